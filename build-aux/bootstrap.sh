@@ -1,0 +1,23 @@
+#!/bin/sh
+# One command on a fresh Debian 12: install what Drive Duel needs, build it,
+# and run the main job. With --no-run it stops after the build (CI uses that).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+builddir="$top/build"
+
+sh "$top/build-aux/install-deps.sh"
+
+if [ -f "$builddir/build.ninja" ]; then
+    meson setup --reconfigure "$builddir" "$top"
+else
+    meson setup "$builddir" "$top"
+fi
+ninja -C "$builddir"
+
+if [ "${1:-}" = "--no-run" ]; then
+    exit 0
+fi
+
+# The main job: a quick review on a scratch file in the user's cache directory.
+exec "$builddir/src/cli/driveduel-cli" run --rw randrw --rwmixread 50 --runtime 10 --span 256m

@@ -1,0 +1,169 @@
+/* duel-cli-common.c — what the commands share: errors, progress line, summaries
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "duel-cli.h"
+
+void
+duel_cli_print_error (const GError *error)
+{
+  fprintf (stderr, "driveduel-cli: %s\n", error ? error->message : _("unknown error"));
+}
+
+int
+duel_cli_usage_error (GOptionContext *context,
+                      const char     *format,
+                      ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  fprintf (stderr, "driveduel-cli: %s\n", message);
+  if (context != NULL)
+    fprintf (stderr, "%s\n", _("Run with --help for the options."));
+  return DUEL_CLI_EXIT_USAGE;
+}
+
+struct _DuelCliProgress
+{
+  char    *label;
+  gboolean enabled;     /* stdout is a terminal */
+  gboolean drawn;       /* a line is on screen and needs clearing */
+  gint64   last_draw_us;
+};
+
+DuelCliProgress *
+duel_cli_progress_new (const char *label)
+{
+  DuelCliProgress *progress = g_new0 (DuelCliProgress, 1);
+
+  progress->label = g_strdup (label);
+  progress->enabled = isatty (STDOUT_FILENO);
+  return progress;
+}
+
+void
+duel_cli_progress_free (DuelCliProgress *progress)
+{
+  if (progress == NULL)
+    return;
+  duel_cli_progress_finish (progress);
+  g_free (progress->label);
+  g_free (progress);
+}
+
+void
+duel_cli_progress_update (DuelCliProgress    *progress,
+                          const DuelProgress *snapshot)
+{
+  g_autofree char *line = NULL;
+  gint64 now = g_get_monotonic_time ();
+  double elapsed_s;
+  char percent[16];
+
+  if (progress == NULL || !progress->enabled)
+    return;
+  /* The engine calls often; a terminal needs a few redraws a second. */
+  if (progress->drawn && now - progress->last_draw_us < 200 * G_TIME_SPAN_MILLISECOND)
+    return;
+  progress->last_draw_us = now;
+
+  elapsed_s = snapshot->elapsed_ns / 1e9;
+  if (snapshot->fraction_done >= 0)
+    g_snprintf (percent, sizeof percent, "%5.1f %%", 100.0 * snapshot->fraction_done);
+  else
+    g_strlcpy (percent, "  –", sizeof percent);
+
+  /* TRANSLATORS: the live progress line: label, elapsed seconds, % done, IOPS, MB/s */
+  line = g_strdup_printf (_("%s  %6.1f s  %s  %10.0f IOPS  %9.1f MB/s"),
+                          progress->label ? progress->label : "",
+                          elapsed_s, percent,
+                          snapshot->interval_iops,
+                          snapshot->interval_bytes_per_second / 1e6);
+  fprintf (stdout, "\r\033[K%s", line);
+  fflush (stdout);
+  progress->drawn = TRUE;
+}
+
+void
+duel_cli_progress_finish (DuelCliProgress *progress)
+{
+  if (progress == NULL || !progress->drawn)
+    return;
+  fprintf (stdout, "\r\033[K");
+  fflush (stdout);
+  progress->drawn = FALSE;
+}
+
+static void
+print_latency_line (const DuelHistogram *hist)
+{
+  static const double percentiles[] = { 99, 99.9, 99.99 };
+  GString *line = g_string_new (NULL);
+
+  /* TRANSLATORS: latency figures in microseconds */
+  g_string_append_printf (line, _("    latency µs: mean %.1f, min %.1f, max %.1f"),
+                          duel_histogram_mean_ns (hist) / 1e3,
+                          hist->min_ns / 1e3, hist->max_ns / 1e3);
+  for (guint i = 0; i < G_N_ELEMENTS (percentiles); i++)
+    {
+      if (hist->count >= duel_histogram_min_samples_for (percentiles[i]))
+        g_string_append_printf (line, ", %g %% %.1f", percentiles[i],
+                                duel_histogram_percentile_ns (hist, percentiles[i]) / 1e3);
+      else
+        /* TRANSLATORS: a percentile that the sample count cannot support */
+        g_string_append_printf (line, _(", %g %% (too few samples)"), percentiles[i]);
+    }
+  printf ("%s\n", line->str);
+  g_string_free (line, TRUE);
+}
+
+void
+duel_cli_print_test_summary (const DuelTestRecord *record)
+{
+  static const char *direction_names[] = { N_("read"), N_("write") };
+  g_autofree char *mix = NULL;
+
+  g_return_if_fail (record != NULL);
+
+  if (record->workload.read_percent > 0 && record->workload.read_percent < 100)
+    /* TRANSLATORS: the read share of a mixed workload */
+    mix = g_strdup_printf (_(", %u %% read"), record->workload.read_percent);
+
+  /* TRANSLATORS: name (rw, mix, block size, queue depth): seconds, status */
+  printf (_("%s (%s%s, block %u B, queue depth %u): %.1f s, %s\n"),
+          record->name,
+          duel_workload_get_rw_name (&record->workload),
+          mix ? mix : "",
+          record->workload.block_size,
+          record->workload.queue_depth,
+          record->runtime_ns / 1e9,
+          duel_test_status_to_string (record->status));
+
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      guint64 ops = duel_test_record_get_ops (record, d);
+
+      if (ops == 0)
+        continue;
+      /* TRANSLATORS: "  read: 1234 IOPS, 5.1 MB/s (… I/Os, … bytes)" */
+      printf (_("  %s: %.0f IOPS, %.1f MB/s (%" G_GUINT64_FORMAT " I/Os, %" G_GUINT64_FORMAT " bytes)\n"),
+              _(direction_names[d]),
+              duel_test_record_get_iops (record, d),
+              duel_test_record_get_bytes_per_second (record, d) / 1e6,
+              ops, duel_test_record_get_bytes (record, d));
+      if (record->latency[d] != NULL)
+        print_latency_line (record->latency[d]);
+    }
+}

@@ -1,0 +1,319 @@
+/* duel-cli-run.c — `driveduel-cli run`: one workload, fio's option names
+ *
+ * The engine runs in a worker thread so the main loop can turn SIGINT and
+ * SIGTERM into a cancel; the worker prints progress and checkpoints the
+ * result file, both from the engine's consistent snapshots.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "duel-cli.h"
+#include "duel-error.h"
+#include "duel-run-context.h"
+
+#define CHECKPOINT_INTERVAL_US (5 * G_TIME_SPAN_SECOND)
+
+typedef struct
+{
+  DuelRunContext  *context;
+  DuelTarget      *target;
+  DuelTestRecord  *record;
+  DuelResult      *result;
+  char            *output;
+  GCancellable    *cancellable;
+  DuelCliProgress *progress;
+  GMainLoop       *loop;
+  gint64           last_checkpoint_us;
+  gboolean         ok;
+  GError          *error;
+} RunJob;
+
+char *duel_cli_default_target_path (void);
+
+/* The scratch file used when no target is given: in the user's cache. */
+char *
+duel_cli_default_target_path (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "driveduel", "scratch.img", NULL);
+}
+
+static void
+checkpoint (RunJob *job)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (job->output == NULL)
+    return;
+  if (!duel_result_save (job->result, job->output, &error))
+    g_printerr (_("driveduel-cli: could not checkpoint the result: %s\n"), error->message);
+}
+
+static void
+progress_cb (const DuelProgress *snapshot,
+             DuelTestRecord     *record,
+             gpointer            user_data)
+{
+  RunJob *job = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  duel_cli_progress_update (job->progress, snapshot);
+
+  if (snapshot->interval_closed)
+    duel_run_context_annotate (job->context, record);
+
+  if (snapshot->interval_closed && now - job->last_checkpoint_us >= CHECKPOINT_INTERVAL_US)
+    {
+      job->last_checkpoint_us = now;
+      checkpoint (job);
+    }
+}
+
+static gboolean
+quit_idle_cb (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+run_thread (gpointer user_data)
+{
+  RunJob *job = user_data;
+
+  job->last_checkpoint_us = g_get_monotonic_time ();
+  job->ok = duel_engine_run (job->target, job->record, job->cancellable,
+                             progress_cb, job, &job->error);
+  duel_cli_progress_finish (job->progress);
+  g_idle_add (quit_idle_cb, job->loop);
+  return NULL;
+}
+
+static gboolean
+signal_cb (gpointer user_data)
+{
+  RunJob *job = user_data;
+
+  g_printerr ("\n%s\n", _("driveduel-cli: stopping; the I/O in flight is drained and what was measured is kept."));
+  g_cancellable_cancel (job->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+has_preset_argument (int    argc,
+                     char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--") == 0)
+        break;
+      if (strcmp (argv[i], "--preset") == 0 || g_str_has_prefix (argv[i], "--preset="))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+int
+duel_cli_run (int    argc,
+              char **argv)
+{
+  g_autofree char *rw = NULL;
+  g_autofree char *bs = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *span = NULL;
+  g_autofree char *offset = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *target_path = NULL;
+  g_auto(GStrv) rest = NULL;
+  int iodepth = 32, rwmixread = -1, interval_ms = DUEL_WORKLOAD_DEFAULT_INTERVAL_MS;
+  double runtime_s = 0;
+  gint64 seed = -1;
+  gboolean destructive = FALSE, wipe_signatures = FALSE;
+  GOptionEntry entries[] = {
+    { "rw", 0, 0, G_OPTION_ARG_STRING, &rw, N_("Access pattern: randread, randwrite, randrw, read, write or rw (default randread)"), "PATTERN" },
+    { "bs", 0, 0, G_OPTION_ARG_STRING, &bs, N_("Block size, e.g. 4k (default 4k)"), "SIZE" },
+    { "iodepth", 0, 0, G_OPTION_ARG_INT, &iodepth, N_("Queue depth (default 32)"), "N" },
+    { "rwmixread", 0, 0, G_OPTION_ARG_INT, &rwmixread, N_("Read percentage of a mixed pattern (default 50)"), "PERCENT" },
+    { "runtime", 0, 0, G_OPTION_ARG_DOUBLE, &runtime_s, N_("Stop after this many seconds"), "SECONDS" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Stop after transferring this much: bytes, or a multiple of the span such as 2x"), "BYTES|Nx" },
+    { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Length of the region used (default: to the end of the target)"), "BYTES" },
+    { "offset", 0, 0, G_OPTION_ARG_STRING, &offset, N_("Start of the region used (default 0)"), "BYTES" },
+    { "interval-ms", 0, 0, G_OPTION_ARG_INT, &interval_ms, N_("Time-series interval in milliseconds (default 1000, at least 100)"), "MS" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Seed of the random offsets (default: fixed, recorded in the result)"), "N" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
+    { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
+    { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, destroying its data"), NULL },
+    { "wipe-signatures", 0, 0, G_OPTION_ARG_NONE, &wipe_signatures, N_("Also allow it when the device holds a filesystem, RAID or partition table"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("TARGET") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelRunContext) run_context = NULL;
+  DuelTarget *target;
+  DuelSafetyFlags safety_flags = DUEL_SAFETY_FLAGS_NONE;
+  g_autoptr(DuelTestRecord) record = NULL;
+  g_autoptr(DuelResult) result = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(DuelCliProgress) progress = NULL;
+  DuelWorkload workload;
+  RunJob job = { 0 };
+  GThread *thread;
+  guint sigint_id, sigterm_id;
+
+  if (has_preset_argument (argc, argv))
+    return duel_cli_run_preset (argc, argv);
+
+  context = g_option_context_new (_("[TARGET] — run one workload on a file or a block device"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("Without TARGET, a 1 GiB scratch file in your cache directory is used.\n"
+      "Sizes take k, m, g and t suffixes (powers of 1024). Writing to a block device\n"
+      "needs --destructive and is refused when the device is mounted or in use."));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return duel_cli_usage_error (context, "%s", error->message);
+
+  duel_workload_init (&workload);
+  if (rw != NULL && !duel_workload_set_rw_name (&workload, rw, &error))
+    return duel_cli_usage_error (context, "%s", error->message);
+  if (rwmixread >= 0)
+    {
+      if (rwmixread > 100)
+        return duel_cli_usage_error (context, _("--rwmixread must be between 0 and 100, not %d."), rwmixread);
+      if (workload.read_percent != 0 && workload.read_percent != 100)
+        workload.read_percent = rwmixread;
+      else if (rw != NULL && strstr (rw, "rw") == NULL)
+        return duel_cli_usage_error (context, _("--rwmixread only applies to --rw randrw or rw."));
+      else
+        {
+          /* --rwmixread alone implies a mixed random run, as in fio. */
+          workload.read_percent = rwmixread;
+        }
+    }
+  if (bs != NULL)
+    {
+      guint64 value;
+
+      if (!duel_parse_size (bs, &value, &error))
+        return duel_cli_usage_error (context, "--bs: %s", error->message);
+      if (value == 0 || value > DUEL_WORKLOAD_MAX_BLOCK_SIZE)
+        return duel_cli_usage_error (context, _("--bs must be between 1 byte and 64 MiB."));
+      workload.block_size = (guint32) value;
+    }
+  if (iodepth < 1 || iodepth > DUEL_WORKLOAD_MAX_QUEUE_DEPTH)
+    return duel_cli_usage_error (context, _("--iodepth must be between 1 and %u, not %d."),
+                                 DUEL_WORKLOAD_MAX_QUEUE_DEPTH, iodepth);
+  workload.queue_depth = iodepth;
+  if (runtime_s < 0 || runtime_s > 1e9)
+    return duel_cli_usage_error (context, _("--runtime must be a positive number of seconds."));
+  workload.runtime_ms = (guint64) (runtime_s * 1000.0 + 0.5);
+  if (size != NULL && !duel_parse_size_or_multiple (size, &workload.size_bytes, &workload.size_multiple, &error))
+    return duel_cli_usage_error (context, "--size: %s", error->message);
+  if (span != NULL && !duel_parse_size (span, &workload.span_length, &error))
+    return duel_cli_usage_error (context, "--span: %s", error->message);
+  if (offset != NULL && !duel_parse_size (offset, &workload.span_offset, &error))
+    return duel_cli_usage_error (context, "--offset: %s", error->message);
+  if (interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS || interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)
+    return duel_cli_usage_error (context, _("--interval-ms must be between %u and %u."),
+                                 DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS);
+  workload.interval_ms = interval_ms;
+  if (seed >= 0)
+    workload.seed = (guint64) seed;
+  if (workload.runtime_ms == 0 && workload.size_bytes == 0 && workload.size_multiple == 0)
+    workload.size_multiple = 1;   /* like fio: one pass over the span */
+  if (!duel_workload_validate (&workload, &error))
+    return duel_cli_usage_error (context, "%s", error->message);
+
+  if (rest != NULL && g_strv_length (rest) > 1)
+    return duel_cli_usage_error (context, _("Give one target, not %u."), g_strv_length (rest));
+  target_path = rest != NULL && rest[0] != NULL ? g_strdup (rest[0]) : duel_cli_default_target_path ();
+
+  if (destructive)
+    safety_flags |= DUEL_SAFETY_DESTRUCTIVE;
+  if (wipe_signatures)
+    safety_flags |= DUEL_SAFETY_WIPE_SIGNATURES;
+  if (rest == NULL || rest[0] == NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (target_path);
+
+      g_mkdir_with_parents (dir, 0700);
+    }
+
+  /* A file target is created or extended to cover the span, never shrunk. */
+  run_context = duel_run_context_new (target_path, duel_workload_writes (&workload), safety_flags,
+                                  workload.span_length > 0 ? workload.span_offset + workload.span_length : 0,
+                                  &error);
+  if (run_context == NULL)
+    {
+      duel_cli_print_error (error);
+      return DUEL_CLI_EXIT_FAILED;
+    }
+  target = duel_run_context_get_target (run_context);
+
+  record = duel_test_record_new (duel_workload_get_rw_name (&workload), &workload);
+  result = duel_result_new ();
+  duel_run_context_fill_result (run_context, result);
+  if (name != NULL)
+    duel_result_set_name (result, name);
+  duel_result_add_test (result, record);
+
+  cancellable = g_cancellable_new ();
+  loop = g_main_loop_new (NULL, FALSE);
+  progress = duel_cli_progress_new (record->name);
+
+  job.context = run_context;
+  job.target = target;
+  job.record = record;
+  job.result = result;
+  job.output = output;
+  job.cancellable = cancellable;
+  job.progress = progress;
+  job.loop = loop;
+
+  sigint_id = g_unix_signal_add (SIGINT, signal_cb, &job);
+  sigterm_id = g_unix_signal_add (SIGTERM, signal_cb, &job);
+
+  duel_run_context_start (run_context);
+  thread = g_thread_new ("driveduel-engine", run_thread, &job);
+  g_main_loop_run (loop);
+  g_thread_join (thread);
+  duel_run_context_finish (run_context, result);
+
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+
+  duel_cli_print_test_summary (record);
+  if (output != NULL)
+    {
+      g_autoptr(GError) save_error = NULL;
+
+      if (!duel_result_save (result, output, &save_error))
+        {
+          duel_cli_print_error (save_error);
+          g_clear_error (&job.error);
+          return DUEL_CLI_EXIT_FAILED;
+        }
+    }
+
+  if (!job.ok)
+    {
+      if (g_error_matches (job.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_printerr ("%s\n", _("driveduel-cli: the run was cancelled; the partial result is kept."));
+      else
+        duel_cli_print_error (job.error);
+      g_clear_error (&job.error);
+      return DUEL_CLI_EXIT_FAILED;
+    }
+
+  return DUEL_CLI_EXIT_OK;
+}

@@ -1,0 +1,53 @@
+/* duel-cli.h — the commands of driveduel-cli and what they share
+ *
+ * Each command parses its own options (GOptionContext) and returns the
+ * process exit code: 0 success, 1 the work failed, 2 bad usage.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "duel-engine.h"
+#include "duel-result.h"
+
+G_BEGIN_DECLS
+
+#define DUEL_CLI_EXIT_OK      0
+#define DUEL_CLI_EXIT_FAILED  1
+#define DUEL_CLI_EXIT_USAGE   2
+
+/* duel-cli-run.c (lead): a plain run; hands over to the preset runner when
+ * --preset is among the arguments. */
+int  duel_cli_run          (int argc, char **argv);
+/* duel-cli-preset.c (review scripts): run --preset NAME [...] TARGET */
+int  duel_cli_run_preset   (int argc, char **argv);
+/* duel-cli-analyze.c (review scripts): analyze RESULT.json */
+int  duel_cli_analyze      (int argc, char **argv);
+/* duel-cli-info.c (devices): list, info TARGET [--json] */
+int  duel_cli_list         (int argc, char **argv);
+int  duel_cli_info         (int argc, char **argv);
+/* duel-cli-compare.c (charts): compare A B, report R, import FIO.json */
+int  duel_cli_compare      (int argc, char **argv);
+int  duel_cli_report       (int argc, char **argv);
+int  duel_cli_import       (int argc, char **argv);
+
+/* duel-cli-common.c (lead) */
+void duel_cli_print_error        (const GError *error);
+int  duel_cli_usage_error        (GOptionContext *context,
+                                  const char     *format,
+                                  ...) G_GNUC_PRINTF (2, 3);
+/* A live one-line progress on a terminal; silent when stdout is not a tty. */
+typedef struct _DuelCliProgress DuelCliProgress;
+DuelCliProgress *duel_cli_progress_new   (const char *label);
+void             duel_cli_progress_free  (DuelCliProgress *progress);
+void             duel_cli_progress_update(DuelCliProgress    *progress,
+                                          const DuelProgress *snapshot);
+void             duel_cli_progress_finish(DuelCliProgress *progress);
+/* The human summary of one test: IOPS, MB/s, latency mean and 99/99.9/99.99 %. */
+void duel_cli_print_test_summary (const DuelTestRecord *record);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelCliProgress, duel_cli_progress_free)
+
+G_END_DECLS

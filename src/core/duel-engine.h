@@ -1,0 +1,48 @@
+/* duel-engine.h — one workload on one target through io_uring
+ *
+ * The engine runs in the calling thread (a GTask worker in the GUI, the main
+ * thread in the CLI) and creates its ring there.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "duel-target.h"
+#include "duel-test-record.h"
+
+G_BEGIN_DECLS
+
+/* A consistent snapshot, taken in the engine thread between batches. */
+typedef struct
+{
+  guint64 elapsed_ns;
+  guint64 ops[DUEL_N_DIRECTIONS];
+  guint64 bytes[DUEL_N_DIRECTIONS];
+  guint64 byte_limit;              /* 0: none */
+  guint64 runtime_limit_ns;        /* 0: none */
+  double  fraction_done;           /* 0..1 against the nearer limit */
+  double  interval_iops;           /* the last complete interval, both directions */
+  double  interval_bytes_per_second;
+  guint   n_intervals;
+  gboolean interval_closed;        /* a series row was appended since the last call */
+} DuelProgress;
+
+/* Called in the engine thread at least every 250 ms and whenever an interval
+ * closes. The record may be read (e.g. checkpointed) but not changed. */
+typedef void (*DuelProgressFunc) (const DuelProgress *progress,
+                                  DuelTestRecord     *record,
+                                  gpointer            user_data);
+
+/* Runs record->workload on @target, filling the record's series, histograms,
+ * runtime and status. On an I/O error or a cancel, returns FALSE with @error
+ * set, and the record keeps everything measured up to that point. */
+gboolean duel_engine_run (DuelTarget         *target,
+                          DuelTestRecord     *record,
+                          GCancellable       *cancellable,
+                          DuelProgressFunc    progress_func,
+                          gpointer            progress_data,
+                          GError            **error);
+
+G_END_DECLS

@@ -1,0 +1,190 @@
+/* duel-run-context.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <sys/stat.h>
+
+#include "duel-device-describe.h"
+#include "duel-device-snapshot.h"
+#include "duel-device-thermometer.h"
+#include "duel-error.h"
+#include "duel-run-context.h"
+
+struct _DuelRunContext
+{
+  GObject                parent_instance;
+
+  char                  *path;
+  DuelTarget            *target;
+  JsonObject            *device;
+  DuelDeviceSnapshot    *before;
+  DuelDeviceThermometer *thermometer;
+  gboolean               finished;
+};
+
+G_DEFINE_FINAL_TYPE (DuelRunContext, duel_run_context, G_TYPE_OBJECT)
+
+static void
+duel_run_context_finalize (GObject *object)
+{
+  DuelRunContext *self = DUEL_RUN_CONTEXT (object);
+
+  if (self->thermometer != NULL)
+    duel_device_thermometer_stop (self->thermometer);
+  g_clear_object (&self->thermometer);
+  g_clear_pointer (&self->before, duel_device_snapshot_free);
+  g_clear_pointer (&self->device, json_object_unref);
+  g_clear_object (&self->target);
+  g_clear_pointer (&self->path, g_free);
+
+  G_OBJECT_CLASS (duel_run_context_parent_class)->finalize (object);
+}
+
+static void
+duel_run_context_class_init (DuelRunContextClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = duel_run_context_finalize;
+}
+
+static void
+duel_run_context_init (DuelRunContext *self)
+{
+}
+
+DuelRunContext *
+duel_run_context_new (const char       *path,
+                      gboolean          writes,
+                      DuelSafetyFlags   safety_flags,
+                      guint64           file_size,
+                      GError          **error)
+{
+  g_autoptr(DuelRunContext) self = NULL;
+  g_autoptr(GError) local_error = NULL;
+  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
+  guint64 create_size = 0;
+  GStatBuf st;
+  gboolean exists;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  exists = g_stat (path, &st) == 0;
+
+  /* Every refusal happens here, before the target is opened for I/O. */
+  if (writes && !duel_safety_check_write (path, safety_flags, NULL, error))
+    return NULL;
+
+  if (writes)
+    flags |= DUEL_TARGET_OPEN_WRITE;
+  if (exists && S_ISBLK (st.st_mode))
+    {
+      if (writes)
+        flags |= DUEL_TARGET_OPEN_EXCLUSIVE;
+    }
+  else if (!exists || S_ISREG (st.st_mode))
+    {
+      flags |= DUEL_TARGET_OPEN_CREATE;
+      create_size = file_size > 0 ? file_size : (exists ? 0 : DUEL_RUN_CONTEXT_DEFAULT_FILE_SIZE);
+    }
+
+  self = g_object_new (DUEL_TYPE_RUN_CONTEXT, NULL);
+  self->path = g_strdup (path);
+  self->target = duel_target_open (path, flags, create_size, error);
+  if (self->target == NULL)
+    return NULL;
+
+  /* Identity and health are best effort: a run never fails for want of SMART. */
+  self->device = duel_device_describe (path, &local_error);
+  if (self->device == NULL)
+    {
+      g_debug ("No device description for %s: %s", path, local_error->message);
+      g_clear_error (&local_error);
+    }
+  self->before = duel_device_snapshot_take (path, &local_error);
+  if (self->before == NULL)
+    g_debug ("No health snapshot for %s: %s", path, local_error->message);
+  self->thermometer = duel_device_thermometer_new (path);
+
+  return g_steal_pointer (&self);
+}
+
+DuelTarget *
+duel_run_context_get_target (DuelRunContext *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_CONTEXT (self), NULL);
+
+  return self->target;
+}
+
+JsonObject *
+duel_run_context_get_device (DuelRunContext *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_CONTEXT (self), NULL);
+
+  return self->device;
+}
+
+void
+duel_run_context_start (DuelRunContext *self)
+{
+  g_return_if_fail (DUEL_IS_RUN_CONTEXT (self));
+
+  duel_device_thermometer_start (self->thermometer, DUEL_DEVICE_THERMOMETER_DEFAULT_INTERVAL_MS);
+}
+
+void
+duel_run_context_annotate (DuelRunContext *self,
+                           DuelTestRecord *record)
+{
+  guint length;
+  double celsius;
+
+  g_return_if_fail (DUEL_IS_RUN_CONTEXT (self));
+  g_return_if_fail (record != NULL);
+
+  length = duel_series_get_length (record->series);
+  if (length == 0)
+    return;
+  celsius = duel_device_thermometer_get_celsius (self->thermometer);
+  if (!isnan (celsius))
+    duel_series_set_temperature (record->series, length - 1, celsius);
+}
+
+void
+duel_run_context_fill_result (DuelRunContext *self,
+                              DuelResult     *result)
+{
+  g_return_if_fail (DUEL_IS_RUN_CONTEXT (self));
+  g_return_if_fail (DUEL_IS_RESULT (result));
+
+  duel_result_set_target_from (result, self->target);
+  if (self->device != NULL && duel_result_get_device (result) == NULL)
+    duel_result_set_device (result, self->device);
+}
+
+void
+duel_run_context_finish (DuelRunContext *self,
+                         DuelResult     *result)
+{
+  g_autoptr(DuelDeviceSnapshot) after = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (DUEL_IS_RUN_CONTEXT (self));
+  g_return_if_fail (DUEL_IS_RESULT (result));
+
+  duel_device_thermometer_stop (self->thermometer);
+  duel_run_context_fill_result (self, result);
+
+  if (self->finished)
+    return;
+  self->finished = TRUE;
+
+  after = duel_device_snapshot_take (self->path, &error);
+  if (self->device != NULL && self->before != NULL && after != NULL)
+    duel_device_snapshot_add_to_json (self->device, self->before, after,
+                                      duel_device_thermometer_get_peak_celsius (self->thermometer));
+}

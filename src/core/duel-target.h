@@ -1,0 +1,47 @@
+/* duel-target.h — a regular file or a block device, opened with O_DIRECT
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define DUEL_TYPE_TARGET (duel_target_get_type ())
+
+G_DECLARE_FINAL_TYPE (DuelTarget, duel_target, DUEL, TARGET, GObject)
+
+typedef enum
+{
+  DUEL_TARGET_KIND_FILE,
+  DUEL_TARGET_KIND_BLOCK,
+} DuelTargetKind;
+
+typedef enum
+{
+  DUEL_TARGET_OPEN_READ      = 0,
+  DUEL_TARGET_OPEN_WRITE     = 1 << 0,  /* the run writes */
+  DUEL_TARGET_OPEN_CREATE    = 1 << 1,  /* files only: create or extend to create_size */
+  DUEL_TARGET_OPEN_EXCLUSIVE = 1 << 2,  /* block devices: O_EXCL for the whole run */
+} DuelTargetOpenFlags;
+
+DuelTarget     *duel_target_open                   (const char           *path,
+                                                    DuelTargetOpenFlags   flags,
+                                                    guint64               create_size,
+                                                    GError              **error);
+const char     *duel_target_get_path               (DuelTarget           *self);
+DuelTargetKind  duel_target_get_kind               (DuelTarget           *self);
+const char     *duel_target_kind_to_string         (DuelTargetKind        kind);
+int             duel_target_get_fd                 (DuelTarget           *self);
+guint64         duel_target_get_size               (DuelTarget           *self);
+guint32         duel_target_get_logical_block_size (DuelTarget           *self);
+guint32         duel_target_get_physical_block_size(DuelTarget           *self);
+gboolean        duel_target_is_writable            (DuelTarget           *self);
+/* Bring a range to "empty": BLKDISCARD on a device, a punched hole in a file. */
+gboolean        duel_target_discard                (DuelTarget           *self,
+                                                    guint64               offset,
+                                                    guint64               length,
+                                                    GError              **error);
+
+G_END_DECLS

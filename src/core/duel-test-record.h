@@ -1,0 +1,96 @@
+/* duel-test-record.h — everything one test of a run measured
+ *
+ * A reference-counted value: the engine fills one while it runs (only from its
+ * own thread), presets add a summary, results hold a list of them.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib-object.h>
+#include <json-glib/json-glib.h>
+
+#include "duel-histogram.h"
+#include "duel-series.h"
+#include "duel-workload.h"
+
+G_BEGIN_DECLS
+
+#define DUEL_TYPE_TEST_RECORD (duel_test_record_get_type ())
+
+typedef enum
+{
+  DUEL_TEST_STATUS_PENDING,     /* not started yet */
+  DUEL_TEST_STATUS_RUNNING,     /* a checkpoint taken during the run */
+  DUEL_TEST_STATUS_COMPLETE,
+  DUEL_TEST_STATUS_CANCELLED,   /* stopped by the user; what was measured is kept */
+  DUEL_TEST_STATUS_FAILED,      /* stopped by an error; what was measured is kept */
+} DuelTestStatus;
+
+typedef enum
+{
+  DUEL_BETTER_NONE,
+  DUEL_BETTER_HIGHER,
+  DUEL_BETTER_LOWER,
+} DuelBetter;
+
+typedef struct _DuelTestRecord DuelTestRecord;
+
+struct _DuelTestRecord
+{
+  /*< public, read-only outside the engine and the loader >*/
+  char          *name;              /* e.g. "fill" or "randread-qd32" */
+  char          *preset;            /* NULL for a plain run */
+  DuelWorkload   workload;          /* as asked */
+  guint64        span_offset;       /* as resolved against the target */
+  guint64        span_length;
+  guint64        byte_limit;        /* 0: bounded by time alone */
+  gboolean       trimmed;           /* the span was discarded right before the run */
+  GDateTime     *started;           /* wall clock, UTC */
+  guint64        runtime_ns;        /* from the first submit to the last completion */
+  DuelTestStatus status;
+  char          *error_message;     /* why a failed run stopped */
+  DuelSeries    *series;
+  DuelHistogram *latency[DUEL_N_DIRECTIONS];
+  JsonObject    *summary;           /* derived figures; NULL until analysed */
+
+  /*< private >*/
+  gatomicrefcount ref_count;
+};
+
+GType           duel_test_record_get_type        (void) G_GNUC_CONST;
+DuelTestRecord *duel_test_record_new             (const char           *name,
+                                                  const DuelWorkload   *workload);
+DuelTestRecord *duel_test_record_ref             (DuelTestRecord       *record);
+void            duel_test_record_unref           (DuelTestRecord       *record);
+const char     *duel_test_status_to_string       (DuelTestStatus        status);
+gboolean        duel_test_status_from_string     (const char           *text,
+                                                  DuelTestStatus       *out_status);
+
+/* Derived from the series and histograms, never stored separately. */
+guint64         duel_test_record_get_ops         (const DuelTestRecord *record,
+                                                  DuelDirection         direction);
+guint64         duel_test_record_get_bytes       (const DuelTestRecord *record,
+                                                  DuelDirection         direction);
+double          duel_test_record_get_iops        (const DuelTestRecord *record,
+                                                  DuelDirection         direction);
+double          duel_test_record_get_bytes_per_second (const DuelTestRecord *record,
+                                                       DuelDirection         direction);
+
+/* summary.figures[]: {key, value, unit, better}; the analysis owns the keys. */
+void            duel_test_record_set_figure      (DuelTestRecord       *record,
+                                                  const char           *key,
+                                                  double                value,
+                                                  const char           *unit,
+                                                  DuelBetter            better);
+/* FALSE when there is no figure @key; a figure that could not be computed
+ * (NaN in memory, null in the file) gives TRUE and NAN. */
+gboolean        duel_test_record_get_figure      (const DuelTestRecord *record,
+                                                  const char           *key,
+                                                  double               *out_value);
+/* summary.details: free-form per-preset structure (windows, verdicts, notes). */
+JsonObject     *duel_test_record_get_details     (DuelTestRecord       *record);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelTestRecord, duel_test_record_unref)
+
+G_END_DECLS

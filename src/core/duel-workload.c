@@ -1,0 +1,511 @@
+/* duel-workload.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duel-error.h"
+#include "duel-workload.h"
+
+void
+duel_workload_init (DuelWorkload *workload)
+{
+  g_return_if_fail (workload != NULL);
+
+  *workload = (DuelWorkload) {
+    .block_size = 4096,
+    .queue_depth = 32,
+    .read_percent = 100,
+    .pattern = DUEL_PATTERN_RANDOM,
+    .interval_ms = DUEL_WORKLOAD_DEFAULT_INTERVAL_MS,
+    .seed = 0x5eed,
+  };
+}
+
+gboolean
+duel_workload_writes (const DuelWorkload *workload)
+{
+  return workload->read_percent < 100;
+}
+
+gboolean
+duel_workload_validate (const DuelWorkload  *workload,
+                        GError             **error)
+{
+  g_return_val_if_fail (workload != NULL, FALSE);
+
+  if (workload->block_size == 0 || workload->block_size > DUEL_WORKLOAD_MAX_BLOCK_SIZE)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The block size must be between 1 byte and 64 MiB, not %u bytes."),
+                   workload->block_size);
+      return FALSE;
+    }
+  if (workload->queue_depth == 0 || workload->queue_depth > DUEL_WORKLOAD_MAX_QUEUE_DEPTH)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The queue depth must be between 1 and %u, not %u."),
+                   DUEL_WORKLOAD_MAX_QUEUE_DEPTH, workload->queue_depth);
+      return FALSE;
+    }
+  if (workload->read_percent > 100)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The read percentage must be between 0 and 100, not %u."),
+                   workload->read_percent);
+      return FALSE;
+    }
+  if (workload->interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS ||
+      workload->interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The interval must be between %u and %u ms, not %u ms."),
+                   DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS,
+                   workload->interval_ms);
+      return FALSE;
+    }
+  if (!(workload->size_multiple >= 0) || !isfinite (workload->size_multiple))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The size multiple must be a positive number."));
+      return FALSE;
+    }
+  if (workload->runtime_ms == 0 && workload->size_bytes == 0 && workload->size_multiple == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("A run needs a stop rule: a runtime, a size, or both."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+const char *
+duel_workload_get_rw_name (const DuelWorkload *workload)
+{
+  gboolean random = workload->pattern == DUEL_PATTERN_RANDOM;
+
+  if (workload->read_percent == 100)
+    return random ? "randread" : "read";
+  if (workload->read_percent == 0)
+    return random ? "randwrite" : "write";
+  return random ? "randrw" : "rw";
+}
+
+gboolean
+duel_workload_set_rw_name (DuelWorkload  *workload,
+                           const char    *rw,
+                           GError       **error)
+{
+  static const struct {
+    const char *name;
+    DuelPattern pattern;
+    int read_percent;      /* -1: keep the mix already set */
+  } names[] = {
+    { "randread",  DUEL_PATTERN_RANDOM,     100 },
+    { "randwrite", DUEL_PATTERN_RANDOM,     0 },
+    { "randrw",    DUEL_PATTERN_RANDOM,     -1 },
+    { "read",      DUEL_PATTERN_SEQUENTIAL, 100 },
+    { "write",     DUEL_PATTERN_SEQUENTIAL, 0 },
+    { "rw",        DUEL_PATTERN_SEQUENTIAL, -1 },
+    { "readwrite", DUEL_PATTERN_SEQUENTIAL, -1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      if (g_strcmp0 (rw, names[i].name) != 0)
+        continue;
+      workload->pattern = names[i].pattern;
+      if (names[i].read_percent >= 0)
+        workload->read_percent = names[i].read_percent;
+      else if (workload->read_percent == 0 || workload->read_percent == 100)
+        workload->read_percent = 50;
+      return TRUE;
+    }
+
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+               _("Unknown access pattern “%s”: use randread, randwrite, randrw, read, write or rw."),
+               rw ? rw : "");
+  return FALSE;
+}
+
+gboolean
+duel_workload_resolve (const DuelWorkload  *workload,
+                       guint64              target_size,
+                       guint32              logical_block_size,
+                       guint64             *out_span_offset,
+                       guint64             *out_span_length,
+                       guint64             *out_byte_limit,
+                       GError             **error)
+{
+  guint64 span_length, limit = 0;
+
+  g_return_val_if_fail (workload != NULL, FALSE);
+  g_return_val_if_fail (logical_block_size > 0, FALSE);
+
+  if (!duel_workload_validate (workload, error))
+    return FALSE;
+
+  if (workload->block_size % logical_block_size != 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The block size (%u bytes) is not a multiple of the target’s logical block size (%u bytes)."),
+                   workload->block_size, logical_block_size);
+      return FALSE;
+    }
+  if (workload->span_offset % logical_block_size != 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The offset (%" G_GUINT64_FORMAT " bytes) is not a multiple of the target’s logical block size (%u bytes)."),
+                   workload->span_offset, logical_block_size);
+      return FALSE;
+    }
+  if (workload->span_offset >= target_size)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The offset (%" G_GUINT64_FORMAT " bytes) is beyond the end of the target (%" G_GUINT64_FORMAT " bytes)."),
+                   workload->span_offset, target_size);
+      return FALSE;
+    }
+
+  span_length = workload->span_length;
+  if (span_length == 0)
+    span_length = target_size - workload->span_offset;
+  if (span_length > target_size - workload->span_offset)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The span (%" G_GUINT64_FORMAT " bytes from offset %" G_GUINT64_FORMAT ") reaches past the end of the target (%" G_GUINT64_FORMAT " bytes)."),
+                   span_length, workload->span_offset, target_size);
+      return FALSE;
+    }
+  /* The whole span is used: I/Os never straddle its end. */
+  span_length -= span_length % workload->block_size;
+  if (span_length == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The span is smaller than one block of %u bytes."),
+                   workload->block_size);
+      return FALSE;
+    }
+
+  if (workload->size_multiple > 0)
+    {
+      double bytes = workload->size_multiple * (double) span_length;
+
+      /* llround() of anything past 2^63 is undefined. */
+      if (bytes >= 9223372036854775808.0)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                       _("The size to transfer (%g times the span) is too large."),
+                       workload->size_multiple);
+          return FALSE;
+        }
+      limit = (guint64) llround (bytes);
+    }
+  if (workload->size_bytes > 0)
+    limit = limit > 0 ? MIN (limit, workload->size_bytes) : workload->size_bytes;
+  if (limit > 0)
+    {
+      limit -= limit % workload->block_size;
+      if (limit == 0)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                       _("The size to transfer is smaller than one block of %u bytes."),
+                       workload->block_size);
+          return FALSE;
+        }
+    }
+
+  if (out_span_offset)
+    *out_span_offset = workload->span_offset;
+  if (out_span_length)
+    *out_span_length = span_length;
+  if (out_byte_limit)
+    *out_byte_limit = limit;
+  return TRUE;
+}
+
+JsonNode *
+duel_workload_to_json (const DuelWorkload *workload)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *seed = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "rw");
+  json_builder_add_string_value (builder, duel_workload_get_rw_name (workload));
+  json_builder_set_member_name (builder, "bs");
+  json_builder_add_int_value (builder, workload->block_size);
+  json_builder_set_member_name (builder, "iodepth");
+  json_builder_add_int_value (builder, workload->queue_depth);
+  json_builder_set_member_name (builder, "rwmixread");
+  json_builder_add_int_value (builder, workload->read_percent);
+  json_builder_set_member_name (builder, "offset");
+  json_builder_add_int_value (builder, (gint64) workload->span_offset);
+  json_builder_set_member_name (builder, "span");
+  json_builder_add_int_value (builder, (gint64) workload->span_length);
+  json_builder_set_member_name (builder, "runtime_ms");
+  json_builder_add_int_value (builder, (gint64) workload->runtime_ms);
+  json_builder_set_member_name (builder, "size_bytes");
+  json_builder_add_int_value (builder, (gint64) workload->size_bytes);
+  json_builder_set_member_name (builder, "size_multiple");
+  json_builder_add_double_value (builder, workload->size_multiple);
+  json_builder_set_member_name (builder, "interval_ms");
+  json_builder_add_int_value (builder, workload->interval_ms);
+  json_builder_set_member_name (builder, "seed");
+  /* As a string: JSON readers lose precision on integers above 2^53. */
+  seed = g_strdup_printf ("%" G_GUINT64_FORMAT, workload->seed);
+  json_builder_add_string_value (builder, seed);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static gboolean
+read_uint (JsonObject  *object,
+           const char  *name,
+           guint64      max,
+           guint64     *out,
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  gint64 value;
+
+  if (node == NULL || json_node_get_value_type (node) != G_TYPE_INT64)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                   _("The workload field “%s” is missing or not an integer."), name);
+      return FALSE;
+    }
+  value = json_node_get_int (node);
+  if (value < 0 || (guint64) value > max)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                   _("The workload field “%s” is out of range."), name);
+      return FALSE;
+    }
+  *out = (guint64) value;
+  return TRUE;
+}
+
+/* A string member or NULL; unlike json_object_get_string_member_with_default()
+ * it never warns about a member of another type (the input is untrusted). */
+static const char *
+get_string_member (JsonObject *object,
+                   const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+gboolean
+duel_workload_from_json (JsonObject    *object,
+                         DuelWorkload  *out_workload,
+                         GError       **error)
+{
+  DuelWorkload w;
+  guint64 value;
+  const char *rw, *seed;
+  JsonNode *node;
+
+  g_return_val_if_fail (object != NULL, FALSE);
+  g_return_val_if_fail (out_workload != NULL, FALSE);
+
+  duel_workload_init (&w);
+
+  rw = get_string_member (object, "rw");
+  if (rw == NULL || !duel_workload_set_rw_name (&w, rw, NULL))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                   _("The workload field “%s” is missing or not valid."), "rw");
+      return FALSE;
+    }
+
+  if (!read_uint (object, "bs", DUEL_WORKLOAD_MAX_BLOCK_SIZE, &value, error))
+    return FALSE;
+  w.block_size = (guint32) value;
+  if (!read_uint (object, "iodepth", DUEL_WORKLOAD_MAX_QUEUE_DEPTH, &value, error))
+    return FALSE;
+  w.queue_depth = (guint32) value;
+  if (!read_uint (object, "rwmixread", 100, &value, error))
+    return FALSE;
+  w.read_percent = (guint) value;
+  if (!read_uint (object, "offset", G_MAXINT64, &w.span_offset, error) ||
+      !read_uint (object, "span", G_MAXINT64, &w.span_length, error) ||
+      !read_uint (object, "runtime_ms", G_MAXINT64, &w.runtime_ms, error) ||
+      !read_uint (object, "size_bytes", G_MAXINT64, &w.size_bytes, error))
+    return FALSE;
+  if (!read_uint (object, "interval_ms", DUEL_WORKLOAD_MAX_INTERVAL_MS, &value, error))
+    return FALSE;
+  w.interval_ms = (guint) value;
+
+  node = json_object_get_member (object, "size_multiple");
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+      (json_node_get_value_type (node) == G_TYPE_DOUBLE || json_node_get_value_type (node) == G_TYPE_INT64))
+    w.size_multiple = json_node_get_double (node);
+  /* "1e999" parses as infinity, which could not even be written back. */
+  if (!isfinite (w.size_multiple) || w.size_multiple < 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                   _("The workload field “%s” is out of range."), "size_multiple");
+      return FALSE;
+    }
+
+  node = json_object_get_member (object, "seed");
+  seed = get_string_member (object, "seed");
+  if (node != NULL && seed == NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                   _("The workload field “%s” is missing or not valid."), "seed");
+      return FALSE;
+    }
+  if (seed != NULL && !g_ascii_string_to_unsigned (seed, 10, 0, G_MAXUINT64, &w.seed, NULL))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                   _("The workload field “%s” is missing or not valid."), "seed");
+      return FALSE;
+    }
+
+  *out_workload = w;
+  return TRUE;
+}
+
+static gboolean
+parse_scaled (const char  *text,
+              gboolean     allow_fraction,
+              double      *out_value,
+              guint64     *out_scale,
+              const char **out_rest)
+{
+  char *end = NULL;
+  double value;
+  guint64 scale = 1;
+
+  /* strtod would also take leading blanks, signs, "inf" and hex. */
+  if ((!g_ascii_isdigit (text[0]) && !(text[0] == '.' && g_ascii_isdigit (text[1]))) ||
+      strpbrk (text, "xX") != NULL)
+    return FALSE;
+
+  errno = 0;
+  value = g_ascii_strtod (text, &end);
+  if (end == text || errno != 0 || !isfinite (value) || value < 0)
+    return FALSE;
+  if (!allow_fraction && value != floor (value))
+    return FALSE;
+
+  switch (g_ascii_tolower (*end))
+    {
+    case 'k': scale = G_GUINT64_CONSTANT (1) << 10; end++; break;
+    case 'm': scale = G_GUINT64_CONSTANT (1) << 20; end++; break;
+    case 'g': scale = G_GUINT64_CONSTANT (1) << 30; end++; break;
+    case 't': scale = G_GUINT64_CONSTANT (1) << 40; end++; break;
+    case 'p': scale = G_GUINT64_CONSTANT (1) << 50; end++; break;
+    default: break;
+    }
+  if (scale > 1)
+    {
+      /* Accept "4k", "4K", "4KiB", "4kb" alike. */
+      if (g_ascii_tolower (end[0]) == 'i' && g_ascii_tolower (end[1]) == 'b')
+        end += 2;
+      else if (g_ascii_tolower (end[0]) == 'b')
+        end++;
+    }
+
+  *out_value = value;
+  *out_scale = scale;
+  *out_rest = end;
+  return TRUE;
+}
+
+gboolean
+duel_parse_size (const char  *text,
+                 guint64     *out_bytes,
+                 GError     **error)
+{
+  double value;
+  guint64 scale;
+  const char *rest;
+  double bytes;
+  gsize digits;
+
+  g_return_val_if_fail (out_bytes != NULL, FALSE);
+
+  if (text == NULL || !parse_scaled (text, TRUE, &value, &scale, &rest) || *rest != '\0')
+    goto bad;
+
+  /* Whole numbers exactly: a double loses bytes above 2^53. */
+  digits = strspn (text, "0123456789");
+  if (digits > 0 && (text[digits] == '\0' || strchr ("kmgtpKMGTP", text[digits]) != NULL))
+    {
+      g_autofree char *number = g_strndup (text, digits);
+      guint64 whole;
+
+      if (!g_ascii_string_to_unsigned (number, 10, 0, G_MAXUINT64, &whole, NULL) ||
+          (whole != 0 && scale > G_MAXUINT64 / whole))
+        goto bad;
+      *out_bytes = whole * scale;
+      return TRUE;
+    }
+
+  bytes = value * (double) scale;
+  if (bytes != floor (bytes) || bytes >= 18446744073709551616.0)
+    goto bad;
+  *out_bytes = (guint64) bytes;
+  return TRUE;
+
+bad:
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+               _("“%s” is not a size: use bytes or a number with k, m, g or t (powers of 1024)."),
+               text ? text : "");
+  return FALSE;
+}
+
+gboolean
+duel_parse_size_or_multiple (const char  *text,
+                             guint64     *out_bytes,
+                             double      *out_multiple,
+                             GError     **error)
+{
+  gsize len;
+
+  g_return_val_if_fail (out_bytes != NULL, FALSE);
+  g_return_val_if_fail (out_multiple != NULL, FALSE);
+
+  len = text ? strlen (text) : 0;
+  if (len > 1 && g_ascii_tolower (text[len - 1]) == 'x')
+    {
+      g_autofree char *number = g_strndup (text, len - 1);
+      char *end = NULL;
+      double multiple = g_ascii_strtod (number, &end);
+
+      if (!(g_ascii_isdigit (number[0]) || number[0] == '.') ||
+          end == number || *end != '\0' || !isfinite (multiple) || multiple <= 0)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                       _("“%s” is not a multiple of the span: use a positive number followed by x, such as 2x."),
+                       text);
+          return FALSE;
+        }
+      *out_bytes = 0;
+      *out_multiple = multiple;
+      return TRUE;
+    }
+
+  *out_multiple = 0;
+  return duel_parse_size (text, out_bytes, error);
+}
+
+char *
+duel_format_size (guint64 bytes)
+{
+  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+}
