@@ -1,0 +1,67 @@
+/* duel-device-private.h — sysfs helpers shared by the device files
+ *
+ * Every reader takes a root ("/" or a captured tree) and reads
+ * ROOT/sys/..., ROOT/proc/self/mountinfo and ROOT/proc/swaps.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "duel-device.h"
+#include "duel-device-link.h"
+#include "duel-device-mounts.h"
+
+G_BEGIN_DECLS
+
+/* The contents of DIR/ATTR without surrounding white space; NULL when the
+ * attribute is missing, unreadable or empty. */
+char       *_duel_device_sysfs_read      (const char *dir,
+                                          const char *attr);
+gboolean    _duel_device_sysfs_read_u64  (const char *dir,
+                                          const char *attr,
+                                          guint64    *out_value);
+/* The canonical form of ROOT/PATH with symbolic links resolved; NULL when it
+ * does not exist or leaves the root. */
+char       *_duel_device_resolve         (const char *root_real,
+                                          const char *path);
+/* PATH (inside ROOT_REAL) as seen from the root: "/sys/devices/...". */
+const char *_duel_device_strip_root      (const char *root_real,
+                                          const char *path);
+/* The canonical root, "/" for the running system. */
+char       *_duel_device_root_real       (const char *root,
+                                          GError    **error);
+gboolean    _duel_device_root_is_live    (const char *root_real);
+/* "0000:01:00.0" */
+gboolean    _duel_device_is_pci_address  (const char *name);
+/* Sorted names of the entries of DIR (symbolic links included). */
+GPtrArray  *_duel_device_list_dir        (const char *dir);
+
+/* duel-device.c */
+DuelDevice *_duel_device_new_from_sysfs  (const char        *root_real,
+                                          DuelDeviceMounts  *mounts,
+                                          const char        *name,
+                                          GError           **error);
+const char *_duel_device_get_block_dir   (DuelDevice        *self);
+const char *_duel_device_get_root_real   (DuelDevice        *self);
+/* The NVMe controller's sysfs directory ("…/nvme/nvme0"), or NULL. */
+const char *_duel_device_get_controller_dir (DuelDevice     *self);
+
+/* The block device under a run's target on the running system: the device
+ * itself, or for a file the device of its filesystem (through the mount
+ * table's source when st_dev is anonymous, as on btrfs). Sets *OUT_DEVICE
+ * to NULL when there is none (tmpfs). Fails when PATH, or the folder of a
+ * file still to be created, does not exist. */
+gboolean    _duel_device_for_target      (const char        *path,
+                                          DuelDevice       **out_device,
+                                          char             **out_partition,
+                                          gboolean          *out_is_block,
+                                          GError           **error);
+
+/* duel-device-link.c */
+DuelDeviceLink *_duel_device_link_read   (const char *root_real,
+                                          const char *block_dir,
+                                          const char *controller_dir);
+
+G_END_DECLS

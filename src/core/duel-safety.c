@@ -1,0 +1,518 @@
+/* duel-safety.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <blkid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "duel-device-private.h"
+#include "duel-error.h"
+#include "duel-safety.h"
+
+const char *
+duel_safety_verdict_to_string (DuelSafetyVerdict verdict)
+{
+  switch (verdict)
+    {
+    case DUEL_SAFETY_ALLOWED:           return "allowed";
+    case DUEL_SAFETY_NEEDS_DESTRUCTIVE: return "needs-destructive";
+    case DUEL_SAFETY_HAS_SIGNATURE:     return "has-signature";
+    case DUEL_SAFETY_SYSTEM:            return "system";
+    case DUEL_SAFETY_MOUNTED:           return "mounted";
+    case DUEL_SAFETY_SWAP:              return "swap";
+    case DUEL_SAFETY_HELD:              return "held";
+    case DUEL_SAFETY_BUSY:              return "busy";
+    case DUEL_SAFETY_READ_ONLY:         return "read-only";
+    case DUEL_SAFETY_NOT_A_TARGET:      return "not-a-target";
+    case DUEL_SAFETY_UNREADABLE:        return "unreadable";
+    default:                            return "unknown";
+    }
+}
+
+void
+duel_safety_report_free (DuelSafetyReport *report)
+{
+  if (report == NULL)
+    return;
+  g_free (report->path);
+  g_free (report->device_name);
+  g_free (report->partition);
+  g_free (report->model);
+  g_free (report->serial);
+  g_free (report->transport);
+  g_free (report->signature);
+  g_free (report->signature_usage);
+  g_free (report->signature_label);
+  g_free (report->reason);
+  g_free (report);
+}
+
+static gboolean
+refuse (DuelSafetyReport  *report,
+        DuelSafetyVerdict  verdict,
+        char              *reason)
+{
+  report->verdict = verdict;
+  g_free (report->reason);
+  report->reason = reason;
+  return FALSE;
+}
+
+/* ------------------------------------------------------------ the system */
+
+static void
+add_disks_under (const char *dir,
+                 GHashTable *disks,
+                 guint       depth)
+{
+  g_autofree char *name = g_path_get_basename (dir);
+  g_autofree char *slaves_dir = g_build_filename (dir, "slaves", NULL);
+  g_autoptr(GPtrArray) slaves = NULL;
+  guint64 partition = 0;
+
+  /* dm over md over partitions: a few levels, never a cycle, but be safe. */
+  if (depth > 8)
+    return;
+  if (_duel_device_sysfs_read_u64 (dir, "partition", &partition))
+    {
+      g_autofree char *parent = g_path_get_dirname (dir);
+
+      g_hash_table_add (disks, g_path_get_basename (parent));
+    }
+  else
+    g_hash_table_add (disks, g_steal_pointer (&name));
+
+  slaves = _duel_device_list_dir (slaves_dir);
+  for (guint i = 0; i < slaves->len; i++)
+    {
+      g_autofree char *link = g_build_filename ("/sys/class/block", g_ptr_array_index (slaves, i), NULL);
+      g_autofree char *slave = _duel_device_resolve ("/", link);
+
+      if (slave != NULL)
+        add_disks_under (slave, disks, depth + 1);
+    }
+}
+
+/* The whole disks under "/" (through dm and md to the physical disks). */
+static GHashTable *
+find_system_disks (DuelDeviceMounts *mounts)
+{
+  GHashTable *disks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const DuelDeviceMount *root = NULL;
+  guint dev_major, dev_minor;
+  g_autofree char *link = NULL;
+  g_autofree char *dir = NULL;
+
+  for (guint i = 0; i < duel_device_mounts_get_n_mounts (mounts); i++)
+    {
+      const DuelDeviceMount *mount = duel_device_mounts_get_mount (mounts, i);
+
+      if (strcmp (mount->mount_point, "/") == 0)
+        root = mount;
+    }
+  if (root == NULL)
+    return disks;
+  dev_major = root->major;
+  dev_minor = root->minor;
+  if (dev_major == 0)
+    {
+      struct stat st;
+
+      /* btrfs, overlay: the source names the device, if any. */
+      if (!g_str_has_prefix (root->source, "/dev/") || stat (root->source, &st) != 0 || !S_ISBLK (st.st_mode))
+        return disks;
+      dev_major = major (st.st_rdev);
+      dev_minor = minor (st.st_rdev);
+    }
+  link = g_strdup_printf ("/sys/dev/block/%u:%u", dev_major, dev_minor);
+  dir = _duel_device_resolve ("/", link);
+  if (dir != NULL)
+    add_disks_under (dir, disks, 0);
+  return disks;
+}
+
+/* ------------------------------------------------------------ signatures */
+
+static gboolean
+probe_signature (int                fd,
+                 DuelSafetyReport  *report,
+                 GError           **error)
+{
+  blkid_probe probe = blkid_new_probe ();
+  const char *value = NULL;
+  int rc;
+
+  if (probe == NULL || blkid_probe_set_device (probe, fd, 0, 0) != 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("Cannot look for signatures on “%s”."), report->path);
+      if (probe != NULL)
+        blkid_free_probe (probe);
+      return FALSE;
+    }
+  blkid_probe_enable_superblocks (probe, 1);
+  blkid_probe_set_superblocks_flags (probe, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_LABEL);
+  blkid_probe_enable_partitions (probe, 1);
+  blkid_probe_set_partitions_flags (probe, BLKID_PARTS_MAGIC);
+
+  rc = blkid_do_safeprobe (probe);
+  if (rc == -2)
+    {
+      /* Two signatures that contradict each other: still something to keep. */
+      report->signature = g_strdup ("ambiguous");
+      report->signature_usage = g_strdup (_("several signatures"));
+    }
+  else if (rc == 0)
+    {
+      if (blkid_probe_lookup_value (probe, "TYPE", &value, NULL) == 0)
+        {
+          report->signature = g_strdup (value);
+          if (blkid_probe_lookup_value (probe, "USAGE", &value, NULL) == 0)
+            report->signature_usage = g_strdup (value);
+          if (blkid_probe_lookup_value (probe, "LABEL", &value, NULL) == 0)
+            report->signature_label = g_strdup (value);
+        }
+      else if (blkid_probe_lookup_value (probe, "PTTYPE", &value, NULL) == 0)
+        {
+          report->signature = g_strdup (value);
+          report->signature_usage = g_strdup ("partition table");
+        }
+    }
+  else if (rc < 0)
+    {
+      blkid_free_probe (probe);
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("Looking for signatures on “%s” failed."), report->path);
+      return FALSE;
+    }
+  blkid_free_probe (probe);
+  return TRUE;
+}
+
+static char *
+describe_signature (const DuelSafetyReport *report)
+{
+  if (report->signature_label != NULL)
+    return g_strdup_printf (_("a %s signature (%s, label “%s”)"), report->signature,
+                            report->signature_usage != NULL ? report->signature_usage : _("unknown use"),
+                            report->signature_label);
+  return g_strdup_printf (_("a %s signature (%s)"), report->signature,
+                          report->signature_usage != NULL ? report->signature_usage : _("unknown use"));
+}
+
+/* ------------------------------------------------------------ block devices */
+
+static char *
+join_strv (const char * const *strv)
+{
+  return g_strjoinv (", ", (char **) strv);
+}
+
+static gboolean
+check_in_use (DuelDevice       *device,
+              const char       *partition_name,
+              DuelSafetyReport *report)
+{
+  GPtrArray *partitions = duel_device_get_partitions (device);
+  const char *path = report->path;
+
+  if (partition_name == NULL)
+    {
+      const char * const *mount_points = duel_device_get_mount_points (device);
+      const char * const *holders = duel_device_get_holders (device);
+
+      if (mount_points[0] != NULL)
+        {
+          g_autofree char *list = join_strv (mount_points);
+          return refuse (report, DUEL_SAFETY_MOUNTED,
+                         g_strdup_printf (_("“%s” is mounted at %s."), path, list));
+        }
+      if (duel_device_get_swap (device))
+        return refuse (report, DUEL_SAFETY_SWAP, g_strdup_printf (_("“%s” is in use as swap."), path));
+      if (holders[0] != NULL)
+        {
+          g_autofree char *list = join_strv (holders);
+          return refuse (report, DUEL_SAFETY_HELD,
+                         g_strdup_printf (_("“%s” is held by %s (device mapper, RAID or LVM)."), path, list));
+        }
+    }
+
+  for (guint i = 0; i < partitions->len; i++)
+    {
+      const DuelDevicePartition *partition = g_ptr_array_index (partitions, i);
+
+      if (partition_name != NULL && strcmp (partition->name, partition_name) != 0)
+        continue;
+      if (partition->mount_points[0] != NULL)
+        {
+          g_autofree char *list = join_strv ((const char * const *) partition->mount_points);
+          return refuse (report, DUEL_SAFETY_MOUNTED,
+                         g_strdup_printf (_("Partition %s of “%s” is mounted at %s."),
+                                          partition->name, path, list));
+        }
+      if (partition->swap)
+        return refuse (report, DUEL_SAFETY_SWAP,
+                       g_strdup_printf (_("Partition %s of “%s” is in use as swap."), partition->name, path));
+      if (partition->holders[0] != NULL)
+        {
+          g_autofree char *list = join_strv ((const char * const *) partition->holders);
+          return refuse (report, DUEL_SAFETY_HELD,
+                         g_strdup_printf (_("Partition %s of “%s” is held by %s (device mapper, RAID or LVM)."),
+                                          partition->name, path, list));
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+check_block (const char        *path,
+             const struct stat *st,
+             DuelSafetyFlags    flags,
+             DuelSafetyReport  *report)
+{
+  g_autoptr(DuelDevice) device = NULL;
+  g_autoptr(DuelDeviceMounts) mounts = NULL;
+  g_autoptr(GHashTable) system_disks = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *partition = NULL;
+  const DuelDevicePartition *part = NULL;
+  int fd;
+  int saved_errno;
+
+  device = duel_device_new_for_devnum ("/", major (st->st_rdev), minor (st->st_rdev), &partition, &local_error);
+  mounts = duel_device_mounts_load ("/", local_error == NULL ? &local_error : NULL);
+  if (device == NULL || mounts == NULL)
+    return refuse (report, DUEL_SAFETY_UNREADABLE,
+                   g_strdup_printf (_("Cannot tell whether “%s” is in use: %s"), path, local_error->message));
+
+  report->device_name = g_strdup (duel_device_get_name (device));
+  report->partition = g_strdup (partition);
+  report->model = g_strdup (duel_device_get_model (device));
+  report->serial = g_strdup (duel_device_get_serial (device));
+  report->transport = g_strdup (duel_transport_to_string (duel_device_get_transport (device)));
+  report->size_bytes = duel_device_get_size_bytes (device);
+  if (partition != NULL)
+    {
+      part = duel_device_find_partition (device, partition);
+      if (part != NULL)
+        report->size_bytes = part->size_bytes;
+    }
+
+  system_disks = find_system_disks (mounts);
+  if (g_hash_table_contains (system_disks, duel_device_get_name (device)))
+    return refuse (report, DUEL_SAFETY_SYSTEM,
+                   g_strdup_printf (_("“%s” is on the disk that holds the running system (/)."), path));
+
+  if (duel_device_get_read_only (device) || (part != NULL && part->read_only))
+    return refuse (report, DUEL_SAFETY_READ_ONLY, g_strdup_printf (_("“%s” is read-only."), path));
+
+  if (!check_in_use (device, partition, report))
+    return FALSE;
+
+  /* Exclusive: fails while anything else has it open exclusively (a mount,
+   * md, dm, another benchmark). The run's target keeps O_EXCL afterwards. */
+  fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
+  saved_errno = errno;
+  if (fd < 0 && saved_errno == EBUSY)
+    return refuse (report, DUEL_SAFETY_BUSY,
+                   g_strdup_printf (_("“%s” is busy: another program has it open exclusively."), path));
+  if (fd < 0)
+    return refuse (report, DUEL_SAFETY_UNREADABLE,
+                   g_strdup_printf (_("Cannot open “%s”: %s"), path, g_strerror (saved_errno)));
+  if (!probe_signature (fd, report, &local_error))
+    {
+      g_close (fd, NULL);
+      return refuse (report, DUEL_SAFETY_UNREADABLE, g_strdup (local_error->message));
+    }
+  g_close (fd, NULL);
+
+  if ((flags & DUEL_SAFETY_DESTRUCTIVE) == 0)
+    {
+      g_autofree char *size = g_format_size_full (report->size_bytes, G_FORMAT_SIZE_DEFAULT);
+      g_autofree char *what = NULL;
+
+      if (report->serial != NULL)
+        what = g_strdup_printf (_("%s, serial %s"),
+                                report->model != NULL ? report->model : report->transport, report->serial);
+      else
+        what = g_strdup (report->model != NULL ? report->model : report->transport);
+      g_autofree char *signature = report->signature != NULL ? describe_signature (report) : NULL;
+
+      if (signature != NULL)
+        return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
+                       g_strdup_printf (_("Writing to “%s” (%s, %s) destroys everything on it, including %s. "
+                                          "Give --destructive (and --wipe-signatures) to allow it."),
+                                        path, what, size, signature));
+      return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
+                     g_strdup_printf (_("Writing to “%s” (%s, %s) destroys everything on it. "
+                                        "Give --destructive to allow it."),
+                                      path, what, size));
+    }
+
+  if (report->signature != NULL && (flags & DUEL_SAFETY_WIPE_SIGNATURES) == 0)
+    {
+      g_autofree char *signature = describe_signature (report);
+
+      return refuse (report, DUEL_SAFETY_HAS_SIGNATURE,
+                     g_strdup_printf (_("“%s” holds %s. Give --wipe-signatures as well to overwrite it."),
+                                      path, signature));
+    }
+
+  report->verdict = DUEL_SAFETY_ALLOWED;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ files */
+
+/* A loop device's backing file is somebody's disk image, in use. */
+static char *
+find_loop_using (const struct stat *st)
+{
+  g_autoptr(GPtrArray) devices = duel_device_enumerate ("/", NULL);
+
+  for (guint i = 0; devices != NULL && i < devices->len; i++)
+    {
+      DuelDevice *device = g_ptr_array_index (devices, i);
+      const char *backing = duel_device_get_backing_file (device);
+      g_autofree char *clean = NULL;
+      struct stat backing_st;
+
+      if (backing == NULL)
+        continue;
+      clean = g_strdup (backing);
+      if (g_str_has_suffix (clean, " (deleted)"))
+        clean[strlen (clean) - strlen (" (deleted)")] = '\0';
+      if (stat (clean, &backing_st) == 0 &&
+          backing_st.st_dev == st->st_dev && backing_st.st_ino == st->st_ino)
+        return g_strdup (duel_device_get_device_path (device));
+    }
+  return NULL;
+}
+
+static gboolean
+check_file (const char        *path,
+            const struct stat *st,
+            DuelSafetyFlags    flags,
+            DuelSafetyReport  *report)
+{
+  g_autoptr(DuelDeviceMounts) mounts = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *loop = NULL;
+  int fd;
+
+  if (S_ISDIR (st->st_mode))
+    return refuse (report, DUEL_SAFETY_NOT_A_TARGET,
+                   g_strdup_printf (_("“%s” is a folder; give a file inside it."), path));
+  if (S_ISCHR (st->st_mode))
+    return refuse (report, DUEL_SAFETY_NOT_A_TARGET,
+                   g_strdup_printf (_("“%s” is a character device; use a block device (such as /dev/nvme0n1) or a file."), path));
+  if (!S_ISREG (st->st_mode))
+    return refuse (report, DUEL_SAFETY_NOT_A_TARGET,
+                   g_strdup_printf (_("“%s” is neither a file nor a block device."), path));
+
+  report->size_bytes = st->st_size;
+
+  mounts = duel_device_mounts_load ("/", NULL);
+  if (mounts != NULL && duel_device_mounts_is_swap_file (mounts, path))
+    return refuse (report, DUEL_SAFETY_SWAP, g_strdup_printf (_("“%s” is an active swap file."), path));
+
+  loop = find_loop_using (st);
+  if (loop != NULL)
+    return refuse (report, DUEL_SAFETY_HELD,
+                   g_strdup_printf (_("“%s” is the backing file of %s."), path, loop));
+
+  /* A file that holds a filesystem or a partition table is a disk image. */
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+      return refuse (report, DUEL_SAFETY_UNREADABLE,
+                     g_strdup_printf (_("Cannot open “%s”: %s"), path, g_strerror (saved_errno)));
+    }
+  if (st->st_size > 0 && !probe_signature (fd, report, &local_error))
+    {
+      g_close (fd, NULL);
+      return refuse (report, DUEL_SAFETY_UNREADABLE, g_strdup (local_error->message));
+    }
+  g_close (fd, NULL);
+  if (report->signature != NULL && (flags & DUEL_SAFETY_WIPE_SIGNATURES) == 0)
+    {
+      g_autofree char *signature = describe_signature (report);
+
+      return refuse (report, DUEL_SAFETY_HAS_SIGNATURE,
+                     g_strdup_printf (_("“%s” holds %s: it looks like a disk image. "
+                                        "Give --wipe-signatures to overwrite it."), path, signature));
+    }
+
+  report->verdict = DUEL_SAFETY_ALLOWED;
+  return TRUE;
+}
+
+gboolean
+duel_safety_check_write (const char         *path,
+                         DuelSafetyFlags     flags,
+                         DuelSafetyReport  **out_report,
+                         GError            **error)
+{
+  g_autoptr(DuelSafetyReport) report = NULL;
+  struct stat st;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  report = g_new0 (DuelSafetyReport, 1);
+  report->path = g_strdup (path);
+
+  if (stat (path, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      if (saved_errno == ENOENT)
+        {
+          g_autofree char *dir = g_path_get_dirname (path);
+          struct stat dir_st;
+
+          /* A new file cannot hold anything of value; its folder must exist.
+           * A missing /dev node is a typo, not a file to create. */
+          if (g_str_has_prefix (path, "/dev/"))
+            {
+              ok = refuse (report, DUEL_SAFETY_NOT_A_TARGET,
+                           g_strdup_printf (_("There is no device “%s”."), path));
+              goto out;
+            }
+          if (stat (dir, &dir_st) == 0 && S_ISDIR (dir_st.st_mode))
+            {
+              report->verdict = DUEL_SAFETY_ALLOWED;
+              ok = TRUE;
+              goto out;
+            }
+        }
+      ok = refuse (report, DUEL_SAFETY_UNREADABLE,
+                   g_strdup_printf (_("Cannot look at “%s”: %s"), path, g_strerror (saved_errno)));
+      goto out;
+    }
+
+  report->is_block = S_ISBLK (st.st_mode);
+  if (report->is_block)
+    ok = check_block (path, &st, flags, report);
+  else
+    ok = check_file (path, &st, flags, report);
+
+out:
+  if (!ok && error != NULL && *error == NULL)
+    g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, report->reason);
+  if (out_report != NULL)
+    *out_report = g_steal_pointer (&report);
+  return ok;
+}

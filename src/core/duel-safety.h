@@ -1,0 +1,75 @@
+/* duel-safety.h — may a write run touch this target?
+ *
+ * Called by the run commands before any I/O. A write to a block device is
+ * allowed only when --destructive was given; the device and its partitions
+ * are not mounted, not swap and not held (dm, md, LVM); an O_EXCL open
+ * succeeds; no filesystem, RAID or partition-table signature is found
+ * (unless --wipe-signatures was given as well); and it does not hold the
+ * running system. The engine's target then keeps O_EXCL for the whole run
+ * (DUEL_TARGET_OPEN_EXCLUSIVE). Read-only runs need none of this.
+ *
+ * File targets: a directory or a device node is refused, so are an active
+ * swap file, a loop device's backing file, and a file holding a filesystem
+ * or partition table (a disk image) without --wipe-signatures.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  DUEL_SAFETY_FLAGS_NONE      = 0,
+  DUEL_SAFETY_DESTRUCTIVE     = 1 << 0,  /* --destructive (GUI: first confirmation) */
+  DUEL_SAFETY_WIPE_SIGNATURES = 1 << 1,  /* --wipe-signatures (GUI: second confirmation) */
+} DuelSafetyFlags;
+
+typedef enum
+{
+  DUEL_SAFETY_ALLOWED,
+  DUEL_SAFETY_NEEDS_DESTRUCTIVE,   /* ask, then call again with DESTRUCTIVE */
+  DUEL_SAFETY_HAS_SIGNATURE,       /* ask again, then add WIPE_SIGNATURES */
+  DUEL_SAFETY_SYSTEM,              /* holds / (never allowed, like the rest below) */
+  DUEL_SAFETY_MOUNTED,
+  DUEL_SAFETY_SWAP,
+  DUEL_SAFETY_HELD,                /* holders/ (dm, md, LVM) or a loop's backing file */
+  DUEL_SAFETY_BUSY,                /* an O_EXCL open failed */
+  DUEL_SAFETY_READ_ONLY,
+  DUEL_SAFETY_NOT_A_TARGET,        /* a directory, a character device, a FIFO */
+  DUEL_SAFETY_UNREADABLE,          /* could not be opened or probed */
+} DuelSafetyVerdict;
+
+typedef struct
+{
+  char              *path;
+  gboolean           is_block;
+  char              *device_name;    /* the whole disk, "loop3" */
+  char              *partition;      /* when the target is a partition */
+  char              *model;          /* NULL when unknown */
+  char              *serial;
+  char              *transport;
+  guint64            size_bytes;
+  char              *signature;      /* "ext4", "gpt", "linux_raid_member"; NULL: none */
+  char              *signature_usage;/* "filesystem", "raid", "partition table", … */
+  char              *signature_label;
+  DuelSafetyVerdict  verdict;
+  char              *reason;         /* why not, for humans; NULL when allowed */
+} DuelSafetyReport;
+
+/* Returns TRUE when the write may go ahead. Otherwise FALSE with
+ * DUEL_ERROR_REFUSED and a message naming the reason. *OUT_REPORT (may be
+ * NULL) is set either way, so a GUI can call once without flags to build its
+ * confirmation from the model, serial, size and signature. */
+gboolean     duel_safety_check_write         (const char         *path,
+                                              DuelSafetyFlags     flags,
+                                              DuelSafetyReport  **out_report,
+                                              GError            **error);
+const char  *duel_safety_verdict_to_string   (DuelSafetyVerdict   verdict);
+void         duel_safety_report_free         (DuelSafetyReport   *report);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelSafetyReport, duel_safety_report_free)
+
+G_END_DECLS

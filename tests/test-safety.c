@@ -1,0 +1,545 @@
+/* test-safety.c — real refusals of destructive runs, on loop devices
+ *
+ * Each case sets a loop device up in this process (root only; otherwise it
+ * skips), runs its checks in a subprocess, and tears the device down
+ * whatever the subprocess did. The checks call duel_safety_check_write()
+ * and `driveduel-cli run --destructive --rw randwrite`, and compare the
+ * device's sha256 before and after: a refusal must not have written a byte.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "duel-device.h"
+#include "duel-error.h"
+#include "duel-safety.h"
+#include "test-device-helpers.h"
+
+#define MiB (1024 * 1024)
+
+typedef enum
+{
+  SETUP_CLEAN,
+  SETUP_EXT4,
+  SETUP_EXT4_MOUNTED,
+  SETUP_SWAP,
+} Setup;
+
+typedef struct
+{
+  char *dir;
+  char *backing;
+  char *device;
+  char *mount_dir;
+  gboolean mounted;
+  gboolean swap;
+} LoopFixture;
+
+static gboolean
+can_use_loops (void)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs root for loop devices");
+      return FALSE;
+    }
+  if (!g_file_test ("/dev/loop-control", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/loop-control");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+loop_setup (LoopFixture *f,
+            Setup        setup)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  int fd;
+
+  f->dir = g_dir_make_tmp ("duel-safety-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->backing = g_build_filename (f->dir, "backing.img", NULL);
+  f->mount_dir = g_build_filename (f->dir, "mnt", NULL);
+  g_assert_cmpint (g_mkdir (f->mount_dir, 0755), ==, 0);
+
+  /* Random contents: a checksum that cannot match by accident. */
+  fd = open (f->backing, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  {
+    g_autoptr(GRand) rand = g_rand_new_with_seed (4);
+    g_autofree guint32 *chunk = g_new (guint32, MiB / 4);
+
+    for (guint i = 0; i < 32; i++)
+      {
+        for (guint j = 0; j < MiB / 4; j++)
+          chunk[j] = g_rand_int (rand);
+        g_assert_cmpint (write (fd, chunk, MiB), ==, MiB);
+      }
+  }
+  close (fd);
+
+  {
+    const char *argv[] = { "losetup", "--find", "--show", f->backing, NULL };
+
+    if (run_command (argv, &out, NULL) != 0)
+      {
+        g_test_skip ("no loop device (losetup failed)");
+        return FALSE;
+      }
+  }
+  f->device = g_strstrip (g_steal_pointer (&out));
+
+  switch (setup)
+    {
+    case SETUP_CLEAN:
+      break;
+    case SETUP_EXT4:
+    case SETUP_EXT4_MOUNTED:
+      {
+        /* No lazy init: a background thread would zero inode tables under the checksum. */
+        const char *mkfs[] = { "mkfs.ext4", "-q", "-F", "-L", "duelsafety",
+                               "-E", "lazy_itable_init=0,lazy_journal_init=0", f->device, NULL };
+        const char *mount[] = { "mount", f->device, f->mount_dir, NULL };
+
+        g_assert_true (run_quiet (mkfs));
+        if (setup == SETUP_EXT4_MOUNTED)
+          {
+            g_assert_true (run_quiet (mount));
+            f->mounted = TRUE;
+          }
+      }
+      break;
+    case SETUP_SWAP:
+      {
+        const char *mkswap[] = { "mkswap", f->device, NULL };
+        const char *swapon[] = { "swapon", f->device, NULL };
+
+        g_assert_true (run_quiet (mkswap));
+        if (!run_quiet (swapon))
+          {
+            g_test_skip ("swapon is not allowed here");
+            return FALSE;
+          }
+        f->swap = TRUE;
+      }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return TRUE;
+}
+
+static void
+loop_teardown (LoopFixture *f)
+{
+  if (f->swap)
+    {
+      const char *argv[] = { "swapoff", f->device, NULL };
+      run_quiet (argv);
+    }
+  if (f->mounted)
+    {
+      const char *argv[] = { "umount", f->mount_dir, NULL };
+      run_quiet (argv);
+    }
+  if (f->device != NULL)
+    {
+      const char *argv[] = { "losetup", "--detach", f->device, NULL };
+      run_quiet (argv);
+    }
+  if (f->backing != NULL)
+    g_unlink (f->backing);
+  if (f->mount_dir != NULL)
+    g_rmdir (f->mount_dir);
+  if (f->dir != NULL)
+    g_rmdir (f->dir);
+  g_free (f->dir);
+  g_free (f->backing);
+  g_free (f->device);
+  g_free (f->mount_dir);
+}
+
+/* Sets the device up, runs the subprocess CHILD_PATH against it, tears down. */
+static void
+run_on_loop (Setup       setup,
+             const char *child_path)
+{
+  LoopFixture f = { 0 };
+  gboolean ran = FALSE;
+
+  if (!can_use_loops ())
+    return;
+  if (loop_setup (&f, setup))
+    {
+      g_setenv ("DUEL_TEST_DEVICE", f.device, TRUE);
+      g_setenv ("DUEL_TEST_MOUNT_DIR", f.mount_dir, TRUE);
+      g_setenv ("DUEL_TEST_BACKING", f.backing, TRUE);
+      g_test_trap_subprocess (child_path, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      ran = TRUE;
+    }
+  loop_teardown (&f);
+  if (ran)
+    g_test_trap_assert_passed ();
+}
+
+static gboolean
+in_child (void)
+{
+  if (!g_test_subprocess ())
+    {
+      g_test_skip ("the device half of a test, run in a subprocess");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* `driveduel-cli run --destructive --rw randwrite DEVICE` must fail, say
+ * WHY_FRAGMENT, and leave the device as it was. */
+static void
+assert_cli_refuses (const char *device,
+                    const char *why_fragment)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *argv[] = { cli, "run", "--destructive", "--rw", "randwrite", "--bs", "4k",
+                         "--runtime", "1", device, NULL };
+  int code;
+
+  g_assert_nonnull (cli);
+  if (!g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_message ("%s is not built; checking the library alone", cli);
+      return;
+    }
+  code = run_command (argv, &out, &err);
+  g_test_message ("driveduel-cli run: exit %d, %s%s", code, out, err);
+  g_assert_cmpint (code, !=, 0);
+  g_assert_nonnull (strstr (err, why_fragment));
+}
+
+static void
+mounted_child (void)
+{
+  const char *device = g_getenv ("DUEL_TEST_DEVICE");
+  const char *mount_dir = g_getenv ("DUEL_TEST_MOUNT_DIR");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  if (!in_child ())
+    return;
+  before = device_sha256 (device);
+
+  /* Refused even with every flag. */
+  g_assert_false (duel_safety_check_write (device, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
+                                           &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_MOUNTED);
+  g_assert_nonnull (strstr (error->message, mount_dir));
+  g_assert_cmpuint (report->size_bytes, ==, 32 * MiB);
+  assert_cli_refuses (device, mount_dir);
+
+  after = device_sha256 (device);
+  g_assert_cmpstr (before, ==, after);
+}
+
+static void
+signature_child (void)
+{
+  const char *device = g_getenv ("DUEL_TEST_DEVICE");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  if (!in_child ())
+    return;
+  before = device_sha256 (device);
+
+  /* Without --destructive: the report already names the filesystem. */
+  g_assert_false (duel_safety_check_write (device, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+  g_assert_cmpstr (report->signature, ==, "ext4");
+  g_assert_nonnull (strstr (error->message, "--destructive"));
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  g_assert_false (duel_safety_check_write (device, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_HAS_SIGNATURE);
+  g_assert_cmpstr (report->signature, ==, "ext4");
+  g_assert_cmpstr (report->signature_usage, ==, "filesystem");
+  g_assert_cmpstr (report->signature_label, ==, "duelsafety");
+  g_assert_nonnull (strstr (error->message, "ext4"));
+  g_assert_nonnull (strstr (error->message, "--wipe-signatures"));
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+  assert_cli_refuses (device, "ext4");
+
+  /* The second confirmation allows it (the check itself writes nothing). */
+  g_assert_true (duel_safety_check_write (device, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
+                                          &report, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_ALLOWED);
+
+  after = device_sha256 (device);
+  g_assert_cmpstr (before, ==, after);
+}
+
+static void
+exclusive_child (void)
+{
+  const char *device = g_getenv ("DUEL_TEST_DEVICE");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  ExclusiveHolder holder = { 0 };
+
+  if (!in_child ())
+    return;
+  before = device_sha256 (device);
+
+  g_assert_true (exclusive_holder_start (device, &holder));
+  g_assert_false (duel_safety_check_write (device, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
+                                           &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_BUSY);
+  g_assert_nonnull (strstr (error->message, "exclusively"));
+  assert_cli_refuses (device, "exclusively");
+  exclusive_holder_stop (&holder);
+
+  after = device_sha256 (device);
+  g_assert_cmpstr (before, ==, after);
+}
+
+static void
+swap_child (void)
+{
+  const char *device = g_getenv ("DUEL_TEST_DEVICE");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+
+  if (!in_child ())
+    return;
+  g_assert_false (duel_safety_check_write (device, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
+                                           &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_SWAP);
+  g_assert_nonnull (strstr (error->message, "swap"));
+}
+
+static void
+clean_child (void)
+{
+  const char *device = g_getenv ("DUEL_TEST_DEVICE");
+  const char *backing = g_getenv ("DUEL_TEST_BACKING");
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  if (!in_child ())
+    return;
+  before = device_sha256 (device);
+
+  g_assert_false (duel_safety_check_write (device, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+  g_assert_null (report->signature);
+  g_assert_cmpstr (report->transport, ==, "loop");
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  g_assert_true (duel_safety_check_write (device, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_ALLOWED);
+  g_assert_null (report->reason);
+  g_clear_pointer (&report, duel_safety_report_free);
+  after = device_sha256 (device);
+  g_assert_cmpstr (before, ==, after);
+
+  /* The backing file of an attached loop device is somebody's disk. */
+  g_assert_false (duel_safety_check_write (backing, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_HELD);
+  g_assert_nonnull (strstr (error->message, device));
+  g_clear_error (&error);
+
+  /* And the CLI does write to a clean device with --destructive. */
+  if (cli != NULL && g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *written = NULL;
+      const char *argv[] = { cli, "run", "--destructive", "--rw", "randwrite", "--bs", "4k",
+                             "--size", "4m", device, NULL };
+
+      g_assert_cmpint (run_command (argv, &out, &err), ==, 0);
+      written = device_sha256 (device);
+      g_assert_cmpstr (written, !=, before);
+    }
+}
+
+static void
+test_mounted (void)
+{
+  run_on_loop (SETUP_EXT4_MOUNTED, "/duel/safety/subprocess/mounted");
+}
+
+static void
+test_signature (void)
+{
+  run_on_loop (SETUP_EXT4, "/duel/safety/subprocess/signature");
+}
+
+static void
+test_exclusive (void)
+{
+  run_on_loop (SETUP_CLEAN, "/duel/safety/subprocess/exclusive");
+}
+
+static void
+test_swap (void)
+{
+  run_on_loop (SETUP_SWAP, "/duel/safety/subprocess/swap");
+}
+
+static void
+test_clean (void)
+{
+  run_on_loop (SETUP_CLEAN, "/duel/safety/subprocess/clean");
+}
+
+/* The disk under / is never a target, whatever the flags (no root needed:
+ * the refusal comes before any open). */
+static void
+test_system_disk (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelDevice) device = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+  struct stat st;
+
+  g_assert_cmpint (stat ("/", &st), ==, 0);
+  if (major (st.st_dev) == 0)
+    {
+      g_test_skip ("/ is not on a block device here");
+      return;
+    }
+  device = duel_device_new_for_devnum ("/", major (st.st_dev), minor (st.st_dev), NULL, NULL);
+  if (device == NULL || !g_file_test (duel_device_get_device_path (device), G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no device node for the root filesystem");
+      return;
+    }
+  g_assert_false (duel_safety_check_write (duel_device_get_device_path (device),
+                                           DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
+                                           &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_SYSTEM);
+  g_assert_nonnull (strstr (error->message, "running system"));
+}
+
+static void
+test_files (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("duel-safety-files-XXXXXX", &error);
+  g_autofree char *fresh = g_build_filename (dir, "new.img", NULL);
+  g_autofree char *scratch = g_build_filename (dir, "scratch.img", NULL);
+  g_autofree char *image = g_build_filename (dir, "disk.img", NULL);
+  g_autofree char *zeros = g_malloc0 (8 * MiB);
+
+  g_assert_no_error (error);
+
+  /* A file the run creates. */
+  g_assert_true (duel_safety_check_write (fresh, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+  g_assert_no_error (error);
+  g_assert_false (report->is_block);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  /* An existing scratch file without signatures: no flags needed. */
+  g_assert_true (g_file_set_contents (scratch, zeros, 8 * MiB, NULL));
+  g_assert_true (duel_safety_check_write (scratch, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+  g_assert_cmpuint (report->size_bytes, ==, 8 * MiB);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  /* A disk image. */
+  g_assert_true (g_file_set_contents (image, zeros, 8 * MiB, NULL));
+  {
+    const char *mkfs[] = { "mkfs.ext4", "-q", "-F", image, NULL };
+
+    if (run_quiet (mkfs))
+      {
+        g_assert_false (duel_safety_check_write (image, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+        g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+        g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_HAS_SIGNATURE);
+        g_assert_cmpstr (report->signature, ==, "ext4");
+        g_clear_error (&error);
+        g_clear_pointer (&report, duel_safety_report_free);
+        g_assert_true (duel_safety_check_write (image, DUEL_SAFETY_WIPE_SIGNATURES, &report, &error));
+        g_clear_pointer (&report, duel_safety_report_free);
+      }
+    else
+      g_test_message ("mkfs.ext4 missing: no disk-image check");
+  }
+
+  /* Not targets at all. */
+  g_assert_false (duel_safety_check_write (dir, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NOT_A_TARGET);
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  g_assert_false (duel_safety_check_write ("/dev/null", DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_nonnull (strstr (error->message, "character device"));
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  g_assert_false (duel_safety_check_write ("/dev/duel-no-such-device", DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  g_unlink (scratch);
+  g_unlink (image);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/safety/files", test_files);
+  g_test_add_func ("/duel/safety/system-disk", test_system_disk);
+  g_test_add_func ("/duel/safety/mounted", test_mounted);
+  g_test_add_func ("/duel/safety/signature", test_signature);
+  g_test_add_func ("/duel/safety/exclusive", test_exclusive);
+  g_test_add_func ("/duel/safety/swap", test_swap);
+  g_test_add_func ("/duel/safety/clean", test_clean);
+  g_test_add_func ("/duel/safety/subprocess/mounted", mounted_child);
+  g_test_add_func ("/duel/safety/subprocess/signature", signature_child);
+  g_test_add_func ("/duel/safety/subprocess/exclusive", exclusive_child);
+  g_test_add_func ("/duel/safety/subprocess/swap", swap_child);
+  g_test_add_func ("/duel/safety/subprocess/clean", clean_child);
+
+  return g_test_run ();
+}
