@@ -1,0 +1,284 @@
+/* duel-test-record.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+
+#include "duel-test-record.h"
+
+G_DEFINE_BOXED_TYPE (DuelTestRecord, duel_test_record,
+                     duel_test_record_ref, duel_test_record_unref)
+
+static const char * const status_names[] = {
+  [DUEL_TEST_STATUS_PENDING]   = "pending",
+  [DUEL_TEST_STATUS_RUNNING]   = "running",
+  [DUEL_TEST_STATUS_COMPLETE]  = "complete",
+  [DUEL_TEST_STATUS_CANCELLED] = "cancelled",
+  [DUEL_TEST_STATUS_FAILED]    = "failed",
+};
+
+DuelTestRecord *
+duel_test_record_new (const char         *name,
+                      const DuelWorkload *workload)
+{
+  DuelTestRecord *self;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (workload != NULL, NULL);
+
+  self = g_new0 (DuelTestRecord, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->name = g_strdup (name);
+  self->workload = *workload;
+  self->status = DUEL_TEST_STATUS_PENDING;
+  self->series = duel_series_new ();
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      /* ~20 KiB each: on the heap, never on a worker's stack. */
+      self->latency[d] = g_new0 (DuelHistogram, 1);
+      duel_histogram_init (self->latency[d]);
+    }
+
+  return self;
+}
+
+DuelTestRecord *
+duel_test_record_ref (DuelTestRecord *record)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+
+  g_atomic_ref_count_inc (&record->ref_count);
+  return record;
+}
+
+void
+duel_test_record_unref (DuelTestRecord *record)
+{
+  g_return_if_fail (record != NULL);
+
+  if (!g_atomic_ref_count_dec (&record->ref_count))
+    return;
+
+  g_free (record->name);
+  g_free (record->preset);
+  g_clear_pointer (&record->started, g_date_time_unref);
+  g_free (record->error_message);
+  g_clear_pointer (&record->series, duel_series_free);
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    g_clear_pointer (&record->latency[d], g_free);
+  g_clear_pointer (&record->summary, json_object_unref);
+  g_free (record);
+}
+
+const char *
+duel_test_status_to_string (DuelTestStatus status)
+{
+  if ((guint) status < G_N_ELEMENTS (status_names))
+    return status_names[status];
+  return "failed";
+}
+
+gboolean
+duel_test_status_from_string (const char     *text,
+                              DuelTestStatus *out_status)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (status_names); i++)
+    {
+      if (g_strcmp0 (text, status_names[i]) == 0)
+        {
+          if (out_status != NULL)
+            *out_status = (DuelTestStatus) i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The series is the source of truth for counts: it is what the file keeps
+ * row by row, and the histograms of an engine record agree with it. */
+guint64
+duel_test_record_get_ops (const DuelTestRecord *record,
+                          DuelDirection         direction)
+{
+  const DuelSeriesRow *rows;
+  guint n;
+  guint64 total = 0;
+
+  g_return_val_if_fail (record != NULL, 0);
+  g_return_val_if_fail (direction < DUEL_N_DIRECTIONS, 0);
+
+  if (record->series == NULL)
+    return 0;
+  rows = duel_series_get_rows (record->series);
+  n = duel_series_get_length (record->series);
+  for (guint i = 0; i < n; i++)
+    total += rows[i].ops[direction];
+  return total;
+}
+
+guint64
+duel_test_record_get_bytes (const DuelTestRecord *record,
+                            DuelDirection         direction)
+{
+  const DuelSeriesRow *rows;
+  guint n;
+  guint64 total = 0;
+
+  g_return_val_if_fail (record != NULL, 0);
+  g_return_val_if_fail (direction < DUEL_N_DIRECTIONS, 0);
+
+  if (record->series == NULL)
+    return 0;
+  rows = duel_series_get_rows (record->series);
+  n = duel_series_get_length (record->series);
+  for (guint i = 0; i < n; i++)
+    total += rows[i].bytes[direction];
+  return total;
+}
+
+double
+duel_test_record_get_iops (const DuelTestRecord *record,
+                           DuelDirection         direction)
+{
+  g_return_val_if_fail (record != NULL, 0);
+
+  if (record->runtime_ns == 0)
+    return 0;
+  return (double) duel_test_record_get_ops (record, direction) / ((double) record->runtime_ns / 1e9);
+}
+
+double
+duel_test_record_get_bytes_per_second (const DuelTestRecord *record,
+                                       DuelDirection         direction)
+{
+  g_return_val_if_fail (record != NULL, 0);
+
+  if (record->runtime_ns == 0)
+    return 0;
+  return (double) duel_test_record_get_bytes (record, direction) / ((double) record->runtime_ns / 1e9);
+}
+
+static const char *
+better_to_string (DuelBetter better)
+{
+  switch (better)
+    {
+    case DUEL_BETTER_HIGHER: return "higher";
+    case DUEL_BETTER_LOWER:  return "lower";
+    case DUEL_BETTER_NONE:
+    default:                 return "none";
+    }
+}
+
+static JsonObject *
+ensure_summary (DuelTestRecord *record)
+{
+  if (record->summary == NULL)
+    record->summary = json_object_new ();
+  if (!json_object_has_member (record->summary, "figures") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (record->summary, "figures")))
+    json_object_set_array_member (record->summary, "figures", json_array_new ());
+  return record->summary;
+}
+
+static JsonObject *
+find_figure (const DuelTestRecord *record,
+             const char           *key)
+{
+  JsonNode *node;
+  JsonArray *figures;
+  guint n;
+
+  if (record->summary == NULL)
+    return NULL;
+  node = json_object_get_member (record->summary, "figures");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  figures = json_node_get_array (node);
+  n = json_array_get_length (figures);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *element = json_array_get_element (figures, i);
+      JsonObject *figure;
+      JsonNode *key_node;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      figure = json_node_get_object (element);
+      key_node = json_object_get_member (figure, "key");
+      if (key_node != NULL && json_node_get_value_type (key_node) == G_TYPE_STRING &&
+          g_strcmp0 (json_node_get_string (key_node), key) == 0)
+        return figure;
+    }
+  return NULL;
+}
+
+void
+duel_test_record_set_figure (DuelTestRecord *record,
+                             const char     *key,
+                             double          value,
+                             const char     *unit,
+                             DuelBetter      better)
+{
+  JsonObject *figure;
+
+  g_return_if_fail (record != NULL);
+  g_return_if_fail (key != NULL);
+
+  ensure_summary (record);
+  figure = find_figure (record, key);
+  if (figure == NULL)
+    {
+      JsonArray *figures = json_object_get_array_member (record->summary, "figures");
+
+      figure = json_object_new ();
+      json_object_set_string_member (figure, "key", key);
+      json_array_add_object_element (figures, figure);
+    }
+  /* A value that could not be computed is kept as NaN and saved as null. */
+  json_object_set_double_member (figure, "value", value);
+  json_object_set_string_member (figure, "unit", unit != NULL ? unit : "");
+  json_object_set_string_member (figure, "better", better_to_string (better));
+}
+
+gboolean
+duel_test_record_get_figure (const DuelTestRecord *record,
+                             const char           *key,
+                             double               *out_value)
+{
+  JsonObject *figure;
+  JsonNode *value;
+  double v = NAN;
+
+  g_return_val_if_fail (record != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  figure = find_figure (record, key);
+  if (figure == NULL)
+    return FALSE;
+  value = json_object_get_member (figure, "value");
+  if (value != NULL && JSON_NODE_HOLDS_VALUE (value) &&
+      (json_node_get_value_type (value) == G_TYPE_DOUBLE ||
+       json_node_get_value_type (value) == G_TYPE_INT64))
+    v = json_node_get_double (value);
+  if (out_value != NULL)
+    *out_value = v;
+  return TRUE;
+}
+
+JsonObject *
+duel_test_record_get_details (DuelTestRecord *record)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (record != NULL, NULL);
+
+  ensure_summary (record);
+  node = json_object_get_member (record->summary, "details");
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      json_object_set_object_member (record->summary, "details", json_object_new ());
+      node = json_object_get_member (record->summary, "details");
+    }
+  return json_node_get_object (node);
+}
