@@ -36,8 +36,6 @@ typedef struct
   GError          *error;
 } RunJob;
 
-char *duel_cli_default_target_path (void);
-
 /* The scratch file used when no target is given: in the user's cache. */
 char *
 duel_cli_default_target_path (void)

@@ -33,6 +33,10 @@ int  duel_cli_compare      (int argc, char **argv);
 int  duel_cli_report       (int argc, char **argv);
 int  duel_cli_import       (int argc, char **argv);
 
+/* duel-cli-run.c (lead): the scratch file used when no target is given,
+ * in the user's cache directory. */
+char *duel_cli_default_target_path (void);
+
 /* duel-cli-common.c (lead) */
 void duel_cli_print_error        (const GError *error);
 int  duel_cli_usage_error        (GOptionContext *context,

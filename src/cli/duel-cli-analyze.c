@@ -1,0 +1,232 @@
+/* duel-cli-analyze.c — `driveduel-cli analyze RESULT.json`: recompute and print the figures
+ *
+ * Every figure is computed again from the series and histograms in the file
+ * with the same functions a preset uses, so the output matches what the run
+ * printed; a figure that differs from the one stored in the file is reported.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "duel-cli.h"
+#include "duel-cli-figures.h"
+
+#define LABEL_COLUMNS 52
+
+static void
+print_padded (const char *label)
+{
+  glong width = g_utf8_strlen (label, -1);
+
+  /* Pad by characters, not bytes, so translated labels line up too. */
+  printf ("  %s", label);
+  for (glong i = width; i < LABEL_COLUMNS; i++)
+    putchar (' ');
+}
+
+void
+duel_cli_print_figures (const DuelTestRecord *record,
+                        const DuelSummary    *summary)
+{
+  guint n = duel_summary_get_n_figures (summary);
+  double intervals;
+
+  /* TRANSLATORS: test name, preset, status */
+  printf (_("%s (%s, %s)\n"), record->name,
+          record->preset ? record->preset : _("no preset"),
+          duel_test_status_to_string (record->status));
+  for (guint i = 0; i < n; i++)
+    {
+      const char *key = duel_summary_get_key (summary, i);
+      g_autofree char *value = duel_figure_format (key, duel_summary_get_value (summary, i));
+
+      print_padded (duel_figure_get_label (key));
+      printf (" %s\n", value);
+    }
+  if (duel_summary_lookup (summary, "consistency_intervals", &intervals) &&
+      intervals < DUEL_CONSISTENCY_MIN_INTERVALS)
+    printf (_("  Note: fewer than %u intervals, so the 99.9 %% slowest interval is a single sample.\n"),
+            DUEL_CONSISTENCY_MIN_INTERVALS);
+}
+
+static gboolean
+same_value (double a,
+            double b)
+{
+  if (isnan (a) || isnan (b))
+    return isnan (a) && isnan (b);
+  /* The file keeps doubles with 17 digits; allow for a last-digit difference. */
+  return fabs (a - b) <= 1e-12 * MAX (fabs (a), fabs (b));
+}
+
+static guint
+count_differences (const DuelTestRecord *record,
+                   const DuelSummary    *summary)
+{
+  guint n = duel_summary_get_n_figures (summary), differences = 0;
+
+  if (record->summary == NULL)
+    return 0;
+  for (guint i = 0; i < n; i++)
+    {
+      double stored;
+
+      if (duel_test_record_get_figure (record, duel_summary_get_key (summary, i), &stored) &&
+          !same_value (stored, duel_summary_get_value (summary, i)))
+        differences++;
+    }
+  return differences;
+}
+
+static void
+add_figures_json (JsonBuilder          *builder,
+                  const DuelTestRecord *record,
+                  const DuelSummary    *summary)
+{
+  guint n = duel_summary_get_n_figures (summary);
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *key = duel_summary_get_key (summary, i);
+      const DuelFigureInfo *info = duel_figure_lookup (key);
+      double value = duel_summary_get_value (summary, i);
+      double stored;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "key");
+      json_builder_add_string_value (builder, key);
+      json_builder_set_member_name (builder, "label");
+      json_builder_add_string_value (builder, duel_figure_get_label (key));
+      json_builder_set_member_name (builder, "value");
+      if (isfinite (value))
+        json_builder_add_double_value (builder, value);
+      else
+        json_builder_add_null_value (builder);
+      json_builder_set_member_name (builder, "unit");
+      json_builder_add_string_value (builder, info ? info->unit : "");
+      json_builder_set_member_name (builder, "matches_stored");
+      if (duel_test_record_get_figure (record, key, &stored))
+        json_builder_add_boolean_value (builder, same_value (stored, value));
+      else
+        json_builder_add_null_value (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+int
+duel_cli_analyze (int    argc,
+                  char **argv)
+{
+  gboolean as_json = FALSE;
+  g_auto(GStrv) rest = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, N_("Print the figures as JSON"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("RESULT.json") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) result = NULL;
+  g_autoptr(JsonBuilder) builder = NULL;
+  GPtrArray *tests;
+  guint differences = 0;
+
+  context = g_option_context_new (_("— recompute and print the summary figures of a result file"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return duel_cli_usage_error (context, "%s", error->message);
+  if (rest == NULL || g_strv_length (rest) != 1)
+    return duel_cli_usage_error (context, _("Give one result file."));
+
+  result = duel_result_load (rest[0], &error);
+  if (result == NULL)
+    {
+      duel_cli_print_error (error);
+      return DUEL_CLI_EXIT_FAILED;
+    }
+
+  tests = duel_result_get_tests (result);
+  if (as_json)
+    {
+      builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "result");
+      json_builder_add_string_value (builder, rest[0]);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, duel_result_get_name (result));
+      json_builder_set_member_name (builder, "tests");
+      json_builder_begin_array (builder);
+    }
+  else
+    printf (_("%s: %s, %u tests\n"), rest[0], duel_result_get_name (result), tests->len);
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      g_autoptr(GError) local_error = NULL;
+      g_autoptr(DuelSummary) summary = NULL;
+      DuelAnalysisKind kind = DUEL_ANALYSIS_NONE;
+
+      summary = duel_analysis_resummarize (record, &kind, &local_error);
+      if (summary != NULL)
+        differences += count_differences (record, summary);
+
+      if (as_json)
+        {
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "name");
+          json_builder_add_string_value (builder, record->name);
+          json_builder_set_member_name (builder, "preset");
+          if (record->preset != NULL)
+            json_builder_add_string_value (builder, record->preset);
+          else
+            json_builder_add_null_value (builder);
+          json_builder_set_member_name (builder, "analysis");
+          json_builder_add_string_value (builder, duel_analysis_kind_to_string (kind));
+          json_builder_set_member_name (builder, "status");
+          json_builder_add_string_value (builder, duel_test_status_to_string (record->status));
+          json_builder_set_member_name (builder, "figures");
+          if (summary != NULL)
+            add_figures_json (builder, record, summary);
+          else
+            {
+              json_builder_begin_array (builder);
+              json_builder_end_array (builder);
+            }
+          json_builder_end_object (builder);
+        }
+      else if (summary != NULL)
+        duel_cli_print_figures (record, summary);
+      else
+        printf ("%s: %s\n", record->name, local_error->message);
+    }
+
+  if (as_json)
+    {
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      json_generator_set_root (generator, root);
+      json_generator_set_pretty (generator, TRUE);
+      text = json_generator_to_data (generator, NULL);
+      printf ("%s\n", text);
+    }
+
+  if (differences > 0)
+    g_printerr (_("driveduel-cli: %u figures differ from those stored in the file; the recomputed values are shown.\n"),
+                differences);
+
+  return DUEL_CLI_EXIT_OK;
+}

@@ -1,0 +1,1504 @@
+/* duel-analysis.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duel-analysis.h"
+#include "duel-error.h"
+
+/* ---- Kinds and parameters ---------------------------------------------- */
+
+static const char * const kind_names[] = {
+  [DUEL_ANALYSIS_NONE]        = "none",
+  [DUEL_ANALYSIS_SATURATION]  = "saturation",
+  [DUEL_ANALYSIS_READ_SCORE]  = "read-score",
+  [DUEL_ANALYSIS_CONSISTENCY] = "consistency",
+  [DUEL_ANALYSIS_QOS]         = "qos",
+  [DUEL_ANALYSIS_STANDARD]    = "standard",
+};
+
+const char *
+duel_analysis_kind_to_string (DuelAnalysisKind kind)
+{
+  if ((guint) kind < G_N_ELEMENTS (kind_names))
+    return kind_names[kind];
+  return "none";
+}
+
+gboolean
+duel_analysis_kind_from_string (const char       *text,
+                                DuelAnalysisKind *out_kind)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+    {
+      if (g_strcmp0 (text, kind_names[i]) == 0)
+        {
+          if (out_kind != NULL)
+            *out_kind = (DuelAnalysisKind) i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+DuelAnalysisKind
+duel_analysis_kind_for_test_name (const char *name)
+{
+  if (name == NULL)
+    return DUEL_ANALYSIS_NONE;
+  if (strcmp (name, DUEL_TEST_WSAT_FILL) == 0)
+    return DUEL_ANALYSIS_SATURATION;
+  if (strcmp (name, DUEL_TEST_WSAT_READ) == 0)
+    return DUEL_ANALYSIS_READ_SCORE;
+  if (strcmp (name, DUEL_TEST_CONSISTENCY) == 0)
+    return DUEL_ANALYSIS_CONSISTENCY;
+  if (g_str_has_prefix (name, DUEL_TEST_QOS_PREFIX))
+    return DUEL_ANALYSIS_QOS;
+  if (g_str_has_prefix (name, DUEL_TEST_STD_PREFIX))
+    return DUEL_ANALYSIS_STANDARD;
+  return DUEL_ANALYSIS_NONE;
+}
+
+void
+duel_analysis_params_init (DuelAnalysisParams *params)
+{
+  g_return_if_fail (params != NULL);
+
+  *params = (DuelAnalysisParams) {
+    .point_window_pct = 1.0,
+    .edge_window_pct = 2.0,
+    .plateau_fraction = 0.10,
+    .cliff_fraction = 0.50,
+    .cliff_smooth_rows = 5,
+    .round_ms = 60000,
+    .ss_window_rounds = 5,
+    .ss_data_limit = 0.20,
+    .ss_slope_limit = 0.10,
+  };
+}
+
+JsonNode *
+duel_analysis_params_to_json (const DuelAnalysisParams *params)
+{
+  JsonObject *object = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_double_member (object, "point_window_pct", params->point_window_pct);
+  json_object_set_double_member (object, "edge_window_pct", params->edge_window_pct);
+  json_object_set_double_member (object, "plateau_fraction", params->plateau_fraction);
+  json_object_set_double_member (object, "cliff_fraction", params->cliff_fraction);
+  json_object_set_int_member (object, "cliff_smooth_rows", params->cliff_smooth_rows);
+  json_object_set_int_member (object, "round_ms", (gint64) params->round_ms);
+  json_object_set_int_member (object, "ss_window_rounds", params->ss_window_rounds);
+  json_object_set_double_member (object, "ss_data_limit", params->ss_data_limit);
+  json_object_set_double_member (object, "ss_slope_limit", params->ss_slope_limit);
+  json_node_take_object (node, object);
+  return node;
+}
+
+static gboolean
+read_number (JsonObject  *object,
+             const char  *name,
+             double       min,
+             double       max,
+             double      *inout,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  double value;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) ||
+      (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
+       json_node_get_value_type (node) != G_TYPE_INT64))
+    goto bad;
+  value = json_node_get_double (node);
+  if (!(value >= min && value <= max))
+    goto bad;
+  *inout = value;
+  return TRUE;
+
+bad:
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+               _("The analysis parameter “%s” is not a number between %g and %g."),
+               name, min, max);
+  return FALSE;
+}
+
+gboolean
+duel_analysis_params_from_json (JsonObject          *object,
+                                DuelAnalysisParams  *out_params,
+                                GError             **error)
+{
+  DuelAnalysisParams p;
+  double smooth, round_ms, window;
+
+  g_return_val_if_fail (out_params != NULL, FALSE);
+
+  duel_analysis_params_init (&p);
+  if (object == NULL)
+    {
+      *out_params = p;
+      return TRUE;
+    }
+
+  smooth = p.cliff_smooth_rows;
+  round_ms = (double) p.round_ms;
+  window = p.ss_window_rounds;
+  if (!read_number (object, "point_window_pct", 0, 100, &p.point_window_pct, error) ||
+      !read_number (object, "edge_window_pct", 0, 100, &p.edge_window_pct, error) ||
+      !read_number (object, "plateau_fraction", 0, 1, &p.plateau_fraction, error) ||
+      !read_number (object, "cliff_fraction", 0, 1, &p.cliff_fraction, error) ||
+      !read_number (object, "cliff_smooth_rows", 1, 1000, &smooth, error) ||
+      !read_number (object, "round_ms", 1, 24.0 * 3600 * 1000, &round_ms, error) ||
+      !read_number (object, "ss_window_rounds", 2, DUEL_STEADY_STATE_MAX_WINDOW, &window, error) ||
+      !read_number (object, "ss_data_limit", 0, 10, &p.ss_data_limit, error) ||
+      !read_number (object, "ss_slope_limit", 0, 10, &p.ss_slope_limit, error))
+    return FALSE;
+  p.cliff_smooth_rows = (guint) smooth;
+  p.round_ms = (guint64) round_ms;
+  p.ss_window_rounds = (guint) window;
+
+  *out_params = p;
+  return TRUE;
+}
+
+/* ---- Throughput ----------------------------------------------------------- */
+
+static guint64
+series_end_ms (const DuelSeries *series)
+{
+  guint n = duel_series_get_length (series);
+
+  return n > 0 ? duel_series_get_row (series, n - 1)->t_ms : 0;
+}
+
+void
+duel_analysis_throughput (const DuelSeries *series,
+                          guint64           runtime_ns,
+                          DuelThroughput   *out)
+{
+  DuelSeriesRow total;
+  double seconds;
+
+  g_return_if_fail (series != NULL);
+  g_return_if_fail (out != NULL);
+
+  duel_series_sum (series, &total);
+  seconds = runtime_ns > 0 ? runtime_ns / 1e9 : series_end_ms (series) / 1e3;
+
+  *out = (DuelThroughput) { .seconds = seconds };
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      out->iops[d] = seconds > 0 ? total.ops[d] / seconds : NAN;
+      out->mb_per_s[d] = seconds > 0 ? total.bytes[d] / seconds / 1e6 : NAN;
+    }
+  out->total_iops = out->iops[DUEL_DIRECTION_READ] + out->iops[DUEL_DIRECTION_WRITE];
+  out->total_mb_per_s = out->mb_per_s[DUEL_DIRECTION_READ] + out->mb_per_s[DUEL_DIRECTION_WRITE];
+}
+
+/* ---- Write saturation ------------------------------------------------------ */
+
+static guint64
+series_total_bytes (const DuelSeries *series,
+                    DuelDirection     direction)
+{
+  const DuelSeriesRow *rows = duel_series_get_rows (series);
+  guint n = duel_series_get_length (series);
+  guint64 total = 0;
+
+  for (guint i = 0; i < n; i++)
+    total += rows[i].bytes[direction];
+  return total;
+}
+
+/* The window in bytes; duel_analysis_window_mean() converts from % of capacity. */
+static void
+window_mean_bytes (const DuelSeries *series,
+                   DuelDirection     direction,
+                   double            lo,
+                   double            hi,
+                   DuelWindowMean   *out)
+{
+  const DuelSeriesRow *rows = duel_series_get_rows (series);
+  guint n = duel_series_get_length (series);
+  guint64 cum = 0, prev_t = 0;
+  guint64 total = series_total_bytes (series, direction);
+
+  out->ops = 0;
+  out->seconds = 0;
+  out->iops = NAN;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 bytes = rows[i].bytes[direction];
+      double seconds = (rows[i].t_ms - prev_t) / 1e3;
+      double start = (double) cum, end = (double) (cum + bytes);
+
+      if (bytes > 0)
+        {
+          double overlap = MIN (end, hi) - MAX (start, lo);
+
+          if (overlap > 0)
+            {
+              double f = overlap / (double) bytes;
+
+              out->ops += rows[i].ops[direction] * f;
+              out->seconds += seconds * f;
+            }
+        }
+      else if (start >= lo && start <= hi)
+        {
+          /* A stall writes nothing: it has no width in bytes, but its time
+           * belongs to the window it happened in. */
+          out->seconds += seconds;
+        }
+
+      cum += bytes;
+      prev_t = rows[i].t_ms;
+    }
+
+  /* Half a byte of slack absorbs the rounding of % → bytes. */
+  if (hi > lo && (double) total + 0.5 >= hi && out->seconds > 0)
+    out->iops = out->ops / out->seconds;
+}
+
+void
+duel_analysis_window_mean (const DuelSeries *series,
+                           DuelDirection     direction,
+                           guint64           span_bytes,
+                           double            lo_pct,
+                           double            hi_pct,
+                           DuelWindowMean   *out)
+{
+  g_return_if_fail (series != NULL);
+  g_return_if_fail (direction < DUEL_N_DIRECTIONS);
+  g_return_if_fail (out != NULL);
+
+  lo_pct = MAX (lo_pct, 0);
+  window_mean_bytes (series, direction,
+                     lo_pct / 100.0 * (double) span_bytes,
+                     hi_pct / 100.0 * (double) span_bytes, out);
+  out->lo_pct = lo_pct;
+  out->hi_pct = hi_pct;
+  if (span_bytes == 0)
+    out->iops = NAN;
+}
+
+gboolean
+duel_analysis_steady_state_window (const double          *round_values,
+                                   guint                  n_rounds,
+                                   guint                  first,
+                                   guint                  n,
+                                   double                 data_limit,
+                                   double                 slope_limit,
+                                   DuelSteadyStateWindow *out)
+{
+  double sum = 0, min = INFINITY, max = -INFINITY;
+  double x_mean, sxx = 0, sxy = 0;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (n >= 1 && n <= DUEL_STEADY_STATE_MAX_WINDOW, FALSE);
+
+  memset (out, 0, sizeof *out);
+  out->first_round = first + 1;
+  out->n = n;
+  out->mean = out->slope = out->intercept = NAN;
+  out->data_excursion = out->data_limit = NAN;
+  out->slope_excursion = out->slope_excursion_tkperf = out->slope_limit = NAN;
+
+  if (round_values == NULL || first + n > n_rounds)
+    return FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double y = round_values[first + i];
+
+      out->values[i] = y;
+      sum += y;
+      min = MIN (min, y);
+      max = MAX (max, y);
+    }
+  out->complete = TRUE;
+  out->mean = sum / n;
+
+  /* Least squares over (round number, value); the round numbers are 1-based. */
+  x_mean = first + 1 + (n - 1) / 2.0;
+  for (guint i = 0; i < n; i++)
+    {
+      double dx = (first + 1 + i) - x_mean;
+
+      sxx += dx * dx;
+      sxy += dx * (out->values[i] - out->mean);
+    }
+  out->slope = sxx > 0 ? sxy / sxx : 0;
+  out->intercept = out->mean - out->slope * x_mean;
+
+  out->data_excursion = max - min;
+  out->data_limit = data_limit * out->mean;
+  out->slope_excursion = fabs (out->slope) * (n - 1);
+  out->slope_excursion_tkperf = fabs (out->slope) * n;
+  out->slope_limit = slope_limit * out->mean;
+  out->data_ok = out->data_excursion <= out->data_limit;
+  out->slope_ok = out->slope_excursion <= out->slope_limit;
+  out->slope_ok_tkperf = out->slope_excursion_tkperf <= out->slope_limit;
+  out->steady = out->data_ok && out->slope_ok;
+  return TRUE;
+}
+
+GArray *
+duel_analysis_rounds (const DuelSeries *series,
+                      DuelDirection     direction,
+                      guint64           round_ms)
+{
+  const DuelSeriesRow *rows;
+  guint n, n_rounds;
+  guint64 prev_t = 0;
+  GArray *values;
+
+  g_return_val_if_fail (series != NULL, NULL);
+  g_return_val_if_fail (round_ms > 0, NULL);
+
+  rows = duel_series_get_rows (series);
+  n = duel_series_get_length (series);
+  n_rounds = (guint) (series_end_ms (series) / round_ms);
+
+  values = g_array_sized_new (FALSE, TRUE, sizeof (double), n_rounds);
+  g_array_set_size (values, n_rounds);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 start = prev_t, end = rows[i].t_ms;
+      double ops = rows[i].ops[direction];
+
+      prev_t = end;
+      if (end <= start)
+        continue;
+      for (guint64 r = start / round_ms; r < n_rounds && r * round_ms < end; r++)
+        {
+          guint64 lo = MAX (start, r * round_ms);
+          guint64 hi = MIN (end, (r + 1) * round_ms);
+
+          if (hi > lo)
+            g_array_index (values, double, r) += ops * (double) (hi - lo) / (double) (end - start);
+        }
+    }
+
+  for (guint r = 0; r < n_rounds; r++)
+    g_array_index (values, double, r) /= round_ms / 1e3;
+
+  return values;
+}
+
+void
+duel_analysis_steady_state (const double             *round_values,
+                            guint                     n_rounds,
+                            const DuelAnalysisParams *params,
+                            DuelSteadyState          *out)
+{
+  guint n;
+
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (out != NULL);
+
+  n = CLAMP (params->ss_window_rounds, 1, DUEL_STEADY_STATE_MAX_WINDOW);
+
+  memset (out, 0, sizeof *out);
+  out->rounds = g_array_sized_new (FALSE, TRUE, sizeof (double), n_rounds);
+  if (n_rounds > 0)
+    g_array_append_vals (out->rounds, round_values, n_rounds);
+
+  duel_analysis_steady_state_window (round_values, n_rounds,
+                                     n_rounds >= n ? n_rounds - n : 0, n,
+                                     params->ss_data_limit, params->ss_slope_limit,
+                                     &out->last);
+
+  /* SNIA: check from round n on, stop at the first window that passes. */
+  for (guint end = n; end <= n_rounds; end++)
+    {
+      DuelSteadyStateWindow window;
+
+      duel_analysis_steady_state_window (round_values, n_rounds, end - n, n,
+                                         params->ss_data_limit, params->ss_slope_limit,
+                                         &window);
+      if (window.steady)
+        {
+          out->found = TRUE;
+          out->first_steady_round = end;
+          out->first = window;
+          break;
+        }
+    }
+}
+
+void
+duel_steady_state_clear (DuelSteadyState *state)
+{
+  g_return_if_fail (state != NULL);
+
+  g_clear_pointer (&state->rounds, g_array_unref);
+}
+
+GArray *
+duel_analysis_written_pct (const DuelSeries *series,
+                           DuelDirection     direction,
+                           guint64           span_bytes)
+{
+  const DuelSeriesRow *rows;
+  guint n;
+  guint64 cum = 0;
+  GArray *out;
+
+  g_return_val_if_fail (series != NULL, NULL);
+  g_return_val_if_fail (direction < DUEL_N_DIRECTIONS, NULL);
+
+  rows = duel_series_get_rows (series);
+  n = duel_series_get_length (series);
+  out = g_array_sized_new (FALSE, TRUE, sizeof (double), n);
+  for (guint i = 0; i < n; i++)
+    {
+      double pct;
+
+      cum += rows[i].bytes[direction];
+      pct = span_bytes > 0 ? (double) cum / (double) span_bytes * 100.0 : NAN;
+      g_array_append_val (out, pct);
+    }
+  return out;
+}
+
+GArray *
+duel_analysis_smoothed_iops (const DuelSeries *series,
+                             DuelDirection     direction,
+                             guint             rows)
+{
+  const DuelSeriesRow *r;
+  guint n, half;
+  GArray *ops_prefix, *ms_prefix, *out;
+  double ops = 0, ms = 0;
+  guint64 prev_t = 0;
+
+  g_return_val_if_fail (series != NULL, NULL);
+
+  r = duel_series_get_rows (series);
+  n = duel_series_get_length (series);
+  half = MAX (rows, 1) / 2;
+
+  /* Prefix sums make every window O(1). */
+  ops_prefix = g_array_sized_new (FALSE, TRUE, sizeof (double), n + 1);
+  ms_prefix = g_array_sized_new (FALSE, TRUE, sizeof (double), n + 1);
+  g_array_append_val (ops_prefix, ops);
+  g_array_append_val (ms_prefix, ms);
+  for (guint i = 0; i < n; i++)
+    {
+      ops += r[i].ops[direction];
+      ms += (double) (r[i].t_ms - prev_t);
+      prev_t = r[i].t_ms;
+      g_array_append_val (ops_prefix, ops);
+      g_array_append_val (ms_prefix, ms);
+    }
+
+  out = g_array_sized_new (FALSE, TRUE, sizeof (double), n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint lo = i >= half ? i - half : 0;
+      guint hi = MIN (i + half + 1, n);
+      double w_ops = g_array_index (ops_prefix, double, hi) - g_array_index (ops_prefix, double, lo);
+      double w_ms = g_array_index (ms_prefix, double, hi) - g_array_index (ms_prefix, double, lo);
+      double value = w_ms > 0 ? w_ops / (w_ms / 1e3) : NAN;
+
+      g_array_append_val (out, value);
+    }
+
+  g_array_unref (ops_prefix);
+  g_array_unref (ms_prefix);
+  return out;
+}
+
+void
+duel_analysis_saturation (const DuelSeries         *series,
+                          guint64                   span_bytes,
+                          const DuelAnalysisParams *params,
+                          DuelSaturation           *out)
+{
+  const DuelSeriesRow *rows;
+  guint n;
+  double span = (double) span_bytes, written, edge, point;
+  guint64 end_ms;
+  g_autoptr(GArray) smoothed = NULL;
+  g_autoptr(GArray) rounds = NULL;
+  DuelSeriesRow total;
+
+  g_return_if_fail (series != NULL);
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  rows = duel_series_get_rows (series);
+  n = duel_series_get_length (series);
+
+  duel_series_sum (series, &total);
+  end_ms = series_end_ms (series);
+  out->span_bytes = span_bytes;
+  out->written_bytes = total.bytes[DUEL_DIRECTION_WRITE];
+  written = (double) out->written_bytes;
+  out->written_pct = span > 0 ? written / span * 100.0 : NAN;
+  out->write_iops_mean = end_ms > 0 ? total.ops[DUEL_DIRECTION_WRITE] / (end_ms / 1e3) : NAN;
+
+  edge = params->edge_window_pct / 100.0 * span;
+  point = params->point_window_pct / 100.0 * span;
+
+  window_mean_bytes (series, DUEL_DIRECTION_WRITE, 0, edge, &out->at_0);
+  window_mean_bytes (series, DUEL_DIRECTION_WRITE, 0.5 * span - point, 0.5 * span + point, &out->at_50);
+  window_mean_bytes (series, DUEL_DIRECTION_WRITE, span - point, span + point, &out->at_100);
+  window_mean_bytes (series, DUEL_DIRECTION_WRITE, MAX (written - edge, 0), written, &out->at_end);
+  window_mean_bytes (series, DUEL_DIRECTION_WRITE, written * (1.0 - params->plateau_fraction), written,
+                     &out->plateau);
+  if (span > 0)
+    {
+      out->at_0.lo_pct = 0;
+      out->at_0.hi_pct = params->edge_window_pct;
+      out->at_50.lo_pct = 50 - params->point_window_pct;
+      out->at_50.hi_pct = 50 + params->point_window_pct;
+      out->at_100.lo_pct = 100 - params->point_window_pct;
+      out->at_100.hi_pct = 100 + params->point_window_pct;
+      out->at_end.lo_pct = MAX (out->written_pct - params->edge_window_pct, 0);
+      out->at_end.hi_pct = out->written_pct;
+      out->plateau.lo_pct = out->written_pct * (1.0 - params->plateau_fraction);
+      out->plateau.hi_pct = out->written_pct;
+    }
+  else
+    {
+      out->at_0.iops = out->at_50.iops = out->at_100.iops = NAN;
+      out->at_end.iops = out->plateau.iops = NAN;
+    }
+
+  /* The cliff: the first interval r below the threshold after which the
+   * centred moving average (h = rows / 2 on each side) never reaches the
+   * threshold again for any interval whose window starts at or after r
+   * (j >= r + h). The average ignores single dips and spikes; taking r from
+   * the raw intervals keeps the smoothing from moving the knee. */
+  out->cliff_threshold_iops = params->cliff_fraction * out->at_0.iops;
+  out->cliff_pct = out->cliff_gb = NAN;
+  if (isfinite (out->cliff_threshold_iops) && n > 0)
+    {
+      guint half = MAX (params->cliff_smooth_rows, 1) / 2;
+      int last_above = -1;
+      guint64 prev_t = 0;
+
+      smoothed = duel_analysis_smoothed_iops (series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
+      for (int i = (int) n - 1; i >= 0; i--)
+        {
+          if (g_array_index (smoothed, double, i) >= out->cliff_threshold_iops)
+            {
+              last_above = i;
+              break;
+            }
+        }
+      if (last_above < (int) n - 1)
+        {
+          guint first = last_above + 1 > (int) half ? (guint) (last_above + 1) - half : 0;
+
+          /* One of the rows averaged into smoothed[last_above + 1] is below
+           * the threshold, so the search always ends inside the series. */
+          for (guint i = 0; i < n; i++)
+            {
+              double seconds = (rows[i].t_ms - prev_t) / 1e3;
+
+              prev_t = rows[i].t_ms;
+              if (i >= first && seconds > 0 &&
+                  rows[i].ops[DUEL_DIRECTION_WRITE] / seconds < out->cliff_threshold_iops)
+                {
+                  out->cliff_found = TRUE;
+                  out->cliff_row = i;
+                  break;
+                }
+              out->cliff_bytes += rows[i].bytes[DUEL_DIRECTION_WRITE];
+            }
+          if (out->cliff_found)
+            {
+              out->cliff_pct = (double) out->cliff_bytes / span * 100.0;
+              out->cliff_gb = (double) out->cliff_bytes / 1e9;
+            }
+          else
+            out->cliff_bytes = 0;
+        }
+    }
+
+  rounds = duel_analysis_rounds (series, DUEL_DIRECTION_WRITE, MAX (params->round_ms, 1));
+  duel_analysis_steady_state ((const double *) (gpointer) rounds->data, rounds->len, params,
+                              &out->steady_state);
+}
+
+void
+duel_saturation_clear (DuelSaturation *saturation)
+{
+  g_return_if_fail (saturation != NULL);
+
+  duel_steady_state_clear (&saturation->steady_state);
+}
+
+/* ---- Performance consistency ---------------------------------------------- */
+
+guint
+duel_analysis_complete_intervals (const DuelSeries *series,
+                                  guint             interval_ms)
+{
+  guint n;
+
+  g_return_val_if_fail (series != NULL, 0);
+
+  n = duel_series_get_length (series);
+  /* Only the last row can be short: the run stopped inside it. */
+  if (n > 0 && duel_series_row_duration_ms (series, n - 1) < interval_ms)
+    n--;
+  return n;
+}
+
+double
+duel_analysis_worst_case_iops (const DuelSeriesRow *row,
+                               guint                queue_depth)
+{
+  guint64 max_ns;
+
+  g_return_val_if_fail (row != NULL, NAN);
+
+  max_ns = MAX (row->lat_max_ns[DUEL_DIRECTION_READ], row->lat_max_ns[DUEL_DIRECTION_WRITE]);
+  if (max_ns == 0)
+    return NAN;
+  return queue_depth / (max_ns / 1e9);
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+void
+duel_analysis_consistency (const DuelSeries *series,
+                           guint             interval_ms,
+                           guint             queue_depth,
+                           DuelConsistency  *out)
+{
+  const DuelSeriesRow *rows;
+  guint n_rows, n = 0;
+  g_autofree double *iops = NULL;
+  double sum = 0, sum_read = 0, sum_write = 0, var = 0;
+  double ops_read = 0, ops_all = 0;
+  double worst = INFINITY;
+  guint64 prev_t = 0;
+
+  g_return_if_fail (series != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  rows = duel_series_get_rows (series);
+  n_rows = duel_analysis_complete_intervals (series, interval_ms);
+  out->partial_excluded = n_rows < duel_series_get_length (series);
+  iops = g_new0 (double, MAX (n_rows, 1));
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      double seconds = (rows[i].t_ms - prev_t) / 1e3;
+      double r = rows[i].ops[DUEL_DIRECTION_READ], w = rows[i].ops[DUEL_DIRECTION_WRITE];
+      double wc;
+
+      prev_t = rows[i].t_ms;
+      if (seconds <= 0)
+        continue;
+      iops[n++] = (r + w) / seconds;
+      sum += (r + w) / seconds;
+      sum_read += r / seconds;
+      sum_write += w / seconds;
+      ops_read += r;
+      ops_all += r + w;
+      wc = duel_analysis_worst_case_iops (&rows[i], queue_depth);
+      if (!isnan (wc))
+        worst = MIN (worst, wc);
+    }
+
+  out->n_intervals = n;
+  out->few_intervals = n < DUEL_CONSISTENCY_MIN_INTERVALS;
+  out->worst_case_iops_min = isfinite (worst) ? worst : NAN;
+  out->read_share = ops_all > 0 ? ops_read / ops_all : NAN;
+  if (n == 0)
+    {
+      out->mean_iops = out->mean_read_iops = out->mean_write_iops = NAN;
+      out->stddev_iops = out->mean_over_stddev = NAN;
+      out->slowest_iops = out->ratio = NAN;
+      return;
+    }
+
+  out->mean_iops = sum / n;
+  out->mean_read_iops = sum_read / n;
+  out->mean_write_iops = sum_write / n;
+  for (guint i = 0; i < n; i++)
+    var += (iops[i] - out->mean_iops) * (iops[i] - out->mean_iops);
+  out->stddev_iops = sqrt (var / n);
+  out->mean_over_stddev = out->stddev_iops > 0 ? out->mean_iops / out->stddev_iops : NAN;
+
+  /* The 99.9 % slowest interval: ascending order, rank ceil(0.001 N), 1-based.
+   * The epsilon keeps N = 1000 at rank 1 despite rounding. */
+  qsort (iops, n, sizeof (double), compare_doubles);
+  out->slowest_rank = MAX ((guint) ceil (n / 1000.0 - 1e-9), 1);
+  out->slowest_iops = iops[out->slowest_rank - 1];
+  out->ratio = out->mean_iops > 0 ? out->slowest_iops / out->mean_iops : NAN;
+}
+
+/* ---- Quality of service ----------------------------------------------------- */
+
+static const double qos_percentiles[DUEL_QOS_N_PERCENTILES] = { 99, 99.9, 99.99, 99.999 };
+
+const double *
+duel_analysis_qos_percentiles (void)
+{
+  return qos_percentiles;
+}
+
+void
+duel_analysis_qos (const DuelHistogram *histogram,
+                   DuelQos             *out)
+{
+  g_return_if_fail (histogram != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  out->samples = histogram->count;
+  out->mean_ns = histogram->count > 0 ? duel_histogram_mean_ns (histogram) : NAN;
+  out->max_ns = histogram->max_ns;
+  for (guint i = 0; i < DUEL_QOS_N_PERCENTILES; i++)
+    {
+      DuelQosPoint *point = &out->points[i];
+
+      point->percentile = qos_percentiles[i];
+      point->min_samples = duel_histogram_min_samples_for (point->percentile);
+      point->enough = histogram->count >= point->min_samples;
+      point->value_ns = duel_histogram_percentile_ns (histogram, point->percentile);
+    }
+}
+
+/* ---- Summaries ---------------------------------------------------------------- */
+
+typedef struct
+{
+  char   *key;
+  double  value;
+} Figure;
+
+struct _DuelSummary
+{
+  GArray     *figures;    /* Figure */
+  JsonObject *details;
+};
+
+static void
+figure_clear (gpointer data)
+{
+  Figure *figure = data;
+
+  g_free (figure->key);
+}
+
+DuelSummary *
+duel_summary_new (void)
+{
+  DuelSummary *summary = g_new0 (DuelSummary, 1);
+
+  summary->figures = g_array_new (FALSE, TRUE, sizeof (Figure));
+  g_array_set_clear_func (summary->figures, figure_clear);
+  summary->details = json_object_new ();
+  return summary;
+}
+
+void
+duel_summary_free (DuelSummary *summary)
+{
+  if (summary == NULL)
+    return;
+  g_array_unref (summary->figures);
+  json_object_unref (summary->details);
+  g_free (summary);
+}
+
+void
+duel_summary_add (DuelSummary *summary,
+                  const char  *key,
+                  double       value)
+{
+  Figure figure;
+
+  g_return_if_fail (summary != NULL);
+  g_return_if_fail (key != NULL);
+
+  for (guint i = 0; i < summary->figures->len; i++)
+    {
+      Figure *existing = &g_array_index (summary->figures, Figure, i);
+
+      if (strcmp (existing->key, key) == 0)
+        {
+          existing->value = value;
+          return;
+        }
+    }
+  figure.key = g_strdup (key);
+  figure.value = value;
+  g_array_append_val (summary->figures, figure);
+}
+
+guint
+duel_summary_get_n_figures (const DuelSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+
+  return summary->figures->len;
+}
+
+const char *
+duel_summary_get_key (const DuelSummary *summary,
+                      guint              index)
+{
+  g_return_val_if_fail (summary != NULL, NULL);
+  g_return_val_if_fail (index < summary->figures->len, NULL);
+
+  return g_array_index (summary->figures, Figure, index).key;
+}
+
+double
+duel_summary_get_value (const DuelSummary *summary,
+                        guint              index)
+{
+  g_return_val_if_fail (summary != NULL, NAN);
+  g_return_val_if_fail (index < summary->figures->len, NAN);
+
+  return g_array_index (summary->figures, Figure, index).value;
+}
+
+gboolean
+duel_summary_lookup (const DuelSummary *summary,
+                     const char        *key,
+                     double            *out_value)
+{
+  g_return_val_if_fail (summary != NULL, FALSE);
+
+  for (guint i = 0; i < summary->figures->len; i++)
+    {
+      const Figure *figure = &g_array_index (summary->figures, Figure, i);
+
+      if (g_strcmp0 (figure->key, key) == 0)
+        {
+          if (out_value != NULL)
+            *out_value = figure->value;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+JsonObject *
+duel_summary_get_details (const DuelSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, NULL);
+
+  return summary->details;
+}
+
+/* JSON has no NaN: a value that could not be computed is null. */
+static void
+set_double_or_null (JsonObject *object,
+                    const char *name,
+                    double      value)
+{
+  if (isfinite (value))
+    json_object_set_double_member (object, name, value);
+  else
+    json_object_set_null_member (object, name);
+}
+
+static JsonArray *
+doubles_to_json (const double *values,
+                 guint         n)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (isfinite (values[i]))
+        json_array_add_double_element (array, values[i]);
+      else
+        json_array_add_null_element (array);
+    }
+  return array;
+}
+
+static JsonObject *
+window_mean_to_json (const DuelWindowMean *window)
+{
+  JsonObject *object = json_object_new ();
+
+  set_double_or_null (object, "lo_pct", window->lo_pct);
+  set_double_or_null (object, "hi_pct", window->hi_pct);
+  set_double_or_null (object, "seconds", window->seconds);
+  set_double_or_null (object, "iops", window->iops);
+  return object;
+}
+
+static JsonObject *
+steady_state_window_to_json (const DuelSteadyStateWindow *window)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_boolean_member (object, "complete", window->complete);
+  json_object_set_int_member (object, "first_round", window->first_round);
+  json_object_set_int_member (object, "rounds", window->n);
+  if (window->complete)
+    json_object_set_array_member (object, "values", doubles_to_json (window->values, window->n));
+  set_double_or_null (object, "mean", window->mean);
+  set_double_or_null (object, "slope", window->slope);
+  set_double_or_null (object, "intercept", window->intercept);
+  set_double_or_null (object, "data_excursion", window->data_excursion);
+  set_double_or_null (object, "data_excursion_limit", window->data_limit);
+  set_double_or_null (object, "slope_excursion", window->slope_excursion);
+  set_double_or_null (object, "slope_excursion_tkperf", window->slope_excursion_tkperf);
+  set_double_or_null (object, "slope_excursion_limit", window->slope_limit);
+  json_object_set_boolean_member (object, "data_ok", window->data_ok);
+  json_object_set_boolean_member (object, "slope_ok", window->slope_ok);
+  json_object_set_boolean_member (object, "slope_ok_tkperf", window->slope_ok_tkperf);
+  json_object_set_boolean_member (object, "steady", window->steady);
+  return object;
+}
+
+static double
+pct_of (double part,
+        double whole)
+{
+  return whole > 0 && isfinite (part) ? part / whole * 100.0 : NAN;
+}
+
+static void
+summarize_saturation (const DuelTestRecord     *record,
+                      const DuelAnalysisParams *params,
+                      DuelSummary              *summary)
+{
+  DuelSaturation sat;
+  JsonObject *details = json_object_new ();
+  JsonObject *points = json_object_new ();
+  JsonObject *cliff = json_object_new ();
+  JsonObject *ss = json_object_new ();
+  guint64 span = record->span_length > 0 ? record->span_length : record->workload.span_length;
+  const DuelSteadyStateWindow *last;
+
+  duel_analysis_saturation (record->series, span, params, &sat);
+  last = &sat.steady_state.last;
+
+  duel_summary_add (summary, "written_gb", sat.written_bytes / 1e9);
+  duel_summary_add (summary, "capacity_written_pct", sat.written_pct);
+  duel_summary_add (summary, "write_iops_mean", sat.write_iops_mean);
+  duel_summary_add (summary, "iops_at_0pct", sat.at_0.iops);
+  duel_summary_add (summary, "iops_at_50pct", sat.at_50.iops);
+  duel_summary_add (summary, "iops_at_100pct", sat.at_100.iops);
+  duel_summary_add (summary, "iops_at_end", sat.at_end.iops);
+  duel_summary_add (summary, "plateau_iops", sat.plateau.iops);
+  duel_summary_add (summary, "cliff_pct", sat.cliff_pct);
+  duel_summary_add (summary, "cliff_gb", sat.cliff_gb);
+  duel_summary_add (summary, "ss_rounds", sat.steady_state.rounds->len);
+  duel_summary_add (summary, "ss_window_mean_iops", last->complete ? last->mean : NAN);
+  duel_summary_add (summary, "ss_data_excursion_pct",
+                    last->complete ? pct_of (last->data_excursion, last->mean) : NAN);
+  duel_summary_add (summary, "ss_slope_excursion_pct",
+                    last->complete ? pct_of (last->slope_excursion, last->mean) : NAN);
+  duel_summary_add (summary, "ss_steady", last->complete ? (last->steady ? 1 : 0) : NAN);
+  duel_summary_add (summary, "ss_first_steady_round",
+                    sat.steady_state.found ? sat.steady_state.first_steady_round : NAN);
+
+  json_object_set_int_member (details, "span_bytes", (gint64) sat.span_bytes);
+  json_object_set_int_member (details, "written_bytes", (gint64) sat.written_bytes);
+  json_object_set_object_member (points, "0pct", window_mean_to_json (&sat.at_0));
+  json_object_set_object_member (points, "50pct", window_mean_to_json (&sat.at_50));
+  json_object_set_object_member (points, "100pct", window_mean_to_json (&sat.at_100));
+  json_object_set_object_member (points, "end", window_mean_to_json (&sat.at_end));
+  json_object_set_object_member (points, "plateau", window_mean_to_json (&sat.plateau));
+  json_object_set_object_member (details, "points", points);
+
+  json_object_set_boolean_member (cliff, "found", sat.cliff_found);
+  json_object_set_double_member (cliff, "fraction", params->cliff_fraction);
+  set_double_or_null (cliff, "threshold_iops", sat.cliff_threshold_iops);
+  if (sat.cliff_found)
+    {
+      json_object_set_int_member (cliff, "row", sat.cliff_row);
+      json_object_set_int_member (cliff, "bytes_before", (gint64) sat.cliff_bytes);
+    }
+  json_object_set_object_member (details, "cliff", cliff);
+
+  json_object_set_int_member (ss, "round_ms", (gint64) params->round_ms);
+  json_object_set_array_member (ss, "round_iops",
+                                doubles_to_json ((const double *) (gpointer) sat.steady_state.rounds->data,
+                                                 sat.steady_state.rounds->len));
+  json_object_set_object_member (ss, "last_window", steady_state_window_to_json (last));
+  json_object_set_boolean_member (ss, "found", sat.steady_state.found);
+  if (sat.steady_state.found)
+    {
+      json_object_set_int_member (ss, "first_steady_round", sat.steady_state.first_steady_round);
+      json_object_set_object_member (ss, "first_steady_window",
+                                     steady_state_window_to_json (&sat.steady_state.first));
+    }
+  json_object_set_object_member (details, "steady_state", ss);
+
+  json_object_set_object_member (summary->details, "saturation", details);
+  duel_saturation_clear (&sat);
+}
+
+static void
+summarize_read_score (const DuelTestRecord *record,
+                      DuelSummary          *summary)
+{
+  DuelThroughput t;
+
+  duel_analysis_throughput (record->series, record->runtime_ns, &t);
+  duel_summary_add (summary, "read_score_iops", t.iops[DUEL_DIRECTION_READ]);
+  duel_summary_add (summary, "read_score_mbps", t.mb_per_s[DUEL_DIRECTION_READ]);
+}
+
+static void
+summarize_consistency (const DuelTestRecord *record,
+                       DuelSummary          *summary)
+{
+  DuelConsistency c;
+  JsonObject *details = json_object_new ();
+
+  duel_analysis_consistency (record->series, record->workload.interval_ms,
+                             record->workload.queue_depth, &c);
+
+  duel_summary_add (summary, "consistency_mean_iops", c.mean_iops);
+  duel_summary_add (summary, "consistency_read_iops", c.mean_read_iops);
+  duel_summary_add (summary, "consistency_write_iops", c.mean_write_iops);
+  duel_summary_add (summary, "consistency_slowest_iops", c.slowest_iops);
+  duel_summary_add (summary, "consistency_ratio", isfinite (c.ratio) ? c.ratio * 100.0 : NAN);
+  duel_summary_add (summary, "mean_over_stddev", c.mean_over_stddev);
+  duel_summary_add (summary, "worst_case_iops_min", c.worst_case_iops_min);
+  duel_summary_add (summary, "consistency_intervals", c.n_intervals);
+  duel_summary_add (summary, "read_share_pct", isfinite (c.read_share) ? c.read_share * 100.0 : NAN);
+
+  json_object_set_int_member (details, "intervals", c.n_intervals);
+  json_object_set_int_member (details, "interval_ms", record->workload.interval_ms);
+  json_object_set_boolean_member (details, "partial_interval_excluded", c.partial_excluded);
+  json_object_set_boolean_member (details, "few_intervals", c.few_intervals);
+  if (c.few_intervals)
+    json_object_set_string_member (details, "note",
+                                   "fewer than 1000 intervals: the 99.9 % slowest interval is a single sample");
+  json_object_set_int_member (details, "slowest_rank", c.slowest_rank);
+  set_double_or_null (details, "stddev_iops", c.stddev_iops);
+  json_object_set_int_member (details, "queue_depth", record->workload.queue_depth);
+  json_object_set_object_member (summary->details, "consistency", details);
+}
+
+static const char *
+percentile_suffix (double percentile)
+{
+  if (percentile == 99)
+    return "p99";
+  if (percentile == 99.9)
+    return "p99_9";
+  if (percentile == 99.99)
+    return "p99_99";
+  return "p99_999";
+}
+
+static const char *
+direction_name (DuelDirection direction)
+{
+  return direction == DUEL_DIRECTION_READ ? "read" : "write";
+}
+
+static void
+summarize_qos (const DuelTestRecord *record,
+               DuelSummary          *summary)
+{
+  JsonObject *details = json_object_new ();
+  gboolean mixed = record->workload.read_percent > 0 && record->workload.read_percent < 100;
+
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      g_autofree char *prefix = NULL;
+      g_autofree char *samples_key = NULL;
+      JsonObject *dir = json_object_new ();
+      JsonArray *points = json_array_new ();
+      DuelQos qos;
+
+      if ((d == DUEL_DIRECTION_READ && record->workload.read_percent == 0) ||
+          (d == DUEL_DIRECTION_WRITE && record->workload.read_percent == 100) ||
+          record->latency[d] == NULL)
+        {
+          json_object_unref (dir);
+          json_array_unref (points);
+          continue;
+        }
+
+      prefix = g_strdup_printf ("qos_%s%s_qd%u", mixed ? "mix_" : "",
+                                direction_name (d), record->workload.queue_depth);
+      duel_analysis_qos (record->latency[d], &qos);
+
+      for (guint i = 0; i < DUEL_QOS_N_PERCENTILES; i++)
+        {
+          const DuelQosPoint *p = &qos.points[i];
+          g_autofree char *key = g_strdup_printf ("%s_%s_us", prefix, percentile_suffix (p->percentile));
+          JsonObject *point = json_object_new ();
+
+          /* Too few samples: the "percentile" would only be the slowest I/O. */
+          duel_summary_add (summary, key, p->enough ? p->value_ns / 1e3 : NAN);
+
+          json_object_set_double_member (point, "percentile", p->percentile);
+          if (qos.samples > 0)
+            json_object_set_double_member (point, "value_us", p->value_ns / 1e3);
+          else
+            json_object_set_null_member (point, "value_us");
+          json_object_set_int_member (point, "min_samples", (gint64) p->min_samples);
+          json_object_set_boolean_member (point, "enough_samples", p->enough);
+          json_array_add_object_element (points, point);
+        }
+      samples_key = g_strdup_printf ("%s_samples", prefix);
+      duel_summary_add (summary, samples_key, (double) qos.samples);
+
+      json_object_set_int_member (dir, "samples", (gint64) qos.samples);
+      set_double_or_null (dir, "mean_us", qos.mean_ns / 1e3);
+      json_object_set_double_member (dir, "max_us", qos.max_ns / 1e3);
+      json_object_set_array_member (dir, "percentiles", points);
+      json_object_set_object_member (details, prefix, dir);
+    }
+
+  json_object_set_object_member (summary->details, "qos", details);
+}
+
+static void
+summarize_standard (const DuelTestRecord *record,
+                    DuelSummary          *summary)
+{
+  DuelThroughput t;
+  guint read_percent = record->workload.read_percent;
+  DuelDirection d;
+  g_autofree char *iops_key = NULL;
+  g_autofree char *mbps_key = NULL;
+
+  duel_analysis_throughput (record->series, record->runtime_ns, &t);
+
+  /* The standard set has one direction per test; a mix has no key of its own. */
+  if (read_percent != 0 && read_percent != 100)
+    return;
+  d = read_percent == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
+
+  if (record->workload.pattern == DUEL_PATTERN_SEQUENTIAL)
+    {
+      mbps_key = g_strdup_printf ("seq_%s_mbps", direction_name (d));
+      duel_summary_add (summary, mbps_key, t.mb_per_s[d]);
+      return;
+    }
+
+  iops_key = g_strdup_printf ("rand_%s_qd%u_iops", direction_name (d), record->workload.queue_depth);
+  mbps_key = g_strdup_printf ("rand_%s_qd%u_mbps", direction_name (d), record->workload.queue_depth);
+  duel_summary_add (summary, iops_key, t.iops[d]);
+  duel_summary_add (summary, mbps_key, t.mb_per_s[d]);
+}
+
+DuelSummary *
+duel_analysis_summarize (const DuelTestRecord     *record,
+                         DuelAnalysisKind          kind,
+                         const DuelAnalysisParams *params)
+{
+  DuelSummary *summary;
+  DuelAnalysisParams defaults;
+
+  g_return_val_if_fail (record != NULL, NULL);
+  g_return_val_if_fail (record->series != NULL, NULL);
+
+  if (params == NULL)
+    {
+      duel_analysis_params_init (&defaults);
+      params = &defaults;
+    }
+
+  summary = duel_summary_new ();
+  switch (kind)
+    {
+    case DUEL_ANALYSIS_SATURATION:
+      summarize_saturation (record, params, summary);
+      break;
+    case DUEL_ANALYSIS_READ_SCORE:
+      summarize_read_score (record, summary);
+      break;
+    case DUEL_ANALYSIS_CONSISTENCY:
+      summarize_consistency (record, summary);
+      break;
+    case DUEL_ANALYSIS_QOS:
+      summarize_qos (record, summary);
+      break;
+    case DUEL_ANALYSIS_STANDARD:
+      summarize_standard (record, summary);
+      break;
+    case DUEL_ANALYSIS_NONE:
+    default:
+      break;
+    }
+  return summary;
+}
+
+void
+duel_analysis_apply (DuelTestRecord           *record,
+                     DuelAnalysisKind          kind,
+                     const DuelAnalysisParams *params,
+                     const DuelSummary        *summary)
+{
+  JsonObject *details;
+  DuelAnalysisParams defaults;
+  g_autoptr(GList) members = NULL;
+
+  g_return_if_fail (record != NULL);
+  g_return_if_fail (summary != NULL);
+
+  if (params == NULL)
+    {
+      duel_analysis_params_init (&defaults);
+      params = &defaults;
+    }
+
+  for (guint i = 0; i < summary->figures->len; i++)
+    {
+      const Figure *figure = &g_array_index (summary->figures, Figure, i);
+      const DuelFigureInfo *info = duel_figure_lookup (figure->key);
+
+      duel_test_record_set_figure (record, figure->key, figure->value,
+                                   info ? info->unit : "",
+                                   info ? info->better : DUEL_BETTER_NONE);
+    }
+
+  details = duel_test_record_get_details (record);
+  json_object_set_string_member (details, "analysis", duel_analysis_kind_to_string (kind));
+  json_object_set_member (details, "analysis_parameters", duel_analysis_params_to_json (params));
+  members = json_object_get_members (summary->details);
+  for (GList *l = members; l != NULL; l = l->next)
+    json_object_set_member (details, l->data,
+                            json_node_copy (json_object_get_member (summary->details, l->data)));
+}
+
+DuelSummary *
+duel_analysis_resummarize (const DuelTestRecord  *record,
+                           DuelAnalysisKind      *out_kind,
+                           GError               **error)
+{
+  DuelAnalysisKind kind = DUEL_ANALYSIS_NONE;
+  DuelAnalysisParams params;
+  JsonObject *details = NULL;
+  JsonNode *node;
+
+  g_return_val_if_fail (record != NULL, NULL);
+
+  if (record->summary != NULL)
+    {
+      node = json_object_get_member (record->summary, "details");
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+        details = json_node_get_object (node);
+    }
+
+  if (details != NULL && json_object_has_member (details, "analysis"))
+    {
+      const char *name = json_object_get_string_member_with_default (details, "analysis", NULL);
+
+      if (!duel_analysis_kind_from_string (name, &kind))
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                       _("The test “%s” names an unknown analysis “%s”."),
+                       record->name, name ? name : "");
+          return NULL;
+        }
+    }
+  else
+    kind = duel_analysis_kind_for_test_name (record->name);
+
+  if (kind == DUEL_ANALYSIS_NONE)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The test “%s” is not part of a preset, so it has no summary figures."),
+                   record->name);
+      return NULL;
+    }
+
+  node = details != NULL ? json_object_get_member (details, "analysis_parameters") : NULL;
+  if (!duel_analysis_params_from_json (node != NULL && JSON_NODE_HOLDS_OBJECT (node)
+                                         ? json_node_get_object (node) : NULL,
+                                       &params, error))
+    return NULL;
+
+  if (out_kind != NULL)
+    *out_kind = kind;
+  return duel_analysis_summarize (record, kind, &params);
+}
+
+/* ---- The figure keys ----------------------------------------------------------- */
+
+static const DuelFigureInfo figures[] = {
+  /* write-saturation: the fill */
+  { "written_gb",             "GB",     DUEL_BETTER_NONE,   N_("Data written") },
+  { "capacity_written_pct",   "%",      DUEL_BETTER_NONE,   N_("Capacity written") },
+  { "write_iops_mean",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write, mean over the run") },
+  { "iops_at_0pct",           "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 0 % written") },
+  { "iops_at_50pct",          "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 50 % written") },
+  { "iops_at_100pct",         "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 100 % written") },
+  { "iops_at_end",            "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at the end") },
+  { "plateau_iops",           "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write plateau (last 10 % written)") },
+  /* xgettext:no-c-format */
+  { "cliff_pct",              "%",      DUEL_BETTER_HIGHER, N_("Write cliff, % of capacity written") },
+  { "cliff_gb",               "GB",     DUEL_BETTER_HIGHER, N_("Data written before the write cliff") },
+  { "ss_rounds",              "rounds", DUEL_BETTER_NONE,   N_("Steady-state rounds measured") },
+  { "ss_window_mean_iops",    "IOPS",   DUEL_BETTER_HIGHER, N_("Steady-state window mean") },
+  { "ss_data_excursion_pct",  "%",      DUEL_BETTER_LOWER,  N_("Steady-state data excursion") },
+  { "ss_slope_excursion_pct", "%",      DUEL_BETTER_LOWER,  N_("Steady-state slope excursion") },
+  { "ss_steady",              "",       DUEL_BETTER_HIGHER, N_("Steady state reached (last window)") },
+  { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round") },
+  /* write-saturation: the read score */
+  { "read_score_iops",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random read score (filled)") },
+  { "read_score_mbps",        "MB/s",   DUEL_BETTER_HIGHER, N_("4K random read score (filled), MB/s") },
+  /* consistency */
+  { "consistency_mean_iops",    "IOPS",      DUEL_BETTER_HIGHER, N_("Mixed 50/50, mean IOPS") },
+  { "consistency_read_iops",    "IOPS",      DUEL_BETTER_HIGHER, N_("Mixed 50/50, mean read IOPS") },
+  { "consistency_write_iops",   "IOPS",      DUEL_BETTER_HIGHER, N_("Mixed 50/50, mean write IOPS") },
+  /* xgettext:no-c-format */
+  { "consistency_slowest_iops", "IOPS",      DUEL_BETTER_HIGHER, N_("Mixed 50/50, 99.9 % slowest interval") },
+  { "consistency_ratio",        "%",         DUEL_BETTER_HIGHER, N_("Performance consistency (slowest / mean)") },
+  { "mean_over_stddev",         "ratio",     DUEL_BETTER_HIGHER, N_("Mean / standard deviation") },
+  { "worst_case_iops_min",      "IOPS",      DUEL_BETTER_HIGHER, N_("Worst-case IOPS (queue depth / max latency)") },
+  { "consistency_intervals",    "intervals", DUEL_BETTER_NONE,   N_("Intervals measured") },
+  { "read_share_pct",           "%",         DUEL_BETTER_NONE,   N_("Read share") },
+  /* qos */
+  /* xgettext:no-c-format */
+  { "qos_read_qd1_p99_us",         "us",   DUEL_BETTER_LOWER, N_("4K random read QD1, 99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_read_qd1_p99_9_us",       "us",   DUEL_BETTER_LOWER, N_("4K random read QD1, 99.9 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_read_qd1_p99_99_us",      "us",   DUEL_BETTER_LOWER, N_("4K random read QD1, 99.99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_read_qd1_p99_999_us",     "us",   DUEL_BETTER_LOWER, N_("4K random read QD1, 99.999 % latency") },
+  { "qos_read_qd1_samples",        "I/Os", DUEL_BETTER_NONE,  N_("4K random read QD1, latency samples") },
+  /* xgettext:no-c-format */
+  { "qos_write_qd1_p99_us",        "us",   DUEL_BETTER_LOWER, N_("4K random write QD1, 99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_write_qd1_p99_9_us",      "us",   DUEL_BETTER_LOWER, N_("4K random write QD1, 99.9 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_write_qd1_p99_99_us",     "us",   DUEL_BETTER_LOWER, N_("4K random write QD1, 99.99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_write_qd1_p99_999_us",    "us",   DUEL_BETTER_LOWER, N_("4K random write QD1, 99.999 % latency") },
+  { "qos_write_qd1_samples",       "I/Os", DUEL_BETTER_NONE,  N_("4K random write QD1, latency samples") },
+  /* xgettext:no-c-format */
+  { "qos_read_qd32_p99_us",        "us",   DUEL_BETTER_LOWER, N_("4K random read QD32, 99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_read_qd32_p99_9_us",      "us",   DUEL_BETTER_LOWER, N_("4K random read QD32, 99.9 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_read_qd32_p99_99_us",     "us",   DUEL_BETTER_LOWER, N_("4K random read QD32, 99.99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_read_qd32_p99_999_us",    "us",   DUEL_BETTER_LOWER, N_("4K random read QD32, 99.999 % latency") },
+  { "qos_read_qd32_samples",       "I/Os", DUEL_BETTER_NONE,  N_("4K random read QD32, latency samples") },
+  /* xgettext:no-c-format */
+  { "qos_write_qd32_p99_us",       "us",   DUEL_BETTER_LOWER, N_("4K random write QD32, 99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_write_qd32_p99_9_us",     "us",   DUEL_BETTER_LOWER, N_("4K random write QD32, 99.9 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_write_qd32_p99_99_us",    "us",   DUEL_BETTER_LOWER, N_("4K random write QD32, 99.99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_write_qd32_p99_999_us",   "us",   DUEL_BETTER_LOWER, N_("4K random write QD32, 99.999 % latency") },
+  { "qos_write_qd32_samples",      "I/Os", DUEL_BETTER_NONE,  N_("4K random write QD32, latency samples") },
+  /* xgettext:no-c-format */
+  { "qos_mix_read_qd32_p99_us",    "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, reads, 99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_mix_read_qd32_p99_9_us",  "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, reads, 99.9 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_mix_read_qd32_p99_99_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, reads, 99.99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_mix_read_qd32_p99_999_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, reads, 99.999 % latency") },
+  { "qos_mix_read_qd32_samples",   "I/Os", DUEL_BETTER_NONE,  N_("Mixed 50/50 QD32, reads, latency samples") },
+  /* xgettext:no-c-format */
+  { "qos_mix_write_qd32_p99_us",   "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, writes, 99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_mix_write_qd32_p99_9_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, writes, 99.9 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_mix_write_qd32_p99_99_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, writes, 99.99 % latency") },
+  /* xgettext:no-c-format */
+  { "qos_mix_write_qd32_p99_999_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, writes, 99.999 % latency") },
+  { "qos_mix_write_qd32_samples",  "I/Os", DUEL_BETTER_NONE,  N_("Mixed 50/50 QD32, writes, latency samples") },
+  /* standard */
+  { "seq_read_mbps",        "MB/s", DUEL_BETTER_HIGHER, N_("128K sequential read QD32") },
+  { "seq_write_mbps",       "MB/s", DUEL_BETTER_HIGHER, N_("128K sequential write QD32") },
+  { "rand_read_qd1_iops",   "IOPS", DUEL_BETTER_HIGHER, N_("4K random read QD1") },
+  { "rand_read_qd1_mbps",   "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD1, MB/s") },
+  { "rand_write_qd1_iops",  "IOPS", DUEL_BETTER_HIGHER, N_("4K random write QD1") },
+  { "rand_write_qd1_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD1, MB/s") },
+  { "rand_read_qd32_iops",  "IOPS", DUEL_BETTER_HIGHER, N_("4K random read QD32") },
+  { "rand_read_qd32_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD32, MB/s") },
+  { "rand_write_qd32_iops", "IOPS", DUEL_BETTER_HIGHER, N_("4K random write QD32") },
+  { "rand_write_qd32_mbps", "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD32, MB/s") },
+};
+
+const DuelFigureInfo *
+duel_figure_get_all (guint *out_n)
+{
+  if (out_n != NULL)
+    *out_n = G_N_ELEMENTS (figures);
+  return figures;
+}
+
+const DuelFigureInfo *
+duel_figure_lookup (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    {
+      if (g_strcmp0 (figures[i].key, key) == 0)
+        return &figures[i];
+    }
+  return NULL;
+}
+
+const char *
+duel_figure_get_label (const char *key)
+{
+  const DuelFigureInfo *info = duel_figure_lookup (key);
+
+  if (info == NULL)
+    return key;
+  return _(info->label);
+}
+
+char *
+duel_figure_format (const char *key,
+                    double      value)
+{
+  const DuelFigureInfo *info = duel_figure_lookup (key);
+  const char *unit = info ? info->unit : "";
+
+  /* A QoS percentile is only left out for too few samples. */
+  if (!isfinite (value) && g_str_has_prefix (key, "qos_") && strcmp (unit, "us") == 0)
+    return g_strdup (_("not enough samples"));
+  if (!isfinite (value))
+    /* TRANSLATORS: a figure that could not be computed */
+    return g_strdup (_("n/a"));
+  if (strcmp (unit, "IOPS") == 0)
+    return g_strdup_printf ("%.0f IOPS", value);
+  if (strcmp (unit, "MB/s") == 0)
+    return g_strdup_printf ("%.1f MB/s", value);
+  if (strcmp (unit, "GB") == 0)
+    return g_strdup_printf ("%.3f GB", value);
+  if (strcmp (unit, "%") == 0)
+    return g_strdup_printf ("%.1f %%", value);
+  if (strcmp (unit, "us") == 0)
+    return g_strdup_printf ("%.1f µs", value);
+  if (strcmp (unit, "ratio") == 0)
+    return g_strdup_printf ("%.2f", value);
+  if (unit[0] != '\0')
+    return g_strdup_printf ("%.0f %s", value, unit);
+  return g_strdup_printf ("%g", value);
+}

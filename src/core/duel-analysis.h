@@ -1,0 +1,321 @@
+/* duel-analysis.h — the figures a review prints, as pure functions over series and histograms
+ *
+ * Nothing here does I/O or keeps state: the same series and histograms give
+ * the same figures, whether they come from a run that just finished or from
+ * a result file loaded years later. The rules (windows, ranks, limits) are
+ * documented next to each function and in docs/result-format.md, section
+ * "Summary figures".
+ *
+ * Units: IOPS are operations per second; MB is 10^6 bytes and GB is 10^9
+ * bytes (the review's units); latencies in figures are microseconds.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "duel-histogram.h"
+#include "duel-series.h"
+#include "duel-test-record.h"
+
+G_BEGIN_DECLS
+
+/* Which analysis applies to a test; kept in summary.details.analysis. */
+typedef enum
+{
+  DUEL_ANALYSIS_NONE,
+  DUEL_ANALYSIS_SATURATION,    /* 4 KiB random write to N x the span */
+  DUEL_ANALYSIS_READ_SCORE,    /* 4 KiB random read on the filled target */
+  DUEL_ANALYSIS_CONSISTENCY,   /* 4 KiB random 50/50, per-interval IOPS */
+  DUEL_ANALYSIS_QOS,           /* latency percentiles per direction */
+  DUEL_ANALYSIS_STANDARD,      /* IOPS and MB/s from the totals */
+} DuelAnalysisKind;
+
+const char *duel_analysis_kind_to_string   (DuelAnalysisKind  kind);
+gboolean    duel_analysis_kind_from_string (const char       *text,
+                                            DuelAnalysisKind *out_kind);
+
+/* The documented rules, with their defaults from duel_analysis_params_init(). */
+typedef struct
+{
+  double  point_window_pct;    /* 1.0: the 50 % and 100 % points average [p − 1, p + 1] % of capacity */
+  double  edge_window_pct;     /* 2.0: the 0 % point averages [0, 2] %, the end the last 2 % written */
+  double  plateau_fraction;    /* 0.10: the plateau averages the last 10 % of the bytes written */
+  double  cliff_fraction;      /* 0.50: the cliff is where IOPS falls below 50 % of the 0 % point */
+  guint   cliff_smooth_rows;   /* 5: centred moving window (intervals) applied before the cliff test */
+  guint64 round_ms;            /* 60000: SNIA round length */
+  guint   ss_window_rounds;    /* 5: SNIA measurement window */
+  double  ss_data_limit;       /* 0.20: max − min <= 20 % of the window mean */
+  double  ss_slope_limit;      /* 0.10: |slope| x (n − 1) <= 10 % of the window mean */
+} DuelAnalysisParams;
+
+#define DUEL_STEADY_STATE_MAX_WINDOW 25
+
+void       duel_analysis_params_init      (DuelAnalysisParams       *params);
+JsonNode  *duel_analysis_params_to_json   (const DuelAnalysisParams *params);
+/* Members missing from @object keep their defaults; bad values are an error. */
+gboolean   duel_analysis_params_from_json (JsonObject               *object,
+                                           DuelAnalysisParams       *out_params,
+                                           GError                  **error);
+
+/* ---- Throughput (the standard set, the read score) ---------------------- */
+
+/* From the totals: all ops and bytes of the series over the record's runtime
+ * (first submit to last completion; the series' end when the runtime is 0). */
+typedef struct
+{
+  double seconds;
+  double iops[DUEL_N_DIRECTIONS];
+  double total_iops;
+  double mb_per_s[DUEL_N_DIRECTIONS];     /* 10^6 bytes per second */
+  double total_mb_per_s;
+} DuelThroughput;
+
+void duel_analysis_throughput (const DuelSeries *series,
+                               guint64           runtime_ns,
+                               DuelThroughput   *out);
+
+/* ---- Write saturation ------------------------------------------------- */
+
+/* The mean IOPS of one direction while the cumulative bytes of that
+ * direction were within [lo_bytes, hi_bytes]: the ops done there over the
+ * time spent there. A row that straddles a bound counts in proportion to the
+ * part of its bytes inside (its rate is taken as even within the row), so the
+ * figure is the same for fine and coarse intervals. */
+typedef struct
+{
+  double  lo_pct;        /* of capacity (the span) */
+  double  hi_pct;
+  double  ops;           /* apportioned */
+  double  seconds;
+  double  iops;          /* NAN when the run did not write up to hi_pct */
+} DuelWindowMean;
+
+void duel_analysis_window_mean (const DuelSeries *series,
+                                DuelDirection     direction,
+                                guint64           span_bytes,
+                                double            lo_pct,
+                                double            hi_pct,
+                                DuelWindowMean   *out);
+
+/* One SNIA PTS measurement window: rounds @first .. @first + n − 1 (0-based
+ * indexes into the round values; round numbers x are 1-based). */
+typedef struct
+{
+  gboolean complete;             /* the window had its n rounds */
+  guint    first_round;          /* 1-based round number of its first round */
+  guint    n;
+  double   values[DUEL_STEADY_STATE_MAX_WINDOW];
+  double   mean;
+  double   slope;                /* least squares y = slope · x + intercept, x = round number */
+  double   intercept;
+  double   data_excursion;       /* max − min */
+  double   data_limit;           /* ss_data_limit x mean */
+  double   slope_excursion;      /* |slope| x (n − 1): the fitted line's change across the window */
+  double   slope_excursion_tkperf; /* |slope| x n, TKperf's stricter variant */
+  double   slope_limit;          /* ss_slope_limit x mean */
+  gboolean data_ok;
+  gboolean slope_ok;
+  gboolean slope_ok_tkperf;
+  gboolean steady;               /* data_ok && slope_ok */
+} DuelSteadyStateWindow;
+
+gboolean duel_analysis_steady_state_window (const double          *round_values,
+                                            guint                  n_rounds,
+                                            guint                  first,
+                                            guint                  n,
+                                            double                 data_limit,
+                                            double                 slope_limit,
+                                            DuelSteadyStateWindow *out);
+
+/* Mean IOPS of @direction per complete round of @round_ms from the run's
+ * start; a row straddling a round boundary is split in proportion to time;
+ * the final, incomplete round is left out. Returns a GArray of double. */
+GArray  *duel_analysis_rounds (const DuelSeries *series,
+                               DuelDirection     direction,
+                               guint64           round_ms);
+
+typedef struct
+{
+  GArray                *rounds;      /* double: mean write IOPS per round */
+  DuelSteadyStateWindow  last;        /* the last ss_window_rounds rounds: the verdict */
+  gboolean               found;       /* some window passed, searching from round n on */
+  guint                  first_steady_round; /* 1-based last round of the first passing window */
+  DuelSteadyStateWindow  first;       /* that window */
+} DuelSteadyState;
+
+void duel_analysis_steady_state (const double             *round_values,
+                                 guint                     n_rounds,
+                                 const DuelAnalysisParams *params,
+                                 DuelSteadyState          *out);
+void duel_steady_state_clear    (DuelSteadyState          *state);
+
+typedef struct
+{
+  guint64         span_bytes;
+  guint64         written_bytes;
+  double          written_pct;        /* written / span x 100 */
+  double          write_iops_mean;    /* all write ops over the series' duration */
+  DuelWindowMean  at_0;               /* [0, edge] % */
+  DuelWindowMean  at_50;              /* [50 − w, 50 + w] % */
+  DuelWindowMean  at_100;             /* [100 − w, 100 + w] % */
+  DuelWindowMean  at_end;             /* [written − edge, written] % */
+  DuelWindowMean  plateau;            /* the last plateau_fraction of the bytes written */
+  double          cliff_threshold_iops; /* cliff_fraction x at_0 */
+  gboolean        cliff_found;
+  /* The cliff: the first interval r below the threshold such that the
+   * moving average of cliff_smooth_rows intervals (h = rows / 2 each side)
+   * stays below it for every interval j >= r + h, to the end of the run. */
+  guint           cliff_row;
+  guint64         cliff_bytes;        /* written before that row */
+  double          cliff_pct;
+  double          cliff_gb;
+  DuelSteadyState steady_state;
+} DuelSaturation;
+
+void duel_analysis_saturation (const DuelSeries         *series,
+                               guint64                   span_bytes,
+                               const DuelAnalysisParams *params,
+                               DuelSaturation           *out);
+void duel_saturation_clear    (DuelSaturation           *saturation);
+
+/* % of capacity written at the end of each row (cumulative bytes of
+ * @direction / @span_bytes x 100): the x axis of the write saturation chart.
+ * GArray of double. */
+GArray *duel_analysis_written_pct (const DuelSeries *series,
+                                   DuelDirection     direction,
+                                   guint64           span_bytes);
+
+/* The per-interval write IOPS smoothed by a centred window of @rows rows
+ * (time-weighted: ops over time within the window). GArray of double. */
+GArray *duel_analysis_smoothed_iops (const DuelSeries *series,
+                                     DuelDirection     direction,
+                                     guint             rows);
+
+/* ---- Performance consistency -------------------------------------------- */
+
+typedef struct
+{
+  guint    n_intervals;          /* complete intervals used */
+  gboolean partial_excluded;     /* a final interval shorter than interval_ms was left out */
+  gboolean few_intervals;        /* N < 1000: the 99.9 % tail is a single interval */
+  double   mean_iops;            /* mean of the per-interval IOPS */
+  double   mean_read_iops;
+  double   mean_write_iops;
+  double   stddev_iops;          /* population standard deviation of the per-interval IOPS */
+  double   mean_over_stddev;     /* NAN when the deviation is 0 */
+  guint    slowest_rank;         /* ceil(0.001 N), 1-based in the ascending order */
+  double   slowest_iops;         /* the 99.9 % slowest interval */
+  double   ratio;                /* slowest / mean */
+  double   worst_case_iops_min;  /* min over intervals of queue depth / max latency; NAN without latencies */
+  double   read_share;           /* read ops / all ops of the used intervals */
+} DuelConsistency;
+
+#define DUEL_CONSISTENCY_MIN_INTERVALS 1000
+
+void   duel_analysis_consistency         (const DuelSeries *series,
+                                          guint             interval_ms,
+                                          guint             queue_depth,
+                                          DuelConsistency  *out);
+/* The number of rows the per-interval statistics use (all but a final short one). */
+guint  duel_analysis_complete_intervals  (const DuelSeries *series,
+                                          guint             interval_ms);
+/* Queue depth / the interval's largest latency of either direction: the IOPS
+ * the interval would reach if every I/O took that long. NAN without I/O. */
+double duel_analysis_worst_case_iops     (const DuelSeriesRow *row,
+                                          guint                queue_depth);
+
+/* ---- Quality of service ------------------------------------------------- */
+
+#define DUEL_QOS_N_PERCENTILES 4
+
+typedef struct
+{
+  double   percentile;     /* 99, 99.9, 99.99, 99.999 */
+  guint64  value_ns;       /* fio's rule: first bucket reaching p/100 x N, its midpoint */
+  guint64  min_samples;    /* duel_histogram_min_samples_for (percentile) */
+  gboolean enough;         /* samples >= min_samples; else "not enough samples" */
+} DuelQosPoint;
+
+typedef struct
+{
+  guint64      samples;
+  double       mean_ns;
+  guint64      max_ns;
+  DuelQosPoint points[DUEL_QOS_N_PERCENTILES];
+} DuelQos;
+
+const double *duel_analysis_qos_percentiles (void);
+void          duel_analysis_qos             (const DuelHistogram *histogram,
+                                             DuelQos             *out);
+
+/* ---- Summary figures ------------------------------------------------------ */
+
+/* A computed set of figures (key → value) plus the details behind them. */
+typedef struct _DuelSummary DuelSummary;
+
+DuelSummary *duel_summary_new          (void);
+void         duel_summary_free         (DuelSummary       *summary);
+void         duel_summary_add          (DuelSummary       *summary,
+                                        const char        *key,
+                                        double             value);
+guint        duel_summary_get_n_figures(const DuelSummary *summary);
+const char  *duel_summary_get_key      (const DuelSummary *summary,
+                                        guint              index);
+double       duel_summary_get_value    (const DuelSummary *summary,
+                                        guint              index);
+gboolean     duel_summary_lookup       (const DuelSummary *summary,
+                                        const char        *key,
+                                        double            *out_value);
+JsonObject  *duel_summary_get_details  (const DuelSummary *summary);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelSummary, duel_summary_free)
+
+/* The figures of one test of kind @kind. Keys depend on the workload where
+ * the kind covers several tests (QoS and standard: direction, queue depth). */
+DuelSummary *duel_analysis_summarize      (const DuelTestRecord     *record,
+                                           DuelAnalysisKind          kind,
+                                           const DuelAnalysisParams *params);
+/* Writes @summary into record->summary: every figure (with its documented
+ * unit and better-direction) and the details, including the analysis kind
+ * and @params so that a loaded file can be recomputed. */
+void         duel_analysis_apply          (DuelTestRecord           *record,
+                                           DuelAnalysisKind          kind,
+                                           const DuelAnalysisParams *params,
+                                           const DuelSummary        *summary);
+/* Recomputes a stored record from what it holds: the kind and parameters
+ * from its details (the kind from its test name when absent). Returns NULL
+ * with @error set when the record names no analysis. */
+DuelSummary *duel_analysis_resummarize    (const DuelTestRecord     *record,
+                                           DuelAnalysisKind         *out_kind,
+                                           GError                  **error);
+/* The test names the presets give their records. */
+#define DUEL_TEST_WSAT_FILL    "wsat-fill"
+#define DUEL_TEST_WSAT_READ    "wsat-read"
+#define DUEL_TEST_CONSISTENCY  "consistency"
+#define DUEL_TEST_QOS_PREFIX   "qos-"
+#define DUEL_TEST_STD_PREFIX   "std-"
+
+/* The kind a preset's test name implies ("wsat-fill" → saturation, …). */
+DuelAnalysisKind duel_analysis_kind_for_test_name (const char *name);
+
+/* The documented figure keys. */
+typedef struct
+{
+  const char *key;
+  const char *unit;      /* "IOPS", "MB/s", "GB", "%", "us", "ratio", "rounds", "intervals", "I/Os", "" */
+  DuelBetter  better;
+  const char *label;     /* untranslated; use duel_figure_get_label() */
+} DuelFigureInfo;
+
+const DuelFigureInfo *duel_figure_get_all   (guint      *out_n);
+const DuelFigureInfo *duel_figure_lookup    (const char *key);
+/* Translated label; the key itself for an unknown key. */
+const char           *duel_figure_get_label (const char *key);
+/* "12345 IOPS", "85.3 %", "n/a" for NAN: how the CLI and reports print a figure. */
+char                 *duel_figure_format    (const char *key,
+                                             double      value);
+
+G_END_DECLS

@@ -1,0 +1,146 @@
+/* duel-preset.h — the review's test scripts: sequences of workloads and trim steps
+ *
+ * A preset runs every step through duel_engine_run() on one target and adds
+ * one test record per workload to one DuelResult, each with the preset's
+ * name, its exact parameters and the summary figures (duel-analysis.h).
+ *
+ *   write-saturation  discard the span (unless no_trim), 4 KiB random write
+ *                     QD32 until capacity_multiple x the span is written,
+ *                     then 4 KiB random read QD32 for a fixed time (read score)
+ *   consistency       4 KiB random 50/50 QD32, default 1200 s
+ *   qos               4 KiB random read and write at QD1 and QD32, 50/50 QD32
+ *   standard          128 KiB sequential read/write QD32, 4 KiB random
+ *                     read/write at QD1 and QD32
+ *   review            all four, in that order
+ *   quick             the review scaled to finish within 2 minutes on a 1 GiB
+ *                     file (span at most 1 GiB, fill capped at 30 s, short
+ *                     tests, 1 s rounds, 100 ms intervals)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "duel-analysis.h"
+#include "duel-engine.h"
+#include "duel-result.h"
+#include "duel-target.h"
+
+G_BEGIN_DECLS
+
+/* Overrides; 0 (or FALSE) keeps the preset's default. */
+typedef struct
+{
+  guint64  span_bytes;          /* region used from offset 0; default: the whole target (quick: ≤ 1 GiB) */
+  double   capacity_multiple;   /* write-saturation: bytes to write as a multiple of the span; default 2 */
+  guint64  runtime_ms;          /* every timed test (read score, consistency, each QoS and standard test) */
+  guint64  round_ms;            /* SNIA round length; default 60 s (quick: 1 s) */
+  guint    interval_ms;         /* series interval; default 1000 ms (quick: 100 ms) */
+  gboolean no_trim;             /* skip the discard before the fill */
+} DuelPresetOptions;
+
+typedef enum
+{
+  DUEL_PRESET_STEP_DISCARD,     /* bring the span to "empty" */
+  DUEL_PRESET_STEP_TEST,        /* one engine run, one test record */
+} DuelPresetStepKind;
+
+typedef struct
+{
+  DuelPresetStepKind kind;
+  const char        *name;      /* the test record's name, or "discard" */
+  const char        *section;   /* "write-saturation", "consistency", "qos", "standard" */
+  DuelWorkload       workload;  /* tests only */
+  DuelAnalysisKind   analysis;
+  double             weight_s;  /* expected seconds, for the overall fraction */
+} DuelPresetStep;
+
+typedef struct
+{
+  guint                 step_index;    /* 0-based */
+  guint                 n_steps;
+  const DuelPresetStep *step;
+  const DuelProgress   *engine;        /* NULL at a step's start and end and during a discard */
+  gboolean              step_done;
+  double                fraction_done; /* of the whole preset, 0..1, weighted by expected time */
+} DuelPresetProgress;
+
+/* Called in the thread that runs the preset (the engine's), at each step's
+ * start and end and on every engine progress call. @record is the step's
+ * test record (NULL for a discard); it may be read, not changed. */
+typedef void (*DuelPresetProgressFunc)   (const DuelPresetProgress *progress,
+                                          DuelTestRecord           *record,
+                                          gpointer                  user_data);
+/* Called in the same thread whenever a series interval closed and after each
+ * test (with its summary, @test_finished TRUE): the result is consistent and
+ * may be saved. Rate-limit saves in the callback. */
+typedef void (*DuelPresetCheckpointFunc) (DuelResult               *result,
+                                          gboolean                  test_finished,
+                                          gpointer                  user_data);
+
+typedef struct
+{
+  guint64 span_bytes;
+  guint64 fill_bytes;          /* 0 without a fill */
+  double  probe_write_iops;    /* 4 KiB random write QD32; NAN when no probe ran */
+  guint64 probe_ms;
+  double  fill_seconds;        /* at the probe's rate: a lower bound, a full drive slows down */
+  double  timed_seconds;       /* the fixed-length tests */
+  double  total_seconds;
+} DuelPresetEstimate;
+
+#define DUEL_TYPE_PRESET (duel_preset_get_type ())
+
+G_DECLARE_FINAL_TYPE (DuelPreset, duel_preset, DUEL, PRESET, GObject)
+
+void                 duel_preset_options_init       (DuelPresetOptions        *options);
+const char * const  *duel_preset_get_names          (void);
+/* A translated one-line description of a preset name, NULL when unknown. */
+const char          *duel_preset_describe           (const char               *name);
+
+DuelPreset          *duel_preset_new                (const char               *name,
+                                                     const DuelPresetOptions  *options,
+                                                     GError                  **error);
+const char          *duel_preset_get_name           (DuelPreset               *self);
+const DuelAnalysisParams *duel_preset_get_analysis_params (DuelPreset         *self);
+
+/* Resolves the steps against @target (span, file size). run() and
+ * estimate() call it; after it the steps can be listed. */
+gboolean             duel_preset_prepare            (DuelPreset               *self,
+                                                     DuelTarget               *target,
+                                                     GError                  **error);
+guint                duel_preset_get_n_steps        (DuelPreset               *self);
+const DuelPresetStep*duel_preset_get_step           (DuelPreset               *self,
+                                                     guint                     index);
+/* The effective parameters, as recorded in every test's details. */
+JsonNode            *duel_preset_get_parameters     (DuelPreset               *self);
+
+/* Times a short 4 KiB random write QD32 probe of @probe_ms (0: skip the probe)
+ * and estimates the whole preset from it. The probe writes to the target. */
+gboolean             duel_preset_estimate           (DuelPreset               *self,
+                                                     DuelTarget               *target,
+                                                     guint64                   probe_ms,
+                                                     GCancellable             *cancellable,
+                                                     DuelPresetEstimate       *out,
+                                                     GError                  **error);
+
+void                 duel_preset_set_progress_func  (DuelPreset               *self,
+                                                     DuelPresetProgressFunc    func,
+                                                     gpointer                  user_data,
+                                                     GDestroyNotify            destroy);
+void                 duel_preset_set_checkpoint_func(DuelPreset               *self,
+                                                     DuelPresetCheckpointFunc  func,
+                                                     gpointer                  user_data,
+                                                     GDestroyNotify            destroy);
+
+/* Runs every step, adding the test records to @result. On a failure or a
+ * cancel the records keep what was measured (with their summaries) and
+ * FALSE is returned with @error set. The target must be open for writing. */
+gboolean             duel_preset_run                (DuelPreset               *self,
+                                                     DuelTarget               *target,
+                                                     DuelResult               *result,
+                                                     GCancellable             *cancellable,
+                                                     GError                  **error);
+
+G_END_DECLS
