@@ -20,4 +20,4 @@ if [ "${1:-}" = "--no-run" ]; then
 fi
 
 # The main job: a quick review on a scratch file in the user's cache directory.
-exec "$builddir/src/cli/driveduel-cli" run --rw randrw --rwmixread 50 --runtime 10 --span 256m
+exec "$builddir/src/cli/driveduel-cli" run --preset quick

@@ -16,7 +16,7 @@ PACKAGES="
   libgtk-4-dev libadwaita-1-dev
   libxml2-utils desktop-file-utils appstream
   xvfb xauth dbus-daemon fonts-noto-cjk fonts-dejavu-core ghostscript
-  util-linux fio e2fsprogs
+  util-linux fio e2fsprogs groff-base
   qemu-system-x86 busybox-static
 "
 
