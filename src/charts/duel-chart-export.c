@@ -1,0 +1,683 @@
+/* duel-chart-export.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-chart-export.h"
+#include "duel-chart-table.h"
+#include "duel-error.h"
+#include "duel-fio-export.h"
+
+/* A4 landscape, in points: the report prints as well as it reads on screen. */
+#define PAGE_WIDTH  841.89
+#define PAGE_HEIGHT 595.28
+#define PAGE_MARGIN 36.0
+
+void
+duel_chart_export_options_init (DuelChartExportOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  options->width = 1200;
+  options->height = 675;
+  options->scale = 2;
+  options->formats = DUEL_CHART_EXPORT_ALL;
+  options->theme = DUEL_CHART_THEME_LIGHT;
+}
+
+gboolean
+duel_chart_export_parse_formats (const char             *text,
+                                 DuelChartExportFormats *out_formats,
+                                 GError                **error)
+{
+  static const struct { const char *name; DuelChartExportFormats format; } names[] = {
+    { "png", DUEL_CHART_EXPORT_PNG },
+    { "svg", DUEL_CHART_EXPORT_SVG },
+    { "pdf", DUEL_CHART_EXPORT_PDF },
+    { "csv", DUEL_CHART_EXPORT_CSV },
+    { "md", DUEL_CHART_EXPORT_MARKDOWN },
+    { "markdown", DUEL_CHART_EXPORT_MARKDOWN },
+    { "fio", DUEL_CHART_EXPORT_FIO },
+    { "all", DUEL_CHART_EXPORT_ALL },
+  };
+  g_auto(GStrv) words = NULL;
+  DuelChartExportFormats formats = 0;
+
+  g_return_val_if_fail (out_formats != NULL, FALSE);
+
+  words = g_strsplit (text ? text : "", ",", -1);
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      gboolean known = FALSE;
+
+      g_strstrip (words[i]);
+      if (words[i][0] == '\0')
+        continue;
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        {
+          if (g_ascii_strcasecmp (words[i], names[k].name) == 0)
+            {
+              formats |= names[k].format;
+              known = TRUE;
+            }
+        }
+      if (!known)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                       _("Unknown format “%s”: use png, svg, pdf, csv, md or fio."), words[i]);
+          return FALSE;
+        }
+    }
+  if (formats == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("No format given: use png, svg, pdf, csv, md or fio."));
+      return FALSE;
+    }
+  *out_formats = formats;
+  return TRUE;
+}
+
+static gboolean
+cairo_failed (cairo_status_t  status,
+              const char     *path,
+              GError        **error)
+{
+  g_autofree char *display = NULL;
+
+  if (status == CAIRO_STATUS_SUCCESS)
+    return FALSE;
+  display = g_filename_display_name (path);
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_FAILED, _("Could not write %s: %s"),
+               display, cairo_status_to_string (status));
+  return TRUE;
+}
+
+double
+duel_chart_export_height_for (DuelChart *chart,
+                              double     width,
+                              double     height)
+{
+  g_return_val_if_fail (DUEL_IS_CHART (chart), height);
+
+  if (DUEL_IS_CHART_TABLE (chart))
+    return MAX (height, duel_chart_table_get_natural_height (DUEL_CHART_TABLE (chart), width));
+  return height;
+}
+
+gboolean
+duel_chart_export_png (DuelChart   *chart,
+                       const char  *path,
+                       double       width,
+                       double       height,
+                       double       scale,
+                       GError     **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  int w, h;
+
+  g_return_val_if_fail (DUEL_IS_CHART (chart), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  w = (int) ceil (width * scale);
+  h = (int) ceil (height * scale);
+  if (w <= 0 || h <= 0 || w > 32767 || h > 32767)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("A PNG of %d × %d pixels is not possible; choose a smaller size or scale."), w, h);
+      return FALSE;
+    }
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  duel_chart_draw (chart, cr, width, height);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+  return !cairo_failed (status, path, error);
+}
+
+gboolean
+duel_chart_export_svg (DuelChart   *chart,
+                       const char  *path,
+                       double       width,
+                       double       height,
+                       GError     **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  g_return_val_if_fail (DUEL_IS_CHART (chart), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  surface = cairo_svg_surface_create (path, width, height);
+  cr = cairo_create (surface);
+  duel_chart_draw (chart, cr, width, height);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return !cairo_failed (status, path, error);
+}
+
+/* ---- The PDF report ----------------------------------------------------------- */
+
+typedef struct
+{
+  cairo_t              *cr;
+  const DuelChartStyle *style;
+  double                y;
+} Flow;
+
+static void
+flow_new_page (Flow *flow)
+{
+  cairo_show_page (flow->cr);
+  duel_chart_set_source_color (flow->cr, &flow->style->background);
+  cairo_paint (flow->cr);
+  flow->y = PAGE_MARGIN;
+}
+
+/* Text that wraps to the page and breaks onto a new one when full. */
+static void
+flow_text (Flow             *flow,
+           DuelChartTextRole role,
+           const DuelChartColor *color,
+           const char       *text,
+           double            indent)
+{
+  g_autoptr(PangoLayout) layout = duel_chart_style_create_layout (flow->style, flow->cr, role, text);
+  PangoRectangle logical;
+  double h;
+
+  pango_layout_set_width (layout, (int) ((PAGE_WIDTH - 2 * PAGE_MARGIN - indent) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_get_extents (layout, NULL, &logical);
+  h = (double) logical.height / PANGO_SCALE;
+  if (flow->y + h > PAGE_HEIGHT - PAGE_MARGIN && flow->y > PAGE_MARGIN)
+    flow_new_page (flow);
+  cairo_save (flow->cr);
+  duel_chart_set_source_color (flow->cr, color);
+  cairo_move_to (flow->cr, PAGE_MARGIN + indent, flow->y);
+  pango_cairo_show_layout (flow->cr, layout);
+  cairo_restore (flow->cr);
+  flow->y += h + 3;
+}
+
+static void
+draw_cover (DuelComparison       *comparison,
+            Flow                 *flow)
+{
+  const DuelChartStyle *style = flow->style;
+  const char * const *tests = duel_comparison_get_tests (comparison);
+  const char * const *warnings = duel_comparison_get_warnings (comparison);
+  guint n = duel_comparison_get_n_drives (comparison);
+  g_autofree char *title = NULL;
+  g_autofree char *when = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+  if (n == 1)
+    title = g_strdup_printf (_("Drive Duel report: %s"), duel_comparison_get_drive_name (comparison, 0));
+  else
+    title = g_strdup_printf (_("Drive Duel report: %s vs %s"),
+                             duel_comparison_get_drive_name (comparison, 0),
+                             duel_comparison_get_drive_name (comparison, 1));
+  flow_text (flow, DUEL_CHART_TEXT_TITLE, &style->foreground, title, 0);
+  when = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
+  {
+    g_autofree char *line = g_strdup_printf (_("Made with Drive Duel %s on %s"), PACKAGE_VERSION, when);
+    flow_text (flow, DUEL_CHART_TEXT_SUBTITLE, &style->muted, line, 0);
+  }
+  flow->y += 8;
+
+  /* The drives, as the results identify them. */
+  flow_text (flow, DUEL_CHART_TEXT_TABLE_HEADER, &style->foreground, _("Drives"), 0);
+  for (guint d = 0; d < n; d++)
+    {
+      DuelResult *result = duel_comparison_get_result (comparison, d);
+      g_autoptr(GString) line = g_string_new (NULL);
+      GDateTime *created = duel_result_get_created (result);
+
+      g_string_append_printf (line, "%s", duel_comparison_get_drive_name (comparison, d));
+      if (duel_result_is_published (result))
+        g_string_append_printf (line, " — %s", _("published figures (sparse points, not a measured run)"));
+      if (created != NULL && !duel_result_is_published (result))
+        {
+          g_autofree char *date = g_date_time_format (created, "%Y-%m-%d %H:%M UTC");
+          g_string_append_printf (line, " — %s %s", _("measured"), date);
+        }
+      flow_text (flow, DUEL_CHART_TEXT_TABLE, duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN),
+                 line->str, 12);
+    }
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+      g_autoptr(GString) line = NULL;
+
+      if (row->kind != DUEL_COMPARISON_ROW_IDENTITY)
+        continue;
+      line = g_string_new (row->label);
+      g_string_append (line, ": ");
+      for (guint d = 0; d < n; d++)
+        g_string_append_printf (line, "%s%s", d > 0 ? "  |  " : "", row->text[d]);
+      flow_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground, line->str, 12);
+    }
+  flow->y += 8;
+
+  /* How each test was run on each drive. */
+  flow_text (flow, DUEL_CHART_TEXT_TABLE_HEADER, &style->foreground, _("Parameters"), 0);
+  for (guint t = 0; tests[t] != NULL; t++)
+    {
+      flow_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground, tests[t], 12);
+      for (guint d = 0; d < n; d++)
+        {
+          DuelTestRecord *record = duel_result_find_test (duel_comparison_get_result (comparison, d), tests[t]);
+          g_autofree char *setup = NULL;
+          g_autofree char *line = NULL;
+
+          if (record == NULL)
+            continue;
+          setup = duel_chart_describe_workload (record);
+          if (record->span_length > 0)
+            line = g_strdup_printf ("%s: %s; %s %.1f GB", duel_comparison_get_drive_name (comparison, d), setup,
+                                    _("span"), record->span_length / 1e9);
+          else
+            line = g_strdup_printf ("%s: %s", duel_comparison_get_drive_name (comparison, d), setup);
+          flow_text (flow, DUEL_CHART_TEXT_ANNOTATION, &style->muted, line, 24);
+        }
+    }
+
+  if (warnings[0] != NULL)
+    {
+      flow->y += 8;
+      flow_text (flow, DUEL_CHART_TEXT_TABLE_HEADER, &style->foreground, _("Fairness warnings"), 0);
+      for (guint i = 0; warnings[i] != NULL; i++)
+        flow_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground, warnings[i], 12);
+    }
+}
+
+gboolean
+duel_chart_export_pdf_report (DuelComparison  *comparison,
+                              GPtrArray       *charts,
+                              const char      *path,
+                              double           width,
+                              double           height,
+                              GError         **error)
+{
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  const DuelChartStyle *style = NULL;
+  DuelChartTable *table = NULL;
+  g_autofree char *title = NULL;
+  Flow flow;
+  double scale;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), FALSE);
+  g_return_val_if_fail (charts != NULL && charts->len > 0, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  style = duel_chart_get_style (g_ptr_array_index (charts, 0));
+  surface = cairo_pdf_surface_create (path, PAGE_WIDTH, PAGE_HEIGHT);
+  if (cairo_failed (cairo_surface_status (surface), path, error))
+    {
+      cairo_surface_destroy (surface);
+      return FALSE;
+    }
+  title = duel_comparison_get_n_drives (comparison) > 1
+          ? g_strdup_printf ("%s vs %s", duel_comparison_get_drive_name (comparison, 0),
+                             duel_comparison_get_drive_name (comparison, 1))
+          : g_strdup (duel_comparison_get_drive_name (comparison, 0));
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Drive Duel " PACKAGE_VERSION);
+
+  flow.cr = cairo_create (surface);
+  flow.style = style;
+  flow.y = PAGE_MARGIN;
+  duel_chart_set_source_color (flow.cr, &style->background);
+  cairo_paint (flow.cr);
+  draw_cover (comparison, &flow);
+
+  /* One chart per page, drawn at the export size and scaled to the page. */
+  scale = MIN ((PAGE_WIDTH - 2 * PAGE_MARGIN) / width, (PAGE_HEIGHT - 2 * PAGE_MARGIN) / height);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (charts, i);
+
+      if (DUEL_IS_CHART_TABLE (chart))
+        {
+          table = DUEL_CHART_TABLE (chart);
+          continue;
+        }
+      if (!duel_chart_has_data (chart))
+        continue;
+      flow_new_page (&flow);
+      cairo_save (flow.cr);
+      cairo_translate (flow.cr, (PAGE_WIDTH - width * scale) / 2, (PAGE_HEIGHT - height * scale) / 2);
+      cairo_scale (flow.cr, scale, scale);
+      duel_chart_draw (chart, flow.cr, width, height);
+      cairo_restore (flow.cr);
+    }
+
+  /* The table over as many pages as it takes, at a readable size. */
+  if (table != NULL && duel_chart_table_get_n_lines (table) > 0)
+    {
+      double table_scale = 0.8;
+      double table_w = (PAGE_WIDTH - 2 * PAGE_MARGIN) / table_scale;
+      double table_h;
+      g_autofree char *table_title = duel_chart_get_title (DUEL_CHART (table));
+      guint line = 0;
+
+      while (line < duel_chart_table_get_n_lines (table))
+        {
+          double title_h = 0;
+
+          flow_new_page (&flow);
+          duel_chart_measure_text (flow.cr, style, DUEL_CHART_TEXT_TITLE, table_title, NULL, &title_h);
+          duel_chart_draw_text (flow.cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, table_title,
+                                PAGE_MARGIN, PAGE_MARGIN, 0, 0);
+          table_h = (PAGE_HEIGHT - 2 * PAGE_MARGIN - title_h - 8) / table_scale;
+          cairo_save (flow.cr);
+          cairo_translate (flow.cr, PAGE_MARGIN, PAGE_MARGIN + title_h + 8);
+          cairo_scale (flow.cr, table_scale, table_scale);
+          line = duel_chart_table_draw_page (table, flow.cr, table_w, table_h, line);
+          cairo_restore (flow.cr);
+        }
+    }
+
+  cairo_show_page (flow.cr);
+  status = cairo_status (flow.cr);
+  cairo_destroy (flow.cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return !cairo_failed (status, path, error);
+}
+
+/* ---- Markdown ------------------------------------------------------------------ */
+
+static void
+md_cell (GString    *md,
+         const char *text,
+         gboolean    bold)
+{
+  g_string_append (md, " ");
+  if (bold && text && *text)
+    g_string_append (md, "**");
+  for (const char *p = text ? text : ""; *p; p++)
+    {
+      if (*p == '|' || *p == '*' || *p == '\\' || *p == '_')
+        g_string_append_c (md, '\\');
+      if (*p == '\n')
+        g_string_append (md, "<br>");
+      else
+        g_string_append_c (md, *p);
+    }
+  if (bold && text && *text)
+    g_string_append (md, "**");
+  g_string_append (md, " |");
+}
+
+char *
+duel_chart_export_markdown (DuelComparison *comparison)
+{
+  GString *md;
+  guint n;
+  gboolean rated;
+  guint n_columns;
+  const char *current = NULL;
+  gboolean identity_done = FALSE;
+  const char * const *warnings;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
+
+  n = duel_comparison_get_n_drives (comparison);
+  rated = duel_comparison_has_rated (comparison);
+  n_columns = 1 + n + (n > 1 ? 1 : 0) + (rated ? n : 0);
+  md = g_string_new (NULL);
+
+  if (n > 1)
+    g_string_append_printf (md, "## %s vs %s\n\n", duel_comparison_get_drive_name (comparison, 0),
+                            duel_comparison_get_drive_name (comparison, 1));
+  else
+    g_string_append_printf (md, "## %s\n\n", duel_comparison_get_drive_name (comparison, 0));
+
+  g_string_append (md, "|");
+  md_cell (md, "", FALSE);
+  for (guint d = 0; d < n; d++)
+    {
+      g_autofree char *label = duel_comparison_is_published (comparison, d)
+                               ? g_strdup_printf (_("%s (published)"), duel_comparison_get_drive_name (comparison, d))
+                               : g_strdup (duel_comparison_get_drive_name (comparison, d));
+      md_cell (md, label, FALSE);
+    }
+  if (n > 1)
+    md_cell (md, _("Difference"), FALSE);
+  if (rated)
+    for (guint d = 0; d < n; d++)
+      {
+        g_autofree char *label = g_strdup_printf (_("Rated (%s)"), duel_comparison_get_drive_name (comparison, d));
+        md_cell (md, label, FALSE);
+      }
+  g_string_append (md, "\n|---|");
+  for (guint c = 1; c < n_columns; c++)
+    g_string_append (md, "---:|");
+  g_string_append_c (md, '\n');
+
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+
+      if (row->kind == DUEL_COMPARISON_ROW_IDENTITY && !identity_done)
+        {
+          g_string_append (md, "|");
+          md_cell (md, _("Drive"), TRUE);
+          for (guint c = 1; c < n_columns; c++)
+            md_cell (md, "", FALSE);
+          g_string_append_c (md, '\n');
+          identity_done = TRUE;
+        }
+      else if (row->kind == DUEL_COMPARISON_ROW_FIGURE && g_strcmp0 (current, row->test) != 0)
+        {
+          g_string_append (md, "|");
+          md_cell (md, duel_comparison_get_section_title (comparison, row->test), TRUE);
+          for (guint c = 1; c < n_columns; c++)
+            md_cell (md, "", FALSE);
+          g_string_append_c (md, '\n');
+          current = row->test;
+        }
+
+      g_string_append (md, "|");
+      md_cell (md, row->label, FALSE);
+      for (guint d = 0; d < n; d++)
+        md_cell (md, row->text[d],
+                 (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B));
+      if (n > 1)
+        {
+          g_autofree char *diff = NULL;
+
+          if (row->kind == DUEL_COMPARISON_ROW_FIGURE && isfinite (row->difference_pct))
+            diff = g_strdup_printf ("%+.1f %%", row->difference_pct);
+          md_cell (md, diff ? diff : "", FALSE);
+        }
+      if (rated)
+        for (guint d = 0; d < n; d++)
+          {
+            g_autofree char *text = duel_comparison_row_format_rated (row, d);
+            md_cell (md, text, FALSE);
+          }
+      g_string_append_c (md, '\n');
+    }
+
+  if (n > 1)
+    g_string_append_printf (md, "\n%s\n", _("Difference: the second drive against the first. Bold: the better value."));
+
+  warnings = duel_comparison_get_warnings (comparison);
+  if (warnings[0] != NULL)
+    {
+      g_string_append_printf (md, "\n**%s**\n\n", _("Fairness warnings"));
+      for (guint i = 0; warnings[i] != NULL; i++)
+        g_string_append_printf (md, "- %s\n", warnings[i]);
+    }
+  return g_string_free (md, FALSE);
+}
+
+/* ---- Everything ------------------------------------------------------------------- */
+
+static char *
+slug (const char *name)
+{
+  GString *text = g_string_new (NULL);
+  gboolean dash = FALSE;
+
+  for (const char *p = name ? name : ""; *p; p++)
+    {
+      if (g_ascii_isalnum (*p))
+        {
+          if (dash && text->len > 0)
+            g_string_append_c (text, '-');
+          g_string_append_c (text, g_ascii_tolower (*p));
+          dash = FALSE;
+        }
+      else
+        dash = TRUE;
+    }
+  if (text->len == 0)
+    g_string_append (text, "drive");
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+write_text (const char  *path,
+            const char  *text,
+            GPtrArray   *out_files,
+            GError     **error)
+{
+  if (!g_file_set_contents (path, text, -1, error))
+    return FALSE;
+  if (out_files != NULL)
+    g_ptr_array_add (out_files, g_strdup (path));
+  return TRUE;
+}
+
+gboolean
+duel_chart_export_all (DuelComparison               *comparison,
+                       const char                   *directory,
+                       const DuelChartExportOptions *options,
+                       GPtrArray                    *out_files,
+                       GError                      **error)
+{
+  g_autoptr(DuelChartStyle) style = NULL;
+  g_autoptr(GPtrArray) charts = NULL;
+  DuelChartExportFormats formats;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), FALSE);
+  g_return_val_if_fail (directory != NULL, FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  if (g_mkdir_with_parents (directory, 0755) != 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *display = g_filename_display_name (directory);
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not create the folder %s: %s"), display, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  formats = options->formats;
+  style = duel_chart_style_new (options->theme);
+  charts = duel_chart_new_all (comparison, style);
+
+  for (guint i = 0; i < charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (charts, i);
+      const char *id = duel_chart_get_id (chart);
+      double height = duel_chart_export_height_for (chart, options->width, options->height);
+
+      if (!duel_chart_has_data (chart))
+        continue;
+
+      if (formats & DUEL_CHART_EXPORT_PNG)
+        {
+          g_autofree char *name = g_strconcat (id, ".png", NULL);
+          g_autofree char *path = g_build_filename (directory, name, NULL);
+
+          if (!duel_chart_export_png (chart, path, options->width, height, options->scale, error))
+            return FALSE;
+          if (out_files)
+            g_ptr_array_add (out_files, g_steal_pointer (&path));
+        }
+      if (formats & DUEL_CHART_EXPORT_SVG)
+        {
+          g_autofree char *name = g_strconcat (id, ".svg", NULL);
+          g_autofree char *path = g_build_filename (directory, name, NULL);
+
+          if (!duel_chart_export_svg (chart, path, options->width, height, error))
+            return FALSE;
+          if (out_files)
+            g_ptr_array_add (out_files, g_steal_pointer (&path));
+        }
+      if (formats & DUEL_CHART_EXPORT_CSV)
+        {
+          g_autofree char *name = g_strconcat (id, ".csv", NULL);
+          g_autofree char *path = g_build_filename (directory, name, NULL);
+          g_autofree char *csv = duel_chart_to_csv (chart);
+
+          if (!write_text (path, csv, out_files, error))
+            return FALSE;
+        }
+    }
+
+  if (formats & DUEL_CHART_EXPORT_PDF)
+    {
+      g_autofree char *path = g_build_filename (directory, "report.pdf", NULL);
+
+      if (!duel_chart_export_pdf_report (comparison, charts, path, options->width, options->height, error))
+        return FALSE;
+      if (out_files)
+        g_ptr_array_add (out_files, g_steal_pointer (&path));
+    }
+
+  if (formats & DUEL_CHART_EXPORT_MARKDOWN)
+    {
+      g_autofree char *path = g_build_filename (directory, "summary.md", NULL);
+      g_autofree char *md = duel_chart_export_markdown (comparison);
+
+      if (!write_text (path, md, out_files, error))
+        return FALSE;
+    }
+
+  if (formats & DUEL_CHART_EXPORT_FIO)
+    {
+      for (guint d = 0; d < duel_comparison_get_n_drives (comparison); d++)
+        {
+          g_autofree char *stem = slug (duel_comparison_get_drive_name (comparison, d));
+          g_autofree char *name = g_strconcat (stem, ".fio", NULL);
+          g_autofree char *path = g_build_filename (directory, name, NULL);
+          g_autofree char *text = duel_fio_export_result (duel_comparison_get_result (comparison, d));
+
+          if (!write_text (path, text, out_files, error))
+            return FALSE;
+        }
+    }
+
+  return TRUE;
+}

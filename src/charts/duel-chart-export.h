@@ -1,0 +1,72 @@
+/* duel-chart-export.h — charts and tables to files: PNG, SVG, PDF, CSV, Markdown
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "duel-chart.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  DUEL_CHART_EXPORT_PNG      = 1 << 0,
+  DUEL_CHART_EXPORT_SVG      = 1 << 1,
+  DUEL_CHART_EXPORT_PDF      = 1 << 2,
+  DUEL_CHART_EXPORT_CSV      = 1 << 3,
+  DUEL_CHART_EXPORT_MARKDOWN = 1 << 4,
+  DUEL_CHART_EXPORT_FIO      = 1 << 5,
+  DUEL_CHART_EXPORT_ALL      = (1 << 6) - 1,
+} DuelChartExportFormats;
+
+typedef struct
+{
+  double                 width;      /* user units (px at scale 1, pt in PDF/SVG) */
+  double                 height;
+  double                 scale;      /* PNG pixels per unit */
+  DuelChartExportFormats formats;
+  DuelChartTheme         theme;
+} DuelChartExportOptions;
+
+void     duel_chart_export_options_init (DuelChartExportOptions *options);
+/* "png,svg,pdf,csv,md,fio" (any subset, "all"); errors name the bad word. */
+gboolean duel_chart_export_parse_formats (const char             *text,
+                                          DuelChartExportFormats *out_formats,
+                                          GError                **error);
+
+gboolean duel_chart_export_png          (DuelChart              *chart,
+                                         const char             *path,
+                                         double                  width,
+                                         double                  height,
+                                         double                  scale,
+                                         GError                **error);
+gboolean duel_chart_export_svg          (DuelChart              *chart,
+                                         const char             *path,
+                                         double                  width,
+                                         double                  height,
+                                         GError                **error);
+/* One PDF: a page of identity, parameters and warnings, a page per chart
+ * with data, then the table over as many pages as it needs. */
+gboolean duel_chart_export_pdf_report   (DuelComparison         *comparison,
+                                         GPtrArray              *charts,
+                                         const char             *path,
+                                         double                  width,
+                                         double                  height,
+                                         GError                **error);
+/* The comparison as a Markdown table for articles, winners in bold. */
+char    *duel_chart_export_markdown     (DuelComparison         *comparison);
+/* The height to export a chart at: the table grows to show every row. */
+double   duel_chart_export_height_for   (DuelChart              *chart,
+                                         double                  width,
+                                         double                  height);
+
+/* Everything @options asks for into @directory (created if needed):
+ * CHART.png/.svg/.csv per chart with data, summary.csv, summary.md,
+ * report.pdf, and DRIVE.fio per result. @out_files collects the paths. */
+gboolean duel_chart_export_all          (DuelComparison               *comparison,
+                                         const char                   *directory,
+                                         const DuelChartExportOptions *options,
+                                         GPtrArray                    *out_files,
+                                         GError                      **error);
+
+G_END_DECLS

@@ -1,0 +1,1176 @@
+/* duel-comparison.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-comparison.h"
+#include "duel-error.h"
+
+/* Values this close count as a tie: figures come from histograms and
+ * interval counters, whose precision is far coarser. */
+#define TIE_EPSILON 1e-9
+
+struct _DuelComparison
+{
+  GObject     parent_instance;
+
+  DuelResult *results[DUEL_COMPARISON_MAX_DRIVES];
+  char       *names[DUEL_COMPARISON_MAX_DRIVES];
+  guint       n_drives;
+  GArray     *rows;        /* DuelComparisonRow */
+  GPtrArray  *tests;       /* char*, NULL-terminated */
+  GPtrArray  *warnings;    /* char*, NULL-terminated */
+  gboolean    has_rated;
+  guint       rated_attached[DUEL_COMPARISON_MAX_DRIVES];   /* bit per rated_keys[] entry */
+};
+
+G_DEFINE_FINAL_TYPE (DuelComparison, duel_comparison, G_TYPE_OBJECT)
+
+static void
+row_clear (gpointer data)
+{
+  DuelComparisonRow *row = data;
+
+  g_free (row->test);
+  g_free (row->key);
+  g_free (row->label);
+  g_free (row->unit);
+  for (guint i = 0; i < DUEL_COMPARISON_MAX_DRIVES; i++)
+    g_free (row->text[i]);
+}
+
+static void
+duel_comparison_finalize (GObject *object)
+{
+  DuelComparison *self = (DuelComparison *) object;
+
+  for (guint i = 0; i < DUEL_COMPARISON_MAX_DRIVES; i++)
+    {
+      g_clear_object (&self->results[i]);
+      g_clear_pointer (&self->names[i], g_free);
+    }
+  g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->tests, g_ptr_array_unref);
+  g_clear_pointer (&self->warnings, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (duel_comparison_parent_class)->finalize (object);
+}
+
+static void
+duel_comparison_class_init (DuelComparisonClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = duel_comparison_finalize;
+}
+
+static void
+duel_comparison_init (DuelComparison *self)
+{
+  self->rows = g_array_new (FALSE, TRUE, sizeof (DuelComparisonRow));
+  g_array_set_clear_func (self->rows, row_clear);
+  self->tests = g_ptr_array_new_with_free_func (g_free);
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+}
+
+DuelWinner
+duel_comparison_decide (double     a,
+                        double     b,
+                        DuelBetter better)
+{
+  double scale;
+
+  if (better == DUEL_BETTER_NONE || !isfinite (a) || !isfinite (b))
+    return DUEL_WINNER_NONE;
+  scale = MAX (fabs (a), fabs (b));
+  if (fabs (a - b) <= TIE_EPSILON * MAX (scale, 1e-300))
+    return DUEL_WINNER_TIE;
+  if (better == DUEL_BETTER_HIGHER)
+    return a > b ? DUEL_WINNER_A : DUEL_WINNER_B;
+  return a < b ? DUEL_WINNER_A : DUEL_WINNER_B;
+}
+
+/* ---- Reading results ------------------------------------------------------ */
+
+static const char *
+object_string (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+  node = json_object_get_member (object, member);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static gboolean
+object_number (JsonObject *object,
+               const char *member,
+               double     *out_value)
+{
+  JsonNode *node;
+  GType type;
+
+  if (object == NULL)
+    return FALSE;
+  node = json_object_get_member (object, member);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type != G_TYPE_DOUBLE && type != G_TYPE_INT64)
+    return FALSE;
+  *out_value = json_node_get_double (node);
+  return isfinite (*out_value);
+}
+
+static JsonObject *
+object_object (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+  node = json_object_get_member (object, member);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  return json_node_get_object (node);
+}
+
+typedef struct
+{
+  const char *key;
+  double      value;      /* NAN for a stored null */
+  const char *unit;
+  DuelBetter  better;
+} Figure;
+
+static DuelBetter
+better_from_string (const char *text)
+{
+  if (g_strcmp0 (text, "higher") == 0)
+    return DUEL_BETTER_HIGHER;
+  if (g_strcmp0 (text, "lower") == 0)
+    return DUEL_BETTER_LOWER;
+  return DUEL_BETTER_NONE;
+}
+
+/* The record's summary figures in file order; the loader has checked types. */
+static GArray *
+record_figures (const DuelTestRecord *record)
+{
+  GArray *figures = g_array_new (FALSE, TRUE, sizeof (Figure));
+  JsonNode *node;
+  JsonArray *array;
+
+  if (record->summary == NULL)
+    return figures;
+  node = json_object_get_member (record->summary, "figures");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return figures;
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      JsonObject *object;
+      Figure figure;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      object = json_node_get_object (element);
+      figure.key = object_string (object, "key");
+      if (figure.key == NULL)
+        continue;
+      if (!object_number (object, "value", &figure.value))
+        figure.value = NAN;
+      figure.unit = object_string (object, "unit");
+      figure.better = better_from_string (object_string (object, "better"));
+      g_array_append_val (figures, figure);
+    }
+  return figures;
+}
+
+static const Figure *
+find_figure (GArray     *figures,
+             const char *key)
+{
+  for (guint i = 0; i < figures->len; i++)
+    {
+      const Figure *figure = &g_array_index (figures, Figure, i);
+      if (g_strcmp0 (figure->key, key) == 0)
+        return figure;
+    }
+  return NULL;
+}
+
+/* A stored record without figures (an older file, a cancelled run) is
+ * summarised again from what it holds, when its analysis is known. */
+static void
+ensure_summary (DuelTestRecord *record)
+{
+  g_autoptr(DuelSummary) summary = NULL;
+  DuelAnalysisKind kind = DUEL_ANALYSIS_NONE;
+  DuelAnalysisParams params;
+  JsonNode *figures;
+
+  if (record->summary != NULL)
+    {
+      figures = json_object_get_member (record->summary, "figures");
+      if (figures != NULL && JSON_NODE_HOLDS_ARRAY (figures) &&
+          json_array_get_length (json_node_get_array (figures)) > 0)
+        return;
+    }
+  if (duel_series_get_length (record->series) == 0)
+    return;
+
+  summary = duel_analysis_resummarize (record, &kind, NULL);
+  if (summary == NULL || kind == DUEL_ANALYSIS_NONE)
+    return;
+  duel_analysis_params_init (&params);
+  duel_analysis_apply (record, kind, &params, summary);
+}
+
+/* ---- Identity ------------------------------------------------------------- */
+
+static char *
+format_capacity (double bytes)
+{
+  if (bytes >= 1e12)
+    return g_strdup_printf ("%.2f TB", bytes / 1e12);
+  if (bytes >= 1e9)
+    return g_strdup_printf ("%.0f GB", bytes / 1e9);
+  return g_strdup_printf ("%.0f MB", bytes / 1e6);
+}
+
+static JsonObject *
+first_hop (JsonObject *link)
+{
+  JsonNode *node;
+  JsonArray *hops;
+
+  if (link == NULL)
+    return NULL;
+  node = json_object_get_member (link, "hops");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  hops = json_node_get_array (node);
+  if (json_array_get_length (hops) == 0)
+    return NULL;
+  node = json_array_get_element (hops, 0);
+  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/* "NVMe, PCIe 3.0 x4" from the device's transport and the link's first hop. */
+static char *
+describe_interface (JsonObject *device)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  JsonObject *link = object_object (device, "link");
+  JsonObject *hop = first_hop (link);
+  const char *transport = object_string (device, "transport");
+  const char *explicit = object_string (device, "interface");
+  const char *line_rate = object_string (link, "line_rate");
+  double width;
+
+  if (explicit != NULL)
+    return g_strdup (explicit);
+
+  if (transport != NULL && g_strcmp0 (transport, "unknown") != 0)
+    {
+      if (g_ascii_strcasecmp (transport, "nvme") == 0)
+        g_string_append (text, "NVMe");
+      else
+        {
+          g_autofree char *upper = g_ascii_strup (transport, -1);
+          g_string_append (text, upper);
+        }
+    }
+
+  if (hop != NULL)
+    {
+      const char *generation = object_string (hop, "generation");
+      double gt_s;
+
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      if (generation != NULL)
+        g_string_append (text, generation);
+      else if (object_number (hop, "current_gt_s", &gt_s))
+        g_string_append_printf (text, "PCIe %g GT/s", gt_s);
+      else
+        g_string_append (text, "PCIe");
+      if (object_number (hop, "current_width", &width))
+        g_string_append_printf (text, " x%u", (guint) width);
+    }
+  else if (line_rate != NULL)
+    {
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      g_string_append (text, line_rate);
+    }
+
+  if (text->len == 0)
+    return NULL;
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+typedef enum
+{
+  IDENTITY_MODEL,
+  IDENTITY_FIRMWARE,
+  IDENTITY_CAPACITY,
+  IDENTITY_FORM_FACTOR,
+  IDENTITY_INTERFACE,
+  IDENTITY_SLOT,
+  IDENTITY_CEILING,
+  N_IDENTITY
+} IdentityKey;
+
+static const struct
+{
+  const char *key;
+  const char *label;
+} identity_rows[N_IDENTITY] = {
+  { "model",       N_("Model") },
+  { "firmware",    N_("Firmware") },
+  { "capacity",    N_("Capacity") },
+  { "form_factor", N_("Form factor") },
+  { "interface",   N_("Interface and link") },
+  { "slot",        N_("Slot") },
+  { "ceiling",     N_("Interface ceiling") },
+};
+
+/* The text of one identity row for @result and, where it is a quantity, its value. */
+static char *
+identity_text (DuelResult  *result,
+               IdentityKey  key,
+               double      *out_value)
+{
+  JsonObject *device = duel_result_get_device (result);
+  const char *text;
+  double value;
+
+  *out_value = NAN;
+  switch (key)
+    {
+    case IDENTITY_MODEL:
+      text = object_string (device, "model");
+      return text ? g_strstrip (g_strdup (text)) : NULL;
+
+    case IDENTITY_FIRMWARE:
+      text = object_string (device, "firmware");
+      return text ? g_strstrip (g_strdup (text)) : NULL;
+
+    case IDENTITY_CAPACITY:
+      /* The device layer writes capacity_bytes; a reference file size_bytes. */
+      if (!object_number (device, "capacity_bytes", &value) &&
+          !object_number (device, "size_bytes", &value) &&
+          !object_number (object_object (device, "block_device"), "size_bytes", &value))
+        {
+          const DuelTargetInfo *target = duel_result_get_target (result);
+          if (target == NULL || target->size_bytes == 0 || target->kind != DUEL_TARGET_KIND_BLOCK)
+            return NULL;
+          value = (double) target->size_bytes;
+        }
+      *out_value = value;
+      return format_capacity (value);
+
+    case IDENTITY_FORM_FACTOR:
+      text = object_string (device, "form_factor");
+      return g_strdup (text);
+
+    case IDENTITY_INTERFACE:
+      return describe_interface (device);
+
+    case IDENTITY_SLOT:
+      text = object_string (device, "slot");
+      return g_strdup (text);
+
+    case IDENTITY_CEILING:
+      if (!object_number (object_object (device, "link"), "ceiling_bytes_per_second", &value) || value <= 0)
+        return NULL;
+      *out_value = value / 1e6;
+      return g_strdup_printf ("%.0f MB/s", value / 1e6);
+
+    case N_IDENTITY:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+add_identity_rows (DuelComparison *self)
+{
+  for (guint k = 0; k < N_IDENTITY; k++)
+    {
+      DuelComparisonRow row = { 0, };
+      gboolean any = FALSE;
+
+      row.kind = DUEL_COMPARISON_ROW_IDENTITY;
+      row.key = g_strdup (identity_rows[k].key);
+      row.label = g_strdup (_(identity_rows[k].label));
+      row.unit = g_strdup (k == IDENTITY_CEILING ? "MB/s" : k == IDENTITY_CAPACITY ? "bytes" : "");
+      row.better = DUEL_BETTER_NONE;
+      row.difference_pct = NAN;
+      row.winner = DUEL_WINNER_NONE;
+
+      for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+        {
+          row.value[d] = NAN;
+          row.rated[d] = NAN;
+          if (d < self->n_drives)
+            {
+              g_autofree char *text = identity_text (self->results[d], k, &row.value[d]);
+              if (text != NULL && *text != '\0')
+                {
+                  row.text[d] = g_steal_pointer (&text);
+                  row.has_value[d] = TRUE;
+                  any = TRUE;
+                }
+            }
+          if (row.text[d] == NULL)
+            row.text[d] = g_strdup ("–");
+        }
+
+      if (!any)
+        {
+          row_clear (&row);
+          continue;
+        }
+      g_array_append_val (self->rows, row);
+    }
+}
+
+/* ---- Rated figures ---------------------------------------------------------- */
+
+/* result.rated holds the vendor's figures under these keys (docs/result-format.md):
+ * a rated key applies to a single-direction test of that access pattern. */
+static const struct
+{
+  const char  *key;
+  DuelPattern  pattern;
+  DuelDirection direction;
+  const char  *unit;         /* the figure unit it compares with */
+} rated_keys[] = {
+  { "seq_read_mb_s",   DUEL_PATTERN_SEQUENTIAL, DUEL_DIRECTION_READ,  "MB/s" },
+  { "seq_write_mb_s",  DUEL_PATTERN_SEQUENTIAL, DUEL_DIRECTION_WRITE, "MB/s" },
+  { "rand_read_iops",  DUEL_PATTERN_RANDOM,     DUEL_DIRECTION_READ,  "IOPS" },
+  { "rand_write_iops", DUEL_PATTERN_RANDOM,     DUEL_DIRECTION_WRITE, "IOPS" },
+};
+
+/* Which direction a figure key speaks of, by its name: "read_iops" → read. */
+static gboolean
+key_direction (const char    *key,
+               DuelDirection *out_direction)
+{
+  gboolean read = strstr (key, "read") != NULL;
+  gboolean write = strstr (key, "write") != NULL;
+
+  if (read == write)
+    return FALSE;
+  *out_direction = read ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
+  return TRUE;
+}
+
+/* The deepest queue depth among @result's standard random tests of one
+ * direction: vendors rate 4K IOPS at their deepest queue. */
+static guint
+deepest_random_depth (DuelResult    *result,
+                      DuelDirection  direction)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+  guint deepest = 0;
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+      if (duel_analysis_kind_for_test_name (record->name) == DUEL_ANALYSIS_STANDARD &&
+          record->workload.pattern == DUEL_PATTERN_RANDOM &&
+          record->workload.read_percent == (direction == DUEL_DIRECTION_READ ? 100u : 0u))
+        deepest = MAX (deepest, record->workload.queue_depth);
+    }
+  return deepest;
+}
+
+/* The rated_keys[] entry a standard test's figure is measured against, or -1. */
+static int
+rated_key_for (DuelResult           *result,
+               const DuelTestRecord *record,
+               const Figure         *figure)
+{
+  DuelDirection test_direction, key_dir;
+
+  if (record == NULL || figure->unit == NULL ||
+      duel_analysis_kind_for_test_name (record->name) != DUEL_ANALYSIS_STANDARD)
+    return -1;
+  /* Rated figures are for one direction at a time: 100 % read or write. */
+  if (record->workload.read_percent == 100)
+    test_direction = DUEL_DIRECTION_READ;
+  else if (record->workload.read_percent == 0)
+    test_direction = DUEL_DIRECTION_WRITE;
+  else
+    return -1;
+  if (key_direction (figure->key, &key_dir) && key_dir != test_direction)
+    return -1;
+  if (record->workload.pattern == DUEL_PATTERN_RANDOM &&
+      record->workload.queue_depth != deepest_random_depth (result, test_direction))
+    return -1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (rated_keys); i++)
+    {
+      if (rated_keys[i].pattern == record->workload.pattern &&
+          rated_keys[i].direction == test_direction &&
+          g_strcmp0 (rated_keys[i].unit, figure->unit) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+/* ---- Figures ---------------------------------------------------------------- */
+
+static void
+add_figure_row (DuelComparison *self,
+                const char     *test,
+                const Figure   *figures[DUEL_COMPARISON_MAX_DRIVES],
+                DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES])
+{
+  DuelComparisonRow row = { 0, };
+  const Figure *any = figures[0] ? figures[0] : figures[1];
+
+  row.kind = DUEL_COMPARISON_ROW_FIGURE;
+  row.test = g_strdup (test);
+  row.key = g_strdup (any->key);
+  row.label = g_strdup (duel_figure_get_label (any->key));
+  row.unit = g_strdup (any->unit ? any->unit : "");
+  row.better = any->better;
+  if (row.better == DUEL_BETTER_NONE && duel_figure_lookup (any->key) != NULL)
+    row.better = duel_figure_lookup (any->key)->better;
+
+  for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    {
+      row.value[d] = NAN;
+      row.rated[d] = NAN;
+      if (d < self->n_drives && figures[d] != NULL)
+        {
+          row.has_value[d] = isfinite (figures[d]->value);
+          row.value[d] = figures[d]->value;
+          row.text[d] = duel_figure_format (figures[d]->key, figures[d]->value);
+        }
+      if (d < self->n_drives)
+        {
+          const Figure *figure = figures[d] ? figures[d] : any;
+          int k = rated_key_for (self->results[d], records[d], figure);
+
+          if (k >= 0 && object_number (duel_result_get_rated (self->results[d]), rated_keys[k].key, &row.rated[d]))
+            {
+              row.has_rated[d] = TRUE;
+              self->rated_attached[d] |= 1u << k;
+              self->has_rated = TRUE;
+            }
+        }
+      if (row.text[d] == NULL)
+        row.text[d] = g_strdup ("–");
+    }
+
+  row.difference_pct = NAN;
+  if (row.has_value[0] && row.has_value[1] && row.value[0] != 0)
+    row.difference_pct = (row.value[1] - row.value[0]) / fabs (row.value[0]) * 100.0;
+  row.winner = duel_comparison_decide (row.value[0], row.value[1], row.better);
+
+  g_array_append_val (self->rows, row);
+}
+
+static void
+add_test_rows (DuelComparison *self,
+               const char     *test)
+{
+  DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
+  g_autoptr(GArray) first = NULL;
+  g_autoptr(GArray) second = NULL;
+  GArray *lists[DUEL_COMPARISON_MAX_DRIVES];
+  gboolean published = FALSE;
+
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      records[d] = duel_result_find_test (self->results[d], test);
+      published |= duel_result_is_published (self->results[d]);
+    }
+  first = record_figures (records[0]);
+  second = self->n_drives > 1 ? record_figures (records[1]) : g_array_new (FALSE, TRUE, sizeof (Figure));
+  lists[0] = first;
+  lists[1] = second;
+
+  /* A's order, then what only B has. A figure only one side holds is shown
+   * unless the other side is a published reference, which prints few. */
+  for (guint pass = 0; pass < self->n_drives; pass++)
+    {
+      for (guint i = 0; i < lists[pass]->len; i++)
+        {
+          const Figure *figure = &g_array_index (lists[pass], Figure, i);
+          const Figure *pair[DUEL_COMPARISON_MAX_DRIVES];
+          guint other = 1 - pass;
+
+          pair[pass] = figure;
+          pair[other] = self->n_drives > 1 ? find_figure (lists[other], figure->key) : NULL;
+          if (pass == 1 && pair[0] != NULL)
+            continue;   /* already added in A's pass */
+          if (self->n_drives > 1 && pair[other] == NULL && published)
+            continue;
+          add_figure_row (self, test, pair, records);
+        }
+    }
+}
+
+static const char * const rated_labels[G_N_ELEMENTS (rated_keys)] = {
+  N_("Sequential read"),
+  N_("Sequential write"),
+  N_("4K random read"),
+  N_("4K random write"),
+};
+
+/* The measured figure of @result that a rating is compared with: its
+ * standard test of that pattern and direction (the deepest queue for IOPS). */
+static gboolean
+measured_for_rating (DuelResult *result,
+                     guint       k,
+                     char      **out_key,
+                     double     *out_value)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const DuelTestRecord *record = g_ptr_array_index (tests, i);
+      g_autoptr(GArray) figures = record_figures (record);
+
+      for (guint f = 0; f < figures->len; f++)
+        {
+          const Figure *figure = &g_array_index (figures, Figure, f);
+
+          if (rated_key_for (result, record, figure) == (int) k && isfinite (figure->value))
+            {
+              *out_key = g_strdup (figure->key);
+              *out_value = figure->value;
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* Ratings no common test row carried get rows of their own, so that a run
+ * beside a published reference still shows rated against measured. */
+static void
+add_rated_rows (DuelComparison *self)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (rated_keys); k++)
+    {
+      DuelComparisonRow row = { 0, };
+      gboolean any_rated = FALSE;
+
+      for (guint d = 0; d < self->n_drives; d++)
+        {
+          double value;
+
+          if (!(self->rated_attached[d] & (1u << k)) &&
+              object_number (duel_result_get_rated (self->results[d]), rated_keys[k].key, &value))
+            any_rated = TRUE;
+        }
+      if (!any_rated)
+        continue;
+
+      row.kind = DUEL_COMPARISON_ROW_FIGURE;
+      row.test = g_strdup (DUEL_COMPARISON_RATED_SECTION);
+      row.key = g_strdup (rated_keys[k].key);
+      row.label = g_strdup_printf ("%s (%s)", _(rated_labels[k]), rated_keys[k].unit);
+      row.unit = g_strdup (rated_keys[k].unit);
+      row.better = DUEL_BETTER_HIGHER;
+      for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+        {
+          g_autofree char *measured_key = NULL;
+
+          row.value[d] = NAN;
+          row.rated[d] = NAN;
+          if (d < self->n_drives)
+            {
+              if (measured_for_rating (self->results[d], k, &measured_key, &row.value[d]))
+                {
+                  row.has_value[d] = TRUE;
+                  row.text[d] = duel_figure_format (measured_key, row.value[d]);
+                }
+              row.has_rated[d] = object_number (duel_result_get_rated (self->results[d]),
+                                                rated_keys[k].key, &row.rated[d]);
+            }
+          if (row.text[d] == NULL)
+            row.text[d] = g_strdup ("–");
+        }
+      row.difference_pct = NAN;
+      if (row.has_value[0] && row.has_value[1] && row.value[0] != 0)
+        row.difference_pct = (row.value[1] - row.value[0]) / fabs (row.value[0]) * 100.0;
+      row.winner = duel_comparison_decide (row.value[0], row.value[1], row.better);
+      self->has_rated = TRUE;
+      g_array_append_val (self->rows, row);
+    }
+}
+
+char *
+duel_comparison_row_format_rated (const DuelComparisonRow *row,
+                                  guint                    drive)
+{
+  g_return_val_if_fail (row != NULL, NULL);
+  g_return_val_if_fail (drive < DUEL_COMPARISON_MAX_DRIVES, NULL);
+
+  if (!row->has_rated[drive])
+    return g_strdup ("");
+  if (duel_figure_lookup (row->key) != NULL)
+    return duel_figure_format (row->key, row->rated[drive]);
+  if (row->unit != NULL && *row->unit != '\0')
+    return g_strdup_printf ("%.0f %s", row->rated[drive], row->unit);
+  return g_strdup_printf ("%g", row->rated[drive]);
+}
+
+const char *
+duel_comparison_get_section_title (DuelComparison *self,
+                                   const char     *test)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+
+  if (g_strcmp0 (test, DUEL_COMPARISON_RATED_SECTION) == 0)
+    return _("Vendor ratings: rated against measured");
+  return test;
+}
+
+/* ---- Fairness ---------------------------------------------------------------- */
+
+static void
+warn (DuelComparison *self,
+      const char     *format,
+      ...) G_GNUC_PRINTF (2, 3);
+
+static void
+warn (DuelComparison *self,
+      const char     *format,
+      ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (self->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+static double
+span_fraction (DuelResult           *result,
+               const DuelTestRecord *record)
+{
+  const DuelTargetInfo *target = duel_result_get_target (result);
+
+  if (target == NULL || target->size_bytes == 0 || record->span_length == 0)
+    return NAN;
+  return (double) record->span_length / (double) target->size_bytes;
+}
+
+/* The multiple of the span a test was asked to transfer, or NAN. */
+static double
+capacity_multiple (const DuelTestRecord *record)
+{
+  if (record->workload.size_multiple > 0)
+    return record->workload.size_multiple;
+  if (record->byte_limit > 0 && record->span_length > 0)
+    return (double) record->byte_limit / (double) record->span_length;
+  return NAN;
+}
+
+static void
+check_fairness (DuelComparison *self,
+                const char     *test)
+{
+  DuelTestRecord *a = duel_result_find_test (self->results[0], test);
+  DuelTestRecord *b = duel_result_find_test (self->results[1], test);
+  const char *name_a = self->names[0], *name_b = self->names[1];
+  double fa, fb, ma, mb;
+
+  if (a == NULL || b == NULL)
+    return;
+
+  fa = span_fraction (self->results[0], a);
+  fb = span_fraction (self->results[1], b);
+  if (isfinite (fa) && isfinite (fb) && fabs (fa - fb) > 0.01)
+    warn (self, _("%s: the span covers %.0f %% of %s but %.0f %% of %s."),
+          test, fa * 100, name_a, fb * 100, name_b);
+  else if (a->span_length > 0 && b->span_length > 0 && a->span_length != b->span_length &&
+           !isfinite (fa) && !isfinite (fb))
+    warn (self, _("%s: the spans differ (%.1f GB on %s, %.1f GB on %s)."),
+          test, a->span_length / 1e9, name_a, b->span_length / 1e9, name_b);
+
+  ma = capacity_multiple (a);
+  mb = capacity_multiple (b);
+  if (isfinite (ma) && isfinite (mb) && fabs (ma - mb) > 0.01 * MAX (ma, mb))
+    warn (self, _("%s: %s wrote %.2g× its span but %s wrote %.2g×."), test, name_a, ma, name_b, mb);
+  else if (isfinite (ma) != isfinite (mb) && !duel_result_is_published (self->results[0]) &&
+           !duel_result_is_published (self->results[1]))
+    warn (self, _("%s: one run was bounded by a capacity multiple, the other was not."), test);
+
+  if (a->workload.runtime_ms > 0 && b->workload.runtime_ms > 0 &&
+      a->workload.runtime_ms != b->workload.runtime_ms)
+    warn (self, _("%s: the run lengths differ (%.0f s on %s, %.0f s on %s)."),
+          test, a->workload.runtime_ms / 1000.0, name_a, b->workload.runtime_ms / 1000.0, name_b);
+  else if (a->runtime_ns > 0 && b->runtime_ns > 0 &&
+           a->workload.size_multiple == 0 && b->workload.size_multiple == 0 &&
+           a->workload.size_bytes == 0 && b->workload.size_bytes == 0 &&
+           fabs ((double) a->runtime_ns - (double) b->runtime_ns) > 0.10 * MAX (a->runtime_ns, b->runtime_ns))
+    warn (self, _("%s: the runs lasted %.0f s on %s and %.0f s on %s."),
+          test, a->runtime_ns / 1e9, name_a, b->runtime_ns / 1e9, name_b);
+
+  if (a->trimmed != b->trimmed && !duel_result_is_published (self->results[0]) &&
+      !duel_result_is_published (self->results[1]))
+    warn (self, _("%s: the span was trimmed before the run on %s only."), test, a->trimmed ? name_a : name_b);
+
+  if (a->workload.block_size != b->workload.block_size)
+    warn (self, _("%s: the block sizes differ (%u bytes on %s, %u bytes on %s)."),
+          test, a->workload.block_size, name_a, b->workload.block_size, name_b);
+
+  if (a->workload.queue_depth != b->workload.queue_depth)
+    warn (self, _("%s: the queue depths differ (%u on %s, %u on %s)."),
+          test, a->workload.queue_depth, name_a, b->workload.queue_depth, name_b);
+
+  if (a->workload.read_percent != b->workload.read_percent || a->workload.pattern != b->workload.pattern)
+    warn (self, _("%s: the access patterns differ (%s %u %% read on %s, %s %u %% read on %s)."),
+          test, duel_workload_get_rw_name (&a->workload), a->workload.read_percent, name_a,
+          duel_workload_get_rw_name (&b->workload), b->workload.read_percent, name_b);
+
+  if (a->status != DUEL_TEST_STATUS_COMPLETE || b->status != DUEL_TEST_STATUS_COMPLETE)
+    warn (self, _("%s: the run on %s did not complete (%s)."), test,
+          a->status != DUEL_TEST_STATUS_COMPLETE ? name_a : name_b,
+          duel_test_status_to_string (a->status != DUEL_TEST_STATUS_COMPLETE ? a->status : b->status));
+}
+
+/* ---- Construction -------------------------------------------------------------- */
+
+static void
+build (DuelComparison *self)
+{
+  GPtrArray *tests_a = duel_result_get_tests (self->results[0]);
+  g_autoptr(GPtrArray) only_a = g_ptr_array_new ();   /* borrowed names */
+  g_autoptr(GPtrArray) only_b = g_ptr_array_new ();
+  GPtrArray *only[DUEL_COMPARISON_MAX_DRIVES] = { only_a, only_b };
+
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      GPtrArray *tests = duel_result_get_tests (self->results[d]);
+      for (guint i = 0; i < tests->len; i++)
+        ensure_summary (g_ptr_array_index (tests, i));
+    }
+
+  add_identity_rows (self);
+
+  for (guint i = 0; i < tests_a->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests_a, i);
+
+      /* A name twice in one file: the first counts, as in duel_result_find_test(). */
+      if (duel_result_find_test (self->results[0], record->name) != record)
+        continue;
+      if (self->n_drives > 1 && duel_result_find_test (self->results[1], record->name) == NULL)
+        {
+          g_ptr_array_add (only[0], record->name);
+          continue;
+        }
+      g_ptr_array_add (self->tests, g_strdup (record->name));
+      add_test_rows (self, record->name);
+      if (self->n_drives > 1)
+        check_fairness (self, record->name);
+    }
+
+  if (self->n_drives > 1)
+    {
+      GPtrArray *tests_b = duel_result_get_tests (self->results[1]);
+
+      for (guint i = 0; i < tests_b->len; i++)
+        {
+          DuelTestRecord *record = g_ptr_array_index (tests_b, i);
+
+          if (duel_result_find_test (self->results[1], record->name) == record &&
+              duel_result_find_test (self->results[0], record->name) == NULL)
+            g_ptr_array_add (only[1], record->name);
+        }
+
+      /* One sentence per drive, however many tests it alone ran. */
+      for (guint d = 0; d < self->n_drives; d++)
+        {
+          g_autofree char *list = NULL;
+
+          if (only[d]->len == 0)
+            continue;
+          g_ptr_array_add (only[d], NULL);
+          list = g_strjoinv (", ", (char **) only[d]->pdata);
+          warn (self, g_dngettext (GETTEXT_PACKAGE,
+                                   "%s was run on %s only; it is left out of the comparison.",
+                                   "%s were run on %s only; they are left out of the comparison.",
+                                   only[d]->len - 1),
+                list, self->names[d]);
+        }
+      if (self->tests->len == 0)
+        warn (self, _("The two results have no test in common: only their identities can be compared."));
+    }
+
+  add_rated_rows (self);
+
+  g_ptr_array_add (self->tests, NULL);
+  g_ptr_array_add (self->warnings, NULL);
+}
+
+DuelComparison *
+duel_comparison_new (DuelResult  *a,
+                     DuelResult  *b,
+                     GError     **error)
+{
+  g_autoptr(DuelComparison) self = NULL;
+
+  g_return_val_if_fail (DUEL_IS_RESULT (a), NULL);
+  g_return_val_if_fail (b == NULL || DUEL_IS_RESULT (b), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (DUEL_TYPE_COMPARISON, NULL);
+  self->results[0] = g_object_ref (a);
+  self->results[1] = b ? g_object_ref (b) : NULL;
+  self->n_drives = b ? 2 : 1;
+
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      const char *name = duel_result_get_name (self->results[d]);
+
+      if (name == NULL || *name == '\0')
+        name = d == 0 ? _("Drive A") : _("Drive B");
+      if (duel_result_get_tests (self->results[d])->len == 0)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                       _("%s: the result holds no test, so there is nothing to compare."), name);
+          return NULL;
+        }
+      if (d == 1 && g_strcmp0 (name, self->names[0]) == 0)
+        self->names[d] = g_strdup_printf ("%s (2)", name);
+      else
+        self->names[d] = g_strdup (name);
+    }
+
+  build (self);
+  return g_steal_pointer (&self);
+}
+
+DuelComparison *
+duel_comparison_new_for_paths (const char  *path_a,
+                               const char  *path_b,
+                               GError     **error)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(GError) local_error = NULL;
+  DuelComparison *comparison;
+
+  g_return_val_if_fail (path_a != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  a = duel_result_load (path_a, error);
+  if (a == NULL)
+    return NULL;
+  if (path_b != NULL)
+    {
+      b = duel_result_load (path_b, error);
+      if (b == NULL)
+        return NULL;
+    }
+
+  comparison = duel_comparison_new (a, b, &local_error);
+  if (comparison == NULL)
+    {
+      /* Name the file rather than the drive. */
+      g_autofree char *display = NULL;
+      const char *path = duel_result_get_tests (a)->len == 0 ? path_a : path_b;
+
+      display = g_filename_display_name (path);
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("%s: the result holds no test, so there is nothing to compare."), display);
+      return NULL;
+    }
+  return comparison;
+}
+
+guint
+duel_comparison_get_n_drives (DuelComparison *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), 0);
+  return self->n_drives;
+}
+
+DuelResult *
+duel_comparison_get_result (DuelComparison *self,
+                            guint           drive)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+  g_return_val_if_fail (drive < self->n_drives, NULL);
+  return self->results[drive];
+}
+
+const char *
+duel_comparison_get_drive_name (DuelComparison *self,
+                                guint           drive)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+  g_return_val_if_fail (drive < self->n_drives, NULL);
+  return self->names[drive];
+}
+
+gboolean
+duel_comparison_is_published (DuelComparison *self,
+                              guint           drive)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), FALSE);
+  g_return_val_if_fail (drive < self->n_drives, FALSE);
+  return duel_result_is_published (self->results[drive]);
+}
+
+guint
+duel_comparison_get_n_rows (DuelComparison *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), 0);
+  return self->rows->len;
+}
+
+const DuelComparisonRow *
+duel_comparison_get_row (DuelComparison *self,
+                         guint           index)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+  g_return_val_if_fail (index < self->rows->len, NULL);
+  return &g_array_index (self->rows, DuelComparisonRow, index);
+}
+
+const char * const *
+duel_comparison_get_tests (DuelComparison *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+  return (const char * const *) self->tests->pdata;
+}
+
+gboolean
+duel_comparison_has_rated (DuelComparison *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), FALSE);
+  return self->has_rated;
+}
+
+const char * const *
+duel_comparison_get_warnings (DuelComparison *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+  return (const char * const *) self->warnings->pdata;
+}
+
+/* ---- Finding the test a chart needs ---------------------------------------- */
+
+static DuelAnalysisKind
+summary_kind (const DuelTestRecord *record)
+{
+  JsonObject *details = object_object (record->summary, "details");
+  const char *text = object_string (details, "analysis");
+  DuelAnalysisKind kind;
+
+  if (text != NULL && duel_analysis_kind_from_string (text, &kind))
+    return kind;
+  return DUEL_ANALYSIS_NONE;
+}
+
+static gboolean
+has_latencies (const DuelTestRecord *record)
+{
+  return record->latency[DUEL_DIRECTION_READ]->count > 0 ||
+         record->latency[DUEL_DIRECTION_WRITE]->count > 0;
+}
+
+/* What an unnamed (imported) test looks like for each analysis. */
+static gboolean
+workload_fits (const DuelTestRecord *record,
+               DuelAnalysisKind      kind)
+{
+  const DuelWorkload *w = &record->workload;
+  guint rows = duel_series_get_length (record->series);
+
+  switch (kind)
+    {
+    case DUEL_ANALYSIS_SATURATION:
+      return w->pattern == DUEL_PATTERN_RANDOM && w->read_percent == 0 && rows >= 2 &&
+             (w->size_multiple >= 1 || (record->span_length > 0 && record->byte_limit >= record->span_length));
+    case DUEL_ANALYSIS_READ_SCORE:
+      return w->pattern == DUEL_PATTERN_RANDOM && w->read_percent == 100;
+    case DUEL_ANALYSIS_CONSISTENCY:
+      return rows >= 2;
+    case DUEL_ANALYSIS_QOS:
+      return has_latencies (record);
+    case DUEL_ANALYSIS_STANDARD:
+      return record->status == DUEL_TEST_STATUS_COMPLETE || rows > 0 || record->summary != NULL;
+    case DUEL_ANALYSIS_NONE:
+    default:
+      return FALSE;
+    }
+}
+
+GPtrArray *
+duel_comparison_find_tests (DuelComparison   *self,
+                            guint             drive,
+                            DuelAnalysisKind  kind)
+{
+  GPtrArray *found = g_ptr_array_new ();
+  GPtrArray *tests;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), found);
+  g_return_val_if_fail (drive < self->n_drives, found);
+
+  tests = duel_result_get_tests (self->results[drive]);
+  /* Three tiers, the first that finds something wins: a preset's test name,
+   * the analysis a summary names, and (for tests no preset named, such as
+   * imported fio jobs) a workload that fits. */
+  for (guint tier = 0; tier < 3 && found->len == 0; tier++)
+    {
+      for (guint i = 0; i < tests->len; i++)
+        {
+          DuelTestRecord *record = g_ptr_array_index (tests, i);
+          DuelAnalysisKind named = duel_analysis_kind_for_test_name (record->name);
+          gboolean match;
+
+          if (tier == 0)
+            match = named == kind;
+          else if (tier == 1)
+            match = named == DUEL_ANALYSIS_NONE && summary_kind (record) == kind;
+          else
+            match = named == DUEL_ANALYSIS_NONE && workload_fits (record, kind);
+          if (match)
+            g_ptr_array_add (found, record);
+        }
+    }
+  return found;
+}
+
+DuelTestRecord *
+duel_comparison_find_test (DuelComparison   *self,
+                           guint             drive,
+                           DuelAnalysisKind  kind)
+{
+  g_autoptr(GPtrArray) found = NULL;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+  g_return_val_if_fail (drive < self->n_drives, NULL);
+
+  found = duel_comparison_find_tests (self, drive, kind);
+  return found->len > 0 ? g_ptr_array_index (found, 0) : NULL;
+}

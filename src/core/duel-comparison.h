@@ -1,0 +1,111 @@
+/* duel-comparison.h — two results side by side, the way a review prints them
+ *
+ * Rows: the drives' identity, then every summary figure of every test both
+ * results hold (one result alone gives a report of its own figures). Each
+ * figure row has both values, the difference in per cent and the winner,
+ * which knows whether higher or lower is better. Fairness warnings say where
+ * the two runs were not set up alike.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "duel-analysis.h"
+#include "duel-result.h"
+
+G_BEGIN_DECLS
+
+#define DUEL_COMPARISON_MAX_DRIVES 2
+/* The test name of the rows that set vendor ratings against measurements
+ * when no common test carries them (e.g. a run against a published reference). */
+#define DUEL_COMPARISON_RATED_SECTION "rated"
+
+typedef enum
+{
+  DUEL_COMPARISON_ROW_IDENTITY,
+  DUEL_COMPARISON_ROW_FIGURE,
+} DuelComparisonRowKind;
+
+typedef enum
+{
+  DUEL_WINNER_NONE,    /* no better direction, or a value is missing */
+  DUEL_WINNER_A,
+  DUEL_WINNER_B,
+  DUEL_WINNER_TIE,
+} DuelWinner;
+
+typedef struct
+{
+  DuelComparisonRowKind kind;
+  char       *test;                 /* figure rows: the test's name; NULL for identity */
+  char       *key;                  /* the figure key, or "model", "firmware", … */
+  char       *label;                /* translated */
+  char       *unit;                 /* figure rows; "" when none */
+  DuelBetter  better;
+  gboolean    has_value[DUEL_COMPARISON_MAX_DRIVES];
+  double      value[DUEL_COMPARISON_MAX_DRIVES];   /* NAN when not available */
+  char       *text[DUEL_COMPARISON_MAX_DRIVES];    /* as printed; "–" when missing */
+  double      difference_pct;       /* (B − A) / A × 100; NAN when undefined */
+  DuelWinner  winner;
+  gboolean    has_rated[DUEL_COMPARISON_MAX_DRIVES];
+  double      rated[DUEL_COMPARISON_MAX_DRIVES];   /* the vendor's figure for this row */
+} DuelComparisonRow;
+
+#define DUEL_TYPE_COMPARISON (duel_comparison_get_type ())
+
+G_DECLARE_FINAL_TYPE (DuelComparison, duel_comparison, DUEL, COMPARISON, GObject)
+
+/* @b may be NULL: a report on one drive. Fails when a result holds no test. */
+DuelComparison          *duel_comparison_new            (DuelResult      *a,
+                                                         DuelResult      *b,
+                                                         GError         **error);
+/* Loads and validates one or two result files; errors name the file. */
+DuelComparison          *duel_comparison_new_for_paths  (const char      *path_a,
+                                                         const char      *path_b,
+                                                         GError         **error);
+
+guint                    duel_comparison_get_n_drives   (DuelComparison  *self);
+DuelResult              *duel_comparison_get_result     (DuelComparison  *self,
+                                                         guint            drive);
+/* The result's name, made distinct when both results carry the same one. */
+const char              *duel_comparison_get_drive_name (DuelComparison  *self,
+                                                         guint            drive);
+gboolean                 duel_comparison_is_published   (DuelComparison  *self,
+                                                         guint            drive);
+
+guint                    duel_comparison_get_n_rows     (DuelComparison  *self);
+const DuelComparisonRow *duel_comparison_get_row        (DuelComparison  *self,
+                                                         guint            index);
+/* Names of the tests the rows cover, in order (both results hold them). */
+const char * const      *duel_comparison_get_tests      (DuelComparison  *self);
+/* A section heading for the rows of @test: the test's name, or a translated
+ * title for DUEL_COMPARISON_RATED_SECTION. */
+const char              *duel_comparison_get_section_title (DuelComparison *self,
+                                                            const char     *test);
+/* TRUE when some row carries a vendor-rated figure: show "rated vs measured". */
+gboolean                 duel_comparison_has_rated      (DuelComparison  *self);
+/* The vendor's figure of @row for @drive as printed ("2200 MB/s"); "" without one. */
+char                    *duel_comparison_row_format_rated (const DuelComparisonRow *row,
+                                                           guint                    drive);
+/* Translated sentences, NULL-terminated; empty when the runs were set up alike. */
+const char * const      *duel_comparison_get_warnings   (DuelComparison  *self);
+
+/* The record of @drive that serves analysis @kind: the preset's test of that
+ * name first, then one whose summary names the kind, then one whose workload
+ * fits it (for imported fio runs). NULL when none fits. */
+DuelTestRecord          *duel_comparison_find_test      (DuelComparison  *self,
+                                                         guint            drive,
+                                                         DuelAnalysisKind kind);
+/* Every record of @drive that serves @kind, in file order. */
+GPtrArray               *duel_comparison_find_tests     (DuelComparison  *self,
+                                                         guint            drive,
+                                                         DuelAnalysisKind kind);
+
+/* The winner of two values given the better direction. */
+DuelWinner               duel_comparison_decide         (double           a,
+                                                         double           b,
+                                                         DuelBetter       better);
+
+G_END_DECLS

@@ -1,0 +1,150 @@
+/* duel-fio-export.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "duel-error.h"
+#include "duel-fio-export.h"
+
+/* Job names become section names and log file names: keep them plain. */
+static char *
+job_name (const char *name)
+{
+  char *copy = g_strdup (name && *name ? name : "job");
+
+  for (char *p = copy; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.')
+      *p = '_';
+  return copy;
+}
+
+char *
+duel_fio_export_job (const DuelTestRecord *record,
+                     const char           *filename)
+{
+  const DuelWorkload *w;
+  g_autofree char *name = NULL;
+  GString *job;
+  guint64 span_offset, span_length;
+
+  g_return_val_if_fail (record != NULL, NULL);
+
+  w = &record->workload;
+  name = job_name (record->name);
+  span_offset = record->span_length > 0 ? record->span_offset : w->span_offset;
+  span_length = record->span_length > 0 ? record->span_length : w->span_length;
+
+  job = g_string_new (NULL);
+  g_string_append_printf (job, "[%s]\n", name);
+  if (filename != NULL && *filename != '\0')
+    g_string_append_printf (job, "filename=%s\n", filename);
+  /* One test after the other, as the preset ran them. */
+  g_string_append (job, "stonewall\n");
+  g_string_append_printf (job, "rw=%s\n", duel_workload_get_rw_name (w));
+  if (w->read_percent != 0 && w->read_percent != 100)
+    g_string_append_printf (job, "rwmixread=%u\n", w->read_percent);
+  g_string_append_printf (job, "bs=%u\n", w->block_size);
+  g_string_append_printf (job, "iodepth=%u\n", w->queue_depth);
+  if (span_offset > 0)
+    g_string_append_printf (job, "offset=%" G_GUINT64_FORMAT "\n", span_offset);
+  if (span_length > 0)
+    g_string_append_printf (job, "size=%" G_GUINT64_FORMAT "\n", span_length);
+
+  /* The stop rule: bytes (io_size), time, or whichever comes first. */
+  if (record->byte_limit > 0)
+    g_string_append_printf (job, "io_size=%" G_GUINT64_FORMAT "\n", record->byte_limit);
+  else if (w->size_bytes > 0)
+    g_string_append_printf (job, "io_size=%" G_GUINT64_FORMAT "\n", w->size_bytes);
+  else if (w->size_multiple > 0 && span_length > 0)
+    g_string_append_printf (job, "io_size=%" G_GUINT64_FORMAT "\n",
+                            (guint64) (w->size_multiple * (double) span_length));
+  if (w->runtime_ms > 0)
+    {
+      g_string_append_printf (job, "runtime=%" G_GUINT64_FORMAT "ms\n", w->runtime_ms);
+      if (record->byte_limit == 0 && w->size_bytes == 0 && w->size_multiple == 0)
+        g_string_append (job, "time_based=1\n");
+    }
+
+  /* Per-interval IOPS like our series; clat percentiles like our histograms. */
+  g_string_append_printf (job, "write_iops_log=%s\n", name);
+  g_string_append_printf (job, "log_avg_msec=%u\n", w->interval_ms);
+  g_string_append_printf (job, "randseed=%" G_GUINT64_FORMAT "\n", w->seed);
+  return g_string_free (job, FALSE);
+}
+
+char *
+duel_fio_export_result (DuelResult *result)
+{
+  const DuelTargetInfo *target;
+  GPtrArray *tests;
+  GString *text;
+
+  g_return_val_if_fail (DUEL_IS_RESULT (result), NULL);
+
+  target = duel_result_get_target (result);
+  tests = duel_result_get_tests (result);
+  text = g_string_new (NULL);
+
+  g_string_append_printf (text, "; fio jobs equivalent to the Drive Duel result “%s”.\n",
+                          duel_result_get_name (result));
+  g_string_append (text, "; Run: fio --output-format=json+ --output=result.json THIS_FILE\n");
+  g_string_append (text, "; then: driveduel-cli import result.json --iops-log JOB_iops.1.log --output RESULT.json\n");
+  g_string_append (text, "; Offsets are uniformly random as in Drive Duel (norandommap), not the same sequence.\n");
+  if (duel_result_is_published (result))
+    g_string_append (text, "; These are published figures: the parameters are those the article states.\n");
+
+  g_string_append (text, "\n[global]\n");
+  g_string_append (text, "ioengine=io_uring\n");
+  g_string_append (text, "fixedbufs=1\n");
+  g_string_append (text, "registerfiles=1\n");
+  g_string_append (text, "direct=1\n");
+  g_string_append (text, "norandommap=1\n");
+  g_string_append (text, "randrepeat=0\n");
+  g_string_append (text, "clat_percentiles=1\n");
+  g_string_append (text, "percentile_list=50:90:99:99.9:99.99:99.999\n");
+  if (target != NULL && target->path != NULL && target->path[0] != '\0')
+    g_string_append_printf (text, "filename=%s\n", target->path);
+  else
+    g_string_append (text, "; filename=/dev/YOUR_DEVICE\n");
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const DuelTestRecord *record = g_ptr_array_index (tests, i);
+      g_autofree char *job = duel_fio_export_job (record, NULL);
+
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, "; %s\n", record->name);
+      if (record->trimmed)
+        {
+          guint64 offset = record->span_offset;
+          guint64 length = record->span_length;
+
+          /* fio cannot discard through io_uring here: leave it to blkdiscard. */
+          if (length > 0)
+            g_string_append_printf (text, "; trimmed first: blkdiscard --offset %" G_GUINT64_FORMAT
+                                    " --length %" G_GUINT64_FORMAT " DEVICE\n", offset, length);
+          else
+            g_string_append (text, "; trimmed first: blkdiscard DEVICE\n");
+        }
+      g_string_append (text, job);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+gboolean
+duel_fio_export_save (DuelResult  *result,
+                      const char  *path,
+                      GError     **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (DUEL_IS_RESULT (result), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  text = duel_fio_export_result (result);
+  return g_file_set_contents (path, text, -1, error);
+}

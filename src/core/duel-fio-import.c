@@ -1,0 +1,774 @@
+/* duel-fio-import.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duel-analysis.h"
+#include "duel-error.h"
+#include "duel-fio-import.h"
+
+/* A fio log file of more lines than this is not an interval log. */
+#define MAX_LOG_LINES 50000000
+
+typedef struct
+{
+  const char *name;    /* the file, for messages */
+  GError    **error;
+} Importer;
+
+static gboolean
+fail (Importer   *importer,
+      const char *format,
+      ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+fail (Importer   *importer,
+      const char *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (importer->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", importer->name, message);
+  return FALSE;
+}
+
+/* ---- JSON helpers: every node is checked before use ------------------------- */
+
+static JsonObject *
+member_object (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
+
+  return node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static JsonArray *
+member_array (JsonObject *object,
+              const char *member)
+{
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
+
+  return node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static const char *
+member_string (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static gboolean
+member_number (JsonObject *object,
+               const char *member,
+               double     *out_value)
+{
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
+  GType type;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    return FALSE;
+  *out_value = json_node_get_double (node);
+  return isfinite (*out_value);
+}
+
+static guint64
+member_uint (JsonObject *object,
+             const char *member)
+{
+  double value = 0;
+
+  if (!member_number (object, member, &value) || value < 0 || value > (double) G_MAXINT64)
+    return 0;
+  return (guint64) value;
+}
+
+/* An option as fio printed it: job options override the global ones. */
+static const char *
+option (JsonObject *job_options,
+        JsonObject *global_options,
+        const char *name)
+{
+  const char *value = member_string (job_options, name);
+
+  return value != NULL ? value : member_string (global_options, name);
+}
+
+static gboolean
+option_set (JsonObject *job_options,
+            JsonObject *global_options,
+            const char *name)
+{
+  const char *value = option (job_options, global_options, name);
+
+  /* Boolean options print as "1", or as "" when given without a value. */
+  return value != NULL && g_strcmp0 (value, "0") != 0;
+}
+
+/* fio sizes: "4k", "4096", "1m"; the first of "4k,8k" (read,write) or "4k-16k". */
+static gboolean
+parse_fio_size (const char *text,
+                guint64    *out_bytes)
+{
+  g_autofree char *first = NULL;
+  char *cut;
+
+  if (text == NULL || *text == '\0' || strchr (text, '%') != NULL)
+    return FALSE;
+  first = g_strdup (text);
+  cut = strpbrk (first, ",:-");
+  if (cut != NULL)
+    *cut = '\0';
+  g_strstrip (first);
+  if (*first == '\0')
+    return FALSE;
+  return duel_parse_size (first, out_bytes, NULL);
+}
+
+/* fio times: a plain number is seconds; "us", "ms", "s", "m", "h", "d" suffixes. */
+static gboolean
+parse_fio_time_ms (const char *text,
+                   guint64    *out_ms)
+{
+  static const struct { const char *suffix; double ms; } units[] = {
+    { "us", 1e-3 }, { "ms", 1 }, { "s", 1e3 }, { "m", 60e3 }, { "h", 3600e3 }, { "d", 86400e3 },
+  };
+  char *end = NULL;
+  double value;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  value = g_ascii_strtod (text, &end);
+  if (end == text || !isfinite (value) || value < 0)
+    return FALSE;
+  if (*end == '\0')
+    {
+      *out_ms = (guint64) (value * 1e3);
+      return TRUE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      if (g_ascii_strcasecmp (end, units[i].suffix) == 0)
+        {
+          *out_ms = (guint64) (value * units[i].ms);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* ---- Histograms ----------------------------------------------------------------- */
+
+/* fio prints each bin as its midpoint value (plat_idx_to_val); the index of
+ * that value is the bin's index, which is ours. */
+static gboolean
+import_histogram (Importer      *importer,
+                  JsonObject    *clat,
+                  const char    *where,
+                  DuelHistogram *hist)
+{
+  JsonObject *bins = member_object (clat, "bins");
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
+  double n = 0, mean = 0, stddev = 0, min = 0, max = 0;
+  int first = -1, last = -1;
+
+  duel_histogram_init (hist);
+  if (clat == NULL || !member_number (clat, "N", &n) || n <= 0)
+    return TRUE;
+  if (bins == NULL)
+    return fail (importer, _("%s has latencies but no histogram bins; run fio with --output-format=json+."),
+                 where);
+
+  json_object_iter_init (&iter, bins);
+  while (json_object_iter_next (&iter, &key, &value))
+    {
+      guint64 ns, count;
+      guint index;
+
+      if (!g_ascii_string_to_unsigned (key, 10, 0, G_MAXINT64, &ns, NULL) ||
+          !JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_INT64 ||
+          json_node_get_int (value) < 0)
+        return fail (importer, _("%s.bins has an entry “%s” that is not a latency and a count."), where, key);
+      count = (guint64) json_node_get_int (value);
+      if (count == 0)
+        continue;
+      index = duel_histogram_bucket_index (ns);
+      duel_histogram_add_bucket (hist, index, count);
+      if (first < 0 || (int) index < first)
+        first = (int) index;
+      if ((int) index > last)
+        last = (int) index;
+    }
+
+  if (hist->count == 0)
+    return TRUE;
+
+  /* The exact statistics from fio, kept consistent with the bins. */
+  member_number (clat, "mean", &mean);
+  member_number (clat, "stddev", &stddev);
+  member_number (clat, "min", &min);
+  member_number (clat, "max", &max);
+  if (min > 0 && duel_histogram_bucket_index ((guint64) min) == (guint) first)
+    hist->min_ns = (guint64) min;
+  else
+    hist->min_ns = duel_histogram_bucket_lower_ns ((guint) first);
+  if (max > 0 && duel_histogram_bucket_index ((guint64) max) == (guint) last)
+    hist->max_ns = (guint64) max;
+  else
+    hist->max_ns = duel_histogram_bucket_upper_ns ((guint) last) - 1;
+  if (mean > 0)
+    {
+      double sum = mean * (double) hist->count;
+
+      sum = CLAMP (sum, (double) hist->min_ns * hist->count, (double) hist->max_ns * hist->count);
+      hist->sum_ns = (guint64) llround (sum);
+      hist->sum_sq_ns = stddev * stddev * (double) (hist->count - 1) + mean * mean * (double) hist->count;
+    }
+  return TRUE;
+}
+
+/* ---- The IOPS log ------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint64 t_ms;
+  double  iops[DUEL_N_DIRECTIONS];
+  guint64 bs[DUEL_N_DIRECTIONS];
+  gboolean seen[DUEL_N_DIRECTIONS];
+} LogRow;
+
+/* Lines "time_ms, value, direction, bs, offset[, prio]": with log_avg_msec the
+ * value is the mean IOPS of the window ending at time_ms, one line per
+ * direction. Lines of one window are grouped into one row. */
+static GArray *
+parse_iops_log (Importer   *importer,
+                const char *text,
+                guint       interval_ms)
+{
+  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (LogRow));
+  g_auto(GStrv) lines = NULL;
+  guint n_lines;
+  gboolean saw_one = FALSE;
+
+  lines = g_strsplit (text, "\n", -1);
+  n_lines = g_strv_length (lines);
+  if (n_lines > MAX_LOG_LINES)
+    {
+      fail (importer, _("the IOPS log has too many lines."));
+      return NULL;
+    }
+
+  for (guint i = 0; i < n_lines; i++)
+    {
+      g_auto(GStrv) fields = NULL;
+      guint64 t = 0, direction = 0, bs = 0;
+      double value;
+      char *end = NULL;
+      LogRow *row;
+
+      g_strstrip (lines[i]);
+      if (lines[i][0] == '\0')
+        continue;
+      fields = g_strsplit (lines[i], ",", -1);
+      if (g_strv_length (fields) < 3)
+        goto bad_line;
+      for (guint f = 0; fields[f]; f++)
+        g_strstrip (fields[f]);
+      if (!g_ascii_string_to_unsigned (fields[0], 10, 0, G_MAXINT64, &t, NULL) ||
+          !g_ascii_string_to_unsigned (fields[2], 10, 0, 2, &direction, NULL))
+        goto bad_line;
+      value = g_ascii_strtod (fields[1], &end);
+      if (end == fields[1] || *end != '\0' || !isfinite (value) || value < 0)
+        goto bad_line;
+      if (fields[3] != NULL)
+        g_ascii_string_to_unsigned (fields[3], 10, 0, DUEL_WORKLOAD_MAX_BLOCK_SIZE, &bs, NULL);
+      if (direction == 2)   /* trims are not ours */
+        continue;
+      if (value == 1 && !saw_one && interval_ms == 0)
+        saw_one = TRUE;
+
+      row = rows->len > 0 ? &g_array_index (rows, LogRow, rows->len - 1) : NULL;
+      /* A new window: this direction is already in the row, or the time moved on. */
+      if (row == NULL || row->seen[direction] ||
+          (interval_ms > 0 ? t > row->t_ms + interval_ms / 2 : t != row->t_ms))
+        {
+          LogRow fresh = { 0, };
+
+          if (row != NULL && t < row->t_ms)
+            {
+              fail (importer, _("line %u of the IOPS log goes back in time."), i + 1);
+              return NULL;
+            }
+          fresh.t_ms = t;
+          g_array_append_val (rows, fresh);
+          row = &g_array_index (rows, LogRow, rows->len - 1);
+        }
+      row->iops[direction] += value;
+      row->bs[direction] = bs;
+      row->seen[direction] = TRUE;
+      row->t_ms = MAX (row->t_ms, t);
+      continue;
+
+    bad_line:
+      fail (importer, _("line %u of the IOPS log is not “time, value, direction, block size, offset”."), i + 1);
+      return NULL;
+    }
+
+  if (interval_ms == 0 && saw_one)
+    {
+      /* Without log_avg_msec fio logs one line per I/O with value 1. */
+      fail (importer, _("the IOPS log has one line per I/O; write it with log_avg_msec (e.g. --log_avg_msec=1000)."));
+      return NULL;
+    }
+  return g_steal_pointer (&rows);
+}
+
+/* ---- Jobs ------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  guint64 ops;
+  guint64 bytes;
+  guint64 runtime_ms;
+} DirTotals;
+
+static void
+add_series_from_log (DuelTestRecord  *record,
+                     GArray          *log,
+                     const DirTotals  totals[DUEL_N_DIRECTIONS],
+                     guint64          job_runtime_ms)
+{
+  guint64 sum_ops[DUEL_N_DIRECTIONS] = { 0, };
+  guint64 sum_bytes[DUEL_N_DIRECTIONS] = { 0, };
+  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (DuelSeriesRow));
+  guint64 prev_t = 0;
+
+  for (guint i = 0; i < log->len; i++)
+    {
+      const LogRow *entry = &g_array_index (log, LogRow, i);
+      DuelSeriesRow row = { 0, };
+      double window_s;
+
+      if (entry->t_ms <= prev_t)
+        continue;
+      window_s = (entry->t_ms - prev_t) / 1e3;
+      row.t_ms = entry->t_ms;
+      row.temperature_c = NAN;
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          guint64 bs = entry->bs[d] > 0 ? entry->bs[d] : record->workload.block_size;
+          guint64 ops = (guint64) llround (entry->iops[d] * window_s);
+
+          /* Never more than fio counted in total. */
+          ops = MIN (ops, totals[d].ops - sum_ops[d]);
+          row.ops[d] = ops;
+          row.bytes[d] = MIN (ops * bs, totals[d].bytes - sum_bytes[d]);
+          sum_ops[d] += row.ops[d];
+          sum_bytes[d] += row.bytes[d];
+        }
+      g_array_append_val (rows, row);
+      prev_t = entry->t_ms;
+    }
+
+  /* What the log's last, partial window did not show: a final row at the
+   * job's end, or the last row when the log reaches that far. */
+  if (rows->len == 0 || job_runtime_ms > prev_t)
+    {
+      DuelSeriesRow row = { 0, };
+
+      row.t_ms = MAX (job_runtime_ms, prev_t + 1);
+      row.temperature_c = NAN;
+      g_array_append_val (rows, row);
+    }
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      DuelSeriesRow *last = &g_array_index (rows, DuelSeriesRow, rows->len - 1);
+
+      last->ops[d] += totals[d].ops - sum_ops[d];
+      last->bytes[d] += totals[d].bytes - sum_bytes[d];
+    }
+
+  for (guint i = 0; i < rows->len; i++)
+    duel_series_append (record->series, &g_array_index (rows, DuelSeriesRow, i));
+}
+
+/* fio jobs carry no preset name: the analysis that fits the workload gives
+ * them summary figures, so that imported runs compare like measured ones. */
+static DuelAnalysisKind
+guess_analysis (const DuelTestRecord *record)
+{
+  const DuelWorkload *w = &record->workload;
+  guint rows = duel_series_get_length (record->series);
+
+  if (w->pattern == DUEL_PATTERN_RANDOM && w->read_percent == 0 && rows >= 2 &&
+      record->span_length > 0 && record->byte_limit >= record->span_length)
+    return DUEL_ANALYSIS_SATURATION;
+  if (w->read_percent > 0 && w->read_percent < 100)
+    return rows >= 2 ? DUEL_ANALYSIS_CONSISTENCY : DUEL_ANALYSIS_QOS;
+  return DUEL_ANALYSIS_STANDARD;
+}
+
+static void
+apply_analysis (DuelTestRecord *record)
+{
+  g_autoptr(DuelSummary) summary = NULL;
+  DuelAnalysisKind kind = guess_analysis (record);
+  DuelAnalysisParams params;
+
+  duel_analysis_params_init (&params);
+  summary = duel_analysis_summarize (record, kind, &params);
+  duel_analysis_apply (record, kind, &params, summary);
+}
+
+static DuelTestRecord *
+import_job (Importer   *importer,
+            JsonObject *root,
+            JsonObject *job,
+            guint       index,
+            const char *iops_log_text,
+            guint64    *out_span,
+            char      **out_filename)
+{
+  JsonObject *global_options = member_object (root, "global options");
+  JsonObject *job_options = member_object (job, "job options");
+  g_autoptr(DuelTestRecord) record = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *where = NULL;
+  g_autofree char *rw = NULL;
+  const char *name, *text;
+  DuelWorkload workload;
+  DirTotals totals[DUEL_N_DIRECTIONS] = { { 0, }, };
+  guint64 value, job_runtime_ms, log_avg_ms = 0, bs = 4096;
+  gboolean time_based;
+  double number;
+
+  name = member_string (job, "jobname");
+  if (name == NULL || *name == '\0')
+    {
+      fail (importer, _("jobs[%u] has no job name; is this fio’s JSON output?"), index);
+      return NULL;
+    }
+  where = g_strdup_printf ("jobs[%u] (%s)", index, name);
+
+  duel_workload_init (&workload);
+
+  /* rw=randread:8 means holes between I/Os; the pattern is what counts. */
+  text = option (job_options, global_options, "rw");
+  if (text == NULL)
+    text = option (job_options, global_options, "readwrite");
+  rw = g_strdup (text ? text : "read");
+  if (strchr (rw, ':') != NULL)
+    *strchr (rw, ':') = '\0';
+  if (g_str_has_suffix (rw, "trim") || strstr (rw, "trim") != NULL)
+    {
+      fail (importer, _("%s uses rw=%s: Drive Duel has no trim workloads."), where, rw);
+      return NULL;
+    }
+  if (!duel_workload_set_rw_name (&workload, rw, &local_error))
+    {
+      fail (importer, "%s: %s", where, local_error->message);
+      return NULL;
+    }
+  if (workload.read_percent != 0 && workload.read_percent != 100)
+    {
+      /* A mix: rwmixread, or 100 − rwmixwrite; fio's default is 50/50. */
+      workload.read_percent = 50;
+      if ((text = option (job_options, global_options, "rwmixread")) != NULL &&
+          g_ascii_string_to_unsigned (text, 10, 0, 100, &value, NULL))
+        workload.read_percent = (guint) value;
+      else if ((text = option (job_options, global_options, "rwmixwrite")) != NULL &&
+               g_ascii_string_to_unsigned (text, 10, 0, 100, &value, NULL))
+        workload.read_percent = 100 - (guint) value;
+    }
+
+  text = option (job_options, global_options, "bs");
+  if (text == NULL)
+    text = option (job_options, global_options, "blocksize");
+  if (text != NULL && (!parse_fio_size (text, &bs) || bs == 0 || bs > DUEL_WORKLOAD_MAX_BLOCK_SIZE))
+    {
+      fail (importer, _("%s has a block size “%s” Drive Duel cannot use."), where, text);
+      return NULL;
+    }
+  workload.block_size = (guint32) bs;
+
+  workload.queue_depth = 1;
+  if ((text = option (job_options, global_options, "iodepth")) != NULL)
+    {
+      if (!g_ascii_string_to_unsigned (text, 10, 1, DUEL_WORKLOAD_MAX_QUEUE_DEPTH, &value, NULL))
+        {
+          fail (importer, _("%s has a queue depth “%s” Drive Duel cannot use."), where, text);
+          return NULL;
+        }
+      workload.queue_depth = (guint32) value;
+    }
+
+  if ((text = option (job_options, global_options, "offset")) != NULL)
+    parse_fio_size (text, &workload.span_offset);
+  if ((text = option (job_options, global_options, "size")) != NULL)
+    parse_fio_size (text, &workload.span_length);
+  if ((text = option (job_options, global_options, "io_size")) != NULL ||
+      (text = option (job_options, global_options, "io_limit")) != NULL)
+    parse_fio_size (text, &workload.size_bytes);
+  time_based = option_set (job_options, global_options, "time_based");
+  if ((text = option (job_options, global_options, "runtime")) != NULL)
+    parse_fio_time_ms (text, &workload.runtime_ms);
+  if ((text = option (job_options, global_options, "randseed")) != NULL)
+    g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, &workload.seed, NULL);
+  if ((text = option (job_options, global_options, "log_avg_msec")) != NULL)
+    g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, &log_avg_ms, NULL);
+
+  /* Without time_based fio stops after size (or io_size) bytes. */
+  if (!time_based && workload.size_bytes == 0)
+    workload.size_bytes = workload.span_length;
+
+  job_runtime_ms = member_uint (job, "job_runtime");
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      JsonObject *section = member_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
+
+      if (section == NULL)
+        {
+          fail (importer, _("%s has no “%s” section; is this fio’s JSON output?"), where,
+                d == DUEL_DIRECTION_READ ? "read" : "write");
+          return NULL;
+        }
+      totals[d].ops = member_uint (section, "total_ios");
+      totals[d].bytes = member_uint (section, "io_bytes");
+      totals[d].runtime_ms = member_uint (section, "runtime");
+      job_runtime_ms = MAX (job_runtime_ms, totals[d].runtime_ms);
+    }
+
+  workload.interval_ms = (guint) CLAMP (log_avg_ms > 0 ? log_avg_ms : MAX (job_runtime_ms, 1),
+                                        DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS);
+
+  record = duel_test_record_new (name, &workload);
+  record->span_offset = workload.span_offset;
+  record->span_length = workload.span_length;
+  record->byte_limit = workload.size_bytes;
+  record->runtime_ns = job_runtime_ms * G_GUINT64_CONSTANT (1000000);
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  if (member_number (job, "error", &number) && number != 0)
+    {
+      record->status = DUEL_TEST_STATUS_FAILED;
+      record->error_message = g_strdup_printf (_("fio reported error %.0f"), number);
+    }
+
+  if (member_number (root, "timestamp", &number) && number > 0)
+    {
+      double elapsed = 0;
+
+      member_number (job, "elapsed", &elapsed);
+      record->started = g_date_time_new_from_unix_utc ((gint64) (number - elapsed));
+    }
+
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      JsonObject *section = member_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
+      g_autofree char *clat_where = g_strdup_printf ("%s.%s.clat_ns", where, d == DUEL_DIRECTION_READ ? "read" : "write");
+
+      if (!import_histogram (importer, member_object (section, "clat_ns"), clat_where, record->latency[d]))
+        return NULL;
+    }
+
+  if (iops_log_text != NULL)
+    {
+      g_autoptr(GArray) log = parse_iops_log (importer, iops_log_text, (guint) log_avg_ms);
+
+      if (log == NULL)
+        return NULL;
+      add_series_from_log (record, log, totals, job_runtime_ms);
+    }
+  else
+    {
+      DuelSeriesRow row = { 0, };
+
+      /* One row for the whole run: totals without a time profile. */
+      row.t_ms = MAX (job_runtime_ms, 1);
+      row.temperature_c = NAN;
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          row.ops[d] = totals[d].ops;
+          row.bytes[d] = totals[d].bytes;
+          row.lat_max_ns[d] = record->latency[d]->count > 0 ? record->latency[d]->max_ns : 0;
+        }
+      duel_series_append (record->series, &row);
+    }
+
+  apply_analysis (record);
+
+  if (out_span != NULL)
+    *out_span = workload.span_offset + workload.span_length;
+  if (out_filename != NULL)
+    *out_filename = g_strdup (option (job_options, global_options, "filename"));
+  return g_steal_pointer (&record);
+}
+
+DuelResult *
+duel_fio_import_data (const char  *json_text,
+                      gsize        json_length,
+                      const char  *json_name,
+                      const char  *iops_log_text,
+                      const char  *iops_log_name,
+                      GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(DuelResult) result = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *filename = NULL;
+  Importer importer = { json_name ? json_name : "fio", error };
+  const char *start, *version;
+  JsonNode *root_node;
+  JsonObject *root;
+  JsonArray *jobs;
+  DuelTargetInfo target = { 0, };
+  guint64 largest_span = 0;
+  guint log_job = 0;
+
+  g_return_val_if_fail (json_text != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* fio may print warnings before the JSON when both go to one stream. */
+  start = memchr (json_text, '{', json_length);
+  if (start == NULL)
+    {
+      fail (&importer, _("this is not fio JSON output: there is no JSON object in it."));
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, start, (gssize) (json_length - (start - json_text)), &local_error))
+    {
+      fail (&importer, _("this is not valid JSON (%s); the file may be truncated."), local_error->message);
+      return NULL;
+    }
+
+  root_node = json_parser_get_root (parser);
+  root = root_node && JSON_NODE_HOLDS_OBJECT (root_node) ? json_node_get_object (root_node) : NULL;
+  version = member_string (root, "fio version");
+  jobs = member_array (root, "jobs");
+  if (version == NULL || jobs == NULL)
+    {
+      fail (&importer, _("this is not fio JSON output: “fio version” or “jobs” is missing."));
+      return NULL;
+    }
+  if (json_array_get_length (jobs) == 0)
+    {
+      fail (&importer, _("the fio output holds no job."));
+      return NULL;
+    }
+
+  /* fio names the log after the job: NAME_iops.N.log. */
+  if (iops_log_text != NULL && iops_log_name != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (iops_log_name);
+
+      for (guint i = 0; i < json_array_get_length (jobs); i++)
+        {
+          JsonNode *node = json_array_get_element (jobs, i);
+          const char *jobname = JSON_NODE_HOLDS_OBJECT (node)
+                                ? member_string (json_node_get_object (node), "jobname") : NULL;
+          g_autofree char *prefix = jobname ? g_strdup_printf ("%s_iops", jobname) : NULL;
+
+          if (prefix != NULL && g_str_has_prefix (base, prefix))
+            {
+              log_job = i;
+              break;
+            }
+        }
+    }
+
+  result = duel_result_new ();
+  duel_result_set_tool (result, "fio", g_str_has_prefix (version, "fio-") ? version + 4 : version);
+  for (guint i = 0; i < json_array_get_length (jobs); i++)
+    {
+      JsonNode *node = json_array_get_element (jobs, i);
+      g_autoptr(DuelTestRecord) record = NULL;
+      g_autofree char *job_filename = NULL;
+      guint64 span = 0;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          fail (&importer, _("jobs[%u] is not an object; is this fio’s JSON output?"), i);
+          return NULL;
+        }
+      record = import_job (&importer, root, json_node_get_object (node), i,
+                           i == log_job ? iops_log_text : NULL, &span, &job_filename);
+      if (record == NULL)
+        return NULL;
+      if (duel_result_find_test (result, record->name) != NULL)
+        {
+          g_autofree char *unique = g_strdup_printf ("%s-%u", record->name, i + 1);
+          g_free (record->name);
+          record->name = g_steal_pointer (&unique);
+        }
+      largest_span = MAX (largest_span, span);
+      if (filename == NULL && job_filename != NULL)
+        filename = g_steal_pointer (&job_filename);
+      duel_result_add_test (result, record);
+    }
+
+  /* The target as far as fio tells: its name and the region the jobs used. */
+  target.path = filename ? filename : (char *) "";
+  target.kind = filename && g_str_has_prefix (filename, "/dev/") ? DUEL_TARGET_KIND_BLOCK : DUEL_TARGET_KIND_FILE;
+  target.size_bytes = largest_span;
+  duel_result_set_target (result, &target);
+
+  {
+    g_autofree char *base = json_name ? g_path_get_basename (json_name) : NULL;
+    g_autofree char *name = NULL;
+
+    if (filename != NULL)
+      name = g_strdup_printf ("%s (fio)", filename);
+    else
+      name = g_strdup_printf ("%s (fio)", base ? base : "fio");
+    duel_result_set_name (result, name);
+  }
+
+  return g_steal_pointer (&result);
+}
+
+DuelResult *
+duel_fio_import_file (const char  *json_path,
+                      const char  *iops_log_path,
+                      GError     **error)
+{
+  g_autofree char *json_text = NULL;
+  g_autofree char *log_text = NULL;
+  g_autofree char *display = NULL;
+  gsize json_length = 0;
+
+  g_return_val_if_fail (json_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!g_file_get_contents (json_path, &json_text, &json_length, error))
+    return NULL;
+  if (iops_log_path != NULL && !g_file_get_contents (iops_log_path, &log_text, NULL, error))
+    return NULL;
+
+  display = g_filename_display_name (json_path);
+  if (!g_utf8_validate_len (json_text, json_length, NULL))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                   _("%s: this is not fio JSON output: the file is not text."), display);
+      return NULL;
+    }
+  return duel_fio_import_data (json_text, json_length, display, log_text, iops_log_path, error);
+}

@@ -1,0 +1,29 @@
+/* duel-fio-import.h — fio's --output-format=json+ as a Drive Duel result
+ *
+ * Each fio job becomes a test record: the workload from its options, the
+ * latency histograms from clat_ns.bins (fio's layout is ours, so bins map one
+ * to one), totals from the read and write sections, and the per-interval
+ * series from an IOPS log written with --write_iops_log and log_avg_msec when
+ * one is given (else a single row for the whole run).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "duel-result.h"
+
+G_BEGIN_DECLS
+
+/* @iops_log_path may be NULL. The log belongs to the first job (fio writes
+ * one per job: NAME_iops.N.log), or to the job whose name it starts with. */
+DuelResult *duel_fio_import_file (const char  *json_path,
+                                  const char  *iops_log_path,
+                                  GError     **error);
+DuelResult *duel_fio_import_data (const char  *json_text,
+                                  gsize        json_length,
+                                  const char  *json_name,
+                                  const char  *iops_log_text,
+                                  const char  *iops_log_name,
+                                  GError     **error);
+
+G_END_DECLS

@@ -1,0 +1,327 @@
+/* test-chart-cli.c — `driveduel-cli compare`, `report` and `import` as a user runs them
+ *
+ * Runs the built CLI ($DRIVEDUEL_CLI) on result files written by the core
+ * library, the shipped reference results and the fio fixtures; checks exit
+ * codes (0 done, 1 bad input, 2 bad options), the one-sentence errors and
+ * the files written.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <cairo.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "duel-result.h"
+#include "test-chart-helpers.h"
+
+typedef struct
+{
+  char *dir;
+  char *a;
+  char *b;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fixture->dir = g_dir_make_tmp ("duel-cli-charts-XXXXXX", NULL);
+  fixture->a = g_build_filename (fixture->dir, "a.json", NULL);
+  fixture->b = g_build_filename (fixture->dir, "b.json", NULL);
+  test_make_pair (&a, &b);
+  g_assert_true (duel_result_save (a, fixture->a, &error));
+  g_assert_true (duel_result_save (b, fixture->b, &error));
+  g_assert_no_error (error);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  remove_tree (fixture->dir);
+  g_free (fixture->dir);
+  g_free (fixture->a);
+  g_free (fixture->b);
+}
+
+/* Runs the CLI; returns its exit code, with stdout and stderr. */
+static int
+run_cli (char       **out,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = g_get_environ ();
+  va_list args;
+  int status;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("DRIVEDUEL_CLI is not set (run through meson test)");
+      return -1;
+    }
+  g_ptr_array_add (argv, (char *) cli);
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  /* English messages whatever the caller's locale. */
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_unsetenv (envp, "LANGUAGE");
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p; p++)
+    n += *p == '\n';
+  return n;
+}
+
+static void
+test_compare (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *charts = g_build_filename (fixture->dir, "charts", NULL);
+  g_autofree char *pdf = g_build_filename (charts, "report.pdf", NULL);
+  g_autofree char *md = g_build_filename (charts, "summary.md", NULL);
+  g_autofree char *png = g_build_filename (charts, "write-curve.png", NULL);
+  cairo_surface_t *surface;
+  int code;
+
+  code = run_cli (&out, &err, "compare", fixture->a, fixture->b, "--output-dir", charts,
+                  "--width", "1000", "--height", "500", "--scale", "1.5", "--style", "dark", NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  /* One line per file written: 5 charts × 3, the report, the table, 2 job files. */
+  g_assert_cmpuint (count_lines (out), ==, 19);
+  g_assert_true (g_file_test (pdf, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (md, G_FILE_TEST_IS_REGULAR));
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 1500);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 750);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_compare_references_and_formats (Fixture       *fixture,
+                                     gconstpointer  data)
+{
+  g_autofree char *ssd750 = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", "intel-ssd-750-400gb.json", NULL);
+  g_autofree char *m8peg = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", "plextor-m8peg-512gb.json", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *dir = g_build_filename (fixture->dir, "refs", NULL);
+  g_autofree char *md_path = g_build_filename (dir, "summary.md", NULL);
+  g_autofree char *md = NULL;
+  int code;
+
+  code = run_cli (&out, &err, "compare", ssd750, m8peg, "--output-dir", dir, "--format", "md,csv", NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  g_assert_nonnull (strstr (md, "| 4K random write at 0 % written | **112540 IOPS** | 33578 IOPS | -70.2 % |"));
+  g_assert_nonnull (strstr (md, "2200 MB/s"));
+  g_assert_null (strstr (md, "100 % written"));
+  g_assert_false (g_file_test (md_path, G_FILE_TEST_IS_DIR));
+  /* Only what was asked: no PNG. */
+  {
+    g_autofree char *png = g_build_filename (dir, "write-curve.png", NULL);
+    g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  }
+}
+
+static void
+test_report (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *dir = g_build_filename (fixture->dir, "report", NULL);
+  int code;
+
+  code = run_cli (&out, &err, "report", fixture->a, "--output-dir", dir, "--format", "pdf,fio", NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpuint (count_lines (out), ==, 2);
+  g_assert_nonnull (strstr (out, "report.pdf"));
+  g_assert_nonnull (strstr (out, "alpha-ssd.fio"));
+}
+
+/* Bad input files: exit 1 and one sentence naming the file. */
+static void
+test_bad_files (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *truncated = g_build_filename (fixture->dir, "truncated.json", NULL);
+  g_autofree char *corrupt = g_build_filename (fixture->dir, "corrupt.json", NULL);
+  g_autofree char *foreign = g_build_filename (fixture->dir, "foreign.json", NULL);
+  g_autofree char *missing = g_build_filename (fixture->dir, "missing.json", NULL);
+  g_autofree char *dir = g_build_filename (fixture->dir, "never", NULL);
+  g_autofree char *fio = g_test_build_filename (G_TEST_DIST, "data", "fio", "randrw-qd16.json", NULL);
+  const char *bad[] = { truncated, corrupt, foreign, missing, fio };
+  gsize length;
+
+  g_assert_true (g_file_get_contents (fixture->a, &text, &length, NULL));
+  g_assert_true (g_file_set_contents (truncated, text, length * 2 / 3, NULL));
+  /* A count that no longer matches its series. */
+  {
+    g_autoptr(GString) edited = g_string_new (text);
+    const char *ops = strstr (edited->str, "\"ops\" : ");
+    g_assert_nonnull (ops);
+    g_string_insert (edited, ops - edited->str + 8, "7");
+    g_assert_true (g_file_set_contents (corrupt, edited->str, -1, NULL));
+  }
+  g_assert_true (g_file_set_contents (foreign, "[1, 2, 3]\n", -1, NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *base = g_path_get_basename (bad[i]);
+      int code = run_cli (&out, &err, "compare", fixture->a, bad[i], "--output-dir", dir, NULL);
+
+      if (code < 0)
+        return;
+      g_test_message ("%s: %s", base, err);
+      g_assert_cmpint (code, ==, 1);
+      g_assert_true (g_str_has_prefix (err, "driveduel-cli: "));
+      g_assert_nonnull (strstr (err, base));
+      /* One sentence, one line. */
+      g_assert_cmpuint (count_lines (err), ==, 1);
+      g_assert_cmpstr (out, ==, "");
+    }
+  g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
+}
+
+/* Bad options: exit 2. */
+static void
+test_bad_options (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *dir = g_build_filename (fixture->dir, "out", NULL);
+  const char *cases[][8] = {
+    { "compare", fixture->a, "--output-dir", dir, NULL },
+    { "compare", fixture->a, fixture->b, NULL },
+    { "compare", fixture->a, fixture->b, "--output-dir", dir, "--format", "gif", NULL },
+    { "compare", fixture->a, fixture->b, "--output-dir", dir, "--style", "neon", NULL },
+    { "compare", fixture->a, fixture->b, "--output-dir", dir, "--scale", "0", NULL },
+    { "report", fixture->a, fixture->b, "--output-dir", dir, NULL },
+    { "import", fixture->a, NULL },
+    { "compare", fixture->a, fixture->b, "--output-dir", dir, "--bogus", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      int code = run_cli (&out, &err, cases[i][0], cases[i][1], cases[i][2], cases[i][3],
+                          cases[i][4], cases[i][5], cases[i][6], cases[i][7], NULL);
+
+      if (code < 0)
+        return;
+      g_assert_cmpint (code, ==, 2);
+      g_assert_true (g_str_has_prefix (err, "driveduel-cli: "));
+    }
+}
+
+static void
+test_import (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *json = g_test_build_filename (G_TEST_DIST, "data", "fio", "randwrite-2x.json", NULL);
+  g_autofree char *log = g_test_build_filename (G_TEST_DIST, "data", "fio", "randwrite-2x_iops.1.log", NULL);
+  g_autofree char *result_path = g_build_filename (fixture->dir, "fio.json", NULL);
+  g_autofree char *charts = g_build_filename (fixture->dir, "fio-charts", NULL);
+  g_autofree char *curve = g_build_filename (charts, "write-curve.png", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(DuelResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  int code;
+
+  code = run_cli (&out, &err, "import", json, "--iops-log", log, "--output", result_path, "--name", "fio run", NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  result = duel_result_load (result_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (duel_result_get_name (result), ==, "fio run");
+  g_assert_cmpuint (duel_series_get_length (duel_result_find_test (result, "randwrite-2x")->series), >, 10);
+
+  /* An imported run charts like a measured one. */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "report", result_path, "--output-dir", charts, NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_true (g_file_test (curve, G_FILE_TEST_IS_REGULAR));
+
+  /* Not fio output: 1. */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "import", fixture->a, "--output", result_path, NULL);
+  g_assert_cmpint (code, ==, 1);
+  g_assert_nonnull (strstr (err, "not fio JSON output"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add ("/duel/chart-cli/compare", Fixture, NULL, fixture_set_up, test_compare, fixture_tear_down);
+  g_test_add ("/duel/chart-cli/references-and-formats", Fixture, NULL, fixture_set_up,
+              test_compare_references_and_formats, fixture_tear_down);
+  g_test_add ("/duel/chart-cli/report", Fixture, NULL, fixture_set_up, test_report, fixture_tear_down);
+  g_test_add ("/duel/chart-cli/bad-files", Fixture, NULL, fixture_set_up, test_bad_files, fixture_tear_down);
+  g_test_add ("/duel/chart-cli/bad-options", Fixture, NULL, fixture_set_up, test_bad_options, fixture_tear_down);
+  g_test_add ("/duel/chart-cli/import", Fixture, NULL, fixture_set_up, test_import, fixture_tear_down);
+
+  return g_test_run ();
+}

@@ -1,0 +1,382 @@
+/* test-chart-export.c — every export is a valid file of its kind
+ *
+ * PNG loads through cairo at the asked size and scale, SVG parses as XML with
+ * an <svg> root, the PDF has the expected pages (and renders through
+ * ghostscript when it is installed), CSV columns are consistent, the Markdown
+ * table has a row per comparison row.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-chart-export.h"
+#include "duel-chart-table.h"
+#include "test-chart-helpers.h"
+
+typedef struct
+{
+  char           *dir;
+  DuelComparison *comparison;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+
+  fixture->dir = g_dir_make_tmp ("duel-export-XXXXXX", NULL);
+  g_assert_nonnull (fixture->dir);
+  test_make_pair (&a, &b);
+  fixture->comparison = duel_comparison_new (a, b, NULL);
+  g_assert_nonnull (fixture->comparison);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  remove_tree (fixture->dir);
+  g_free (fixture->dir);
+  g_clear_object (&fixture->comparison);
+}
+
+/* ---- Validators ---------------------------------------------------------------- */
+
+static void
+check_png (const char *path,
+           int         width,
+           int         height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (path);
+
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, width);
+  if (height > 0)
+    g_assert_cmpint (cairo_image_surface_get_height (surface), ==, height);
+  else
+    g_assert_cmpint (cairo_image_surface_get_height (surface), >=, -height);
+  cairo_surface_destroy (surface);
+}
+
+typedef struct
+{
+  guint depth;
+  char *root;
+  guint elements;
+} SvgState;
+
+static void
+svg_start (GMarkupParseContext  *context,
+           const char           *element,
+           const char          **names,
+           const char          **values,
+           gpointer              user_data,
+           GError              **error)
+{
+  SvgState *state = user_data;
+
+  if (state->depth == 0)
+    state->root = g_strdup (element);
+  state->depth++;
+  state->elements++;
+}
+
+static void
+svg_end (GMarkupParseContext  *context,
+         const char           *element,
+         gpointer              user_data,
+         GError              **error)
+{
+  ((SvgState *) user_data)->depth--;
+}
+
+static void
+check_svg (const char *path)
+{
+  static const GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMarkupParseContext) context = NULL;
+  SvgState state = { 0, };
+  gsize length;
+
+  g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+  context = g_markup_parse_context_new (&parser, G_MARKUP_IGNORE_QUALIFIED, &state, NULL);
+  g_assert_true (g_markup_parse_context_parse (context, text, length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_markup_parse_context_end_parse (context, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (state.root, ==, "svg");
+  g_assert_cmpuint (state.elements, >, 50);
+  g_free (state.root);
+}
+
+/* Page objects: "/Type /Page" not followed by "s" (cairo writes them uncompressed). */
+static guint
+pdf_page_count (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+  guint pages = 0;
+  const char *p, *end;
+
+  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
+  g_assert_true (length > 8 && memcmp (data, "%PDF-", 5) == 0);
+  end = data + length;
+  for (p = data; (p = memmem (p, end - p, "/Type /Page", 11)) != NULL; p += 11)
+    if (p + 11 < end && p[11] != 's')
+      pages++;
+  g_assert_nonnull (g_strrstr_len (data + length - MIN (length, 64), MIN (length, 64), "%%EOF"));
+  return pages;
+}
+
+static void
+check_pdf_renders (const char *path,
+                   guint       pages)
+{
+  g_autofree char *gs = g_find_program_in_path ("gs");
+  g_autofree char *dir = NULL;
+  g_autofree char *pattern = NULL;
+  g_autofree char *output = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  if (gs == NULL)
+    {
+      g_test_message ("ghostscript is not installed; the PDF was only parsed");
+      return;
+    }
+  dir = g_dir_make_tmp ("duel-gs-XXXXXX", NULL);
+  pattern = g_build_filename (dir, "page-%d.png", NULL);
+  output = g_strdup_printf ("-sOutputFile=%s", pattern);
+  {
+    const char *argv[] = { gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=png16m", "-r30", output, path, NULL };
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error));
+  }
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL) || (err && *err))
+    g_error ("ghostscript failed on the report: %s", err);
+  for (guint i = 1; i <= pages + 1; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("page-%u.png", i);
+      g_autofree char *png = g_build_filename (dir, name, NULL);
+
+      /* Exactly @pages images. */
+      g_assert_cmpint (g_file_test (png, G_FILE_TEST_EXISTS), ==, i <= pages);
+      if (i <= pages)
+        {
+          cairo_surface_t *surface = cairo_image_surface_create_from_png (png);
+
+          /* A4 landscape at 30 dpi. */
+          g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+          g_assert_cmpint (ABS (cairo_image_surface_get_width (surface) - 351), <=, 1);
+          cairo_surface_destroy (surface);
+        }
+    }
+  remove_tree (dir);
+}
+
+static guint
+count_fields (const char *line)
+{
+  guint n = 1;
+  gboolean quoted = FALSE;
+
+  for (const char *p = line; *p; p++)
+    {
+      if (*p == '"')
+        quoted = !quoted;
+      else if (*p == ',' && !quoted)
+        n++;
+    }
+  return n;
+}
+
+static void
+check_csv (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint columns;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  columns = count_fields (lines[0]);
+  g_assert_cmpuint (columns, >=, 4);
+  g_assert_nonnull (lines[1]);
+  for (guint i = 1; lines[i] && *lines[i]; i++)
+    g_assert_cmpuint (count_fields (lines[i]), ==, columns);
+}
+
+/* ---- Tests -------------------------------------------------------------------------- */
+
+static void
+test_export_all (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) charts = duel_chart_new_all (fixture->comparison, NULL);
+  DuelChartExportOptions options;
+  static const char * const ids[] = { "write-curve", "consistency", "qos", "standard", "summary" };
+  g_autofree char *pdf = g_build_filename (fixture->dir, "report.pdf", NULL);
+  g_autofree char *md_path = g_build_filename (fixture->dir, "summary.md", NULL);
+  g_autofree char *md = NULL;
+  guint pages, md_rows = 0;
+  g_auto(GStrv) md_lines = NULL;
+
+  duel_chart_export_options_init (&options);
+  g_assert_true (duel_chart_export_all (fixture->comparison, fixture->dir, &options, files, &error));
+  g_assert_no_error (error);
+
+  /* 5 charts × (png, svg, csv) + report.pdf + summary.md + 2 fio job files */
+  g_assert_cmpuint (files->len, ==, 5 * 3 + 1 + 1 + 2);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      g_autofree char *png = g_strdup_printf ("%s/%s.png", fixture->dir, ids[i]);
+      g_autofree char *svg = g_strdup_printf ("%s/%s.svg", fixture->dir, ids[i]);
+      g_autofree char *csv = g_strdup_printf ("%s/%s.csv", fixture->dir, ids[i]);
+
+      /* 1200 × 675 at scale 2; the table grows to show every row. */
+      check_png (png, 2400, g_str_equal (ids[i], "summary") ? -1350 : 1350);
+      check_svg (svg);
+      check_csv (csv);
+    }
+
+  /* A cover, one page per chart, the table over as many pages as it takes. */
+  pages = pdf_page_count (pdf);
+  g_assert_cmpuint (pages, >=, 1 + 4 + 2);
+  check_pdf_renders (pdf, pages);
+
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  md_lines = g_strsplit (md, "\n", -1);
+  for (guint i = 0; md_lines[i]; i++)
+    md_rows += g_str_has_prefix (md_lines[i], "| ") && !g_str_has_prefix (md_lines[i], "| **");
+  /* Header plus a line per row, plus the section lines counted apart. */
+  g_assert_cmpuint (md_rows, ==, 1 + duel_comparison_get_n_rows (fixture->comparison));
+  g_assert_nonnull (strstr (md, "|---|---:|---:|---:|---:|---:|\n"));
+  g_assert_nonnull (strstr (md, "| **wsat-fill** |"));
+  g_assert_nonnull (strstr (md, " **"));   /* winners in bold */
+
+  {
+    g_autofree char *fio_a = g_build_filename (fixture->dir, "alpha-ssd.fio", NULL);
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_get_contents (fio_a, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "[wsat-fill]\n"));
+    g_assert_nonnull (strstr (text, "rw=randwrite\n"));
+    g_assert_nonnull (strstr (text, "[std-seq-read]\n"));
+  }
+}
+
+static void
+test_export_formats (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  DuelChartExportOptions options;
+  DuelChartExportFormats formats;
+  g_autofree char *png = g_build_filename (fixture->dir, "qos.png", NULL);
+  cairo_surface_t *surface;
+  guint32 corner;
+
+  g_assert_true (duel_chart_export_parse_formats ("png, md", &formats, &error));
+  g_assert_cmpint (formats, ==, DUEL_CHART_EXPORT_PNG | DUEL_CHART_EXPORT_MARKDOWN);
+  g_assert_false (duel_chart_export_parse_formats ("png,gif", &formats, &error));
+  g_assert_nonnull (strstr (error->message, "gif"));
+  g_clear_error (&error);
+  g_assert_false (duel_chart_export_parse_formats (",", &formats, &error));
+  g_clear_error (&error);
+
+  duel_chart_export_options_init (&options);
+  options.formats = formats;
+  options.width = 800;
+  options.height = 450;
+  options.scale = 1;
+  options.theme = DUEL_CHART_THEME_DARK;
+  g_assert_true (duel_chart_export_all (fixture->comparison, fixture->dir, &options, files, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 5 + 1);
+  check_png (png, 800, 450);
+
+  /* The dark style paints a dark ground. */
+  surface = cairo_image_surface_create_from_png (png);
+  corner = *(const guint32 *) (gconstpointer) cairo_image_surface_get_data (surface);
+  g_assert_cmpuint ((corner >> 16) & 0xff, <, 64);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_export_one_drive (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelComparison) single = duel_comparison_new (duel_comparison_get_result (fixture->comparison, 0), NULL, NULL);
+  DuelChartExportOptions options;
+  g_autofree char *pdf = g_build_filename (fixture->dir, "report.pdf", NULL);
+
+  duel_chart_export_options_init (&options);
+  options.formats = DUEL_CHART_EXPORT_PDF | DUEL_CHART_EXPORT_SVG;
+  g_assert_true (duel_chart_export_all (single, fixture->dir, &options, files, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 5 + 1);
+  g_assert_cmpuint (pdf_page_count (pdf), >=, 1 + 4 + 1);
+}
+
+static void
+test_export_unwritable (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file = g_build_filename (fixture->dir, "a-file", NULL);
+  g_autofree char *below = g_build_filename (file, "charts", NULL);
+  DuelChartExportOptions options;
+
+  g_assert_true (g_file_set_contents (file, "", 0, NULL));
+  duel_chart_export_options_init (&options);
+  g_assert_false (duel_chart_export_all (fixture->comparison, below, &options, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "charts"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add ("/duel/chart-export/all", Fixture, NULL, fixture_set_up, test_export_all, fixture_tear_down);
+  g_test_add ("/duel/chart-export/formats", Fixture, NULL, fixture_set_up, test_export_formats, fixture_tear_down);
+  g_test_add ("/duel/chart-export/one-drive", Fixture, NULL, fixture_set_up, test_export_one_drive, fixture_tear_down);
+  g_test_add ("/duel/chart-export/unwritable", Fixture, NULL, fixture_set_up, test_export_unwritable, fixture_tear_down);
+
+  return g_test_run ();
+}

@@ -1,0 +1,491 @@
+/* test-chart.c — the chart drawings: axes, decimation, both drives on every chart
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-chart.h"
+#include "duel-chart-export.h"
+#include "duel-chart-consistency.h"
+#include "duel-chart-qos.h"
+#include "duel-chart-standard.h"
+#include "duel-chart-table.h"
+#include "duel-chart-write-curve.h"
+#include "test-chart-helpers.h"
+
+/* ---- Helpers -------------------------------------------------------------- */
+
+static cairo_surface_t *
+render (DuelChart *chart,
+        double     width,
+        double     height,
+        double     scale)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                         (int) (width * scale), (int) (height * scale));
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_scale (cr, scale, scale);
+  duel_chart_draw (chart, cr, width, height);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* Pixels within a small distance of @color inside @rect (user units × @scale). */
+static guint
+count_color (cairo_surface_t      *surface,
+             const DuelChartRect  *rect,
+             double                scale,
+             const DuelChartColor *color)
+{
+  int stride = cairo_image_surface_get_stride (surface);
+  int w = cairo_image_surface_get_width (surface);
+  int h = cairo_image_surface_get_height (surface);
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int x0 = CLAMP ((int) (rect->x * scale), 0, w), x1 = CLAMP ((int) ((rect->x + rect->width) * scale), 0, w);
+  int y0 = CLAMP ((int) (rect->y * scale), 0, h), y1 = CLAMP ((int) ((rect->y + rect->height) * scale), 0, h);
+  int r = (int) (color->red * 255), g = (int) (color->green * 255), b = (int) (color->blue * 255);
+  guint n = 0;
+
+  for (int y = y0; y < y1; y++)
+    {
+      const guint32 *row = (const guint32 *) (gconstpointer) (data + y * stride);
+
+      for (int x = x0; x < x1; x++)
+        {
+          guint32 p = row[x];
+          int pr = (p >> 16) & 0xff, pg = (p >> 8) & 0xff, pb = p & 0xff;
+
+          if (ABS (pr - r) <= 12 && ABS (pg - g) <= 12 && ABS (pb - b) <= 12)
+            n++;
+        }
+    }
+  return n;
+}
+
+static DuelComparison *
+make_comparison (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelComparison *comparison;
+
+  test_make_pair (&a, &b);
+  comparison = duel_comparison_new (a, b, &error);
+  g_assert_no_error (error);
+  return comparison;
+}
+
+/* ---- Axes ---------------------------------------------------------------------- */
+
+static void
+test_axes_linear (void)
+{
+  DuelChartAxis axis;
+  g_autoptr(GArray) ticks = NULL;
+
+  duel_chart_axis_init (&axis, DUEL_CHART_SCALE_LINEAR, DUEL_CHART_FORMAT_NUMBER, 0, 1);
+  duel_chart_axis_fit (&axis, 0, 112540, TRUE);
+  g_assert_cmpfloat (axis.min, ==, 0);
+  g_assert_cmpfloat (axis.max, ==, 125000);
+  ticks = duel_chart_axis_get_ticks (&axis);
+  g_assert_cmpuint (ticks->len, ==, 6);
+  g_assert_cmpfloat (g_array_index (ticks, double, 1), ==, 25000);
+
+  axis.start = 100;
+  axis.end = 600;
+  g_assert_cmpfloat_with_epsilon (duel_chart_axis_map (&axis, 62500), 350, 1e-9);
+
+  {
+    g_autofree char *label = duel_chart_axis_format (&axis, 25000);
+    g_autofree char *number = duel_chart_format_number (112540, 0);
+    g_autofree char *negative = duel_chart_format_number (-1234567.25, 1);
+
+    g_assert_cmpstr (label, ==, "25k");
+    g_assert_cmpstr (number, ==, "112,540");
+    g_assert_cmpstr (negative, ==, "-1,234,567.2");
+  }
+}
+
+static void
+test_axes_log_and_nines (void)
+{
+  DuelChartAxis axis;
+  g_autoptr(GArray) ticks = NULL;
+  g_autoptr(GArray) nines = NULL;
+  g_autofree char *label = NULL;
+
+  duel_chart_axis_init (&axis, DUEL_CHART_SCALE_LOG, DUEL_CHART_FORMAT_DURATION_NS, 1, 10);
+  duel_chart_axis_fit (&axis, 37000, 4100000, FALSE);
+  g_assert_cmpfloat (axis.min, ==, 10000);
+  g_assert_cmpfloat (axis.max, ==, 10000000);
+  ticks = duel_chart_axis_get_ticks (&axis);
+  g_assert_cmpuint (ticks->len, ==, 4);
+  label = duel_chart_axis_format (&axis, 1e6);
+  g_assert_cmpstr (label, ==, "1 ms");
+
+  /* Every nine is one step on a percentile axis. */
+  duel_chart_axis_init (&axis, DUEL_CHART_SCALE_NINES, DUEL_CHART_FORMAT_NINES, 90, 99.999);
+  axis.start = 0;
+  axis.end = 400;
+  g_assert_cmpfloat_with_epsilon (duel_chart_axis_map (&axis, 99), 100, 1e-6);
+  g_assert_cmpfloat_with_epsilon (duel_chart_axis_map (&axis, 99.9), 200, 1e-6);
+  g_assert_cmpfloat_with_epsilon (duel_chart_axis_map (&axis, 99.99), 300, 1e-6);
+  nines = duel_chart_axis_get_ticks (&axis);
+  g_assert_cmpuint (nines->len, ==, 5);
+  g_assert_cmpfloat (g_array_index (nines, double, 4), ==, 99.999);
+}
+
+/* ---- Decimation ------------------------------------------------------------------ */
+
+static void
+test_line_spike_survives (void)
+{
+  g_autoptr(DuelChartLine) line = duel_chart_line_new ();
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 200);
+  cairo_t *cr = cairo_create (surface);
+  DuelChartAxis x, y;
+  DuelChartRect plot = { 0, 0, 400, 200 };
+  const guint32 *row;
+  guint spike_column, found = 0;
+
+  /* A flat million points with one sample far above the rest. */
+  for (guint i = 0; i < 1000000; i++)
+    duel_chart_line_append (line, i, i == 612345 ? 1000 : 100);
+
+  duel_chart_axis_init (&x, DUEL_CHART_SCALE_LINEAR, DUEL_CHART_FORMAT_NUMBER, 0, 1000000);
+  duel_chart_axis_init (&y, DUEL_CHART_SCALE_LINEAR, DUEL_CHART_FORMAT_NUMBER, 0, 1000);
+  x.start = 0;
+  x.end = 400;
+  y.start = 200;
+  y.end = 0;
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  duel_chart_line_append_path (line, cr, &x, &y, &plot);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  cairo_surface_flush (surface);
+
+  /* The spike's column is dark near the top; the others are not. */
+  spike_column = 612345 * 400 / 1000000;
+  for (int yy = 0; yy < 20; yy++)
+    {
+      row = (const guint32 *) (gconstpointer) (cairo_image_surface_get_data (surface) +
+                                               yy * cairo_image_surface_get_stride (surface));
+      for (guint xx = 0; xx < 400; xx++)
+        {
+          if ((row[xx] & 0xff) < 128)
+            {
+              g_assert_cmpuint (xx, ==, spike_column);
+              found++;
+            }
+        }
+    }
+  g_assert_cmpuint (found, >, 10);
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_line_queries (void)
+{
+  g_autoptr(DuelChartLine) line = duel_chart_line_new ();
+  double x0, x1, y0, y1, pos;
+
+  duel_chart_line_append (line, 0, 0);
+  duel_chart_line_append (line, 10, 100);
+  duel_chart_line_append (line, 20, NAN);
+  duel_chart_line_append (line, 30, 50);
+
+  g_assert_true (duel_chart_line_get_extent (line, &x0, &x1, &y0, &y1, &pos));
+  g_assert_cmpfloat (x0, ==, 0);
+  g_assert_cmpfloat (x1, ==, 30);
+  g_assert_cmpfloat (y0, ==, 0);
+  g_assert_cmpfloat (y1, ==, 100);
+  g_assert_cmpfloat (pos, ==, 50);
+  g_assert_cmpfloat_with_epsilon (duel_chart_line_value_at (line, 5), 50, 1e-9);
+  g_assert_true (isnan (duel_chart_line_value_at (line, 40)));
+  g_assert_cmpfloat_with_epsilon (duel_chart_line_mean_between (line, 0, 30), 50, 1e-9);
+}
+
+/* ---- Every chart shows both drives ------------------------------------------------- */
+
+static void
+check_both_drives (DuelChart            *chart,
+                   const DuelChartStyle *style,
+                   double                scale)
+{
+  /* The table is drawn at its full height, as it is exported. */
+  cairo_surface_t *surface = render (chart, 1200, duel_chart_export_height_for (chart, 1200, 675), scale);
+  DuelChartRect plot;
+  const char *id = duel_chart_get_id (chart);
+
+  g_assert_true (duel_chart_has_data (chart));
+  g_assert_true (duel_chart_get_plot_rect (chart, &plot));
+  g_assert_cmpfloat (plot.width, >, 300);
+  g_assert_cmpfloat (plot.height, >, 100);
+
+  for (guint d = 0; d < 2; d++)
+    {
+      guint n = count_color (surface, &plot, scale, duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN));
+      if (n < 40)
+        g_error ("%s: drive %u has %u pixels of its colour in the plot", id, d, n);
+    }
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_charts_draw_both_drives (gconstpointer data)
+{
+  DuelChartTheme theme = GPOINTER_TO_INT (data);
+  g_autoptr(DuelComparison) comparison = make_comparison ();
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (theme);
+  g_autoptr(GPtrArray) charts = duel_chart_new_all (comparison, style);
+
+  g_assert_cmpuint (charts->len, ==, 5);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      check_both_drives (g_ptr_array_index (charts, i), style, 1);
+      /* Any scale: the same drawing on a denser surface. */
+      check_both_drives (g_ptr_array_index (charts, i), style, 2);
+    }
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+test_chart_options (void)
+{
+  g_autoptr(DuelComparison) comparison = make_comparison ();
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (DUEL_CHART_THEME_LIGHT);
+  g_autoptr(DuelChart) curve = duel_chart_write_curve_new (comparison);
+  g_autoptr(DuelChart) consistency = duel_chart_consistency_new (comparison);
+  g_autoptr(DuelChart) qos = duel_chart_qos_new (comparison);
+  guint notified = 0;
+
+  g_signal_connect (curve, "notify", G_CALLBACK (count_notify_cb), &notified);
+
+  duel_chart_write_curve_set_log_scale (DUEL_CHART_WRITE_CURVE (curve), TRUE);
+  duel_chart_write_curve_set_log_scale (DUEL_CHART_WRITE_CURVE (curve), TRUE);
+  g_assert_cmpuint (notified, ==, 1);
+  check_both_drives (curve, style, 1);
+  duel_chart_write_curve_set_time_axis (DUEL_CHART_WRITE_CURVE (curve), TRUE);
+  g_assert_cmpuint (notified, ==, 2);
+  check_both_drives (curve, style, 1);
+
+  duel_chart_consistency_set_split_directions (DUEL_CHART_CONSISTENCY (consistency), TRUE);
+  check_both_drives (consistency, style, 1);
+
+  duel_chart_qos_set_queue_depth (DUEL_CHART_QOS (qos), 1);
+  check_both_drives (qos, style, 1);
+  duel_chart_qos_set_mixed (DUEL_CHART_QOS (qos), TRUE);
+  duel_chart_qos_set_queue_depth (DUEL_CHART_QOS (qos), 32);
+  check_both_drives (qos, style, 1);
+
+  g_object_set (curve, "style", style, NULL);
+  g_assert_cmpuint (notified, ==, 3);
+}
+
+/* The same charts, but the second drive never ran the consistency test:
+ * its colour must not appear there (the pixel check can fail). */
+static void
+test_chart_missing_drive (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelResult) b_partial = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (DUEL_CHART_THEME_LIGHT);
+  g_autoptr(DuelChart) chart = NULL;
+  GPtrArray *tests;
+  cairo_surface_t *surface;
+  DuelChartRect plot;
+
+  test_make_pair (&a, &b);
+  duel_result_set_name (b_partial, "Beta SSD");
+  duel_result_set_device (b_partial, duel_result_get_device (b));
+  tests = duel_result_get_tests (b);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      if (g_strcmp0 (record->name, DUEL_TEST_CONSISTENCY) != 0)
+        duel_result_add_test (b_partial, record);
+    }
+
+  comparison = duel_comparison_new (a, b_partial, NULL);
+  chart = duel_chart_consistency_new (comparison);
+  surface = render (chart, 1200, 675, 1);
+  g_assert_true (duel_chart_get_plot_rect (chart, &plot));
+  g_assert_cmpuint (count_color (surface, &plot, 1, duel_chart_style_get_drive_color (style, 0, DUEL_CHART_ROLE_MAIN)), >, 40);
+  g_assert_cmpuint (count_color (surface, &plot, 1, duel_chart_style_get_drive_color (style, 1, DUEL_CHART_ROLE_MAIN)), ==, 0);
+  cairo_surface_destroy (surface);
+}
+
+/* ---- Published references ----------------------------------------------------------- */
+
+static void
+test_chart_published_markers (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", "intel-ssd-750-400gb.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) reference = duel_result_load (path, &error);
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelChart) curve = NULL;
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (DUEL_CHART_THEME_LIGHT);
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint published = 0, measured = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (duel_result_is_published (reference));
+
+  test_make_pair (&a, &b);
+  comparison = duel_comparison_new (a, reference, &error);
+  g_assert_no_error (error);
+  curve = duel_chart_write_curve_new (comparison);
+  check_both_drives (curve, style, 1);
+
+  /* The reference is three markers (0 %, 50 %, the end), never a curve. */
+  csv = duel_chart_to_csv (curve);
+  lines = g_strsplit (csv, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "drive,source,percent_written,time_s,write_iops");
+  for (guint i = 1; lines[i] && *lines[i]; i++)
+    {
+      if (g_str_has_prefix (lines[i], "Intel SSD 750 400GB,published,"))
+        published++;
+      else if (g_str_has_prefix (lines[i], "Alpha SSD,measured,"))
+        measured++;
+      else
+        g_error ("unexpected CSV line: %s", lines[i]);
+    }
+  g_assert_cmpuint (published, ==, 3);
+  g_assert_cmpuint (measured, ==,
+                    duel_series_get_length (duel_result_find_test (a, DUEL_TEST_WSAT_FILL)->series));
+  g_assert_nonnull (strstr (csv, "Intel SSD 750 400GB,published,0,,112540\n"));
+  g_assert_nonnull (strstr (csv, "Intel SSD 750 400GB,published,50,,83061\n"));
+  g_assert_nonnull (strstr (csv, "Intel SSD 750 400GB,published,200,,15885\n"));
+}
+
+/* ---- CSV columns follow the series ---------------------------------------------------- */
+
+static guint
+count_fields (const char *line)
+{
+  guint n = 1;
+  gboolean quoted = FALSE;
+
+  for (const char *p = line; *p; p++)
+    {
+      if (*p == '"')
+        quoted = !quoted;
+      else if (*p == ',' && !quoted)
+        n++;
+    }
+  return n;
+}
+
+static void
+test_chart_csv (void)
+{
+  g_autoptr(DuelComparison) comparison = make_comparison ();
+  g_autoptr(GPtrArray) charts = duel_chart_new_all (comparison, NULL);
+  DuelResult *a = duel_comparison_get_result (comparison, 0);
+
+  for (guint i = 0; i < charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (charts, i);
+      g_autofree char *csv = duel_chart_to_csv (chart);
+      g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+      guint columns = count_fields (lines[0]);
+      guint rows_a = 0;
+      const char *id = duel_chart_get_id (chart);
+
+      g_assert_cmpuint (columns, >=, 4);
+      for (guint l = 1; lines[l] && *lines[l]; l++)
+        {
+          g_assert_cmpuint (count_fields (lines[l]), ==, columns);
+          rows_a += g_str_has_prefix (lines[l], "Alpha SSD,");
+        }
+
+      /* One CSV row per point the chart drew for the first drive. */
+      if (g_str_equal (id, "write-curve"))
+        g_assert_cmpuint (rows_a, ==, duel_series_get_length (duel_result_find_test (a, DUEL_TEST_WSAT_FILL)->series));
+      else if (g_str_equal (id, "consistency"))
+        g_assert_cmpuint (rows_a, ==, duel_series_get_length (duel_result_find_test (a, DUEL_TEST_CONSISTENCY)->series));
+      else if (g_str_equal (id, "standard"))
+        g_assert_cmpuint (rows_a, ==, 6);
+      else if (g_str_equal (id, "qos"))
+        g_assert_cmpuint (rows_a, >, 100);
+      else if (g_str_equal (id, "summary"))
+        g_assert_cmpuint (g_strv_length (lines) - 2, ==, duel_comparison_get_n_rows (comparison));
+    }
+}
+
+/* ---- The table pages through all its lines -------------------------------------------- */
+
+static void
+test_table_paging (void)
+{
+  g_autoptr(DuelComparison) comparison = make_comparison ();
+  g_autoptr(DuelChart) table = duel_chart_table_new (comparison);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 400);
+  cairo_t *cr = cairo_create (surface);
+  guint line = 0, pages = 0, n = duel_chart_table_get_n_lines (DUEL_CHART_TABLE (table));
+  double tall = duel_chart_table_get_natural_height (DUEL_CHART_TABLE (table), 1200);
+
+  g_assert_cmpuint (n, >, 40);
+  g_assert_cmpfloat (tall, >, 675);
+  while (line < n)
+    {
+      guint next = duel_chart_table_draw_page (DUEL_CHART_TABLE (table), cr, 800, 400, line);
+      g_assert_cmpuint (next, >, line);
+      line = next;
+      pages++;
+    }
+  g_assert_cmpuint (pages, >, 1);
+  g_assert_cmpuint (pages, <, n);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/chart/axes/linear", test_axes_linear);
+  g_test_add_func ("/duel/chart/axes/log-and-nines", test_axes_log_and_nines);
+  g_test_add_func ("/duel/chart/line/spike-survives", test_line_spike_survives);
+  g_test_add_func ("/duel/chart/line/queries", test_line_queries);
+  g_test_add_data_func ("/duel/chart/both-drives/light", GINT_TO_POINTER (DUEL_CHART_THEME_LIGHT),
+                        test_charts_draw_both_drives);
+  g_test_add_data_func ("/duel/chart/both-drives/dark", GINT_TO_POINTER (DUEL_CHART_THEME_DARK),
+                        test_charts_draw_both_drives);
+  g_test_add_func ("/duel/chart/options", test_chart_options);
+  g_test_add_func ("/duel/chart/missing-drive", test_chart_missing_drive);
+  g_test_add_func ("/duel/chart/published-markers", test_chart_published_markers);
+  g_test_add_func ("/duel/chart/csv", test_chart_csv);
+  g_test_add_func ("/duel/chart/table-paging", test_table_paging);
+
+  return g_test_run ();
+}

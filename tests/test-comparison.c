@@ -1,0 +1,354 @@
+/* test-comparison.c — two results side by side: rows, winners, warnings, references
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-comparison.h"
+#include "duel-error.h"
+#include "test-chart-helpers.h"
+
+static const DuelComparisonRow *
+find_row (DuelComparison *comparison,
+          const char     *test,
+          const char     *key)
+{
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+
+      if (g_strcmp0 (row->test, test) == 0 && g_strcmp0 (row->key, key) == 0)
+        return row;
+    }
+  return NULL;
+}
+
+static gboolean
+has_warning (DuelComparison *comparison,
+             const char     *needle)
+{
+  const char * const *warnings = duel_comparison_get_warnings (comparison);
+
+  for (guint i = 0; warnings[i] != NULL; i++)
+    if (strstr (warnings[i], needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static char *
+reference_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "reference", name, NULL);
+}
+
+static void
+test_rows_and_winners (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GError) error = NULL;
+  const DuelComparisonRow *row;
+  const char * const *tests;
+  double va, vb;
+
+  test_make_pair (&a, &b);
+  comparison = duel_comparison_new (a, b, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_comparison_get_n_drives (comparison), ==, 2);
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 0), ==, "Alpha SSD");
+
+  /* Every test both hold, in A's order. */
+  tests = duel_comparison_get_tests (comparison);
+  g_assert_cmpuint (g_strv_length ((char **) tests), ==, duel_result_get_tests (a)->len);
+  g_assert_cmpstr (tests[0], ==, DUEL_TEST_WSAT_FILL);
+
+  /* Higher is better: A writes faster at the start. */
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_0pct");
+  g_assert_nonnull (row);
+  g_assert_true (duel_test_record_get_figure (duel_result_find_test (a, DUEL_TEST_WSAT_FILL), "iops_at_0pct", &va));
+  g_assert_true (duel_test_record_get_figure (duel_result_find_test (b, DUEL_TEST_WSAT_FILL), "iops_at_0pct", &vb));
+  g_assert_cmpfloat (row->value[0], ==, va);
+  g_assert_cmpfloat (row->value[1], ==, vb);
+  g_assert_cmpfloat_with_epsilon (row->difference_pct, (vb - va) / va * 100, 1e-9);
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_A);
+  g_assert_cmpint (row->better, ==, DUEL_BETTER_HIGHER);
+  g_assert_cmpstr (row->unit, ==, "IOPS");
+
+  /* Lower is better: A's latencies are shorter, so A wins with the smaller value. */
+  row = find_row (comparison, "qos-read-qd32", "qos_read_qd32_p99_us");
+  g_assert_nonnull (row);
+  g_assert_cmpint (row->better, ==, DUEL_BETTER_LOWER);
+  g_assert_cmpfloat (row->value[0], <, row->value[1]);
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_A);
+
+  /* No better direction, no winner. */
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "written_gb");
+  g_assert_nonnull (row);
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_NONE);
+
+  /* Identity from the device objects. */
+  row = find_row (comparison, NULL, "model");
+  g_assert_nonnull (row);
+  g_assert_cmpint (row->kind, ==, DUEL_COMPARISON_ROW_IDENTITY);
+  g_assert_cmpstr (row->text[1], ==, "Beta SSD");
+  row = find_row (comparison, NULL, "interface");
+  g_assert_cmpstr (row->text[0], ==, "NVMe, PCIe 3.0 x4");
+  row = find_row (comparison, NULL, "ceiling");
+  g_assert_cmpstr (row->text[0], ==, "3938 MB/s");
+
+  /* A carries ratings: its standard rows show them, rated against measured. */
+  g_assert_true (duel_comparison_has_rated (comparison));
+  row = find_row (comparison, "std-seq-read", "seq_read_mbps");
+  g_assert_true (row->has_rated[0]);
+  g_assert_false (row->has_rated[1]);
+  g_assert_cmpfloat (row->rated[0], ==, 2000);
+  row = find_row (comparison, "std-rand-read-qd32", "rand_read_qd32_iops");
+  g_assert_true (row->has_rated[0]);
+  row = find_row (comparison, "std-rand-read-qd1", "rand_read_qd1_iops");
+  g_assert_false (row->has_rated[0]);   /* vendors rate the deepest queue */
+
+  /* The runs were set up alike. */
+  g_assert_null (duel_comparison_get_warnings (comparison)[0]);
+}
+
+static void
+test_decide (void)
+{
+  g_assert_cmpint (duel_comparison_decide (2, 1, DUEL_BETTER_HIGHER), ==, DUEL_WINNER_A);
+  g_assert_cmpint (duel_comparison_decide (2, 1, DUEL_BETTER_LOWER), ==, DUEL_WINNER_B);
+  g_assert_cmpint (duel_comparison_decide (5, 5, DUEL_BETTER_LOWER), ==, DUEL_WINNER_TIE);
+  g_assert_cmpint (duel_comparison_decide (5, NAN, DUEL_BETTER_LOWER), ==, DUEL_WINNER_NONE);
+  g_assert_cmpint (duel_comparison_decide (5, 6, DUEL_BETTER_NONE), ==, DUEL_WINNER_NONE);
+}
+
+static void
+test_fairness_warnings (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  TestDrive da, db;
+  DuelTestRecord *fill;
+
+  test_drive_init (&da, "Alpha SSD", 1.0, 1);
+  test_drive_init (&db, "Beta SSD", 0.8, 2);
+  db.fill_block_size = 8192;
+  db.fill_queue_depth = 16;
+  db.fill_trimmed = FALSE;
+  a = test_make_result (&da);
+  b = test_make_result (&db);
+
+  /* B's fill covered half its target and went to 3x. */
+  fill = duel_result_find_test (b, DUEL_TEST_WSAT_FILL);
+  fill->span_length /= 2;
+  fill->workload.size_multiple = 3;
+  /* and its consistency run lasted longer */
+  duel_result_find_test (b, DUEL_TEST_CONSISTENCY)->workload.runtime_ms = 600000;
+
+  comparison = duel_comparison_new (a, b, NULL);
+  g_assert_true (has_warning (comparison, "block sizes differ"));
+  g_assert_true (has_warning (comparison, "queue depths differ"));
+  g_assert_true (has_warning (comparison, "trimmed"));
+  g_assert_true (has_warning (comparison, "span covers 100 % of Alpha SSD but 50 % of Beta SSD"));
+  g_assert_true (has_warning (comparison, "3×"));
+  g_assert_true (has_warning (comparison, "run lengths differ"));
+  /* Each warning names its test. */
+  for (guint i = 0; duel_comparison_get_warnings (comparison)[i]; i++)
+    {
+      const char *w = duel_comparison_get_warnings (comparison)[i];
+      g_assert_true (g_str_has_prefix (w, DUEL_TEST_WSAT_FILL ": ") || g_str_has_prefix (w, DUEL_TEST_CONSISTENCY ": "));
+    }
+}
+
+static void
+test_single_drive (void)
+{
+  TestDrive d;
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  guint figures = 0;
+
+  test_drive_init (&d, "Alpha SSD", 1.0, 3);
+  a = test_make_result (&d);
+  comparison = duel_comparison_new (a, NULL, NULL);
+  g_assert_cmpuint (duel_comparison_get_n_drives (comparison), ==, 1);
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+
+      figures += row->kind == DUEL_COMPARISON_ROW_FIGURE;
+      g_assert_cmpint (row->winner, ==, DUEL_WINNER_NONE);
+      g_assert_true (isnan (row->difference_pct));
+    }
+  g_assert_cmpuint (figures, >, 50);
+  g_assert_nonnull (duel_comparison_find_test (comparison, 0, DUEL_ANALYSIS_QOS));
+}
+
+static void
+test_references (void)
+{
+  g_autofree char *ssd750 = reference_path ("intel-ssd-750-400gb.json");
+  g_autofree char *m8peg = reference_path ("plextor-m8peg-512gb.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelComparison) comparison = duel_comparison_new_for_paths (ssd750, m8peg, &error);
+  const DuelComparisonRow *row;
+
+  g_assert_no_error (error);
+  g_assert_true (duel_comparison_is_published (comparison, 0));
+  g_assert_true (duel_comparison_is_published (comparison, 1));
+
+  /* The article's numbers, as printed. */
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_0pct");
+  g_assert_cmpfloat (row->value[0], ==, 112540);
+  g_assert_cmpfloat (row->value[1], ==, 33578);
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_A);
+  g_assert_cmpfloat_with_epsilon (row->difference_pct, -70.163, 1e-3);
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_50pct");
+  g_assert_cmpfloat (row->value[0], ==, 83061);
+  g_assert_cmpfloat (row->value[1], ==, 47061);
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_end");
+  g_assert_cmpfloat (row->value[0], ==, 15885);
+  g_assert_cmpfloat (row->value[1], ==, 9087);
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "write_iops_mean");
+  g_assert_cmpfloat (row->value[0], ==, 29752);
+  g_assert_cmpfloat (row->value[1], ==, 18363);
+  row = find_row (comparison, DUEL_TEST_WSAT_READ, "read_score_iops");
+  g_assert_cmpfloat (row->value[0], ==, 253262);
+  g_assert_cmpfloat (row->value[1], ==, 262899);
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_B);
+  row = find_row (comparison, DUEL_TEST_CONSISTENCY, "consistency_slowest_iops");
+  g_assert_cmpfloat (row->value[0], ==, 12263);
+  g_assert_cmpfloat (row->value[1], ==, 16164);
+  /* The article prints no 100 % point: none is invented. */
+  g_assert_null (find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_100pct"));
+
+  /* Vendor ratings, rated against (nothing) measured. */
+  g_assert_true (duel_comparison_has_rated (comparison));
+  row = find_row (comparison, DUEL_COMPARISON_RATED_SECTION, "seq_read_mb_s");
+  g_assert_cmpfloat (row->rated[0], ==, 2200);
+  g_assert_cmpfloat (row->rated[1], ==, 2300);
+  g_assert_false (row->has_value[0]);
+  row = find_row (comparison, DUEL_COMPARISON_RATED_SECTION, "rand_write_iops");
+  g_assert_cmpfloat (row->rated[0], ==, 230000);
+  g_assert_cmpfloat (row->rated[1], ==, 250000);
+
+  /* Identity: form factor and link as the article describes them. */
+  row = find_row (comparison, NULL, "form_factor");
+  g_assert_cmpstr (row->text[0], ==, "add-in card (AIC)");
+  g_assert_nonnull (strstr (row->text[1], "M.2"));
+  row = find_row (comparison, NULL, "interface");
+  g_assert_cmpstr (row->text[1], ==, "NVMe, PCIe 3.0 x4");
+  row = find_row (comparison, NULL, "capacity");
+  g_assert_cmpstr (row->text[0], ==, "400 GB");
+  g_assert_cmpstr (row->text[1], ==, "512 GB");
+}
+
+/* A measured run beside a reference: the reference's ratings meet the run's
+ * standard set, and tests the reference lacks are named in warnings. */
+static void
+test_measured_against_reference (void)
+{
+  g_autofree char *ssd750 = reference_path ("intel-ssd-750-400gb.json");
+  g_autoptr(DuelResult) reference = duel_result_load (ssd750, NULL);
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  const DuelComparisonRow *row;
+  TestDrive d;
+
+  test_drive_init (&d, "Alpha SSD", 1.0, 4);
+  a = test_make_result (&d);
+  comparison = duel_comparison_new (a, reference, NULL);
+
+  row = find_row (comparison, DUEL_COMPARISON_RATED_SECTION, "seq_read_mb_s");
+  g_assert_nonnull (row);
+  g_assert_true (row->has_value[0]);      /* A's measured sequential read */
+  g_assert_false (row->has_rated[0]);
+  g_assert_true (row->has_rated[1]);      /* the SSD 750's rating */
+  g_assert_cmpfloat (row->rated[1], ==, 2200);
+  /* One sentence names every test only the run has. */
+  g_assert_true (has_warning (comparison, "std-seq-read, std-rand-read-qd1"));
+  g_assert_true (has_warning (comparison, "were run on Alpha SSD only"));
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_warnings (comparison)), ==, 1);
+
+  /* A figure only the measured run has is left out beside a reference. */
+  g_assert_null (find_row (comparison, DUEL_TEST_WSAT_FILL, "ss_rounds"));
+  g_assert_nonnull (find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_50pct"));
+}
+
+static void
+test_refuses_empty_and_bad_files (void)
+{
+  g_autoptr(DuelResult) empty = duel_result_new ();
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("duel-comparison-XXXXXX", NULL);
+  g_autofree char *good = g_build_filename (dir, "good.json", NULL);
+  g_autofree char *truncated = g_build_filename (dir, "truncated.json", NULL);
+  g_autofree char *foreign = g_build_filename (dir, "foreign.json", NULL);
+  g_autofree char *text = NULL;
+  gsize length;
+
+  test_make_pair (&a, &b);
+  g_assert_null (duel_comparison_new (a, empty, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_clear_error (&error);
+
+  g_assert_true (duel_result_save (a, good, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (good, &text, &length, NULL));
+  g_assert_true (g_file_set_contents (truncated, text, length / 2, NULL));
+  g_assert_true (g_file_set_contents (foreign, "{\"jobs\": [], \"fio version\": \"fio-3.33\"}", -1, NULL));
+
+  g_assert_null (duel_comparison_new_for_paths (good, truncated, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "truncated.json"));
+  g_clear_error (&error);
+
+  g_assert_null (duel_comparison_new_for_paths (foreign, good, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "foreign.json"));
+  g_assert_nonnull (strstr (error->message, "not a Drive Duel result"));
+  g_clear_error (&error);
+
+  /* What was saved compares like the original. */
+  {
+    g_autoptr(DuelComparison) comparison = duel_comparison_new_for_paths (good, good, &error);
+    const DuelComparisonRow *row;
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 1), ==, "Alpha SSD (2)");
+    row = find_row (comparison, DUEL_TEST_CONSISTENCY, "consistency_mean_iops");
+    g_assert_cmpint (row->winner, ==, DUEL_WINNER_TIE);
+    g_assert_cmpfloat (row->difference_pct, ==, 0);
+  }
+
+  g_unlink (good);
+  g_unlink (truncated);
+  g_unlink (foreign);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/comparison/rows-and-winners", test_rows_and_winners);
+  g_test_add_func ("/duel/comparison/decide", test_decide);
+  g_test_add_func ("/duel/comparison/fairness-warnings", test_fairness_warnings);
+  g_test_add_func ("/duel/comparison/single-drive", test_single_drive);
+  g_test_add_func ("/duel/comparison/references", test_references);
+  g_test_add_func ("/duel/comparison/measured-against-reference", test_measured_against_reference);
+  g_test_add_func ("/duel/comparison/refuses-bad-files", test_refuses_empty_and_bad_files);
+
+  return g_test_run ();
+}

@@ -1,0 +1,325 @@
+/* test-fio-import.c — fio's json+ output as a result, and back to a fio job file
+ *
+ * The fixtures in tests/data/fio/ are real fio 3.33 runs (their job files are
+ * beside them): a 70/30 random mix with an IOPS log, and a 4 KiB random write
+ * to twice its span.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-error.h"
+#include "duel-fio-export.h"
+#include "duel-fio-import.h"
+
+static char *
+fixture (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "fio", name, NULL);
+}
+
+static JsonObject *
+load_fio_job (const char *name)
+{
+  g_autofree char *path = fixture (name);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  return json_object_ref (json_array_get_object_element (json_object_get_array_member (root, "jobs"), 0));
+}
+
+/* fio's percentiles are the midpoints of the buckets it reports; ours come
+ * from the same bins. fio rounds the rank down where we round up, so a
+ * percentile may land one bucket over: within 2/128 of fio's value. */
+static void
+check_percentiles (const DuelHistogram *hist,
+                   JsonObject          *clat)
+{
+  JsonObject *percentiles = json_object_get_object_member (clat, "percentile");
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
+  guint exact = 0, total = 0;
+
+  g_assert_cmpuint (hist->count, ==, (guint64) json_object_get_int_member (clat, "N"));
+  g_assert_cmpuint (hist->min_ns, ==, (guint64) json_object_get_int_member (clat, "min"));
+  g_assert_cmpuint (hist->max_ns, ==, (guint64) json_object_get_int_member (clat, "max"));
+  g_assert_cmpfloat_with_epsilon (duel_histogram_mean_ns (hist), json_object_get_double_member (clat, "mean"), 1.0);
+
+  json_object_iter_init (&iter, percentiles);
+  while (json_object_iter_next (&iter, &key, &value))
+    {
+      double p = g_ascii_strtod (key, NULL);
+      double fio_ns = json_node_get_double (value);
+      double ours = (double) duel_histogram_percentile_ns (hist, p);
+
+      if (g_test_verbose ())
+        g_test_message ("p%s: fio %.0f ns, ours %.0f ns", key, fio_ns, ours);
+      g_assert_cmpfloat (fabs (ours - fio_ns), <=, fio_ns * 2.0 / 128 + 1);
+      exact += ours == fio_ns;
+      total++;
+    }
+  g_assert_cmpuint (total, >=, 10);
+  /* Nearly all land on fio's bucket exactly. */
+  g_assert_cmpuint (exact, >=, total - 2);
+}
+
+static void
+test_import_mix_with_log (void)
+{
+  g_autofree char *json = fixture ("randrw-qd16.json");
+  g_autofree char *log = fixture ("randrw-qd16_iops.1.log");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) result = duel_fio_import_file (json, log, &error);
+  g_autoptr(JsonObject) job = load_fio_job ("randrw-qd16.json");
+  JsonObject *read = json_object_get_object_member (job, "read");
+  JsonObject *write = json_object_get_object_member (job, "write");
+  DuelTestRecord *record;
+  g_autofree char *log_text = NULL;
+  g_auto(GStrv) log_lines = NULL;
+  guint log_windows;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (duel_result_get_tool_name (result), ==, "fio");
+  g_assert_cmpstr (duel_result_get_tool_version (result), ==, "3.33");
+  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1);
+  record = duel_result_find_test (result, "randrw-qd16");
+  g_assert_nonnull (record);
+
+  /* The workload, from fio's options. */
+  g_assert_cmpstr (duel_workload_get_rw_name (&record->workload), ==, "randrw");
+  g_assert_cmpuint (record->workload.read_percent, ==, 70);
+  g_assert_cmpuint (record->workload.block_size, ==, 4096);
+  g_assert_cmpuint (record->workload.queue_depth, ==, 16);
+  g_assert_cmpuint (record->workload.runtime_ms, ==, 4000);
+  g_assert_cmpuint (record->workload.interval_ms, ==, 500);
+  g_assert_cmpuint (record->span_length, ==, 64 << 20);
+
+  /* Totals are fio's exactly. */
+  g_assert_cmpuint (duel_test_record_get_ops (record, DUEL_DIRECTION_READ), ==,
+                    (guint64) json_object_get_int_member (read, "total_ios"));
+  g_assert_cmpuint (duel_test_record_get_ops (record, DUEL_DIRECTION_WRITE), ==,
+                    (guint64) json_object_get_int_member (write, "total_ios"));
+  g_assert_cmpuint (duel_test_record_get_bytes (record, DUEL_DIRECTION_READ), ==,
+                    (guint64) json_object_get_int_member (read, "io_bytes"));
+  g_assert_cmpuint (duel_test_record_get_bytes (record, DUEL_DIRECTION_WRITE), ==,
+                    (guint64) json_object_get_int_member (write, "io_bytes"));
+
+  /* One row per logged window (read and write lines together), plus the
+   * part of the run after the last window. */
+  g_assert_true (g_file_get_contents (log, &log_text, NULL, NULL));
+  log_lines = g_strsplit (g_strstrip (log_text), "\n", -1);
+  log_windows = g_strv_length (log_lines) / 2;
+  g_assert_cmpuint (duel_series_get_length (record->series), >=, log_windows);
+  g_assert_cmpuint (duel_series_get_length (record->series), <=, log_windows + 1);
+  g_assert_cmpuint (duel_series_get_row (record->series, 0)->t_ms, ==, 500);
+  /* The first window's reads: fio's mean IOPS times the window. */
+  {
+    g_auto(GStrv) fields = g_strsplit (log_lines[0], ",", -1);
+    double iops = g_ascii_strtod (fields[1], NULL);
+    g_assert_cmpfloat_with_epsilon ((double) duel_series_get_row (record->series, 0)->ops[DUEL_DIRECTION_READ],
+                                    iops * 0.5, 1);
+  }
+
+  check_percentiles (record->latency[DUEL_DIRECTION_READ], json_object_get_object_member (read, "clat_ns"));
+  check_percentiles (record->latency[DUEL_DIRECTION_WRITE], json_object_get_object_member (write, "clat_ns"));
+
+  /* The mix is analysed as a consistency test, so imported runs compare. */
+  g_assert_nonnull (record->summary);
+  {
+    double value;
+    g_assert_true (duel_test_record_get_figure (record, "consistency_mean_iops", &value));
+    g_assert_cmpfloat (value, >, 0);
+  }
+}
+
+static void
+test_round_trip (void)
+{
+  g_autofree char *json = fixture ("randwrite-2x.json");
+  g_autofree char *log = fixture ("randwrite-2x_iops.1.log");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) result = duel_fio_import_file (json, log, &error);
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(JsonObject) job = load_fio_job ("randwrite-2x.json");
+  g_autofree char *dir = g_dir_make_tmp ("duel-fio-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "imported.json", NULL);
+  DuelTestRecord *before, *after;
+  double written_pct;
+
+  g_assert_no_error (error);
+  before = duel_result_find_test (result, "randwrite-2x");
+  g_assert_cmpuint (before->byte_limit, ==, G_GUINT64_CONSTANT (512) << 20);
+  g_assert_cmpuint (before->span_length, ==, G_GUINT64_CONSTANT (256) << 20);
+
+  /* Written to twice the span: analysed as the write-saturation fill. */
+  g_assert_true (duel_test_record_get_figure (before, "capacity_written_pct", &written_pct));
+  g_assert_cmpfloat_with_epsilon (written_pct, 200, 1e-9);
+
+  g_assert_true (duel_result_save (result, path, &error));
+  g_assert_no_error (error);
+  loaded = duel_result_load (path, &error);
+  g_assert_no_error (error);
+  after = duel_result_find_test (loaded, "randwrite-2x");
+  g_assert_nonnull (after);
+
+  /* The histogram survives bucket for bucket; percentiles still match fio. */
+  g_assert_cmpmem (after->latency[DUEL_DIRECTION_WRITE]->buckets, sizeof after->latency[0]->buckets,
+                   before->latency[DUEL_DIRECTION_WRITE]->buckets, sizeof before->latency[0]->buckets);
+  check_percentiles (after->latency[DUEL_DIRECTION_WRITE],
+                     json_object_get_object_member (json_object_get_object_member (job, "write"), "clat_ns"));
+  g_assert_cmpuint (duel_series_get_length (after->series), ==, duel_series_get_length (before->series));
+  g_assert_cmpuint (duel_test_record_get_ops (after, DUEL_DIRECTION_WRITE), ==, 131072);
+  g_assert_cmpuint (after->latency[DUEL_DIRECTION_READ]->count, ==, 0);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_without_log (void)
+{
+  g_autofree char *json = fixture ("randrw-qd16.json");
+  g_autoptr(DuelResult) result = duel_fio_import_file (json, NULL, NULL);
+  DuelTestRecord *record = duel_result_find_test (result, "randrw-qd16");
+
+  /* Totals without a time profile: one row over the whole run, whose length
+   * is fio's (4001 ms for the reads), so the IOPS are fio's too. */
+  g_assert_cmpuint (duel_series_get_length (record->series), ==, 1);
+  g_assert_cmpuint (duel_series_get_row (record->series, 0)->t_ms, ==, 4001);
+  g_assert_cmpfloat_with_epsilon (duel_test_record_get_iops (record, DUEL_DIRECTION_READ), 51846.288428, 1e-3);
+}
+
+static void
+test_refuses (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = fixture ("randrw-qd16.json");
+  g_autofree char *text = NULL;
+  gsize length;
+  const char *per_io_log = "5, 1, 0, 4096, 0\n6, 1, 1, 4096, 0\n";
+
+  {
+    const char *ours = "{\"format\": \"driveduel-result\"}";
+    g_assert_null (duel_fio_import_data (ours, strlen (ours), "r.json", NULL, NULL, &error));
+  }
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "r.json: this is not fio JSON output"));
+  g_clear_error (&error);
+
+  g_assert_true (g_file_get_contents (json, &text, &length, NULL));
+  g_assert_null (duel_fio_import_data (text, length / 3, "cut.json", NULL, NULL, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "truncated"));
+  g_clear_error (&error);
+
+  g_assert_null (duel_fio_import_data ("no json here", 12, "x.txt", NULL, NULL, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_clear_error (&error);
+
+  /* A log written without log_avg_msec (one line per I/O) is a known trap. */
+  {
+    g_autoptr(GString) edited = g_string_new_len (text, length);
+    g_string_replace (edited, "\"log_avg_msec\" : \"500\"", "\"log_avg_msec\" : \"0\"", 1);
+    g_assert_null (duel_fio_import_data (edited->str, edited->len, "noavg.json", per_io_log, "randrw-qd16_iops.1.log", &error));
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+    g_assert_nonnull (strstr (error->message, "log_avg_msec"));
+    g_clear_error (&error);
+  }
+
+  g_assert_null (duel_fio_import_data (text, length, "ok.json", "1000, abc, 0, 0, 0\n", "log", &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "line 1"));
+}
+
+/* The exported job file is what fio itself accepts, with our parameters. */
+static void
+test_export_job_file (void)
+{
+  g_autofree char *json = fixture ("randrw-qd16.json");
+  g_autoptr(DuelResult) result = duel_fio_import_file (json, NULL, NULL);
+  g_autofree char *text = duel_fio_export_result (result);
+  g_autofree char *dir = g_dir_make_tmp ("duel-fio-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "jobs.fio", NULL);
+  g_autofree char *fio = g_find_program_in_path ("fio");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (strstr (text, "[randrw-qd16]\n"));
+  g_assert_nonnull (strstr (text, "rw=randrw\n"));
+  g_assert_nonnull (strstr (text, "rwmixread=70\n"));
+  g_assert_nonnull (strstr (text, "bs=4096\n"));
+  g_assert_nonnull (strstr (text, "iodepth=16\n"));
+  g_assert_nonnull (strstr (text, "runtime=4000ms\ntime_based=1\n"));
+  g_assert_nonnull (strstr (text, "log_avg_msec=500\n"));
+  g_assert_nonnull (strstr (text, "filename=/tmp/driveduel-fio/target.bin\n"));
+
+  /* An ini file: sections, key=value or flag lines, ';' comments. */
+  g_assert_true (duel_fio_export_save (result, path, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *saved = NULL;
+    g_auto(GStrv) lines = NULL;
+    guint sections = 0;
+
+    g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+    g_assert_cmpstr (saved, ==, text);
+    lines = g_strsplit (saved, "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+      {
+        const char *line = lines[i];
+
+        if (*line == '\0' || *line == ';')
+          continue;
+        if (*line == '[')
+          {
+            g_assert_true (g_str_has_suffix (line, "]"));
+            sections++;
+            continue;
+          }
+        g_assert_true (g_ascii_isalpha (*line));
+        g_assert_null (strchr (line, ' '));
+      }
+    g_assert_cmpuint (sections, ==, 2);
+  }
+
+  if (fio != NULL)
+    {
+      const char *argv[] = { fio, "--parse-only", path, NULL };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      int status;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+      g_assert_no_error (error);
+      if (!g_spawn_check_wait_status (status, NULL))
+        g_error ("fio refused the job file: %s", err);
+    }
+  else
+    g_test_message ("fio is not installed; only the ini syntax was checked");
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/fio-import/mix-with-log", test_import_mix_with_log);
+  g_test_add_func ("/duel/fio-import/round-trip", test_round_trip);
+  g_test_add_func ("/duel/fio-import/without-log", test_without_log);
+  g_test_add_func ("/duel/fio-import/refuses", test_refuses);
+  g_test_add_func ("/duel/fio-import/export-job-file", test_export_job_file);
+
+  return g_test_run ();
+}
