@@ -1,0 +1,752 @@
+/* duel-comparison-view.c — drive A against drive B: a tab per chart and the table
+ *
+ * The charts are the exporters' own (duel_chart_new_all), drawn by
+ * DuelChartView; the table is built from the comparison model, the winner of
+ * each row highlighted, and the fairness warnings shown above every tab.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "duel-chart-consistency.h"
+#include "duel-chart-view.h"
+#include "duel-chart-write-curve.h"
+#include "duel-comparison-view.h"
+
+struct _DuelComparisonView
+{
+  AdwBin           parent_instance;
+
+  GListModel      *sources;
+  GListModel      *choices;         /* "None", then the sources: what the drop-downs list */
+  GSettings       *settings;
+  DuelResultItem  *items[2];
+  DuelComparison  *comparison;
+  GPtrArray       *charts;          /* DuelChart, shown ones */
+  GPtrArray       *chart_views;     /* DuelChartView, same order */
+  guint            n_winner_rows;
+  gboolean         updating;
+
+  /* Template children */
+  GtkDropDown     *a_dropdown;
+  GtkDropDown     *b_dropdown;
+  GtkStack        *stack;
+  AdwStatusPage   *empty_page;
+  GtkBox          *warnings_box;
+  GtkStackSwitcher *switcher;
+  GtkStack        *charts_stack;
+};
+
+G_DEFINE_FINAL_TYPE (DuelComparisonView, duel_comparison_view, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_COMPARISON,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const char *
+tab_title (const char *id)
+{
+  if (g_strcmp0 (id, "write-curve") == 0)
+    return _("Write Curve");
+  if (g_strcmp0 (id, "consistency") == 0)
+    return _("Consistency");
+  if (g_strcmp0 (id, "qos") == 0)
+    return _("QoS");
+  if (g_strcmp0 (id, "standard") == 0)
+    return _("Standard Set");
+  if (g_strcmp0 (id, "table") == 0)
+    return _("Table");
+  return id;
+}
+
+/* A test's name as a heading: "wsat-fill" → "Write saturation". */
+static char *
+test_heading (const char *test)
+{
+  if (test == NULL)
+    return g_strdup (_("Drive"));
+  if (g_strcmp0 (test, DUEL_TEST_WSAT_FILL) == 0)
+    return g_strdup (_("Write saturation"));
+  if (g_strcmp0 (test, DUEL_TEST_WSAT_READ) == 0)
+    return g_strdup (_("Read score after the fill"));
+  if (g_strcmp0 (test, DUEL_TEST_CONSISTENCY) == 0)
+    return g_strdup (_("Performance consistency"));
+  if (g_str_has_prefix (test, DUEL_TEST_QOS_PREFIX))
+    return g_strdup_printf (_("Quality of service: %s"), test + strlen (DUEL_TEST_QOS_PREFIX));
+  if (g_str_has_prefix (test, DUEL_TEST_STD_PREFIX))
+    return g_strdup_printf (_("Standard set: %s"), test + strlen (DUEL_TEST_STD_PREFIX));
+  if (g_strcmp0 (test, "rated") == 0)
+    return g_strdup (_("Rated by the vendor"));
+  return g_strdup (test);
+}
+
+/* --- the table -------------------------------------------------------------- */
+
+static GtkWidget *
+cell (const char *text,
+      float       xalign,
+      const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), FALSE);
+  gtk_widget_add_css_class (label, "table-cell");
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+static GtkWidget *
+build_table (DuelComparisonView *self)
+{
+  DuelComparison *comparison = self->comparison;
+  guint n_drives = duel_comparison_get_n_drives (comparison);
+  gboolean rated = duel_comparison_has_rated (comparison);
+  GtkWidget *scrolled, *clamp, *grid;
+  const char *last_test = "";
+  int y = 0;
+
+  grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
+  gtk_widget_set_margin_top (grid, 12);
+  gtk_widget_set_margin_bottom (grid, 24);
+  gtk_widget_set_margin_start (grid, 12);
+  gtk_widget_set_margin_end (grid, 12);
+  gtk_widget_add_css_class (grid, "comparison-table");
+
+  /* Header: the drive names in their chart colours. */
+  gtk_grid_attach (GTK_GRID (grid), cell ("", 0, NULL), 0, y, 1, 1);
+  for (guint d = 0; d < n_drives; d++)
+    {
+      GtkWidget *header = cell (duel_comparison_get_drive_name (comparison, d), 1, "table-header");
+
+      gtk_widget_add_css_class (header, d == 0 ? "drive-a" : "drive-b");
+      gtk_grid_attach (GTK_GRID (grid), header, 1 + d, y, 1, 1);
+    }
+  if (n_drives == 2)
+    gtk_grid_attach (GTK_GRID (grid), cell (_("B vs A"), 1, "table-header"), 3, y, 1, 1);
+  if (rated)
+    for (guint d = 0; d < n_drives; d++)
+      {
+        g_autofree char *text = g_strdup_printf (_("Rated (%s)"), d == 0 ? "A" : "B");
+        gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "table-header"), 4 + d, y, 1, 1);
+      }
+  y++;
+
+  self->n_winner_rows = 0;
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+      g_autofree char *label = NULL;
+
+      if (g_strcmp0 (row->test, last_test) != 0 || (row->test == NULL && last_test != NULL && *last_test))
+        {
+          g_autofree char *heading = test_heading (row->test);
+          GtkWidget *title = cell (heading, 0, "table-section");
+
+          gtk_grid_attach (GTK_GRID (grid), title, 0, y++, 6, 1);
+          last_test = row->test;
+        }
+
+      /* The values carry their units ("12345 IOPS"), as the exports print them. */
+      label = g_strdup (row->label);
+      gtk_grid_attach (GTK_GRID (grid), cell (label, 0, "table-label"), 0, y, 1, 1);
+
+      for (guint d = 0; d < n_drives; d++)
+        {
+          gboolean wins = (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B);
+          GtkWidget *value = cell (row->text[d] != NULL ? row->text[d] : "–", 1,
+                                   wins ? "winner" : "numeric");
+
+          if (wins)
+            gtk_widget_set_tooltip_text (value, row->better == DUEL_BETTER_LOWER ? _("Lower is better")
+                                                                                 : _("Higher is better"));
+          gtk_grid_attach (GTK_GRID (grid), value, 1 + d, y, 1, 1);
+        }
+      if (row->winner == DUEL_WINNER_A || row->winner == DUEL_WINNER_B)
+        self->n_winner_rows++;
+
+      if (n_drives == 2)
+        {
+          g_autofree char *difference = isfinite (row->difference_pct)
+                                        ? g_strdup_printf ("%+.1f %%", row->difference_pct) : g_strdup ("");
+          gtk_grid_attach (GTK_GRID (grid), cell (difference, 1, "dim-label"), 3, y, 1, 1);
+        }
+      if (rated)
+        for (guint d = 0; d < n_drives; d++)
+          {
+            g_autofree char *text = row->has_rated[d] && row->kind == DUEL_COMPARISON_ROW_FIGURE
+                                    ? duel_figure_format (row->key, row->rated[d]) : g_strdup ("");
+            gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "dim-label"), 4 + d, y, 1, 1);
+          }
+      y++;
+    }
+
+  clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 1100);
+  adw_clamp_set_child (ADW_CLAMP (clamp), grid);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
+  return scrolled;
+}
+
+/* --- chart pages ---------------------------------------------------------------- */
+
+static void
+option_toggled_cb (GtkCheckButton *button,
+                   DuelChartView  *view)
+{
+  DuelChart *chart = duel_chart_view_get_chart (view);
+  const char *property = g_object_get_data (G_OBJECT (button), "duel-property");
+
+  g_object_set (chart, property, gtk_check_button_get_active (button), NULL);
+  duel_chart_view_invalidate (view);
+}
+
+static void
+add_option (GtkBox        *box,
+            DuelChartView *view,
+            const char    *label,
+            const char    *property)
+{
+  GtkWidget *check = gtk_check_button_new_with_mnemonic (label);
+  gboolean value = FALSE;
+
+  g_object_get (duel_chart_view_get_chart (view), property, &value, NULL);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), value);
+  g_object_set_data (G_OBJECT (check), "duel-property", (gpointer) property);
+  g_signal_connect_object (check, "toggled", G_CALLBACK (option_toggled_cb), view, 0);
+  gtk_box_append (box, check);
+}
+
+static GtkWidget *
+build_chart_page (DuelComparisonView *self,
+                  DuelChart          *chart)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *options = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *frame = gtk_frame_new (NULL);
+  GtkWidget *view = duel_chart_view_new ();
+
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+  gtk_widget_add_css_class (frame, "chart-frame");
+
+  duel_chart_view_set_settings (DUEL_CHART_VIEW (view), self->settings);
+  duel_chart_view_set_chart (DUEL_CHART_VIEW (view), chart);
+  gtk_frame_set_child (GTK_FRAME (frame), view);
+  gtk_widget_set_vexpand (frame, TRUE);
+
+  /* The charts' own options, where they have some. */
+  gtk_widget_set_halign (options, GTK_ALIGN_END);
+  if (DUEL_IS_CHART_WRITE_CURVE (chart))
+    {
+      add_option (GTK_BOX (options), DUEL_CHART_VIEW (view), _("_Logarithmic IOPS"), "log-scale");
+      add_option (GTK_BOX (options), DUEL_CHART_VIEW (view), _("_Time axis"), "time-axis");
+    }
+  else if (DUEL_IS_CHART_CONSISTENCY (chart))
+    add_option (GTK_BOX (options), DUEL_CHART_VIEW (view), _("_Read and write apart"), "split-directions");
+
+  gtk_widget_set_visible (options, gtk_widget_get_first_child (options) != NULL);
+  gtk_box_append (GTK_BOX (box), options);
+  gtk_box_append (GTK_BOX (box), frame);
+
+  g_ptr_array_add (self->chart_views, view);
+  return box;
+}
+
+static void
+clear_pages (DuelComparisonView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->charts_stack))) != NULL)
+    gtk_stack_remove (self->charts_stack, child);
+  g_ptr_array_set_size (self->chart_views, 0);
+  g_ptr_array_set_size (self->charts, 0);
+  self->n_winner_rows = 0;
+}
+
+static GtkWidget *
+warning_row (const char *text)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_widget_add_css_class (icon, "warning");
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_box_append (GTK_BOX (row), icon);
+  gtk_box_append (GTK_BOX (row), label);
+  return row;
+}
+
+/* The first warning always shows; the others fold under it, so a long list
+ * never pushes the charts off the window. */
+static void
+show_warnings (DuelComparisonView *self)
+{
+  const char * const *warnings = self->comparison != NULL ? duel_comparison_get_warnings (self->comparison) : NULL;
+  guint n = warnings != NULL ? g_strv_length ((char **) warnings) : 0;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->warnings_box))) != NULL)
+    gtk_box_remove (self->warnings_box, child);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_box), n > 0);
+  if (n == 0)
+    return;
+
+  gtk_box_append (self->warnings_box, warning_row (warnings[0]));
+  if (n > 1)
+    {
+      g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                             "%u more fairness warning",
+                                                             "%u more fairness warnings", n - 1),
+                                                n - 1);
+      GtkWidget *expander = gtk_expander_new (label);
+      GtkWidget *list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+      gtk_widget_add_css_class (expander, "caption");
+      for (guint i = 1; i < n; i++)
+        gtk_box_append (GTK_BOX (list), warning_row (warnings[i]));
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+      gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 160);
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
+      gtk_expander_set_child (GTK_EXPANDER (expander), scrolled);
+      gtk_box_append (self->warnings_box, expander);
+    }
+}
+
+static void
+rebuild (DuelComparisonView *self)
+{
+  DuelResult *a = self->items[0] != NULL ? duel_result_item_get_result (self->items[0]) : NULL;
+  DuelResult *b = self->items[1] != NULL ? duel_result_item_get_result (self->items[1]) : NULL;
+  g_autofree char *visible = g_strdup (gtk_stack_get_visible_child_name (self->charts_stack));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+
+  clear_pages (self);
+  g_clear_object (&self->comparison);
+
+  /* One drive alone is a report on it. */
+  if (a == NULL)
+    a = g_steal_pointer (&b);
+  if (a != NULL)
+    self->comparison = duel_comparison_new (a, b, &error);
+
+  if (self->comparison == NULL)
+    {
+      if (error != NULL)
+        {
+          adw_status_page_set_title (self->empty_page, _("Cannot Compare These Results"));
+          adw_status_page_set_description (self->empty_page, error->message);
+        }
+      else
+        {
+          adw_status_page_set_title (self->empty_page, _("Choose Two Drives"));
+          adw_status_page_set_description (self->empty_page,
+                                           _("Pick drive A and drive B from the history or the published "
+                                             "reference results, or open result files — dropping them on "
+                                             "the window works too."));
+        }
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      show_warnings (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARISON]);
+      return;
+    }
+
+  all = duel_chart_new_all (self->comparison, NULL);
+  for (guint i = 0; i < all->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (all, i);
+      const char *id = duel_chart_get_id (chart);
+
+      /* The summary table is an export image; the window shows a live table instead. */
+      if (g_strcmp0 (id, "summary") == 0)
+        continue;
+      g_ptr_array_add (self->charts, g_object_ref (chart));
+      gtk_stack_add_titled (self->charts_stack, build_chart_page (self, chart), id, tab_title (id));
+    }
+  gtk_stack_add_titled (self->charts_stack, build_table (self), "table", tab_title ("table"));
+
+  if (visible != NULL && gtk_stack_get_child_by_name (self->charts_stack, visible) != NULL)
+    gtk_stack_set_visible_child_name (self->charts_stack, visible);
+
+  show_warnings (self);
+  gtk_stack_set_visible_child_name (self->stack, "compare");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARISON]);
+}
+
+/* --- choosers --------------------------------------------------------------- */
+
+/* The position in the drop-downs; 0 is "None". */
+static guint
+find_position (DuelComparisonView *self,
+               DuelResultItem     *item)
+{
+  guint n;
+
+  if (item == NULL || self->choices == NULL)
+    return 0;
+
+  n = g_list_model_get_n_items (self->choices);
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(GObject) other = g_list_model_get_item (self->choices, i);
+
+      if (other == (GObject *) item)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+sync_dropdowns (DuelComparisonView *self)
+{
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->a_dropdown, find_position (self, self->items[0]));
+  gtk_drop_down_set_selected (self->b_dropdown, find_position (self, self->items[1]));
+  self->updating = FALSE;
+}
+
+static void
+dropdown_selected_cb (DuelComparisonView *self,
+                      GParamSpec         *pspec,
+                      GtkDropDown        *dropdown)
+{
+  guint slot = dropdown == self->a_dropdown ? 0 : 1;
+  gpointer selected = gtk_drop_down_get_selected_item (dropdown);
+  DuelResultItem *item = DUEL_IS_RESULT_ITEM (selected) ? selected : NULL;
+
+  if (self->updating)
+    return;
+  /* A source list that changed under the drop-down keeps the chosen item. */
+  if (item == NULL && self->items[slot] != NULL &&
+      find_position (self, self->items[slot]) != GTK_INVALID_LIST_POSITION)
+    {
+      sync_dropdowns (self);
+      return;
+    }
+  if (item == self->items[slot])
+    return;
+  g_set_object (&self->items[slot], item);
+  rebuild (self);
+}
+
+static void
+setup_item_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  gboolean detailed = GPOINTER_TO_INT (user_data);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *title = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (box), title);
+  if (detailed)
+    {
+      GtkWidget *subtitle = gtk_label_new (NULL);
+
+      gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (subtitle, "caption");
+      gtk_widget_add_css_class (subtitle, "dim-label");
+      gtk_box_append (GTK_BOX (box), subtitle);
+    }
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+bind_item_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  gboolean detailed = GPOINTER_TO_INT (user_data);
+  gpointer object = gtk_list_item_get_item (list_item);
+  DuelResultItem *item;
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *title = gtk_widget_get_first_child (box);
+
+  if (!DUEL_IS_RESULT_ITEM (object))
+    {
+      /* The "None" choice. */
+      gtk_label_set_text (GTK_LABEL (title), _("None"));
+      if (detailed)
+        gtk_label_set_text (GTK_LABEL (gtk_widget_get_next_sibling (title)),
+                            _("Show one drive alone"));
+      return;
+    }
+  item = object;
+
+  gtk_label_set_text (GTK_LABEL (title), detailed ? duel_result_item_get_title (item)
+                                                  : duel_result_item_get_label (item));
+  if (detailed)
+    {
+      GtkWidget *subtitle = gtk_widget_get_next_sibling (title);
+      g_autofree char *text = NULL;
+
+      switch (duel_result_item_get_origin (item))
+        {
+        case DUEL_RESULT_ORIGIN_REFERENCE:
+          text = g_strdup_printf (_("Reference · %s"), duel_result_item_get_subtitle (item));
+          break;
+        case DUEL_RESULT_ORIGIN_HISTORY:
+          text = g_strdup_printf (_("History · %s"), duel_result_item_get_subtitle (item));
+          break;
+        case DUEL_RESULT_ORIGIN_FILE:
+        default:
+          text = g_strdup_printf (_("File · %s"), duel_result_item_get_subtitle (item));
+          break;
+        }
+      gtk_label_set_text (GTK_LABEL (subtitle), text);
+    }
+}
+
+static void
+setup_dropdown (GtkDropDown *dropdown)
+{
+  g_autoptr(GtkListItemFactory) button = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) list = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (button, "setup", G_CALLBACK (setup_item_cb), GINT_TO_POINTER (FALSE));
+  g_signal_connect (button, "bind", G_CALLBACK (bind_item_cb), GINT_TO_POINTER (FALSE));
+  g_signal_connect (list, "setup", G_CALLBACK (setup_item_cb), GINT_TO_POINTER (TRUE));
+  g_signal_connect (list, "bind", G_CALLBACK (bind_item_cb), GINT_TO_POINTER (TRUE));
+  gtk_drop_down_set_factory (dropdown, button);
+  gtk_drop_down_set_list_factory (dropdown, list);
+}
+
+/* --- public ----------------------------------------------------------------- */
+
+void
+duel_comparison_view_set_sources (DuelComparisonView *self,
+                                  GListModel         *sources)
+{
+  GListStore *parts;
+  GListStore *none;
+  g_autoptr(GtkStringObject) placeholder = NULL;
+
+  g_return_if_fail (DUEL_IS_COMPARISON_VIEW (self));
+
+  if (!g_set_object (&self->sources, sources))
+    return;
+
+  /* "None" first: a drop-down always selects something, and that is the
+   * honest choice until the user (or the window) picks a drive. */
+  none = g_list_store_new (GTK_TYPE_STRING_OBJECT);
+  placeholder = gtk_string_object_new ("");
+  g_list_store_append (none, placeholder);
+  parts = g_list_store_new (G_TYPE_LIST_MODEL);
+  g_list_store_append (parts, none);
+  if (sources != NULL)
+    g_list_store_append (parts, sources);
+  g_object_unref (none);
+  g_clear_object (&self->choices);
+  self->choices = G_LIST_MODEL (gtk_flatten_list_model_new (G_LIST_MODEL (parts)));
+
+  self->updating = TRUE;
+  gtk_drop_down_set_model (self->a_dropdown, self->choices);
+  gtk_drop_down_set_model (self->b_dropdown, self->choices);
+  self->updating = FALSE;
+  sync_dropdowns (self);
+}
+
+void
+duel_comparison_view_set_settings (DuelComparisonView *self,
+                                   GSettings          *settings)
+{
+  g_return_if_fail (DUEL_IS_COMPARISON_VIEW (self));
+
+  if (!g_set_object (&self->settings, settings))
+    return;
+  for (guint i = 0; i < self->chart_views->len; i++)
+    duel_chart_view_set_settings (g_ptr_array_index (self->chart_views, i), settings);
+}
+
+void
+duel_comparison_view_set_item (DuelComparisonView *self,
+                               guint               slot,
+                               DuelResultItem     *item)
+{
+  g_return_if_fail (DUEL_IS_COMPARISON_VIEW (self));
+  g_return_if_fail (slot < 2);
+  g_return_if_fail (item == NULL || DUEL_IS_RESULT_ITEM (item));
+
+  if (!g_set_object (&self->items[slot], item))
+    return;
+  sync_dropdowns (self);
+  rebuild (self);
+}
+
+DuelResultItem *
+duel_comparison_view_get_item (DuelComparisonView *self,
+                               guint               slot)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON_VIEW (self), NULL);
+  g_return_val_if_fail (slot < 2, NULL);
+  return self->items[slot];
+}
+
+void
+duel_comparison_view_swap (DuelComparisonView *self)
+{
+  DuelResultItem *a;
+
+  g_return_if_fail (DUEL_IS_COMPARISON_VIEW (self));
+
+  a = self->items[0];
+  self->items[0] = self->items[1];
+  self->items[1] = a;
+  sync_dropdowns (self);
+  rebuild (self);
+}
+
+DuelComparison *
+duel_comparison_view_get_comparison (DuelComparisonView *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON_VIEW (self), NULL);
+  return self->comparison;
+}
+
+void
+duel_comparison_view_set_visible_tab (DuelComparisonView *self,
+                                      const char         *name)
+{
+  g_return_if_fail (DUEL_IS_COMPARISON_VIEW (self));
+
+  if (gtk_stack_get_child_by_name (self->charts_stack, name) != NULL)
+    gtk_stack_set_visible_child_name (self->charts_stack, name);
+}
+
+const char *
+duel_comparison_view_get_visible_tab (DuelComparisonView *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON_VIEW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->charts_stack);
+}
+
+GPtrArray *
+duel_comparison_view_get_charts (DuelComparisonView *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON_VIEW (self), NULL);
+  return self->charts;
+}
+
+guint
+duel_comparison_view_get_n_winner_rows (DuelComparisonView *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON_VIEW (self), 0);
+  return self->n_winner_rows;
+}
+
+/* --- GObject ---------------------------------------------------------------- */
+
+static void
+duel_comparison_view_dispose (GObject *object)
+{
+  DuelComparisonView *self = DUEL_COMPARISON_VIEW (object);
+
+  /* The bin (or window) disposes its child; disposing the template too would unparent it twice. */
+
+  g_clear_object (&self->items[0]);
+  g_clear_object (&self->items[1]);
+  g_clear_object (&self->comparison);
+  g_clear_object (&self->sources);
+  g_clear_object (&self->choices);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (duel_comparison_view_parent_class)->dispose (object);
+}
+
+static void
+duel_comparison_view_finalize (GObject *object)
+{
+  DuelComparisonView *self = DUEL_COMPARISON_VIEW (object);
+
+  g_clear_pointer (&self->charts, g_ptr_array_unref);
+  g_clear_pointer (&self->chart_views, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (duel_comparison_view_parent_class)->finalize (object);
+}
+
+static void
+duel_comparison_view_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  DuelComparisonView *self = DUEL_COMPARISON_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_COMPARISON:
+      g_value_set_object (value, self->comparison);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+duel_comparison_view_class_init (DuelComparisonViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = duel_comparison_view_dispose;
+  object_class->finalize = duel_comparison_view_finalize;
+  object_class->get_property = duel_comparison_view_get_property;
+
+  properties[PROP_COMPARISON] =
+    g_param_spec_object ("comparison", NULL, NULL, DUEL_TYPE_COMPARISON,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/driveduel/DriveDuel/duel-comparison-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, a_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, b_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, stack);
+  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, warnings_box);
+  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, switcher);
+  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, charts_stack);
+}
+
+static void
+duel_comparison_view_init (DuelComparisonView *self)
+{
+  self->charts = g_ptr_array_new_with_free_func (g_object_unref);
+  self->chart_views = g_ptr_array_new ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  setup_dropdown (self->a_dropdown);
+  setup_dropdown (self->b_dropdown);
+  g_signal_connect_object (self->a_dropdown, "notify::selected",
+                           G_CALLBACK (dropdown_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->b_dropdown, "notify::selected",
+                           G_CALLBACK (dropdown_selected_cb), self, G_CONNECT_SWAPPED);
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}

@@ -1,0 +1,639 @@
+/* duel-presets-view.c — the review presets, their parameters, and an estimate
+ *
+ * The estimate opens the target read-only in a worker thread and resolves the
+ * preset's steps against it: the timed tests are exact, the fill is shown in
+ * bytes (its pace depends on the drive) until "Measure" times a short write
+ * probe, which is only offered for file targets: on a drive it would write.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "duel-presets-view.h"
+
+#define ESTIMATE_DELAY_MS 300
+#define PROBE_MS          3000
+
+struct _DuelPresetsView
+{
+  AdwBin          parent_instance;
+
+  GSettings      *settings;
+  DuelDriveItem  *drive;
+  GtkStringList  *titles;
+  GCancellable   *estimate_cancellable;
+  guint           estimate_id;
+  char           *estimate_text;
+  gboolean        running;
+  gboolean        probing;
+
+  /* Template children */
+  AdwComboRow    *preset_row;
+  AdwActionRow   *multiple_row;
+  AdwActionRow   *span_row;
+  AdwActionRow   *runtime_row;
+  AdwActionRow   *interval_row;
+  AdwActionRow   *trim_row;
+  AdwActionRow   *estimate_row;
+  GtkSpinButton  *multiple_spin;
+  GtkEntry       *span_entry;
+  GtkSpinButton  *runtime_spin;
+  GtkSpinButton  *interval_spin;
+  GtkSwitch      *trim_switch;
+  GtkButton      *probe_button;
+  GtkButton      *start_button;
+};
+
+G_DEFINE_FINAL_TYPE (DuelPresetsView, duel_presets_view, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_PRESET_NAME,
+  PROP_ESTIMATE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void schedule_estimate (DuelPresetsView *self);
+
+const char *
+duel_preset_title (const char *name)
+{
+  static const struct { const char *name; const char *title; } titles[] = {
+    { "write-saturation", N_("Write Saturation") },
+    { "consistency", N_("Performance Consistency") },
+    { "qos", N_("Quality of Service") },
+    { "standard", N_("Standard Set") },
+    { "review", N_("Full Review") },
+    { "quick", N_("Quick Review") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    if (g_strcmp0 (titles[i].name, name) == 0)
+      return _(titles[i].title);
+  return name;
+}
+
+static gboolean
+preset_has_fill (const char *name)
+{
+  return g_strcmp0 (name, "write-saturation") == 0 || g_strcmp0 (name, "review") == 0 ||
+         g_strcmp0 (name, "quick") == 0;
+}
+
+static char *
+format_duration (double seconds)
+{
+  guint64 s;
+
+  if (!isfinite (seconds) || seconds < 0)
+    return g_strdup ("?");
+  s = (guint64) llround (seconds);
+  if (s >= 3600)
+    /* Translators: a duration, e.g. "2 h 05 min" */
+    return g_strdup_printf (_("%" G_GUINT64_FORMAT " h %02" G_GUINT64_FORMAT " min"), s / 3600, (s % 3600) / 60);
+  if (s >= 60)
+    /* Translators: a duration, e.g. "3 min 20 s" */
+    return g_strdup_printf (_("%" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT " s"), s / 60, s % 60);
+  /* Translators: a duration in seconds */
+  return g_strdup_printf (_("%" G_GUINT64_FORMAT " s"), s);
+}
+
+const char *
+duel_presets_view_get_preset_name (DuelPresetsView *self)
+{
+  const char * const *names = duel_preset_get_names ();
+  guint selected;
+
+  g_return_val_if_fail (DUEL_IS_PRESETS_VIEW (self), NULL);
+
+  selected = adw_combo_row_get_selected (self->preset_row);
+  if (selected >= g_strv_length ((char **) names))
+    return NULL;
+  return names[selected];
+}
+
+gboolean
+duel_presets_view_set_preset_name (DuelPresetsView *self,
+                                   const char      *name)
+{
+  const char * const *names = duel_preset_get_names ();
+
+  g_return_val_if_fail (DUEL_IS_PRESETS_VIEW (self), FALSE);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    if (g_strcmp0 (names[i], name) == 0)
+      {
+        adw_combo_row_set_selected (self->preset_row, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+duel_presets_view_get_preset_title (DuelPresetsView *self)
+{
+  g_return_val_if_fail (DUEL_IS_PRESETS_VIEW (self), NULL);
+  return duel_preset_title (duel_presets_view_get_preset_name (self));
+}
+
+const char *
+duel_presets_view_get_estimate (DuelPresetsView *self)
+{
+  g_return_val_if_fail (DUEL_IS_PRESETS_VIEW (self), NULL);
+  return self->estimate_text;
+}
+
+gboolean
+duel_presets_view_get_options (DuelPresetsView    *self,
+                               DuelPresetOptions  *out_options,
+                               GError            **error)
+{
+  const char *name = duel_presets_view_get_preset_name (self);
+  g_autofree char *span = NULL;
+
+  g_return_val_if_fail (DUEL_IS_PRESETS_VIEW (self), FALSE);
+
+  duel_preset_options_init (out_options);
+
+  span = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->span_entry))));
+  if (*span != '\0')
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *compact = NULL;
+      GString *text = g_string_new (NULL);
+
+      /* "8 GiB" and "8GiB" alike. */
+      for (const char *p = span; *p != '\0'; p++)
+        if (!g_ascii_isspace (*p))
+          g_string_append_c (text, *p);
+      compact = g_string_free (text, FALSE);
+      if (!duel_parse_size (compact, &out_options->span_bytes, &local_error))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("The span “%s” is not a size: %s"), span, local_error->message);
+          return FALSE;
+        }
+    }
+
+  if (preset_has_fill (name))
+    {
+      out_options->capacity_multiple = gtk_spin_button_get_value (self->multiple_spin);
+      out_options->no_trim = !gtk_switch_get_active (self->trim_switch);
+    }
+  out_options->runtime_ms = (guint64) llround (gtk_spin_button_get_value (self->runtime_spin) * 1000);
+  out_options->interval_ms = gtk_spin_button_get_value_as_int (self->interval_spin);
+  return TRUE;
+}
+
+void
+duel_presets_view_set_options (DuelPresetsView         *self,
+                               const DuelPresetOptions *options)
+{
+  g_return_if_fail (DUEL_IS_PRESETS_VIEW (self));
+  g_return_if_fail (options != NULL);
+
+  if (options->span_bytes > 0)
+    {
+      g_autofree char *text = g_format_size_full (options->span_bytes, G_FORMAT_SIZE_IEC_UNITS);
+
+      /* duel_parse_size reads powers of 1024; "KiB" is accepted. */
+      if (options->span_bytes % (1024 * 1024) == 0)
+        {
+          g_free (text);
+          text = g_strdup_printf ("%" G_GUINT64_FORMAT "MiB", options->span_bytes / (1024 * 1024));
+        }
+      else
+        {
+          g_free (text);
+          text = g_strdup_printf ("%" G_GUINT64_FORMAT, options->span_bytes);
+        }
+      gtk_editable_set_text (GTK_EDITABLE (self->span_entry), text);
+    }
+  else
+    gtk_editable_set_text (GTK_EDITABLE (self->span_entry), "");
+  if (options->capacity_multiple > 0)
+    gtk_spin_button_set_value (self->multiple_spin, options->capacity_multiple);
+  gtk_spin_button_set_value (self->runtime_spin, options->runtime_ms / 1000.0);
+  if (options->interval_ms > 0)
+    gtk_spin_button_set_value (self->interval_spin, options->interval_ms);
+  gtk_switch_set_active (self->trim_switch, !options->no_trim);
+}
+
+DuelPreset *
+duel_presets_view_create_preset (DuelPresetsView  *self,
+                                 GError          **error)
+{
+  DuelPresetOptions options;
+
+  g_return_val_if_fail (DUEL_IS_PRESETS_VIEW (self), NULL);
+
+  if (!duel_presets_view_get_options (self, &options, error))
+    return NULL;
+  return duel_preset_new (duel_presets_view_get_preset_name (self), &options, error);
+}
+
+/* --- the estimate ----------------------------------------------------------- */
+
+typedef struct
+{
+  DuelPreset     *preset;
+  char           *path;
+  guint64         create_size;
+  guint64         probe_ms;
+} EstimateData;
+
+static void
+estimate_data_free (EstimateData *data)
+{
+  g_clear_object (&data->preset);
+  g_free (data->path);
+  g_free (data);
+}
+
+static void
+estimate_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  EstimateData *data = task_data;
+  g_autoptr(DuelTarget) target = NULL;
+  DuelPresetEstimate *estimate = g_new0 (DuelPresetEstimate, 1);
+  GError *error = NULL;
+  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
+
+  /* The probe writes: only ever asked for on file targets, which it may create. */
+  if (data->probe_ms > 0)
+    flags = DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
+
+  target = duel_target_open (data->path, flags, data->create_size, &error);
+  if (target == NULL ||
+      !duel_preset_estimate (data->preset, target, data->probe_ms, cancellable, estimate, &error))
+    {
+      g_free (estimate);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, estimate, g_free);
+}
+
+static void
+set_estimate_text (DuelPresetsView *self,
+                   const char      *text)
+{
+  if (g_strcmp0 (text, self->estimate_text) == 0)
+    return;
+  g_free (self->estimate_text);
+  self->estimate_text = g_strdup (text);
+  adw_action_row_set_subtitle (self->estimate_row, text);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ESTIMATE]);
+}
+
+static void
+update_probe_button (DuelPresetsView *self)
+{
+  gboolean file = self->drive != NULL && duel_drive_item_get_kind (self->drive) == DUEL_TARGET_KIND_FILE;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->probe_button),
+                          file && preset_has_fill (duel_presets_view_get_preset_name (self)));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->probe_button), !self->running && !self->probing);
+}
+
+static void
+estimate_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  DuelPresetsView *self = DUEL_PRESETS_VIEW (object);
+  g_autofree DuelPresetEstimate *estimate = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  estimate = g_task_propagate_pointer (G_TASK (result), &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self->probing = FALSE;
+  update_probe_button (self);
+
+  if (estimate == NULL)
+    {
+      if (self->drive != NULL && duel_drive_item_get_kind (self->drive) == DUEL_TARGET_KIND_FILE &&
+          !g_file_test (duel_drive_item_get_path (self->drive), G_FILE_TEST_EXISTS))
+        {
+          g_autofree char *size = g_format_size (duel_drive_item_get_size_bytes (self->drive));
+          text = g_strdup_printf (_("The file is created with %s when the run starts; "
+                                    "measure to estimate the run."), size);
+        }
+      else
+        text = g_strdup_printf (_("No estimate: %s"), error->message);
+      set_estimate_text (self, text);
+      return;
+    }
+
+  if (estimate->fill_bytes > 0 && isfinite (estimate->probe_write_iops))
+    {
+      g_autofree char *total = format_duration (estimate->total_seconds);
+      g_autofree char *fill = g_format_size (estimate->fill_bytes);
+      g_autofree char *fill_time = format_duration (estimate->fill_seconds);
+
+      /* Translators: %s are a duration, a size, the probe's IOPS and a duration */
+      text = g_strdup_printf (_("At least %s: writing %s at %.0f IOPS takes %s, and a drive "
+                                "slows down as it fills."),
+                              total, fill, estimate->probe_write_iops, fill_time);
+    }
+  else if (estimate->fill_bytes > 0)
+    {
+      g_autofree char *timed = format_duration (estimate->timed_seconds);
+      g_autofree char *fill = g_format_size (estimate->fill_bytes);
+
+      /* Translators: %s are a size and a duration */
+      text = g_strdup_printf (_("Writing %s, at the drive’s own pace, plus %s of timed tests. "
+                                "The run measures the pace first."),
+                              fill, timed);
+    }
+  else
+    {
+      g_autofree char *total = format_duration (estimate->total_seconds);
+      /* Translators: %s is a duration */
+      text = g_strdup_printf (_("About %s."), total);
+    }
+  set_estimate_text (self, text);
+}
+
+static void
+start_estimate (DuelPresetsView *self,
+                guint64          probe_ms)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  EstimateData *data;
+  DuelPreset *preset;
+
+  g_cancellable_cancel (self->estimate_cancellable);
+  g_clear_object (&self->estimate_cancellable);
+
+  if (self->drive == NULL)
+    {
+      set_estimate_text (self, _("Choose a drive or a file target to see how long the run takes."));
+      return;
+    }
+
+  preset = duel_presets_view_create_preset (self, &error);
+  if (preset == NULL)
+    {
+      set_estimate_text (self, error->message);
+      return;
+    }
+
+  self->estimate_cancellable = g_cancellable_new ();
+  data = g_new0 (EstimateData, 1);
+  data->preset = preset;
+  data->path = g_strdup (duel_drive_item_get_path (self->drive));
+  if (probe_ms > 0)
+    data->create_size = duel_drive_item_get_size_bytes (self->drive);
+  data->probe_ms = probe_ms;
+
+  task = g_task_new (self, self->estimate_cancellable, estimate_cb, NULL);
+  g_task_set_source_tag (task, start_estimate);
+  g_task_set_task_data (task, data, (GDestroyNotify) estimate_data_free);
+  g_task_run_in_thread (task, estimate_thread);
+}
+
+static gboolean
+estimate_timeout_cb (gpointer user_data)
+{
+  DuelPresetsView *self = user_data;
+
+  self->estimate_id = 0;
+  start_estimate (self, 0);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_estimate (DuelPresetsView *self)
+{
+  g_clear_handle_id (&self->estimate_id, g_source_remove);
+  self->estimate_id = g_timeout_add (ESTIMATE_DELAY_MS, estimate_timeout_cb, self);
+}
+
+static void
+probe_clicked_cb (DuelPresetsView *self)
+{
+  if (self->drive == NULL || duel_drive_item_get_kind (self->drive) != DUEL_TARGET_KIND_FILE)
+    return;
+
+  g_clear_handle_id (&self->estimate_id, g_source_remove);
+  self->probing = TRUE;
+  update_probe_button (self);
+  set_estimate_text (self, _("Measuring the write speed…"));
+  start_estimate (self, PROBE_MS);
+}
+
+/* --- parameters --------------------------------------------------------------- */
+
+static void
+update_rows (DuelPresetsView *self)
+{
+  const char *name = duel_presets_view_get_preset_name (self);
+  gboolean fill = preset_has_fill (name);
+
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->preset_row), duel_preset_describe (name));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->multiple_row), fill && !self->running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->trim_row), fill && !self->running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->span_row), !self->running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->runtime_row), !self->running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->interval_row), !self->running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->preset_row), !self->running);
+  update_probe_button (self);
+}
+
+static void
+preset_changed_cb (DuelPresetsView *self)
+{
+  const char *name = duel_presets_view_get_preset_name (self);
+
+  /* The quick review samples every 100 ms by design; the others at the preference. */
+  if (g_strcmp0 (name, "quick") == 0)
+    gtk_spin_button_set_value (self->interval_spin, 100);
+  else if (self->settings != NULL)
+    gtk_spin_button_set_value (self->interval_spin,
+                               g_settings_get_uint (self->settings, "default-interval-ms"));
+
+  update_rows (self);
+  schedule_estimate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET_NAME]);
+}
+
+static void
+parameter_changed_cb (DuelPresetsView *self)
+{
+  schedule_estimate (self);
+}
+
+void
+duel_presets_view_set_settings (DuelPresetsView *self,
+                                GSettings       *settings)
+{
+  g_return_if_fail (DUEL_IS_PRESETS_VIEW (self));
+
+  if (!g_set_object (&self->settings, settings))
+    return;
+  preset_changed_cb (self);
+}
+
+void
+duel_presets_view_set_drive (DuelPresetsView *self,
+                             DuelDriveItem   *drive)
+{
+  g_return_if_fail (DUEL_IS_PRESETS_VIEW (self));
+
+  if (!g_set_object (&self->drive, drive))
+    return;
+  update_probe_button (self);
+  schedule_estimate (self);
+}
+
+void
+duel_presets_view_set_running (DuelPresetsView *self,
+                               gboolean         running)
+{
+  g_return_if_fail (DUEL_IS_PRESETS_VIEW (self));
+
+  if (self->running == !!running)
+    return;
+  self->running = !!running;
+  /* The run has the target now: no estimate or probe beside it. */
+  if (running)
+    {
+      g_clear_handle_id (&self->estimate_id, g_source_remove);
+      g_cancellable_cancel (self->estimate_cancellable);
+      self->probing = FALSE;
+    }
+  update_rows (self);
+  /* A finished run may have created the file, so the estimate can improve. */
+  if (!running)
+    schedule_estimate (self);
+}
+
+/* --- GObject ---------------------------------------------------------------- */
+
+static void
+duel_presets_view_dispose (GObject *object)
+{
+  DuelPresetsView *self = DUEL_PRESETS_VIEW (object);
+
+  g_cancellable_cancel (self->estimate_cancellable);
+  g_clear_handle_id (&self->estimate_id, g_source_remove);
+
+  /* The bin (or window) disposes its child; disposing the template too would unparent it twice. */
+
+  G_OBJECT_CLASS (duel_presets_view_parent_class)->dispose (object);
+}
+
+static void
+duel_presets_view_finalize (GObject *object)
+{
+  DuelPresetsView *self = DUEL_PRESETS_VIEW (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->drive);
+  g_clear_object (&self->titles);
+  g_clear_object (&self->estimate_cancellable);
+  g_clear_pointer (&self->estimate_text, g_free);
+
+  G_OBJECT_CLASS (duel_presets_view_parent_class)->finalize (object);
+}
+
+static void
+duel_presets_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  DuelPresetsView *self = DUEL_PRESETS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PRESET_NAME:
+      g_value_set_string (value, duel_presets_view_get_preset_name (self));
+      break;
+    case PROP_ESTIMATE:
+      g_value_set_string (value, self->estimate_text);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+duel_presets_view_class_init (DuelPresetsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = duel_presets_view_dispose;
+  object_class->finalize = duel_presets_view_finalize;
+  object_class->get_property = duel_presets_view_get_property;
+
+  properties[PROP_PRESET_NAME] =
+    g_param_spec_string ("preset-name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ESTIMATE] =
+    g_param_spec_string ("estimate", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/driveduel/DriveDuel/duel-presets-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, preset_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, multiple_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, span_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, runtime_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, interval_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, trim_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, estimate_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, multiple_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, span_entry);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, runtime_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, interval_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, trim_switch);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, probe_button);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, start_button);
+  gtk_widget_class_bind_template_callback (widget_class, probe_clicked_cb);
+}
+
+static void
+duel_presets_view_init (DuelPresetsView *self)
+{
+  const char * const *names = duel_preset_get_names ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->titles = gtk_string_list_new (NULL);
+  for (guint i = 0; names[i] != NULL; i++)
+    gtk_string_list_append (self->titles, duel_preset_title (names[i]));
+  adw_combo_row_set_model (self->preset_row, G_LIST_MODEL (self->titles));
+  /* Minutes, not hours: a safe first choice; the full presets are one click away. */
+  duel_presets_view_set_preset_name (self, "quick");
+
+  g_signal_connect_object (self->preset_row, "notify::selected",
+                           G_CALLBACK (preset_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->multiple_spin, "value-changed",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->runtime_spin, "value-changed",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->interval_spin, "value-changed",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->span_entry, "changed",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->trim_switch, "notify::active",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+
+  update_rows (self);
+  set_estimate_text (self, _("Choose a drive or a file target to see how long the run takes."));
+}

@@ -1,0 +1,1317 @@
+/* duel-window.c — the main window: drives, run, compare, history
+ *
+ * The window wires the views together and owns the run: it checks and
+ * confirms destructive runs, opens the target (through UDisks when the
+ * process may not), starts the DuelRunTask, inhibits suspend, and files the
+ * result in the history when the run ends, whichever way it ends.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include "duel-application.h"
+#include "duel-comparison-view.h"
+#include "duel-confirm-dialog.h"
+#include "duel-drive-item.h"
+#include "duel-drives-view.h"
+#include "duel-error.h"
+#include "duel-export-dialog.h"
+#include "duel-history-view.h"
+#include "duel-presets-view.h"
+#include "duel-run-task.h"
+#include "duel-run-view.h"
+#include "duel-safety.h"
+#include "duel-udisks.h"
+#include "duel-window.h"
+
+struct _DuelWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  DuelHistory          *history;
+  GListStore           *reference_store;   /* DuelResultItem */
+  GListStore           *file_store;        /* DuelResultItem */
+  GListModel           *sources;           /* all three, flattened */
+  GCancellable         *cancellable;       /* loads; cancelled in dispose */
+
+  DuelRunTask          *run_task;
+  gboolean              close_after_run;
+  guint                 n_loading;
+  gboolean              initial_load_done;
+  gboolean              files_opened;
+  gboolean              page_chosen;
+  GPtrArray            *pending_screenshots; /* GTask */
+
+  /* Template children */
+  AdwHeaderBar         *header_bar;
+  AdwToastOverlay      *toast_overlay;
+  AdwViewStack         *stack;
+  AdwViewStackPage     *run_page;
+  AdwViewSwitcherTitle *switcher_title;
+  GtkButton            *export_button;
+  DuelDrivesView       *drives_view;
+  DuelPresetsView      *presets_view;
+  DuelRunView          *run_view;
+  DuelComparisonView   *comparison_view;
+  DuelHistoryView      *history_view;
+};
+
+G_DEFINE_FINAL_TYPE (DuelWindow, duel_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static const char * const page_names[] = { "drives", "run", "compare", "history", NULL };
+
+static void start_next_screenshot (DuelWindow *self);
+
+/* --- loading ---------------------------------------------------------------- */
+
+static void
+apply_initial_comparison (DuelWindow *self)
+{
+  GListModel *history = duel_history_get_model (self->history);
+  GListModel *references = G_LIST_MODEL (self->reference_store);
+  g_autoptr(DuelResultItem) a = NULL;
+  g_autoptr(DuelResultItem) b = NULL;
+
+  if (self->files_opened ||
+      duel_comparison_view_get_item (self->comparison_view, 0) != NULL ||
+      duel_comparison_view_get_item (self->comparison_view, 1) != NULL)
+    return;
+
+  if (g_list_model_get_n_items (history) == 0)
+    {
+      /* No runs yet: show what the review published, so the app explains itself. */
+      if (g_list_model_get_n_items (references) > 0)
+        a = g_list_model_get_item (references, 0);
+      if (g_list_model_get_n_items (references) > 1)
+        b = g_list_model_get_item (references, 1);
+      if (a != NULL && !self->page_chosen)
+        adw_view_stack_set_visible_child_name (self->stack, "compare");
+    }
+  else
+    {
+      a = g_list_model_get_item (history, 0);
+      if (g_list_model_get_n_items (references) > 0)
+        b = g_list_model_get_item (references, 0);
+    }
+
+  duel_comparison_view_set_item (self->comparison_view, 0, a);
+  duel_comparison_view_set_item (self->comparison_view, 1, b);
+}
+
+static void
+loading_begin (DuelWindow *self)
+{
+  self->n_loading++;
+}
+
+static void
+loading_end (DuelWindow *self)
+{
+  g_assert (self->n_loading > 0);
+
+  if (--self->n_loading > 0)
+    return;
+
+  if (!self->initial_load_done)
+    {
+      self->initial_load_done = TRUE;
+      apply_initial_comparison (self);
+    }
+
+  start_next_screenshot (self);
+}
+
+static int
+compare_reference_items (gconstpointer a,
+                         gconstpointer b,
+                         gpointer      user_data)
+{
+  return g_utf8_collate (duel_result_item_get_title ((DuelResultItem *) a),
+                         duel_result_item_get_title ((DuelResultItem *) b));
+}
+
+static void
+reference_loaded_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(DuelWindow) self = user_data;
+  g_autoptr(DuelResultItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+
+  item = duel_result_item_load_finish (result, &error);
+  if (item != NULL)
+    g_list_store_insert_sorted (self->reference_store, item, compare_reference_items, NULL);
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("Skipping a reference result: %s", error->message);
+
+  loading_end (self);
+}
+
+static void
+load_references (DuelWindow *self)
+{
+  g_autofree char *path = duel_application_get_reference_dir ();
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    return;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".json"))
+      g_ptr_array_add (names, g_strdup (name));
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_build_filename (path, g_ptr_array_index (names, i), NULL);
+
+      loading_begin (self);
+      duel_result_item_load_async (file, DUEL_RESULT_ORIGIN_REFERENCE, self->cancellable,
+                                   reference_loaded_cb, g_object_ref (self));
+    }
+}
+
+static void
+history_loaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(DuelWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!duel_history_reload_finish (DUEL_HISTORY (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    duel_window_add_toast (self, error->message);
+
+  loading_end (self);
+}
+
+typedef struct
+{
+  DuelWindow *self;
+  guint       slot;
+} OpenData;
+
+static void
+file_loaded_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  OpenData *data = user_data;
+  g_autoptr(DuelWindow) self = data->self;
+  g_autoptr(DuelResultItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+  guint slot = data->slot;
+
+  g_free (data);
+
+  item = duel_result_item_load_finish (result, &error);
+  if (item == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        duel_window_add_toast (self, error->message);
+    }
+  else
+    {
+      DuelResultItem *existing = NULL;
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->file_store));
+      g_autoptr(DuelResultItem) history_item = NULL;
+
+      /* A file of the history (dropped back in) stays the history's item. */
+      history_item = duel_history_lookup (self->history, duel_result_item_get_file (item));
+      if (history_item != NULL)
+        g_object_ref (history_item);
+
+      for (guint i = 0; history_item == NULL && i < n; i++)
+        {
+          g_autoptr(DuelResultItem) other = g_list_model_get_item (G_LIST_MODEL (self->file_store), i);
+
+          if (g_file_equal (duel_result_item_get_file (other), duel_result_item_get_file (item)))
+            {
+              /* Reopened: refresh it in place. */
+              duel_result_item_set_result (other, duel_result_item_get_result (item));
+              existing = other;
+              break;
+            }
+        }
+
+      if (history_item != NULL)
+        existing = history_item;
+      else if (existing == NULL)
+        {
+          g_list_store_append (self->file_store, item);
+          existing = item;
+        }
+
+      duel_comparison_view_set_item (self->comparison_view, slot, existing);
+      adw_view_stack_set_visible_child_name (self->stack, "compare");
+    }
+
+  loading_end (self);
+}
+
+void
+duel_window_open_files (DuelWindow  *self,
+                        GFile      **files,
+                        int          n_files)
+{
+  g_return_if_fail (DUEL_IS_WINDOW (self));
+
+  if (n_files <= 0)
+    return;
+
+  self->files_opened = TRUE;
+
+  for (int i = 0; i < MIN (n_files, 2); i++)
+    {
+      OpenData *data = g_new0 (OpenData, 1);
+
+      data->self = g_object_ref (self);
+      /* One file fills the free side, else B; two files are A and B. */
+      if (n_files == 1)
+        data->slot = duel_comparison_view_get_item (self->comparison_view, 0) == NULL ? 0 : 1;
+      else
+        data->slot = i;
+
+      loading_begin (self);
+      duel_result_item_load_async (files[i], DUEL_RESULT_ORIGIN_FILE, self->cancellable,
+                                   file_loaded_cb, data);
+    }
+
+  if (n_files > 2)
+    duel_window_add_toast (self, _("Only the first two files are compared."));
+}
+
+gboolean
+duel_window_is_busy (DuelWindow *self)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), FALSE);
+  return self->n_loading > 0;
+}
+
+/* --- pages, toasts ---------------------------------------------------------- */
+
+gboolean
+duel_window_is_page_name (const char *name)
+{
+  return name != NULL && g_strv_contains (page_names, name);
+}
+
+void
+duel_window_set_page (DuelWindow *self,
+                      const char *name)
+{
+  g_return_if_fail (DUEL_IS_WINDOW (self));
+  g_return_if_fail (duel_window_is_page_name (name));
+
+  self->page_chosen = TRUE;
+  adw_view_stack_set_visible_child_name (self->stack, name);
+}
+
+const char *
+duel_window_get_page (DuelWindow *self)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);
+  return adw_view_stack_get_visible_child_name (self->stack);
+}
+
+void
+duel_window_add_toast (DuelWindow *self,
+                       const char *message)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (DUEL_IS_WINDOW (self));
+  g_return_if_fail (message != NULL);
+
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+show_message (DuelWindow *self,
+              const char *heading,
+              const char *body)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+update_actions (DuelWindow *self)
+{
+  gboolean running = self->run_task != NULL && duel_run_task_is_running (self->run_task);
+  gboolean can_export = duel_comparison_view_get_comparison (self->comparison_view) != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.start-run",
+                                 !running && duel_drives_view_get_selected (self->drives_view) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-run", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", can_export);
+  duel_presets_view_set_running (self->presets_view, running);
+  adw_view_stack_page_set_needs_attention (self->run_page, running);
+}
+
+/* --- the run ---------------------------------------------------------------- */
+
+typedef struct
+{
+  DuelWindow    *self;
+  DuelDriveItem *drive;
+  DuelPreset    *preset;
+  DuelTarget    *target;
+  char          *signature;   /* found on the device; needs a second confirmation */
+  DuelSafetyFlags safety_flags;
+  gboolean       needs_udisks;
+} StartRun;
+
+static void
+start_run_free (StartRun *start)
+{
+  g_clear_object (&start->self);
+  g_clear_object (&start->drive);
+  g_clear_object (&start->preset);
+  g_clear_object (&start->target);
+  g_free (start->signature);
+  g_free (start);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StartRun, start_run_free)
+
+static void
+send_notification (DuelWindow *self,
+                   const char *title,
+                   const char *body)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  g_autoptr(GNotification) notification = NULL;
+
+  /* Notifications travel over the session bus; without one there is no one to tell. */
+  if (app == NULL || g_application_get_dbus_connection (app) == NULL)
+    return;
+
+  notification = g_notification_new (title);
+  g_notification_set_body (notification, body);
+  g_notification_set_default_action_and_target (notification, "app.activate", NULL);
+  g_application_send_notification (app, "run-finished", notification);
+}
+
+static void
+run_finished_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(DuelWindow) self = user_data;
+  DuelRunTask *task = DUEL_RUN_TASK (object);
+  DuelApplication *app = DUEL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  g_autoptr(GError) error = NULL;
+  DuelResult *run_result;
+  DuelResultItem *item = NULL;
+  g_autofree char *message = NULL;
+  gboolean ok;
+
+  ok = duel_run_task_run_finish (task, result, &error);
+  if (app != NULL)
+    duel_application_uninhibit_suspend (app);
+
+  run_result = duel_run_task_get_result (task);
+  if (run_result != NULL)
+    {
+      item = duel_history_add (self->history, duel_run_task_get_result_path (task), run_result);
+      duel_comparison_view_set_item (self->comparison_view, 0, item);
+    }
+
+  if (ok)
+    message = g_strdup_printf (_("The run on %s finished and was saved to the history."),
+                               duel_run_task_get_target_path (task));
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    message = g_strdup_printf (_("The run on %s was stopped; what it measured is kept in the history."),
+                               duel_run_task_get_target_path (task));
+  else if (run_result != NULL)
+    message = g_strdup_printf (_("The run on %s failed: %s. What it measured is kept in the history."),
+                               duel_run_task_get_target_path (task), error->message);
+  else
+    message = g_strdup_printf (_("The run on %s could not start: %s"),
+                               duel_run_task_get_target_path (task), error->message);
+
+  duel_run_view_show_finished (self->run_view, message, ok);
+  duel_window_add_toast (self, message);
+  send_notification (self, ok ? _("Run finished") : _("Run stopped"), message);
+  update_actions (self);
+
+  if (self->close_after_run)
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+launch_run (StartRun *start)
+{
+  DuelWindow *self = start->self;
+  DuelApplication *app = DUEL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(DuelRunTask) task = NULL;
+
+  path = duel_history_new_path (self->history, duel_drive_item_get_title (start->drive), &error);
+  if (path == NULL)
+    {
+      show_message (self, _("Cannot Start the Run"), error->message);
+      return;
+    }
+
+  task = duel_run_task_new (duel_drive_item_get_path (start->drive), path);
+  duel_run_task_set_name (task, duel_drive_item_get_title (start->drive));
+  duel_run_task_set_preset (task, start->preset);
+  if (start->target != NULL)
+    duel_run_task_set_target (task, start->target);
+  else if (duel_drive_item_get_kind (start->drive) == DUEL_TARGET_KIND_BLOCK)
+    duel_run_task_set_open_flags (task, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0);
+  else
+    duel_run_task_set_open_flags (task, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE,
+                                  duel_drive_item_get_size_bytes (start->drive));
+
+  g_set_object (&self->run_task, task);
+  duel_run_view_set_task (self->run_view, task);
+  if (app != NULL)
+    duel_application_inhibit_suspend (app, GTK_WINDOW (self), _("A drive benchmark is running"));
+
+  duel_run_task_run_async (task, NULL, run_finished_cb, g_object_ref (self));
+  adw_view_stack_set_visible_child_name (self->stack, "run");
+  update_actions (self);
+}
+
+/* A descriptor UDisks opened for us becomes the run's target. */
+static DuelTarget *
+target_for_fd (int          fd,
+               const char  *path,
+               GError     **error)
+{
+  /* The core opens targets by path only (duel_target_open); it has no way yet
+   * to adopt a descriptor, so the one UDisks passed back cannot be used. */
+  close (fd);
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+               _("UDisks granted access to %s, but this version of Drive Duel cannot run on a "
+                 "device opened by UDisks. Run Drive Duel as a user with write access to the "
+                 "device (for example in the “disk” group) or as root."),
+               path);
+  return NULL;
+}
+
+static void
+udisks_opened_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(StartRun) start = user_data;
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  fd = duel_udisks_open_device_finish (result, &error);
+  if (fd >= 0)
+    start->target = target_for_fd (fd, duel_drive_item_get_path (start->drive), &error);
+  if (start->target == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (start->self, _("Cannot Open the Drive"), error->message);
+      return;
+    }
+  launch_run (start);
+}
+
+/* Opens the target before the run when the process may not open it itself:
+ * polkit asks here, once, never in the middle of a run. */
+static void
+open_and_launch (StartRun *start)
+{
+  const char *path = duel_drive_item_get_path (start->drive);
+
+  if (start->needs_udisks)
+    {
+      duel_udisks_open_device_async (path, TRUE, O_DIRECT | O_EXCL | O_CLOEXEC,
+                                     start->self->cancellable, udisks_opened_cb, start);
+      return;
+    }
+
+  launch_run (start);
+  start_run_free (start);
+}
+
+/* --- safety: the core's rules, then the user's confirmations ----------------- */
+
+static void
+safety_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  StartRun *start = task_data;
+  DuelSafetyReport *report = NULL;
+
+  /* Opens the device with O_EXCL and probes signatures: not for the main thread. */
+  duel_safety_check_write (duel_drive_item_get_path (start->drive), start->safety_flags, &report, NULL);
+  g_task_return_pointer (task, report, (GDestroyNotify) duel_safety_report_free);
+}
+
+static void check_safety (StartRun *start);
+
+static void
+signature_confirmed_cb (AdwMessageDialog *dialog,
+                        const char       *response,
+                        gpointer          user_data)
+{
+  StartRun *start = user_data;
+
+  /* One answer per dialog: closing it after a response must not count twice. */
+  g_signal_handlers_disconnect_by_data (dialog, start);
+
+  if (g_strcmp0 (response, DUEL_CONFIRM_RESPONSE_ERASE) != 0)
+    {
+      start_run_free (start);
+      return;
+    }
+  start->safety_flags |= DUEL_SAFETY_WIPE_SIGNATURES;
+  check_safety (start);
+}
+
+static void
+ask_signature (StartRun *start)
+{
+  DuelConfirmDialog *dialog;
+
+  dialog = duel_confirm_dialog_new_for_signature (GTK_WINDOW (start->self), start->drive, start->signature);
+  g_signal_connect (dialog, "response", G_CALLBACK (signature_confirmed_cb), start);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+erase_confirmed_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    gpointer          user_data)
+{
+  StartRun *start = user_data;
+
+  /* One answer per dialog: closing it after a response must not count twice. */
+  g_signal_handlers_disconnect_by_data (dialog, start);
+
+  if (g_strcmp0 (response, DUEL_CONFIRM_RESPONSE_ERASE) != 0)
+    {
+      start_run_free (start);
+      return;
+    }
+
+  start->safety_flags |= DUEL_SAFETY_DESTRUCTIVE;
+  /* Not readable by this process: UDisks opens it, polkit asks once, now. */
+  if (start->needs_udisks)
+    {
+      open_and_launch (start);
+      return;
+    }
+  check_safety (start);
+}
+
+static void
+ask_erase (StartRun *start)
+{
+  DuelConfirmDialog *dialog;
+
+  dialog = duel_confirm_dialog_new (GTK_WINDOW (start->self), start->drive,
+                                    duel_presets_view_get_preset_title (start->self->presets_view));
+  g_signal_connect (dialog, "response", G_CALLBACK (erase_confirmed_cb), start);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* "ext4 filesystem “backup”", from what libblkid found. */
+static char *
+describe_signature (const DuelSafetyReport *report)
+{
+  g_autoptr(GString) text = g_string_new (report->signature);
+
+  if (report->signature_usage != NULL)
+    g_string_append_printf (text, " %s", report->signature_usage);
+  if (report->signature_label != NULL && *report->signature_label != '\0')
+    g_string_append_printf (text, " “%s”", report->signature_label);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+safety_checked_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  StartRun *start = user_data;
+  g_autoptr(DuelSafetyReport) report = g_task_propagate_pointer (G_TASK (result), NULL);
+  const char *path = duel_drive_item_get_path (start->drive);
+
+  g_assert (report != NULL);
+
+  if (report->signature != NULL && start->signature == NULL)
+    start->signature = describe_signature (report);
+
+  switch (report->verdict)
+    {
+    case DUEL_SAFETY_ALLOWED:
+      open_and_launch (start);
+      return;
+
+    case DUEL_SAFETY_NEEDS_DESTRUCTIVE:
+      ask_erase (start);
+      return;
+
+    case DUEL_SAFETY_HAS_SIGNATURE:
+      ask_signature (start);
+      return;
+
+    case DUEL_SAFETY_UNREADABLE:
+      /* A device this user may not open: the rules cannot be checked from
+       * here, so confirm, then ask UDisks (which checks its own). */
+      if (report->is_block || g_str_has_prefix (path, "/dev/"))
+        if (g_access (path, R_OK | W_OK) != 0 && (errno == EACCES || errno == EPERM) &&
+            (start->safety_flags & DUEL_SAFETY_DESTRUCTIVE) == 0)
+          {
+            start->needs_udisks = TRUE;
+            ask_erase (start);
+            return;
+          }
+      G_GNUC_FALLTHROUGH;
+
+    case DUEL_SAFETY_SYSTEM:
+    case DUEL_SAFETY_MOUNTED:
+    case DUEL_SAFETY_SWAP:
+    case DUEL_SAFETY_HELD:
+    case DUEL_SAFETY_BUSY:
+    case DUEL_SAFETY_READ_ONLY:
+    case DUEL_SAFETY_NOT_A_TARGET:
+    default:
+      /* A refusal is final and says why. */
+      show_message (start->self, _("This Target Cannot Be Used"),
+                    report->reason != NULL ? report->reason : _("The safety rules refused it."));
+      start_run_free (start);
+      return;
+    }
+}
+
+static void
+check_safety (StartRun *start)
+{
+  g_autoptr(GTask) task = g_task_new (start->self, start->self->cancellable, safety_checked_cb, start);
+
+  g_task_set_source_tag (task, check_safety);
+  g_task_set_task_data (task, start, NULL);
+  g_task_run_in_thread (task, safety_thread);
+}
+
+static void
+start_run_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+  g_autoptr(StartRun) start = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelDriveItem *drive;
+
+  if (self->run_task != NULL && duel_run_task_is_running (self->run_task))
+    return;
+
+  drive = duel_drives_view_get_selected (self->drives_view);
+  if (drive == NULL)
+    {
+      duel_window_add_toast (self, _("Choose a drive or a file target first."));
+      return;
+    }
+
+  start = g_new0 (StartRun, 1);
+  start->self = g_object_ref (self);
+  start->drive = g_object_ref (drive);
+  start->preset = duel_presets_view_create_preset (self->presets_view, &error);
+  if (start->preset == NULL)
+    {
+      show_message (self, _("Cannot Start the Run"), error->message);
+      return;
+    }
+
+  /* The scratch file's folder in the cache may not exist yet. */
+  if (duel_drive_item_get_kind (drive) == DUEL_TARGET_KIND_FILE)
+    {
+      g_autofree char *folder = g_path_get_dirname (duel_drive_item_get_path (drive));
+      g_mkdir_with_parents (folder, 0700);
+    }
+
+  /* Every preset writes: the rules first, then the confirmations they ask for. */
+  check_safety (g_steal_pointer (&start));
+}
+
+static void
+cancel_run_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+
+  if (self->run_task != NULL && duel_run_task_is_running (self->run_task))
+    {
+      duel_run_task_cancel (self->run_task);
+      duel_run_view_set_stopping (self->run_view, TRUE);
+    }
+}
+
+/* --- other actions ---------------------------------------------------------- */
+
+static void
+open_response_cb (GtkNativeDialog *chooser,
+                  int              response,
+                  gpointer         user_data)
+{
+  DuelWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      guint n = g_list_model_get_n_items (files);
+      g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (array, g_list_model_get_item (files, i));
+      duel_window_open_files (self, (GFile **) array->pdata, array->len);
+    }
+
+  g_object_unref (chooser);
+}
+
+static void
+open_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Result Files"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+
+  gtk_file_filter_set_name (filter, _("Drive Duel results"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_mime_type (filter, "application/json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+export_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+  DuelComparison *comparison = duel_comparison_view_get_comparison (self->comparison_view);
+  DuelExportDialog *dialog;
+
+  if (comparison == NULL)
+    {
+      duel_window_add_toast (self, _("Choose a drive to compare first."));
+      return;
+    }
+
+  dialog = duel_export_dialog_new (GTK_WINDOW (self), comparison, self->settings);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+add_file_target_activated (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+
+  adw_view_stack_set_visible_child_name (self->stack, "drives");
+  duel_drives_view_choose_file (self->drives_view);
+}
+
+static void
+show_page_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  if (duel_window_is_page_name (name))
+    adw_view_stack_set_visible_child_name (self->stack, name);
+}
+
+static void
+swap_drives_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  duel_comparison_view_swap (DUEL_WINDOW (widget)->comparison_view);
+}
+
+static void
+toast_activated (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  duel_window_add_toast (DUEL_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+/* --- signals ---------------------------------------------------------------- */
+
+static void
+history_compare_cb (DuelWindow      *self,
+                    DuelResultItem  *item,
+                    guint            slot,
+                    DuelHistoryView *view)
+{
+  duel_comparison_view_set_item (self->comparison_view, slot, item);
+  adw_view_stack_set_visible_child_name (self->stack, "compare");
+}
+
+static void
+selected_drive_changed_cb (DuelWindow     *self,
+                           GParamSpec     *pspec,
+                           DuelDrivesView *view)
+{
+  duel_presets_view_set_drive (self->presets_view, duel_drives_view_get_selected (view));
+  update_actions (self);
+}
+
+static void
+comparison_changed_cb (DuelWindow         *self,
+                       GParamSpec         *pspec,
+                       DuelComparisonView *view)
+{
+  update_actions (self);
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         gpointer       user_data)
+{
+  DuelWindow *self = user_data;
+  GSList *list;
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  list = g_value_get_boxed (value);
+  for (GSList *l = list; l != NULL; l = l->next)
+    g_ptr_array_add (files, l->data);
+  if (files->len == 0)
+    return FALSE;
+
+  duel_window_open_files (self, (GFile **) files->pdata, files->len);
+  return TRUE;
+}
+
+static void
+close_response_cb (AdwMessageDialog *dialog,
+                   const char       *response,
+                   gpointer          user_data)
+{
+  DuelWindow *self = user_data;
+
+  if (g_strcmp0 (response, "stop") == 0 && self->run_task != NULL &&
+      duel_run_task_is_running (self->run_task))
+    {
+      self->close_after_run = TRUE;
+      duel_run_task_cancel (self->run_task);
+      duel_run_view_set_stopping (self->run_view, TRUE);
+    }
+}
+
+static gboolean
+duel_window_close_request (GtkWindow *window)
+{
+  DuelWindow *self = DUEL_WINDOW (window);
+  GtkWidget *dialog;
+
+  if (self->run_task == NULL || !duel_run_task_is_running (self->run_task))
+    {
+      if (self->settings != NULL)
+        {
+          int width, height;
+
+          gtk_window_get_default_size (window, &width, &height);
+          g_settings_set_int (self->settings, "window-width", width);
+          g_settings_set_int (self->settings, "window-height", height);
+          g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+        }
+      return GTK_WINDOW_CLASS (duel_window_parent_class)->close_request (window);
+    }
+
+  /* Never lose a run silently: stopping keeps what was measured. */
+  dialog = adw_message_dialog_new (window, _("Stop the Run?"),
+                                   _("A benchmark is running. Stopping it keeps what it measured so far in the history."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "keep", _("_Keep Running"),
+                                    "stop", _("_Stop and Close"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  g_signal_connect (dialog, "response", G_CALLBACK (close_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+/* --- screenshots ------------------------------------------------------------ */
+
+typedef struct
+{
+  char  *path;
+  guint  frames_left;
+  gulong handler;
+} ScreenshotData;
+
+static void
+screenshot_data_free (ScreenshotData *data)
+{
+  g_free (data->path);
+  g_free (data);
+}
+
+static gboolean
+render_to_png (DuelWindow  *self,
+               const char  *path,
+               gboolean    *retry,
+               GError     **error)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer;
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  *retry = FALSE;
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  /* With the cairo renderer the first frame may come before a render node exists. */
+  if (node == NULL || renderer == NULL || width <= 0 || height <= 0)
+    {
+      *retry = TRUE;
+      return FALSE;
+    }
+
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write %s."), path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                GTask         *task)
+{
+  DuelWindow *self = g_task_get_source_object (task);
+  ScreenshotData *data = g_task_get_task_data (task);
+  GError *error = NULL;
+  gboolean retry;
+
+  /* Let layout settle for a few frames (charts size themselves on the first). */
+  if (data->frames_left > 0)
+    {
+      data->frames_left--;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+
+  if (!render_to_png (self, data->path, &retry, &error) && retry)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+
+  g_clear_signal_handler (&data->handler, clock);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+  g_object_unref (task);
+}
+
+static void
+start_next_screenshot (DuelWindow *self)
+{
+  while (self->n_loading == 0 && self->pending_screenshots->len > 0)
+    {
+      GTask *task = g_ptr_array_steal_index (self->pending_screenshots, 0);
+      ScreenshotData *data = g_task_get_task_data (task);
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+      if (clock == NULL)
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
+                                   _("The window is not shown, so it cannot be captured."));
+          g_object_unref (task);
+          continue;
+        }
+      data->handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), task);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+void
+duel_window_save_screenshot_async (DuelWindow          *self,
+                                   const char          *path,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  GTask *task;
+  ScreenshotData *data;
+
+  g_return_if_fail (DUEL_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  data = g_new0 (ScreenshotData, 1);
+  data->path = g_strdup (path);
+  data->frames_left = 3;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, duel_window_save_screenshot_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) screenshot_data_free);
+  g_ptr_array_add (self->pending_screenshots, task);
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    start_next_screenshot (self);
+  else
+    g_signal_connect_object (self, "map", G_CALLBACK (start_next_screenshot), NULL, G_CONNECT_SWAPPED);
+}
+
+gboolean
+duel_window_save_screenshot_finish (DuelWindow    *self,
+                                    GAsyncResult  *result,
+                                    GError       **error)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* --- GObject ---------------------------------------------------------------- */
+
+/* After construction: "application" is set after constructed() runs. */
+static void
+setup (DuelWindow      *self,
+       DuelApplication *app)
+{
+  GListStore *parts;
+
+
+  self->settings = g_object_ref (duel_application_get_settings (app));
+  self->history = g_object_ref (duel_application_get_history (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  /* Drive A and B come from the references, the history, or opened files. */
+  parts = g_list_store_new (G_TYPE_LIST_MODEL);
+  g_list_store_append (parts, self->reference_store);
+  g_list_store_append (parts, duel_history_get_model (self->history));
+  g_list_store_append (parts, self->file_store);
+  self->sources = G_LIST_MODEL (gtk_flatten_list_model_new (G_LIST_MODEL (parts)));
+
+  duel_comparison_view_set_sources (self->comparison_view, self->sources);
+  duel_comparison_view_set_settings (self->comparison_view, self->settings);
+  duel_run_view_set_settings (self->run_view, self->settings);
+  duel_history_view_set_history (self->history_view, self->history);
+  duel_drives_view_set_settings (self->drives_view, self->settings);
+  duel_presets_view_set_settings (self->presets_view, self->settings);
+
+  /* The guard keeps the initial comparison until every load has reported. */
+  loading_begin (self);
+  loading_begin (self);
+  duel_history_reload_async (self->history, self->cancellable, history_loaded_cb, g_object_ref (self));
+  load_references (self);
+  duel_drives_view_refresh (self->drives_view);
+  loading_end (self);
+
+  update_actions (self);
+}
+
+static void
+duel_window_dispose (GObject *object)
+{
+  DuelWindow *self = DUEL_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->run_task != NULL)
+    duel_run_task_cancel (self->run_task);
+
+  G_OBJECT_CLASS (duel_window_parent_class)->dispose (object);
+}
+
+static void
+duel_window_finalize (GObject *object)
+{
+  DuelWindow *self = DUEL_WINDOW (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->history);
+  g_clear_object (&self->reference_store);
+  g_clear_object (&self->file_store);
+  g_clear_object (&self->sources);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->run_task);
+  g_clear_pointer (&self->pending_screenshots, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (duel_window_parent_class)->finalize (object);
+}
+
+static void
+duel_window_class_init (DuelWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = duel_window_dispose;
+  object_class->finalize = duel_window_finalize;
+  window_class->close_request = duel_window_close_request;
+
+  /* The views are used in the template. */
+  g_type_ensure (DUEL_TYPE_DRIVES_VIEW);
+  g_type_ensure (DUEL_TYPE_PRESETS_VIEW);
+  g_type_ensure (DUEL_TYPE_RUN_VIEW);
+  g_type_ensure (DUEL_TYPE_COMPARISON_VIEW);
+  g_type_ensure (DUEL_TYPE_HISTORY_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/driveduel/DriveDuel/duel-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, run_page);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, export_button);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, drives_view);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, presets_view);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, run_view);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, comparison_view);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, history_view);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, export_activated);
+  gtk_widget_class_install_action (widget_class, "win.add-file-target", NULL, add_file_target_activated);
+  gtk_widget_class_install_action (widget_class, "win.start-run", NULL, start_run_activated);
+  gtk_widget_class_install_action (widget_class, "win.cancel-run", NULL, cancel_run_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_activated);
+  gtk_widget_class_install_action (widget_class, "win.swap-drives", NULL, swap_drives_activated);
+  gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_activated);
+}
+
+static void
+duel_window_init (DuelWindow *self)
+{
+  GtkDropTarget *drop;
+
+  self->reference_store = g_list_store_new (DUEL_TYPE_RESULT_ITEM);
+  self->file_store = g_list_store_new (DUEL_TYPE_RESULT_ITEM);
+  self->cancellable = g_cancellable_new ();
+  self->pending_screenshots = g_ptr_array_new ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_signal_connect_object (self->history_view, "compare",
+                           G_CALLBACK (history_compare_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->drives_view, "notify::selected",
+                           G_CALLBACK (selected_drive_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->comparison_view, "notify::comparison",
+                           G_CALLBACK (comparison_changed_cb), self, G_CONNECT_SWAPPED);
+
+  /* Result files dropped anywhere on the window open in the comparison. */
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+}
+
+DuelWindow *
+duel_window_new (DuelApplication *application)
+{
+  DuelWindow *self;
+
+  g_return_val_if_fail (DUEL_IS_APPLICATION (application), NULL);
+
+  self = g_object_new (DUEL_TYPE_WINDOW, "application", application, NULL);
+  setup (self, application);
+  return self;
+}
+
+DuelDrivesView *
+duel_window_get_drives_view (DuelWindow *self)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);
+  return self->drives_view;
+}
+
+DuelPresetsView *
+duel_window_get_presets_view (DuelWindow *self)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);
+  return self->presets_view;
+}
+
+DuelRunView *
+duel_window_get_run_view (DuelWindow *self)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);
+  return self->run_view;
+}
+
+DuelComparisonView *
+duel_window_get_comparison_view (DuelWindow *self)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);
+  return self->comparison_view;
+}
+
+DuelHistoryView *
+duel_window_get_history_view (DuelWindow *self)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);
+  return self->history_view;
+}
+
+DuelRunTask *
+duel_window_get_run_task (DuelWindow *self)
+{
+  g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);
+  return self->run_task;
+}

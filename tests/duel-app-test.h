@@ -1,0 +1,225 @@
+/* duel-app-test.h — what the GUI tests share: start-up, waiting, result files
+ *
+ * The GUI tests drive the real application: a DuelApplication registered
+ * without a bus name (G_APPLICATION_NON_UNIQUE), its real window, the real
+ * engine on file targets in the test's own temporary folders.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+
+#include "duel-application.h"
+#include "duel-preset.h"
+#include "duel-window.h"
+
+/* Initialises GLib testing, GTK and libadwaita; FALSE when there is no display. */
+static inline gboolean
+duel_app_test_init (int    *argc,
+                    char ***argv)
+{
+  const char *data_dirs = g_getenv ("XDG_DATA_DIRS");
+  g_autofree char *system_data_dirs = g_strdup (data_dirs != NULL && *data_dirs != '\0'
+                                                ? data_dirs : "/usr/local/share/:/usr/share/");
+
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* The user's folders (history, settings, caches) are private to the test… */
+  g_test_init (argc, argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* …but the system's are needed: the icon theme and the MIME database that
+   * tells gdk-pixbuf an SVG icon is an SVG. */
+  g_setenv ("XDG_DATA_DIRS", system_data_dirs, TRUE);
+  if (!gtk_init_check ())
+    return FALSE;
+  /* Both are read once: done now, before each test isolates XDG_DATA_DIRS again. */
+  gtk_icon_theme_get_for_display (gdk_display_get_default ());
+  g_free (g_content_type_guess ("probe.svg", NULL, 0, NULL));
+  adw_init ();
+  /* Deterministic frames: toasts and transitions jump to their end. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  return TRUE;
+}
+
+typedef gboolean (*DuelAppTestCondition) (gpointer user_data);
+
+static gboolean
+duel_app_test_timeout_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until @condition holds; fails the test after @seconds. */
+static inline void
+duel_app_test_wait (DuelAppTestCondition  condition,
+                    gpointer              user_data,
+                    guint                 seconds,
+                    const char           *what)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (seconds, duel_app_test_timeout_cb, &timed_out);
+
+  while (!condition (user_data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  if (timed_out)
+    g_error ("Timed out after %u s waiting for %s", seconds, what);
+}
+
+static gboolean
+duel_app_test_not_busy (gpointer user_data)
+{
+  return !duel_window_is_busy (DUEL_WINDOW (user_data));
+}
+
+/* Lets pending idles and redraws run for @ms. */
+static inline void
+duel_app_test_spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+}
+
+static inline DuelApplication *
+duel_app_test_new_application (void)
+{
+  DuelApplication *app = duel_application_new (G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  return app;
+}
+
+/* A scratch folder on the build tree's filesystem: file targets need
+ * O_DIRECT, which a tmpfs /tmp would refuse. Removed by
+ * duel_app_test_remove_dir(). */
+static inline char *
+duel_app_test_make_dir (void)
+{
+  g_autofree char *template = g_build_filename (g_test_get_dir (G_TEST_BUILT), "app-test-XXXXXX", NULL);
+  char *dir = g_mkdtemp (g_steal_pointer (&template));
+
+  g_assert_nonnull (dir);
+  return dir;
+}
+
+static inline void
+duel_app_test_remove_dir (const char *dir)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (handle == NULL)
+    return;
+  while ((name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        duel_app_test_remove_dir (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* A small preset's options: a run of a few seconds on a file target. */
+static inline void
+duel_app_test_small_options (DuelPresetOptions *options)
+{
+  duel_preset_options_init (options);
+  options->span_bytes = 16 * 1024 * 1024;
+  options->capacity_multiple = 1.0;
+  options->runtime_ms = 300;
+  options->interval_ms = 100;
+  options->round_ms = 100;
+}
+
+/* Runs the quick review, scaled down, on a new file in @dir with the real
+ * engine, and saves the result as @name.json there. Returns its path. */
+static inline char *
+duel_app_test_make_result (const char *dir,
+                           const char *name)
+{
+  g_autofree char *target_path = g_strdup_printf ("%s/%s.img", dir, name);
+  g_autofree char *json_name = g_strdup_printf ("%s.json", name);
+  char *path = g_build_filename (dir, json_name, NULL);
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelTarget) target = NULL;
+  g_autoptr(DuelResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelPresetOptions options;
+
+  duel_app_test_small_options (&options);
+  preset = duel_preset_new ("quick", &options, &error);
+  g_assert_no_error (error);
+  target = duel_target_open (target_path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE,
+                             options.span_bytes, &error);
+  g_assert_no_error (error);
+  result = duel_result_new ();
+  duel_result_set_target_from (result, target);
+  duel_result_set_name (result, name);
+  duel_preset_run (preset, target, result, NULL, &error);
+  g_assert_no_error (error);
+  duel_result_save (result, path, &error);
+  g_assert_no_error (error);
+  g_unlink (target_path);
+  return path;
+}
+
+static void
+duel_app_test_screenshot_cb (GObject      *object,
+                             GAsyncResult *result,
+                             gpointer      user_data)
+{
+  int *state = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *state = duel_window_save_screenshot_finish (DUEL_WINDOW (object), result, &error) ? 1 : -1;
+  g_assert_no_error (error);
+}
+
+static gboolean
+duel_app_test_state_set (gpointer user_data)
+{
+  return *(int *) user_data != 0;
+}
+
+/* Saves the window as tests/screenshots/NAME.png in the build tree and checks
+ * it is a PNG; returns its path. */
+static inline char *
+duel_app_test_screenshot (DuelWindow *window,
+                          const char *name)
+{
+  g_autofree char *shots = g_build_filename (g_test_get_dir (G_TEST_BUILT), "screenshots", NULL);
+  g_autofree char *file = g_strdup_printf ("%s.png", name);
+  char *path = g_build_filename (shots, file, NULL);
+  g_autofree char *contents = NULL;
+  gsize size = 0;
+  int state = 0;
+
+  g_mkdir_with_parents (shots, 0755);
+  g_unlink (path);
+  duel_window_save_screenshot_async (window, path, NULL, duel_app_test_screenshot_cb, &state);
+  duel_app_test_wait (duel_app_test_state_set, &state, 30, "the screenshot");
+  g_assert_cmpint (state, ==, 1);
+  g_assert_true (g_file_get_contents (path, &contents, &size, NULL));
+  g_assert_cmpuint (size, >, 1000);
+  g_assert_cmpmem (contents, 8, "\x89PNG\r\n\x1a\n", 8);
+  g_test_message ("Screenshot: %s", path);
+  return path;
+}

@@ -1,0 +1,498 @@
+/* test-app-run.c — runs from the window on a file target: complete, history, cancel
+ *
+ * The real engine writes to a file in the build tree; the window starts the
+ * run as the Start button does (win.start-run) and stops it as Stop does.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "duel-app-test.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "duel-confirm-dialog.h"
+
+#include "duel-comparison-view.h"
+#include "duel-drive-item.h"
+#include "duel-drives-view.h"
+#include "duel-history.h"
+#include "duel-presets-view.h"
+#include "duel-run-task.h"
+#include "duel-run-view.h"
+
+static DuelApplication *app;
+static char *scratch_dir;
+
+typedef struct
+{
+  DuelRunTask *task;
+  guint        n_progress;
+  gboolean     finished;
+  double       last_fraction;
+  gboolean     fraction_went_back;
+  gboolean     saw_rows;
+  gint64       cancelled_us;
+  gint64       finished_us;
+} Watch;
+
+static void
+progress_cb (DuelRunTask *task,
+             Watch       *watch)
+{
+  const DuelRunStatus *status = duel_run_task_get_status (task);
+  DuelTestRecord *record = duel_run_task_get_live_record (task);
+
+  /* Progress reaches the main thread: we are in it. */
+  g_assert_true (g_main_context_is_owner (g_main_context_default ()));
+  watch->n_progress++;
+  if (status->fraction_done + 1e-9 < watch->last_fraction)
+    watch->fraction_went_back = TRUE;
+  watch->last_fraction = status->fraction_done;
+  g_assert_cmpfloat (status->fraction_done, >=, 0.0);
+  g_assert_cmpfloat (status->fraction_done, <=, 1.0);
+  if (record != NULL && duel_series_get_length (record->series) > 0)
+    watch->saw_rows = TRUE;
+}
+
+static gboolean
+run_finished (gpointer user_data)
+{
+  DuelWindow *window = user_data;
+  DuelRunTask *task = duel_window_get_run_task (window);
+
+  return task != NULL && !duel_run_task_is_running (task) && duel_run_task_get_result (task) != NULL;
+}
+
+static gboolean
+run_measuring (gpointer user_data)
+{
+  Watch *watch = user_data;
+  const DuelRunStatus *status = duel_run_task_get_status (watch->task);
+
+  /* Some intervals into the consistency test itself, the live chart drawn from them. */
+  return watch->saw_rows && !status->probing && status->engine.n_intervals >= 8;
+}
+
+static gboolean
+has_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (top))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+run_started_or_refused (gpointer user_data)
+{
+  return duel_window_get_run_task (DUEL_WINDOW (user_data)) != NULL || has_message_dialog ();
+}
+
+static DuelWindow *
+prepare_window (const char              *target_name,
+                const char              *preset,
+                const DuelPresetOptions *options)
+{
+  DuelWindow *window = duel_window_new (app);
+  g_autofree char *target = g_build_filename (scratch_dir, target_name, NULL);
+  DuelDriveItem *drive;
+
+  gtk_window_present (GTK_WINDOW (window));
+  duel_app_test_wait (duel_app_test_not_busy, window, 30, "the window to load");
+
+  /* As a user would: add a file target, pick the preset, set its parameters. */
+  drive = duel_drives_view_add_file (duel_window_get_drives_view (window), target);
+  g_assert_nonnull (drive);
+  g_assert_true (duel_drives_view_get_selected (duel_window_get_drives_view (window)) == drive);
+  g_assert_true (duel_presets_view_set_preset_name (duel_window_get_presets_view (window), preset));
+  duel_presets_view_set_options (duel_window_get_presets_view (window), options);
+  return window;
+}
+
+static Watch *
+start_run (DuelWindow *window)
+{
+  Watch *watch = g_new0 (Watch, 1);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.start-run", NULL));
+  /* The safety rules are checked in a worker first. */
+  duel_app_test_wait (run_started_or_refused, window, 10, "the run to start");
+  watch->task = duel_window_get_run_task (window);
+  if (watch->task == NULL)
+    {
+      GListModel *toplevels = gtk_window_get_toplevels ();
+
+      /* Say why: the window explains a refusal in a message dialog. */
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+        {
+          g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
+
+          if (ADW_IS_MESSAGE_DIALOG (top))
+            g_test_message ("%s: %s", adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (top)),
+                            adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (top)));
+        }
+    }
+  g_assert_nonnull (watch->task);
+  g_assert_true (duel_run_task_is_running (watch->task));
+  g_signal_connect (watch->task, "progress", G_CALLBACK (progress_cb), watch);
+  g_assert_cmpstr (duel_window_get_page (window), ==, "run");
+  /* Suspend is held off while the run goes. */
+  g_assert_true (duel_application_is_inhibited (app));
+  return watch;
+}
+
+static void
+test_run_completes_into_history (void)
+{
+  DuelPresetOptions options;
+  DuelWindow *window;
+  Watch *watch;
+  DuelHistory *history = duel_application_get_history (app);
+  guint n_before;
+  g_autoptr(DuelResultItem) item = NULL;
+  g_autoptr(DuelResult) reloaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  DuelResult *result;
+  GPtrArray *tests;
+
+  duel_app_test_small_options (&options);
+  window = prepare_window ("run-target.img", "quick", &options);
+  n_before = g_list_model_get_n_items (duel_history_get_model (history));
+  watch = start_run (window);
+
+  duel_app_test_wait (run_finished, window, 300, "the quick review to finish");
+
+  /* The engine reported through the coalesced idle, never backwards, and the
+   * live chart was redrawn from the growing record. */
+  g_assert_cmpuint (watch->n_progress, >, 5);
+  g_assert_false (watch->fraction_went_back);
+  g_assert_true (watch->saw_rows);
+  g_assert_cmpuint (duel_run_view_get_n_chart_updates (duel_window_get_run_view (window)), >, 0);
+  g_assert_false (duel_application_is_inhibited (app));
+
+  /* Every test of the preset completed, with its summary. */
+  result = duel_run_task_get_result (watch->task);
+  tests = duel_result_get_tests (result);
+  g_assert_cmpuint (tests->len, >=, 4);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+      g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      g_assert_cmpuint (duel_series_get_length (record->series), >, 0);
+    }
+  /* The drive's identity was recorded. */
+  g_assert_nonnull (duel_result_get_device (result));
+
+  /* It landed in the history, on disk, and in the comparison as drive A. */
+  g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, n_before + 1);
+  item = g_list_model_get_item (duel_history_get_model (history), 0);
+  g_assert_true (duel_result_item_get_result (item) == result);
+  path = g_file_get_path (duel_result_item_get_file (item));
+  g_assert_true (g_str_has_prefix (path, duel_history_get_directory (history)));
+  reloaded = duel_result_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_result_get_tests (reloaded)->len, ==, tests->len);
+  g_assert_true (duel_comparison_view_get_item (duel_window_get_comparison_view (window), 0) == item);
+  g_assert_false (duel_run_task_is_running (watch->task));
+
+  g_free (watch);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_cancel_keeps_partial_result (void)
+{
+  DuelPresetOptions options;
+  DuelWindow *window;
+  Watch *watch;
+  DuelHistory *history = duel_application_get_history (app);
+  guint n_before;
+  g_autoptr(DuelResultItem) item = NULL;
+  g_autoptr(DuelResult) reloaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  DuelTestRecord *record;
+  gint64 cancelled_us, stopped_us;
+
+  /* The consistency test alone, for a minute: long enough to stop it midway. */
+  duel_app_test_small_options (&options);
+  options.runtime_ms = 60000;
+  window = prepare_window ("cancel-target.img", "consistency", &options);
+  /* The window read the history folder again as it opened. */
+  n_before = g_list_model_get_n_items (duel_history_get_model (history));
+  watch = start_run (window);
+
+  duel_app_test_wait (run_measuring, watch, 60, "the run to measure a few intervals");
+  /* The run page as it is drawn live, the chart from the growing record. */
+  g_assert_cmpuint (duel_run_view_get_n_chart_updates (duel_window_get_run_view (window)), >, 0);
+  g_free (duel_app_test_screenshot (window, "run"));
+
+  cancelled_us = g_get_monotonic_time ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-run", NULL));
+  duel_app_test_wait (run_finished, window, 10, "the cancelled run to end");
+  stopped_us = g_get_monotonic_time ();
+
+  /* Stopped within a second, and nothing measured was lost. */
+  g_test_message ("Cancel took %.0f ms", (stopped_us - cancelled_us) / 1000.0);
+  g_assert_cmpint (stopped_us - cancelled_us, <, G_USEC_PER_SEC);
+  record = g_ptr_array_index (duel_result_get_tests (duel_run_task_get_result (watch->task)), 0);
+  g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
+  g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
+  g_assert_cmpuint (record->runtime_ns, <, 60 * G_GUINT64_CONSTANT (1000000000));
+
+  g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, n_before + 1);
+  item = g_list_model_get_item (duel_history_get_model (history), 0);
+  path = g_file_get_path (duel_result_item_get_file (item));
+  reloaded = duel_result_load (path, &error);
+  g_assert_no_error (error);
+  record = g_ptr_array_index (duel_result_get_tests (reloaded), 0);
+  g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
+  g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
+  g_assert_false (duel_application_is_inhibited (app));
+
+  g_free (watch);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* --- a destructive run on a loop device (root only) ------------------------ */
+
+static DuelConfirmDialog *
+find_confirm_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
+
+      if (DUEL_IS_CONFIRM_DIALOG (top) && gtk_widget_get_visible (GTK_WIDGET (top)))
+        return DUEL_CONFIRM_DIALOG (top);
+    }
+  return NULL;
+}
+
+static gboolean
+confirm_dialog_shown (gpointer user_data)
+{
+  return find_confirm_dialog () != NULL;
+}
+
+typedef struct
+{
+  DuelDrivesView *view;
+  const char     *path;
+} FindDrive;
+
+static DuelDriveItem *
+lookup_drive (DuelDrivesView *view,
+              const char     *path)
+{
+  GListModel *model = duel_drives_view_get_model (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(DuelDriveItem) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (duel_drive_item_get_path (item), path) == 0)
+        return item;
+    }
+  return NULL;
+}
+
+static gboolean
+drive_listed (gpointer user_data)
+{
+  FindDrive *find = user_data;
+
+  return lookup_drive (find->view, find->path) != NULL;
+}
+
+/* Confirms @dialog by typing what it asks for, as a user would. */
+static void
+type_and_confirm (DuelConfirmDialog *dialog)
+{
+  GtkEditable *entry = duel_confirm_dialog_get_entry (dialog);
+
+  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog),
+                                                           DUEL_CONFIRM_RESPONSE_ERASE));
+  gtk_editable_set_text (entry, duel_confirm_dialog_get_expected_text (dialog));
+  g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog),
+                                                          DUEL_CONFIRM_RESPONSE_ERASE));
+  g_signal_emit_by_name (entry, "activate");
+}
+
+/* The child process: the GUI part, on the loop device the parent set up. */
+static void
+destructive_run_child (const char *device,
+                       gboolean    with_signature)
+{
+  DuelPresetOptions options;
+  DuelWindow *window = duel_window_new (app);
+  DuelDrivesView *drives = duel_window_get_drives_view (window);
+  g_autofree char *name = g_path_get_basename (device);
+  FindDrive find = { drives, device };
+  DuelConfirmDialog *dialog;
+  const char *body;
+  Watch *watch;
+
+  gtk_window_present (GTK_WINDOW (window));
+  duel_app_test_wait (duel_app_test_not_busy, window, 30, "the window to load");
+  duel_app_test_wait (drive_listed, &find, 10, "the loop device in the drives list");
+  duel_drives_view_set_selected (drives, lookup_drive (drives, device));
+
+  duel_app_test_small_options (&options);
+  g_assert_true (duel_presets_view_set_preset_name (duel_window_get_presets_view (window), "quick"));
+  duel_presets_view_set_options (duel_window_get_presets_view (window), &options);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.start-run", NULL));
+  duel_app_test_wait (confirm_dialog_shown, NULL, 20, "the confirmation");
+
+  /* The first confirmation names the device and what is erased. */
+  dialog = find_confirm_dialog ();
+  body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+  g_assert_nonnull (strstr (body, device));
+  g_assert_cmpstr (duel_confirm_dialog_get_expected_text (dialog), ==, name);
+  g_assert_null (duel_window_get_run_task (window));
+  type_and_confirm (dialog);
+
+  if (with_signature)
+    {
+      /* A filesystem is there: a second, explicit confirmation naming it. */
+      duel_app_test_wait (confirm_dialog_shown, NULL, 20, "the second confirmation");
+      dialog = find_confirm_dialog ();
+      g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "ext4"));
+      g_assert_null (duel_window_get_run_task (window));
+      /* Declining it starts nothing. */
+      adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), DUEL_CONFIRM_RESPONSE_CANCEL);
+      gtk_window_destroy (GTK_WINDOW (dialog));
+      duel_app_test_spin (300);
+      g_assert_null (duel_window_get_run_task (window));
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+
+  duel_app_test_wait (run_started_or_refused, window, 20, "the run to start");
+  g_assert_nonnull (duel_window_get_run_task (window));
+  watch = g_new0 (Watch, 1);
+  watch->task = duel_window_get_run_task (window);
+  duel_app_test_wait (run_finished, window, 300, "the run on the loop device");
+  {
+    DuelResult *result = duel_run_task_get_result (watch->task);
+    DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), 0);
+    JsonObject *identity = duel_result_get_device (result);
+
+    g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_COMPLETE);
+    g_assert_cmpint (duel_result_get_target (result)->kind, ==, DUEL_TARGET_KIND_BLOCK);
+    g_assert_nonnull (identity);
+    g_assert_cmpstr (json_object_get_string_member_with_default (identity, "device_name", ""), ==, name);
+  }
+  g_free (watch);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+run_command (const char  *command,
+             char       **out_stdout)
+{
+  int status = -1;
+
+  if (!g_spawn_command_line_sync (command, out_stdout, NULL, &status, NULL))
+    return FALSE;
+  return g_spawn_check_wait_status (status, NULL);
+}
+
+static void
+test_destructive_loop_device (gconstpointer data)
+{
+  gboolean with_signature = GPOINTER_TO_INT (data);
+  g_autofree char *image = NULL;
+  g_autofree char *command = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *child_path = NULL;
+
+  if (g_test_subprocess ())
+    {
+      destructive_run_child (g_getenv ("DRIVEDUEL_TEST_LOOP"), with_signature);
+      return;
+    }
+
+  if (geteuid () != 0 || g_find_program_in_path ("losetup") == NULL)
+    {
+      g_test_skip ("needs root and losetup for a loop device");
+      return;
+    }
+  if (with_signature && g_find_program_in_path ("mkfs.ext4") == NULL)
+    {
+      g_test_skip ("needs mkfs.ext4");
+      return;
+    }
+
+  image = g_build_filename (scratch_dir, with_signature ? "loop-ext4.img" : "loop.img", NULL);
+  command = g_strdup_printf ("truncate -s 48M '%s'", image);
+  g_assert_true (run_command (command, NULL));
+  if (with_signature)
+    {
+      g_free (command);
+      command = g_strdup_printf ("mkfs.ext4 -q -F '%s'", image);
+      g_assert_true (run_command (command, NULL));
+    }
+  g_free (command);
+  command = g_strdup_printf ("losetup --find --show '%s'", image);
+  if (!run_command (command, &device))
+    {
+      g_test_skip ("no free loop device");
+      return;
+    }
+  g_strstrip (device);
+
+  /* The GUI runs in a child, so the device is detached whatever happens there. */
+  g_setenv ("DRIVEDUEL_TEST_LOOP", device, TRUE);
+  child_path = g_strdup_printf ("%s/subprocess", g_test_get_path ());
+  g_test_trap_subprocess (NULL, 600 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT |
+                                                      G_TEST_SUBPROCESS_INHERIT_STDERR);
+
+  g_free (command);
+  command = g_strdup_printf ("losetup -d '%s'", device);
+  run_command (command, NULL);
+  g_unlink (image);
+  g_test_trap_assert_passed ();
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  if (!duel_app_test_init (&argc, &argv))
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 77;
+    }
+
+  app = duel_app_test_new_application ();
+  scratch_dir = duel_app_test_make_dir ();
+
+  g_test_add_func ("/duel/app/run/completes-into-history", test_run_completes_into_history);
+  g_test_add_func ("/duel/app/run/cancel-keeps-partial-result", test_cancel_keeps_partial_result);
+  g_test_add_data_func ("/duel/app/run/destructive-loop-device", GINT_TO_POINTER (FALSE),
+                        test_destructive_loop_device);
+  g_test_add_data_func ("/duel/app/run/destructive-loop-signature", GINT_TO_POINTER (TRUE),
+                        test_destructive_loop_device);
+
+  status = g_test_run ();
+
+  duel_app_test_remove_dir (scratch_dir);
+  g_clear_pointer (&scratch_dir, g_free);
+  g_clear_object (&app);
+  return status;
+}

@@ -1,0 +1,521 @@
+/* test-app.c — the window, the comparison, exports and the confirmation, under Xvfb
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "duel-app-test.h"
+
+#include <string.h>
+
+#include "duel-chart-export.h"
+#include "duel-comparison-view.h"
+#include "duel-confirm-dialog.h"
+#include "duel-drive-item.h"
+#include "duel-drives-view.h"
+#include "duel-export-dialog.h"
+#include "duel-history.h"
+#include "duel-history-view.h"
+#include "duel-presets-view.h"
+#include "duel-preferences-window.h"
+
+static DuelApplication *app;
+static char *scratch_dir;
+static char *result_a;
+static char *result_b;
+
+static void
+ensure_results (void)
+{
+  if (result_a != NULL)
+    return;
+  result_a = duel_app_test_make_result (scratch_dir, "Drive One");
+  result_b = duel_app_test_make_result (scratch_dir, "Drive Two");
+}
+
+static DuelWindow *
+new_window (void)
+{
+  DuelWindow *window = duel_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  duel_app_test_wait (duel_app_test_not_busy, window, 30, "the history and references to load");
+  return window;
+}
+
+static void
+test_window_builds (void)
+{
+  DuelWindow *window = new_window ();
+  const char *pages[] = { "drives", "run", "compare", "history" };
+  GActionGroup *group;
+
+  g_assert_true (DUEL_IS_DRIVES_VIEW (duel_window_get_drives_view (window)));
+  g_assert_true (DUEL_IS_PRESETS_VIEW (duel_window_get_presets_view (window)));
+  g_assert_true (DUEL_IS_COMPARISON_VIEW (duel_window_get_comparison_view (window)));
+  g_assert_true (DUEL_IS_HISTORY_VIEW (duel_window_get_history_view (window)));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+
+  /* Every page through its action, as Alt+1..4 do. */
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", pages[i]);
+      g_assert_cmpstr (duel_window_get_page (window), ==, pages[i]);
+    }
+
+  /* The scratch file is always offered, and choosing it enables the run. */
+  {
+    GListModel *drives = duel_drives_view_get_model (duel_window_get_drives_view (window));
+    g_autoptr(DuelDriveItem) last = g_list_model_get_item (drives, g_list_model_get_n_items (drives) - 1);
+
+    g_assert_cmpint (duel_drive_item_get_kind (last), ==, DUEL_TARGET_KIND_FILE);
+    g_assert_true (g_str_has_suffix (duel_drive_item_get_path (last), "scratch.img"));
+    duel_drives_view_set_selected (duel_window_get_drives_view (window), last);
+  }
+
+  /* Every preset of the core has a title and a description in the combo. */
+  for (const char * const *name = duel_preset_get_names (); *name != NULL; name++)
+    {
+      DuelPresetsView *presets = duel_window_get_presets_view (window);
+
+      g_assert_true (duel_presets_view_set_preset_name (presets, *name));
+      g_assert_cmpstr (duel_presets_view_get_preset_name (presets), ==, *name);
+      g_assert_nonnull (duel_presets_view_get_preset_title (presets));
+    }
+
+  /* App actions: keyboard shortcuts are installed; About and Preferences open. */
+  group = G_ACTION_GROUP (app);
+  g_assert_true (g_action_group_has_action (group, "about"));
+  g_assert_true (g_action_group_has_action (group, "preferences"));
+  {
+    g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.open");
+    g_assert_cmpstr (accels[0], ==, "<Control>o");
+  }
+  g_action_group_activate_action (group, "about", NULL);
+  duel_app_test_spin (50);
+  {
+    gboolean found_about = FALSE;
+    GListModel *toplevels = gtk_window_get_toplevels ();
+
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
+
+        if (ADW_IS_ABOUT_WINDOW (top))
+          {
+            found_about = TRUE;
+            gtk_window_destroy (top);
+          }
+      }
+    g_assert_true (found_about);
+  }
+
+  {
+    DuelPreferencesWindow *preferences = duel_preferences_window_new (duel_application_get_settings (app));
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_autofree char *folder = NULL;
+
+    gtk_window_present (GTK_WINDOW (preferences));
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (preferences));
+    folder = duel_preferences_get_results_folder (settings);
+    g_assert_true (g_str_has_suffix (folder, "Drive Duel"));
+    gtk_window_destroy (GTK_WINDOW (preferences));
+  }
+
+  /* The help overlay comes from the GResource (gtk/help-overlay.ui). */
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+comparison_ready (gpointer user_data)
+{
+  DuelWindow *window = user_data;
+  DuelComparison *comparison = duel_comparison_view_get_comparison (duel_window_get_comparison_view (window));
+
+  return !duel_window_is_busy (window) && comparison != NULL &&
+         duel_comparison_get_n_drives (comparison) == 2;
+}
+
+static DuelWindow *
+window_with_two_files (void)
+{
+  DuelWindow *window = new_window ();
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+  GFile *files[2];
+
+  ensure_results ();
+  a = g_file_new_for_path (result_a);
+  b = g_file_new_for_path (result_b);
+  files[0] = a;
+  files[1] = b;
+  duel_window_open_files (window, files, 2);
+  duel_app_test_wait (comparison_ready, window, 30, "the comparison of two files");
+  return window;
+}
+
+static void
+test_two_files_fill_comparison (void)
+{
+  DuelWindow *window = window_with_two_files ();
+  DuelComparisonView *view = duel_window_get_comparison_view (window);
+  DuelComparison *comparison = duel_comparison_view_get_comparison (view);
+  GPtrArray *charts = duel_comparison_view_get_charts (view);
+
+  g_assert_cmpstr (duel_window_get_page (window), ==, "compare");
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 0), ==, "Drive One");
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 1), ==, "Drive Two");
+  g_assert_nonnull (duel_comparison_view_get_item (view, 0));
+  g_assert_nonnull (duel_comparison_view_get_item (view, 1));
+
+  /* A tab per chart, each with data from both runs, and the table with winners. */
+  g_assert_cmpuint (charts->len, ==, 4);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (charts, i);
+
+      g_assert_true (duel_chart_has_data (chart));
+      duel_comparison_view_set_visible_tab (view, duel_chart_get_id (chart));
+      g_assert_cmpstr (duel_comparison_view_get_visible_tab (view), ==, duel_chart_get_id (chart));
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    }
+  duel_comparison_view_set_visible_tab (view, "table");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  g_assert_cmpuint (duel_comparison_get_n_rows (comparison), >, 10);
+  g_assert_cmpuint (duel_comparison_view_get_n_winner_rows (view), >, 0);
+
+  /* Swapping sides swaps the drives. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.swap-drives", NULL);
+  comparison = duel_comparison_view_get_comparison (view);
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 0), ==, "Drive Two");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+comparison_has_drives (gpointer user_data)
+{
+  DuelWindow *window = user_data;
+  DuelComparison *comparison = duel_comparison_view_get_comparison (duel_window_get_comparison_view (window));
+
+  return !duel_window_is_busy (window) && comparison != NULL &&
+         duel_comparison_get_n_drives (comparison) ==
+           GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (window), "duel-test-drives"));
+}
+
+/* Result files given on the command line (GApplication::open), then one
+ * dropped on the window: the first is drive A, the dropped one drive B. */
+static void
+test_open_and_drop (void)
+{
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+  g_autoptr(GSList) list = NULL;
+  GListModel *controllers;
+  GtkDropTarget *drop = NULL;
+  DuelWindow *window;
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+  DuelComparison *comparison;
+
+  ensure_results ();
+  a = g_file_new_for_path (result_a);
+  b = g_file_new_for_path (result_b);
+
+  g_application_open (G_APPLICATION (app), &a, 1, "");
+  window = DUEL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_true (DUEL_IS_WINDOW (window));
+  g_object_set_data (G_OBJECT (window), "duel-test-drives", GUINT_TO_POINTER (1));
+  duel_app_test_wait (comparison_has_drives, window, 30, "the opened file");
+  g_assert_cmpstr (duel_comparison_get_drive_name (duel_comparison_view_get_comparison (duel_window_get_comparison_view (window)), 0),
+                   ==, "Drive One");
+
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        drop = GTK_DROP_TARGET (controller);
+    }
+  g_object_unref (controllers);
+  g_assert_nonnull (drop);
+
+  list = g_slist_append (NULL, b);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (list));
+  g_signal_emit_by_name (drop, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset (&value);
+  g_assert_true (accepted);
+
+  g_object_set_data (G_OBJECT (window), "duel-test-drives", GUINT_TO_POINTER (2));
+  duel_app_test_wait (comparison_has_drives, window, 30, "the dropped file");
+  comparison = duel_comparison_view_get_comparison (duel_window_get_comparison_view (window));
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 0), ==, "Drive One");
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 1), ==, "Drive Two");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+on_export_done (DuelExportDialog *dialog,
+                gboolean          success,
+                gpointer          user_data)
+{
+  int *state = user_data;
+
+  *state = success ? 1 : -1;
+}
+
+static gboolean
+export_finished (gpointer user_data)
+{
+  return *(int *) user_data != 0;
+}
+
+static void
+assert_file_starts_with (const char *path,
+                         const char *magic,
+                         gsize       length)
+{
+  g_autofree char *contents = NULL;
+  gsize size = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &size, NULL));
+  g_assert_cmpuint (size, >=, length);
+  g_assert_cmpmem (contents, length, magic, length);
+}
+
+static void
+test_export_writes_files (void)
+{
+  DuelWindow *window = window_with_two_files ();
+  DuelComparison *comparison = duel_comparison_view_get_comparison (duel_window_get_comparison_view (window));
+  g_autofree char *folder = g_build_filename (scratch_dir, "export", NULL);
+  g_autofree char *png = g_build_filename (folder, "write-curve.png", NULL);
+  g_autofree char *svg = g_build_filename (folder, "write-curve.svg", NULL);
+  g_autofree char *pdf = g_build_filename (folder, "report.pdf", NULL);
+  g_autofree char *md = g_build_filename (folder, "summary.md", NULL);
+  g_autofree char *csv = g_build_filename (folder, "summary.csv", NULL);
+  DuelExportDialog *dialog = NULL;
+  GListModel *toplevels;
+  int state = 0;
+
+  /* The window's action opens the dialog for the comparison shown. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
+
+      if (DUEL_IS_EXPORT_DIALOG (top))
+        dialog = DUEL_EXPORT_DIALOG (top);
+    }
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (comparison);
+  /* The default folder names both drives. */
+  g_assert_nonnull (strstr (duel_export_dialog_get_folder (dialog), "Drive One"));
+
+  duel_export_dialog_set_folder (dialog, folder);
+  duel_export_dialog_set_formats (dialog, DUEL_CHART_EXPORT_PNG | DUEL_CHART_EXPORT_SVG |
+                                          DUEL_CHART_EXPORT_PDF | DUEL_CHART_EXPORT_CSV |
+                                          DUEL_CHART_EXPORT_MARKDOWN);
+  g_signal_connect (dialog, "done", G_CALLBACK (on_export_done), &state);
+  duel_export_dialog_export (dialog);
+  duel_app_test_wait (export_finished, &state, 60, "the export");
+  g_assert_cmpint (state, ==, 1);
+
+  g_assert_cmpuint (duel_export_dialog_get_files (dialog)->len, >=, 10);
+  assert_file_starts_with (png, "\x89PNG\r\n\x1a\n", 8);
+  assert_file_starts_with (pdf, "%PDF-", 5);
+  g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (md, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (csv, G_FILE_TEST_IS_REGULAR));
+
+  /* The choice is remembered for the next export. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_auto(GStrv) formats = g_settings_get_strv (settings, "export-formats");
+
+    g_assert_true (g_strv_contains ((const char * const *) formats, "pdf"));
+    g_assert_false (g_strv_contains ((const char * const *) formats, "fio"));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_confirm_dialog (void)
+{
+  g_autofree char *path = g_build_filename (scratch_dir, "confirm.img", NULL);
+  g_autoptr(DuelDriveItem) drive = duel_drive_item_new_for_file (path, 1 << 20);
+  DuelConfirmDialog *dialog = duel_confirm_dialog_new (NULL, drive, "Write Saturation");
+  DuelConfirmDialog *second;
+  GtkEditable *entry = duel_confirm_dialog_get_entry (dialog);
+  const char *body;
+
+  /* It names the target and size, and says what is destroyed. */
+  body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+  g_assert_nonnull (strstr (body, path));
+  {
+    g_autofree char *size = g_format_size (1 << 20);
+    g_assert_nonnull (strstr (body, size));
+  }
+  g_assert_cmpstr (duel_confirm_dialog_get_expected_text (dialog), ==, "confirm.img");
+
+  /* Erasing stays disabled until the exact name is typed. */
+  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
+  gtk_editable_set_text (entry, "confirm");
+  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
+  gtk_editable_set_text (entry, "confirm.img");
+  g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
+  g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   DUEL_CONFIRM_RESPONSE_CANCEL);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* The second confirmation names the signature found. */
+  second = duel_confirm_dialog_new_for_signature (NULL, drive, "an ext4 filesystem");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (second)), "ext4"));
+  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (second), DUEL_CONFIRM_RESPONSE_ERASE));
+  gtk_window_destroy (GTK_WINDOW (second));
+}
+
+static gboolean
+history_loaded (gpointer user_data)
+{
+  return duel_history_is_loaded (DUEL_HISTORY (user_data));
+}
+
+static void
+reload_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  duel_history_reload_finish (DUEL_HISTORY (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_history_rename_delete (void)
+{
+  g_autofree char *dir = g_build_filename (scratch_dir, "history", NULL);
+  g_autoptr(DuelHistory) history = duel_history_new (dir);
+  g_autoptr(DuelHistory) again = NULL;
+  g_autoptr(DuelResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  DuelResultItem *item;
+
+  ensure_results ();
+  result = duel_result_load (result_a, &error);
+  g_assert_no_error (error);
+
+  path = duel_history_new_path (history, "Drive One", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (path, dir));
+  g_assert_true (g_str_has_suffix (path, "-drive-one.json"));
+  duel_result_save (result, path, &error);
+  g_assert_no_error (error);
+  item = duel_history_add (history, path, result);
+  g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, 1);
+
+  /* Renaming changes the name inside the file, atomically. */
+  g_assert_true (duel_history_rename (history, item, "  Renamed Drive ", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (duel_result_item_get_title (item), ==, "Renamed Drive");
+  g_assert_false (duel_history_rename (history, item, "   ", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* A fresh history reads it back from the folder. */
+  again = duel_history_new (dir);
+  duel_history_reload_async (again, NULL, reload_done_cb, NULL);
+  duel_app_test_wait (history_loaded, again, 10, "the history to load");
+  g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (again)), ==, 1);
+  {
+    g_autoptr(DuelResultItem) loaded = g_list_model_get_item (duel_history_get_model (again), 0);
+    g_assert_cmpstr (duel_result_item_get_title (loaded), ==, "Renamed Drive");
+  }
+
+  g_assert_true (duel_history_delete (history, item, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, 0);
+}
+
+static gboolean
+has_two_references (gpointer user_data)
+{
+  g_autofree char *dir = duel_application_get_reference_dir ();
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    n += g_str_has_suffix (name, ".json");
+  return n >= 2;
+}
+
+/* The comparison view as a user first sees it: with no history, the bundled
+ * references side by side (or, without them, two measured runs). */
+static void
+test_screenshot_comparison (void)
+{
+  DuelWindow *window;
+  DuelComparisonView *view;
+  g_autofree char *chart = NULL;
+  g_autofree char *table = NULL;
+
+  if (has_two_references (NULL))
+    window = new_window ();
+  else
+    window = window_with_two_files ();
+  view = duel_window_get_comparison_view (window);
+  g_assert_nonnull (duel_comparison_view_get_comparison (view));
+  g_assert_cmpstr (duel_window_get_page (window), ==, "compare");
+
+  duel_comparison_view_set_visible_tab (view, "write-curve");
+  chart = duel_app_test_screenshot (window, "comparison");
+  duel_comparison_view_set_visible_tab (view, "table");
+  table = duel_app_test_screenshot (window, "comparison-table");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  if (!duel_app_test_init (&argc, &argv))
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 77;
+    }
+
+  app = duel_app_test_new_application ();
+  scratch_dir = duel_app_test_make_dir ();
+
+  g_test_add_func ("/duel/app/window-builds", test_window_builds);
+  g_test_add_func ("/duel/app/confirm-dialog", test_confirm_dialog);
+  g_test_add_func ("/duel/app/screenshot-comparison", test_screenshot_comparison);
+  g_test_add_func ("/duel/app/two-files-fill-comparison", test_two_files_fill_comparison);
+  g_test_add_func ("/duel/app/open-and-drop", test_open_and_drop);
+  g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
+  g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
+
+  status = g_test_run ();
+
+  duel_app_test_remove_dir (scratch_dir);
+  g_clear_pointer (&scratch_dir, g_free);
+  g_clear_pointer (&result_a, g_free);
+  g_clear_pointer (&result_b, g_free);
+  g_clear_object (&app);
+  return status;
+}
