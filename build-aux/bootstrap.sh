@@ -19,5 +19,7 @@ if [ "${1:-}" = "--no-run" ]; then
     exit 0
 fi
 
-# The main job: a quick review on a scratch file in the user's cache directory.
-exec "$builddir/src/cli/driveduel-cli" run --preset quick
+# The main job: the app, showing the reference comparison until there is a
+# history; without a display it runs the headless quick review on a scratch
+# file in the user's cache directory instead.
+exec meson devenv -C "$builddir" driveduel
