@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -166,4 +167,90 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
       if (record->latency[d] != NULL)
         print_latency_line (record->latency[d]);
     }
+}
+
+typedef struct
+{
+  GThreadFunc   func;
+  gpointer      data;
+  GCancellable *cancellable;
+  GMainLoop    *loop;
+} WorkerJob;
+
+static gboolean
+quit_idle_cb (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+worker_thread (gpointer user_data)
+{
+  WorkerJob *job = user_data;
+
+  job->func (job->data);
+  g_idle_add (quit_idle_cb, job->loop);
+  return NULL;
+}
+
+static gboolean
+signal_cb (gpointer user_data)
+{
+  WorkerJob *job = user_data;
+
+  g_printerr ("\n%s\n", _("driveduel-cli: stopping; the I/O in flight is drained and what was measured is kept."));
+  g_cancellable_cancel (job->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+duel_cli_run_worker (GThreadFunc   func,
+                     gpointer      data,
+                     GCancellable *cancellable)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  WorkerJob job = { func, data, cancellable, loop };
+  guint sigint_id, sigterm_id;
+  GThread *thread;
+
+  /* The signal sources must exist before the worker can be interrupted. */
+  sigint_id = g_unix_signal_add (SIGINT, signal_cb, &job);
+  sigterm_id = g_unix_signal_add (SIGTERM, signal_cb, &job);
+
+  thread = g_thread_new ("driveduel-engine", worker_thread, &job);
+  g_main_loop_run (loop);
+  g_thread_join (thread);
+
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+}
+
+int
+duel_cli_conclude_run (DuelResult *result,
+                       const char *output,
+                       gboolean    ok,
+                       GError     *run_error)
+{
+  if (output != NULL && duel_result_get_tests (result)->len > 0)
+    {
+      g_autoptr(GError) save_error = NULL;
+
+      if (!duel_result_save (result, output, &save_error))
+        {
+          duel_cli_print_error (save_error);
+          return DUEL_CLI_EXIT_FAILED;
+        }
+    }
+
+  if (!ok)
+    {
+      if (g_error_matches (run_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_printerr ("%s\n", _("driveduel-cli: the run was cancelled; the partial result is kept."));
+      else
+        duel_cli_print_error (run_error);
+      return DUEL_CLI_EXIT_FAILED;
+    }
+
+  return DUEL_CLI_EXIT_OK;
 }

@@ -10,7 +10,6 @@
  */
 #include "config.h"
 
-#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -37,7 +36,6 @@ typedef struct
   DuelResult      *result;
   const char      *output;
   GCancellable    *cancellable;
-  GMainLoop       *loop;
   guint64          probe_ms;
   DuelCliProgress *progress;
   int              progress_percent;
@@ -182,13 +180,6 @@ checkpoint_cb (DuelResult *result,
     }
 }
 
-static gboolean
-quit_idle_cb (gpointer user_data)
-{
-  g_main_loop_quit (user_data);
-  return G_SOURCE_REMOVE;
-}
-
 static gpointer
 run_thread (gpointer user_data)
 {
@@ -217,18 +208,7 @@ run_thread (gpointer user_data)
                                  job->cancellable, &job->error);
     }
   g_clear_pointer (&job->progress, duel_cli_progress_free);
-  g_idle_add (quit_idle_cb, job->loop);
   return NULL;
-}
-
-static gboolean
-signal_cb (gpointer user_data)
-{
-  PresetJob *job = user_data;
-
-  g_printerr ("\n%s\n", _("driveduel-cli: stopping; the I/O in flight is drained and what was measured is kept."));
-  g_cancellable_cancel (job->cancellable);
-  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -283,11 +263,9 @@ duel_cli_run_preset (int    argc,
   DuelTarget *target;
   g_autoptr(DuelResult) result = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
   DuelPresetOptions options;
   PresetJob job = { 0 };
-  GThread *thread;
-  guint sigint_id, sigterm_id;
+  int exit_code;
   GString *names;
 
   names = g_string_new (NULL);
@@ -381,7 +359,6 @@ duel_cli_run_preset (int    argc,
   }
 
   cancellable = g_cancellable_new ();
-  loop = g_main_loop_new (NULL, FALSE);
 
   job.run_context = run_context;
   job.preset = preset;
@@ -389,50 +366,21 @@ duel_cli_run_preset (int    argc,
   job.result = result;
   job.output = output;
   job.cancellable = cancellable;
-  job.loop = loop;
   job.probe_ms = (guint64) llround (probe_s * 1000.0);
   job.progress_percent = -1;
 
   duel_preset_set_progress_func (preset, progress_cb, &job, NULL);
   duel_preset_set_checkpoint_func (preset, checkpoint_cb, &job, NULL);
 
-  sigint_id = g_unix_signal_add (SIGINT, signal_cb, &job);
-  sigterm_id = g_unix_signal_add (SIGTERM, signal_cb, &job);
-
   duel_run_context_start (run_context);
-  thread = g_thread_new ("driveduel-preset", run_thread, &job);
-  g_main_loop_run (loop);
-  g_thread_join (thread);
+  duel_cli_run_worker (run_thread, &job, cancellable);
   duel_run_context_finish (run_context, result);
 
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
   duel_preset_set_progress_func (preset, NULL, NULL, NULL);
   duel_preset_set_checkpoint_func (preset, NULL, NULL, NULL);
 
   print_all_figures (result);
-
-  if (output != NULL && duel_result_get_tests (result)->len > 0)
-    {
-      g_autoptr(GError) save_error = NULL;
-
-      if (!duel_result_save (result, output, &save_error))
-        {
-          duel_cli_print_error (save_error);
-          g_clear_error (&job.error);
-          return DUEL_CLI_EXIT_FAILED;
-        }
-    }
-
-  if (!job.ok)
-    {
-      if (g_error_matches (job.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_printerr ("%s\n", _("driveduel-cli: the preset was cancelled; the partial result is kept."));
-      else
-        duel_cli_print_error (job.error);
-      g_clear_error (&job.error);
-      return DUEL_CLI_EXIT_FAILED;
-    }
-
-  return DUEL_CLI_EXIT_OK;
+  exit_code = duel_cli_conclude_run (result, output, job.ok, job.error);
+  g_clear_error (&job.error);
+  return exit_code;
 }

@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -30,7 +29,6 @@ typedef struct
   char            *output;
   GCancellable    *cancellable;
   DuelCliProgress *progress;
-  GMainLoop       *loop;
   gint64           last_checkpoint_us;
   gboolean         ok;
   GError          *error;
@@ -74,13 +72,6 @@ progress_cb (const DuelProgress *snapshot,
     }
 }
 
-static gboolean
-quit_idle_cb (gpointer user_data)
-{
-  g_main_loop_quit (user_data);
-  return G_SOURCE_REMOVE;
-}
-
 static gpointer
 run_thread (gpointer user_data)
 {
@@ -90,18 +81,7 @@ run_thread (gpointer user_data)
   job->ok = duel_engine_run (job->target, job->record, job->cancellable,
                              progress_cb, job, &job->error);
   duel_cli_progress_finish (job->progress);
-  g_idle_add (quit_idle_cb, job->loop);
   return NULL;
-}
-
-static gboolean
-signal_cb (gpointer user_data)
-{
-  RunJob *job = user_data;
-
-  g_printerr ("\n%s\n", _("driveduel-cli: stopping; the I/O in flight is drained and what was measured is kept."));
-  g_cancellable_cancel (job->cancellable);
-  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -161,12 +141,10 @@ duel_cli_run (int    argc,
   g_autoptr(DuelTestRecord) record = NULL;
   g_autoptr(DuelResult) result = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(DuelCliProgress) progress = NULL;
   DuelWorkload workload;
   RunJob job = { 0 };
-  GThread *thread;
-  guint sigint_id, sigterm_id;
+  int exit_code;
 
   if (has_preset_argument (argc, argv))
     return duel_cli_run_preset (argc, argv);
@@ -266,7 +244,6 @@ duel_cli_run (int    argc,
   duel_result_add_test (result, record);
 
   cancellable = g_cancellable_new ();
-  loop = g_main_loop_new (NULL, FALSE);
   progress = duel_cli_progress_new (record->name);
 
   job.context = run_context;
@@ -276,42 +253,13 @@ duel_cli_run (int    argc,
   job.output = output;
   job.cancellable = cancellable;
   job.progress = progress;
-  job.loop = loop;
-
-  sigint_id = g_unix_signal_add (SIGINT, signal_cb, &job);
-  sigterm_id = g_unix_signal_add (SIGTERM, signal_cb, &job);
 
   duel_run_context_start (run_context);
-  thread = g_thread_new ("driveduel-engine", run_thread, &job);
-  g_main_loop_run (loop);
-  g_thread_join (thread);
+  duel_cli_run_worker (run_thread, &job, cancellable);
   duel_run_context_finish (run_context, result);
 
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
-
   duel_cli_print_test_summary (record);
-  if (output != NULL)
-    {
-      g_autoptr(GError) save_error = NULL;
-
-      if (!duel_result_save (result, output, &save_error))
-        {
-          duel_cli_print_error (save_error);
-          g_clear_error (&job.error);
-          return DUEL_CLI_EXIT_FAILED;
-        }
-    }
-
-  if (!job.ok)
-    {
-      if (g_error_matches (job.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_printerr ("%s\n", _("driveduel-cli: the run was cancelled; the partial result is kept."));
-      else
-        duel_cli_print_error (job.error);
-      g_clear_error (&job.error);
-      return DUEL_CLI_EXIT_FAILED;
-    }
-
-  return DUEL_CLI_EXIT_OK;
+  exit_code = duel_cli_conclude_run (result, output, job.ok, job.error);
+  g_clear_error (&job.error);
+  return exit_code;
 }

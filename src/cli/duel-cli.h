@@ -49,6 +49,17 @@ void             duel_cli_progress_free  (DuelCliProgress *progress);
 void             duel_cli_progress_update(DuelCliProgress    *progress,
                                           const DuelProgress *snapshot);
 void             duel_cli_progress_finish(DuelCliProgress *progress);
+/* Runs @func (@data) in a worker thread while the main loop turns SIGINT
+ * and SIGTERM into a cancel of @cancellable; returns when the worker is done. */
+void duel_cli_run_worker         (GThreadFunc     func,
+                                  gpointer        data,
+                                  GCancellable   *cancellable);
+/* After a run: saves @result to @output when given, reports @run_error, and
+ * returns the exit code. A cancelled or failed run still saves its result. */
+int  duel_cli_conclude_run       (DuelResult     *result,
+                                  const char     *output,
+                                  gboolean        ok,
+                                  GError         *run_error);
 /* The human summary of one test: IOPS, MB/s, latency mean and 99/99.9/99.99 %. */
 void duel_cli_print_test_summary (const DuelTestRecord *record);
 
