@@ -1,0 +1,816 @@
+/* duel-engine.c — one workload on one target through io_uring
+ *
+ * One ring, one slot per queue-depth entry (its index is the user_data), the
+ * file and one buffer region registered once, fixed-buffer preps. Each pass
+ * of the loop fills every free slot, submits and waits in one call, and reaps
+ * every completion that is ready with one CQ advance.
+ *
+ * Time costs two clock reads per pass, not two per I/O: the read taken just
+ * before the submit is the submit time of every I/O of that batch, and the
+ * read taken when the wait returns is the completion time of every CQE reaped
+ * then. Waiting for one completion at a time keeps that honest: a CQE is
+ * never left to age while the loop waits for more.
+ *
+ * The waits themselves carry no timeout: arming a timer on every sleep costs
+ * a few µs per I/O in a VM. One timeout request, at an absolute time, wakes
+ * the loop at the next interval end, progress call or runtime end, and at
+ * least every 50 ms, so a stalled device still lets it see a cancel.
+ *
+ * Intervals are aligned to start + k * interval. A reaped batch belongs to the
+ * interval its completion time falls in; once issuing stops (time, size,
+ * cancel or error) the open interval also takes the drain and ends at the
+ * last completion, so a run never ends with a sliver of an interval. Latency
+ * goes into per-interval histograms that are merged into the record when the
+ * interval's row is appended, so the record's series and histograms agree
+ * at every progress call, not only at the end.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <liburing.h>
+#include <math.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "duel-engine.h"
+#include "duel-error.h"
+#include "duel-offsets.h"
+#include "duel-rng.h"
+
+#define NS_PER_MS  G_GUINT64_CONSTANT (1000000)
+#define NS_PER_SEC G_GUINT64_CONSTANT (1000000000)
+
+/* The wake-up timer is never further away than this, so a stalled device
+ * still lets the loop see a cancel, close intervals and report progress. */
+#define WAIT_MAX_NS         (50 * NS_PER_MS)
+#define WAIT_MIN_NS         (1 * NS_PER_MS)
+#define PROGRESS_EVERY_NS   (200 * NS_PER_MS)
+#define WRITE_POOL_MIN      (16u * 1024 * 1024)
+#define MAX_BUFFER_BYTES    (G_GUINT64_CONSTANT (1) << 30)
+/* Every 4 KiB of a written block gets its own stamp: the usual unit of
+ * deduplication and compression in drives and filesystems. */
+#define STAMP_UNIT          4096u
+#define NO_POOL_BLOCK       G_MAXUINT32
+/* user_data of the wake-up timer; slots use their index. */
+#define TIMER_TAG           G_MAXUINT64
+
+typedef struct
+{
+  guint64  offset;       /* of the whole I/O */
+  guint64  submit_ns;    /* first submission; a retry keeps it */
+  guint8  *buf;          /* whole I/O */
+  guint32  done;         /* bytes already transferred by short completions */
+  guint32  pool_block;   /* write pool block, or NO_POOL_BLOCK */
+  guint8   dir;
+} Slot;
+
+typedef struct
+{
+  DuelTarget       *target;
+  DuelTestRecord   *record;
+  DuelProgressFunc  progress_func;
+  gpointer          progress_data;
+
+  struct io_uring   ring;
+  gboolean          ring_ready;
+  gboolean          files_registered;
+  gboolean          fixed_buffers;
+  int               sqe_fd;            /* 0 when the file is registered */
+  guint8            sqe_flags;
+
+  guint32           bs;
+  guint32           qd;
+  guint8           *region;            /* read buffers, then the write pool */
+  gsize             region_size;
+  guint8           *read_bufs;
+  guint8           *pool;
+  guint32           n_pool_blocks;
+  guint32           pool_cursor;
+  guint8           *pool_busy;
+
+  Slot             *slots;
+  guint32          *free_stack;
+  guint32           n_free;
+  guint32          *retry_stack;
+  guint32           n_retry;
+  guint32          *batch;             /* new I/Os of this pass, for their submit time */
+  guint32           in_flight;         /* slots in the SQ or the kernel */
+
+  DuelOffsets       offsets;
+  DuelRng           stamp_rng;
+  guint64           byte_limit;
+  guint64           issued_bytes;
+
+  guint64           t0;
+  guint64           runtime_limit_ns;
+  guint64           interval_ns;
+  guint64           interval_end;
+  guint64           progress_due;
+
+  DuelSeriesRow     row;               /* the open interval */
+  DuelHistogram    *interval_hist[DUEL_N_DIRECTIONS];
+  guint64           closed_ops[DUEL_N_DIRECTIONS];
+  guint64           closed_bytes[DUEL_N_DIRECTIONS];
+  guint             n_rows;
+  gboolean          row_appended;      /* since the last progress call */
+
+  gboolean          stopping;          /* no new I/O */
+  gboolean          abandon;           /* no retries either: cancelled or failed */
+  gboolean          cancelled;
+  int               io_errno;          /* the first failed I/O */
+  guint64           io_err_offset;
+  guint32           io_err_length;
+  guint8            io_err_dir;
+  int               ring_errno;
+
+  gboolean          timer_armed;
+  struct __kernel_timespec timer_ts;
+} Engine;
+
+static inline guint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * NS_PER_SEC + (guint64) ts.tv_nsec;
+}
+
+static void
+fail_record (DuelTestRecord *record,
+             const GError   *error)
+{
+  record->status = DUEL_TEST_STATUS_FAILED;
+  g_free (record->error_message);
+  record->error_message = g_strdup (error->message);
+}
+
+static int
+setup_ring (struct io_uring *ring,
+            guint32          queue_depth)
+{
+  /* Dropped one after another while the kernel answers -EINVAL, as fio does. */
+  static const unsigned drop[] = {
+    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+    IORING_SETUP_COOP_TASKRUN,
+    IORING_SETUP_CQSIZE,
+  };
+  unsigned flags = IORING_SETUP_CQSIZE | IORING_SETUP_COOP_TASKRUN |
+                   IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+  int ret;
+
+  for (guint i = 0; ; i++)
+    {
+      struct io_uring_params params;
+
+      memset (&params, 0, sizeof params);
+      params.flags = flags;
+      params.cq_entries = 2 * (queue_depth + 1);
+      /* One SQE more than the slots: the wake-up timer. */
+      ret = io_uring_queue_init_params (queue_depth + 1, ring, &params);
+      if (ret != -EINVAL || i == G_N_ELEMENTS (drop))
+        return ret;
+      flags &= ~drop[i];
+    }
+}
+
+static gboolean
+setup_buffers (Engine   *engine,
+               gboolean  reads,
+               gboolean  writes,
+               GError  **error)
+{
+  guint64 read_bytes = reads ? (guint64) engine->qd * engine->bs : 0;
+  guint64 pool_blocks = 0;
+  guint64 total;
+  DuelRng fill;
+
+  if (writes)
+    {
+      /* At least one block more than can be in flight, so a free block to
+       * stamp always exists; more when memory allows, so that consecutive
+       * writes come from different places. */
+      pool_blocks = MAX ((WRITE_POOL_MIN + engine->bs - 1) / engine->bs,
+                         4 * (guint64) engine->qd);
+      if (read_bytes + pool_blocks * engine->bs > MAX_BUFFER_BYTES &&
+          read_bytes < MAX_BUFFER_BYTES)
+        pool_blocks = (MAX_BUFFER_BYTES - read_bytes) / engine->bs;
+      pool_blocks = MAX (pool_blocks, (guint64) engine->qd + 1);
+    }
+  total = read_bytes + pool_blocks * engine->bs;
+  if (total > MAX_BUFFER_BYTES)
+    {
+      g_autofree char *needed = g_format_size_full (total, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("A queue depth of %u with %u-byte blocks needs %s of I/O buffers, more than the 1 GiB the engine allows."),
+                   engine->qd, engine->bs, needed);
+      return FALSE;
+    }
+
+  engine->region = mmap (NULL, total, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (engine->region == MAP_FAILED)
+    {
+      int saved_errno = errno;
+
+      engine->region = NULL;
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FAILED,
+                   _("Cannot allocate I/O buffers: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+  engine->region_size = total;
+  engine->read_bufs = engine->region;
+  engine->pool = engine->region + read_bytes;
+  engine->n_pool_blocks = (guint32) pool_blocks;
+
+  if (pool_blocks > 0)
+    {
+      guint64 *words = (guint64 *) (gpointer) engine->pool;
+      gsize n_words = (gsize) (pool_blocks * engine->bs / sizeof (guint64));
+
+      /* Random once, stamped per I/O: incompressible without refilling. */
+      duel_rng_init (&fill, engine->record->workload.seed ^ G_GUINT64_CONSTANT (0x706f6f6c));
+      for (gsize i = 0; i < n_words; i++)
+        words[i] = duel_rng_next (&fill);
+      engine->pool_busy = g_new0 (guint8, pool_blocks);
+    }
+  return TRUE;
+}
+
+static gboolean
+setup_io (Engine  *engine,
+          GError **error)
+{
+  struct iovec iov = { engine->region, engine->region_size };
+  int fd = duel_target_get_fd (engine->target);
+  int ret;
+
+  ret = setup_ring (&engine->ring, engine->qd);
+  if (ret < 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_RING,
+                   _("Cannot set up io_uring: %s"), g_strerror (-ret));
+      return FALSE;
+    }
+  engine->ring_ready = TRUE;
+
+  /* Optional speed-ups; the run is equally correct without them. */
+  io_uring_register_ring_fd (&engine->ring);
+
+  engine->sqe_fd = fd;
+  if (io_uring_register_files (&engine->ring, &fd, 1) == 0)
+    {
+      engine->files_registered = TRUE;
+      engine->sqe_fd = 0;
+      engine->sqe_flags = IOSQE_FIXED_FILE;
+    }
+
+  /* Fails without CAP_IPC_LOCK when the region exceeds RLIMIT_MEMLOCK. */
+  ret = io_uring_register_buffers (&engine->ring, &iov, 1);
+  engine->fixed_buffers = ret == 0;
+  if (ret != 0)
+    g_debug ("Registering %" G_GSIZE_FORMAT " bytes of buffers failed (%s); using plain reads and writes",
+             engine->region_size, g_strerror (-ret));
+  return TRUE;
+}
+
+static void
+teardown (Engine *engine)
+{
+  if (engine->ring_ready)
+    {
+      /* The ring is freed asynchronously, 50 ms or more after it is closed;
+       * its references would keep the target open that long, and an O_EXCL
+       * open right after the run would fail. Dropped here, synchronously. */
+      if (engine->files_registered)
+        io_uring_unregister_files (&engine->ring);
+      if (engine->fixed_buffers)
+        io_uring_unregister_buffers (&engine->ring);
+      io_uring_queue_exit (&engine->ring);
+    }
+  if (engine->region != NULL)
+    munmap (engine->region, engine->region_size);
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    g_free (engine->interval_hist[d]);
+  g_free (engine->pool_busy);
+  g_free (engine->slots);
+  g_free (engine->free_stack);
+  g_free (engine->retry_stack);
+  g_free (engine->batch);
+}
+
+static inline void
+prep_slot (Engine  *engine,
+           guint32  index)
+{
+  Slot *slot = &engine->slots[index];
+  struct io_uring_sqe *sqe = io_uring_get_sqe (&engine->ring);
+  guint32 length = engine->bs - slot->done;
+  guint8 *buf = slot->buf + slot->done;
+  guint64 offset = slot->offset + slot->done;
+
+  /* The SQ has room for every slot and the timer, and holds nothing else. */
+  g_assert (sqe != NULL);
+
+  if (slot->dir == DUEL_DIRECTION_READ)
+    {
+      if (engine->fixed_buffers)
+        io_uring_prep_read_fixed (sqe, engine->sqe_fd, buf, length, offset, 0);
+      else
+        io_uring_prep_read (sqe, engine->sqe_fd, buf, length, offset);
+    }
+  else
+    {
+      if (engine->fixed_buffers)
+        io_uring_prep_write_fixed (sqe, engine->sqe_fd, buf, length, offset, 0);
+      else
+        io_uring_prep_write (sqe, engine->sqe_fd, buf, length, offset);
+    }
+  sqe->flags |= engine->sqe_flags;
+  io_uring_sqe_set_data64 (sqe, index);
+}
+
+/* A pool block that no in-flight write uses, stamped so the block written is
+ * unique. */
+static inline guint32
+take_pool_block (Engine *engine)
+{
+  guint32 block = engine->pool_cursor;
+  guint64 stamp;
+  guint8 *data;
+
+  while (engine->pool_busy[block])
+    block = block + 1 == engine->n_pool_blocks ? 0 : block + 1;
+  engine->pool_cursor = block + 1 == engine->n_pool_blocks ? 0 : block + 1;
+  engine->pool_busy[block] = 1;
+
+  data = engine->pool + (gsize) block * engine->bs;
+  stamp = duel_rng_next (&engine->stamp_rng);
+  for (guint32 at = 0; at < engine->bs; at += STAMP_UNIT)
+    {
+      guint64 value = stamp + at;
+      memcpy (data + at, &value, sizeof value);
+    }
+  return block;
+}
+
+static inline void
+release_slot (Engine  *engine,
+              guint32  index)
+{
+  Slot *slot = &engine->slots[index];
+
+  if (slot->pool_block != NO_POOL_BLOCK)
+    {
+      engine->pool_busy[slot->pool_block] = 0;
+      slot->pool_block = NO_POOL_BLOCK;
+    }
+  engine->free_stack[engine->n_free++] = index;
+}
+
+static inline void
+start_io (Engine  *engine,
+          guint32  index)
+{
+  Slot *slot = &engine->slots[index];
+
+  slot->offset = duel_offsets_next (&engine->offsets);
+  slot->done = 0;
+  if (duel_offsets_next_is_read (&engine->offsets))
+    {
+      slot->dir = DUEL_DIRECTION_READ;
+      slot->buf = engine->read_bufs + (gsize) index * engine->bs;
+    }
+  else
+    {
+      slot->dir = DUEL_DIRECTION_WRITE;
+      slot->pool_block = take_pool_block (engine);
+      slot->buf = engine->pool + (gsize) slot->pool_block * engine->bs;
+    }
+  prep_slot (engine, index);
+  engine->issued_bytes += engine->bs;
+}
+
+static inline void
+complete_io (Engine  *engine,
+             guint32  index,
+             int      res,
+             guint64  now)
+{
+  Slot *slot = &engine->slots[index];
+  guint32 wanted = engine->bs - slot->done;
+
+  engine->in_flight--;
+
+  if (G_LIKELY (res == (int) wanted))
+    {
+      guint64 latency = now - slot->submit_ns;
+      guint dir = slot->dir;
+
+      duel_histogram_add (engine->interval_hist[dir], latency);
+      engine->row.ops[dir]++;
+      engine->row.bytes[dir] += engine->bs;
+      if (latency > engine->row.lat_max_ns[dir])
+        engine->row.lat_max_ns[dir] = latency;
+      release_slot (engine, index);
+      return;
+    }
+
+  if ((res > 0 && (guint32) res < wanted) || res == -EAGAIN)
+    {
+      /* The rest of the same I/O; its latency runs from the first submit. */
+      if (res > 0)
+        slot->done += res;
+      engine->retry_stack[engine->n_retry++] = index;
+      return;
+    }
+
+  if (engine->io_errno == 0)
+    {
+      /* A zero-byte transfer inside the span means the target shrank. */
+      engine->io_errno = res < 0 ? -res : ENODATA;
+      engine->io_err_offset = slot->offset + slot->done;
+      engine->io_err_length = wanted;
+      engine->io_err_dir = slot->dir;
+    }
+  engine->stopping = TRUE;
+  engine->abandon = TRUE;
+  release_slot (engine, index);
+}
+
+static void
+report_progress (Engine  *engine,
+                 guint64  now)
+{
+  DuelProgress progress;
+  double fraction = 0.0;
+  guint64 done_bytes = 0;
+
+  if (engine->progress_func == NULL)
+    return;
+
+  memset (&progress, 0, sizeof progress);
+  progress.elapsed_ns = now - engine->t0;
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      progress.ops[d] = engine->closed_ops[d] + engine->row.ops[d];
+      progress.bytes[d] = engine->closed_bytes[d] + engine->row.bytes[d];
+      done_bytes += progress.bytes[d];
+    }
+  progress.byte_limit = engine->byte_limit;
+  progress.runtime_limit_ns = engine->runtime_limit_ns;
+  if (engine->byte_limit > 0)
+    fraction = MAX (fraction, (double) done_bytes / (double) engine->byte_limit);
+  if (engine->runtime_limit_ns > 0)
+    fraction = MAX (fraction, (double) progress.elapsed_ns / (double) engine->runtime_limit_ns);
+  progress.fraction_done = MIN (fraction, 1.0);
+
+  if (engine->n_rows > 0)
+    {
+      DuelSeries *series = engine->record->series;
+      const DuelSeriesRow *last = duel_series_get_row (series, engine->n_rows - 1);
+      guint64 ms = duel_series_row_duration_ms (series, engine->n_rows - 1);
+
+      if (ms > 0)
+        {
+          double seconds = (double) ms / 1000.0;
+
+          progress.interval_iops = (double) (last->ops[0] + last->ops[1]) / seconds;
+          progress.interval_bytes_per_second = (double) (last->bytes[0] + last->bytes[1]) / seconds;
+        }
+    }
+  progress.n_intervals = engine->n_rows;
+  progress.interval_closed = engine->row_appended;
+  engine->row_appended = FALSE;
+  engine->progress_due = now + PROGRESS_EVERY_NS;
+
+  engine->progress_func (&progress, engine->record, engine->progress_data);
+}
+
+static void
+append_row (Engine  *engine,
+            guint64  t_ms)
+{
+  DuelTestRecord *record = engine->record;
+
+  engine->row.t_ms = t_ms;
+  engine->row.temperature_c = NAN;
+  duel_series_append (record->series, &engine->row);
+
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      duel_histogram_merge (record->latency[d], engine->interval_hist[d]);
+      duel_histogram_init (engine->interval_hist[d]);
+      engine->closed_ops[d] += engine->row.ops[d];
+      engine->closed_bytes[d] += engine->row.bytes[d];
+    }
+  memset (&engine->row, 0, sizeof engine->row);
+  engine->n_rows++;
+  engine->row_appended = TRUE;
+}
+
+/* Every boundary passed gets a row, empty ones too: a stall shows as zero. */
+static void
+close_intervals (Engine  *engine,
+                 guint64  now)
+{
+  while (now >= engine->interval_end)
+    {
+      append_row (engine, (engine->interval_end - engine->t0) / NS_PER_MS);
+      engine->interval_end += engine->interval_ns;
+    }
+}
+
+static void
+reset_record (DuelTestRecord *record)
+{
+  if (record->series == NULL || duel_series_get_length (record->series) > 0)
+    {
+      g_clear_pointer (&record->series, duel_series_free);
+      record->series = duel_series_new ();
+    }
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      if (record->latency[d] == NULL)
+        record->latency[d] = g_new0 (DuelHistogram, 1);
+      duel_histogram_init (record->latency[d]);
+    }
+  g_clear_pointer (&record->error_message, g_free);
+  g_clear_pointer (&record->started, g_date_time_unref);
+  record->runtime_ns = 0;
+}
+
+/* Absolute, so it neither drifts nor needs re-arming when it is late. */
+static void
+arm_timer (Engine  *engine,
+           guint64  deadline)
+{
+  struct io_uring_sqe *sqe = io_uring_get_sqe (&engine->ring);
+
+  g_assert (sqe != NULL);
+  engine->timer_ts.tv_sec = (long long) (deadline / NS_PER_SEC);
+  engine->timer_ts.tv_nsec = (long long) (deadline % NS_PER_SEC);
+  io_uring_prep_timeout (sqe, &engine->timer_ts, 0, IORING_TIMEOUT_ABS);
+  io_uring_sqe_set_data64 (sqe, TIMER_TAG);
+  engine->timer_armed = TRUE;
+}
+
+static void
+run_loop (Engine       *engine,
+          GCancellable *cancellable)
+{
+  guint64 runtime_end = 0;
+  guint64 now = 0;
+  gboolean started = FALSE;
+
+  for (;;)
+    {
+      guint32 n_new = 0;
+      guint32 n_prepped = 0;
+      struct io_uring_cqe *cqe;
+      unsigned head, n_reaped = 0;
+      int ret;
+
+      if (!engine->stopping && cancellable != NULL &&
+          g_cancellable_is_cancelled (cancellable))
+        {
+          engine->cancelled = TRUE;
+          engine->stopping = TRUE;
+          engine->abandon = TRUE;
+        }
+
+      if (G_UNLIKELY (engine->abandon))
+        {
+          while (engine->n_retry > 0)
+            release_slot (engine, engine->retry_stack[--engine->n_retry]);
+        }
+      while (engine->n_retry > 0)
+        {
+          prep_slot (engine, engine->retry_stack[--engine->n_retry]);
+          n_prepped++;
+        }
+
+      if (!engine->stopping)
+        {
+          while (engine->n_free > 0 &&
+                 (engine->byte_limit == 0 ||
+                  engine->issued_bytes + engine->bs <= engine->byte_limit))
+            {
+              guint32 index = engine->free_stack[--engine->n_free];
+
+              start_io (engine, index);
+              engine->batch[n_new++] = index;
+            }
+          if (engine->byte_limit != 0 &&
+              engine->issued_bytes + engine->bs > engine->byte_limit)
+            engine->stopping = TRUE;
+        }
+
+      n_prepped += n_new;
+      engine->in_flight += n_prepped;
+      if (engine->in_flight == 0)
+        break;
+
+      now = now_ns ();
+      if (G_UNLIKELY (!started))
+        {
+          started = TRUE;
+          engine->t0 = now;
+          engine->interval_end = now + engine->interval_ns;
+          engine->progress_due = now + PROGRESS_EVERY_NS;
+          if (engine->runtime_limit_ns > 0)
+            runtime_end = now + engine->runtime_limit_ns;
+        }
+      for (guint32 i = 0; i < n_new; i++)
+        engine->slots[engine->batch[i]].submit_ns = now;
+
+      if (!engine->timer_armed)
+        {
+          /* Wake for the next boundary: an interval, the runtime or progress. */
+          guint64 deadline = engine->progress_due;
+
+          if (!engine->stopping)
+            {
+              deadline = MIN (deadline, engine->interval_end);
+              if (runtime_end != 0)
+                deadline = MIN (deadline, runtime_end);
+            }
+          deadline = CLAMP (deadline, now + WAIT_MIN_NS, now + WAIT_MAX_NS);
+          arm_timer (engine, deadline);
+        }
+
+      ret = io_uring_submit_and_wait (&engine->ring, 1);
+      if (G_UNLIKELY (ret < 0) &&
+          ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+        {
+          /* The ring itself failed: nothing more can be submitted or reaped. */
+          engine->ring_errno = -ret;
+          engine->stopping = TRUE;
+          engine->abandon = TRUE;
+          break;
+        }
+
+      now = now_ns ();
+      if (!engine->stopping && runtime_end != 0 && now >= runtime_end)
+        engine->stopping = TRUE;
+      if (!engine->stopping && now >= engine->interval_end)
+        close_intervals (engine, now);
+
+      io_uring_for_each_cqe (&engine->ring, head, cqe)
+        {
+          guint64 tag = io_uring_cqe_get_data64 (cqe);
+
+          if (G_LIKELY (tag != TIMER_TAG))
+            complete_io (engine, (guint32) tag, cqe->res, now);
+          else
+            engine->timer_armed = FALSE;
+          n_reaped++;
+        }
+      io_uring_cq_advance (&engine->ring, n_reaped);
+
+      if (engine->row_appended || now >= engine->progress_due)
+        report_progress (engine, now);
+    }
+
+  if (started)
+    {
+      engine->record->runtime_ns = now - engine->t0;
+      /* The open interval, ending at the last completion. */
+      if (engine->row.ops[0] + engine->row.ops[1] > 0)
+        {
+          guint64 t_ms = (now - engine->t0 + NS_PER_MS - 1) / NS_PER_MS;
+
+          if (engine->n_rows > 0)
+            {
+              const DuelSeriesRow *last = duel_series_get_row (engine->record->series,
+                                                               engine->n_rows - 1);
+              t_ms = MAX (t_ms, last->t_ms + 1);
+            }
+          append_row (engine, t_ms);
+        }
+      report_progress (engine, now);
+    }
+}
+
+gboolean
+duel_engine_run (DuelTarget         *target,
+                 DuelTestRecord     *record,
+                 GCancellable       *cancellable,
+                 DuelProgressFunc    progress_func,
+                 gpointer            progress_data,
+                 GError            **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  const DuelWorkload *workload;
+  Engine *engine;
+  gboolean reads, writes;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (DUEL_IS_TARGET (target), FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  workload = &record->workload;
+  reset_record (record);
+  record->status = DUEL_TEST_STATUS_RUNNING;
+
+  engine = g_new0 (Engine, 1);
+  engine->target = target;
+  engine->record = record;
+  engine->progress_func = progress_func;
+  engine->progress_data = progress_data;
+
+  if (!duel_workload_resolve (workload,
+                              duel_target_get_size (target),
+                              duel_target_get_logical_block_size (target),
+                              &record->span_offset, &record->span_length,
+                              &record->byte_limit, &local_error))
+    goto out;
+
+  reads = workload->read_percent > 0;
+  writes = duel_workload_writes (workload);
+  if (writes && !duel_target_is_writable (target))
+    {
+      g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” was opened read-only, but the workload writes."),
+                   duel_target_get_path (target));
+      goto out;
+    }
+
+  engine->bs = workload->block_size;
+  engine->qd = workload->queue_depth;
+  engine->byte_limit = record->byte_limit;
+  engine->runtime_limit_ns = workload->runtime_ms * NS_PER_MS;
+  engine->interval_ns = (guint64) workload->interval_ms * NS_PER_MS;
+  duel_offsets_init (&engine->offsets, workload->pattern,
+                     record->span_offset, record->span_length,
+                     engine->bs, workload->read_percent, workload->seed);
+  duel_rng_init (&engine->stamp_rng, workload->seed ^ G_GUINT64_CONSTANT (0x7374616d70));
+
+  if (!setup_buffers (engine, reads, writes, &local_error) ||
+      !setup_io (engine, &local_error))
+    goto out;
+
+  engine->slots = g_new0 (Slot, engine->qd);
+  engine->free_stack = g_new (guint32, engine->qd);
+  engine->retry_stack = g_new (guint32, engine->qd);
+  engine->batch = g_new (guint32, engine->qd);
+  /* Reversed so slot 0 goes first; the order is otherwise irrelevant. */
+  for (guint32 i = 0; i < engine->qd; i++)
+    {
+      engine->slots[i].pool_block = NO_POOL_BLOCK;
+      engine->free_stack[i] = engine->qd - 1 - i;
+    }
+  engine->n_free = engine->qd;
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    engine->interval_hist[d] = g_new0 (DuelHistogram, 1);
+
+  record->started = g_date_time_new_now_utc ();
+  run_loop (engine, cancellable);
+
+  if (engine->ring_errno != 0)
+    g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_RING,
+                 _("io_uring failed during the run: %s"), g_strerror (engine->ring_errno));
+  else if (engine->io_errno != 0)
+    {
+      g_autofree char *length = g_format_size_full (engine->io_err_length, G_FORMAT_SIZE_IEC_UNITS);
+
+      if (engine->io_err_dir == DUEL_DIRECTION_READ)
+        g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
+                     _("Reading %s at offset %" G_GUINT64_FORMAT " of “%s” failed: %s"),
+                     length, engine->io_err_offset, duel_target_get_path (target),
+                     g_strerror (engine->io_errno));
+      else
+        g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
+                     _("Writing %s at offset %" G_GUINT64_FORMAT " of “%s” failed: %s"),
+                     length, engine->io_err_offset, duel_target_get_path (target),
+                     g_strerror (engine->io_errno));
+    }
+  else if (engine->cancelled)
+    {
+      record->status = DUEL_TEST_STATUS_CANCELLED;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                   _("The run was cancelled."));
+    }
+  else
+    {
+      record->status = DUEL_TEST_STATUS_COMPLETE;
+      ok = TRUE;
+    }
+
+out:
+  if (local_error != NULL)
+    {
+      fail_record (record, local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+    }
+  teardown (engine);
+  g_free (engine);
+  return ok;
+}

@@ -1,0 +1,482 @@
+/* duel-target.c — a regular file or a block device, opened with O_DIRECT
+ *
+ * Block sizes: a block device reports its own (BLKSSZGET, BLKPBSZGET). For a
+ * file both are the filesystem's block size (st_blksize when it is a power of
+ * two between 512 bytes and 64 KiB, else 4 KiB), raised to the direct I/O
+ * offset alignment statx reports. The device's 512 would be accepted by
+ * O_DIRECT on most filesystems, but sub-block direct writes are serialised or
+ * turned into read-modify-write by ext4, XFS and btrfs, so they would measure
+ * the filesystem rather than the drive.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <linux/stat.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "duel-error.h"
+#include "duel-target.h"
+
+#define FALLBACK_FILE_BLOCK_SIZE 4096u
+#define MAX_FILE_BLOCK_SIZE      (64u * 1024)
+
+struct _DuelTarget
+{
+  GObject         parent_instance;
+
+  char           *path;
+  DuelTargetKind  kind;
+  int             fd;
+  guint64         size;
+  guint32         logical_block_size;
+  guint32         physical_block_size;
+  gboolean        writable;
+};
+
+G_DEFINE_FINAL_TYPE (DuelTarget, duel_target, G_TYPE_OBJECT)
+
+static void
+duel_target_finalize (GObject *object)
+{
+  DuelTarget *self = (DuelTarget *) object;
+
+  if (self->fd >= 0)
+    g_close (self->fd, NULL);
+  g_clear_pointer (&self->path, g_free);
+
+  G_OBJECT_CLASS (duel_target_parent_class)->finalize (object);
+}
+
+static void
+duel_target_class_init (DuelTargetClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = duel_target_finalize;
+}
+
+static void
+duel_target_init (DuelTarget *self)
+{
+  self->fd = -1;
+}
+
+/* tmpfs (since 6.6) and ramfs accept O_DIRECT but serve it from memory. */
+static gboolean
+fs_is_memory_backed (const struct statfs *sfs)
+{
+  return sfs->f_type == TMPFS_MAGIC || sfs->f_type == RAMFS_MAGIC;
+}
+
+static void
+set_no_direct_io_error (GError     **error,
+                        const char  *path)
+{
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
+               _("“%s” is on a filesystem that does not support direct I/O (O_DIRECT), so results would measure the page cache."),
+               path);
+}
+
+static void
+set_open_error (GError     **error,
+                const char  *path,
+                int          saved_errno,
+                gboolean     block)
+{
+  switch (saved_errno)
+    {
+    case EINVAL:
+      if (block)
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
+                     _("“%s” does not support direct I/O (O_DIRECT), so results would measure the page cache."),
+                     path);
+      else
+        set_no_direct_io_error (error, path);
+      break;
+
+    case EBUSY:
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” is in use: it is mounted or held by another program."),
+                   path);
+      break;
+
+    case EACCES:
+    case EPERM:
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("Permission denied opening “%s”."), path);
+      break;
+
+    case EROFS:
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” is read-only and cannot be written."), path);
+      break;
+
+    default:
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("Cannot open “%s”: %s"), path, g_strerror (saved_errno));
+      break;
+    }
+}
+
+static guint32
+file_block_size (int                fd,
+                 const struct stat *st)
+{
+  guint32 bs = FALLBACK_FILE_BLOCK_SIZE;
+  struct statx stx;
+
+  if (st->st_blksize >= 512 && st->st_blksize <= MAX_FILE_BLOCK_SIZE &&
+      (st->st_blksize & (st->st_blksize - 1)) == 0)
+    bs = st->st_blksize;
+
+  /* Some filesystems need more than their block size for O_DIRECT. */
+  memset (&stx, 0, sizeof stx);
+  if (statx (fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+      (stx.stx_mask & STATX_DIOALIGN) != 0 &&
+      stx.stx_dio_offset_align > bs &&
+      (stx.stx_dio_offset_align & (stx.stx_dio_offset_align - 1)) == 0)
+    bs = stx.stx_dio_offset_align;
+
+  return bs;
+}
+
+static gboolean
+extend_file (int          fd,
+             const char  *path,
+             guint64      from,
+             guint64      to,
+             GError     **error)
+{
+  int saved_errno;
+
+  if (fallocate (fd, 0, (off_t) from, (off_t) (to - from)) == 0)
+    return TRUE;
+
+  saved_errno = errno;
+  /* Filesystems without fallocate get a sparse file: correct, if less real. */
+  if ((saved_errno == EOPNOTSUPP || saved_errno == ENOSYS) &&
+      ftruncate (fd, (off_t) to) == 0)
+    return TRUE;
+
+  if (saved_errno == ENOSPC || saved_errno == EFBIG)
+    {
+      g_autofree char *size_text = g_format_size_full (to, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("There is not enough space to make “%s” %s large."),
+                   path, size_text);
+    }
+  else
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                 _("Cannot allocate space for “%s”: %s"), path, g_strerror (saved_errno));
+  return FALSE;
+}
+
+DuelTarget *
+duel_target_open (const char           *path,
+                  DuelTargetOpenFlags   flags,
+                  guint64               create_size,
+                  GError              **error)
+{
+  g_autoptr(DuelTarget) self = NULL;
+  gboolean writing = (flags & DUEL_TARGET_OPEN_WRITE) != 0;
+  gboolean creating = writing && (flags & DUEL_TARGET_OPEN_CREATE) != 0;
+  gboolean created = FALSE;
+  struct stat st;
+  struct statfs sfs;
+  int oflags;
+  int saved_errno;
+
+  g_return_val_if_fail (path != NULL && *path != '\0', NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (DUEL_TYPE_TARGET, NULL);
+  self->path = g_strdup (path);
+  self->writable = writing;
+
+  oflags = O_DIRECT | O_CLOEXEC | (writing ? O_RDWR : O_RDONLY);
+
+  /* Look before opening: opening a FIFO would block, and a refused
+   * filesystem must not be left with a new file on it. */
+  if (stat (path, &st) != 0)
+    {
+      g_autofree char *parent = NULL;
+
+      saved_errno = errno;
+      if (saved_errno != ENOENT || !creating)
+        {
+          if (saved_errno == ENOENT)
+            g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                         _("“%s” does not exist."), path);
+          else
+            g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                         _("Cannot examine “%s”: %s"), path, g_strerror (saved_errno));
+          return NULL;
+        }
+
+      parent = g_path_get_dirname (path);
+      if (statfs (parent, &sfs) == 0 && fs_is_memory_backed (&sfs))
+        {
+          set_no_direct_io_error (error, path);
+          return NULL;
+        }
+
+      self->kind = DUEL_TARGET_KIND_FILE;
+      self->fd = open (path, oflags | O_CREAT | O_EXCL, 0666);
+      if (self->fd < 0)
+        {
+          saved_errno = errno;
+          /* The kernel creates the file before it refuses O_DIRECT; with
+           * O_EXCL the file is certainly the one this call made. */
+          if (saved_errno == EINVAL)
+            g_unlink (path);
+          set_open_error (error, path, saved_errno, FALSE);
+          return NULL;
+        }
+      created = TRUE;
+    }
+  else if (S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” is a directory, not a file or a block device."), path);
+      return NULL;
+    }
+  else if (S_ISBLK (st.st_mode))
+    {
+      self->kind = DUEL_TARGET_KIND_BLOCK;
+      if (flags & DUEL_TARGET_OPEN_EXCLUSIVE)
+        oflags |= O_EXCL;
+      self->fd = open (path, oflags);
+      if (self->fd < 0)
+        {
+          set_open_error (error, path, errno, TRUE);
+          return NULL;
+        }
+    }
+  else if (S_ISREG (st.st_mode))
+    {
+      self->kind = DUEL_TARGET_KIND_FILE;
+      if (statfs (path, &sfs) == 0 && fs_is_memory_backed (&sfs))
+        {
+          set_no_direct_io_error (error, path);
+          return NULL;
+        }
+      self->fd = open (path, oflags);
+      if (self->fd < 0)
+        {
+          set_open_error (error, path, errno, FALSE);
+          return NULL;
+        }
+    }
+  else
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” is neither a regular file nor a block device."), path);
+      return NULL;
+    }
+
+  /* What was opened is what counts, should the path have changed meanwhile. */
+  if (fstat (self->fd, &st) != 0 ||
+      (self->kind == DUEL_TARGET_KIND_BLOCK ? !S_ISBLK (st.st_mode) : !S_ISREG (st.st_mode)))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” changed while it was being opened."), path);
+      goto fail;
+    }
+
+  if (self->kind == DUEL_TARGET_KIND_BLOCK)
+    {
+      guint64 size = 0;
+      int logical = 0;
+      unsigned int physical = 0;
+
+      if (ioctl (self->fd, BLKGETSIZE64, &size) != 0 ||
+          ioctl (self->fd, BLKSSZGET, &logical) != 0 || logical <= 0)
+        {
+          saved_errno = errno;
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                       _("Cannot read the size of “%s”: %s"), path, g_strerror (saved_errno));
+          goto fail;
+        }
+      if (ioctl (self->fd, BLKPBSZGET, &physical) != 0 || physical < (unsigned int) logical)
+        physical = logical;
+
+      self->size = size;
+      self->logical_block_size = logical;
+      self->physical_block_size = physical;
+    }
+  else
+    {
+      if (fstatfs (self->fd, &sfs) == 0 && fs_is_memory_backed (&sfs))
+        {
+          set_no_direct_io_error (error, path);
+          goto fail;
+        }
+
+      if (creating && create_size > (guint64) st.st_size)
+        {
+          if (!extend_file (self->fd, path, st.st_size, create_size, error))
+            goto fail;
+          st.st_size = create_size;
+        }
+
+      self->size = st.st_size;
+      self->logical_block_size = file_block_size (self->fd, &st);
+      self->physical_block_size = self->logical_block_size;
+    }
+
+  if (self->size == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” is empty (0 bytes)."), path);
+      goto fail;
+    }
+
+  return g_steal_pointer (&self);
+
+fail:
+  /* Leave no trace of a file this call created. */
+  if (created)
+    g_unlink (path);
+  return NULL;
+}
+
+const char *
+duel_target_get_path (DuelTarget *self)
+{
+  g_return_val_if_fail (DUEL_IS_TARGET (self), NULL);
+
+  return self->path;
+}
+
+DuelTargetKind
+duel_target_get_kind (DuelTarget *self)
+{
+  g_return_val_if_fail (DUEL_IS_TARGET (self), DUEL_TARGET_KIND_FILE);
+
+  return self->kind;
+}
+
+const char *
+duel_target_kind_to_string (DuelTargetKind kind)
+{
+  switch (kind)
+    {
+    case DUEL_TARGET_KIND_FILE:
+      return "file";
+    case DUEL_TARGET_KIND_BLOCK:
+      return "block";
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+int
+duel_target_get_fd (DuelTarget *self)
+{
+  g_return_val_if_fail (DUEL_IS_TARGET (self), -1);
+
+  return self->fd;
+}
+
+guint64
+duel_target_get_size (DuelTarget *self)
+{
+  g_return_val_if_fail (DUEL_IS_TARGET (self), 0);
+
+  return self->size;
+}
+
+guint32
+duel_target_get_logical_block_size (DuelTarget *self)
+{
+  g_return_val_if_fail (DUEL_IS_TARGET (self), 0);
+
+  return self->logical_block_size;
+}
+
+guint32
+duel_target_get_physical_block_size (DuelTarget *self)
+{
+  g_return_val_if_fail (DUEL_IS_TARGET (self), 0);
+
+  return self->physical_block_size;
+}
+
+gboolean
+duel_target_is_writable (DuelTarget *self)
+{
+  g_return_val_if_fail (DUEL_IS_TARGET (self), FALSE);
+
+  return self->writable;
+}
+
+gboolean
+duel_target_discard (DuelTarget  *self,
+                     guint64      offset,
+                     guint64      length,
+                     GError     **error)
+{
+  int saved_errno;
+
+  g_return_val_if_fail (DUEL_IS_TARGET (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!self->writable)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” was opened read-only, so it cannot be discarded."), self->path);
+      return FALSE;
+    }
+  if (offset > self->size || length > self->size - offset ||
+      offset % self->logical_block_size != 0 || length % self->logical_block_size != 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The range to discard (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT ") is not inside “%s” or not aligned to its %u-byte blocks."),
+                   length, offset, self->path, self->logical_block_size);
+      return FALSE;
+    }
+  if (length == 0)
+    return TRUE;
+
+  if (self->kind == DUEL_TARGET_KIND_BLOCK)
+    {
+      guint64 range[2] = { offset, length };
+
+      if (ioctl (self->fd, BLKDISCARD, range) == 0)
+        return TRUE;
+      saved_errno = errno;
+      if (saved_errno == EOPNOTSUPP || saved_errno == ENOTTY)
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
+                     _("“%s” does not support discard (TRIM)."), self->path);
+      else
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                     _("Discarding “%s” failed: %s"), self->path, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  if (fallocate (self->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                 (off_t) offset, (off_t) length) == 0)
+    return TRUE;
+  saved_errno = errno;
+  if (saved_errno == EOPNOTSUPP || saved_errno == ENOSYS)
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
+                 _("The filesystem of “%s” cannot punch holes, so the file cannot be discarded."),
+                 self->path);
+  else
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                 _("Discarding “%s” failed: %s"), self->path, g_strerror (saved_errno));
+  return FALSE;
+}
