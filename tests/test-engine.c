@@ -956,6 +956,38 @@ loop_child (void)
   second = duel_target_open (device, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0, &error);
   g_assert_no_error (error);
   g_assert_nonnull (second);
+  g_clear_object (&second);
+
+  /* A descriptor opened elsewhere (as UDisks' OpenDevice hands one back) is
+   * adopted when it has O_DIRECT and refused without it. */
+  {
+    int direct_fd = open (device, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
+    int buffered_fd = open (device, O_RDWR | O_CLOEXEC);
+    g_autoptr(DuelTarget) adopted = NULL;
+    g_autoptr(DuelTarget) refused = NULL;
+
+    g_assert_cmpint (direct_fd, >=, 0);
+    g_assert_cmpint (buffered_fd, >=, 0);
+
+    refused = duel_target_new_for_fd (buffered_fd, device, TRUE, &error);
+    g_assert_null (refused);
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_TARGET);
+    g_clear_error (&error);
+
+    adopted = duel_target_new_for_fd (direct_fd, device, TRUE, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (duel_target_get_kind (adopted), ==, DUEL_TARGET_KIND_BLOCK);
+    g_assert_cmpuint (duel_target_get_size (adopted), ==, 64 * MiB);
+
+    workload = make_workload ("randwrite", 4096, 8);
+    workload.size_multiple = 0.25;
+    g_clear_pointer (&record, duel_test_record_unref);
+    record = duel_test_record_new ("loop-adopted", &workload);
+    g_assert_true (duel_engine_run (adopted, record, NULL, NULL, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (duel_test_record_get_bytes (record, DUEL_DIRECTION_WRITE), ==, 16 * MiB);
+    assert_record_consistent (record);
+  }
 }
 
 static void

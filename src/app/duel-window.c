@@ -499,15 +499,9 @@ target_for_fd (int          fd,
                const char  *path,
                GError     **error)
 {
-  /* The core opens targets by path only (duel_target_open); it has no way yet
-   * to adopt a descriptor, so the one UDisks passed back cannot be used. */
-  close (fd);
-  g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
-               _("UDisks granted access to %s, but this version of Drive Duel cannot run on a "
-                 "device opened by UDisks. Run Drive Duel as a user with write access to the "
-                 "device (for example in the “disk” group) or as root."),
-               path);
-  return NULL;
+  /* UDisks opened it with O_DIRECT | O_EXCL for writing; the target adopts
+   * the descriptor and keeps it, exclusively, for the whole run. */
+  return duel_target_new_for_fd (fd, path, TRUE, error);
 }
 
 static void

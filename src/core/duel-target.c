@@ -184,6 +184,79 @@ extend_file (int          fd,
   return FALSE;
 }
 
+/* Reads size and block sizes from the descriptor just opened (or adopted),
+ * and extends a file being created. */
+static gboolean
+read_geometry (DuelTarget   *self,
+               const char   *path,
+               gboolean      creating,
+               guint64       create_size,
+               GError      **error)
+{
+  struct stat st;
+  struct statfs sfs;
+  int saved_errno;
+
+  /* What was opened is what counts, should the path have changed meanwhile. */
+  if (fstat (self->fd, &st) != 0 ||
+      (self->kind == DUEL_TARGET_KIND_BLOCK ? !S_ISBLK (st.st_mode) : !S_ISREG (st.st_mode)))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” changed while it was being opened."), path);
+      return FALSE;
+    }
+
+  if (self->kind == DUEL_TARGET_KIND_BLOCK)
+    {
+      guint64 size = 0;
+      int logical = 0;
+      unsigned int physical = 0;
+
+      if (ioctl (self->fd, BLKGETSIZE64, &size) != 0 ||
+          ioctl (self->fd, BLKSSZGET, &logical) != 0 || logical <= 0)
+        {
+          saved_errno = errno;
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                       _("Cannot read the size of “%s”: %s"), path, g_strerror (saved_errno));
+          return FALSE;
+        }
+      if (ioctl (self->fd, BLKPBSZGET, &physical) != 0 || physical < (unsigned int) logical)
+        physical = logical;
+
+      self->size = size;
+      self->logical_block_size = logical;
+      self->physical_block_size = physical;
+    }
+  else
+    {
+      if (fstatfs (self->fd, &sfs) == 0 && fs_is_memory_backed (&sfs))
+        {
+          set_no_direct_io_error (error, path);
+          return FALSE;
+        }
+
+      if (creating && create_size > (guint64) st.st_size)
+        {
+          if (!extend_file (self->fd, path, st.st_size, create_size, error))
+            return FALSE;
+          st.st_size = create_size;
+        }
+
+      self->size = st.st_size;
+      self->logical_block_size = file_block_size (self->fd, &st);
+      self->physical_block_size = self->logical_block_size;
+    }
+
+  if (self->size == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” is empty (0 bytes)."), path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 DuelTarget *
 duel_target_open (const char           *path,
                   DuelTargetOpenFlags   flags,
@@ -287,62 +360,8 @@ duel_target_open (const char           *path,
       return NULL;
     }
 
-  /* What was opened is what counts, should the path have changed meanwhile. */
-  if (fstat (self->fd, &st) != 0 ||
-      (self->kind == DUEL_TARGET_KIND_BLOCK ? !S_ISBLK (st.st_mode) : !S_ISREG (st.st_mode)))
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
-                   _("“%s” changed while it was being opened."), path);
-      goto fail;
-    }
-
-  if (self->kind == DUEL_TARGET_KIND_BLOCK)
-    {
-      guint64 size = 0;
-      int logical = 0;
-      unsigned int physical = 0;
-
-      if (ioctl (self->fd, BLKGETSIZE64, &size) != 0 ||
-          ioctl (self->fd, BLKSSZGET, &logical) != 0 || logical <= 0)
-        {
-          saved_errno = errno;
-          g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
-                       _("Cannot read the size of “%s”: %s"), path, g_strerror (saved_errno));
-          goto fail;
-        }
-      if (ioctl (self->fd, BLKPBSZGET, &physical) != 0 || physical < (unsigned int) logical)
-        physical = logical;
-
-      self->size = size;
-      self->logical_block_size = logical;
-      self->physical_block_size = physical;
-    }
-  else
-    {
-      if (fstatfs (self->fd, &sfs) == 0 && fs_is_memory_backed (&sfs))
-        {
-          set_no_direct_io_error (error, path);
-          goto fail;
-        }
-
-      if (creating && create_size > (guint64) st.st_size)
-        {
-          if (!extend_file (self->fd, path, st.st_size, create_size, error))
-            goto fail;
-          st.st_size = create_size;
-        }
-
-      self->size = st.st_size;
-      self->logical_block_size = file_block_size (self->fd, &st);
-      self->physical_block_size = self->logical_block_size;
-    }
-
-  if (self->size == 0)
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
-                   _("“%s” is empty (0 bytes)."), path);
-      goto fail;
-    }
+  if (!read_geometry (self, path, creating, create_size, error))
+    goto fail;
 
   return g_steal_pointer (&self);
 
@@ -351,6 +370,55 @@ fail:
   if (created)
     g_unlink (path);
   return NULL;
+}
+
+DuelTarget *
+duel_target_new_for_fd (int          fd,
+                        const char  *path,
+                        gboolean     writable,
+                        GError     **error)
+{
+  g_autoptr(DuelTarget) self = NULL;
+  struct stat st;
+  int status_flags;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (DUEL_TYPE_TARGET, NULL);
+  self->path = g_strdup (path);
+  self->writable = writable;
+  self->fd = fd;                    /* owned from here on, closed in finalize */
+  self->kind = DUEL_TARGET_KIND_BLOCK;
+
+  if (fstat (fd, &st) != 0 || !S_ISBLK (st.st_mode))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("The descriptor given for “%s” is not a block device."), path);
+      return NULL;
+    }
+  /* Results must never measure the page cache. */
+  status_flags = fcntl (fd, F_GETFL);
+  if (status_flags < 0 || (status_flags & O_DIRECT) == 0 ||
+      (writable && (status_flags & O_ACCMODE) != O_RDWR))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("The descriptor given for “%s” was not opened for direct I/O with the access the run needs."),
+                   path);
+      return NULL;
+    }
+
+  if (!read_geometry (self, path, FALSE, 0, error))
+    return NULL;
+  if (self->size == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” is empty (0 bytes)."), path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
 }
 
 const char *

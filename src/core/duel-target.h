@@ -30,6 +30,13 @@ DuelTarget     *duel_target_open                   (const char           *path,
                                                     DuelTargetOpenFlags   flags,
                                                     guint64               create_size,
                                                     GError              **error);
+/* Adopts a block device descriptor opened elsewhere (UDisks' OpenDevice):
+ * it must have O_DIRECT, and O_RDWR when @writable. Takes ownership of @fd,
+ * even on failure. */
+DuelTarget     *duel_target_new_for_fd             (int                   fd,
+                                                    const char           *path,
+                                                    gboolean              writable,
+                                                    GError              **error);
 const char     *duel_target_get_path               (DuelTarget           *self);
 DuelTargetKind  duel_target_get_kind               (DuelTarget           *self);
 const char     *duel_target_kind_to_string         (DuelTargetKind        kind);
