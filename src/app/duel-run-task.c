@@ -13,10 +13,9 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "duel-device-describe.h"
-#include "duel-device-snapshot.h"
 #include "duel-device-thermometer.h"
 #include "duel-error.h"
+#include "duel-run-context.h"
 #include "duel-run-task.h"
 
 #define CHECKPOINT_INTERVAL_US (5 * G_TIME_SPAN_SECOND)
@@ -431,9 +430,10 @@ progress_idle_cb (gpointer user_data)
 
 typedef struct
 {
-  DuelRunTask *self;
-  DuelTarget  *target;
-  DuelResult  *result;
+  DuelRunTask    *self;
+  DuelTarget     *target;
+  DuelResult     *result;
+  DuelRunContext *run_context;   /* identity, health, temperature */
 } Job;
 
 static void
@@ -442,6 +442,7 @@ job_free (Job *job)
   g_clear_object (&job->self);
   g_clear_object (&job->target);
   g_clear_object (&job->result);
+  g_clear_object (&job->run_context);
   g_free (job);
 }
 
@@ -527,6 +528,9 @@ engine_progress_cb (const DuelProgress *progress,
   Job *job = user_data;
   DuelRunTask *self = job->self;
 
+  if (progress->interval_closed)
+    duel_run_context_annotate (job->run_context, record);
+
   g_mutex_lock (&self->lock);
   publish_progress (self, progress, record);
   g_mutex_unlock (&self->lock);
@@ -544,6 +548,9 @@ preset_progress_cb (const DuelPresetProgress *progress,
 {
   Job *job = user_data;
   DuelRunTask *self = job->self;
+
+  if (record != NULL && progress->engine != NULL && progress->engine->interval_closed)
+    duel_run_context_annotate (job->run_context, record);
 
   g_mutex_lock (&self->lock);
   publish_step (self, record, progress->step_index, progress->n_steps,
@@ -574,9 +581,6 @@ run_thread (GTask        *task,
 {
   Job *job = task_data;
   DuelRunTask *self = job->self;
-  g_autoptr(JsonObject) device = NULL;
-  g_autoptr(DuelDeviceSnapshot) before = NULL;
-  g_autoptr(DuelDeviceSnapshot) after = NULL;
   GError *error = NULL;
   gboolean ok = TRUE;
 
@@ -596,17 +600,13 @@ run_thread (GTask        *task,
   g_mutex_unlock (&self->lock);
 
   job->result = duel_result_new ();
-  duel_result_set_target_from (job->result, job->target);
   if (self->name != NULL)
     duel_result_set_name (job->result, self->name);
 
   /* Who was tested, and its health before; what cannot be read is noted. */
-  device = duel_device_describe (self->target_path, NULL);
-  before = duel_device_snapshot_take (self->target_path, NULL);
-  if (device != NULL)
-    duel_result_set_device (job->result, device);
-  if (self->thermometer != NULL)
-    duel_device_thermometer_start (self->thermometer, DUEL_DEVICE_THERMOMETER_DEFAULT_INTERVAL_MS);
+  job->run_context = duel_run_context_new_for_target (job->target, self->thermometer);
+  duel_run_context_fill_result (job->run_context, job->result);
+  duel_run_context_start (job->run_context);
 
   self->last_checkpoint_us = g_get_monotonic_time ();
 
@@ -658,17 +658,7 @@ run_thread (GTask        *task,
     }
 
   /* Health after, with the deltas (data written, peak temperature, throttling). */
-  if (self->thermometer != NULL)
-    duel_device_thermometer_stop (self->thermometer);
-  after = duel_device_snapshot_take (self->target_path, NULL);
-  if (device != NULL && before != NULL && after != NULL)
-    {
-      duel_device_snapshot_add_to_json (device, before, after,
-                                        self->thermometer != NULL
-                                        ? duel_device_thermometer_get_peak_celsius (self->thermometer)
-                                        : NAN);
-      duel_result_set_device (job->result, device);
-    }
+  duel_run_context_finish (job->run_context, job->result);
 
   /* The final save; a cancelled or failed run keeps what it measured. */
   {

@@ -11,7 +11,6 @@
 
 #include "duel-device-describe.h"
 #include "duel-device-snapshot.h"
-#include "duel-device-thermometer.h"
 #include "duel-error.h"
 #include "duel-run-context.h"
 
@@ -63,8 +62,7 @@ duel_run_context_new (const char       *path,
                       guint64           file_size,
                       GError          **error)
 {
-  g_autoptr(DuelRunContext) self = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(DuelTarget) target = NULL;
   DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
   guint64 create_size = 0;
   GStatBuf st;
@@ -91,25 +89,41 @@ duel_run_context_new (const char       *path,
       create_size = file_size > 0 ? file_size : (exists ? 0 : DUEL_RUN_CONTEXT_DEFAULT_FILE_SIZE);
     }
 
-  self = g_object_new (DUEL_TYPE_RUN_CONTEXT, NULL);
-  self->path = g_strdup (path);
-  self->target = duel_target_open (path, flags, create_size, error);
-  if (self->target == NULL)
+  target = duel_target_open (path, flags, create_size, error);
+  if (target == NULL)
     return NULL;
 
+  return duel_run_context_new_for_target (target, NULL);
+}
+
+DuelRunContext *
+duel_run_context_new_for_target (DuelTarget            *target,
+                                 DuelDeviceThermometer *thermometer)
+{
+  DuelRunContext *self;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (DUEL_IS_TARGET (target), NULL);
+  g_return_val_if_fail (thermometer == NULL || DUEL_IS_DEVICE_THERMOMETER (thermometer), NULL);
+
+  self = g_object_new (DUEL_TYPE_RUN_CONTEXT, NULL);
+  self->path = g_strdup (duel_target_get_path (target));
+  self->target = g_object_ref (target);
+
   /* Identity and health are best effort: a run never fails for want of SMART. */
-  self->device = duel_device_describe (path, &local_error);
+  self->device = duel_device_describe (self->path, &error);
   if (self->device == NULL)
     {
-      g_debug ("No device description for %s: %s", path, local_error->message);
-      g_clear_error (&local_error);
+      g_debug ("No device description for %s: %s", self->path, error->message);
+      g_clear_error (&error);
     }
-  self->before = duel_device_snapshot_take (path, &local_error);
+  self->before = duel_device_snapshot_take (self->path, &error);
   if (self->before == NULL)
-    g_debug ("No health snapshot for %s: %s", path, local_error->message);
-  self->thermometer = duel_device_thermometer_new (path);
+    g_debug ("No health snapshot for %s: %s", self->path, error->message);
+  self->thermometer = thermometer != NULL ? g_object_ref (thermometer)
+                                          : duel_device_thermometer_new (self->path);
 
-  return g_steal_pointer (&self);
+  return self;
 }
 
 DuelTarget *

@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "duel-device-thermometer.h"
 #include "duel-result.h"
 #include "duel-safety.h"
 #include "duel-target.h"
@@ -35,6 +36,11 @@ DuelRunContext *duel_run_context_new             (const char       *path,
                                                   DuelSafetyFlags   safety_flags,
                                                   guint64           file_size,
                                                   GError          **error);
+/* For a target the caller opened itself (the GUI, after its confirmations,
+ * or on a descriptor from UDisks): identity, health and temperature only.
+ * @thermometer: one the caller already made, or NULL to make one here. */
+DuelRunContext *duel_run_context_new_for_target  (DuelTarget            *target,
+                                                  DuelDeviceThermometer *thermometer);
 DuelTarget     *duel_run_context_get_target      (DuelRunContext   *self);
 /* The device object for the result (identity, link, health before). */
 JsonObject     *duel_run_context_get_device      (DuelRunContext   *self);
