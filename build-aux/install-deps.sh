@@ -14,7 +14,7 @@ PACKAGES="
   liburing-dev libnvme-dev libjson-c-dev libblkid-dev
   libcairo2-dev libpango1.0-dev
   libgtk-4-dev libadwaita-1-dev adwaita-icon-theme librsvg2-common shared-mime-info
-  libxml2-utils desktop-file-utils appstream
+  libxml2-utils desktop-file-utils appstream gtk-update-icon-cache
   xvfb xauth dbus-daemon fonts-noto-cjk fonts-dejavu-core ghostscript
   util-linux fio e2fsprogs groff-base
   qemu-system-x86 busybox-static

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include "duel-presets-view.h"
@@ -95,12 +96,12 @@ format_duration (double seconds)
   s = (guint64) llround (seconds);
   if (s >= 3600)
     /* Translators: a duration, e.g. "2 h 05 min" */
-    return g_strdup_printf (_("%" G_GUINT64_FORMAT " h %02" G_GUINT64_FORMAT " min"), s / 3600, (s % 3600) / 60);
+    return g_strdup_printf (_("%" PRIu64 " h %02" PRIu64 " min"), s / 3600, (s % 3600) / 60);
   if (s >= 60)
     /* Translators: a duration, e.g. "3 min 20 s" */
-    return g_strdup_printf (_("%" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT " s"), s / 60, s % 60);
+    return g_strdup_printf (_("%" PRIu64 " min %02" PRIu64 " s"), s / 60, s % 60);
   /* Translators: a duration in seconds */
-  return g_strdup_printf (_("%" G_GUINT64_FORMAT " s"), s);
+  return g_strdup_printf (_("%" PRIu64 " s"), s);
 }
 
 const char *

@@ -72,7 +72,13 @@ main (int    argc,
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
       if (strcmp (argv[1], commands[i].name) == 0)
-        return commands[i].func (argc - 1, argv + 1);
+        {
+          g_autofree char *prgname = g_strdup_printf ("driveduel-cli %s", commands[i].name);
+
+          /* So each command's --help reads "driveduel-cli run [OPTION…]". */
+          g_set_prgname (prgname);
+          return commands[i].func (argc - 1, argv + 1);
+        }
     }
 
   fprintf (stderr, _("driveduel-cli: unknown command “%s”; run “driveduel-cli --help” for the list."), argv[1]);

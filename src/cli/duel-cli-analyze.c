@@ -128,7 +128,7 @@ duel_cli_analyze (int    argc,
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, N_("Print the figures as JSON"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("RESULT.json") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -138,7 +138,7 @@ duel_cli_analyze (int    argc,
   GPtrArray *tests;
   guint differences = 0;
 
-  context = g_option_context_new (_("— recompute and print the summary figures of a result file"));
+  context = g_option_context_new (_("RESULT.json — recompute and print the summary figures of a result file"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))

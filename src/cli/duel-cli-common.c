@@ -6,6 +6,7 @@
 
 #include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -159,7 +160,7 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
       if (ops == 0)
         continue;
       /* TRANSLATORS: "  read: 1234 IOPS, 5.1 MB/s (… I/Os, … bytes)" */
-      printf (_("  %s: %.0f IOPS, %.1f MB/s (%" G_GUINT64_FORMAT " I/Os, %" G_GUINT64_FORMAT " bytes)\n"),
+      printf (_("  %s: %.0f IOPS, %.1f MB/s (%" PRIu64 " I/Os, %" PRIu64 " bytes)\n"),
               _(direction_names[d]),
               duel_test_record_get_iops (record, d),
               duel_test_record_get_bytes_per_second (record, d) / 1e6,

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -194,8 +195,8 @@ print_nvme (JsonObject *object)
   print_field (_("NVMe"), line);
   if (ns != NULL)
     {
-      g_autofree char *format = g_strdup_printf (_("namespace %" G_GINT64_FORMAT ": LBA format %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
-                                                   " (%" G_GINT64_FORMAT " B blocks, %" G_GINT64_FORMAT " B metadata)"),
+      g_autofree char *format = g_strdup_printf (_("namespace %" PRId64 ": LBA format %" PRId64 " of %" PRId64
+                                                   " (%" PRId64 " B blocks, %" PRId64 " B metadata)"),
                                                  json_object_get_int_member (ns, "nsid"),
                                                  json_object_get_int_member (ns, "lba_format"),
                                                  json_object_get_int_member (ns, "lba_formats"),
@@ -220,8 +221,8 @@ print_smart (JsonObject *object)
   temperature = format_celsius (smart, "temperature_c");
   written = g_format_size ((guint64) json_object_get_int_member (smart, "data_units_written") * 512000);
   read = g_format_size ((guint64) json_object_get_int_member (smart, "data_units_read") * 512000);
-  line = g_strdup_printf (_("%s, spare %" G_GINT64_FORMAT " %% (threshold %" G_GINT64_FORMAT " %%), used %" G_GINT64_FORMAT " %%, "
-                            "critical warning 0x%02" G_GINT64_MODIFIER "x"),
+  line = g_strdup_printf (_("%s, spare %" PRId64 " %% (threshold %" PRId64 " %%), used %" PRId64 " %%, "
+                            "critical warning 0x%02" PRIx64),
                           temperature,
                           json_object_get_int_member (smart, "available_spare_percent"),
                           json_object_get_int_member (smart, "available_spare_threshold_percent"),
@@ -229,16 +230,16 @@ print_smart (JsonObject *object)
                           json_object_get_int_member (smart, "critical_warning"));
   print_field (_("Health"), line);
   g_clear_pointer (&line, g_free);
-  line = g_strdup_printf (_("%s written, %s read, %" G_GINT64_FORMAT " power-on hours, %" G_GINT64_FORMAT " power cycles, "
-                            "%" G_GINT64_FORMAT " unsafe shutdowns, %" G_GINT64_FORMAT " media errors"),
+  line = g_strdup_printf (_("%s written, %s read, %" PRId64 " power-on hours, %" PRId64 " power cycles, "
+                            "%" PRId64 " unsafe shutdowns, %" PRId64 " media errors"),
                           written, read,
                           json_object_get_int_member (smart, "power_on_hours"),
                           json_object_get_int_member (smart, "power_cycles"),
                           json_object_get_int_member (smart, "unsafe_shutdowns"),
                           json_object_get_int_member (smart, "media_errors"));
   print_field (_("Usage"), line);
-  thermal = g_strdup_printf (_("%" G_GINT64_FORMAT " min above warning, %" G_GINT64_FORMAT " min above critical; "
-                               "throttling %" G_GINT64_FORMAT "× / %" G_GINT64_FORMAT " s (light), %" G_GINT64_FORMAT "× / %" G_GINT64_FORMAT " s (heavy)"),
+  thermal = g_strdup_printf (_("%" PRId64 " min above warning, %" PRId64 " min above critical; "
+                               "throttling %" PRId64 "× / %" PRId64 " s (light), %" PRId64 "× / %" PRId64 " s (heavy)"),
                              json_object_get_int_member (smart, "warning_temperature_minutes"),
                              json_object_get_int_member (smart, "critical_temperature_minutes"),
                              json_object_get_int_member (smart, "thermal_transitions_1"),
@@ -328,7 +329,7 @@ duel_cli_info (int    argc,
   if (block != NULL)
     {
       g_autofree char *size = g_format_size ((guint64) json_object_get_int_member (block, "size_bytes"));
-      g_autofree char *line = g_strdup_printf (_("%s (%" G_GINT64_FORMAT " bytes), %" G_GINT64_FORMAT " B logical / %" G_GINT64_FORMAT " B physical blocks%s"),
+      g_autofree char *line = g_strdup_printf (_("%s (%" PRId64 " bytes), %" PRId64 " B logical / %" PRId64 " B physical blocks%s"),
                                                size, json_object_get_int_member (block, "size_bytes"),
                                                json_object_get_int_member (block, "logical_block_size"),
                                                json_object_get_int_member (block, "physical_block_size"),

@@ -253,7 +253,7 @@ duel_cli_run_preset (int    argc,
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, destroying its data"), NULL },
     { "wipe-signatures", 0, 0, G_OPTION_ARG_NONE, &wipe_signatures, N_("Also allow overwriting a target that holds a filesystem, RAID member or partition table"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("TARGET") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -277,7 +277,7 @@ duel_cli_run_preset (int    argc,
                                  names->str);
   g_string_free (names, TRUE);
 
-  context = g_option_context_new (_("--preset NAME — run one of the review’s test scripts"));
+  context = g_option_context_new (_("--preset NAME [TARGET] — run one of the review’s test scripts"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context, description);

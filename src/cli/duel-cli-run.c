@@ -130,7 +130,7 @@ duel_cli_run (int    argc,
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, destroying its data"), NULL },
     { "wipe-signatures", 0, 0, G_OPTION_ARG_NONE, &wipe_signatures, N_("Also allow it when the device holds a filesystem, RAID or partition table"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("TARGET") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;

@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <liburing.h>
 #include <math.h>
 #include <string.h>
@@ -783,12 +784,12 @@ duel_engine_run (DuelTarget         *target,
 
       if (engine->io_err_dir == DUEL_DIRECTION_READ)
         g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
-                     _("Reading %s at offset %" G_GUINT64_FORMAT " of “%s” failed: %s"),
+                     _("Reading %s at offset %" PRIu64 " of “%s” failed: %s"),
                      length, engine->io_err_offset, duel_target_get_path (target),
                      g_strerror (engine->io_errno));
       else
         g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
-                     _("Writing %s at offset %" G_GUINT64_FORMAT " of “%s” failed: %s"),
+                     _("Writing %s at offset %" PRIu64 " of “%s” failed: %s"),
                      length, engine->io_err_offset, duel_target_get_path (target),
                      g_strerror (engine->io_errno));
     }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -237,7 +238,7 @@ duel_preset_new (const char               *name,
   if (plan->round_ms < plan->interval_ms)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("A steady-state round (%" G_GUINT64_FORMAT " ms) cannot be shorter than the interval (%u ms)."),
+                   _("A steady-state round (%" PRIu64 " ms) cannot be shorter than the interval (%u ms)."),
                    plan->round_ms, plan->interval_ms);
       return NULL;
     }
@@ -339,7 +340,7 @@ duel_preset_prepare (DuelPreset  *self,
       if (self->options.span_bytes > size)
         {
           g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                       _("The span (%" G_GUINT64_FORMAT " bytes) is larger than “%s” (%" G_GUINT64_FORMAT " bytes)."),
+                       _("The span (%" PRIu64 " bytes) is larger than “%s” (%" PRIu64 " bytes)."),
                        self->options.span_bytes, duel_target_get_path (target), size);
           return FALSE;
         }

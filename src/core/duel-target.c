@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
@@ -512,7 +513,7 @@ duel_target_discard (DuelTarget  *self,
       offset % self->logical_block_size != 0 || length % self->logical_block_size != 0)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The range to discard (%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT ") is not inside “%s” or not aligned to its %u-byte blocks."),
+                   _("The range to discard (%" PRIu64 " bytes at offset %" PRIu64 ") is not inside “%s” or not aligned to its %u-byte blocks."),
                    length, offset, self->path, self->logical_block_size);
       return FALSE;
     }

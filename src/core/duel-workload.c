@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,14 +162,14 @@ duel_workload_resolve (const DuelWorkload  *workload,
   if (workload->span_offset % logical_block_size != 0)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The offset (%" G_GUINT64_FORMAT " bytes) is not a multiple of the target’s logical block size (%u bytes)."),
+                   _("The offset (%" PRIu64 " bytes) is not a multiple of the target’s logical block size (%u bytes)."),
                    workload->span_offset, logical_block_size);
       return FALSE;
     }
   if (workload->span_offset >= target_size)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The offset (%" G_GUINT64_FORMAT " bytes) is beyond the end of the target (%" G_GUINT64_FORMAT " bytes)."),
+                   _("The offset (%" PRIu64 " bytes) is beyond the end of the target (%" PRIu64 " bytes)."),
                    workload->span_offset, target_size);
       return FALSE;
     }
@@ -179,7 +180,7 @@ duel_workload_resolve (const DuelWorkload  *workload,
   if (span_length > target_size - workload->span_offset)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The span (%" G_GUINT64_FORMAT " bytes from offset %" G_GUINT64_FORMAT ") reaches past the end of the target (%" G_GUINT64_FORMAT " bytes)."),
+                   _("The span (%" PRIu64 " bytes from offset %" PRIu64 ") reaches past the end of the target (%" PRIu64 " bytes)."),
                    span_length, workload->span_offset, target_size);
       return FALSE;
     }
