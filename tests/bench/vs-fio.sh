@@ -1,0 +1,216 @@
+#!/bin/bash
+# vs-fio.sh — driveduel-cli against fio on the same devices, same workloads
+#
+# Not a test: a benchmark to run by hand, as root, on an otherwise quiet
+# machine. It makes its own devices and removes them on exit:
+#   loop  a loop device with direct I/O over a /dev/shm file (the closest
+#         stand-in for an NVMe drive here: I/O issued inline, completed by the
+#         loop worker)
+#   zram  a zram device (every io_uring I/O goes through io-wq there)
+# both filled with random data first. For each target and workload it runs
+# both tools alternately (A B, then B A, …) and prints the medians of IOPS and
+# of CPU time (user + system of the process, from /usr/bin/time) per million
+# I/Os, and the ratios ours/fio.
+#
+# fio gets the options the engine has built in: io_uring, direct=1,
+# fixedbufs=1, registerfiles=1, one job; and norandommap=1, because the
+# engine draws offsets uniformly with replacement, as fio does with it.
+#
+# Usage: sudo tests/bench/vs-fio.sh [--cli PATH] [--repeats N] [--runtime S]
+#                                   [--span SIZE] [--targets "loop zram"]
+#        (DRIVEDUEL_CLI=PATH works too; needs fio, python3, /usr/bin/time.)
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+set -euo pipefail
+
+CLI=${DRIVEDUEL_CLI:-}
+REPEATS=5
+RUNTIME=10
+SPAN=1g
+TARGETS="loop zram"
+QD1_CPU=1
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cli) CLI=$2; shift 2 ;;
+    --repeats) REPEATS=$2; shift 2 ;;
+    --runtime) RUNTIME=$2; shift 2 ;;
+    --span) SPAN=$2; shift 2 ;;
+    --targets) TARGETS=$2; shift 2 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    *) echo "vs-fio.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+die () { echo "vs-fio.sh: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "needs root (it creates loop and zram devices)"
+if [ -z "$CLI" ]; then
+  for c in "$(dirname "$0")/../../build/src/cli/driveduel-cli" "$(command -v driveduel-cli || true)"; do
+    if [ -n "$c" ] && [ -x "$c" ]; then CLI=$c; break; fi
+  done
+fi
+[ -n "$CLI" ] && [ -x "$CLI" ] || die "driveduel-cli not found: pass --cli PATH or set DRIVEDUEL_CLI"
+for tool in fio python3 losetup taskset; do
+  command -v "$tool" >/dev/null || die "$tool is needed"
+done
+[ -x /usr/bin/time ] || die "/usr/bin/time is needed (Debian package time)"
+
+SPAN_BYTES=$(python3 -c "import sys; s=sys.argv[1].lower(); m={'k':1<<10,'m':1<<20,'g':1<<30,'t':1<<40}; print(int(float(s[:-1])*m[s[-1]]) if s[-1] in m else int(s))" "$SPAN")
+SPAN_MIB=$((SPAN_BYTES / 1048576))
+
+WORK=$(mktemp -d /tmp/duel-vs-fio.XXXXXX)
+SHM_FILE=""
+LOOP_DEV=""
+ZRAM_ID=""
+
+cleanup () {
+  set +e
+  if [ -n "$LOOP_DEV" ]; then losetup -d "$LOOP_DEV"; fi
+  if [ -n "$SHM_FILE" ]; then rm -f "$SHM_FILE"; fi
+  if [ -n "$ZRAM_ID" ]; then
+    # udev may still be probing the device: retry for a while.
+    for _ in $(seq 50); do
+      echo "$ZRAM_ID" > /sys/class/zram-control/hot_remove 2>/dev/null && break
+      sleep 0.2
+    done
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+declare -A DEVICE
+for target in $TARGETS; do
+  case "$target" in
+    loop)
+      SHM_FILE=$(mktemp /dev/shm/duel-vs-fio.XXXXXX)
+      echo "Filling $SPAN of $SHM_FILE with random data…" >&2
+      dd if=/dev/urandom of="$SHM_FILE" bs=1M count="$SPAN_MIB" status=none
+      LOOP_DEV=$(losetup --find --show --direct-io=on "$SHM_FILE")
+      DEVICE[loop]=$LOOP_DEV
+      ;;
+    zram)
+      [ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null || true
+      [ -e /sys/class/zram-control/hot_add ] || die "no zram (modprobe zram)"
+      ZRAM_ID=$(cat /sys/class/zram-control/hot_add)
+      echo "$SPAN_BYTES" > "/sys/block/zram$ZRAM_ID/disksize"
+      echo "Filling $SPAN of /dev/zram$ZRAM_ID with random data…" >&2
+      dd if=/dev/urandom of="/dev/zram$ZRAM_ID" bs=1M count="$SPAN_MIB" oflag=direct status=none
+      DEVICE[zram]=/dev/zram$ZRAM_ID
+      ;;
+    *) die "unknown target $target (loop, zram)" ;;
+  esac
+done
+
+# name rw iodepth rwmixread pinned
+WORKLOADS="randread-qd1:randread:1:-:yes
+randread-qd32:randread:32:-:no
+randwrite-qd32:randwrite:32:-:no
+randrw50-qd32:randrw:32:50:no"
+
+# Each run appends "tool target workload iops cpu_seconds ios" to RESULTS.
+RESULTS=$WORK/results
+: > "$RESULTS"
+
+run_ours () {  # target device rw qd mix pin
+  local target=$1 dev=$2 rw=$3 qd=$4 mix=$5 pin=$6 json=$WORK/ours.json
+  local args=(run --rw "$rw" --bs 4k --iodepth "$qd" --runtime "$RUNTIME" --span "$SPAN" --output "$json")
+  [ "$mix" != - ] && args+=(--rwmixread "$mix")
+  [ "$rw" != randread ] && args+=(--destructive)
+  local pre=()
+  [ "$pin" = yes ] && pre=(taskset -c "$QD1_CPU")
+  rm -f "$json"
+  /usr/bin/time -f "%U %S" -o "$WORK/time" "${pre[@]}" "$CLI" "${args[@]}" "$dev" > "$WORK/ours.log" 2>&1 ||
+    { cat "$WORK/ours.log" >&2; die "driveduel-cli failed"; }
+  python3 - "$json" "$WORK/time" <<'EOF' >> "$RESULTS"
+import json, sys
+test = json.load(open(sys.argv[1]))["tests"][0]
+u, s = map(float, open(sys.argv[2]).read().split()[-2:])
+t = test["totals"]
+iops = sum((t[d]["iops"] or 0) for d in ("read", "write"))
+ios = sum(t[d]["ops"] for d in ("read", "write"))
+print(iops, u + s, ios)
+EOF
+}
+
+run_fio () {  # target device rw qd mix pin
+  local target=$1 dev=$2 rw=$3 qd=$4 mix=$5 pin=$6 json=$WORK/fio.json
+  local args=(--name=vs-fio --filename="$dev" --ioengine=io_uring --direct=1 --fixedbufs=1
+              --registerfiles=1 --norandommap=1 --rw="$rw" --bs=4k --iodepth="$qd"
+              --size="$SPAN_BYTES" --runtime="$RUNTIME" --time_based=1
+              --output-format=json --output="$json")
+  [ "$mix" != - ] && args+=(--rwmixread="$mix")
+  local pre=()
+  [ "$pin" = yes ] && pre=(taskset -c "$QD1_CPU")
+  rm -f "$json"
+  /usr/bin/time -f "%U %S" -o "$WORK/time" "${pre[@]}" fio "${args[@]}" > "$WORK/fio.log" 2>&1 ||
+    { cat "$WORK/fio.log" >&2; die "fio failed"; }
+  python3 - "$json" "$WORK/time" <<'EOF' >> "$RESULTS"
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+u, s = map(float, open(sys.argv[2]).read().split()[-2:])
+iops = job["read"]["iops"] + job["write"]["iops"]
+ios = job["read"]["total_ios"] + job["write"]["total_ios"]
+print(iops, u + s, ios)
+EOF
+}
+
+for target in $TARGETS; do
+  dev=${DEVICE[$target]}
+  while IFS=: read -r name rw qd mix pin; do
+    for r in $(seq "$REPEATS"); do
+      # A B, then B A: neither tool always runs on a warmer device.
+      if [ $((r % 2)) = 1 ]; then order="ours fio"; else order="fio ours"; fi
+      for tool in $order; do
+        echo "$target $name run $r/$REPEATS: $tool" >&2
+        echo -n "$tool $target $name " >> "$RESULTS"
+        "run_$tool" "$target" "$dev" "$rw" "$qd" "$mix" "$pin"
+      done
+    done
+  done <<< "$WORKLOADS"
+done
+
+echo
+echo "driveduel-cli vs fio $(fio --version): 4 KiB, first $SPAN, ${RUNTIME} s runs, $REPEATS repeats each, medians"
+echo "kernel $(uname -r), $(nproc) CPUs, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$RESULTS" <<'EOF'
+import statistics, sys
+from collections import defaultdict
+
+runs = defaultdict(list)
+order = []
+for line in open(sys.argv[1]):
+    tool, target, name, iops, cpu, ios = line.split()
+    key = (target, name)
+    if key not in order:
+        order.append(key)
+    runs[key + (tool,)].append((float(iops), float(cpu) / float(ios) * 1e6))
+
+def spread(values):
+    m = statistics.median(values)
+    return (max(values) - min(values)) / m * 100 if m else 0
+
+print()
+print("| target | workload | IOPS ours | IOPS fio | IOPS ours/fio | CPU s per M I/O ours | CPU s per M I/O fio | CPU ours/fio | IOPS spread ours / fio |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+for target, name in order:
+    ours = runs[(target, name, "ours")]
+    fio = runs[(target, name, "fio")]
+    oi = statistics.median(r[0] for r in ours)
+    fi = statistics.median(r[0] for r in fio)
+    oc = statistics.median(r[1] for r in ours)
+    fc = statistics.median(r[1] for r in fio)
+    print(f"| {target} | {name} | {oi:,.0f} | {fi:,.0f} | {oi / fi:.2f} | {oc:.2f} | {fc:.2f} | {oc / fc:.2f} | "
+          f"{spread([r[0] for r in ours]):.0f} % / {spread([r[0] for r in fio]):.0f} % |")
+print()
+print("CPU: user + system seconds of the whole process per million I/Os (lower is better).")
+print("Spread: (max - min) / median of the IOPS over the repeats.")
+print()
+print("Every run, in order (IOPS / CPU s per M I/O):")
+for target, name in order:
+    for tool in ("ours", "fio"):
+        cells = "  ".join(f"{i:,.0f}/{c:.2f}" for i, c in runs[(target, name, tool)])
+        print(f"  {target:5} {name:15} {tool:4}  {cells}")
+EOF
