@@ -233,25 +233,26 @@ duel_cli_conclude_run (DuelResult *result,
                        gboolean    ok,
                        GError     *run_error)
 {
+  g_autoptr(GError) save_error = NULL;
+
   if (output != NULL && duel_result_get_tests (result)->len > 0)
-    {
-      g_autoptr(GError) save_error = NULL;
+    duel_result_save (result, output, &save_error);
 
-      if (!duel_result_save (result, output, &save_error))
-        {
-          duel_cli_print_error (save_error);
-          return DUEL_CLI_EXIT_FAILED;
-        }
-    }
-
+  /* The run's own error first: on a full disk the save fails too, and the
+   * reason the run stopped matters more. */
   if (!ok)
     {
       if (g_error_matches (run_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_printerr ("%s\n", _("driveduel-cli: the run was cancelled; the partial result is kept."));
       else
         duel_cli_print_error (run_error);
-      return DUEL_CLI_EXIT_FAILED;
+    }
+  if (save_error != NULL)
+    {
+      duel_cli_print_error (save_error);
+      if (!ok && output != NULL)
+        g_printerr (_("driveduel-cli: the last checkpoint of %s, if any, is kept.\n"), output);
     }
 
-  return DUEL_CLI_EXIT_OK;
+  return ok && save_error == NULL ? DUEL_CLI_EXIT_OK : DUEL_CLI_EXIT_FAILED;
 }

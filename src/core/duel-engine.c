@@ -781,6 +781,7 @@ duel_engine_run (DuelTarget         *target,
   else if (engine->io_errno != 0)
     {
       g_autofree char *length = g_format_size_full (engine->io_err_length, G_FORMAT_SIZE_IEC_UNITS);
+      guint64 size_now = duel_target_query_current_size (target);
 
       if (engine->io_err_dir == DUEL_DIRECTION_READ)
         g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
@@ -792,6 +793,19 @@ duel_engine_run (DuelTarget         *target,
                      _("Writing %s at offset %" PRIu64 " of “%s” failed: %s"),
                      length, engine->io_err_offset, duel_target_get_path (target),
                      g_strerror (engine->io_errno));
+
+      /* A target truncated or a device shrunk under the run fails with
+       * ENODATA or EIO; say what really happened. */
+      if (size_now < duel_target_get_size (target))
+        {
+          g_autofree char *before = g_format_size_full (duel_target_get_size (target), G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *after = g_format_size_full (size_now, G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *message = g_strdup_printf (_("%s The target shrank during the run, from %s to %s."),
+                                                      local_error->message, before, after);
+
+          g_free (local_error->message);
+          local_error->message = g_steal_pointer (&message);
+        }
     }
   else if (engine->cancelled)
     {

@@ -422,6 +422,25 @@ duel_target_new_for_fd (int          fd,
   return g_steal_pointer (&self);
 }
 
+guint64
+duel_target_query_current_size (DuelTarget *self)
+{
+  struct stat st;
+  guint64 size = 0;
+
+  g_return_val_if_fail (DUEL_IS_TARGET (self), 0);
+
+  if (self->kind == DUEL_TARGET_KIND_BLOCK)
+    {
+      if (ioctl (self->fd, BLKGETSIZE64, &size) != 0)
+        return 0;
+      return size;
+    }
+  if (fstat (self->fd, &st) != 0)
+    return 0;
+  return (guint64) st.st_size;
+}
+
 const char *
 duel_target_get_path (DuelTarget *self)
 {

@@ -45,6 +45,9 @@ guint64         duel_target_get_size               (DuelTarget           *self);
 guint32         duel_target_get_logical_block_size (DuelTarget           *self);
 guint32         duel_target_get_physical_block_size(DuelTarget           *self);
 gboolean        duel_target_is_writable            (DuelTarget           *self);
+/* The size now, read again from the descriptor (0 when it cannot be read):
+ * tells an I/O error caused by a target shrinking under the run. */
+guint64         duel_target_query_current_size     (DuelTarget           *self);
 /* Bring a range to "empty": BLKDISCARD on a device, a punched hole in a file. */
 gboolean        duel_target_discard                (DuelTarget           *self,
                                                     guint64               offset,
