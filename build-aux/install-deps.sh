@@ -18,6 +18,7 @@ PACKAGES="
   xvfb xauth dbus-daemon fonts-noto-cjk fonts-dejavu-core ghostscript
   util-linux fio e2fsprogs groff-base
   qemu-system-x86 busybox-static
+  clang libclang-rt-14-dev valgrind dmsetup python3
 "
 
 export DEBIAN_FRONTEND=noninteractive

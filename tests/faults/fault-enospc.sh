@@ -1,0 +1,44 @@
+#!/bin/sh
+# A file target on a filesystem that fills up during the run (ENOSPC): a small
+# ext4 on a loop device (tmpfs has no O_DIRECT), holding a sparse file larger
+# than its free space, so random writes into the holes run out of blocks.
+# Expected: a clear message, exit code 1, the partial result saved and loadable.
+# Second case: the result file itself is on the full filesystem, so it cannot
+# be saved; the message must still say why the run stopped, and why saving failed.
+#
+# Usage: fault-enospc.sh DRIVEDUEL-CLI CHECK-RESULT   (root; else skipped)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+fault_args "$@"
+fault_need_root
+fault_init enospc
+
+fault_ext4 small 64m
+target=$fault_mnt/big.img
+truncate -s 256m "$target"
+
+out=$fault_work/enospc.json
+fault_cli_bg enospc --rw randwrite --runtime 60 --interval-ms 100 --output "$out" "$target"
+fault_wait_cli
+fault_show enospc
+fault_check "the run stops with exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
+fault_grep "the message names the write, the file and ENOSPC" "$fault_work/enospc.err" \
+    "Writing .* at offset [0-9]+ of .$target. failed: No space left on device"
+fault_loads "the partial result loads: failed, with rows" "$out" \
+    --status failed --min-rows 1 --error-contains "No space left on device"
+
+# The same run with its result file on the full filesystem.
+out=$fault_mnt/enospc.json
+fault_cli_bg both --rw randwrite --runtime 60 --interval-ms 100 --output "$out" "$target"
+fault_wait_cli
+fault_show both
+fault_check "result on the full filesystem: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
+fault_grep "result on the full filesystem: the run's own error is reported" "$fault_work/both.err" \
+    "Writing .* of .$target. failed: No space left on device"
+fault_grep "result on the full filesystem: the failed save is reported" "$fault_work/both.err" \
+    "enospc\.json"
+fault_check "result on the full filesystem: no half-written result is left" \
+    sh -c "! ls '$fault_mnt'/enospc.json* >/dev/null 2>&1 || '$fault_checker' '$out' >/dev/null"
+
+fault_done

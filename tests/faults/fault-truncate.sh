@@ -1,0 +1,65 @@
+#!/bin/sh
+# A target that shrinks during the run.
+#  1. a file truncated under a random-read run: reads past the new end fail;
+#  2. a loop device resized smaller (backing file truncated, losetup -c) under
+#     a mixed run;
+#  both: exit code 1, a message that says the target shrank, and the partial
+#  result saved and loadable;
+#  3. a file truncated under a random-write run: writes past the end extend a
+#     file again, so the run completes (exit 0) with a complete result.
+#
+# Usage: fault-truncate.sh DRIVEDUEL-CLI CHECK-RESULT   (root; else skipped)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+fault_args "$@"
+fault_need_root
+fault_init truncate
+
+# What makes the message clear: it says what happened to the target.
+shrank="truncat|shrank|smaller|shorter|end of the (file|device|target)"
+
+# 1. File, reads.
+file=$fault_work/file.img
+"$fault_cli" run --rw write --bs 1m --size 1x --span 128m "$file" >/dev/null 2>&1 ||
+    fault_fail "filling $file failed"
+out=$fault_work/file-read.json
+fault_cli_bg file-read --rw randread --runtime 60 --interval-ms 100 --output "$out" "$file"
+sleep 2
+truncate -s 1m "$file"
+fault_wait_cli
+fault_show file-read
+fault_check "file truncated under reads: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
+fault_grep "file truncated under reads: the message names the read and the file" "$fault_work/file-read.err" \
+    "Reading .* at offset [0-9]+ of .$file. failed"
+fault_grep_words "file truncated under reads: the message says the target shrank" "$fault_work/file-read.err" "$shrank"
+fault_loads "file truncated under reads: the partial result loads" "$out" --status failed --min-rows 10
+
+# 2. Block device, mixed.
+truncate -s 128m "$fault_work/disk.img"
+fault_loop "$fault_work/disk.img"
+dev=$fault_dev
+out=$fault_work/dev.json
+fault_cli_bg dev --rw randrw --destructive --runtime 60 --interval-ms 100 --output "$out" "$dev"
+sleep 2
+truncate -s 8m "$fault_work/disk.img" && losetup -c "$dev" || fault_fail "shrinking $dev failed"
+fault_wait_cli
+fault_show dev
+fault_check "device shrunk: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
+fault_grep "device shrunk: the message names the I/O and the device" "$fault_work/dev.err" \
+    "(Reading|Writing) .* at offset [0-9]+ of .$dev. failed"
+fault_grep_words "device shrunk: the message says the target shrank" "$fault_work/dev.err" "$shrank"
+fault_loads "device shrunk: the partial result loads" "$out" --status failed --min-rows 10
+
+# 3. File, writes: the file grows back.
+truncate -s 128m "$file"
+out=$fault_work/file-write.json
+fault_cli_bg file-write --rw randwrite --runtime 4 --interval-ms 100 --output "$out" "$file"
+sleep 1.5
+truncate -s 1m "$file"
+fault_wait_cli
+fault_show file-write
+fault_check "file truncated under writes: the run completes, exit code 0 (got $fault_rc)" [ "$fault_rc" -eq 0 ]
+fault_loads "file truncated under writes: the result loads, complete" "$out" --status complete --min-rows 30
+
+fault_done
