@@ -418,6 +418,8 @@ test_destructive_loop_device (gconstpointer data)
   g_autofree char *command = NULL;
   g_autofree char *device = NULL;
   g_autofree char *child_path = NULL;
+  g_autofree char *losetup = NULL;
+  g_autofree char *mkfs = NULL;
 
   if (g_test_subprocess ())
     {
@@ -425,12 +427,14 @@ test_destructive_loop_device (gconstpointer data)
       return;
     }
 
-  if (geteuid () != 0 || g_find_program_in_path ("losetup") == NULL)
+  losetup = g_find_program_in_path ("losetup");
+  mkfs = g_find_program_in_path ("mkfs.ext4");
+  if (geteuid () != 0 || losetup == NULL)
     {
       g_test_skip ("needs root and losetup for a loop device");
       return;
     }
-  if (with_signature && g_find_program_in_path ("mkfs.ext4") == NULL)
+  if (with_signature && mkfs == NULL)
     {
       g_test_skip ("needs mkfs.ext4");
       return;

@@ -808,10 +808,8 @@ test_large_series (Fixture       *fixture,
 
   g_test_message ("10^5 rows: %.1f MB, save %.0f ms, load %.0f ms",
                   st.st_size / 1e6, (saved - start) / 1e3, (done - saved) / 1e3);
+  /* The times are reported, not asserted: speed belongs in benchmarks. */
   assert_result_equal (result, loaded);
-  /* Generous bounds for a slow CI machine; typically well under a second. */
-  g_assert_cmpint (saved - start, <, 10 * G_USEC_PER_SEC);
-  g_assert_cmpint (done - saved, <, 10 * G_USEC_PER_SEC);
 }
 
 static void
