@@ -783,6 +783,16 @@ duel_engine_run (DuelTarget         *target,
       g_autofree char *length = g_format_size_full (engine->io_err_length, G_FORMAT_SIZE_IEC_UNITS);
       guint64 size_now = duel_target_query_current_size (target);
 
+      /* A shrink in progress (a loop device's backing file cut before its
+       * capacity is re-read) fails I/O a moment before the size changes:
+       * look again briefly, on this error path only. */
+      for (guint i = 0; i < 5 && size_now >= duel_target_get_size (target) &&
+                        (engine->io_errno == EIO || engine->io_errno == ENODATA); i++)
+        {
+          g_usleep (50 * G_TIME_SPAN_MILLISECOND);
+          size_now = duel_target_query_current_size (target);
+        }
+
       if (engine->io_err_dir == DUEL_DIRECTION_READ)
         g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
                      _("Reading %s at offset %" PRIu64 " of “%s” failed: %s"),
