@@ -13,10 +13,7 @@ if [ ! -f "$builddir/build.ninja" ]; then
 fi
 ninja -C "$builddir" || exit 1
 
-# The fuzz suite is left out until the defects its kept regression inputs
-# show are fixed (issue 8; see docs/hardening.md). Run it with
-#   meson test -C BUILDDIR --suite fuzz
-meson test -C "$builddir" --print-errorlogs --num-processes 2 --no-suite fuzz "$@"
+meson test -C "$builddir" --print-errorlogs --num-processes 2 "$@"
 status=$?
 
 log="$builddir/meson-logs/testlog.json"

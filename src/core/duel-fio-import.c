@@ -161,6 +161,8 @@ parse_fio_time_ms (const char *text,
     return FALSE;
   if (*end == '\0')
     {
+      if (value * 1e3 >= 9.2e18)
+        return FALSE;
       *out_ms = (guint64) (value * 1e3);
       return TRUE;
     }
@@ -168,6 +170,8 @@ parse_fio_time_ms (const char *text,
     {
       if (g_ascii_strcasecmp (end, units[i].suffix) == 0)
         {
+          if (value * units[i].ms >= 9.2e18)
+            return FALSE;
           *out_ms = (guint64) (value * units[i].ms);
           return TRUE;
         }
@@ -228,15 +232,16 @@ import_histogram (Importer      *importer,
   member_number (clat, "stddev", &stddev);
   member_number (clat, "min", &min);
   member_number (clat, "max", &max);
-  if (min > 0 && duel_histogram_bucket_index ((guint64) min) == (guint) first)
+  /* Only values an unsigned 64-bit integer can hold are taken as they are. */
+  if (min > 0 && min < 1e19 && duel_histogram_bucket_index ((guint64) min) == (guint) first)
     hist->min_ns = (guint64) min;
   else
     hist->min_ns = duel_histogram_bucket_lower_ns ((guint) first);
-  if (max > 0 && duel_histogram_bucket_index ((guint64) max) == (guint) last)
+  if (max > 0 && max < 1e19 && duel_histogram_bucket_index ((guint64) max) == (guint) last)
     hist->max_ns = (guint64) max;
   else
     hist->max_ns = duel_histogram_bucket_upper_ns ((guint) last) - 1;
-  if (mean > 0)
+  if (mean > 0 && mean < 1e19)
     {
       double sum = mean * (double) hist->count;
 
@@ -352,6 +357,17 @@ typedef struct
   guint64 runtime_ms;
 } DirTotals;
 
+/* The bytes of the first @ops operations at the job's mean I/O size,
+ * exact at the total. */
+static guint64
+bytes_for_ops (const DirTotals *totals,
+               guint64          ops)
+{
+  if (totals->ops == 0)
+    return 0;
+  return (guint64) (((unsigned __int128) totals->bytes * ops) / totals->ops);
+}
+
 static void
 add_series_from_log (DuelTestRecord  *record,
                      GArray          *log,
@@ -379,11 +395,13 @@ add_series_from_log (DuelTestRecord  *record,
           guint64 bs = entry->bs[d] > 0 ? entry->bs[d] : record->workload.block_size;
           guint64 ops = (guint64) llround (entry->iops[d] * window_s);
 
-          /* Never more than fio counted in total. */
+          /* Never more than fio counted in total; bytes follow the ops at
+           * fio's mean I/O size, so no row has bytes without operations. */
+          (void) bs;
           ops = MIN (ops, totals[d].ops - sum_ops[d]);
           row.ops[d] = ops;
-          row.bytes[d] = MIN (ops * bs, totals[d].bytes - sum_bytes[d]);
           sum_ops[d] += row.ops[d];
+          row.bytes[d] = bytes_for_ops (&totals[d], sum_ops[d]) - sum_bytes[d];
           sum_bytes[d] += row.bytes[d];
         }
       g_array_append_val (rows, row);
@@ -554,6 +572,13 @@ import_job (Importer   *importer,
         }
       totals[d].ops = member_uint (section, "total_ios");
       totals[d].bytes = member_uint (section, "io_bytes");
+      if ((totals[d].ops == 0 && totals[d].bytes > 0) ||
+          totals[d].bytes / DUEL_WORKLOAD_MAX_BLOCK_SIZE > totals[d].ops)
+        {
+          fail (importer, _("%s: the %s section’s io_bytes and total_ios disagree."), where,
+                d == DUEL_DIRECTION_READ ? "read" : "write");
+          return NULL;
+        }
       totals[d].runtime_ms = member_uint (section, "runtime");
       job_runtime_ms = MAX (job_runtime_ms, totals[d].runtime_ms);
     }
@@ -573,11 +598,13 @@ import_job (Importer   *importer,
       record->error_message = g_strdup_printf (_("fio reported error %.0f"), number);
     }
 
-  if (member_number (root, "timestamp", &number) && number > 0)
+  /* A plausible Unix time only: up to the year 9999. */
+  if (member_number (root, "timestamp", &number) && number > 0 && number < 253402300799.0)
     {
       double elapsed = 0;
 
-      member_number (job, "elapsed", &elapsed);
+      if (!member_number (job, "elapsed", &elapsed) || elapsed < 0 || elapsed > number)
+        elapsed = 0;
       record->started = g_date_time_new_from_unix_utc ((gint64) (number - elapsed));
     }
 
@@ -637,6 +664,7 @@ duel_fio_import_data (const char  *json_text,
   g_autofree char *filename = NULL;
   Importer importer = { json_name ? json_name : "fio", error };
   const char *start, *version;
+  const char *problem = NULL;
   JsonNode *root_node;
   JsonObject *root;
   JsonArray *jobs;
@@ -652,6 +680,11 @@ duel_fio_import_data (const char  *json_text,
   if (start == NULL)
     {
       fail (&importer, _("this is not fio JSON output: there is no JSON object in it."));
+      return NULL;
+    }
+  if (!duel_json_prescan (start, json_length - (start - json_text), &problem))
+    {
+      fail (&importer, _("this is not fio JSON output: %s."), problem);
       return NULL;
     }
   if (!json_parser_load_from_data (parser, start, (gssize) (json_length - (start - json_text)), &local_error))

@@ -1779,12 +1779,13 @@ hex4 (const char *data,
 /* What json-glib 1.6 gets wrong on hostile input, checked on the raw text:
  * nesting deep enough to overflow its recursive descent, and integers
  * outside int64, which it wraps around without an error. */
-static gboolean
-prescan_json (const char  *data,
-              gsize        length,
-              const char **out_problem)
+gboolean
+duel_json_prescan (const char  *data,
+                   gsize        length,
+                   const char **out_problem)
 {
   guint depth = 0;
+  guint top_level_values = 0;
   gboolean in_string = FALSE;
 
   for (gsize i = 0; i < length; i++)
@@ -1815,6 +1816,14 @@ prescan_json (const char  *data,
           else if (c == '"')
             in_string = FALSE;
           continue;
+        }
+
+      /* json-glib 1.6 leaks what it parsed when more follows the first
+       * value: allow exactly one value at the top level. */
+      if (depth == 0 && !g_ascii_isspace (c) && ++top_level_values > 1)
+        {
+          *out_problem = _("it holds more than one JSON value");
+          return FALSE;
         }
 
       switch (c)
@@ -1918,7 +1927,7 @@ duel_result_load_from_data (const char  *data,
                    _("%s: this is not a Drive Duel result: the file is not text (UTF-8 JSON)."), source);
       return NULL;
     }
-  if (!prescan_json (data, length, &problem))
+  if (!duel_json_prescan (data, length, &problem))
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
                    _("%s: this is not a Drive Duel result: %s."), source, problem);

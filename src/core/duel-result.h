@@ -90,6 +90,13 @@ void                  duel_result_add_test         (DuelResult      *self,
 DuelTestRecord       *duel_result_find_test        (DuelResult      *self,
                                                     const char      *name);
 
+/* What json-glib 1.6 mishandles on hostile text (deep nesting, integers
+ * beyond 64 bits, lone surrogates, more than one top-level value), checked
+ * before parsing. Sets @out_problem to a translated phrase. */
+gboolean              duel_json_prescan            (const char      *data,
+                                                    gsize            length,
+                                                    const char     **out_problem);
+
 void                  duel_target_info_clear       (DuelTargetInfo  *info);
 
 G_END_DECLS
