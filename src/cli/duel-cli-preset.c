@@ -313,14 +313,7 @@ duel_cli_run_preset (int    argc,
 
   if (rest != NULL && g_strv_length (rest) > 1)
     return duel_cli_usage_error (context, _("Give one target, not %u."), g_strv_length (rest));
-  target_path = rest != NULL && rest[0] != NULL ? g_strdup (rest[0]) : duel_cli_default_target_path ();
-
-  if (rest == NULL || rest[0] == NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (target_path);
-
-      g_mkdir_with_parents (dir, 0700);
-    }
+  target_path = duel_cli_target_path (rest);
 
   /* Every preset writes: mounted, held, busy or system disks are refused,
    * a block device needs --destructive, an image with a signature

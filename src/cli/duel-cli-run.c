@@ -34,11 +34,19 @@ typedef struct
   GError          *error;
 } RunJob;
 
-/* The scratch file used when no target is given: in the user's cache. */
+/* The target given on the command line, or the scratch file in the user's
+ * cache, whose folder is made here. */
 char *
-duel_cli_default_target_path (void)
+duel_cli_target_path (GStrv rest)
 {
-  return g_build_filename (g_get_user_cache_dir (), "driveduel", "scratch.img", NULL);
+  g_autofree char *dir = NULL;
+
+  if (rest != NULL && rest[0] != NULL)
+    return g_strdup (rest[0]);
+
+  dir = g_build_filename (g_get_user_cache_dir (), "driveduel", NULL);
+  g_mkdir_with_parents (dir, 0700);
+  return g_build_filename (dir, "scratch.img", NULL);
 }
 
 static void
@@ -212,18 +220,12 @@ duel_cli_run (int    argc,
 
   if (rest != NULL && g_strv_length (rest) > 1)
     return duel_cli_usage_error (context, _("Give one target, not %u."), g_strv_length (rest));
-  target_path = rest != NULL && rest[0] != NULL ? g_strdup (rest[0]) : duel_cli_default_target_path ();
+  target_path = duel_cli_target_path (rest);
 
   if (destructive)
     safety_flags |= DUEL_SAFETY_DESTRUCTIVE;
   if (wipe_signatures)
     safety_flags |= DUEL_SAFETY_WIPE_SIGNATURES;
-  if (rest == NULL || rest[0] == NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (target_path);
-
-      g_mkdir_with_parents (dir, 0700);
-    }
 
   /* A file target is created or extended to cover the span, never shrunk. */
   run_context = duel_run_context_new (target_path, duel_workload_writes (&workload), safety_flags,

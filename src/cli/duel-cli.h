@@ -33,9 +33,9 @@ int  duel_cli_compare      (int argc, char **argv);
 int  duel_cli_report       (int argc, char **argv);
 int  duel_cli_import       (int argc, char **argv);
 
-/* duel-cli-run.c (lead): the scratch file used when no target is given,
- * in the user's cache directory. */
-char *duel_cli_default_target_path (void);
+/* duel-cli-run.c (lead): the target among the remaining arguments, or the
+ * scratch file in the user's cache directory (its folder made). */
+char *duel_cli_target_path (GStrv rest);
 
 /* duel-cli-common.c (lead) */
 void duel_cli_print_error        (const GError *error);
