@@ -22,7 +22,7 @@ fault_loop "$fault_mnt/disk.img"
 dev=$fault_dev
 out=$fault_work/shutdown.json
 fault_cli_bg shutdown --rw randrw --destructive --runtime 60 --interval-ms 100 --output "$out" "$dev"
-sleep 2
+fault_wait_running "$out"
 python3 "$here/fs-shutdown.py" "$fault_mnt" || fault_fail "EXT4_IOC_SHUTDOWN failed"
 fault_wait_cli
 fault_show shutdown
@@ -40,7 +40,7 @@ if fault_have_dm; then
     fault_dm "$name" "0 262144 linear $fault_dev 0"
     out=$fault_work/dm.json
     fault_cli_bg dm --rw randrw --destructive --runtime 60 --interval-ms 100 --output "$out" "/dev/mapper/$name"
-    sleep 2
+    fault_wait_running "$out"
     dmsetup suspend --noflush "$name" && dmsetup load "$name" --table "0 262144 error" &&
         dmsetup resume "$name" || fault_fail "switching $name to the error target failed"
     fault_wait_cli

@@ -17,8 +17,8 @@ truncate -s 128m "$fault_work/disk.img"
 fault_loop "$fault_work/disk.img"
 dev=$fault_dev
 out=$fault_work/detach.json
-fault_cli_bg detach --rw randrw --destructive --runtime 4 --interval-ms 100 --output "$out" "$dev"
-sleep 1.5
+fault_cli_bg detach --rw randrw --destructive --runtime 8 --interval-ms 100 --output "$out" "$dev"
+fault_wait_running "$out"
 if losetup -d "$dev" 2>"$fault_work/losetup.err"; then
     detached=yes
     fault_note "losetup -d $dev succeeded while the run had it open (lazy detach)"
@@ -29,7 +29,7 @@ fi
 fault_wait_cli
 fault_show detach
 fault_check "the run completes with exit code 0 (got $fault_rc)" [ "$fault_rc" -eq 0 ]
-fault_loads "the result loads and is complete" "$out" --status complete --min-rows 30
+fault_loads "the result loads and is complete" "$out" --status complete --min-rows 70
 if [ $detached = yes ]; then
     i=0
     while losetup "$dev" >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done

@@ -37,7 +37,7 @@ fault_loop "$fault_work/disk.img"
 dev=$fault_dev
 out=$fault_work/setro.json
 fault_cli_bg setro --rw randwrite --destructive --runtime 60 --interval-ms 100 --output "$out" "$dev"
-sleep 2
+fault_wait_running "$out"
 blockdev --setro "$dev" || fault_fail "blockdev --setro $dev failed"
 fault_wait_cli
 fault_show setro

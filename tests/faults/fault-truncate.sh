@@ -25,7 +25,7 @@ file=$fault_work/file.img
     fault_fail "filling $file failed"
 out=$fault_work/file-read.json
 fault_cli_bg file-read --rw randread --runtime 60 --interval-ms 100 --output "$out" "$file"
-sleep 2
+fault_wait_running "$out"
 truncate -s 1m "$file"
 fault_wait_cli
 fault_show file-read
@@ -41,7 +41,7 @@ fault_loop "$fault_work/disk.img"
 dev=$fault_dev
 out=$fault_work/dev.json
 fault_cli_bg dev --rw randrw --destructive --runtime 60 --interval-ms 100 --output "$out" "$dev"
-sleep 2
+fault_wait_running "$out"
 truncate -s 8m "$fault_work/disk.img" && losetup -c "$dev" || fault_fail "shrinking $dev failed"
 fault_wait_cli
 fault_show dev
@@ -54,12 +54,12 @@ fault_loads "device shrunk: the partial result loads" "$out" --status failed --m
 # 3. File, writes: the file grows back.
 truncate -s 128m "$file"
 out=$fault_work/file-write.json
-fault_cli_bg file-write --rw randwrite --runtime 4 --interval-ms 100 --output "$out" "$file"
-sleep 1.5
+fault_cli_bg file-write --rw randwrite --runtime 8 --interval-ms 100 --output "$out" "$file"
+fault_wait_running "$out"
 truncate -s 1m "$file"
 fault_wait_cli
 fault_show file-write
 fault_check "file truncated under writes: the run completes, exit code 0 (got $fault_rc)" [ "$fault_rc" -eq 0 ]
-fault_loads "file truncated under writes: the result loads, complete" "$out" --status complete --min-rows 30
+fault_loads "file truncated under writes: the result loads, complete" "$out" --status complete --min-rows 70
 
 fault_done

@@ -107,6 +107,15 @@ fault_wait_for_file() {
     [ -s "$1" ]
 }
 
+# fault_wait_running RESULT: waits (up to 60 s) for the run's first
+# checkpoint, so the sabotage that follows hits a run that has opened its
+# target and done I/O. A fixed sleep raced a slow start on a busy machine:
+# the target shrank before it was opened and the run then simply used the
+# smaller size.
+fault_wait_running() {
+    fault_wait_for_file "$1" 60 || fault_fail "the run wrote no checkpoint to $1 within 60 s"
+}
+
 # ---- checks: each prints "ok"/"not ok"; fault_done fails if any failed ----
 
 fault_failures=0
