@@ -1,4 +1,4 @@
-/* test-app-run.c — runs from the window on a file target: complete, history, cancel
+/* test-app-run.c — runs from the window on a file target: complete, history, cancel, kill -9
  *
  * The real engine writes to a file in the build tree; the window starts the
  * run as the Start button does (win.start-run) and stops it as Stop does.
@@ -8,7 +8,9 @@
 #include "duel-app-test.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "duel-confirm-dialog.h"
@@ -23,6 +25,7 @@
 
 static DuelApplication *app;
 static char *scratch_dir;
+static char *test_program;
 
 typedef struct
 {
@@ -471,6 +474,157 @@ test_destructive_loop_device (gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
+/* --- kill -9 of the GUI mid-run ------------------------------------------- */
+
+#define KILL_CHILD_PATH "/duel/app/run/kill-9-child"
+
+static gboolean
+never (gpointer user_data)
+{
+  return FALSE;
+}
+
+/* The child: the window runs the consistency test for two minutes and says
+ * where its checkpoint and history are; the parent kills it with SIGKILL. */
+static void
+test_kill_child (void)
+{
+  const char *report = g_getenv ("DRIVEDUEL_TEST_KILL_REPORT");
+  DuelPresetOptions options;
+  DuelWindow *window;
+  Watch *watch;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  duel_app_test_small_options (&options);
+  options.runtime_ms = 120000;
+  window = prepare_window ("kill-target.img", "consistency", &options);
+  watch = start_run (window);
+  text = g_strdup_printf ("%s\n%s\n%s\n", duel_run_task_get_result_path (watch->task),
+                          duel_history_get_directory (duel_application_get_history (app)),
+                          scratch_dir);
+  g_file_set_contents (report, text, -1, &error);
+  g_assert_no_error (error);
+  duel_app_test_wait (never, NULL, 300, "the parent's SIGKILL");
+}
+
+static gboolean
+wait_for_rows (const char *path,
+               guint       min_rows,
+               guint       seconds)
+{
+  gint64 end = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_autoptr(DuelResult) result = duel_result_load (path, NULL);
+
+      if (result != NULL && duel_result_get_tests (result)->len > 0)
+        {
+          DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), 0);
+
+          if (duel_series_get_length (record->series) >= min_rows)
+            return TRUE;
+        }
+      g_usleep (100 * 1000);
+    }
+  return FALSE;
+}
+
+static void
+history_reloaded_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  *(gboolean *) user_data = TRUE;
+  duel_history_reload_finish (DUEL_HISTORY (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+flag_set (gpointer user_data)
+{
+  return *(gboolean *) user_data;
+}
+
+static void
+test_kill_keeps_checkpoint (void)
+{
+  g_autofree char *report = g_build_filename (scratch_dir, "kill-report.txt", NULL);
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "DRIVEDUEL_TEST_KILL_REPORT", report, TRUE);
+  const char *argv[] = { test_program, "-p", KILL_CHILD_PATH, NULL };
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) result = NULL;
+  g_autoptr(DuelHistory) history = NULL;
+  g_autoptr(DuelResultItem) item = NULL;
+  DuelTestRecord *record;
+  GPid pid;
+  int status = 0;
+  gboolean reloaded = FALSE;
+  gint64 end;
+
+  g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+
+  /* The child says where it checkpoints once its run has started. */
+  end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (!g_file_get_contents (report, &text, NULL, NULL) && g_get_monotonic_time () < end)
+    {
+      if (waitpid (pid, &status, WNOHANG) == pid)
+        g_error ("The GUI child exited before its run started (wait status %d)", status);
+      g_usleep (100 * 1000);
+    }
+  if (text == NULL)
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, &status, 0);
+      g_error ("The GUI child did not start its run within 60 s");
+    }
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >=, 3);
+
+  /* Killed once a checkpoint holds a few seconds of rows (100 ms each). */
+  if (!wait_for_rows (lines[0], 20, 60))
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, &status, 0);
+      g_error ("No checkpoint with 20 rows in %s within 60 s", lines[0]);
+    }
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFSIGNALED (status));
+  g_assert_cmpint (WTERMSIG (status), ==, SIGKILL);
+
+  /* The checkpoint loads: the run up to it, still "running". */
+  result = duel_result_load (lines[0], &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1);
+  record = g_ptr_array_index (duel_result_get_tests (result), 0);
+  g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_RUNNING);
+  g_assert_cmpuint (duel_series_get_length (record->series), >=, 20);
+  g_assert_nonnull (duel_result_get_device (result));
+
+  /* The app's history, read again as at the next start, lists it as interrupted. */
+  history = duel_history_new (lines[1]);
+  duel_history_reload_async (history, NULL, history_reloaded_cb, &reloaded);
+  duel_app_test_wait (flag_set, &reloaded, 30, "the history to load");
+  g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, 1);
+  item = g_list_model_get_item (duel_history_get_model (history), 0);
+  g_test_message ("History row: %s — %s", duel_result_item_get_title (item),
+                  duel_result_item_get_subtitle (item));
+  g_assert_nonnull (strstr (duel_result_item_get_subtitle (item), _("interrupted")));
+  g_assert_cmpuint (duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (
+                      duel_result_get_tests (duel_result_item_get_result (item)), 0))->series), >=, 20);
+  g_unlink (report);
+  /* What the killed child could not clean up: its target's folder. */
+  duel_app_test_remove_dir (lines[2]);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -483,8 +637,15 @@ main (int    argc,
       return 77;
     }
 
+  test_program = g_canonicalize_filename (argv[0], NULL);
   app = duel_app_test_new_application ();
   scratch_dir = duel_app_test_make_dir ();
+
+  /* Only as the child of the kill -9 test. */
+  if (g_getenv ("DRIVEDUEL_TEST_KILL_REPORT") != NULL)
+    g_test_add_func (KILL_CHILD_PATH, test_kill_child);
+  else
+    g_test_add_func ("/duel/app/run/kill-9-keeps-checkpoint", test_kill_keeps_checkpoint);
 
   g_test_add_func ("/duel/app/run/completes-into-history", test_run_completes_into_history);
   g_test_add_func ("/duel/app/run/cancel-keeps-partial-result", test_cancel_keeps_partial_result);
@@ -498,5 +659,6 @@ main (int    argc,
   duel_app_test_remove_dir (scratch_dir);
   g_clear_pointer (&scratch_dir, g_free);
   g_clear_object (&app);
+  g_free (test_program);
   return status;
 }

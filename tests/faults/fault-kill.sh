@@ -7,7 +7,7 @@
 #  3. killed at many points around a checkpoint's write, the file is always
 #     either absent (killed before the first save) or loadable, never torn;
 #  4. SIGTERM is a cancel: what was measured is saved, status "cancelled", exit 1.
-# (The GUI's part of this is tested with the app.)
+# (The GUI's part: /duel/app/run/kill-9-keeps-checkpoint in tests/test-app-run.c.)
 #
 # Usage: fault-kill.sh DRIVEDUEL-CLI CHECK-RESULT   (needs no root)
 set -u
