@@ -70,6 +70,9 @@ fixture_tear_down (Fixture       *fixture,
 }
 
 /* Runs the CLI; returns its exit code, with stdout and stderr. */
+/* The CLI's cache folder (its scratch file), when a test sets one. */
+static const char *cli_cache_home;
+
 static int
 run_cli (char       **out,
          char       **err,
@@ -97,6 +100,8 @@ run_cli (char       **out,
 
   /* English messages whatever the caller's locale. */
   envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  if (cli_cache_home != NULL)
+    envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cli_cache_home, TRUE);
   envp = g_environ_unsetenv (envp, "LANGUAGE");
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                out, err, &status, &error));
@@ -269,6 +274,30 @@ test_bad_options (Fixture       *fixture,
     }
 }
 
+/* A read run with no target and no scratch file yet: refused, and told how
+ * to make one. */
+static void
+test_read_without_scratch (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *cache = g_build_filename (fixture->dir, "cache", NULL);
+  g_autofree char *scratch = g_build_filename (cache, "driveduel", "scratch.img", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int code;
+
+  cli_cache_home = cache;
+  code = run_cli (&out, &err, "run", "--rw", "randread", "--runtime", "1", NULL);
+  cli_cache_home = NULL;
+  if (code < 0)
+    return;
+  g_test_message ("%s", err);
+  g_assert_cmpint (code, ==, 1);
+  g_assert_nonnull (strstr (err, "does not exist"));
+  g_assert_nonnull (strstr (err, "--rw write"));
+  g_assert_false (g_file_test (scratch, G_FILE_TEST_EXISTS));
+}
+
 static void
 test_import (Fixture       *fixture,
              gconstpointer  data)
@@ -321,6 +350,8 @@ main (int    argc,
   g_test_add ("/duel/chart-cli/report", Fixture, NULL, fixture_set_up, test_report, fixture_tear_down);
   g_test_add ("/duel/chart-cli/bad-files", Fixture, NULL, fixture_set_up, test_bad_files, fixture_tear_down);
   g_test_add ("/duel/chart-cli/bad-options", Fixture, NULL, fixture_set_up, test_bad_options, fixture_tear_down);
+  g_test_add ("/duel/chart-cli/read-without-scratch", Fixture, NULL, fixture_set_up,
+              test_read_without_scratch, fixture_tear_down);
   g_test_add ("/duel/chart-cli/import", Fixture, NULL, fixture_set_up, test_import, fixture_tear_down);
 
   return g_test_run ();

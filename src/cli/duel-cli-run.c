@@ -234,6 +234,11 @@ duel_cli_run (int    argc,
   if (run_context == NULL)
     {
       duel_cli_print_error (error);
+      /* A read run cannot make its scratch file: it would read nothing real. */
+      if ((rest == NULL || rest[0] == NULL) && !duel_workload_writes (&workload) &&
+          !g_file_test (target_path, G_FILE_TEST_EXISTS))
+        g_printerr (_("driveduel-cli: a read run needs data to read; write the scratch file first "
+                      "(driveduel-cli run --rw write --bs 1m --size 1x), or give a target.\n"));
       return DUEL_CLI_EXIT_FAILED;
     }
   target = duel_run_context_get_target (run_context);
