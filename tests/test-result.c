@@ -843,6 +843,63 @@ test_save_atomic (Fixture       *fixture,
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
 }
 
+/* The saver writes the series columns into the text through placeholders;
+ * strings of the result's own that look like one must come back as they were,
+ * and every column must match the rows, temperature gaps included. */
+static void
+test_save_series_splice (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(DuelResult) result = build_result (11);
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (fixture->dir, "splice.json", NULL);
+  g_autofree char *text = NULL;
+  const char *lookalike = "\001duel-series-0000000000000000:0:0";
+  DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), 0);
+  DuelTestRecord *copy;
+  DuelSeriesRow row = { .ops = { 1, 2 }, .bytes = { 4096, 8192 },
+                        .lat_max_ns = { G_MAXINT64, 8 }, .temperature_c = NAN };
+
+  duel_result_set_name (result, lookalike);
+  g_free (record->error_message);
+  record->error_message = g_strdup ("\"\\u0001duel-series-");
+  duel_series_set_temperature (record->series, 0, 41.25);
+  row.t_ms = duel_series_get_row (record->series, duel_series_get_length (record->series) - 1)->t_ms + 1;
+  record->runtime_ns = row.t_ms * 1000000;
+  duel_series_append (record->series, &row);
+
+  g_assert_true (duel_result_save (result, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  /* One line per column. */
+  g_assert_nonnull (strstr (text, "\"temperature_c\" : [41.25,"));
+  g_assert_nonnull (strstr (text, ",null]"));
+
+  loaded = duel_result_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (duel_result_get_name (loaded), ==, lookalike);
+  copy = g_ptr_array_index (duel_result_get_tests (loaded), 0);
+  g_assert_cmpstr (copy->error_message, ==, record->error_message);
+  g_assert_cmpuint (duel_series_get_length (copy->series), ==, duel_series_get_length (record->series));
+  for (guint i = 0; i < duel_series_get_length (record->series); i++)
+    {
+      const DuelSeriesRow *a = duel_series_get_row (record->series, i);
+      const DuelSeriesRow *b = duel_series_get_row (copy->series, i);
+
+      g_assert_cmpuint (a->t_ms, ==, b->t_ms);
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          g_assert_cmpuint (a->ops[d], ==, b->ops[d]);
+          g_assert_cmpuint (a->bytes[d], ==, b->bytes[d]);
+          g_assert_cmpuint (a->lat_max_ns[d], ==, b->lat_max_ns[d]);
+        }
+      g_assert_true (isfinite (a->temperature_c) == isfinite (b->temperature_c));
+      if (isfinite (a->temperature_c))
+        g_assert_cmpfloat (a->temperature_c, ==, b->temperature_c);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Fixtures: a valid file written independently, and broken ones            */
 
@@ -1273,6 +1330,7 @@ main (int   argc,
   g_test_add ("/duel/result/non-finite", Fixture, NULL, fixture_set_up, test_non_finite, fixture_tear_down);
   g_test_add ("/duel/result/large-series", Fixture, NULL, fixture_set_up, test_large_series, fixture_tear_down);
   g_test_add ("/duel/result/save-atomic", Fixture, NULL, fixture_set_up, test_save_atomic, fixture_tear_down);
+  g_test_add ("/duel/result/save-series-splice", Fixture, NULL, fixture_set_up, test_save_series_splice, fixture_tear_down);
   g_test_add ("/duel/result/truncated", Fixture, NULL, fixture_set_up, test_truncated, fixture_tear_down);
   g_test_add_func ("/duel/result/fixture-valid", test_fixture_valid);
   g_test_add_func ("/duel/result/fixtures-corrupt", test_fixtures_corrupt);

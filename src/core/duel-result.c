@@ -631,6 +631,158 @@ series_to_json (const DuelSeries *series)
   return object;
 }
 
+/* The series' columns, as the file names them. */
+typedef enum
+{
+  COLUMN_T_MS,
+  COLUMN_READ_OPS,
+  COLUMN_WRITE_OPS,
+  COLUMN_READ_BYTES,
+  COLUMN_WRITE_BYTES,
+  COLUMN_READ_LAT_MAX,
+  COLUMN_WRITE_LAT_MAX,
+  N_INT_COLUMNS
+} Column;
+
+/* The temperature column, a double or null, follows the integer ones. */
+#define COLUMN_TEMPERATURE N_INT_COLUMNS
+#define N_COLUMNS (N_INT_COLUMNS + 1)
+
+static const char * const column_names[N_COLUMNS] = {
+  "t_ms", "read_ops", "write_ops", "read_bytes", "write_bytes",
+  "read_lat_max_ns", "write_lat_max_ns", "temperature_c",
+};
+
+static guint64 *
+row_field (DuelSeriesRow *row,
+           Column         column)
+{
+  switch (column)
+    {
+    case COLUMN_T_MS:          return &row->t_ms;
+    case COLUMN_READ_OPS:      return &row->ops[DUEL_DIRECTION_READ];
+    case COLUMN_WRITE_OPS:     return &row->ops[DUEL_DIRECTION_WRITE];
+    case COLUMN_READ_BYTES:    return &row->bytes[DUEL_DIRECTION_READ];
+    case COLUMN_WRITE_BYTES:   return &row->bytes[DUEL_DIRECTION_WRITE];
+    case COLUMN_READ_LAT_MAX:  return &row->lat_max_ns[DUEL_DIRECTION_READ];
+    case COLUMN_WRITE_LAT_MAX: return &row->lat_max_ns[DUEL_DIRECTION_WRITE];
+    case N_INT_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Saving: the series columns are the only part of a result that grows with
+ * the run, one value per interval. Built as JSON nodes they would cost
+ * ~1 kB per row at every checkpoint; instead each column is a placeholder
+ * string in the tree, replaced in the generated text by the column written
+ * straight from the rows, one line per column. The placeholder carries a
+ * random nonce, so no string of the result's own can be taken for one. */
+typedef struct
+{
+  char      *prefix;   /* the placeholder as generated: "\u0001duel-series-NONCE: */
+  GPtrArray *series;   /* (element-type DuelSeries) (not owned), by test index */
+} SeriesSplice;
+
+static gboolean
+series_has_temperature (const DuelSeries *series)
+{
+  guint n = duel_series_get_length (series);
+  const DuelSeriesRow *rows = duel_series_get_rows (series);
+
+  for (guint i = 0; i < n; i++)
+    if (isfinite (rows[i].temperature_c))
+      return TRUE;
+  return FALSE;
+}
+
+static JsonObject *
+series_to_placeholders (const DuelSeries *series,
+                        guint64           nonce,
+                        guint             test_index)
+{
+  JsonObject *object = json_object_new ();
+  guint n_columns = series_has_temperature (series) ? N_COLUMNS : N_INT_COLUMNS;
+
+  set_uint (object, "rows", duel_series_get_length (series));
+  for (guint c = 0; c < n_columns; c++)
+    {
+      g_autofree char *placeholder = g_strdup_printf ("\001duel-series-%016" G_GINT64_MODIFIER "x:%u:%u",
+                                                      nonce, test_index, c);
+      json_object_set_string_member (object, column_names[c], placeholder);
+    }
+  return object;
+}
+
+static void
+append_series_column (GString          *out,
+                      const DuelSeries *series,
+                      guint             column)
+{
+  guint n = duel_series_get_length (series);
+  const DuelSeriesRow *rows = duel_series_get_rows (series);
+
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      DuelSeriesRow row = rows[i];
+
+      if (i > 0)
+        g_string_append_c (out, ',');
+      if (column == COLUMN_TEMPERATURE)
+        {
+          char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+          if (isfinite (row.temperature_c))
+            g_string_append (out, g_ascii_dtostr (buffer, sizeof buffer, row.temperature_c));
+          else
+            g_string_append (out, "null");
+        }
+      else
+        g_string_append_printf (out, "%" G_GUINT64_FORMAT,
+                                MIN (*row_field (&row, (Column) column), (guint64) G_MAXINT64));
+    }
+  g_string_append_c (out, ']');
+}
+
+/* Replaces every placeholder in @text by its column. */
+static GString *
+splice_series (const char         *text,
+               gsize               length,
+               const SeriesSplice *splice)
+{
+  gsize extra = 0;
+  GString *out;
+  const char *p = text, *end = text + length;
+  gsize prefix_length = strlen (splice->prefix);
+
+  for (guint t = 0; t < splice->series->len; t++)
+    extra += (gsize) duel_series_get_length (g_ptr_array_index (splice->series, t)) * 8 * 16;
+  out = g_string_sized_new (length + extra);
+
+  while (p < end)
+    {
+      const char *hit = g_strstr_len (p, end - p, splice->prefix);
+      guint test_index, column;
+      char *after;
+
+      if (hit == NULL)
+        {
+          g_string_append_len (out, p, end - p);
+          break;
+        }
+      g_string_append_len (out, p, hit - p);
+      /* "\u0001duel-series-NONCE:TEST:COLUMN" — our own text, so well formed. */
+      test_index = (guint) g_ascii_strtoull (hit + prefix_length, &after, 10);
+      g_assert (*after == ':');
+      column = (guint) g_ascii_strtoull (after + 1, &after, 10);
+      g_assert (*after == '"' && test_index < splice->series->len && column < N_COLUMNS);
+      append_series_column (out, g_ptr_array_index (splice->series, test_index), column);
+      p = after + 1;
+    }
+  return out;
+}
+
 static void
 set_date_or_null (JsonObject *object,
                   const char *name,
@@ -650,7 +802,10 @@ set_date_or_null (JsonObject *object,
 }
 
 static JsonObject *
-test_to_json (DuelTestRecord *record)
+test_to_json (DuelTestRecord *record,
+              SeriesSplice   *splice,
+              guint64         nonce,
+              guint           test_index)
 {
   JsonObject *test = json_object_new ();
   JsonObject *params, *totals;
@@ -677,7 +832,13 @@ test_to_json (DuelTestRecord *record)
 
   set_uint (test, "interval_ms", record->workload.interval_ms);
   set_uint (test, "runtime_ns", record->runtime_ns);
-  json_object_set_object_member (test, "series", series_to_json (record->series));
+  if (splice != NULL)
+    {
+      g_ptr_array_add (splice->series, record->series);
+      json_object_set_object_member (test, "series", series_to_placeholders (record->series, nonce, test_index));
+    }
+  else
+    json_object_set_object_member (test, "series", series_to_json (record->series));
 
   totals = json_object_new ();
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
@@ -707,14 +868,14 @@ test_to_json (DuelTestRecord *record)
   return test;
 }
 
-JsonNode *
-duel_result_to_json (DuelResult *self)
+static JsonNode *
+result_to_json (DuelResult   *self,
+                SeriesSplice *splice,
+                guint64       nonce)
 {
   JsonObject *root, *tool, *target;
   JsonArray *tests;
   JsonNode *node;
-
-  g_return_val_if_fail (DUEL_IS_RESULT (self), NULL);
 
   root = json_object_new ();
   json_object_set_string_member (root, "format", DUEL_RESULT_FORMAT);
@@ -746,12 +907,20 @@ duel_result_to_json (DuelResult *self)
 
   tests = json_array_sized_new (self->tests->len);
   for (guint i = 0; i < self->tests->len; i++)
-    json_array_add_object_element (tests, test_to_json (g_ptr_array_index (self->tests, i)));
+    json_array_add_object_element (tests, test_to_json (g_ptr_array_index (self->tests, i), splice, nonce, i));
   json_object_set_array_member (root, "tests", tests);
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, root);
   return node;
+}
+
+JsonNode *
+duel_result_to_json (DuelResult *self)
+{
+  g_return_val_if_fail (DUEL_IS_RESULT (self), NULL);
+
+  return result_to_json (self, NULL, 0);
 }
 
 gboolean
@@ -761,9 +930,13 @@ duel_result_save (DuelResult  *self,
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonGenerator) generator = NULL;
+  g_autoptr(GPtrArray) series = g_ptr_array_new ();
+  g_autoptr(GString) text = NULL;
   g_autofree char *data = NULL;
   g_autofree char *resolved = NULL;
   gsize length = 0;
+  guint64 nonce;
+  SeriesSplice splice = { NULL, series };
   GStatBuf st;
 
   g_return_val_if_fail (DUEL_IS_RESULT (self), FALSE);
@@ -795,16 +968,22 @@ duel_result_save (DuelResult  *self,
         }
     }
 
-  root = duel_result_to_json (self);
+  nonce = ((guint64) g_random_int () << 32) | g_random_int ();
+  splice.prefix = g_strdup_printf ("\"\\u0001duel-series-%016" G_GINT64_MODIFIER "x:", nonce);
+  root = result_to_json (self, &splice, nonce);
   generator = json_generator_new ();
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_indent (generator, 2);
   json_generator_set_root (generator, root);
   data = json_generator_to_data (generator, &length);
+  g_clear_pointer (&root, json_node_unref);
+  text = splice_series (data, length, &splice);
+  g_clear_pointer (&data, g_free);
+  g_free (splice.prefix);
 
   /* A temporary file beside @path, fsync, rename: a crash leaves the old
    * file or the new one, never half of one. */
-  return g_file_set_contents_full (path, data, (gssize) length,
+  return g_file_set_contents_full (path, text->str, (gssize) text->len,
                                    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
                                    0666, error);
 }
@@ -1275,42 +1454,6 @@ load_histogram (Loader        *loader,
   hist->sum_ns = sum;
   hist->sum_sq_ns = sum_sq;
   return TRUE;
-}
-
-typedef enum
-{
-  COLUMN_T_MS,
-  COLUMN_READ_OPS,
-  COLUMN_WRITE_OPS,
-  COLUMN_READ_BYTES,
-  COLUMN_WRITE_BYTES,
-  COLUMN_READ_LAT_MAX,
-  COLUMN_WRITE_LAT_MAX,
-  N_INT_COLUMNS
-} Column;
-
-static const char * const column_names[N_INT_COLUMNS] = {
-  "t_ms", "read_ops", "write_ops", "read_bytes", "write_bytes",
-  "read_lat_max_ns", "write_lat_max_ns",
-};
-
-static guint64 *
-row_field (DuelSeriesRow *row,
-           Column         column)
-{
-  switch (column)
-    {
-    case COLUMN_T_MS:          return &row->t_ms;
-    case COLUMN_READ_OPS:      return &row->ops[DUEL_DIRECTION_READ];
-    case COLUMN_WRITE_OPS:     return &row->ops[DUEL_DIRECTION_WRITE];
-    case COLUMN_READ_BYTES:    return &row->bytes[DUEL_DIRECTION_READ];
-    case COLUMN_WRITE_BYTES:   return &row->bytes[DUEL_DIRECTION_WRITE];
-    case COLUMN_READ_LAT_MAX:  return &row->lat_max_ns[DUEL_DIRECTION_READ];
-    case COLUMN_WRITE_LAT_MAX: return &row->lat_max_ns[DUEL_DIRECTION_WRITE];
-    case N_INT_COLUMNS:
-    default:
-      g_assert_not_reached ();
-    }
 }
 
 static gboolean
