@@ -35,4 +35,7 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 G_SLICE=always-malloc
 export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS G_SLICE
 
-exec sh "$top/build-aux/run-tests.sh" "$builddir" --no-suite fuzz --no-suite valgrind "$@"
+# Sanitized code with exact unwinding runs several times slower: the tests'
+# timeouts are stretched to match.
+exec sh "$top/build-aux/run-tests.sh" "$builddir" --no-suite fuzz --no-suite valgrind \
+    --timeout-multiplier 4 "$@"
