@@ -6,7 +6,11 @@
 #  both: exit code 1, a message that says the target shrank, and the partial
 #  result saved and loadable;
 #  3. a file truncated under a random-write run: writes past the end extend a
-#     file again, so the run completes (exit 0) with a complete result.
+#     file again, so the run completes (exit 0) with a complete result;
+#  4. a file cut inside its last block under a sequential read: that read
+#     comes back short, the engine asks again for the rest, which is past the
+#     end: the message names the 2 KiB remainder at its offset, which only
+#     the short-transfer path reports.
 #
 # Usage: fault-truncate.sh DRIVEDUEL-CLI CHECK-RESULT   (root; else skipped)
 set -u
@@ -61,5 +65,19 @@ fault_wait_cli
 fault_show file-write
 fault_check "file truncated under writes: the run completes, exit code 0 (got $fault_rc)" [ "$fault_rc" -eq 0 ]
 fault_loads "file truncated under writes: the result loads, complete" "$out" --status complete --min-rows 70
+
+# 4. File, sequential reads, cut 2 KiB into its last 4 KiB block.
+truncate -s 1m "$file"
+out=$fault_work/file-short.json
+fault_cli_bg file-short --rw read --bs 4k --iodepth 1 --runtime 60 --interval-ms 100 --output "$out" "$file"
+fault_wait_running "$out"
+truncate -s $((1048576 - 2048)) "$file"
+fault_wait_cli
+fault_show file-short
+fault_check "file cut inside a block: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
+fault_grep "file cut inside a block: the short read's remainder is asked again" "$fault_work/file-short.err" \
+    "Reading 2[.]0.{1,2}KiB at offset $((1048576 - 2048)) of .$file. failed"
+fault_grep_words "file cut inside a block: the message says the target shrank" "$fault_work/file-short.err" "$shrank"
+fault_loads "file cut inside a block: the partial result loads" "$out" --status failed --min-rows 10
 
 fault_done

@@ -54,11 +54,13 @@ fault_need_root() {
 
 # The functions below set a variable rather than print: a command
 # substitution would run them in a subshell that forgets what to clean up.
+# sh has no local variables: each function's own are prefixed (_fg_file…)
+# so that they never overwrite a test's $file or $out.
 
 # fault_loop FILE [losetup options]: sets $fault_dev to the new loop device.
 fault_loop() {
-    file=$1; shift
-    fault_dev=$(losetup --find --show "$@" "$file") || fault_fail "losetup $file failed"
+    _fl_file=$1; shift
+    fault_dev=$(losetup --find --show "$@" "$_fl_file") || fault_fail "losetup $_fl_file failed"
     fault_loops="$fault_dev $fault_loops"
 }
 
@@ -102,8 +104,8 @@ fault_bg() {
 # fault_wait_for_file FILE TIMEOUT_S: waits until FILE exists and is not
 # empty (e.g. the run has saved its first checkpoint).
 fault_wait_for_file() {
-    i=0
-    while [ ! -s "$1" ] && [ $i -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+    _fw_i=0
+    while [ ! -s "$1" ] && [ $_fw_i -lt $(($2 * 10)) ]; do sleep 0.1; _fw_i=$((_fw_i + 1)); done
     [ -s "$1" ]
 }
 
@@ -122,35 +124,35 @@ fault_failures=0
 
 # fault_check DESCRIPTION COMMAND...
 fault_check() {
-    desc=$1; shift
+    _fc_desc=$1; shift
     if "$@"; then
-        echo "ok - $desc"
+        echo "ok - $_fc_desc"
     else
-        echo "not ok - $desc"
+        echo "not ok - $_fc_desc"
         fault_failures=$((fault_failures + 1))
     fi
 }
 
 # fault_grep DESCRIPTION FILE EXTENDED-REGEX: the file (e.g. the CLI's stderr) matches.
 fault_grep() {
-    desc=$1; file=$2; regex=$3
-    if grep -Eq -- "$regex" "$file"; then
-        echo "ok - $desc"
+    _fg_desc=$1; _fg_file=$2; _fg_regex=$3
+    if grep -Eq -- "$_fg_regex" "$_fg_file"; then
+        echo "ok - $_fg_desc"
     else
-        echo "not ok - $desc (no /$regex/ in: $(tr '\n' ' ' <"$file"))"
+        echo "not ok - $_fg_desc (no /$_fg_regex/ in: $(tr '\n' ' ' <"$_fg_file"))"
         fault_failures=$((fault_failures + 1))
     fi
 }
 
 # fault_loads DESCRIPTION FILE [check-result options]: the real loader opens it.
 fault_loads() {
-    desc=$1; shift
-    if out=$("$fault_checker" "$@" 2>&1); then
-        echo "ok - $desc"
-        echo "$out" | sed 's/^/#   /'
+    _fl_desc=$1; shift
+    if _fl_out=$("$fault_checker" "$@" 2>&1); then
+        echo "ok - $_fl_desc"
+        echo "$_fl_out" | sed 's/^/#   /'
     else
-        echo "not ok - $desc"
-        echo "$out" | sed 's/^/#   /'
+        echo "not ok - $_fl_desc"
+        echo "$_fl_out" | sed 's/^/#   /'
         fault_failures=$((fault_failures + 1))
     fi
 }
@@ -175,8 +177,8 @@ fault_args() {
 # fault_cli_bg NAME ARGS...: `driveduel-cli run ARGS` in the background,
 # stdout and stderr to $fault_work/NAME.out and NAME.err.
 fault_cli_bg() {
-    name=$1; shift
-    fault_bg "$fault_cli" run "$@" >"$fault_work/$name.out" 2>"$fault_work/$name.err"
+    _fb_name=$1; shift
+    fault_bg "$fault_cli" run "$@" >"$fault_work/$_fb_name.out" 2>"$fault_work/$_fb_name.err"
 }
 
 # fault_wait_cli: waits for $fault_pid; sets $fault_rc and prints the stderr.
@@ -194,11 +196,11 @@ fault_show() {
 # fault_grep_words DESCRIPTION FILE EXTENDED-REGEX: like fault_grep, but the
 # quoted paths (“…”) are left out first, so a word in a path cannot match.
 fault_grep_words() {
-    desc=$1; file=$2; regex=$3
-    if sed 's/“[^”]*”/“…”/g' "$file" | grep -Eq -- "$regex"; then
-        echo "ok - $desc"
+    _fg_desc=$1; _fg_file=$2; _fg_regex=$3
+    if sed 's/“[^”]*”/“…”/g' "$_fg_file" | grep -Eq -- "$_fg_regex"; then
+        echo "ok - $_fg_desc"
     else
-        echo "not ok - $desc (no /$regex/ in: $(tr '\n' ' ' <"$file"))"
+        echo "not ok - $_fg_desc (no /$_fg_regex/ in: $(tr '\n' ' ' <"$_fg_file"))"
         fault_failures=$((fault_failures + 1))
     fi
 }
