@@ -880,24 +880,7 @@ test_save_series_splice (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_cmpstr (duel_result_get_name (loaded), ==, lookalike);
   copy = g_ptr_array_index (duel_result_get_tests (loaded), 0);
-  g_assert_cmpstr (copy->error_message, ==, record->error_message);
-  g_assert_cmpuint (duel_series_get_length (copy->series), ==, duel_series_get_length (record->series));
-  for (guint i = 0; i < duel_series_get_length (record->series); i++)
-    {
-      const DuelSeriesRow *a = duel_series_get_row (record->series, i);
-      const DuelSeriesRow *b = duel_series_get_row (copy->series, i);
-
-      g_assert_cmpuint (a->t_ms, ==, b->t_ms);
-      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-        {
-          g_assert_cmpuint (a->ops[d], ==, b->ops[d]);
-          g_assert_cmpuint (a->bytes[d], ==, b->bytes[d]);
-          g_assert_cmpuint (a->lat_max_ns[d], ==, b->lat_max_ns[d]);
-        }
-      g_assert_true (isfinite (a->temperature_c) == isfinite (b->temperature_c));
-      if (isfinite (a->temperature_c))
-        g_assert_cmpfloat (a->temperature_c, ==, b->temperature_c);
-    }
+  assert_record_equal (record, copy);
 }
 
 /* ------------------------------------------------------------------------ */

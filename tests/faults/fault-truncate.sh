@@ -23,6 +23,18 @@ fault_init truncate
 # What makes the message clear: it says what happened to the target.
 shrank="truncat|shrank|smaller|shorter|end of the (file|device|target)"
 
+# expect_shrank NAME WHAT IO-REGEX: the run NAME (described as WHAT) ended
+# with exit code 1, a message naming the failed I/O (IO-REGEX) and saying the
+# target shrank, and a loadable partial result in $fault_work/NAME.json.
+expect_shrank() {
+    fault_wait_cli
+    fault_show "$1"
+    fault_check "$2: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
+    fault_grep "$2: the message names the failed I/O" "$fault_work/$1.err" "$3"
+    fault_grep_words "$2: the message says the target shrank" "$fault_work/$1.err" "$shrank"
+    fault_loads "$2: the partial result loads" "$fault_work/$1.json" --status failed --min-rows 10
+}
+
 # 1. File, reads.
 file=$fault_work/file.img
 "$fault_cli" run --rw write --bs 1m --size 1x --span 128m "$file" >/dev/null 2>&1 ||
@@ -31,13 +43,7 @@ out=$fault_work/file-read.json
 fault_cli_bg file-read --rw randread --runtime 60 --interval-ms 100 --output "$out" "$file"
 fault_wait_running "$out"
 truncate -s 1m "$file"
-fault_wait_cli
-fault_show file-read
-fault_check "file truncated under reads: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
-fault_grep "file truncated under reads: the message names the read and the file" "$fault_work/file-read.err" \
-    "Reading .* at offset [0-9]+ of .$file. failed"
-fault_grep_words "file truncated under reads: the message says the target shrank" "$fault_work/file-read.err" "$shrank"
-fault_loads "file truncated under reads: the partial result loads" "$out" --status failed --min-rows 10
+expect_shrank file-read "file truncated under reads" "Reading .* at offset [0-9]+ of .$file. failed"
 
 # 2. Block device, mixed.
 truncate -s 128m "$fault_work/disk.img"
@@ -47,13 +53,7 @@ out=$fault_work/dev.json
 fault_cli_bg dev --rw randrw --destructive --runtime 60 --interval-ms 100 --output "$out" "$dev"
 fault_wait_running "$out"
 truncate -s 8m "$fault_work/disk.img" && losetup -c "$dev" || fault_fail "shrinking $dev failed"
-fault_wait_cli
-fault_show dev
-fault_check "device shrunk: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
-fault_grep "device shrunk: the message names the I/O and the device" "$fault_work/dev.err" \
-    "(Reading|Writing) .* at offset [0-9]+ of .$dev. failed"
-fault_grep_words "device shrunk: the message says the target shrank" "$fault_work/dev.err" "$shrank"
-fault_loads "device shrunk: the partial result loads" "$out" --status failed --min-rows 10
+expect_shrank dev "device shrunk" "(Reading|Writing) .* at offset [0-9]+ of .$dev. failed"
 
 # 3. File, writes: the file grows back.
 truncate -s 128m "$file"
@@ -72,12 +72,8 @@ out=$fault_work/file-short.json
 fault_cli_bg file-short --rw read --bs 4k --iodepth 1 --runtime 60 --interval-ms 100 --output "$out" "$file"
 fault_wait_running "$out"
 truncate -s $((1048576 - 2048)) "$file"
-fault_wait_cli
-fault_show file-short
-fault_check "file cut inside a block: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
-fault_grep "file cut inside a block: the short read's remainder is asked again" "$fault_work/file-short.err" \
+# Only the rest of the short read (2 KiB, at 1 MiB - 2 KiB) is named so.
+expect_shrank file-short "file cut inside a block" \
     "Reading 2[.]0.{1,2}KiB at offset $((1048576 - 2048)) of .$file. failed"
-fault_grep_words "file cut inside a block: the message says the target shrank" "$fault_work/file-short.err" "$shrank"
-fault_loads "file cut inside a block: the partial result loads" "$out" --status failed --min-rows 10
 
 fault_done
