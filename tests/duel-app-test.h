@@ -18,6 +18,7 @@
 #include "duel-application.h"
 #include "duel-preset.h"
 #include "duel-window.h"
+#include "test-dir.h"
 
 /* Initialises GLib testing, GTK and libadwaita; FALSE when there is no display. */
 static inline gboolean
@@ -106,7 +107,7 @@ duel_app_test_new_application (void)
 
 /* A scratch folder on the build tree's filesystem: file targets need
  * O_DIRECT, which a tmpfs /tmp would refuse. Removed by
- * duel_app_test_remove_dir(). */
+ * test_dir_remove(). */
 static inline char *
 duel_app_test_make_dir (void)
 {
@@ -115,26 +116,6 @@ duel_app_test_make_dir (void)
 
   g_assert_nonnull (dir);
   return dir;
-}
-
-static inline void
-duel_app_test_remove_dir (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (handle == NULL)
-    return;
-  while ((name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        duel_app_test_remove_dir (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
 }
 
 /* A small preset's options: a run of a few seconds on a file target. */

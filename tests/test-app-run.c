@@ -622,7 +622,7 @@ test_kill_keeps_checkpoint (void)
                       duel_result_get_tests (duel_result_item_get_result (item)), 0))->series), >=, 20);
   g_unlink (report);
   /* What the killed child could not clean up: its target's folder. */
-  duel_app_test_remove_dir (lines[2]);
+  test_dir_remove (lines[2]);
 }
 
 int
@@ -656,7 +656,7 @@ main (int    argc,
 
   status = g_test_run ();
 
-  duel_app_test_remove_dir (scratch_dir);
+  test_dir_remove (scratch_dir);
   g_clear_pointer (&scratch_dir, g_free);
   g_clear_object (&app);
   g_free (test_program);

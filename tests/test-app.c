@@ -512,7 +512,7 @@ main (int    argc,
 
   status = g_test_run ();
 
-  duel_app_test_remove_dir (scratch_dir);
+  test_dir_remove (scratch_dir);
   g_clear_pointer (&scratch_dir, g_free);
   g_clear_pointer (&result_a, g_free);
   g_clear_pointer (&result_b, g_free);

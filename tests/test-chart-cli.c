@@ -17,6 +17,7 @@
 
 #include "duel-result.h"
 #include "test-chart-helpers.h"
+#include "test-dir.h"
 
 typedef struct
 {
@@ -43,27 +44,10 @@ fixture_set_up (Fixture       *fixture,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  remove_tree (fixture->dir);
+  test_dir_remove (fixture->dir);
   g_free (fixture->dir);
   g_free (fixture->a);
   g_free (fixture->b);

@@ -17,6 +17,7 @@
 #include "duel-chart-export.h"
 #include "duel-chart-table.h"
 #include "test-chart-helpers.h"
+#include "test-dir.h"
 
 typedef struct
 {
@@ -39,27 +40,10 @@ fixture_set_up (Fixture       *fixture,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  remove_tree (fixture->dir);
+  test_dir_remove (fixture->dir);
   g_free (fixture->dir);
   g_clear_object (&fixture->comparison);
 }
@@ -198,7 +182,7 @@ check_pdf_renders (const char *path,
           cairo_surface_destroy (surface);
         }
     }
-  remove_tree (dir);
+  test_dir_remove (dir);
 }
 
 static guint

@@ -16,6 +16,7 @@
 
 #include "duel-chart-export.h"
 #include "test-chart-helpers.h"
+#include "test-dir.h"
 
 static gboolean
 has_han (const char *text)
@@ -118,17 +119,7 @@ test_pdf_embeds_tc (void)
   g_assert_nonnull (memmem (data, length, "NotoSansCJKtc", 13));
   g_assert_null (memmem (data, length, "NotoSansCJKjp", 13));
 
-  {
-    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-    const char *name;
-
-    while ((name = g_dir_read_name (d)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (dir, name, NULL);
-        g_unlink (path);
-      }
-  }
-  g_rmdir (dir);
+  test_dir_remove (dir);
 }
 
 int

@@ -24,6 +24,7 @@
 #include "duel-device-thermometer.h"
 #include "duel-error.h"
 #include "test-device-helpers.h"
+#include "test-dir.h"
 
 static char *
 enumerate_json (const char *root)
@@ -35,14 +36,6 @@ enumerate_json (const char *root)
   g_assert_no_error (error);
   node = duel_device_list_to_json (devices);
   return json_to_string (node, TRUE);
-}
-
-static void
-remove_tree (const char *path)
-{
-  const char *argv[] = { "rm", "-rf", path, NULL };
-
-  run_quiet (argv);
 }
 
 static void
@@ -68,7 +61,7 @@ test_capture_replay (void)
       g_autofree char *replayed = NULL;
       const char *argv[] = { "sh", script, out, NULL };
 
-      remove_tree (out);
+      test_dir_remove (out);
       g_assert_true (run_quiet (argv));
       replayed = enumerate_json (out);
       live = enumerate_json ("/");
@@ -78,7 +71,7 @@ test_capture_replay (void)
                       attempt, live, replayed);
       g_usleep (200000);
     }
-  remove_tree (dir);
+  test_dir_remove (dir);
   g_assert_cmpuint (attempt, <, 5);
 }
 

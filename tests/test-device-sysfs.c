@@ -18,6 +18,7 @@
 #include "duel-device-mounts.h"
 #include "duel-device-nvme.h"
 #include "duel-error.h"
+#include "test-dir.h"
 
 static char *
 tree (const char *name)
@@ -344,6 +345,7 @@ test_errors (void)
   g_clear_error (&error);
   g_assert_null (duel_device_new_for_name (empty, "sda", &error));
   g_assert_error (error, DUEL_ERROR, DUEL_ERROR_TARGET);
+  test_dir_remove (empty);
 }
 
 static GBytes *

@@ -20,6 +20,7 @@
 #include "duel-error.h"
 #include "duel-target.h"
 #include "duel-test-record.h"
+#include "test-dir.h"
 
 #define MiB (1024 * 1024)
 
@@ -70,22 +71,6 @@ make_direct_io_dir (void)
 }
 
 static void
-remove_dir (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir == NULL)
-    return;
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
@@ -97,7 +82,7 @@ static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  remove_dir (fixture->dir);
+  test_dir_remove (fixture->dir);
   g_free (fixture->dir);
 }
 

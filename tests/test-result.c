@@ -12,6 +12,7 @@
 
 #include "duel-error.h"
 #include "duel-result.h"
+#include "test-dir.h"
 
 /* ------------------------------------------------------------------------ */
 /* Realistic data                                                            */
@@ -327,15 +328,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_autoptr(GDir) dir = g_dir_open (fixture->dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (fixture->dir);
+  test_dir_remove (fixture->dir);
   g_free (fixture->dir);
 }
 
