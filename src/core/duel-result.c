@@ -569,68 +569,6 @@ histogram_to_json (const DuelHistogram *hist)
   return lat;
 }
 
-static JsonObject *
-series_to_json (const DuelSeries *series)
-{
-  JsonObject *object = json_object_new ();
-  guint n = duel_series_get_length (series);
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  JsonArray *t_ms = json_array_sized_new (n);
-  JsonArray *ops[DUEL_N_DIRECTIONS], *bytes[DUEL_N_DIRECTIONS], *lat_max[DUEL_N_DIRECTIONS];
-  JsonArray *temperature = NULL;
-  gboolean any_temperature = FALSE;
-
-  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-    {
-      ops[d] = json_array_sized_new (n);
-      bytes[d] = json_array_sized_new (n);
-      lat_max[d] = json_array_sized_new (n);
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      if (isfinite (rows[i].temperature_c))
-        {
-          any_temperature = TRUE;
-          break;
-        }
-    }
-  if (any_temperature)
-    temperature = json_array_sized_new (n);
-
-  for (guint i = 0; i < n; i++)
-    {
-      const DuelSeriesRow *row = &rows[i];
-
-      json_array_add_int_element (t_ms, (gint64) MIN (row->t_ms, (guint64) G_MAXINT64));
-      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-        {
-          json_array_add_int_element (ops[d], (gint64) MIN (row->ops[d], (guint64) G_MAXINT64));
-          json_array_add_int_element (bytes[d], (gint64) MIN (row->bytes[d], (guint64) G_MAXINT64));
-          json_array_add_int_element (lat_max[d], (gint64) MIN (row->lat_max_ns[d], (guint64) G_MAXINT64));
-        }
-      if (temperature != NULL)
-        {
-          if (isfinite (row->temperature_c))
-            json_array_add_double_element (temperature, row->temperature_c);
-          else
-            json_array_add_null_element (temperature);
-        }
-    }
-
-  set_uint (object, "rows", n);
-  json_object_set_array_member (object, "t_ms", t_ms);
-  json_object_set_array_member (object, "read_ops", ops[DUEL_DIRECTION_READ]);
-  json_object_set_array_member (object, "write_ops", ops[DUEL_DIRECTION_WRITE]);
-  json_object_set_array_member (object, "read_bytes", bytes[DUEL_DIRECTION_READ]);
-  json_object_set_array_member (object, "write_bytes", bytes[DUEL_DIRECTION_WRITE]);
-  json_object_set_array_member (object, "read_lat_max_ns", lat_max[DUEL_DIRECTION_READ]);
-  json_object_set_array_member (object, "write_lat_max_ns", lat_max[DUEL_DIRECTION_WRITE]);
-  if (temperature != NULL)
-    json_object_set_array_member (object, "temperature_c", temperature);
-
-  return object;
-}
-
 /* The series' columns, as the file names them. */
 typedef enum
 {
@@ -680,6 +618,7 @@ row_field (DuelSeriesRow *row,
  * random nonce, so no string of the result's own can be taken for one. */
 typedef struct
 {
+  guint64    nonce;
   char      *prefix;   /* the placeholder as generated: "\u0001duel-series-NONCE: */
   GPtrArray *series;   /* (element-type DuelSeries) (not owned), by test index */
 } SeriesSplice;
@@ -696,19 +635,22 @@ series_has_temperature (const DuelSeries *series)
   return FALSE;
 }
 
+/* The series of test @test_index as placeholders; the series is noted in
+ * @splice for splice_series(). */
 static JsonObject *
-series_to_placeholders (const DuelSeries *series,
-                        guint64           nonce,
+series_to_placeholders (SeriesSplice     *splice,
+                        const DuelSeries *series,
                         guint             test_index)
 {
   JsonObject *object = json_object_new ();
   guint n_columns = series_has_temperature (series) ? N_COLUMNS : N_INT_COLUMNS;
 
+  g_ptr_array_add (splice->series, (gpointer) series);
   set_uint (object, "rows", duel_series_get_length (series));
   for (guint c = 0; c < n_columns; c++)
     {
       g_autofree char *placeholder = g_strdup_printf ("\001duel-series-%016" G_GINT64_MODIFIER "x:%u:%u",
-                                                      nonce, test_index, c);
+                                                      splice->nonce, test_index, c);
       json_object_set_string_member (object, column_names[c], placeholder);
     }
   return object;
@@ -804,7 +746,6 @@ set_date_or_null (JsonObject *object,
 static JsonObject *
 test_to_json (DuelTestRecord *record,
               SeriesSplice   *splice,
-              guint64         nonce,
               guint           test_index)
 {
   JsonObject *test = json_object_new ();
@@ -832,13 +773,7 @@ test_to_json (DuelTestRecord *record,
 
   set_uint (test, "interval_ms", record->workload.interval_ms);
   set_uint (test, "runtime_ns", record->runtime_ns);
-  if (splice != NULL)
-    {
-      g_ptr_array_add (splice->series, record->series);
-      json_object_set_object_member (test, "series", series_to_placeholders (record->series, nonce, test_index));
-    }
-  else
-    json_object_set_object_member (test, "series", series_to_json (record->series));
+  json_object_set_object_member (test, "series", series_to_placeholders (splice, record->series, test_index));
 
   totals = json_object_new ();
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
@@ -870,8 +805,7 @@ test_to_json (DuelTestRecord *record,
 
 static JsonNode *
 result_to_json (DuelResult   *self,
-                SeriesSplice *splice,
-                guint64       nonce)
+                SeriesSplice *splice)
 {
   JsonObject *root, *tool, *target;
   JsonArray *tests;
@@ -907,7 +841,7 @@ result_to_json (DuelResult   *self,
 
   tests = json_array_sized_new (self->tests->len);
   for (guint i = 0; i < self->tests->len; i++)
-    json_array_add_object_element (tests, test_to_json (g_ptr_array_index (self->tests, i), splice, nonce, i));
+    json_array_add_object_element (tests, test_to_json (g_ptr_array_index (self->tests, i), splice, i));
   json_object_set_array_member (root, "tests", tests);
 
   node = json_node_new (JSON_NODE_OBJECT);
@@ -915,12 +849,46 @@ result_to_json (DuelResult   *self,
   return node;
 }
 
+/* The text of the result file: the tree pretty-printed, with the series
+ * columns spliced in. */
+static GString *
+result_to_text (DuelResult *self)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonGenerator) generator = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *prefix = NULL;
+  gsize length = 0;
+  SeriesSplice splice = { 0, NULL, series };
+
+  splice.nonce = ((guint64) g_random_int () << 32) | g_random_int ();
+  splice.prefix = prefix = g_strdup_printf ("\"\\u0001duel-series-%016" G_GINT64_MODIFIER "x:", splice.nonce);
+  root = result_to_json (self, &splice);
+  generator = json_generator_new ();
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  json_generator_set_root (generator, root);
+  data = json_generator_to_data (generator, &length);
+  g_clear_pointer (&root, json_node_unref);
+  return splice_series (data, length, &splice);
+}
+
+/* The tree of exactly what duel_result_save() writes. */
 JsonNode *
 duel_result_to_json (DuelResult *self)
 {
+  g_autoptr(GString) text = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonNode *node;
+
   g_return_val_if_fail (DUEL_IS_RESULT (self), NULL);
 
-  return result_to_json (self, NULL, 0);
+  text = result_to_text (self);
+  node = json_from_string (text->str, &error);
+  if (node == NULL)
+    g_critical ("A result's own text does not parse: %s", error->message);
+  return node;
 }
 
 gboolean
@@ -928,15 +896,8 @@ duel_result_save (DuelResult  *self,
                   const char  *path,
                   GError     **error)
 {
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(JsonGenerator) generator = NULL;
-  g_autoptr(GPtrArray) series = g_ptr_array_new ();
   g_autoptr(GString) text = NULL;
-  g_autofree char *data = NULL;
   g_autofree char *resolved = NULL;
-  gsize length = 0;
-  guint64 nonce;
-  SeriesSplice splice = { NULL, series };
   GStatBuf st;
 
   g_return_val_if_fail (DUEL_IS_RESULT (self), FALSE);
@@ -968,18 +929,7 @@ duel_result_save (DuelResult  *self,
         }
     }
 
-  nonce = ((guint64) g_random_int () << 32) | g_random_int ();
-  splice.prefix = g_strdup_printf ("\"\\u0001duel-series-%016" G_GINT64_MODIFIER "x:", nonce);
-  root = result_to_json (self, &splice, nonce);
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, root);
-  data = json_generator_to_data (generator, &length);
-  g_clear_pointer (&root, json_node_unref);
-  text = splice_series (data, length, &splice);
-  g_clear_pointer (&data, g_free);
-  g_free (splice.prefix);
+  text = result_to_text (self);
 
   /* A temporary file beside @path, fsync, rename: a crash leaves the old
    * file or the new one, never half of one. */
