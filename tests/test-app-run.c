@@ -543,12 +543,6 @@ history_reloaded_cb (GObject      *object,
   g_assert_no_error (error);
 }
 
-static gboolean
-flag_set (gpointer user_data)
-{
-  return *(gboolean *) user_data;
-}
-
 static void
 test_kill_keeps_checkpoint (void)
 {
@@ -612,7 +606,7 @@ test_kill_keeps_checkpoint (void)
   /* The app's history, read again as at the next start, lists it as interrupted. */
   history = duel_history_new (lines[1]);
   duel_history_reload_async (history, NULL, history_reloaded_cb, &reloaded);
-  duel_app_test_wait (flag_set, &reloaded, 30, "the history to load");
+  duel_app_test_wait (duel_app_test_state_set, &reloaded, 30, "the history to load");
   g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, 1);
   item = g_list_model_get_item (duel_history_get_model (history), 0);
   g_test_message ("History row: %s — %s", duel_result_item_get_title (item),
