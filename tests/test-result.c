@@ -1040,6 +1040,26 @@ test_truncated (Fixture       *fixture,
   assert_format_error (error, path, "not valid JSON");
 }
 
+/* The loader is the contract for any writer: a result it would refuse is
+ * named by the rule it breaks, with no file name in front. */
+static void
+test_check_loadable (void)
+{
+  g_autoptr(DuelResult) result = build_result (21);
+  g_autoptr(GError) error = NULL;
+  DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), 0);
+  DuelSeriesRow late = { .t_ms = duel_test_record_latest_row_ms (record) + 1, .temperature_c = NAN };
+
+  g_assert_true (duel_result_check_loadable (result, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_COMPLETE);
+  duel_series_append (record->series, &late);
+  g_assert_false (duel_result_check_loadable (result, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_assert_true (g_str_has_prefix (error->message, "tests[0].series.t_ms ends at"));
+}
+
 static void
 test_deep_nesting (void)
 {
@@ -1312,6 +1332,7 @@ main (int   argc,
   g_test_add_func ("/duel/result/fixtures-corrupt", test_fixtures_corrupt);
   g_test_add_func ("/duel/result/missing-file", test_missing_file);
   g_test_add_func ("/duel/result/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/duel/result/check-loadable", test_check_loadable);
   g_test_add_func ("/duel/result/mutations", test_mutations);
   g_test_add_func ("/duel/result/from-json", test_from_json_direct);
   g_test_add_func ("/duel/result/documented-example", test_documented_example);

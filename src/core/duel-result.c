@@ -25,7 +25,6 @@
 
 /* Deeper documents are refused before json-glib's recursive parser sees them. */
 #define MAX_NESTING 256
-#define MAX_TESTS 4096
 /* A day of 100 ms rows is ~100 MB of JSON; far larger files are not results. */
 #define MAX_FILE_SIZE (G_GUINT64_CONSTANT (2) << 30)
 
@@ -964,7 +963,10 @@ fail (Loader     *loader,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", loader->source, message);
+  if (loader->source != NULL)
+    g_set_error (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", loader->source, message);
+  else
+    g_set_error_literal (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, message);
   return FALSE;
 }
 
@@ -1675,7 +1677,7 @@ load_test (Loader               *loader,
       guint n = duel_series_get_length (record->series);
       guint64 last_ms = duel_series_get_row (record->series, n - 1)->t_ms;
 
-      if (last_ms > runtime_ns / 1000000 + interval_ms + 1000)
+      if (last_ms > duel_test_record_latest_row_ms (record))
         {
           g_autofree char *end_text = g_strdup_printf ("%" G_GUINT64_FORMAT, last_ms);
           g_autofree char *runtime_text = g_strdup_printf ("%" G_GUINT64_FORMAT, runtime_ns / 1000000);
@@ -1816,10 +1818,8 @@ load_root (DuelResult *self,
     self->rated = copy_sanitized_object (rated);
 
   n = json_array_get_length (tests);
-  /* Each test holds two ~20 KiB histograms: a small hostile file with
-   * millions of tiny tests must not turn into gigabytes. */
-  if (n > MAX_TESTS)
-    return fail (loader, _("tests has %u entries; at most %u are supported."), n, MAX_TESTS);
+  if (n > DUEL_RESULT_MAX_TESTS)
+    return fail (loader, _("tests has %u entries; at most %u are supported."), n, DUEL_RESULT_MAX_TESTS);
   for (guint i = 0; i < n; i++)
     {
       DuelTestRecord *record = load_test (loader, json_array_get_element (tests, i), i, &self->target);
@@ -1986,57 +1986,84 @@ bad_escape:
   return FALSE;
 }
 
-DuelResult *
-duel_result_load_from_data (const char  *data,
-                            gsize        length,
-                            const char  *source_name,
-                            GError     **error)
+/* Loads @data; with @source NULL the messages name no file. */
+static DuelResult *
+load_data (const char  *data,
+           gsize        length,
+           const char  *source,
+           GError     **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(DuelResult) self = NULL;
+  Loader loader = { source, error };
   const char *problem = NULL;
-  const char *source;
-
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  source = source_name ? source_name : _("result");
 
   if (length == 0)
     {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT, _("%s: the file is empty."), source);
+      fail (&loader, _("the file is empty."));
       return NULL;
     }
   if (length > MAX_FILE_SIZE)
     {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
-                   _("%s: the file is too large to be a Drive Duel result."), source);
+      fail (&loader, _("the file is too large to be a Drive Duel result."));
       return NULL;
     }
   /* Also refuses NUL bytes, so binary files stop here. */
   if (!g_utf8_validate_len (data, length, NULL))
     {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
-                   _("%s: this is not a Drive Duel result: the file is not text (UTF-8 JSON)."), source);
+      fail (&loader, _("this is not a Drive Duel result: the file is not text (UTF-8 JSON)."));
       return NULL;
     }
   if (!duel_json_prescan (data, length, &problem))
     {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
-                   _("%s: this is not a Drive Duel result: %s."), source, problem);
+      fail (&loader, _("this is not a Drive Duel result: %s."), problem);
       return NULL;
     }
 
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
     {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
-                   _("%s: this is not valid JSON (%s); the file may be truncated or damaged."),
-                   source, local_error->message);
+      fail (&loader, _("this is not valid JSON (%s); the file may be truncated or damaged."),
+            local_error->message);
       return NULL;
     }
 
-  return duel_result_new_from_json (json_parser_get_root (parser), source, error);
+  self = g_object_new (DUEL_TYPE_RESULT, NULL);
+  g_clear_pointer (&self->created, g_date_time_unref);
+  if (!load_root (self, &loader, json_parser_get_root (parser)))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+DuelResult *
+duel_result_load_from_data (const char  *data,
+                            gsize        length,
+                            const char  *source_name,
+                            GError     **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load_data (data, length, source_name ? source_name : _("result"), error);
+}
+
+/* The loader's rules are the contract for every result: a writer that is
+ * not the engine (an importer) checks with the loader itself rather than
+ * restating its rules. */
+gboolean
+duel_result_check_loadable (DuelResult  *self,
+                            GError     **error)
+{
+  g_autoptr(GString) text = NULL;
+  g_autoptr(DuelResult) again = NULL;
+
+  g_return_val_if_fail (DUEL_IS_RESULT (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  text = result_to_text (self);
+  again = load_data (text->str, text->len, NULL, error);
+  return again != NULL;
 }
 
 DuelResult *

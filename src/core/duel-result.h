@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 
 #define DUEL_RESULT_FORMAT  "driveduel-result"
 #define DUEL_RESULT_VERSION 1
+/* Each test holds two ~20 KiB histograms: a small hostile file with
+ * millions of tiny tests must not turn into gigabytes. */
+#define DUEL_RESULT_MAX_TESTS 4096
 
 #define DUEL_TYPE_RESULT (duel_result_get_type ())
 
@@ -93,6 +96,11 @@ DuelTestRecord       *duel_result_find_test        (DuelResult      *self,
 /* What json-glib 1.6 mishandles on hostile text (deep nesting, integers
  * beyond 64 bits, lone surrogates, more than one top-level value), checked
  * before parsing. Sets @out_problem to a translated phrase. */
+/* The loader's rule for a file is what every writer must meet: TRUE when
+ * what duel_result_save() would write loads again; else the broken rule,
+ * as one sentence without a file name. */
+gboolean              duel_result_check_loadable   (DuelResult      *self,
+                                                    GError         **error);
 gboolean              duel_json_prescan            (const char      *data,
                                                     gsize            length,
                                                     const char     **out_problem);

@@ -147,6 +147,16 @@ duel_test_record_get_iops (const DuelTestRecord *record,
   return (double) duel_test_record_get_ops (record, direction) / ((double) record->runtime_ns / 1e9);
 }
 
+guint64
+duel_test_record_latest_row_ms (const DuelTestRecord *record)
+{
+  g_return_val_if_fail (record != NULL, 0);
+
+  /* One interval and a second of slack: the last row closes the interval
+   * in which the last I/O completed. */
+  return record->runtime_ns / 1000000 + record->workload.interval_ms + 1000;
+}
+
 double
 duel_test_record_get_bytes_per_second (const DuelTestRecord *record,
                                        DuelDirection         direction)

@@ -77,6 +77,11 @@ double          duel_test_record_get_iops        (const DuelTestRecord *record,
 double          duel_test_record_get_bytes_per_second (const DuelTestRecord *record,
                                                        DuelDirection         direction);
 
+/* A complete run has no row later than this: rows are timed in ms and the
+ * runtime in ns, so a later row means a column in the wrong unit, or an
+ * interval log from another run. */
+guint64         duel_test_record_latest_row_ms   (const DuelTestRecord *record);
+
 /* summary.figures[]: {key, value, unit, better}; the analysis owns the keys. */
 void            duel_test_record_set_figure      (DuelTestRecord       *record,
                                                   const char           *key,
