@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,15 +91,25 @@ member_number (JsonObject *object,
   return isfinite (*out_value);
 }
 
-static guint64
-member_uint (JsonObject *object,
-             const char *member)
+/* A count fio printed: absent is 0; a negative, fractional or huge value is
+ * refused, so that no total is silently taken as 0. */
+static gboolean
+member_count (Importer   *importer,
+              JsonObject *object,
+              const char *where,
+              const char *member,
+              guint64    *out_value)
 {
-  double value = 0;
+  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
 
-  if (!member_number (object, member, &value) || value < 0 || value > (double) G_MAXINT64)
-    return 0;
-  return (guint64) value;
+  *out_value = 0;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+      json_node_get_int (node) < 0)
+    return fail (importer, _("%s.%s is not a count of zero or more."), where, member);
+  *out_value = (guint64) json_node_get_int (node);
+  return TRUE;
 }
 
 /* An option as fio printed it: job options override the global ones. */
@@ -141,6 +152,31 @@ parse_fio_size (const char *text,
   if (*first == '\0')
     return FALSE;
   return duel_parse_size (first, out_bytes, NULL);
+}
+
+/* The largest size in "4k", "4k,8k" or "4k-16k"; FALSE if any part is not a size. */
+static gboolean
+parse_fio_size_largest (const char *text,
+                        guint64    *out_bytes)
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (text == NULL || *text == '\0' || strchr (text, '%') != NULL)
+    return FALSE;
+  parts = g_strsplit_set (text, ",:-", -1);
+  *out_bytes = 0;
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      guint64 bytes = 0;
+
+      g_strstrip (parts[i]);
+      if (*parts[i] == '\0')
+        continue;
+      if (!duel_parse_size (parts[i], &bytes, NULL))
+        return FALSE;
+      *out_bytes = MAX (*out_bytes, bytes);
+    }
+  return *out_bytes > 0;
 }
 
 /* fio times: a plain number is seconds; "us", "ms", "s", "m", "h", "d" suffixes. */
@@ -476,7 +512,7 @@ import_job (Importer   *importer,
   const char *name, *text;
   DuelWorkload workload;
   DirTotals totals[DUEL_N_DIRECTIONS] = { { 0, }, };
-  guint64 value, job_runtime_ms, log_avg_ms = 0, bs = 4096;
+  guint64 value, job_runtime_ms, log_avg_ms = 0, bs = 4096, largest_bs;
   gboolean time_based;
   double number;
 
@@ -528,6 +564,17 @@ import_job (Importer   *importer,
       return NULL;
     }
   workload.block_size = (guint32) bs;
+  /* bssplit and bsrange make I/Os of other sizes than bs says. */
+  largest_bs = DUEL_WORKLOAD_MAX_BLOCK_SIZE;
+  if (option (job_options, global_options, "bssplit") == NULL &&
+      option (job_options, global_options, "bsrange") == NULL &&
+      option (job_options, global_options, "blocksize_range") == NULL)
+    {
+      if (text == NULL)
+        largest_bs = 4096;  /* fio's default bs */
+      else if (!parse_fio_size_largest (text, &largest_bs) || largest_bs > DUEL_WORKLOAD_MAX_BLOCK_SIZE)
+        largest_bs = DUEL_WORKLOAD_MAX_BLOCK_SIZE;
+    }
 
   workload.queue_depth = 1;
   if ((text = option (job_options, global_options, "iodepth")) != NULL)
@@ -559,7 +606,8 @@ import_job (Importer   *importer,
   if (!time_based && workload.size_bytes == 0)
     workload.size_bytes = workload.span_length;
 
-  job_runtime_ms = member_uint (job, "job_runtime");
+  if (!member_count (importer, job, where, "job_runtime", &job_runtime_ms))
+    return NULL;
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
       JsonObject *section = member_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
@@ -570,17 +618,38 @@ import_job (Importer   *importer,
                 d == DUEL_DIRECTION_READ ? "read" : "write");
           return NULL;
         }
-      totals[d].ops = member_uint (section, "total_ios");
-      totals[d].bytes = member_uint (section, "io_bytes");
-      if ((totals[d].ops == 0 && totals[d].bytes > 0) ||
-          totals[d].bytes / DUEL_WORKLOAD_MAX_BLOCK_SIZE > totals[d].ops)
+      g_autofree char *section_where = g_strdup_printf ("%s.%s", where, d == DUEL_DIRECTION_READ ? "read" : "write");
+
+      if (!member_count (importer, section, section_where, "total_ios", &totals[d].ops) ||
+          !member_count (importer, section, section_where, "io_bytes", &totals[d].bytes) ||
+          !member_count (importer, section, section_where, "runtime", &totals[d].runtime_ms))
+        return NULL;
+      /* Every I/O moves at least a byte and at most the largest block. */
+      if (totals[d].ops == 0 && totals[d].bytes > 0)
         {
-          fail (importer, _("%s: the %s section’s io_bytes and total_ios disagree."), where,
-                d == DUEL_DIRECTION_READ ? "read" : "write");
+          fail (importer, _("%s: io_bytes is %" PRIu64 " but total_ios is 0."), section_where, totals[d].bytes);
           return NULL;
         }
-      totals[d].runtime_ms = member_uint (section, "runtime");
+      if (totals[d].ops > 0 && totals[d].bytes == 0)
+        {
+          fail (importer, _("%s: total_ios is %" PRIu64 " but io_bytes is 0."), section_where, totals[d].ops);
+          return NULL;
+        }
+      if ((unsigned __int128) totals[d].ops * largest_bs < totals[d].bytes)
+        {
+          fail (importer, _("%s: io_bytes (%" PRIu64 ") is more than total_ios (%" PRIu64 ") times the largest block size (%" PRIu64 " bytes)."),
+                section_where, totals[d].bytes, totals[d].ops, largest_bs);
+          return NULL;
+        }
       job_runtime_ms = MAX (job_runtime_ms, totals[d].runtime_ms);
+    }
+
+  /* Held in ns: up to ~292 years. */
+  if (job_runtime_ms > G_MAXINT64 / G_GUINT64_CONSTANT (1000000))
+    {
+      fail (importer, _("%s ran for %" PRIu64 " ms, longer than a result can record."),
+            where, job_runtime_ms);
+      return NULL;
     }
 
   workload.interval_ms = (guint) CLAMP (log_avg_ms > 0 ? log_avg_ms : MAX (job_runtime_ms, 1),
@@ -623,6 +692,13 @@ import_job (Importer   *importer,
 
       if (log == NULL)
         return NULL;
+      if (log->len > 0 && record->status == DUEL_TEST_STATUS_COMPLETE &&
+          g_array_index (log, LogRow, log->len - 1).t_ms > duel_test_record_latest_row_ms (record))
+        {
+          fail (importer, _("the IOPS log runs to %.1f s, but %s ran for %.1f s; is the log from another run?"),
+                g_array_index (log, LogRow, log->len - 1).t_ms / 1e3, where, job_runtime_ms / 1e3);
+          return NULL;
+        }
       add_series_from_log (record, log, totals, job_runtime_ms);
     }
   else
@@ -707,6 +783,12 @@ duel_fio_import_data (const char  *json_text,
       fail (&importer, _("the fio output holds no job."));
       return NULL;
     }
+  if (json_array_get_length (jobs) > DUEL_RESULT_MAX_TESTS)
+    {
+      fail (&importer, _("the fio output holds %u jobs; a result holds at most %u."),
+            json_array_get_length (jobs), DUEL_RESULT_MAX_TESTS);
+      return NULL;
+    }
 
   /* fio names the log after the job: NAME_iops.N.log. */
   if (iops_log_text != NULL && iops_log_name != NULL)
@@ -774,6 +856,14 @@ duel_fio_import_data (const char  *json_text,
       name = g_strdup_printf ("%s (fio)", base ? base : "fio");
     duel_result_set_name (result, name);
   }
+
+  /* Whatever the checks above missed: never hand on a result that would
+   * not open again. */
+  if (!duel_result_check_loadable (result, &local_error))
+    {
+      fail (&importer, _("this fio output makes a result Drive Duel cannot open: %s"), local_error->message);
+      return NULL;
+    }
 
   return g_steal_pointer (&result);
 }
