@@ -1,10 +1,17 @@
 #!/bin/sh
 # Builds one libFuzzer target with clang (ASan + UBSan + coverage) in a build
-# directory of its own and runs it on its seed corpus.
+# directory of its own, then either replays the kept inputs (the test gate)
+# or fuzzes from them (a campaign, by hand).
 #
-# Usage: tests/fuzz/run-fuzz.sh TARGET [libFuzzer options...] [extra seed dirs...]
+# Usage: tests/fuzz/run-fuzz.sh TARGET replay
+#        tests/fuzz/run-fuzz.sh TARGET [libFuzzer options...] [extra seed dirs...]
 #   TARGET: result-load or fio-import
+#   replay: every regression input, then every file of the kept corpus
+#           (tests/fuzz/corpus/TARGET), each run once: no mutation, no seed,
+#           no clock, so the same inputs give the same verdict every time.
+#           This is what `meson test --suite fuzz` runs.
 #   e.g.   tests/fuzz/run-fuzz.sh result-load -max_total_time=3600 -jobs=2
+#          (build-aux/fuzz.sh runs such campaigns for both targets)
 # Environment:
 #   DRIVEDUEL_FUZZ_BUILDDIR  the clang build directory (default: fuzz-clang in
 #                            DRIVEDUEL_BUILDDIR when meson test runs it, else
@@ -97,6 +104,20 @@ for input in "$here/regressions/$target"/*; do
         regressions_failed=$((regressions_failed + 1))
     fi
 done
+
+if [ "${1:-}" = replay ]; then
+    # The kept corpus, all in one process: given files rather than a
+    # directory, libFuzzer runs each once and mutates nothing.
+    n=$(ls "$here/corpus/$target" | wc -l)
+    if "$exe" -error_exitcode=1 -timeout=30 -rss_limit_mb=2048 \
+            "$here/corpus/$target"/* >"$probe/replay.log" 2>&1; then
+        echo "fuzz-$target: OK, $n corpus inputs and every regression input replayed"
+        exit 0
+    fi
+    grep -E 'fuzz invariant broken|ERROR: (AddressSanitizer|LeakSanitizer)|runtime error|SUMMARY|Running' "$probe/replay.log" | tail -n 20
+    echo "fuzz-$target: FAILED replaying $here/corpus/$target (reproduce one input with: $exe FILE)"
+    exit 1
+fi
 
 if [ $regressions_failed -ne 0 ]; then
     # Fuzzing would only find the same failures again.
