@@ -1,8 +1,8 @@
 /* test-fio-import.c — fio's json+ output as a result, and back to a fio job file
  *
- * The fixtures in tests/data/fio/ are real fio 3.33 runs (their job files are
- * beside them): a 70/30 random mix with an IOPS log, and a 4 KiB random write
- * to twice its span.
+ * The fixtures in tests/data/fio/ are real fio 3.33 runs with
+ * lat_percentiles=1 (their job files are beside them): a 70/30 random mix
+ * with an IOPS log, and a 4 KiB random write to twice its span.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -40,18 +40,18 @@ load_fio_job (const char *name)
  * percentile may land one bucket over: within 2/128 of fio's value. */
 static void
 check_percentiles (const DuelHistogram *hist,
-                   JsonObject          *clat)
+                   JsonObject          *lat)
 {
-  JsonObject *percentiles = json_object_get_object_member (clat, "percentile");
+  JsonObject *percentiles = json_object_get_object_member (lat, "percentile");
   JsonObjectIter iter;
   const char *key;
   JsonNode *value;
   guint exact = 0, total = 0;
 
-  g_assert_cmpuint (hist->count, ==, (guint64) json_object_get_int_member (clat, "N"));
-  g_assert_cmpuint (hist->min_ns, ==, (guint64) json_object_get_int_member (clat, "min"));
-  g_assert_cmpuint (hist->max_ns, ==, (guint64) json_object_get_int_member (clat, "max"));
-  g_assert_cmpfloat_with_epsilon (duel_histogram_mean_ns (hist), json_object_get_double_member (clat, "mean"), 1.0);
+  g_assert_cmpuint (hist->count, ==, (guint64) json_object_get_int_member (lat, "N"));
+  g_assert_cmpuint (hist->min_ns, ==, (guint64) json_object_get_int_member (lat, "min"));
+  g_assert_cmpuint (hist->max_ns, ==, (guint64) json_object_get_int_member (lat, "max"));
+  g_assert_cmpfloat_with_epsilon (duel_histogram_mean_ns (hist), json_object_get_double_member (lat, "mean"), 1.0);
 
   json_object_iter_init (&iter, percentiles);
   while (json_object_iter_next (&iter, &key, &value))
@@ -128,8 +128,12 @@ test_import_mix_with_log (void)
                                     iops * 0.5, 1);
   }
 
-  check_percentiles (record->latency[DUEL_DIRECTION_READ], json_object_get_object_member (read, "clat_ns"));
-  check_percentiles (record->latency[DUEL_DIRECTION_WRITE], json_object_get_object_member (write, "clat_ns"));
+  /* The latency is fio's lat (submission to completion), as the engine
+   * measures it: not clat, which leaves the submission out. */
+  check_percentiles (record->latency[DUEL_DIRECTION_READ], json_object_get_object_member (read, "lat_ns"));
+  check_percentiles (record->latency[DUEL_DIRECTION_WRITE], json_object_get_object_member (write, "lat_ns"));
+  g_assert_cmpfloat (duel_histogram_mean_ns (record->latency[DUEL_DIRECTION_READ]), >,
+                     json_object_get_double_member (json_object_get_object_member (read, "clat_ns"), "mean"));
 
   /* The mix is analysed as a consistency test, so imported runs compare. */
   g_assert_nonnull (record->summary);
@@ -174,7 +178,7 @@ test_round_trip (void)
   g_assert_cmpmem (after->latency[DUEL_DIRECTION_WRITE]->buckets, sizeof after->latency[0]->buckets,
                    before->latency[DUEL_DIRECTION_WRITE]->buckets, sizeof before->latency[0]->buckets);
   check_percentiles (after->latency[DUEL_DIRECTION_WRITE],
-                     json_object_get_object_member (json_object_get_object_member (job, "write"), "clat_ns"));
+                     json_object_get_object_member (json_object_get_object_member (job, "write"), "lat_ns"));
   g_assert_cmpuint (duel_series_get_length (after->series), ==, duel_series_get_length (before->series));
   g_assert_cmpuint (duel_test_record_get_ops (after, DUEL_DIRECTION_WRITE), ==, 131072);
   g_assert_cmpuint (after->latency[DUEL_DIRECTION_READ]->count, ==, 0);
@@ -188,13 +192,17 @@ test_without_log (void)
 {
   g_autofree char *json = fixture ("randrw-qd16.json");
   g_autoptr(DuelResult) result = duel_fio_import_file (json, NULL, NULL);
+  g_autoptr(JsonObject) job = load_fio_job ("randrw-qd16.json");
+  JsonObject *read = json_object_get_object_member (job, "read");
   DuelTestRecord *record = duel_result_find_test (result, "randrw-qd16");
 
   /* Totals without a time profile: one row over the whole run, whose length
-   * is fio's (4001 ms for the reads), so the IOPS are fio's too. */
+   * is fio's (the reads' runtime), so the IOPS are fio's too. */
   g_assert_cmpuint (duel_series_get_length (record->series), ==, 1);
-  g_assert_cmpuint (duel_series_get_row (record->series, 0)->t_ms, ==, 4001);
-  g_assert_cmpfloat_with_epsilon (duel_test_record_get_iops (record, DUEL_DIRECTION_READ), 51846.288428, 1e-3);
+  g_assert_cmpuint (duel_series_get_row (record->series, 0)->t_ms, ==,
+                    (guint64) json_object_get_int_member (read, "runtime"));
+  g_assert_cmpfloat_with_epsilon (duel_test_record_get_iops (record, DUEL_DIRECTION_READ),
+                                  json_object_get_double_member (read, "iops"), 1e-3);
 }
 
 static void
@@ -237,6 +245,21 @@ test_refuses (void)
   g_assert_null (duel_fio_import_data (text, length, "ok.json", "1000, abc, 0, 0, 0\n", "log", &error));
   g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
   g_assert_nonnull (strstr (error->message, "line 1"));
+  g_clear_error (&error);
+
+  /* Completion latencies alone (fio without --lat_percentiles=1) are another
+   * definition of latency than the engine's: refused, saying how to run fio. */
+  {
+    const char *clat_only =
+      "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"j\", \"job options\": {\"rw\": \"randread\"},"
+      " \"read\": {\"total_ios\": 1, \"io_bytes\": 4096, \"runtime\": 1,"
+      " \"clat_ns\": {\"N\": 1, \"min\": 1000, \"max\": 1000, \"mean\": 1000, \"bins\": {\"1000\": 1}},"
+      " \"lat_ns\": {\"N\": 1, \"min\": 1100, \"max\": 1100, \"mean\": 1100}}, \"write\": {}}]}";
+
+    g_assert_null (duel_fio_import_data (clat_only, strlen (clat_only), "clat.json", NULL, NULL, &error));
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+    g_assert_nonnull (strstr (error->message, "--lat_percentiles=1"));
+  }
 }
 
 /* The exported job file is what fio itself accepts, with our parameters. */
@@ -259,6 +282,10 @@ test_export_job_file (void)
   g_assert_nonnull (strstr (text, "runtime=4000ms\ntime_based=1\n"));
   g_assert_nonnull (strstr (text, "log_avg_msec=500\n"));
   g_assert_nonnull (strstr (text, "filename=/tmp/driveduel-fio/target.bin\n"));
+  /* fio then writes lat_ns bins: the latency the engine measures and the
+   * import reads. */
+  g_assert_nonnull (strstr (text, "\nlat_percentiles=1\n"));
+  g_assert_null (strstr (text, "clat_percentiles"));
 
   /* An ini file: sections, key=value or flag lines, ';' comments. */
   g_assert_true (duel_fio_export_save (result, path, &error));

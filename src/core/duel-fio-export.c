@@ -68,7 +68,7 @@ duel_fio_export_job (const DuelTestRecord *record,
         g_string_append (job, "time_based=1\n");
     }
 
-  /* Per-interval IOPS like our series; clat percentiles like our histograms. */
+  /* Per-interval IOPS like our series. */
   g_string_append_printf (job, "write_iops_log=%s\n", name);
   g_string_append_printf (job, "log_avg_msec=%u\n", w->interval_ms);
   g_string_append_printf (job, "randseed=%" G_GUINT64_FORMAT "\n", w->seed);
@@ -103,7 +103,8 @@ duel_fio_export_result (DuelResult *result)
   g_string_append (text, "direct=1\n");
   g_string_append (text, "norandommap=1\n");
   g_string_append (text, "randrepeat=0\n");
-  g_string_append (text, "clat_percentiles=1\n");
+  g_string_append (text, "; Latency as Drive Duel measures it: fio's lat, from submission to completion.\n");
+  g_string_append (text, "lat_percentiles=1\n");
   g_string_append (text, "percentile_list=50:90:99:99.9:99.99:99.999\n");
   if (target != NULL && target->path != NULL && target->path[0] != '\0')
     g_string_append_printf (text, "filename=%s\n", target->path);

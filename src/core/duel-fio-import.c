@@ -218,14 +218,17 @@ parse_fio_time_ms (const char *text,
 /* ---- Histograms ----------------------------------------------------------------- */
 
 /* fio prints each bin as its midpoint value (plat_idx_to_val); the index of
- * that value is the bin's index, which is ours. */
+ * that value is the bin's index, which is ours. @lat is fio's lat_ns: from
+ * submission to completion, what the engine measures. @clat (completion
+ * only) is looked at just to say what is wrong when lat_ns has no bins. */
 static gboolean
 import_histogram (Importer      *importer,
+                  JsonObject    *lat,
                   JsonObject    *clat,
                   const char    *where,
                   DuelHistogram *hist)
 {
-  JsonObject *bins = member_object (clat, "bins");
+  JsonObject *bins = member_object (lat, "bins");
   JsonObjectIter iter;
   const char *key;
   JsonNode *value;
@@ -233,10 +236,13 @@ import_histogram (Importer      *importer,
   int first = -1, last = -1;
 
   duel_histogram_init (hist);
-  if (clat == NULL || !member_number (clat, "N", &n) || n <= 0)
+  if (lat == NULL || !member_number (lat, "N", &n) || n <= 0)
     return TRUE;
+  if (bins == NULL && member_object (clat, "bins") != NULL)
+    return fail (importer, _("%s has the completion latency’s histogram (clat) only; Drive Duel measures latency from submission to completion, fio’s lat: run fio with --lat_percentiles=1."),
+                 where);
   if (bins == NULL)
-    return fail (importer, _("%s has latencies but no histogram bins; run fio with --output-format=json+."),
+    return fail (importer, _("%s has latencies but no histogram bins; run fio with --output-format=json+ --lat_percentiles=1."),
                  where);
 
   json_object_iter_init (&iter, bins);
@@ -264,10 +270,10 @@ import_histogram (Importer      *importer,
     return TRUE;
 
   /* The exact statistics from fio, kept consistent with the bins. */
-  member_number (clat, "mean", &mean);
-  member_number (clat, "stddev", &stddev);
-  member_number (clat, "min", &min);
-  member_number (clat, "max", &max);
+  member_number (lat, "mean", &mean);
+  member_number (lat, "stddev", &stddev);
+  member_number (lat, "min", &min);
+  member_number (lat, "max", &max);
   /* Only values an unsigned 64-bit integer can hold are taken as they are. */
   if (min > 0 && min < 1e19 && duel_histogram_bucket_index ((guint64) min) == (guint) first)
     hist->min_ns = (guint64) min;
@@ -680,9 +686,10 @@ import_job (Importer   *importer,
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
       JsonObject *section = member_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
-      g_autofree char *clat_where = g_strdup_printf ("%s.%s.clat_ns", where, d == DUEL_DIRECTION_READ ? "read" : "write");
+      g_autofree char *lat_where = g_strdup_printf ("%s.%s.lat_ns", where, d == DUEL_DIRECTION_READ ? "read" : "write");
 
-      if (!import_histogram (importer, member_object (section, "clat_ns"), clat_where, record->latency[d]))
+      if (!import_histogram (importer, member_object (section, "lat_ns"), member_object (section, "clat_ns"),
+                             lat_where, record->latency[d]))
         return NULL;
     }
 

@@ -1,8 +1,9 @@
 /* duel-fio-import.h — fio's --output-format=json+ as a Drive Duel result
  *
  * Each fio job becomes a test record: the workload from its options, the
- * latency histograms from clat_ns.bins (fio's layout is ours, so bins map one
- * to one), totals from the read and write sections, and the per-interval
+ * latency histograms from lat_ns.bins (fio's lat, from submission to
+ * completion, is what the engine measures; fio writes these bins with
+ * --lat_percentiles=1; its layout is ours, so bins map one to one), totals from the read and write sections, and the per-interval
  * series from an IOPS log written with --write_iops_log and log_avg_msec when
  * one is given (else a single row for the whole run).
  *
