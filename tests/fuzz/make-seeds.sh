@@ -69,7 +69,7 @@ fio_seed() {   # NAME [--log] FIO-ARGS...: fio json+, with the job's IOPS log af
     log=no
     [ "$1" = --log ] && { log=yes; shift; }
     (cd "$work" && fio --output-format=json+ --output="$work/$name.json" \
-        --ioengine=io_uring --direct=1 --filename="$t" --size=16m "$@" >/dev/null)
+        --ioengine=io_uring --direct=1 --lat_percentiles=1 --filename="$t" --size=16m "$@" >/dev/null)
     if [ $log = yes ]; then
         { cat "$work/$name.json"; printf '\0'; cat "$work"/*_iops.1.log; } >"$fios/$name.bin"
         "$cli" import --iops-log "$(ls "$work"/*_iops.1.log | head -n 1)" --output "$results/import-$name.json" "$work/$name.json" >/dev/null 2>&1 || true
