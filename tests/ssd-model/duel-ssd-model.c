@@ -80,7 +80,8 @@ typedef struct
   guint        heap_len, heap_cap;
   guint64      seq;
   gboolean     stopping;
-  guint64      first_io_ns;  /* 0: no I/O yet */
+  guint64      first_io_ns;  /* the first write's arrival, origin of the seconds; 0: none yet */
+  guint64      early_reads;  /* reads completed before it (e.g. the CLI probing the target) */
   guint64      last_reply_ns;
   GArray      *seconds;      /* Second */
   guint64      write_ops, read_ops, write_bytes, read_bytes, trims, trim_bytes;
@@ -207,10 +208,18 @@ account_locked (Server        *s,
                 guint64        reply_ns)
 {
   SsdCounters c;
-  Second *sec = second_at (s, reply_ns);
+  Second *sec;
   guint64 wait = p->deadline - p->arrival;
   guint64 late = reply_ns > p->deadline ? reply_ns - p->deadline : 0;
 
+  if (s->first_io_ns == 0 || reply_ns < s->first_io_ns)
+    {
+      s->early_reads++;
+      s->read_ops++;
+      s->read_bytes += p->size;
+      return;
+    }
+  sec = second_at (s, reply_ns);
   ssd_ftl_counters (s->ftl, &c);
   if (p->kind == OP_WRITE)
     {
@@ -367,6 +376,7 @@ build_log_locked (Server   *s,
   g_string_append_printf (out, "  \"host\": {\n"
                           "    \"write_ops\": %" G_GUINT64_FORMAT ",\n"
                           "    \"read_ops\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"read_ops_before_first_write\": %" G_GUINT64_FORMAT ",\n"
                           "    \"write_bytes\": %" G_GUINT64_FORMAT ",\n"
                           "    \"read_bytes\": %" G_GUINT64_FORMAT ",\n"
                           "    \"trims\": %" G_GUINT64_FORMAT ",\n"
@@ -375,7 +385,7 @@ build_log_locked (Server   *s,
                           "    \"plateau_write_iops\": %.1f,\n"
                           "    \"run_s\": %.3f,\n"
                           "    \"max_in_service\": %u\n  },\n",
-                          s->write_ops, s->read_ops, s->write_bytes, s->read_bytes,
+                          s->write_ops, s->read_ops, s->early_reads, s->write_bytes, s->read_bytes,
                           s->trims, s->trim_bytes, 100.0 * s->write_bytes / cfg->capacity_bytes,
                           plateau_iops_locked (s),
                           s->first_io_ns ? (double) (s->last_reply_ns - s->first_io_ns) / NSEC : 0.0,
@@ -715,8 +725,6 @@ model_read (fuse_req_t             req,
       return;
     }
   g_mutex_lock (&s->lock);
-  if (s->first_io_ns == 0)
-    s->first_io_ns = t;
   done = ssd_ftl_read (s->ftl, (guint64) off / SSD_PAGE_SIZE,
                        ((guint64) off + size - 1) / SSD_PAGE_SIZE - (guint64) off / SSD_PAGE_SIZE + 1, t);
   enqueue_locked (s, req, OP_READ, off, size, t, done);
