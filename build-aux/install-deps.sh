@@ -19,6 +19,7 @@ PACKAGES="
   util-linux fio e2fsprogs groff-base
   qemu-system-x86 busybox-static
   clang libclang-rt-14-dev valgrind dmsetup python3
+  libfuse3-dev fuse3
 "
 
 export DEBIAN_FRONTEND=noninteractive
