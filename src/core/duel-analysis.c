@@ -1835,7 +1835,7 @@ static const DuelFigureInfo figures[] = {
   { "ss_data_excursion_pct",  "%",      DUEL_BETTER_LOWER,  N_("Steady-state data excursion") },
   { "ss_slope_excursion_pct", "%",      DUEL_BETTER_LOWER,  N_("Steady-state slope excursion") },
   { "ss_steady",              "",       DUEL_BETTER_HIGHER, N_("Steady state reached (last window)") },
-  { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round") },
+  { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round after the write cliff") },
   /* write-saturation: the read score */
   { "read_score_iops",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random read score (filled)") },
   { "read_score_mbps",        "MB/s",   DUEL_BETTER_HIGHER, N_("4K random read score (filled), MB/s") },
