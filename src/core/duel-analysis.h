@@ -3,7 +3,8 @@
  * Nothing here does I/O or keeps state: the same series and histograms give
  * the same figures, whether they come from a run that just finished or from
  * a result file loaded years later. The rules (windows, ranks, limits) are
- * documented next to each function and in docs/result-format.md, section
+ * documented next to each function, in docs/analysis.md (the write cliff
+ * and steady state after it) and in docs/result-format.md, section
  * "Summary figures".
  *
  * Units: IOPS are operations per second; MB is 10^6 bytes and GB is 10^9
@@ -182,15 +183,17 @@ typedef struct
   DuelWindowMean  at_100;             /* [100 − w, 100 + w] % */
   DuelWindowMean  at_end;             /* [written − edge, written] % */
   DuelWindowMean  plateau;            /* the last plateau_fraction of the bytes written */
-  /* The write cliff (docs/analysis.md). The curve is smoothed by a centred
-   * window of cliff_smooth_pct of capacity on a grid of cliff_step_pct. Its
-   * highest smoothed value is R, the plateau P. The fall is located where the
-   * smoothed curve last crosses R − cliff_fraction x (R − P) and stays below
-   * to the end. A continuous three-segment line (pre-cliff trend, fall,
-   * plateau), fitted by least squares from cliff_fit_pct before that
-   * crossing to the end, puts the knee at its first breakpoint. No cliff when
-   * P >= (1 − cliff_min_drop) x R, or when the plateau is less than
-   * cliff_min_drop below the fitted level at the knee. */
+  /* The write cliff (docs/analysis.md): the curve of
+   * duel_analysis_cliff_curve() (a running median of cliff_smooth_rows
+   * intervals, then a centred mean over cliff_smooth_pct of capacity, on a
+   * grid of cliff_step_pct). Its highest value is R, the plateau P. The fall
+   * is located where that curve last crosses R − cliff_fraction x (R − P)
+   * and stays below to the end. A continuous three-segment line (pre-cliff
+   * trend, fall, plateau), fitted by least squares from the highest point
+   * within cliff_fit_pct before that crossing to the end, puts the knee at
+   * its first breakpoint. No cliff when P >= (1 − cliff_min_drop) x R, or
+   * when the plateau is less than cliff_min_drop below the fitted level at
+   * the knee. */
   double          cliff_threshold_iops; /* the level the curve crossed on its last fall; NAN without one */
   double          cliff_peak_iops;    /* R: the highest smoothed IOPS */
   gboolean        cliff_found;
