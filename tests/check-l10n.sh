@@ -133,6 +133,11 @@ expect "run summary: read line" "$tmp/run.out" \
 "
 expect "run summary: direction name" "$tmp/run.out" "read"
 check "analyze the result" "$cli" analyze "$tmp/run.json"
+# A published reference: its figures are the review's, and analyze says so.
+reference="$(cd "$(dirname "$0")/.." && pwd)/data/reference/plextor-m8peg-512gb.json"
+"$cli" analyze "$reference" >"$tmp/analyze-reference" 2>&1
+expect "analyze a published reference" "$tmp/analyze-reference" \
+    "Published figures from the review, not measured by Drive Duel."
 
 # The GUI's own options need no display.
 "$app" --help >"$tmp/app-help" 2>&1

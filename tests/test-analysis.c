@@ -23,6 +23,7 @@ typedef struct
   DuelSeries *series;
   GHashTable *params;    /* char * → double * */
   GHashTable *expect;    /* char * → double * (NAN for "nan") */
+  GHashTable *tolerance; /* char * → double *: "VALUE +- TOL" expectations */
   GArray     *hist;      /* latency_ns, count pairs (guint64) for .hist files */
 } Fixture;
 
@@ -33,6 +34,7 @@ fixture_free (Fixture *fixture)
   g_clear_pointer (&fixture->series, duel_series_free);
   g_hash_table_unref (fixture->params);
   g_hash_table_unref (fixture->expect);
+  g_hash_table_unref (fixture->tolerance);
   g_array_unref (fixture->hist);
   g_free (fixture);
 }
@@ -81,6 +83,7 @@ fixture_load (const char *name)
   fixture->series = duel_series_new ();
   fixture->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   fixture->expect = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  fixture->tolerance = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   fixture->hist = g_array_new (FALSE, TRUE, sizeof (guint64));
 
   /* Parameters come first in the header; the rows need the block size. */
@@ -104,10 +107,21 @@ fixture_load (const char *name)
         {
           g_auto(GStrv) kv = g_strsplit (line, "=", 2);
 
+          g_auto(GStrv) tol = NULL;
+
           g_assert_nonnull (kv[1]);
           g_strstrip (kv[0]);
-          g_strstrip (kv[1]);
-          g_hash_table_insert (table, g_strdup (kv[0]), g_memdup2 ((double[]) { parse_double (kv[1]) }, sizeof (double)));
+          /* "VALUE +- TOL": a figure located on a grid, not computed to the last digit. */
+          tol = g_strsplit (kv[1], "+-", 2);
+          g_strstrip (tol[0]);
+          g_hash_table_insert (table, g_strdup (kv[0]), g_memdup2 ((double[]) { parse_double (tol[0]) }, sizeof (double)));
+          if (tol[1] != NULL)
+            {
+              g_assert_true (table == fixture->expect);
+              g_strstrip (tol[1]);
+              g_hash_table_insert (fixture->tolerance, g_strdup (kv[0]),
+                                   g_memdup2 ((double[]) { parse_double (tol[1]) }, sizeof (double)));
+            }
         }
     }
 
@@ -172,6 +186,7 @@ check_expectations (Fixture      *fixture,
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       double expected = *(double *) value;
+      double *tolerance = g_hash_table_lookup (fixture->tolerance, key);
       gboolean found = FALSE;
 
       for (guint i = 0; i < n_actual; i++)
@@ -183,6 +198,12 @@ check_expectations (Fixture      *fixture,
             {
               if (!isnan (actual[i].value))
                 g_error ("%s: %s is %.17g, expected nan", fixture->name, (char *) key, actual[i].value);
+            }
+          else if (tolerance != NULL)
+            {
+              if (!(fabs (actual[i].value - expected) <= *tolerance + 1e-9))
+                g_error ("%s: %s is %.17g, expected %.17g ± %g", fixture->name, (char *) key,
+                         actual[i].value, expected, *tolerance);
             }
           else if (!(fabs (actual[i].value - expected) <= 1e-9 * MAX (1.0, fabs (expected))))
             g_error ("%s: %s is %.17g, expected %.17g", fixture->name, (char *) key, actual[i].value, expected);
@@ -248,6 +269,7 @@ check_saturation (const char *name)
   g_autoptr(Fixture) f = fixture_load (name);
   DuelAnalysisParams params;
   DuelSaturation s;
+  DuelSteadyState snia;
   const DuelSteadyStateWindow *w;
   double round_1 = NAN, round_2 = NAN;
 
@@ -259,6 +281,9 @@ check_saturation (const char *name)
     round_1 = g_array_index (s.steady_state.rounds, double, 0);
   if (s.steady_state.rounds->len > 1)
     round_2 = g_array_index (s.steady_state.rounds, double, 1);
+  /* The plain SNIA search over the same rounds, from round n on. */
+  duel_analysis_steady_state ((const double *) (gpointer) s.steady_state.rounds->data,
+                              s.steady_state.rounds->len, &params, &snia);
 
   {
     Actual actual[] = {
@@ -290,11 +315,19 @@ check_saturation (const char *name)
       { "ss_slope_ok", w->slope_ok },
       { "ss_slope_ok_tkperf", w->slope_ok_tkperf },
       { "ss_steady", w->steady },
+      { "ss_searched", s.steady_state.searched },
+      { "ss_search_from_round", s.steady_state.searched ? s.steady_state.search_from_round : NAN },
       { "ss_found", s.steady_state.found },
       { "ss_first_steady_round", s.steady_state.found ? s.steady_state.first_steady_round : NAN },
+      { "snia_found", snia.found },
+      { "snia_first_steady_round", snia.found ? snia.first_steady_round : NAN },
+      { "cliff_threshold_iops", s.cliff_threshold_iops },
+      { "pre_cliff_iops", s.pre_cliff_iops },
+      { "fall_end_pct", s.fall_end_pct },
     };
     check_expectations (f, actual, G_N_ELEMENTS (actual));
   }
+  duel_steady_state_clear (&snia);
   duel_saturation_clear (&s);
 }
 
@@ -402,10 +435,13 @@ test_saturation_interval_independent (void)
     g_assert_cmpfloat_with_epsilon (g_array_index (pct, double, 49), 200, 1e-9);
     g_assert_cmpfloat_with_epsilon (g_array_index (pct, double, 99), 250, 1e-9);
   }
-  /* 50000 blocks at 1000 IOPS = 200 % of 25000: the cliff is at 200 %. */
+  /* 50000 blocks at 1000 IOPS = 200 % of 25000: the knee is at 200 %, within
+   * a point (the grid point at 200 % straddles the step), and the same for
+   * both cuttings of the run. */
   g_assert_true (a.cliff_found && b.cliff_found);
-  g_assert_cmpfloat_with_epsilon (a.cliff_pct, 200, 1e-9);
-  g_assert_cmpfloat_with_epsilon (b.cliff_pct, 200, 1e-9);
+  g_assert_cmpfloat (fabs (a.cliff_pct - 200), <=, 1);
+  g_assert_cmpfloat_with_epsilon (a.cliff_pct, b.cliff_pct, 1e-9);
+  g_assert_cmpfloat_with_epsilon (a.fall_end_pct, b.fall_end_pct, 1e-9);
   duel_saturation_clear (&a);
   duel_saturation_clear (&b);
 }
@@ -431,6 +467,282 @@ test_saturation_unreached (void)
   g_assert_true (isnan (s.at_100.iops));
   g_assert_cmpfloat_with_epsilon (s.at_0.iops, 1000, 1e-9);
   g_assert_cmpfloat_with_epsilon (s.at_end.iops, 1000, 1e-9);
+  duel_saturation_clear (&s);
+}
+
+/* ---- Crafted fill curves: the knee, the plateau, steady state after the cliff -- */
+
+/* A fill built from a curve of the review's kind: IOPS as a piecewise-linear
+ * function of % of capacity written (the knots), written in 1 s intervals
+ * of 4 KiB writes until twice the capacity, optionally with noise from a
+ * fixed-seed generator, so every run of the test sees the same series. */
+typedef struct
+{
+  double pct;
+  double iops;
+} Knot;
+
+typedef enum
+{
+  NOISE_NONE,
+  NOISE_JITTER,       /* ±15 % per interval, GC stalls (2 %), spikes (0.5 %) */
+} Noise;
+
+typedef struct
+{
+  const char *name;
+  guint64     span_bytes;
+  Knot        knots[8];
+  guint       n_knots;
+  double      dip_pct;       /* a single deep dip of 1 % of capacity at 15 % of the level; 0: none */
+  gboolean    cliff;         /* the curve has a cliff … */
+  double      knee_pct;      /* … at this % written (the built-in knee) */
+  double      plateau_iops;  /* the built-in level of the last 10 % */
+} Curve;
+
+/* Knuth's MMIX LCG; the top 53 bits as a double in [0, 1). */
+static double
+lcg_next (guint64 *state)
+{
+  *state = *state * G_GUINT64_CONSTANT (6364136223846793005) + G_GUINT64_CONSTANT (1442695040888963407);
+  return (double) (*state >> 11) / 9007199254740992.0;
+}
+
+static double
+curve_iops_at (const Curve *curve,
+               double       pct)
+{
+  const Knot *k = curve->knots;
+
+  if (pct <= k[0].pct)
+    return k[0].iops;
+  for (guint i = 1; i < curve->n_knots; i++)
+    {
+      if (pct <= k[i].pct)
+        return k[i - 1].iops + (k[i].iops - k[i - 1].iops) * (pct - k[i - 1].pct) / (k[i].pct - k[i - 1].pct);
+    }
+  return k[curve->n_knots - 1].iops;
+}
+
+static DuelSeries *
+curve_series (const Curve *curve,
+              Noise        noise,
+              guint64      seed)
+{
+  DuelSeries *series = duel_series_new ();
+  guint64 state = seed, written = 0;
+  double span = (double) curve->span_bytes;
+
+  for (guint64 t = 1000; written < 2 * curve->span_bytes; t += 1000)
+    {
+      double pct = written / span * 100.0;
+      double iops = curve_iops_at (curve, pct);
+      DuelSeriesRow row = { .t_ms = t, .temperature_c = NAN };
+      guint64 ops;
+
+      if (curve->dip_pct > 0 && pct >= curve->dip_pct && pct < curve->dip_pct + 1)
+        iops *= 0.15;
+      if (noise == NOISE_JITTER)
+        {
+          double u = lcg_next (&state), v = lcg_next (&state);
+
+          iops *= 0.85 + 0.3 * u;
+          if (v < 0.02)
+            iops *= 0.3 + 0.3 * lcg_next (&state);     /* a garbage-collection stall */
+          else if (v > 0.995)
+            iops *= 2 + lcg_next (&state);             /* a burst */
+        }
+      ops = (guint64) llround (iops);
+      row.ops[DUEL_DIRECTION_WRITE] = ops;
+      row.bytes[DUEL_DIRECTION_WRITE] = ops * 4096;
+      row.lat_max_ns[DUEL_DIRECTION_WRITE] = 2000000;
+      duel_series_append (series, &row);
+      written += ops * 4096;
+    }
+  return series;
+}
+
+/* The time (ms) at which @series had written @bytes. */
+static double
+series_time_at_bytes (DuelSeries *series,
+                      guint64     bytes)
+{
+  guint64 cum = 0, prev_t = 0;
+
+  for (guint i = 0; i < duel_series_get_length (series); i++)
+    {
+      const DuelSeriesRow *row = duel_series_get_row (series, i);
+      guint64 b = row->bytes[DUEL_DIRECTION_WRITE];
+
+      if (cum + b > bytes)
+        return prev_t + (double) (row->t_ms - prev_t) * (double) (bytes - cum) / (double) b;
+      cum += b;
+      prev_t = row->t_ms;
+    }
+  return prev_t;
+}
+
+#define PLEXTOR_SPAN G_GUINT64_CONSTANT (512000000000)
+#define INTEL_SPAN   G_GUINT64_CONSTANT (400000000000)
+
+static const Curve crafted_curves[] = {
+  /* The Intel SSD 750: fastest at the start, slowing down all the way to the
+   * knee (112 540 at 0 %, 83 061 at 50 %), then the fall to 15 885. */
+  { "intel-750", INTEL_SPAN,
+    { { 0, 112540 }, { 50, 83061 }, { 65, 74217 }, { 70, 15885 }, { 200, 15885 } }, 5,
+    0, TRUE, 65, 15885 },
+  /* A drive that falls from the first byte: the knee is at 0 %. */
+  { "falls-from-start", INTEL_SPAN,
+    { { 0, 112540 }, { 25, 15885 }, { 200, 15885 } }, 3,
+    0, TRUE, 0, 15885 },
+  /* The Plextor M8PeG: speeds up from 33 578 to 47 061 at 50 %, knee at 75 %,
+   * down to 9 087 (the old rule said 83 %). */
+  { "rise-knee-75", PLEXTOR_SPAN,
+    { { 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 } }, 5,
+    0, TRUE, 75, 9087 },
+  /* Knee at 60 % and a gradual fall over 60 points (the old rule said 108 %). */
+  { "knee-60-gradual", PLEXTOR_SPAN,
+    { { 0, 33578 }, { 50, 47061 }, { 60, 47061 }, { 120, 9087 }, { 200, 9087 } }, 5,
+    0, TRUE, 60, 9087 },
+  /* The plateau stays above half the start (the old rule found no cliff). */
+  { "plateau-above-half", PLEXTOR_SPAN,
+    { { 0, 33578 }, { 50, 47061 }, { 70, 47061 }, { 74, 20000 }, { 200, 20000 } }, 5,
+    0, TRUE, 70, 20000 },
+  /* A single deep dip (1 % of capacity at 15 % of the level) at 40 %, well
+   * before the real knee at 75 %. */
+  { "dip-before-knee", PLEXTOR_SPAN,
+    { { 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 } }, 5,
+    40, TRUE, 75, 9087 },
+  /* The same dip 10 points before the knee. */
+  { "dip-near-knee", PLEXTOR_SPAN,
+    { { 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 } }, 5,
+    65, TRUE, 75, 9087 },
+  /* A flat curve: no cliff. */
+  { "flat", PLEXTOR_SPAN,
+    { { 0, 30000 }, { 200, 30000 } }, 2,
+    0, FALSE, 0, 30000 },
+  /* A slow decline of 20 % without a knee: no cliff either. */
+  { "slow-decline", PLEXTOR_SPAN,
+    { { 0, 30000 }, { 200, 24000 } }, 2,
+    0, FALSE, 0, 24300 },
+  /* A flat curve with a deep dip at 40 %: a dip is not a cliff. */
+  { "flat-dip", PLEXTOR_SPAN,
+    { { 0, 30000 }, { 200, 30000 } }, 2,
+    40, FALSE, 0, 30000 },
+};
+
+static void
+check_crafted (const Curve *curve,
+               Noise        noise)
+{
+  g_autoptr(DuelSeries) series = curve_series (curve, noise, 20151130);
+  DuelAnalysisParams params;
+  DuelSaturation s;
+  const DuelSteadyState *ss;
+
+  duel_analysis_params_init (&params);
+  duel_analysis_saturation (series, curve->span_bytes, &params, &s);
+  ss = &s.steady_state;
+
+  g_test_message ("%s%s: %u rows, %.1f %% written; cliff %s at %.2f %% (built in %s %.0f %%), "
+                  "pre-cliff %.0f, fall ends %.2f %%, plateau %.0f (built in %.0f, %+.2f %%); "
+                  "steady from round %s%u (search from %u; cliff in round %.0f), last window %s",
+                  curve->name, noise == NOISE_NONE ? "" : " (noisy)",
+                  duel_series_get_length (series), s.written_pct,
+                  s.cliff_found ? "found" : "not found", s.cliff_pct,
+                  curve->cliff ? "at" : "none,", curve->knee_pct,
+                  s.pre_cliff_iops, s.fall_end_pct,
+                  s.plateau.iops, curve->plateau_iops,
+                  (s.plateau.iops / curve->plateau_iops - 1) * 100,
+                  ss->found ? "" : "(not reached) ", ss->first_steady_round, ss->search_from_round,
+                  s.cliff_found
+                    ? floor (series_time_at_bytes (series, s.cliff_bytes) / params.round_ms) + 1
+                    : NAN,
+                  ss->last.steady ? "steady" : "not steady");
+
+  /* The plateau: within 5 % of the level built in. */
+  g_assert_cmpfloat (fabs (s.plateau.iops / curve->plateau_iops - 1), <=, 0.05);
+
+  if (!curve->cliff)
+    {
+      g_assert_false (s.cliff_found);
+      g_assert_true (isnan (s.cliff_pct));
+      /* Without a cliff there is no "first steady round" to give. */
+      g_assert_false (ss->searched);
+      g_assert_false (ss->found);
+      g_assert_true (ss->last.complete);
+      duel_saturation_clear (&s);
+      return;
+    }
+
+  /* The knee: within 3 points of % of capacity written. */
+  g_assert_true (s.cliff_found);
+  g_assert_cmpfloat (fabs (s.cliff_pct - curve->knee_pct), <=, 3);
+  g_assert_cmpfloat (s.cliff_gb, ==, s.cliff_bytes / 1e9);
+  g_assert_cmpfloat (s.fall_end_pct, >, s.cliff_pct);
+  g_assert_cmpfloat (s.cliff_threshold_iops, <, s.pre_cliff_iops);
+  g_assert_cmpfloat (s.cliff_threshold_iops, >, s.plateau.iops);
+  /* The interval that passed the knee. */
+  {
+    guint64 before = 0;
+
+    for (guint i = 0; i < s.cliff_row; i++)
+      before += duel_series_get_row (series, i)->bytes[DUEL_DIRECTION_WRITE];
+    g_assert_cmpuint (before, <=, s.cliff_bytes);
+    g_assert_cmpuint (before + duel_series_get_row (series, s.cliff_row)->bytes[DUEL_DIRECTION_WRITE], >,
+                      s.cliff_bytes);
+  }
+
+  /* Steady state: found, and its first window begins after the cliff. */
+  g_assert_true (ss->searched);
+  g_assert_true (ss->found);
+  g_assert_cmpuint (ss->first.first_round, ==, ss->first_steady_round - params.ss_window_rounds + 1);
+  g_assert_cmpfloat ((ss->first.first_round - 1) * (double) params.round_ms, >=,
+                     series_time_at_bytes (series, s.cliff_bytes));
+  g_assert_cmpfloat ((ss->first.first_round - 1) * (double) params.round_ms, >=, (double) s.fall_end_ms);
+  /* The last-window verdict stays: these fills end on a flat plateau. */
+  g_assert_true (ss->last.steady);
+  duel_saturation_clear (&s);
+}
+
+static void
+test_crafted_clean (gconstpointer data)
+{
+  check_crafted (data, NOISE_NONE);
+}
+
+static void
+test_crafted_noisy (gconstpointer data)
+{
+  check_crafted (data, NOISE_JITTER);
+}
+
+/* The old rule's mistake, as the issue reports it: the first passing SNIA
+ * window of a fill is in fresh-out-of-box rounds unless the search waits for
+ * the cliff. */
+static void
+test_crafted_fob_not_steady (void)
+{
+  g_autoptr(DuelSeries) series = curve_series (&crafted_curves[2], NOISE_JITTER, 20151130);
+  DuelAnalysisParams params;
+  DuelSaturation s;
+  DuelSteadyState plain;
+  double cliff_ms;
+
+  duel_analysis_params_init (&params);
+  duel_analysis_saturation (series, crafted_curves[2].span_bytes, &params, &s);
+  cliff_ms = series_time_at_bytes (series, s.cliff_bytes);
+
+  /* Plain SNIA from round 5 passes long before the cliff … */
+  duel_analysis_steady_state ((const double *) (gpointer) s.steady_state.rounds->data,
+                              s.steady_state.rounds->len, &params, &plain);
+  g_assert_true (plain.found);
+  g_assert_cmpfloat (plain.first_steady_round * (double) params.round_ms, <, cliff_ms);
+  /* … the fill's search does not. */
+  g_assert_true (s.steady_state.found);
+  g_assert_cmpuint (s.steady_state.first_steady_round, >, plain.first_steady_round);
+  g_assert_cmpfloat ((s.steady_state.first.first_round - 1) * (double) params.round_ms, >=, cliff_ms);
+  duel_steady_state_clear (&plain);
   duel_saturation_clear (&s);
 }
 
@@ -697,7 +1009,8 @@ test_params_json (void)
 
   duel_analysis_params_init (&params);
   params.round_ms = 1234;
-  params.cliff_smooth_rows = 7;
+  params.cliff_smooth_pct = 3;
+  params.cliff_min_drop = 0.2;
   params.ss_slope_limit = 0.05;
   node = duel_analysis_params_to_json (&params);
   g_assert_true (duel_analysis_params_from_json (json_node_get_object (node), &back, &error));
@@ -707,7 +1020,10 @@ test_params_json (void)
   g_assert_cmpfloat (back.edge_window_pct, ==, params.edge_window_pct);
   g_assert_cmpfloat (back.plateau_fraction, ==, params.plateau_fraction);
   g_assert_cmpfloat (back.cliff_fraction, ==, params.cliff_fraction);
-  g_assert_cmpuint (back.cliff_smooth_rows, ==, 7);
+  g_assert_cmpfloat (back.cliff_smooth_pct, ==, 3);
+  g_assert_cmpfloat (back.cliff_step_pct, ==, params.cliff_step_pct);
+  g_assert_cmpfloat (back.cliff_fit_pct, ==, params.cliff_fit_pct);
+  g_assert_cmpfloat (back.cliff_min_drop, ==, 0.2);
   g_assert_cmpuint (back.round_ms, ==, 1234);
   g_assert_cmpuint (back.ss_window_rounds, ==, params.ss_window_rounds);
   g_assert_cmpfloat (back.ss_data_limit, ==, params.ss_data_limit);
@@ -717,6 +1033,41 @@ test_params_json (void)
   json_object_set_double_member (object, "cliff_fraction", 3);
   g_assert_false (duel_analysis_params_from_json (object, &back, &error));
   g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  g_clear_error (&error);
+
+  /* A file from before the knee rule: cliff_smooth_rows is accepted (and
+   * still checked), the new parameters take their defaults. */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    DuelAnalysisParams defaults;
+
+    duel_analysis_params_init (&defaults);
+    g_assert_true (json_parser_load_from_data (parser,
+                                               "{\"point_window_pct\": 1, \"edge_window_pct\": 2,"
+                                               " \"plateau_fraction\": 0.1, \"cliff_fraction\": 0.5,"
+                                               " \"cliff_smooth_rows\": 5, \"round_ms\": 60000,"
+                                               " \"ss_window_rounds\": 5, \"ss_data_limit\": 0.2,"
+                                               " \"ss_slope_limit\": 0.1}", -1, &error));
+    g_assert_no_error (error);
+    g_assert_true (duel_analysis_params_from_json (json_node_get_object (json_parser_get_root (parser)),
+                                                   &back, &error));
+    g_assert_no_error (error);
+    g_assert_cmpfloat (back.cliff_smooth_pct, ==, defaults.cliff_smooth_pct);
+    g_assert_cmpfloat (back.cliff_step_pct, ==, defaults.cliff_step_pct);
+    g_assert_cmpfloat (back.cliff_fit_pct, ==, defaults.cliff_fit_pct);
+    g_assert_cmpfloat (back.cliff_min_drop, ==, defaults.cliff_min_drop);
+    g_assert_cmpuint (back.round_ms, ==, 60000);
+
+    g_assert_true (json_parser_load_from_data (parser, "{\"cliff_smooth_rows\": 0}", -1, &error));
+    g_assert_false (duel_analysis_params_from_json (json_node_get_object (json_parser_get_root (parser)),
+                                                    &back, &error));
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+    g_clear_error (&error);
+    g_assert_true (json_parser_load_from_data (parser, "{\"cliff_step_pct\": 0.001}", -1, &error));
+    g_assert_false (duel_analysis_params_from_json (json_node_get_object (json_parser_get_root (parser)),
+                                                    &back, &error));
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+  }
 }
 
 int
@@ -734,6 +1085,15 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/saturation/spike", test_saturation_spike);
   g_test_add_func ("/duel/analysis/saturation/interval-independent", test_saturation_interval_independent);
   g_test_add_func ("/duel/analysis/saturation/unreached", test_saturation_unreached);
+  for (guint i = 0; i < G_N_ELEMENTS (crafted_curves); i++)
+    {
+      g_autofree char *clean = g_strdup_printf ("/duel/analysis/crafted/%s", crafted_curves[i].name);
+      g_autofree char *noisy = g_strdup_printf ("/duel/analysis/crafted/%s-noisy", crafted_curves[i].name);
+
+      g_test_add_data_func (clean, &crafted_curves[i], test_crafted_clean);
+      g_test_add_data_func (noisy, &crafted_curves[i], test_crafted_noisy);
+    }
+  g_test_add_func ("/duel/analysis/crafted/fob-not-steady", test_crafted_fob_not_steady);
   g_test_add_func ("/duel/analysis/steady-state/pass", test_steady_state_pass);
   g_test_add_func ("/duel/analysis/steady-state/fail-excursion", test_steady_state_fail_excursion);
   g_test_add_func ("/duel/analysis/steady-state/fail-slope", test_steady_state_fail_slope);

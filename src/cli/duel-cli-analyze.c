@@ -3,6 +3,8 @@
  * Every figure is computed again from the series and histograms in the file
  * with the same functions a preset uses, so the output matches what the run
  * printed; a figure that differs from the one stored in the file is reported.
+ * A published reference (data/reference/) holds the review's figures and no
+ * series: those figures are printed as stored, and said to be published.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -52,6 +54,51 @@ duel_cli_print_figures (const DuelTestRecord *record,
       intervals < DUEL_CONSISTENCY_MIN_INTERVALS)
     printf (_("  Note: fewer than %u intervals, so the 99.9 %% slowest interval is a single sample.\n"),
             DUEL_CONSISTENCY_MIN_INTERVALS);
+}
+
+/* The figures stored in the record, in their order: what a published
+ * reference holds (a null value is NAN). */
+static DuelSummary *
+summary_from_stored (const DuelTestRecord *record)
+{
+  DuelSummary *summary = duel_summary_new ();
+  JsonNode *node = record->summary != NULL ? json_object_get_member (record->summary, "figures") : NULL;
+  JsonArray *figures;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return summary;
+  figures = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (figures); i++)
+    {
+      JsonNode *element = json_array_get_element (figures, i);
+      JsonObject *figure;
+      const char *key;
+      double value;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      figure = json_node_get_object (element);
+      key = json_object_get_string_member_with_default (figure, "key", NULL);
+      if (key == NULL || !duel_test_record_get_figure (record, key, &value))
+        continue;
+      duel_summary_add (summary, key, value);
+    }
+  return summary;
+}
+
+/* The analysis the record names in its details, else the one its test name implies. */
+static DuelAnalysisKind
+stored_kind (const DuelTestRecord *record)
+{
+  JsonNode *node = record->summary != NULL ? json_object_get_member (record->summary, "details") : NULL;
+  DuelAnalysisKind kind;
+
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
+      duel_analysis_kind_from_string (json_object_get_string_member_with_default (json_node_get_object (node),
+                                                                                 "analysis", NULL),
+                                      &kind))
+    return kind;
+  return duel_analysis_kind_for_test_name (record->name);
 }
 
 static gboolean
@@ -137,6 +184,7 @@ duel_cli_analyze (int    argc,
   g_autoptr(JsonBuilder) builder = NULL;
   GPtrArray *tests;
   guint differences = 0;
+  gboolean published;
 
   context = g_option_context_new (_("RESULT.json — recompute and print the summary figures of a result file"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -154,6 +202,7 @@ duel_cli_analyze (int    argc,
     }
 
   tests = duel_result_get_tests (result);
+  published = duel_result_is_published (result);
   if (as_json)
     {
       builder = json_builder_new ();
@@ -162,11 +211,23 @@ duel_cli_analyze (int    argc,
       json_builder_add_string_value (builder, rest[0]);
       json_builder_set_member_name (builder, "name");
       json_builder_add_string_value (builder, duel_result_get_name (result));
+      json_builder_set_member_name (builder, "published");
+      json_builder_add_boolean_value (builder, published);
+      if (published)
+        {
+          json_builder_set_member_name (builder, "note");
+          json_builder_add_string_value (builder, _("Published figures from the review, not measured by Drive Duel."));
+        }
       json_builder_set_member_name (builder, "tests");
       json_builder_begin_array (builder);
     }
   else
-    printf (_("%s: %s, %u tests\n"), rest[0], duel_result_get_name (result), tests->len);
+    {
+      printf (_("%s: %s, %u tests\n"), rest[0], duel_result_get_name (result), tests->len);
+      /* A reference has no series to recompute from: say so before its figures. */
+      if (published)
+        printf ("%s\n", _("Published figures from the review, not measured by Drive Duel."));
+    }
 
   for (guint i = 0; i < tests->len; i++)
     {
@@ -175,9 +236,17 @@ duel_cli_analyze (int    argc,
       g_autoptr(DuelSummary) summary = NULL;
       DuelAnalysisKind kind = DUEL_ANALYSIS_NONE;
 
-      summary = duel_analysis_resummarize (record, &kind, &local_error);
-      if (summary != NULL)
-        differences += count_differences (record, summary);
+      if (published)
+        {
+          summary = summary_from_stored (record);
+          kind = stored_kind (record);
+        }
+      else
+        {
+          summary = duel_analysis_resummarize (record, &kind, &local_error);
+          if (summary != NULL)
+            differences += count_differences (record, summary);
+        }
 
       if (as_json)
         {

@@ -14,6 +14,14 @@
 
 /* ---- Kinds and parameters ---------------------------------------------- */
 
+/* A finer grid makes the knee fit slow (it tries every pair of breakpoints)
+ * without making the knee better than the smoothing allows. */
+#define DUEL_CLIFF_MIN_STEP_PCT 0.05
+/* The running median sorts its window for every interval. */
+#define DUEL_CLIFF_MAX_SMOOTH_ROWS 101
+/* The pre-cliff trend of a knee falls at less than this share of the fall's rate. */
+#define DUEL_CLIFF_TURN 0.5
+
 static const char * const kind_names[] = {
   [DUEL_ANALYSIS_NONE]        = "none",
   [DUEL_ANALYSIS_SATURATION]  = "saturation",
@@ -76,6 +84,10 @@ duel_analysis_params_init (DuelAnalysisParams *params)
     .plateau_fraction = 0.10,
     .cliff_fraction = 0.50,
     .cliff_smooth_rows = 5,
+    .cliff_smooth_pct = 2.0,
+    .cliff_step_pct = 0.25,
+    .cliff_fit_pct = 50.0,
+    .cliff_min_drop = 0.25,
     .round_ms = 60000,
     .ss_window_rounds = 5,
     .ss_data_limit = 0.20,
@@ -94,6 +106,10 @@ duel_analysis_params_to_json (const DuelAnalysisParams *params)
   json_object_set_double_member (object, "plateau_fraction", params->plateau_fraction);
   json_object_set_double_member (object, "cliff_fraction", params->cliff_fraction);
   json_object_set_int_member (object, "cliff_smooth_rows", params->cliff_smooth_rows);
+  json_object_set_double_member (object, "cliff_smooth_pct", params->cliff_smooth_pct);
+  json_object_set_double_member (object, "cliff_step_pct", params->cliff_step_pct);
+  json_object_set_double_member (object, "cliff_fit_pct", params->cliff_fit_pct);
+  json_object_set_double_member (object, "cliff_min_drop", params->cliff_min_drop);
   json_object_set_int_member (object, "round_ms", (gint64) params->round_ms);
   json_object_set_int_member (object, "ss_window_rounds", params->ss_window_rounds);
   json_object_set_double_member (object, "ss_data_limit", params->ss_data_limit);
@@ -156,7 +172,11 @@ duel_analysis_params_from_json (JsonObject          *object,
       !read_number (object, "edge_window_pct", 0, 100, &p.edge_window_pct, error) ||
       !read_number (object, "plateau_fraction", 0, 1, &p.plateau_fraction, error) ||
       !read_number (object, "cliff_fraction", 0, 1, &p.cliff_fraction, error) ||
-      !read_number (object, "cliff_smooth_rows", 1, 1000, &smooth, error) ||
+      !read_number (object, "cliff_smooth_rows", 1, DUEL_CLIFF_MAX_SMOOTH_ROWS, &smooth, error) ||
+      !read_number (object, "cliff_smooth_pct", 0, 100, &p.cliff_smooth_pct, error) ||
+      !read_number (object, "cliff_step_pct", DUEL_CLIFF_MIN_STEP_PCT, 10, &p.cliff_step_pct, error) ||
+      !read_number (object, "cliff_fit_pct", 0, 1000, &p.cliff_fit_pct, error) ||
+      !read_number (object, "cliff_min_drop", 0, 1, &p.cliff_min_drop, error) ||
       !read_number (object, "round_ms", 1, 24.0 * 3600 * 1000, &round_ms, error) ||
       !read_number (object, "ss_window_rounds", 2, DUEL_STEADY_STATE_MAX_WINDOW, &window, error) ||
       !read_number (object, "ss_data_limit", 0, 10, &p.ss_data_limit, error) ||
@@ -398,10 +418,11 @@ duel_analysis_rounds (const DuelSeries *series,
 }
 
 void
-duel_analysis_steady_state (const double             *round_values,
-                            guint                     n_rounds,
-                            const DuelAnalysisParams *params,
-                            DuelSteadyState          *out)
+duel_analysis_steady_state_from (const double             *round_values,
+                                 guint                     n_rounds,
+                                 guint                     first_round,
+                                 const DuelAnalysisParams *params,
+                                 DuelSteadyState          *out)
 {
   guint n;
 
@@ -420,8 +441,13 @@ duel_analysis_steady_state (const double             *round_values,
                                      params->ss_data_limit, params->ss_slope_limit,
                                      &out->last);
 
+  if (first_round == G_MAXUINT)
+    return;
+  out->searched = TRUE;
+  out->search_from_round = first_round + 1;
+
   /* SNIA: check from round n on, stop at the first window that passes. */
-  for (guint end = n; end <= n_rounds; end++)
+  for (guint end = MAX (n, first_round + n); end <= n_rounds; end++)
     {
       DuelSteadyStateWindow window;
 
@@ -436,6 +462,15 @@ duel_analysis_steady_state (const double             *round_values,
           break;
         }
     }
+}
+
+void
+duel_analysis_steady_state (const double             *round_values,
+                            guint                     n_rounds,
+                            const DuelAnalysisParams *params,
+                            DuelSteadyState          *out)
+{
+  duel_analysis_steady_state_from (round_values, n_rounds, 0, params, out);
 }
 
 void
@@ -521,17 +556,470 @@ duel_analysis_smoothed_iops (const DuelSeries *series,
   return out;
 }
 
+/* The cumulative curve of one direction: bytes, ops and time at each row's
+ * end (index 0 is the start), so that any byte position can be interpolated
+ * (a row's rate is taken as even within it, as in the window rule). */
+typedef struct
+{
+  guint   n;         /* rows + 1 */
+  double *bytes;
+  double *ops;
+  double *ms;
+} Cumulative;
+
+static int compare_doubles (gconstpointer a,
+                            gconstpointer b);
+
+/* With @median_rows > 1, each row's rate is first replaced by the median
+ * rate of the @median_rows rows centred on it (fewer at the ends): its bytes
+ * and ops stay, its time becomes ops / median. A single interval, a burst or
+ * a stall, then cannot move the curve, however many bytes it covers. */
+static void
+cumulative_init (Cumulative       *c,
+                 const DuelSeries *series,
+                 DuelDirection     direction,
+                 guint             median_rows)
+{
+  const DuelSeriesRow *rows = duel_series_get_rows (series);
+  guint n = duel_series_get_length (series);
+  guint half = median_rows / 2;
+  g_autofree double *rate = g_new (double, MAX (n, 1));
+  g_autofree double *window = g_new (double, 2 * half + 1);
+  guint64 prev_t = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 ms = rows[i].t_ms > prev_t ? rows[i].t_ms - prev_t : 0;
+
+      rate[i] = ms > 0 ? rows[i].ops[direction] / (ms / 1e3) : NAN;
+      prev_t = rows[i].t_ms;
+    }
+
+  c->n = n + 1;
+  c->bytes = g_new (double, n + 1);
+  c->ops = g_new (double, n + 1);
+  c->ms = g_new (double, n + 1);
+  c->bytes[0] = c->ops[0] = c->ms[0] = 0;
+  prev_t = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      double ms = rows[i].t_ms > prev_t ? (double) (rows[i].t_ms - prev_t) : 0;
+      double ops = (double) rows[i].ops[direction];
+
+      prev_t = rows[i].t_ms;
+      if (half > 0)
+        {
+          guint lo = i >= half ? i - half : 0, hi = MIN (i + half, n - 1), k = 0;
+
+          for (guint j = lo; j <= hi; j++)
+            {
+              if (!isnan (rate[j]))
+                window[k++] = rate[j];
+            }
+          if (k > 0)
+            {
+              double median;
+
+              qsort (window, k, sizeof (double), compare_doubles);
+              median = k % 2 ? window[k / 2] : (window[k / 2 - 1] + window[k / 2]) / 2;
+              if (median > 0)
+                ms = ops / median * 1e3;
+            }
+        }
+      c->bytes[i + 1] = c->bytes[i] + (double) rows[i].bytes[direction];
+      c->ops[i + 1] = c->ops[i] + ops;
+      c->ms[i + 1] = c->ms[i] + ms;
+    }
+}
+
+static void
+cumulative_clear (Cumulative *c)
+{
+  g_clear_pointer (&c->bytes, g_free);
+  g_clear_pointer (&c->ops, g_free);
+  g_clear_pointer (&c->ms, g_free);
+}
+
+static double
+cumulative_total (const Cumulative *c)
+{
+  return c->bytes[c->n - 1];
+}
+
+/* The first row end at or past @b bytes (1-based into the arrays); @b is
+ * inside (0, total]. */
+static guint
+cumulative_lower_bound (const Cumulative *c,
+                        double            b)
+{
+  guint lo = 1, hi = c->n - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (c->bytes[mid] >= b)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
+/* Ops done and time spent when the writes first reached @b bytes. */
+static void
+cumulative_at (const Cumulative *c,
+               double            b,
+               double           *out_ops,
+               double           *out_ms)
+{
+  double total = cumulative_total (c), f;
+  guint i;
+
+  if (b <= 0 || total <= 0)
+    {
+      *out_ops = 0;
+      *out_ms = 0;
+      return;
+    }
+  b = MIN (b, total);
+  i = cumulative_lower_bound (c, b);
+  f = (b - c->bytes[i - 1]) / (c->bytes[i] - c->bytes[i - 1]);
+  *out_ops = c->ops[i - 1] + f * (c->ops[i] - c->ops[i - 1]);
+  *out_ms = c->ms[i - 1] + f * (c->ms[i] - c->ms[i - 1]);
+}
+
+/* The smoothed curve on the grid x_j = j x step (bytes), j = 0 … J with
+ * x_J <= the bytes written: the mean IOPS over [x_j − half, x_j + half]
+ * clipped to [0, written]. NAN where that window has no time. */
+static GArray *
+smoothed_grid (const Cumulative *c,
+               double            step,
+               double            half)
+{
+  double total = cumulative_total (c);
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (double));
+  guint n_points;
+
+  if (!(step > 0) || !(total > 0))
+    return out;
+  /* A window narrower than a grid step would skip data between points. */
+  half = MAX (half, step / 2);
+  n_points = (guint) floor (total / step * (1 + 1e-12)) + 1;
+  g_array_set_size (out, n_points);
+  for (guint j = 0; j < n_points; j++)
+    {
+      double x = j * step, ops_lo, ms_lo, ops_hi, ms_hi, value = NAN;
+
+      cumulative_at (c, MAX (x - half, 0), &ops_lo, &ms_lo);
+      cumulative_at (c, MIN (x + half, total), &ops_hi, &ms_hi);
+      if (ms_hi > ms_lo)
+        value = (ops_hi - ops_lo) / ((ms_hi - ms_lo) / 1e3);
+      g_array_index (out, double, j) = isfinite (value) ? value : NAN;
+    }
+  return out;
+}
+
+GArray *
+duel_analysis_cliff_curve (const DuelSeries         *series,
+                           guint64                   span_bytes,
+                           const DuelAnalysisParams *params)
+{
+  Cumulative c;
+  GArray *out;
+
+  g_return_val_if_fail (series != NULL, NULL);
+  g_return_val_if_fail (params != NULL, NULL);
+
+  if (span_bytes == 0)
+    return g_array_new (FALSE, TRUE, sizeof (double));
+  cumulative_init (&c, series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
+  out = smoothed_grid (&c, MAX (params->cliff_step_pct, DUEL_CLIFF_MIN_STEP_PCT) / 100.0 * (double) span_bytes,
+                       MAX (params->cliff_smooth_pct, 0) / 200.0 * (double) span_bytes);
+  cumulative_clear (&c);
+  return out;
+}
+
+/* ---- The knee fit ----------------------------------------------------------- */
+
+/* Prefix sums over grid points j < i of 1, j, j², y, j·y, y². */
+typedef struct
+{
+  double s0, s1, s2, y0, y1, y2;
+} Moments;
+
+static Moments *
+moments_prefix (const double *y,
+                guint         n)
+{
+  Moments *prefix = g_new0 (Moments, n + 1);
+
+  for (guint j = 0; j < n; j++)
+    {
+      prefix[j + 1] = prefix[j];
+      prefix[j + 1].s0 += 1;
+      prefix[j + 1].s1 += j;
+      prefix[j + 1].s2 += (double) j * j;
+      prefix[j + 1].y0 += y[j];
+      prefix[j + 1].y1 += j * y[j];
+      prefix[j + 1].y2 += y[j] * y[j];
+    }
+  return prefix;
+}
+
+/* Least squares of the continuous piecewise-linear function with knots
+ * k[0] < … < k[m − 1] (grid indices, m <= 4) to the points k[0] … k[m − 1].
+ * Each point belongs to the segment it starts or lies in, the last point to
+ * the last segment; on a segment the function is θ_i (1 − u) + θ_(i+1) u,
+ * u = (j − k_i) / (k_(i+1) − k_i). The normal equations are tridiagonal.
+ * Fills @theta (the values at the knots) and returns the residual sum of
+ * squares. */
+static double
+fit_segments (const Moments *prefix,
+              const guint   *k,
+              guint          m,
+              double        *theta)
+{
+  double diag[4] = { 0 }, off[4] = { 0 }, rhs[4] = { 0 };
+  double cp[4], dp[4], sse;
+
+  g_assert (m >= 2 && m <= 4);
+
+  for (guint i = 0; i + 1 < m; i++)
+    {
+      guint a = k[i], b = k[i + 1];
+      guint end = i + 2 == m ? b + 1 : b;
+      double d = (double) (b - a);
+      double s0 = prefix[end].s0 - prefix[a].s0;
+      double s1 = prefix[end].s1 - prefix[a].s1;
+      double s2 = prefix[end].s2 - prefix[a].s2;
+      double y0 = prefix[end].y0 - prefix[a].y0;
+      double y1 = prefix[end].y1 - prefix[a].y1;
+      double su = (s1 - a * s0) / d;
+      double suu = (s2 - 2.0 * a * s1 + (double) a * a * s0) / (d * d);
+      double suy = (y1 - a * y0) / d;
+
+      diag[i] += s0 - 2 * su + suu;
+      off[i] += su - suu;
+      diag[i + 1] += suu;
+      rhs[i] += y0 - suy;
+      rhs[i + 1] += suy;
+    }
+
+  /* Thomas algorithm: every knot has a point where its basis is 1 and the
+   * others 0, so the matrix is positive definite. */
+  cp[0] = off[0] / diag[0];
+  dp[0] = rhs[0] / diag[0];
+  for (guint i = 1; i < m; i++)
+    {
+      double denom = diag[i] - off[i - 1] * cp[i - 1];
+
+      cp[i] = off[i] / denom;
+      dp[i] = (rhs[i] - off[i - 1] * dp[i - 1]) / denom;
+    }
+  theta[m - 1] = dp[m - 1];
+  for (guint i = m - 1; i-- > 0;)
+    theta[i] = dp[i] - cp[i] * theta[i + 1];
+
+  sse = prefix[k[m - 1] + 1].y2 - prefix[k[0]].y2;
+  for (guint i = 0; i < m; i++)
+    sse -= theta[i] * rhs[i];
+  return sse;
+}
+
+typedef struct
+{
+  guint  knee;          /* grid index of the first breakpoint */
+  guint  fall_end;      /* grid index of the second */
+  double knee_level;    /* the fitted values there, in the units of y */
+  double fall_end_level;
+} KneeFit;
+
+/* Over the grid points @first … @last, the continuous three-segment line
+ * (pre-cliff trend, fall, plateau) with the least squared residuals, its
+ * knee in [@first, @anchor] and the end of its fall in (@anchor, @fall_max].
+ * A knee at @first leaves no pre-cliff segment (two segments). */
+static void
+fit_knee (const Moments *prefix,
+          guint          first,
+          guint          anchor,
+          guint          fall_max,
+          guint          last,
+          KneeFit       *out)
+{
+  double best = INFINITY;
+
+  g_assert (first <= anchor && anchor < fall_max && fall_max < last);
+
+  for (guint k1 = first; k1 <= anchor; k1++)
+    for (guint k2 = anchor + 1; k2 <= fall_max; k2++)
+      {
+        guint knots[4];
+        double theta[4], sse;
+        guint m = 0;
+
+        knots[m++] = first;
+        if (k1 > first)
+          knots[m++] = k1;
+        knots[m++] = k2;
+        knots[m++] = last;
+        sse = fit_segments (prefix, knots, m, theta);
+        /* A knee is a turn: before it the curve falls at less than half the
+         * rate of the fall (or rises). Otherwise the breakpoint only cuts a
+         * straight fall in two, wherever the noise puts it best. */
+        if (m == 4)
+          {
+            double pre = (theta[1] - theta[0]) / (double) (k1 - first);
+            double fall = (theta[2] - theta[1]) / (double) (k2 - k1);
+
+            if (!(fall < 0 && pre > DUEL_CLIFF_TURN * fall))
+              continue;
+          }
+        if (sse < best)
+          {
+            best = sse;
+            out->knee = k1;
+            out->fall_end = k2;
+            out->knee_level = theta[m - 3];
+            out->fall_end_level = theta[m - 2];
+          }
+      }
+}
+
+static void
+find_cliff (const Cumulative         *cum,
+            const Cumulative         *raw,
+            double                    span,
+            const DuelAnalysisParams *params,
+            DuelSaturation           *out)
+{
+  double step = MAX (params->cliff_step_pct, DUEL_CLIFF_MIN_STEP_PCT) / 100.0 * span;
+  double half = MAX (params->cliff_smooth_pct, 0) / 200.0 * span;
+  double plateau = out->plateau.iops, peak = -INFINITY, level, scale;
+  double min_drop = CLAMP (params->cliff_min_drop, 0, 1);
+  g_autoptr(GArray) smoothed = NULL;
+  g_autoptr(GArray) fine = NULL;
+  g_autofree Moments *prefix = NULL;
+  g_autofree double *y = NULL;
+  const double *s;
+  guint n, anchor = 0, reach, first, fall_max;
+  gboolean crossed = FALSE;
+  KneeFit fit = { 0 };
+
+  if (!(span > 0) || !isfinite (plateau))
+    return;
+  smoothed = smoothed_grid (cum, step, half);
+  s = (const double *) (gpointer) smoothed->data;
+  n = smoothed->len;
+  for (guint j = 0; j < n; j++)
+    {
+      if (isnan (s[j]))
+        return;
+      peak = MAX (peak, s[j]);
+    }
+  if (n < 4 || !(peak > 0))
+    return;
+  out->cliff_peak_iops = peak;
+
+  /* Not a quarter above the plateau anywhere: no cliff to look for. */
+  if (plateau >= (1 - min_drop) * peak)
+    return;
+
+  /* The fall: the last crossing of the level between the peak and the
+   * plateau, after which the curve stays below it. A dip that recovers, a
+   * drive that speeds up first, a plateau above half the start: none of
+   * them moves this crossing. */
+  level = peak - CLAMP (params->cliff_fraction, 0, 1) * (peak - plateau);
+  for (guint j = n; j-- > 0;)
+    {
+      if (s[j] >= level)
+        {
+          anchor = j;
+          crossed = TRUE;
+          break;
+        }
+    }
+  /* The run must go on below the level, with room for a plateau segment. */
+  if (!crossed || anchor + 2 >= n)
+    return;
+  out->cliff_threshold_iops = level;
+
+  /* The knee: where the fitted pre-cliff trend turns into the fall. A
+   * least-squares fit of lines uses the whole stretch, so it finds the
+   * turn of a gradual fall and of a drive that was still speeding up or
+   * slowing down, where any one level would be crossed early or late. */
+  reach = (guint) ceil (MAX (params->cliff_fit_pct, 0) / 100.0 * span / step);
+  /* The fit starts at the highest point in reach before the crossing: what
+   * came before it (a drive still speeding up) is not part of the fall, and
+   * a straight pre-cliff segment would bend to follow it. */
+  first = anchor > reach ? anchor - reach : 0;
+  for (guint j = first + 1; j <= anchor; j++)
+    {
+      if (s[j] > s[first])
+        first = j;
+    }
+  fall_max = MIN (anchor + MAX (reach, 1), n - 2);
+  /* The fit reads the curve at the grid's own resolution: the median has
+   * taken out single intervals, the least squares average the rest, and a
+   * wider window would round a sharp knee off into an earlier breakpoint. */
+  fine = smoothed_grid (cum, step, step / 2);
+  g_assert (fine->len == n);
+  scale = peak;
+  y = g_new (double, n);
+  for (guint j = 0; j < n; j++)
+    {
+      y[j] = g_array_index (fine, double, j) / scale;
+      if (isnan (y[j]))
+        return;
+    }
+  prefix = moments_prefix (y, n);
+  fit_knee (prefix, first, anchor, fall_max, n - 1, &fit);
+
+  out->pre_cliff_iops = fit.knee_level * scale;
+  out->cliff_drop = out->pre_cliff_iops > 0 ? 1 - plateau / out->pre_cliff_iops : NAN;
+  if (!(out->cliff_drop >= min_drop))
+    return;
+
+  out->cliff_found = TRUE;
+  out->cliff_bytes = (guint64) llround (fit.knee * step);
+  out->cliff_pct = (double) out->cliff_bytes / span * 100.0;
+  out->cliff_gb = (double) out->cliff_bytes / 1e9;
+  /* The interval during which the writes passed the knee: the first row
+   * that ends after it. */
+  {
+    double b = (double) out->cliff_bytes;
+    guint lo = 1, hi = cum->n - 1;
+
+    while (lo < hi)
+      {
+        guint mid = lo + (hi - lo) / 2;
+
+        if (cum->bytes[mid] > b)
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+    out->cliff_row = lo - 1;
+  }
+  out->fall_end_bytes = (guint64) llround (fit.fall_end * step);
+  out->fall_end_pct = (double) out->fall_end_bytes / span * 100.0;
+  {
+    double ops, ms;
+
+    cumulative_at (raw, (double) out->fall_end_bytes, &ops, &ms);
+    out->fall_end_ms = (guint64) ceil (ms);
+  }
+}
+
 void
 duel_analysis_saturation (const DuelSeries         *series,
                           guint64                   span_bytes,
                           const DuelAnalysisParams *params,
                           DuelSaturation           *out)
 {
-  const DuelSeriesRow *rows;
   guint n;
   double span = (double) span_bytes, written, edge, point;
   guint64 end_ms;
-  g_autoptr(GArray) smoothed = NULL;
   g_autoptr(GArray) rounds = NULL;
   DuelSeriesRow total;
 
@@ -540,7 +1028,6 @@ duel_analysis_saturation (const DuelSeries         *series,
   g_return_if_fail (out != NULL);
 
   memset (out, 0, sizeof *out);
-  rows = duel_series_get_rows (series);
   n = duel_series_get_length (series);
 
   duel_series_sum (series, &total);
@@ -579,61 +1066,35 @@ duel_analysis_saturation (const DuelSeries         *series,
       out->at_end.iops = out->plateau.iops = NAN;
     }
 
-  /* The cliff: the first interval r below the threshold after which the
-   * centred moving average (h = rows / 2 on each side) never reaches the
-   * threshold again for any interval whose window starts at or after r
-   * (j >= r + h). The average ignores single dips and spikes; taking r from
-   * the raw intervals keeps the smoothing from moving the knee. */
-  out->cliff_threshold_iops = params->cliff_fraction * out->at_0.iops;
+  out->cliff_threshold_iops = out->cliff_peak_iops = NAN;
   out->cliff_pct = out->cliff_gb = NAN;
-  if (isfinite (out->cliff_threshold_iops) && n > 0)
+  out->pre_cliff_iops = out->cliff_drop = out->fall_end_pct = NAN;
+  if (n > 0)
     {
-      guint half = MAX (params->cliff_smooth_rows, 1) / 2;
-      int last_above = -1;
-      guint64 prev_t = 0;
+      Cumulative cum;
 
-      smoothed = duel_analysis_smoothed_iops (series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
-      for (int i = (int) n - 1; i >= 0; i--)
-        {
-          if (g_array_index (smoothed, double, i) >= out->cliff_threshold_iops)
-            {
-              last_above = i;
-              break;
-            }
-        }
-      if (last_above < (int) n - 1)
-        {
-          guint first = last_above + 1 > (int) half ? (guint) (last_above + 1) - half : 0;
+      Cumulative raw;
 
-          /* One of the rows averaged into smoothed[last_above + 1] is below
-           * the threshold, so the search always ends inside the series. */
-          for (guint i = 0; i < n; i++)
-            {
-              double seconds = (rows[i].t_ms - prev_t) / 1e3;
-
-              prev_t = rows[i].t_ms;
-              if (i >= first && seconds > 0 &&
-                  rows[i].ops[DUEL_DIRECTION_WRITE] / seconds < out->cliff_threshold_iops)
-                {
-                  out->cliff_found = TRUE;
-                  out->cliff_row = i;
-                  break;
-                }
-              out->cliff_bytes += rows[i].bytes[DUEL_DIRECTION_WRITE];
-            }
-          if (out->cliff_found)
-            {
-              out->cliff_pct = (double) out->cliff_bytes / span * 100.0;
-              out->cliff_gb = (double) out->cliff_bytes / 1e9;
-            }
-          else
-            out->cliff_bytes = 0;
-        }
+      /* The curve the cliff rule reads is median-filtered; the time at which
+       * the fall ended comes from the series as measured. */
+      cumulative_init (&cum, series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
+      cumulative_init (&raw, series, DUEL_DIRECTION_WRITE, 1);
+      find_cliff (&cum, &raw, span, params, out);
+      cumulative_clear (&cum);
+      cumulative_clear (&raw);
     }
 
   rounds = duel_analysis_rounds (series, DUEL_DIRECTION_WRITE, MAX (params->round_ms, 1));
-  duel_analysis_steady_state ((const double *) (gpointer) rounds->data, rounds->len, params,
-                              &out->steady_state);
+  {
+    guint64 round_ms = MAX (params->round_ms, 1);
+    /* After the fall: the first round that starts once the plateau began. */
+    guint first = out->cliff_found
+                  ? (guint) MIN ((out->fall_end_ms + round_ms - 1) / round_ms, (guint64) G_MAXUINT - 1)
+                  : G_MAXUINT;
+
+    duel_analysis_steady_state_from ((const double *) (gpointer) rounds->data, rounds->len, first,
+                                     params, &out->steady_state);
+  }
 }
 
 void
@@ -1029,13 +1490,21 @@ summarize_saturation (const DuelTestRecord     *record,
   json_object_set_object_member (points, "plateau", window_mean_to_json (&sat.plateau));
   json_object_set_object_member (details, "points", points);
 
+  json_object_set_string_member (cliff, "rule", "knee");
   json_object_set_boolean_member (cliff, "found", sat.cliff_found);
   json_object_set_double_member (cliff, "fraction", params->cliff_fraction);
+  set_double_or_null (cliff, "peak_iops", sat.cliff_peak_iops);
   set_double_or_null (cliff, "threshold_iops", sat.cliff_threshold_iops);
+  set_double_or_null (cliff, "pre_cliff_iops", sat.pre_cliff_iops);
+  set_double_or_null (cliff, "drop", sat.cliff_drop);
   if (sat.cliff_found)
     {
       json_object_set_int_member (cliff, "row", sat.cliff_row);
       json_object_set_int_member (cliff, "bytes_before", (gint64) sat.cliff_bytes);
+      json_object_set_double_member (cliff, "pct", sat.cliff_pct);
+      json_object_set_int_member (cliff, "fall_end_bytes", (gint64) sat.fall_end_bytes);
+      json_object_set_double_member (cliff, "fall_end_pct", sat.fall_end_pct);
+      json_object_set_int_member (cliff, "fall_end_ms", (gint64) sat.fall_end_ms);
     }
   json_object_set_object_member (details, "cliff", cliff);
 
@@ -1044,6 +1513,11 @@ summarize_saturation (const DuelTestRecord     *record,
                                 doubles_to_json ((const double *) (gpointer) sat.steady_state.rounds->data,
                                                  sat.steady_state.rounds->len));
   json_object_set_object_member (ss, "last_window", steady_state_window_to_json (last));
+  /* The first passing window is only looked for after the cliff. */
+  if (sat.steady_state.searched)
+    json_object_set_int_member (ss, "search_from_round", sat.steady_state.search_from_round);
+  else
+    json_object_set_null_member (ss, "search_from_round");
   json_object_set_boolean_member (ss, "found", sat.steady_state.found);
   if (sat.steady_state.found)
     {
@@ -1361,7 +1835,7 @@ static const DuelFigureInfo figures[] = {
   { "ss_data_excursion_pct",  "%",      DUEL_BETTER_LOWER,  N_("Steady-state data excursion") },
   { "ss_slope_excursion_pct", "%",      DUEL_BETTER_LOWER,  N_("Steady-state slope excursion") },
   { "ss_steady",              "",       DUEL_BETTER_HIGHER, N_("Steady state reached (last window)") },
-  { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round") },
+  { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round after the write cliff") },
   /* write-saturation: the read score */
   { "read_score_iops",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random read score (filled)") },
   { "read_score_mbps",        "MB/s",   DUEL_BETTER_HIGHER, N_("4K random read score (filled), MB/s") },

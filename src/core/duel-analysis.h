@@ -3,7 +3,8 @@
  * Nothing here does I/O or keeps state: the same series and histograms give
  * the same figures, whether they come from a run that just finished or from
  * a result file loaded years later. The rules (windows, ranks, limits) are
- * documented next to each function and in docs/result-format.md, section
+ * documented next to each function, in docs/analysis.md (the write cliff
+ * and steady state after it) and in docs/result-format.md, section
  * "Summary figures".
  *
  * Units: IOPS are operations per second; MB is 10^6 bytes and GB is 10^9
@@ -43,8 +44,15 @@ typedef struct
   double  point_window_pct;    /* 1.0: the 50 % and 100 % points average [p − 1, p + 1] % of capacity */
   double  edge_window_pct;     /* 2.0: the 0 % point averages [0, 2] %, the end the last 2 % written */
   double  plateau_fraction;    /* 0.10: the plateau averages the last 10 % of the bytes written */
-  double  cliff_fraction;      /* 0.50: the cliff is where IOPS falls below 50 % of the 0 % point */
-  guint   cliff_smooth_rows;   /* 5: centred moving window (intervals) applied before the cliff test */
+  /* The write cliff (docs/analysis.md): the knee where the smoothed curve
+   * leaves its pre-cliff level on its last fall into the plateau. */
+  double  cliff_fraction;      /* 0.50: the fall is located where the curve last crosses 50 % of the
+                                * way from its highest smoothed level down to the plateau */
+  guint   cliff_smooth_rows;   /* 5: running median over 5 intervals first (single intervals out) */
+  double  cliff_smooth_pct;    /* 2.0: then a centred mean over 2 % of capacity written (±1 %) */
+  double  cliff_step_pct;      /* 0.25: grid step of the smoothed curve, % of capacity */
+  double  cliff_fit_pct;       /* 50: the knee fit starts this far (% of capacity) before the crossing */
+  double  cliff_min_drop;      /* 0.25: no cliff unless the plateau is >= 25 % below the pre-cliff level */
   guint64 round_ms;            /* 60000: SNIA round length */
   guint   ss_window_rounds;    /* 5: SNIA measurement window */
   double  ss_data_limit;       /* 0.20: max − min <= 20 % of the window mean */
@@ -141,15 +149,27 @@ typedef struct
 {
   GArray                *rounds;      /* double: mean write IOPS per round */
   DuelSteadyStateWindow  last;        /* the last ss_window_rounds rounds: the verdict */
+  gboolean               searched;    /* a search for the first passing window was made */
+  guint                  search_from_round; /* 1-based first round a searched window may start at */
   gboolean               found;       /* some window passed, searching from round n on */
   guint                  first_steady_round; /* 1-based last round of the first passing window */
   DuelSteadyStateWindow  first;       /* that window */
 } DuelSteadyState;
 
-void duel_analysis_steady_state (const double             *round_values,
-                                 guint                     n_rounds,
-                                 const DuelAnalysisParams *params,
-                                 DuelSteadyState          *out);
+/* The SNIA search: the verdict on the last window, and the first passing
+ * window from round n on. */
+void duel_analysis_steady_state      (const double             *round_values,
+                                      guint                     n_rounds,
+                                      const DuelAnalysisParams *params,
+                                      DuelSteadyState          *out);
+/* The same, but the search only considers windows whose first round is at
+ * or after @first_round (0-based); G_MAXUINT: no search (found stays FALSE,
+ * "not reached"). The last-window verdict is computed either way. */
+void duel_analysis_steady_state_from (const double             *round_values,
+                                      guint                     n_rounds,
+                                      guint                     first_round,
+                                      const DuelAnalysisParams *params,
+                                      DuelSteadyState          *out);
 void duel_steady_state_clear    (DuelSteadyState          *state);
 
 typedef struct
@@ -163,15 +183,32 @@ typedef struct
   DuelWindowMean  at_100;             /* [100 − w, 100 + w] % */
   DuelWindowMean  at_end;             /* [written − edge, written] % */
   DuelWindowMean  plateau;            /* the last plateau_fraction of the bytes written */
-  double          cliff_threshold_iops; /* cliff_fraction x at_0 */
+  /* The write cliff (docs/analysis.md): the curve of
+   * duel_analysis_cliff_curve() (a running median of cliff_smooth_rows
+   * intervals, then a centred mean over cliff_smooth_pct of capacity, on a
+   * grid of cliff_step_pct). Its highest value is R, the plateau P. The fall
+   * is located where that curve last crosses R − cliff_fraction x (R − P)
+   * and stays below to the end. A continuous three-segment line (pre-cliff
+   * trend, fall, plateau), fitted by least squares from the highest point
+   * within cliff_fit_pct before that crossing to the end, puts the knee at
+   * its first breakpoint. No cliff when P >= (1 − cliff_min_drop) x R, or
+   * when the plateau is less than cliff_min_drop below the fitted level at
+   * the knee. */
+  double          cliff_threshold_iops; /* the level the curve crossed on its last fall; NAN without one */
+  double          cliff_peak_iops;    /* R: the highest smoothed IOPS */
   gboolean        cliff_found;
-  /* The cliff: the first interval r below the threshold such that the
-   * moving average of cliff_smooth_rows intervals (h = rows / 2 each side)
-   * stays below it for every interval j >= r + h, to the end of the run. */
-  guint           cliff_row;
-  guint64         cliff_bytes;        /* written before that row */
-  double          cliff_pct;
+  guint           cliff_row;          /* the interval during which the writes passed the knee */
+  guint64         cliff_bytes;        /* written before the knee */
+  double          cliff_pct;          /* NAN without a cliff */
   double          cliff_gb;
+  double          pre_cliff_iops;     /* the fitted level at the knee: the level the curve leaves */
+  double          cliff_drop;         /* 1 − plateau / pre_cliff_iops */
+  guint64         fall_end_bytes;     /* the fit's second breakpoint: where the plateau begins */
+  double          fall_end_pct;
+  guint64         fall_end_ms;        /* when the writes passed fall_end_bytes */
+  /* Rounds as duel_analysis_rounds(); the first passing window is searched
+   * only among windows that start after the fall has ended, and not at all
+   * without a cliff: fresh-out-of-box rounds are not steady state. */
   DuelSteadyState steady_state;
 } DuelSaturation;
 
@@ -187,6 +224,16 @@ void duel_saturation_clear    (DuelSaturation           *saturation);
 GArray *duel_analysis_written_pct (const DuelSeries *series,
                                    DuelDirection     direction,
                                    guint64           span_bytes);
+
+/* The write IOPS as the cliff rule reads them: each interval's rate replaced
+ * by the running median of cliff_smooth_rows intervals, then the mean IOPS
+ * over the centred window [x − cliff_smooth_pct / 2, x + cliff_smooth_pct / 2]
+ * % of capacity (clipped to what was written), at x = 0, cliff_step_pct,
+ * 2 cliff_step_pct … up to the % written. GArray of double; empty without a
+ * span. */
+GArray *duel_analysis_cliff_curve (const DuelSeries         *series,
+                                   guint64                   span_bytes,
+                                   const DuelAnalysisParams *params);
 
 /* The per-interval write IOPS smoothed by a centred window of @rows rows
  * (time-weighted: ops over time within the window). GArray of double. */

@@ -1,0 +1,201 @@
+/* test-cli-analyze.c — `driveduel-cli analyze` on the published reference results
+ *
+ * The reference files (data/reference/) hold the figures the review printed
+ * and no series: analyze must print those figures, say that they are
+ * published and not measured, and not claim that they differ from a
+ * recomputation. Runs the built CLI ($DRIVEDUEL_CLI) in English.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define PUBLISHED_NOTE "Published figures from the review, not measured by Drive Duel."
+
+/* Runs the CLI; returns its exit code, with stdout and stderr; -1 (the test
+ * skipped) without a CLI. */
+static int
+run_cli (char       **out,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = g_get_environ ();
+  va_list args;
+  int status;
+
+  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("DRIVEDUEL_CLI is not set (run through meson test)");
+      return -1;
+    }
+  g_ptr_array_add (argv, (char *) cli);
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_unsetenv (envp, "LANGUAGE");
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+typedef struct
+{
+  const char *file;
+  const char *name;
+  /* The review's figures, as analyze prints them. */
+  const char *lines[8];
+} Reference;
+
+static const Reference references[] = {
+  { "intel-ssd-750-400gb.json", "Intel SSD 750 400GB",
+    { "Capacity written                                     200.0 %",
+      "4K random write, mean over the run                   29752 IOPS",
+      "4K random write at 0 % written                       112540 IOPS",
+      "4K random write at 50 % written                      83061 IOPS",
+      "4K random write at the end                           15885 IOPS",
+      "4K random read score (filled)                        253262 IOPS",
+      "Mixed 50/50, 99.9 % slowest interval                 12263 IOPS",
+      NULL } },
+  { "plextor-m8peg-512gb.json", "Plextor M8PeG 512GB",
+    { "Capacity written                                     200.0 %",
+      "4K random write, mean over the run                   18363 IOPS",
+      "4K random write at 0 % written                       33578 IOPS",
+      "4K random write at 50 % written                      47061 IOPS",
+      "4K random write at the end                           9087 IOPS",
+      "4K random read score (filled)                        262899 IOPS",
+      "Mixed 50/50, 99.9 % slowest interval                 16164 IOPS",
+      NULL } },
+};
+
+static void
+test_text (gconstpointer data)
+{
+  const Reference *ref = data;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", ref->file, NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int code;
+
+  code = run_cli (&out, &err, "analyze", path, NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_nonnull (strstr (out, ref->name));
+  /* The note comes before the figures. */
+  g_assert_nonnull (strstr (out, PUBLISHED_NOTE "\n"));
+  g_assert_true (strstr (out, PUBLISHED_NOTE) < strstr (out, "wsat-fill"));
+  for (guint i = 0; ref->lines[i] != NULL; i++)
+    {
+      if (strstr (out, ref->lines[i]) == NULL)
+        g_error ("analyze %s does not print “%s”:\n%s", ref->file, ref->lines[i], out);
+    }
+  /* Nothing the review did not print, nothing recomputed from an empty series. */
+  g_assert_null (strstr (out, "0.000 GB"));
+  g_assert_null (strstr (out, "n/a"));
+  g_assert_null (strstr (out, "100 % written"));
+  g_assert_null (strstr (out, "Steady-state"));
+}
+
+static void
+test_json (gconstpointer data)
+{
+  const Reference *ref = data;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", ref->file, NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root;
+  JsonArray *tests;
+  JsonArray *figures;
+  gboolean seen_written = FALSE;
+  int code;
+
+  code = run_cli (&out, &err, "analyze", "--json", path, NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_object_get_boolean_member (root, "published"));
+  g_assert_cmpstr (json_object_get_string_member (root, "note"), ==, PUBLISHED_NOTE);
+  tests = json_object_get_array_member (root, "tests");
+  g_assert_cmpuint (json_array_get_length (tests), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (tests, 0), "analysis"),
+                   ==, "saturation");
+  figures = json_object_get_array_member (json_array_get_object_element (tests, 0), "figures");
+  for (guint i = 0; i < json_array_get_length (figures); i++)
+    {
+      JsonObject *figure = json_array_get_object_element (figures, i);
+
+      g_assert_true (json_object_get_boolean_member (figure, "matches_stored"));
+      if (g_strcmp0 (json_object_get_string_member (figure, "key"), "capacity_written_pct") == 0)
+        {
+          g_assert_cmpfloat (json_object_get_double_member (figure, "value"), ==, 200);
+          seen_written = TRUE;
+        }
+    }
+  g_assert_true (seen_written);
+}
+
+/* A measured result is still recomputed, with no such note. */
+static void
+test_measured_has_no_note (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-analyze-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.img", NULL);
+  g_autofree char *result = g_build_filename (dir, "run.json", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int code;
+
+  code = run_cli (&out, &err, "run", "--rw", "randwrite", "--bs", "4k", "--iodepth", "4",
+                  "--runtime", "1", "--span", "4m", "--output", result, target, NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "analyze", result, NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_null (strstr (out, PUBLISHED_NOTE));
+  g_unlink (result);
+  g_unlink (target);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (references); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("/duel/cli-analyze/reference/%s", references[i].file);
+      g_autofree char *json = g_strdup_printf ("/duel/cli-analyze/reference-json/%s", references[i].file);
+
+      g_test_add_data_func (text, &references[i], test_text);
+      g_test_add_data_func (json, &references[i], test_json);
+    }
+  g_test_add_func ("/duel/cli-analyze/measured", test_measured_has_no_note);
+
+  return g_test_run ();
+}
