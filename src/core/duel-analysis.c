@@ -421,6 +421,7 @@ void
 duel_analysis_steady_state_from (const double             *round_values,
                                  guint                     n_rounds,
                                  guint                     first_round,
+                                 double                    level,
                                  const DuelAnalysisParams *params,
                                  DuelSteadyState          *out)
 {
@@ -454,7 +455,8 @@ duel_analysis_steady_state_from (const double             *round_values,
       duel_analysis_steady_state_window (round_values, n_rounds, end - n, n,
                                          params->ss_data_limit, params->ss_slope_limit,
                                          &window);
-      if (window.steady)
+      if (window.steady &&
+          (!isfinite (level) || fabs (window.mean - level) <= params->ss_data_limit * level))
         {
           out->found = TRUE;
           out->first_steady_round = end;
@@ -470,7 +472,7 @@ duel_analysis_steady_state (const double             *round_values,
                             const DuelAnalysisParams *params,
                             DuelSteadyState          *out)
 {
-  duel_analysis_steady_state_from (round_values, n_rounds, 0, params, out);
+  duel_analysis_steady_state_from (round_values, n_rounds, 0, NAN, params, out);
 }
 
 void
@@ -1087,13 +1089,16 @@ duel_analysis_saturation (const DuelSeries         *series,
   rounds = duel_analysis_rounds (series, DUEL_DIRECTION_WRITE, MAX (params->round_ms, 1));
   {
     guint64 round_ms = MAX (params->round_ms, 1);
-    /* After the fall: the first round that starts once the plateau began. */
+    /* After the fall: the first round that starts once the plateau began,
+     * at the plateau's level (a drive with a write cache can hold a flat
+     * level between the cache running out and garbage collection starting,
+     * then fall again: that level is not its steady state). */
     guint first = out->cliff_found
                   ? (guint) MIN ((out->fall_end_ms + round_ms - 1) / round_ms, (guint64) G_MAXUINT - 1)
                   : G_MAXUINT;
 
     duel_analysis_steady_state_from ((const double *) (gpointer) rounds->data, rounds->len, first,
-                                     params, &out->steady_state);
+                                     out->plateau.iops, params, &out->steady_state);
   }
 }
 

@@ -164,10 +164,14 @@ void duel_analysis_steady_state      (const double             *round_values,
                                       DuelSteadyState          *out);
 /* The same, but the search only considers windows whose first round is at
  * or after @first_round (0-based); G_MAXUINT: no search (found stays FALSE,
- * "not reached"). The last-window verdict is computed either way. */
+ * "not reached"). With a finite @level, a passing window's mean must also be
+ * within ss_data_limit of it: a fill's plateau, so that a flat stretch the
+ * drive later leaves is not taken for its steady state. The last-window
+ * verdict is computed either way, without @level. */
 void duel_analysis_steady_state_from (const double             *round_values,
                                       guint                     n_rounds,
                                       guint                     first_round,
+                                      double                    level,
                                       const DuelAnalysisParams *params,
                                       DuelSteadyState          *out);
 void duel_steady_state_clear    (DuelSteadyState          *state);
