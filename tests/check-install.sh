@@ -153,7 +153,7 @@ elif ! glib-compile-schemas --strict "$schemas" >"$tmp/log" 2>&1; then
     fail "the installed schema compiles"
 else
     GSETTINGS_SCHEMA_DIR="$schemas" GSETTINGS_BACKEND=memory GTK_A11Y=none NO_AT_BRIDGE=1 \
-        GSK_RENDERER=cairo LANGUAGE=zh_TW LC_ALL=C.UTF-8 FC_LANG=zh-tw \
+        GSK_RENDERER=cairo GDK_DEBUG=gl-disable LANGUAGE=zh_TW LC_ALL=C.UTF-8 FC_LANG=zh-tw \
         DRIVEDUEL_LOCALEDIR="$share/locale" DRIVEDUEL_DATADIR="$share/driveduel" \
         "$wrapper" "$app" --screenshot="$shot" \
         "$share/driveduel/reference/intel-ssd-750-400gb.json" \

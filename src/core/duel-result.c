@@ -1891,6 +1891,12 @@ duel_json_prescan (const char  *data,
             {
               guint unit = hex4 (data, length, i + 2);
 
+              /* JSON wants four hex digits; json-glib 1.6 reads a shorter
+               * escape as another code unit (swallowing the character
+               * after it) and leaks the string when that unit is a
+               * surrogate without its pair. */
+              if (unit == G_MAXUINT)
+                goto bad_escape;
               /* A lone surrogate becomes invalid UTF-8 in json-glib. */
               if (unit >= 0xdc00 && unit <= 0xdfff)
                 goto bad_escape;
@@ -1901,8 +1907,9 @@ duel_json_prescan (const char  *data,
 
                   if (low < 0xdc00 || low > 0xdfff)
                     goto bad_escape;
+                  i += 6; /* the low half is part of this character */
                 }
-              i++;
+              i += 5;
             }
           else if (c == '\\')
             i++;
