@@ -13,10 +13,10 @@
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "duel-result.h"
 #include "test-chart-helpers.h"
+#include "test-cli.h"
 #include "test-dir.h"
 
 typedef struct
@@ -51,47 +51,6 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->dir);
   g_free (fixture->a);
   g_free (fixture->b);
-}
-
-/* Runs the CLI; returns its exit code, with stdout and stderr. */
-/* The CLI's cache folder (its scratch file), when a test sets one. */
-static const char *cli_cache_home;
-
-static int
-run_cli (char       **out,
-         char       **err,
-         const char  *first,
-         ...)
-{
-  const char *cli = g_getenv ("DRIVEDUEL_CLI");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) envp = g_get_environ ();
-  va_list args;
-  int status;
-
-  if (cli == NULL)
-    {
-      g_test_skip ("DRIVEDUEL_CLI is not set (run through meson test)");
-      return -1;
-    }
-  g_ptr_array_add (argv, (char *) cli);
-  va_start (args, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  /* English messages whatever the caller's locale. */
-  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-  if (cli_cache_home != NULL)
-    envp = g_environ_setenv (envp, "XDG_CACHE_HOME", cli_cache_home, TRUE);
-  envp = g_environ_unsetenv (envp, "LANGUAGE");
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-  return WEXITSTATUS (status);
 }
 
 static guint
@@ -270,9 +229,9 @@ test_read_without_scratch (Fixture       *fixture,
   g_autofree char *err = NULL;
   int code;
 
-  cli_cache_home = cache;
+  test_cli_cache_home = cache;
   code = run_cli (&out, &err, "run", "--rw", "randread", "--runtime", "1", NULL);
-  cli_cache_home = NULL;
+  test_cli_cache_home = NULL;
   if (code < 0)
     return;
   g_test_message ("%s", err);

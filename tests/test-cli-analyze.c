@@ -12,45 +12,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include "test-cli.h"
 
 #define PUBLISHED_NOTE "Published figures from the review, not measured by Drive Duel."
-
-/* Runs the CLI; returns its exit code, with stdout and stderr; -1 (the test
- * skipped) without a CLI. */
-static int
-run_cli (char       **out,
-         char       **err,
-         const char  *first,
-         ...)
-{
-  const char *cli = g_getenv ("DRIVEDUEL_CLI");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) envp = g_get_environ ();
-  va_list args;
-  int status;
-
-  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("DRIVEDUEL_CLI is not set (run through meson test)");
-      return -1;
-    }
-  g_ptr_array_add (argv, (char *) cli);
-  va_start (args, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-  envp = g_environ_unsetenv (envp, "LANGUAGE");
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-  return WEXITSTATUS (status);
-}
 
 typedef struct
 {
