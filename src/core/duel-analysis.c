@@ -510,54 +510,6 @@ duel_analysis_written_pct (const DuelSeries *series,
   return out;
 }
 
-GArray *
-duel_analysis_smoothed_iops (const DuelSeries *series,
-                             DuelDirection     direction,
-                             guint             rows)
-{
-  const DuelSeriesRow *r;
-  guint n, half;
-  GArray *ops_prefix, *ms_prefix, *out;
-  double ops = 0, ms = 0;
-  guint64 prev_t = 0;
-
-  g_return_val_if_fail (series != NULL, NULL);
-
-  r = duel_series_get_rows (series);
-  n = duel_series_get_length (series);
-  half = MAX (rows, 1) / 2;
-
-  /* Prefix sums make every window O(1). */
-  ops_prefix = g_array_sized_new (FALSE, TRUE, sizeof (double), n + 1);
-  ms_prefix = g_array_sized_new (FALSE, TRUE, sizeof (double), n + 1);
-  g_array_append_val (ops_prefix, ops);
-  g_array_append_val (ms_prefix, ms);
-  for (guint i = 0; i < n; i++)
-    {
-      ops += r[i].ops[direction];
-      ms += (double) (r[i].t_ms - prev_t);
-      prev_t = r[i].t_ms;
-      g_array_append_val (ops_prefix, ops);
-      g_array_append_val (ms_prefix, ms);
-    }
-
-  out = g_array_sized_new (FALSE, TRUE, sizeof (double), n);
-  for (guint i = 0; i < n; i++)
-    {
-      guint lo = i >= half ? i - half : 0;
-      guint hi = MIN (i + half + 1, n);
-      double w_ops = g_array_index (ops_prefix, double, hi) - g_array_index (ops_prefix, double, lo);
-      double w_ms = g_array_index (ms_prefix, double, hi) - g_array_index (ms_prefix, double, lo);
-      double value = w_ms > 0 ? w_ops / (w_ms / 1e3) : NAN;
-
-      g_array_append_val (out, value);
-    }
-
-  g_array_unref (ops_prefix);
-  g_array_unref (ms_prefix);
-  return out;
-}
-
 /* The cumulative curve of one direction: bytes, ops and time at each row's
  * end (index 0 is the start), so that any byte position can be interpolated
  * (a row's rate is taken as even within it, as in the window rule). */

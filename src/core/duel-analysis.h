@@ -239,12 +239,6 @@ GArray *duel_analysis_cliff_curve (const DuelSeries         *series,
                                    guint64                   span_bytes,
                                    const DuelAnalysisParams *params);
 
-/* The per-interval write IOPS smoothed by a centred window of @rows rows
- * (time-weighted: ops over time within the window). GArray of double. */
-GArray *duel_analysis_smoothed_iops (const DuelSeries *series,
-                                     DuelDirection     direction,
-                                     guint             rows);
-
 /* ---- Performance consistency -------------------------------------------- */
 
 typedef struct
