@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <inttypes.h>
@@ -35,6 +37,45 @@ duel_cli_usage_error (GOptionContext *context,
   if (context != NULL)
     fprintf (stderr, "%s\n", _("Run with --help for the options."));
   return DUEL_CLI_EXIT_USAGE;
+}
+
+/* A number of seconds (or any real quantity) given as text: finite, in
+ * [min, max], and above 0 unless @zero_ok. GOptionContext's own double
+ * parser takes "nan" and "inf", and a default of 0 cannot tell "not given"
+ * from "0", so these options are read as strings. On error, @out_message
+ * gets one sentence naming the option and the accepted range. */
+gboolean
+duel_cli_parse_number (const char  *option,
+                       const char  *text,
+                       double       min,
+                       double       max,
+                       gboolean     zero_ok,
+                       double      *out,
+                       char       **out_message)
+{
+  char *end = NULL;
+  double value;
+
+  g_return_val_if_fail (option != NULL && out != NULL && out_message != NULL, FALSE);
+
+  value = text != NULL ? g_ascii_strtod (text, &end) : NAN;
+  if (text == NULL || end == text || *end != '\0' || !isfinite (value) ||
+      value < min || value > max || (!zero_ok && value == 0))
+    {
+      if (zero_ok)
+        /* TRANSLATORS: an option (--probe), the lowest and the highest
+         * accepted value, what was given */
+        *out_message = g_strdup_printf (_("%s takes a number from %.10g to %.10g, not “%s”."),
+                                        option, min, max, text ? text : "");
+      else
+        /* TRANSLATORS: an option (--runtime), the highest accepted value,
+         * what was given */
+        *out_message = g_strdup_printf (_("%s takes a number above 0, up to %.10g, not “%s”."),
+                                        option, max, text ? text : "");
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
 }
 
 struct _DuelCliProgress

@@ -237,18 +237,20 @@ duel_cli_run_preset (int    argc,
   g_autofree char *target_path = NULL;
   g_autofree char *description = NULL;
   g_auto(GStrv) rest = NULL;
+  g_autofree char *capacity_multiple_text = NULL, *runtime = NULL, *round = NULL, *probe = NULL;
+  g_autofree char *message = NULL;
   double capacity_multiple = 0, runtime_s = 0, round_s = 0, probe_s = DEFAULT_PROBE_S;
-  int interval_ms = 0;
+  int interval_ms = G_MININT;   /* not given */
   gboolean no_trim = FALSE, destructive = FALSE, wipe_signatures = FALSE;
   GOptionEntry entries[] = {
     { "preset", 0, 0, G_OPTION_ARG_STRING, &preset_name, N_("write-saturation, consistency, qos, standard, review or quick"), "NAME" },
-    { "capacity-multiple", 0, 0, G_OPTION_ARG_DOUBLE, &capacity_multiple, N_("Write saturation: write this many times the span (default 2)"), "N" },
+    { "capacity-multiple", 0, 0, G_OPTION_ARG_STRING, &capacity_multiple_text, N_("Write saturation: write this many times the span (default 2)"), "N" },
     { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Use this many bytes from the start of the target (default: all of it; quick: at most 1 GiB)"), "BYTES" },
-    { "runtime", 0, 0, G_OPTION_ARG_DOUBLE, &runtime_s, N_("Length of every timed test in seconds (read score, consistency, each QoS and standard test)"), "SECONDS" },
-    { "round", 0, 0, G_OPTION_ARG_DOUBLE, &round_s, N_("Steady-state round length in seconds (default 60)"), "SECONDS" },
+    { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Length of every timed test in seconds (read score, consistency, each QoS and standard test)"), "SECONDS" },
+    { "round", 0, 0, G_OPTION_ARG_STRING, &round, N_("Steady-state round length in seconds (default 60)"), "SECONDS" },
     { "interval-ms", 0, 0, G_OPTION_ARG_INT, &interval_ms, N_("Time-series interval in milliseconds (default 1000)"), "MS" },
     { "no-trim", 0, 0, G_OPTION_ARG_NONE, &no_trim, N_("Do not discard the span before the write saturation"), NULL },
-    { "probe", 0, 0, G_OPTION_ARG_DOUBLE, &probe_s, N_("Seconds of 4K random write used to estimate the duration (default 2, 0 skips)"), "SECONDS" },
+    { "probe", 0, 0, G_OPTION_ARG_STRING, &probe, N_("Seconds of 4K random write used to estimate the duration (default 2, 0 skips)"), "SECONDS" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, destroying its data"), NULL },
@@ -290,22 +292,27 @@ duel_cli_run_preset (int    argc,
   duel_preset_options_init (&options);
   if (span != NULL && !duel_parse_size (span, &options.span_bytes, &error))
     return duel_cli_usage_error (context, "--span: %s", error->message);
-  if (capacity_multiple < 0)
-    return duel_cli_usage_error (context, _("--capacity-multiple must be above 0."));
+  if (span != NULL && options.span_bytes == 0)
+    return duel_cli_usage_error (context, _("--span must be more than 0; leave it out to use the whole target."));
+  /* Unset, each stays 0: the preset's own default. */
+  if ((capacity_multiple_text != NULL &&
+       !duel_cli_parse_number ("--capacity-multiple", capacity_multiple_text, 0, 100, FALSE,
+                               &capacity_multiple, &message)) ||
+      (runtime != NULL && !duel_cli_parse_number ("--runtime", runtime, 0, 1e7, FALSE, &runtime_s, &message)) ||
+      (round != NULL && !duel_cli_parse_number ("--round", round, 0, 86400, FALSE, &round_s, &message)) ||
+      (probe != NULL && !duel_cli_parse_number ("--probe", probe, 0, 600, TRUE, &probe_s, &message)))
+    return duel_cli_usage_error (context, "%s", message);
   options.capacity_multiple = capacity_multiple;
-  if (runtime_s < 0 || runtime_s > 1e7)
-    return duel_cli_usage_error (context, _("--runtime must be a positive number of seconds."));
   options.runtime_ms = (guint64) llround (runtime_s * 1000.0);
-  if (round_s < 0 || round_s > 86400)
-    return duel_cli_usage_error (context, _("--round must be a positive number of seconds."));
   options.round_ms = (guint64) llround (round_s * 1000.0);
-  if (interval_ms < 0)
+  if ((runtime != NULL && options.runtime_ms == 0) || (round != NULL && options.round_ms == 0))
+    return duel_cli_usage_error (context, _("--runtime and --round must be at least 1 ms."));
+  if (interval_ms != G_MININT &&
+      (interval_ms < (int) DUEL_WORKLOAD_MIN_INTERVAL_MS || interval_ms > (int) DUEL_WORKLOAD_MAX_INTERVAL_MS))
     return duel_cli_usage_error (context, _("--interval-ms must be between %u and %u."),
                                  DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS);
-  options.interval_ms = (guint) interval_ms;
+  options.interval_ms = interval_ms != G_MININT ? (guint) interval_ms : 0;
   options.no_trim = no_trim;
-  if (probe_s < 0 || probe_s > 600)
-    return duel_cli_usage_error (context, _("--probe must be between 0 and 600 seconds."));
 
   preset = duel_preset_new (preset_name, &options, &error);
   if (preset == NULL)
@@ -313,6 +320,8 @@ duel_cli_run_preset (int    argc,
 
   if (rest != NULL && g_strv_length (rest) > 1)
     return duel_cli_usage_error (context, _("Give one target, not %u."), g_strv_length (rest));
+  if (rest != NULL && rest[0] != NULL && rest[0][0] == '\0')
+    return duel_cli_usage_error (context, _("The target is an empty name; give a file or a device."));
   target_path = duel_cli_target_path (rest);
 
   /* Every preset writes: mounted, held, busy or system disks are refused,

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -118,17 +119,20 @@ duel_cli_run (int    argc,
   g_autofree char *output = NULL;
   g_autofree char *name = NULL;
   g_autofree char *target_path = NULL;
+  g_autofree char *runtime = NULL;
+  g_autofree char *message = NULL;
   g_auto(GStrv) rest = NULL;
-  int iodepth = 32, rwmixread = -1, interval_ms = DUEL_WORKLOAD_DEFAULT_INTERVAL_MS;
+  /* G_MININT / G_MININT64: not given (so that -5 is refused, not ignored). */
+  int iodepth = 32, rwmixread = G_MININT, interval_ms = DUEL_WORKLOAD_DEFAULT_INTERVAL_MS;
   double runtime_s = 0;
-  gint64 seed = -1;
+  gint64 seed = G_MININT64;
   gboolean destructive = FALSE, wipe_signatures = FALSE;
   GOptionEntry entries[] = {
     { "rw", 0, 0, G_OPTION_ARG_STRING, &rw, N_("Access pattern: randread, randwrite, randrw, read, write or rw (default randread)"), "PATTERN" },
     { "bs", 0, 0, G_OPTION_ARG_STRING, &bs, N_("Block size, e.g. 4k (default 4k)"), "SIZE" },
     { "iodepth", 0, 0, G_OPTION_ARG_INT, &iodepth, N_("Queue depth (default 32)"), "N" },
     { "rwmixread", 0, 0, G_OPTION_ARG_INT, &rwmixread, N_("Read percentage of a mixed pattern (default 50)"), "PERCENT" },
-    { "runtime", 0, 0, G_OPTION_ARG_DOUBLE, &runtime_s, N_("Stop after this many seconds"), "SECONDS" },
+    { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Stop after this many seconds"), "SECONDS" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Stop after transferring this much: bytes, or a multiple of the span such as 2x"), "BYTES|Nx" },
     { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Length of the region used (default: to the end of the target)"), "BYTES" },
     { "offset", 0, 0, G_OPTION_ARG_STRING, &offset, N_("Start of the region used (default 0)"), "BYTES" },
@@ -170,9 +174,9 @@ duel_cli_run (int    argc,
   duel_workload_init (&workload);
   if (rw != NULL && !duel_workload_set_rw_name (&workload, rw, &error))
     return duel_cli_usage_error (context, "%s", error->message);
-  if (rwmixread >= 0)
+  if (rwmixread != G_MININT)
     {
-      if (rwmixread > 100)
+      if (rwmixread < 0 || rwmixread > 100)
         return duel_cli_usage_error (context, _("--rwmixread must be between 0 and 100, not %d."), rwmixread);
       if (workload.read_percent != 0 && workload.read_percent != 100)
         workload.read_percent = rwmixread;
@@ -198,21 +202,31 @@ duel_cli_run (int    argc,
     return duel_cli_usage_error (context, _("--iodepth must be between 1 and %u, not %d."),
                                  DUEL_WORKLOAD_MAX_QUEUE_DEPTH, iodepth);
   workload.queue_depth = iodepth;
-  if (runtime_s < 0 || runtime_s > 1e9)
-    return duel_cli_usage_error (context, _("--runtime must be a positive number of seconds."));
+  if (runtime != NULL && !duel_cli_parse_number ("--runtime", runtime, 0, 1e9, FALSE, &runtime_s, &message))
+    return duel_cli_usage_error (context, "%s", message);
   workload.runtime_ms = (guint64) (runtime_s * 1000.0 + 0.5);
+  if (runtime != NULL && workload.runtime_ms == 0)
+    return duel_cli_usage_error (context, _("--runtime must be at least 1 ms."));
   if (size != NULL && !duel_parse_size_or_multiple (size, &workload.size_bytes, &workload.size_multiple, &error))
     return duel_cli_usage_error (context, "--size: %s", error->message);
+  if (size != NULL && workload.size_bytes == 0 && workload.size_multiple == 0)
+    return duel_cli_usage_error (context, _("--size must be more than 0 (bytes, or a multiple such as 2x)."));
   if (span != NULL && !duel_parse_size (span, &workload.span_length, &error))
     return duel_cli_usage_error (context, "--span: %s", error->message);
+  if (span != NULL && workload.span_length == 0)
+    return duel_cli_usage_error (context, _("--span must be more than 0; leave it out to use the whole target."));
   if (offset != NULL && !duel_parse_size (offset, &workload.span_offset, &error))
     return duel_cli_usage_error (context, "--offset: %s", error->message);
   if (interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS || interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)
     return duel_cli_usage_error (context, _("--interval-ms must be between %u and %u."),
                                  DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS);
   workload.interval_ms = interval_ms;
-  if (seed >= 0)
-    workload.seed = (guint64) seed;
+  if (seed != G_MININT64)
+    {
+      if (seed < 0)
+        return duel_cli_usage_error (context, _("--seed must be 0 or more, not %" PRId64 "."), seed);
+      workload.seed = (guint64) seed;
+    }
   if (workload.runtime_ms == 0 && workload.size_bytes == 0 && workload.size_multiple == 0)
     workload.size_multiple = 1;   /* like fio: one pass over the span */
   if (!duel_workload_validate (&workload, &error))
@@ -220,6 +234,8 @@ duel_cli_run (int    argc,
 
   if (rest != NULL && g_strv_length (rest) > 1)
     return duel_cli_usage_error (context, _("Give one target, not %u."), g_strv_length (rest));
+  if (rest != NULL && rest[0] != NULL && rest[0][0] == '\0')
+    return duel_cli_usage_error (context, _("The target is an empty name; give a file or a device."));
   target_path = duel_cli_target_path (rest);
 
   if (destructive)

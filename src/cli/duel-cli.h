@@ -39,6 +39,13 @@ char *duel_cli_target_path (GStrv rest);
 
 /* duel-cli-common.c (lead) */
 void duel_cli_print_error        (const GError *error);
+gboolean duel_cli_parse_number   (const char  *option,
+                                  const char  *text,
+                                  double       min,
+                                  double       max,
+                                  gboolean     zero_ok,
+                                  double      *out,
+                                  char       **out_message);
 int  duel_cli_usage_error        (GOptionContext *context,
                                   const char     *format,
                                   ...) G_GNUC_PRINTF (2, 3);
