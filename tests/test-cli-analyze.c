@@ -145,6 +145,79 @@ test_measured_has_no_note (void)
   g_rmdir (dir);
 }
 
+/* Sets tests[0].status (and error) of the result file at @path, as a run
+ * that ended otherwise would have written it. */
+static void
+set_status (const char *path,
+            const char *from,
+            const char *to,
+            const char *error_message)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *test;
+
+  g_assert_true (json_parser_load_from_file (parser, from, &error));
+  g_assert_no_error (error);
+  test = json_array_get_object_element (json_object_get_array_member (
+           json_node_get_object (json_parser_get_root (parser)), "tests"), 0);
+  json_object_set_string_member (test, "status", to);
+  if (error_message != NULL)
+    json_object_set_string_member (test, "error", error_message);
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  g_assert_true (json_generator_to_file (generator, path, &error));
+  g_assert_no_error (error);
+}
+
+/* A plain run's heading says how it ended, its totals follow, and a
+ * checkpoint that was never followed by the final save is flagged. */
+static void
+test_plain_status (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-analyze-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.img", NULL);
+  g_autofree char *result = g_build_filename (dir, "run.json", NULL);
+  g_autofree char *edited = g_build_filename (dir, "edited.json", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  static const struct { const char *status; const char *heading; const char *line; } cases[] = {
+    { "complete", "randwrite (no preset, complete)\n", NULL },
+    { "running", "randwrite (no preset, interrupted)\n", "Warning: this is a checkpoint taken during the run" },
+    { "cancelled", "randwrite (no preset, stopped)\n", "Stopped before the end" },
+    { "failed", "randwrite (no preset, failed)\n", "Failed: the disk went away; the figures cover" },
+  };
+  int code;
+
+  code = run_cli (&out, &err, "run", "--rw", "randwrite", "--bs", "4k", "--iodepth", "4",
+                  "--runtime", "0.5", "--span", "4m", "--output", result, target, NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      set_status (edited, result, cases[i].status,
+                  g_str_equal (cases[i].status, "failed") ? "the disk went away" : NULL);
+      code = run_cli (&out, &err, "analyze", edited, NULL);
+      g_test_message ("%s", out);
+      g_assert_cmpint (code, ==, 0);
+      g_assert_nonnull (strstr (out, cases[i].heading));
+      g_assert_nonnull (strstr (out, "  Write IOPS "));
+      g_assert_null (strstr (out, "Read IOPS"));
+      g_assert_null (strstr (out, "no summary figures"));
+      if (cases[i].line != NULL)
+        g_assert_nonnull (strstr (out, cases[i].line));
+      else
+        g_assert_null (strstr (out, "Warning"));
+    }
+  g_unlink (edited);
+  g_unlink (result);
+  g_unlink (target);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -160,6 +233,7 @@ main (int    argc,
       g_test_add_data_func (json, &references[i], test_json);
     }
   g_test_add_func ("/duel/cli-analyze/measured", test_measured_has_no_note);
+  g_test_add_func ("/duel/cli-analyze/plain-status", test_plain_status);
 
   return g_test_run ();
 }

@@ -31,6 +31,71 @@ print_padded (const char *label)
     putchar (' ');
 }
 
+/* The status in words, for the heading. */
+static const char *
+status_words (DuelTestStatus status)
+{
+  switch (status)
+    {
+    case DUEL_TEST_STATUS_PENDING:   return _("not run");
+    case DUEL_TEST_STATUS_RUNNING:   return _("interrupted");
+    case DUEL_TEST_STATUS_COMPLETE:  return _("complete");
+    case DUEL_TEST_STATUS_CANCELLED: return _("stopped");
+    case DUEL_TEST_STATUS_FAILED:    return _("failed");
+    default:                         return duel_test_status_to_string (status);
+    }
+}
+
+/* The heading of a test, and what its status means for its figures. */
+static void
+print_heading (const DuelTestRecord *record)
+{
+  /* TRANSLATORS: test name, preset, status */
+  printf (_("%s (%s, %s)\n"), record->name,
+          record->preset ? record->preset : _("no preset"), status_words (record->status));
+  switch (record->status)
+    {
+    case DUEL_TEST_STATUS_RUNNING:
+      /* Only a checkpoint says "running": the run never wrote its end. */
+      printf ("  %s\n", _("Warning: this is a checkpoint taken during the run, which never finished "
+                          "(it was killed, or its final save failed); the figures cover the intervals up to it."));
+      break;
+    case DUEL_TEST_STATUS_CANCELLED:
+      printf ("  %s\n", _("Stopped before the end; the figures cover what was measured."));
+      break;
+    case DUEL_TEST_STATUS_FAILED:
+      /* TRANSLATORS: the error that stopped the run */
+      printf (_("  Failed: %s; the figures cover what was measured before.\n"),
+              record->error_message ? record->error_message : _("no reason recorded"));
+      break;
+    case DUEL_TEST_STATUS_PENDING:
+      printf ("  %s\n", _("This test was not run."));
+      break;
+    case DUEL_TEST_STATUS_COMPLETE:
+    default:
+      break;
+    }
+}
+
+/* A plain run has no summary: its totals, as fio prints them. */
+static void
+print_totals (const DuelTestRecord *record)
+{
+  static const DuelDirection directions[] = { DUEL_DIRECTION_READ, DUEL_DIRECTION_WRITE };
+
+  for (guint i = 0; i < G_N_ELEMENTS (directions); i++)
+    {
+      guint64 ops = duel_test_record_get_ops (record, directions[i]);
+
+      if (ops == 0)
+        continue;
+      print_padded (directions[i] == DUEL_DIRECTION_READ ? _("Read IOPS") : _("Write IOPS"));
+      printf (" %.0f IOPS\n", duel_test_record_get_iops (record, directions[i]));
+      print_padded (directions[i] == DUEL_DIRECTION_READ ? _("Read bandwidth") : _("Write bandwidth"));
+      printf (" %.1f MB/s\n", duel_test_record_get_bytes_per_second (record, directions[i]) / 1e6);
+    }
+}
+
 void
 duel_cli_print_figures (const DuelTestRecord *record,
                         const DuelSummary    *summary)
@@ -38,10 +103,7 @@ duel_cli_print_figures (const DuelTestRecord *record,
   guint n = duel_summary_get_n_figures (summary);
   double intervals;
 
-  /* TRANSLATORS: test name, preset, status */
-  printf (_("%s (%s, %s)\n"), record->name,
-          record->preset ? record->preset : _("no preset"),
-          duel_test_status_to_string (record->status));
+  print_heading (record);
   for (guint i = 0; i < n; i++)
     {
       const char *key = duel_summary_get_key (summary, i);
@@ -275,7 +337,13 @@ duel_cli_analyze (int    argc,
       else if (summary != NULL)
         duel_cli_print_figures (record, summary);
       else
-        printf ("%s: %s\n", record->name, local_error->message);
+        {
+          print_heading (record);
+          print_totals (record);
+          /* A plain run has no figures but its totals; anything else says why. */
+          if (record->preset != NULL)
+            printf ("  %s\n", local_error->message);
+        }
     }
 
   if (as_json)
