@@ -15,11 +15,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "duel-device.h"
 #include "duel-error.h"
 #include "duel-safety.h"
+#include "duel-target.h"
 #include "test-device-helpers.h"
 
 #define MiB (1024 * 1024)
@@ -466,6 +468,8 @@ test_files (void)
   g_autofree char *fresh = g_build_filename (dir, "new.img", NULL);
   g_autofree char *scratch = g_build_filename (dir, "scratch.img", NULL);
   g_autofree char *image = g_build_filename (dir, "disk.img", NULL);
+  g_autofree char *notes = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *made = g_build_filename (dir, "made.img", NULL);
   g_autofree char *zeros = g_malloc0 (8 * MiB);
 
   g_assert_no_error (error);
@@ -481,6 +485,42 @@ test_files (void)
   g_assert_true (duel_safety_check_write (scratch, DUEL_SAFETY_FLAGS_NONE, &report, &error));
   g_assert_cmpuint (report->size_bytes, ==, 8 * MiB);
   g_clear_pointer (&report, duel_safety_report_free);
+
+  /* A file of someone's data: the same consent as a device. */
+  g_assert_true (g_file_set_contents (notes, "my notes\n", -1, NULL));
+  g_assert_false (duel_safety_check_write (notes, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+  g_assert_nonnull (strstr (error->message, "did not write"));
+  g_assert_nonnull (strstr (error->message, "--destructive"));
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+  g_assert_true (duel_safety_check_write (notes, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  /* A file Drive Duel created holds only what it wrote: no consent again. */
+  {
+    g_autoptr(DuelTarget) target = duel_target_open (made, DUEL_TARGET_OPEN_READ | DUEL_TARGET_OPEN_WRITE |
+                                                     DUEL_TARGET_OPEN_CREATE, MiB, &error);
+
+    g_assert_no_error (error);
+  }
+  {
+    g_autofree char *text = g_strnfill (MiB, 'x');
+    int fd = open (made, O_WRONLY | O_CLOEXEC);
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (pwrite (fd, text, MiB, 0), ==, MiB);
+    close (fd);
+  }
+  if (getxattr (made, DUEL_TARGET_MADE_XATTR, NULL, 0) > 0)
+    {
+      g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+      g_assert_no_error (error);
+      g_clear_pointer (&report, duel_safety_report_free);
+    }
+  else
+    g_test_message ("this filesystem keeps no user attributes: no check of a made file");
 
   /* A disk image. */
   g_assert_true (g_file_set_contents (image, zeros, 8 * MiB, NULL));
@@ -522,6 +562,8 @@ test_files (void)
 
   g_unlink (scratch);
   g_unlink (image);
+  g_unlink (notes);
+  g_unlink (made);
   g_rmdir (dir);
 }
 

@@ -13,11 +13,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "duel-device-private.h"
 #include "duel-error.h"
 #include "duel-safety.h"
+#include "duel-target.h"
 
 const char *
 duel_safety_verdict_to_string (DuelSafetyVerdict verdict)
@@ -399,6 +401,60 @@ find_loop_using (const struct stat *st)
   return NULL;
 }
 
+/* How much of a file's data is read to see that it is all zeros: beyond
+ * that, it is taken to hold something (and consent is asked). */
+#define ZERO_SCAN_BYTES (256 * 1024 * 1024)
+
+/* Is every byte of the file's data zero? Holes are skipped (SEEK_DATA). */
+static gboolean
+all_zeros (int                fd,
+           const struct stat *st)
+{
+  g_autofree guint8 *buffer = g_malloc (1024 * 1024);
+  guint64 budget = ZERO_SCAN_BYTES;
+  off_t at = 0;
+
+  while (at < st->st_size)
+    {
+      off_t data = lseek (fd, at, SEEK_DATA), hole;
+
+      if (data < 0)
+        return errno == ENXIO;   /* only holes from here on */
+      hole = lseek (fd, data, SEEK_HOLE);
+      if (hole < 0)
+        hole = st->st_size;
+      for (at = data; at < hole; )
+        {
+          ssize_t n = pread (fd, buffer, (size_t) MIN ((off_t) 1024 * 1024, hole - at), at);
+
+          if (n <= 0 || (guint64) n > budget)
+            return FALSE;
+          for (ssize_t i = 0; i < n; i++)
+            if (buffer[i] != 0)
+              return FALSE;
+          budget -= (guint64) n;
+          at += n;
+        }
+    }
+  return TRUE;
+}
+
+/* Does the file hold data Drive Duel did not write? An empty file, a sparse
+ * one or one of zeros has nothing to lose; a file Drive Duel created carries
+ * DUEL_TARGET_MADE_XATTR. */
+static gboolean
+holds_foreign_data (int                fd,
+                    const struct stat *st)
+{
+  char mark[4];
+
+  if (st->st_size == 0 || st->st_blocks == 0)
+    return FALSE;
+  if (fgetxattr (fd, DUEL_TARGET_MADE_XATTR, mark, sizeof mark) > 0)
+    return FALSE;
+  return !all_zeros (fd, st);
+}
+
 static gboolean
 check_file (const char        *path,
             const struct stat *st,
@@ -408,6 +464,7 @@ check_file (const char        *path,
   g_autoptr(DuelDeviceMounts) mounts = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *loop = NULL;
+  gboolean foreign;
   int fd;
 
   if (S_ISDIR (st->st_mode))
@@ -444,6 +501,7 @@ check_file (const char        *path,
       g_close (fd, NULL);
       return refuse (report, DUEL_SAFETY_UNREADABLE, g_strdup (local_error->message));
     }
+  foreign = holds_foreign_data (fd, st);
   g_close (fd, NULL);
   if (report->signature != NULL && (flags & DUEL_SAFETY_WIPE_SIGNATURES) == 0)
     {
@@ -452,6 +510,17 @@ check_file (const char        *path,
       return refuse (report, DUEL_SAFETY_HAS_SIGNATURE,
                      g_strdup_printf (_("“%s” holds %s: it looks like a disk image. "
                                         "Give --wipe-signatures to overwrite it."), path, signature));
+    }
+  /* A file someone else wrote is data: the same consent as a device
+   * (--wipe-signatures, given for an image, is consent too). */
+  if (foreign && (flags & (DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES)) == 0)
+    {
+      g_autofree char *size = g_format_size_full ((guint64) st->st_blocks * 512, G_FORMAT_SIZE_IEC_UNITS);
+
+      /* TRANSLATORS: a file, the size of the data it holds */
+      return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
+                     g_strdup_printf (_("“%s” is a file holding %s of data that Drive Duel did not write. "
+                                        "Give --destructive to overwrite it."), path, size));
     }
 
   report->verdict = DUEL_SAFETY_ALLOWED;

@@ -25,6 +25,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "duel-error.h"
@@ -320,6 +321,10 @@ duel_target_open (const char           *path,
           return NULL;
         }
       created = TRUE;
+      /* Ours from now on (see DUEL_TARGET_MADE_XATTR); where the filesystem
+       * keeps no user attributes, a later write asks for consent. */
+      if (fsetxattr (self->fd, DUEL_TARGET_MADE_XATTR, "1", 1, 0) != 0)
+        g_debug ("%s: no mark of creation (%s)", path, g_strerror (errno));
     }
   else if (S_ISDIR (st.st_mode))
     {
@@ -353,6 +358,12 @@ duel_target_open (const char           *path,
           set_open_error (error, path, errno, FALSE);
           return NULL;
         }
+      /* An empty or wholly sparse file held nothing: once written, what it
+       * holds is Drive Duel's, as in a file it created. (A file of zeros
+       * needs no consent either, but is not marked: it is checked again.) */
+      if (writing && (st.st_size == 0 || st.st_blocks == 0) &&
+          fsetxattr (self->fd, DUEL_TARGET_MADE_XATTR, "1", 1, 0) != 0)
+        g_debug ("%s: no mark of creation (%s)", path, g_strerror (errno));
     }
   else
     {

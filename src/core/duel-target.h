@@ -10,6 +10,11 @@ G_BEGIN_DECLS
 
 #define DUEL_TYPE_TARGET (duel_target_get_type ())
 
+/* The extended attribute a file target gets when Drive Duel creates it: such
+ * a file holds nothing but what Drive Duel wrote, so writing it again needs
+ * no consent (duel-safety.c). Best effort: not every filesystem keeps it. */
+#define DUEL_TARGET_MADE_XATTR "user.driveduel.made"
+
 G_DECLARE_FINAL_TYPE (DuelTarget, duel_target, DUEL, TARGET, GObject)
 
 typedef enum

@@ -34,7 +34,7 @@ echo "$configs" | while IFS='|' read -r name opts; do
     # shellcheck disable=SC2086
     "$here/ssd-model.sh" start "$mnt" $opts --log "$out/$name.truth.json" >/dev/null || exit 1
     t0=$(date +%s.%N)
-    "$cli" run --rw randwrite --bs 4k --iodepth 32 --size 2x --interval-ms 1000 \
+    "$cli" run --destructive --rw randwrite --bs 4k --iodepth 32 --size 2x --interval-ms 1000 \
         --output "$out/$name.result.json" "$mnt/ssd.img" >"$out/$name.cli.out" 2>&1 || {
         cat "$out/$name.cli.out"; exit 1; }
     t1=$(date +%s.%N)

@@ -49,7 +49,7 @@ else
 fi
 
 # 2. The fill, with the real CLI (about 20 s at the model's speed).
-"$cli" run --rw randwrite --bs 4k --iodepth 32 --size 2x --interval-ms 1000 \
+"$cli" run --destructive --rw randwrite --bs 4k --iodepth 32 --size 2x --interval-ms 1000 \
     --output "$work/result.json" "$mnt/ssd.img" >"$work/cli.out" 2>"$work/cli.err"
 rc=$?
 sed 's/^/# cli: /' "$work/cli.out" "$work/cli.err"
