@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "test-cli.h"
@@ -101,6 +102,42 @@ test_preset_options (void)
     check_refused (&bad[i], TRUE);
 }
 
+/* The result must be keepable before the target is touched: a missing
+ * folder, a device node or a folder as the output is refused with exit 1,
+ * and the target file is not even created. */
+static void
+test_preflight (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-preflight-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.img", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-such-folder", "r.json", NULL);
+  static const char *presets[] = { NULL, "quick" };
+  const char *outputs[] = { missing, "/dev/null", dir };
+  const char *needles[] = { "does not exist", "not a regular file", "not a regular file" };
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+      {
+        g_autofree char *out = NULL;
+        g_autofree char *err = NULL;
+        int code;
+
+        if (presets[p] == NULL)
+          code = run_cli (&out, &err, "run", "--rw", "randwrite", "--runtime", "1", "--span", "4m",
+                          "--output", outputs[i], target, NULL);
+        else
+          code = run_cli (&out, &err, "run", "--preset", presets[p], "--span", "4m",
+                          "--output", outputs[i], target, NULL);
+        if (code < 0)
+          return;
+        g_test_message ("%s → %s", outputs[i], err);
+        g_assert_cmpint (code, ==, 1);
+        g_assert_nonnull (strstr (err, needles[i]));
+        g_assert_false (g_file_test (target, G_FILE_TEST_EXISTS));
+      }
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -108,5 +145,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/duel/cli/run-options", test_run_options);
   g_test_add_func ("/duel/cli/preset-options", test_preset_options);
+  g_test_add_func ("/duel/cli/preflight", test_preflight);
   return g_test_run ();
 }

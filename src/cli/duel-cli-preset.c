@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "duel-cli.h"
+#include "duel-preflight.h"
 #include "duel-cli-figures.h"
 #include "duel-error.h"
 #include "duel-preset.h"
@@ -323,6 +324,12 @@ duel_cli_run_preset (int    argc,
   if (rest != NULL && rest[0] != NULL && rest[0][0] == '\0')
     return duel_cli_usage_error (context, _("The target is an empty name; give a file or a device."));
   target_path = duel_cli_target_path (rest);
+  /* The result must be keepable before the target is touched. */
+  if (output != NULL && !duel_preflight_output (output, DUEL_PREFLIGHT_RESULT_ROOM, &error))
+    {
+      duel_cli_print_error (error);
+      return DUEL_CLI_EXIT_FAILED;
+    }
 
   /* Every preset writes: mounted, held, busy or system disks are refused,
    * a block device needs --destructive, an image with a signature

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "duel-cli.h"
+#include "duel-preflight.h"
 #include "duel-error.h"
 #include "duel-run-context.h"
 
@@ -237,6 +238,17 @@ duel_cli_run (int    argc,
   if (rest != NULL && rest[0] != NULL && rest[0][0] == '\0')
     return duel_cli_usage_error (context, _("The target is an empty name; give a file or a device."));
   target_path = duel_cli_target_path (rest);
+  /* The result must be keepable before the target is touched. */
+  if (output != NULL &&
+      !duel_preflight_output (output,
+                              duel_preflight_result_room (workload.size_bytes == 0 && workload.size_multiple == 0
+                                                          ? workload.runtime_ms : 0,
+                                                          workload.interval_ms),
+                              &error))
+    {
+      duel_cli_print_error (error);
+      return DUEL_CLI_EXIT_FAILED;
+    }
 
   if (destructive)
     safety_flags |= DUEL_SAFETY_DESTRUCTIVE;

@@ -3,8 +3,10 @@
 # ext4 on a loop device (tmpfs has no O_DIRECT), holding a sparse file larger
 # than its free space, so random writes into the holes run out of blocks.
 # Expected: a clear message, exit code 1, the partial result saved and loadable.
-# Second case: the result file itself is on the full filesystem, so it cannot
-# be saved; the message must still say why the run stopped, and why saving failed.
+# Second case: the result file itself is on the filesystem the run fills, so
+# it cannot be saved; the message must still say why the run stopped, and why
+# saving failed. Third: that filesystem is full before the run, so the run
+# is refused before it writes anything.
 #
 # Usage: fault-enospc.sh DRIVEDUEL-CLI CHECK-RESULT   (root; else skipped)
 set -u
@@ -28,7 +30,9 @@ fault_grep "the message names the write, the file and ENOSPC" "$fault_work/enosp
 fault_loads "the partial result loads: failed, with rows" "$out" \
     --status failed --min-rows 1 --error-contains "No space left on device"
 
-# The same run with its result file on the full filesystem.
+# The same run with its result file on the filesystem it fills: the target
+# made again, so that the result has room when the run starts.
+rm -f "$target" && truncate -s 256m "$target"
 out=$fault_mnt/enospc.json
 fault_cli_bg both --rw randwrite --runtime 60 --interval-ms 100 --output "$out" "$target"
 fault_wait_cli
@@ -40,5 +44,16 @@ fault_grep "result on the full filesystem: the failed save is reported" "$fault_
     "enospc\.json"
 fault_check "result on the full filesystem: no half-written result is left" \
     sh -c "! ls '$fault_mnt'/enospc.json* >/dev/null 2>&1 || '$fault_checker' '$out' >/dev/null"
+
+# Now full: the result could not be kept, so the run is refused before it
+# writes anything (the preflight), and the target is left as it was.
+before=$(stat -c '%s %Y %b' "$target")
+fault_cli_bg full --rw randwrite --runtime 60 --interval-ms 100 --output "$fault_mnt/full.json" "$target"
+fault_wait_cli
+fault_show full
+fault_check "result folder already full: exit code 1 before any I/O (got $fault_rc)" [ "$fault_rc" -eq 1 ]
+fault_grep "result folder already full: the message says the result cannot be saved" "$fault_work/full.err" \
+    "The result cannot be saved in .*No space left on device"
+fault_check "result folder already full: the target is untouched" [ "$(stat -c '%s %Y %b' "$target")" = "$before" ]
 
 fault_done

@@ -1,0 +1,96 @@
+/* duel-preflight.c — checks made before a run writes its first byte
+ *
+ * A destructive run that cannot keep its result throws hours away: the
+ * result's folder is checked the way the save will use it (a temporary file
+ * beside the result, written, synced and renamed), and for room, before the
+ * target is touched.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "duel-error.h"
+#include "duel-preflight.h"
+
+/* The room a result of @runtime_ms at @interval_ms rows needs, twice over
+ * (the atomic save's two copies): the histograms and header, and a row of
+ * every column at most 256 bytes. Unknown length (0): the long-run bound. */
+guint64
+duel_preflight_result_room (guint64 runtime_ms,
+                            guint   interval_ms)
+{
+  guint64 rows;
+
+  if (runtime_ms == 0 || interval_ms == 0)
+    return DUEL_PREFLIGHT_RESULT_ROOM;
+  rows = runtime_ms / interval_ms + 1;
+  return MIN ((guint64) DUEL_PREFLIGHT_RESULT_ROOM, 2 * (512 * 1024 + rows * 256));
+}
+
+gboolean
+duel_preflight_output (const char  *path,
+                       guint64      room_bytes,
+                       GError     **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *probe = NULL;
+  g_autoptr(GError) local_error = NULL;
+  struct statvfs vfs;
+  GStatBuf st;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (*path == '\0')
+    {
+      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                           _("The result file has an empty name."));
+      return FALSE;
+    }
+  /* The save renames a new file over the result: never over a device node
+   * (such as /dev/null) or a folder. */
+  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("%s is not a regular file; a result can only be saved to a file."), path);
+      return FALSE;
+    }
+  dir = g_path_get_dirname (path);
+  if (g_stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The folder %s for the result does not exist."), dir);
+      return FALSE;
+    }
+
+  /* Exactly what the save does, on a file of its own. */
+  probe = g_strdup_printf ("%s.preflight-%d", path, (int) getpid ());
+  if (!g_file_set_contents_full (probe, "{}\n", -1,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                 0600, &local_error))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The result cannot be saved in %s: %s"), dir, local_error->message);
+      return FALSE;
+    }
+  g_unlink (probe);
+
+  if (statvfs (dir, &vfs) == 0 && (guint64) vfs.f_bavail * vfs.f_frsize < room_bytes)
+    {
+      g_autofree char *free_text = g_format_size_full ((guint64) vfs.f_bavail * vfs.f_frsize,
+                                                       G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *room_text = g_format_size_full (room_bytes, G_FORMAT_SIZE_IEC_UNITS);
+
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("Only %s are free in %s; the result may need %s."),
+                   free_text, dir, room_text);
+      return FALSE;
+    }
+  return TRUE;
+}
