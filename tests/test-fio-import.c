@@ -259,6 +259,20 @@ test_refuses (void)
     g_assert_null (duel_fio_import_data (clat_only, strlen (clat_only), "clat.json", NULL, NULL, &error));
     g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
     g_assert_nonnull (strstr (error->message, "--lat_percentiles=1"));
+    g_clear_error (&error);
+  }
+
+  /* A job name with a newline and a terminal escape, quoted in the message:
+   * one line, the controls written out. */
+  {
+    const char *hostile = "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"a\\u001b[2J\\nb\"}]}";
+
+    g_assert_null (duel_fio_import_data (hostile, strlen (hostile), "hostile.json", NULL, NULL, &error));
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "a\\x1b[2J\\nb"));
+    g_assert_null (strchr (error->message, '\n'));
+    g_assert_null (strchr (error->message, '\x1b'));
   }
 }
 

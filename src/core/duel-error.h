@@ -24,5 +24,6 @@ typedef enum
 } DuelError;
 
 GQuark duel_error_quark (void);
+char  *duel_error_escape_controls (const char *text);
 
 G_END_DECLS

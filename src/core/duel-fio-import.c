@@ -34,12 +34,15 @@ fail (Importer   *importer,
       ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *line = NULL;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (importer->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", importer->name, message);
+  /* Names and excerpts from the file: one line, no terminal controls. */
+  line = duel_error_escape_controls (message);
+  g_set_error (importer->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", importer->name, line);
   return FALSE;
 }
 

@@ -957,16 +957,19 @@ fail (Loader     *loader,
       ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *line = NULL;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* Names and excerpts from the file: one line, no terminal controls. */
+  line = duel_error_escape_controls (message);
 
   if (loader->source != NULL)
-    g_set_error (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", loader->source, message);
+    g_set_error (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", loader->source, line);
   else
-    g_set_error_literal (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, message);
+    g_set_error_literal (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, line);
   return FALSE;
 }
 
