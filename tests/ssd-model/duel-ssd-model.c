@@ -20,6 +20,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,64 @@ typedef struct
   guint64 sum_wait_ns;       /* sum of the waits: / 1 s = mean requests in service */
 } Second;
 
+/* Every host request's wait in the model, log-linear: exact below 64 ns,
+ * then 64 buckets per power of two (each under 1.6 % wide), to 2^40 ns. */
+#define WAIT_SUB      64
+#define WAIT_BUCKETS  (WAIT_SUB + (40 - 6) * WAIT_SUB)
+
+typedef struct
+{
+  guint64 counts[WAIT_BUCKETS];
+  guint64 total;
+  guint64 max_ns;
+} WaitHistogram;
+
+static guint
+wait_bucket (guint64 ns)
+{
+  guint e;
+
+  if (ns < WAIT_SUB)
+    return (guint) ns;
+  e = 63 - (guint) __builtin_clzll (ns);   /* 2^e <= ns, e >= 6 */
+  if (e >= 40)
+    return WAIT_BUCKETS - 1;
+  return WAIT_SUB + (e - 6) * WAIT_SUB + (guint) ((ns >> (e - 6)) & (WAIT_SUB - 1));
+}
+
+/* The smallest wait bucket @i holds. */
+static guint64
+wait_bucket_floor (guint i)
+{
+  guint e;
+
+  if (i < WAIT_SUB)
+    return i;
+  e = 6 + (i - WAIT_SUB) / WAIT_SUB;
+  return (guint64) (WAIT_SUB + (i - WAIT_SUB) % WAIT_SUB) << (e - 6);
+}
+
+/* A lower bound of the @pct percentile: the floor of the bucket holding the
+ * ceil(pct % x total)-th smallest wait, so at least that share of the
+ * requests waited no longer than the true percentile and this is <= it. */
+static guint64
+wait_percentile_floor (const WaitHistogram *h,
+                       double               pct)
+{
+  guint64 rank = (guint64) ceil (pct / 100.0 * (double) h->total), seen = 0;
+
+  if (h->total == 0)
+    return 0;
+  rank = CLAMP (rank, 1, h->total);
+  for (guint i = 0; i < WAIT_BUCKETS; i++)
+    {
+      seen += h->counts[i];
+      if (seen >= rank)
+        return wait_bucket_floor (i);
+    }
+  return h->max_ns;
+}
+
 typedef struct
 {
   SsdConfig    config;
@@ -83,10 +142,15 @@ typedef struct
   guint64      first_io_ns;  /* the first write's arrival, origin of the seconds; 0: none yet */
   guint64      early_reads;  /* reads completed before it (e.g. the CLI probing the target) */
   guint64      last_reply_ns;
+  guint64      last_write_reply_ns;
   GArray      *seconds;      /* Second */
   guint64      write_ops, read_ops, write_bytes, read_bytes, trims, trim_bytes;
   guint64      max_wait_ns, max_wait_at_bytes;
+  WaitHistogram read_waits, write_waits;   /* every request, probes included */
   guint64      max_late_ns, late_sum_ns, replies;
+  double       precondition_multiple;     /* capacities written in virtual time before serving */
+  guint64      precondition_pages, precondition_programs;
+  double       precondition_virtual_s;
   GArray      *wa_programs;  /* guint64: programs when host pages first reached k/WA_STEPS of capacity */
   guint        max_in_service;
   guint        conn_max_background;
@@ -211,7 +275,11 @@ account_locked (Server        *s,
   Second *sec;
   guint64 wait = p->deadline - p->arrival;
   guint64 late = reply_ns > p->deadline ? reply_ns - p->deadline : 0;
+  WaitHistogram *h = p->kind == OP_WRITE ? &s->write_waits : &s->read_waits;
 
+  h->counts[wait_bucket (wait)]++;
+  h->total++;
+  h->max_ns = MAX (h->max_ns, wait);
   if (s->first_io_ns == 0 || reply_ns < s->first_io_ns)
     {
       s->early_reads++;
@@ -223,6 +291,7 @@ account_locked (Server        *s,
   ssd_ftl_counters (s->ftl, &c);
   if (p->kind == OP_WRITE)
     {
+      s->last_write_reply_ns = MAX (s->last_write_reply_ns, reply_ns);
       s->write_ops++;
       s->write_bytes += p->size;
       sec->write_ops++;
@@ -278,6 +347,24 @@ json_nullable (GString    *out,
     g_string_append_printf (out, "    \"%s_host_bytes\": %" G_GINT64_FORMAT ",\n    \"%s_pct\": %.3f%s\n",
                             key, pages_at * (gint64) SSD_PAGE_SIZE, key,
                             100.0 * pages_at / n_pages, comma ? "," : "");
+}
+
+/* A wait histogram's summary: lower bounds of its percentiles (see
+ * wait_percentile_floor) and the exact longest wait. */
+static void
+json_waits (GString             *out,
+            const char          *name,
+            const WaitHistogram *h)
+{
+  g_string_append_printf (out, "  \"%s\": {\n"
+                          "    \"count\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"p50_floor_ns\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"p99_floor_ns\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"p99_9_floor_ns\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"p99_99_floor_ns\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"max_ns\": %" G_GUINT64_FORMAT "\n  },\n",
+                          name, h->total, wait_percentile_floor (h, 50), wait_percentile_floor (h, 99),
+                          wait_percentile_floor (h, 99.9), wait_percentile_floor (h, 99.99), h->max_ns);
 }
 
 static void
@@ -384,11 +471,13 @@ build_log_locked (Server   *s,
                           "    \"capacity_written_pct\": %.3f,\n"
                           "    \"plateau_write_iops\": %.1f,\n"
                           "    \"run_s\": %.3f,\n"
+                          "    \"write_run_s\": %.3f,\n"
                           "    \"max_in_service\": %u\n  },\n",
                           s->write_ops, s->read_ops, s->early_reads, s->write_bytes, s->read_bytes,
                           s->trims, s->trim_bytes, 100.0 * s->write_bytes / cfg->capacity_bytes,
                           plateau_iops_locked (s),
                           s->first_io_ns ? (double) (s->last_reply_ns - s->first_io_ns) / NSEC : 0.0,
+                          s->first_io_ns ? (double) (s->last_write_reply_ns - s->first_io_ns) / NSEC : 0.0,
                           s->max_in_service);
   g_string_append (out, "  \"events\": {\n");
   json_nullable (out, "cache_exhausted", c.cache_exhausted_at, n_pages, TRUE);
@@ -431,6 +520,15 @@ build_log_locked (Server   *s,
                           "    \"reply_late_mean_ns\": %.0f\n  },\n",
                           s->max_wait_ns, s->max_wait_at_bytes, s->max_late_ns,
                           s->replies ? (double) s->late_sum_ns / s->replies : 0.0);
+  json_waits (out, "read_waits", &s->read_waits);
+  json_waits (out, "write_waits", &s->write_waits);
+  g_string_append_printf (out, "  \"precondition\": {\n"
+                          "    \"capacity_multiple\": %.3f,\n"
+                          "    \"host_pages\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"programs\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"virtual_s\": %.3f\n  },\n",
+                          s->precondition_multiple, s->precondition_pages,
+                          s->precondition_programs, s->precondition_virtual_s);
   g_string_append (out, "  \"seconds\": {\n");
   g_string_append_printf (out, "    \"count\": %u,\n", s->seconds->len);
   json_column (out, "read_ops", s->seconds, G_STRUCT_OFFSET (Second, read_ops), TRUE);
@@ -850,32 +948,36 @@ static const struct fuse_lowlevel_ops model_ops = {
   .fsync = model_fsync,
 };
 
-/* ---- --simulate: the model alone, in virtual time ---- */
+/* ---- the model alone, in virtual time: --simulate, --precondition ---- */
 
 /* A closed loop like the engine's: qd random 4 KiB writes in flight, a new one
  * issued when the earliest completes, until multiple x the capacity is
- * written. Prints write IOPS per 5 % of capacity written and the truth; no
- * FUSE, no wall clock, so it takes well under a second and is deterministic. */
-static int
-simulate (const SsdConfig *cfg,
-          guint            qd,
-          double           multiple)
+ * written, from virtual time t0. With @print, write IOPS per 5 % of capacity
+ * written. Returns when the last write completed; no FUSE, no wall clock,
+ * deterministic. */
+static guint64
+fill_virtual (SsdFtl   *ftl,
+              guint     qd,
+              double    multiple,
+              guint64   t0,
+              gboolean  print,
+              guint64  *out_max_wait)
 {
-  SsdFtl *ftl = ssd_ftl_new (cfg);
   guint64 n_pages = ssd_ftl_n_pages (ftl), total = (guint64) (n_pages * multiple);
-  guint64 *done = g_new (guint64, qd), t0 = 1000000, now = t0, mark_t = t0, mark_n = 0;
+  g_autofree guint64 *done = g_new (guint64, qd);
+  g_autofree guint64 *issued_at = g_new (guint64, qd);
+  guint64 now = t0, mark_t = t0, mark_n = 0, end = t0;
   guint64 step = MAX (n_pages / 20, 1), max_wait = 0;
-  guint64 *issued_at = g_new (guint64, qd);
   g_autoptr(GRand) rng = g_rand_new_with_seed (24301);
-  g_autoptr(GError) error = NULL;
-  SsdCounters c;
 
   for (guint i = 0; i < qd; i++)
     {
       issued_at[i] = now;
-      done[i] = ssd_ftl_write (ftl, g_rand_int_range (rng, 0, (gint32) n_pages), 1, now);
+      done[i] = i < total ? ssd_ftl_write (ftl, g_rand_int_range (rng, 0, (gint32) n_pages), 1, now)
+                          : G_MAXUINT64;
     }
-  g_print ("%% written   write IOPS\n");
+  if (print)
+    g_print ("%% written   write IOPS\n");
   for (guint64 n = qd; n < total + qd; n++)
     {
       guint m = 0;
@@ -883,9 +985,11 @@ simulate (const SsdConfig *cfg,
       for (guint i = 1; i < qd; i++)
         if (done[i] < done[m])
           m = i;
-      now = done[m];
+      if (done[m] == G_MAXUINT64)
+        break;
+      now = end = done[m];
       max_wait = MAX (max_wait, now - issued_at[m]);
-      if ((n - qd + 1) % step == 0)
+      if (print && (n - qd + 1) % step == 0)
         {
           g_print ("%8.0f   %10.0f\n", 100.0 * (n - qd + 1) / n_pages,
                    (double) (n - qd + 1 - mark_n) * NSEC / (now - mark_t));
@@ -900,10 +1004,26 @@ simulate (const SsdConfig *cfg,
       else
         done[m] = G_MAXUINT64;
     }
+  if (out_max_wait != NULL)
+    *out_max_wait = max_wait;
+  return end;
+}
+
+static int
+simulate (const SsdConfig *cfg,
+          guint            qd,
+          double           multiple)
+{
+  SsdFtl *ftl = ssd_ftl_new (cfg);
+  guint64 n_pages = ssd_ftl_n_pages (ftl), t0 = 1000000, end, max_wait = 0;
+  g_autoptr(GError) error = NULL;
+  SsdCounters c;
+
+  end = fill_virtual (ftl, qd, multiple, t0, TRUE, &max_wait);
   ssd_ftl_counters (ftl, &c);
   g_print ("time %.2f s (virtual), cache out at %.1f %%, GC from %.1f %%, backlog cleared at %.1f %%, "
            "WA %.3f, longest wait %.1f ms\n",
-           (double) (now - t0) / NSEC,
+           (double) (end - t0) / NSEC,
            c.cache_exhausted_at < 0 ? -1.0 : 100.0 * c.cache_exhausted_at / n_pages,
            c.gc_first_at < 0 ? -1.0 : 100.0 * c.gc_first_at / n_pages,
            c.backlog_cleared_at < 0 ? -1.0 : 100.0 * c.backlog_cleared_at / n_pages,
@@ -913,8 +1033,6 @@ simulate (const SsdConfig *cfg,
       g_printerr ("duel-ssd-model: the model is inconsistent: %s\n", error->message);
       return 1;
     }
-  g_free (done);
-  g_free (issued_at);
   ssd_ftl_free (ftl);
   return 0;
 }
@@ -982,7 +1100,7 @@ main (int    argc,
   g_autofree char *pid_file = NULL, *file_name = NULL;
   double op = -1, bg_share = -1, t_read = -1, t_prog = -1, t_prog_cache = -1, t_erase = -1, idle = -1;
   int units = -1, block_pages = -1, gc_threshold = -1, threads = 8, sim_qd = 0;
-  double sim_multiple = 2.0;
+  double sim_multiple = 2.0, precondition = 0;
   gboolean list_shapes = FALSE;
   const Shape *shape = &shapes[0];
   GOptionEntry entries[] = {
@@ -1006,6 +1124,7 @@ main (int    argc,
     { "file-name", 0, 0, G_OPTION_ARG_STRING, &file_name, "Name of the served file (default ssd.img)", "NAME" },
     { "simulate", 0, 0, G_OPTION_ARG_INT, &sim_qd, "Do not mount: simulate a random-write fill at this queue depth in virtual time and print the curve", "QD" },
     { "simulate-size", 0, 0, G_OPTION_ARG_DOUBLE, &sim_multiple, "With --simulate: capacities to write (default 2)", "X" },
+    { "precondition", 0, 0, G_OPTION_ARG_DOUBLE, &precondition, "Before serving, write this many capacities of 4 KiB random writes at QD32 in virtual time (e.g. 2: the steady state of a 2x fill)", "X" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "FUSE worker threads kept idle (default 8)", "N" },
     { NULL }
   };
@@ -1091,6 +1210,11 @@ main (int    argc,
           return 2;
         }
     }
+  if (!(precondition >= 0 && precondition <= 16))
+    {
+      g_printerr ("duel-ssd-model: --precondition takes 0 to 16 capacities\n");
+      return 2;
+    }
   if (!ssd_config_check (cfg, &error))
     {
       g_printerr ("duel-ssd-model: %s\n", error->message);
@@ -1104,6 +1228,20 @@ main (int    argc,
   server.size = cfg->capacity_bytes;
   server.mountpoint = argv[1];
   server.ftl = ssd_ftl_new (cfg);
+  if (precondition > 0)
+    {
+      /* The served drive carries on from the virtual fill's end: each unit
+       * as busy relative to now as it was then. */
+      guint64 t0 = 1000000, end = fill_virtual (server.ftl, 32, precondition, t0, FALSE, NULL);
+      SsdCounters c;
+
+      ssd_ftl_move_clock (server.ftl, end, now_ns ());
+      ssd_ftl_counters (server.ftl, &c);
+      server.precondition_multiple = precondition;
+      server.precondition_pages = c.host_pages_written;
+      server.precondition_programs = c.programs;
+      server.precondition_virtual_s = (double) (end - t0) / NSEC;
+    }
   server.seconds = g_array_new (FALSE, TRUE, sizeof (Second));
   server.wa_programs = g_array_new (FALSE, TRUE, sizeof (guint64));
   g_mutex_init (&server.lock);

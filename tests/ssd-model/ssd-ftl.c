@@ -627,6 +627,24 @@ ssd_ftl_n_physical (SsdFtl *ftl)
   return ftl->n_ppages;
 }
 
+/* Moves the units' clocks from the time scale @from to @to: a model
+ * preconditioned in virtual time carries on in wall time, each unit as busy
+ * (or idle) relative to @to as it was relative to @from. */
+void
+ssd_ftl_move_clock (SsdFtl  *ftl,
+                    guint64  from,
+                    guint64  to)
+{
+  for (guint u = 0; u < ftl->config.units; u++)
+    {
+      Unit *unit = &ftl->units[u];
+      guint64 behind = from > unit->free_at ? from - unit->free_at : 0;
+      guint64 ahead = unit->free_at > from ? unit->free_at - from : 0;
+
+      unit->free_at = behind > to ? 0 : to - behind + ahead;
+    }
+}
+
 void
 ssd_ftl_counters (SsdFtl      *ftl,
                   SsdCounters *counters)

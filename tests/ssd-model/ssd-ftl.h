@@ -90,6 +90,9 @@ void         ssd_ftl_trim       (SsdFtl          *ftl,
                                  guint64          now_ns);
 gboolean     ssd_ftl_is_mapped  (SsdFtl          *ftl,
                                  guint64          page);
+void         ssd_ftl_move_clock (SsdFtl          *ftl,
+                                 guint64          from,
+                                 guint64          to);
 void         ssd_ftl_counters   (SsdFtl          *ftl,
                                  SsdCounters     *counters);
 gboolean     ssd_ftl_check      (SsdFtl          *ftl,

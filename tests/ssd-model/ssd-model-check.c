@@ -6,11 +6,20 @@
  *   ssd-model-check report TRUTH.json RESULT.json
  *       The truth (cache out, GC start, WA, plateau) and the result's curve,
  *       IOPS against % of capacity written, in steps of 10 %.
+ *   ssd-model-check analysis TRUTH.json RESULT.json
+ *       TAP checks of what Drive Duel's analysis reports for the fill
+ *       (the write-saturation preset's wsat-fill) against the model's truth:
+ *       the cliff, the plateau, the first steady-state window.
+ *   ssd-model-check consistency TRUTH.json RESULT.json
+ *       TAP checks of the consistency preset on a preconditioned model: the
+ *       slowest interval and the latency percentiles against the waits and
+ *       the per-second IOPS the model logged.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,13 +192,14 @@ result_curve (JsonNode *result,
     }
 }
 
-/* The model's per-second write curve; the last second is partial. */
+/* The model's per-second write curve; the second of the last write is
+ * partial (reads may follow, as the preset's read score does). */
 static void
 truth_curve (JsonNode *truth,
              Curve    *c)
 {
   g_autoptr(GArray) cum = column (truth, "seconds.host_bytes_written");
-  double prev = 0, run_s = num (truth, "host.run_s");
+  double prev = 0, run_s = num (truth, "host.write_run_s");
 
   c->ops = column (truth, "seconds.write_ops");
   c->bytes = g_array_new (FALSE, FALSE, sizeof (double));
@@ -343,6 +353,315 @@ run_checks (JsonNode   *truth,
   return failures == 0 ? 0 : 1;
 }
 
+/* The test named @name in the result, or NULL. */
+static JsonNode *
+test_named (JsonNode   *result,
+            const char *name,
+            guint      *out_index)
+{
+  JsonNode *tests = at (result, "tests");
+
+  if (tests == NULL || !JSON_NODE_HOLDS_ARRAY (tests))
+    return NULL;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (tests)); i++)
+    {
+      JsonNode *test = json_array_get_element (json_node_get_array (tests), i);
+      JsonNode *n = at (test, "name");
+
+      if (n != NULL && JSON_NODE_HOLDS_VALUE (n) && g_strcmp0 (json_node_get_string (n), name) == 0)
+        {
+          if (out_index != NULL)
+            *out_index = i;
+          return test;
+        }
+    }
+  return NULL;
+}
+
+/* A summary figure of @test by key; NAN when absent or null. */
+static double
+figure (JsonNode   *test,
+        const char *key)
+{
+  JsonNode *figures = at (test, "summary.figures");
+
+  if (figures == NULL || !JSON_NODE_HOLDS_ARRAY (figures))
+    return NAN;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (figures)); i++)
+    {
+      JsonNode *f = json_array_get_element (json_node_get_array (figures), i);
+      JsonNode *k = at (f, "key");
+
+      if (k != NULL && g_strcmp0 (json_node_get_string (k), key) == 0)
+        return is_number (at (f, "value")) ? num (f, "value") : NAN;
+    }
+  return NAN;
+}
+
+/* Bytes the result's test had written by @t_ms (rows end at t_ms). */
+static double
+bytes_by (JsonNode *test,
+          double    t_ms)
+{
+  g_autoptr(GArray) ends = column (test, "series.t_ms");
+  g_autoptr(GArray) bytes = column (test, "series.write_bytes");
+  double cum = 0, prev = 0;
+
+  for (guint i = 0; i < ends->len && i < bytes->len; i++)
+    {
+      double end = COL (ends, i);
+
+      if (end <= t_ms)
+        cum += COL (bytes, i);
+      else
+        {
+          /* A row straddling t_ms: its bytes spread evenly over it. */
+          if (t_ms > prev)
+            cum += COL (bytes, i) * (t_ms - prev) / (end - prev);
+          break;
+        }
+      prev = end;
+    }
+  return cum;
+}
+
+/* SNIA PTS's steady-state test on the model's write counts of seconds
+ * [first, first + n): the range of the values within 20 % of their mean, the
+ * range of the least-squares line over the window within 10 %. Written here
+ * from the definition, not with the project's code. */
+static gboolean
+model_window_steady (JsonNode *truth,
+                     guint     first,
+                     guint     n,
+                     double   *out_data,
+                     double   *out_slope)
+{
+  g_autoptr(GArray) writes = column (truth, "seconds.write_ops");
+  double mean = 0, lo = G_MAXDOUBLE, hi = 0, sxy = 0, sxx = 0;
+
+  *out_data = *out_slope = NAN;
+  if (n < 2 || first + n > writes->len)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      double v = COL (writes, first + i);
+
+      mean += v / n;
+      lo = MIN (lo, v);
+      hi = MAX (hi, v);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      double x = i - (n - 1) / 2.0;
+
+      sxy += x * (COL (writes, first + i) - mean);
+      sxx += x * x;
+    }
+  if (mean <= 0)
+    return FALSE;
+  *out_data = (hi - lo) / mean;
+  *out_slope = fabs (sxy / sxx) * (n - 1) / mean;
+  return *out_data <= 0.2 && *out_slope <= 0.1;
+}
+
+/* The rounds are the engine's seconds, the model's seconds start at its
+ * first write: a few ms apart, so the excursions differ by a fraction of a
+ * point. A verdict is taken to agree within one point of either limit. */
+#define SNIA_AGREE 0.01
+
+/* What the analysis says of the fill, against the model's truth. */
+static int
+check_analysis (JsonNode *truth,
+                JsonNode *result)
+{
+  JsonNode *fill = test_named (result, "wsat-fill", NULL);
+  Curve tc = { 0 };
+  double capacity = num (truth, "config.capacity_bytes");
+  gboolean has_cache = num (truth, "config.cache_bytes") > 0;
+  double truth_cliff = has_cache ? num (truth, "events.cache_exhausted_pct") : num (truth, "events.gc_first_pct");
+  double gc_pct = num (truth, "events.gc_first_pct");
+  double cliff, plateau, lo, hi, model_plateau, round_ms, start_pct, data = NAN, slope = NAN;
+  guint n_window, last_full;
+  JsonNode *window;
+
+  check (fill != NULL, "the result holds the fill (wsat-fill)");
+  if (fill == NULL)
+    return 1;
+  check (num (fill, "params.span_bytes") == capacity,
+         "the fill covered the whole model (%.0f bytes)", capacity);
+
+  /* The cliff: the knee where the curve leaves its level, against the event
+   * that causes it in the model (the cache running out; with no cache, GC
+   * beginning), in points of capacity written. */
+  cliff = figure (fill, "cliff_pct");
+  check (isfinite (cliff) && truth_cliff >= 0 && fabs (cliff - truth_cliff) <= 3.0,
+         "cliff at %.1f %% of capacity written; the model's %s at %.1f %% (within 3 points)",
+         cliff, has_cache ? "cache ran out" : "GC began", truth_cliff);
+
+  /* The plateau, against the IOPS the model delivered while the same bytes
+   * were written (its own per-second log, prorated at the edges). */
+  plateau = figure (fill, "plateau_iops");
+  lo = num (fill, "summary.details.saturation.points.plateau.lo_pct");
+  hi = num (fill, "summary.details.saturation.points.plateau.hi_pct");
+  truth_curve (truth, &tc);
+  model_plateau = rate_between (tc.ops, tc.bytes, tc.secs, capacity * lo / 100, capacity * hi / 100 + 1);
+  check (model_plateau > 0 && fabs (plateau / model_plateau - 1) <= 0.05,
+         "plateau %.0f IOPS over %.0f-%.0f %% written; the model delivered %.0f IOPS there (within 5 %%)",
+         plateau, lo, hi, model_plateau);
+  curve_clear (&tc);
+
+  /* The first steady-state window lies where the model's GC runs (before
+   * that the drive is not in its steady state, whatever the rounds say),
+   * and the model's own per-second write counts pass SNIA's test over the
+   * same seconds (1 s rounds: the model's seconds are the rounds). When the
+   * analysis finds none, the model's last complete window must fail the
+   * test: the drive really was still settling. */
+  window = at (fill, "summary.details.saturation.steady_state.first_steady_window");
+  round_ms = num (fill, "summary.details.saturation.steady_state.round_ms");
+  n_window = (guint) num (fill, "summary.details.analysis_parameters.ss_window_rounds");
+  last_full = (guint) floor (num (truth, "host.write_run_s"));
+  if (window != NULL && round_ms > 0)
+    {
+      guint first = (guint) num (window, "first_round");
+      gboolean model_steady;
+
+      model_window_steady (truth, first, n_window, &data, &slope);
+      model_steady = data <= 0.2 + SNIA_AGREE && slope <= 0.1 + SNIA_AGREE;
+
+      start_pct = 100 * bytes_by (fill, first * round_ms) / capacity;
+      check (start_pct >= gc_pct,
+             "first steady-state window (round %.0f on) starts at %.1f %% written, after the model's GC began (%.1f %%)",
+             figure (fill, "ss_first_steady_round"), start_pct, gc_pct);
+      check (round_ms == 1000 && model_steady,
+             "the model's writes in those %u seconds pass SNIA's test too, within a point "
+             "(data %.1f %%, slope %.1f %% of the mean)",
+             n_window, 100 * data, 100 * slope);
+    }
+  else
+    {
+      gboolean unsteady;
+
+      if (last_full >= n_window)
+        model_window_steady (truth, last_full - n_window, n_window, &data, &slope);
+      unsteady = data > 0.2 - SNIA_AGREE || slope > 0.1 - SNIA_AGREE;
+      check (unsteady,
+             "no steady state reported, and the model's last %u full seconds fail SNIA's test too, "
+             "by more than a point (data %.1f %%, slope %.1f %% of the mean; limits 20 %%, 10 %%)",
+             n_window, 100 * data, 100 * slope);
+    }
+  return failures == 0 ? 0 : 1;
+}
+
+/* The model's IOPS (reads + writes) over [a_ms, b_ms) of its per-second log,
+ * whose origin is the first write's arrival (the run's start, to within the
+ * time a request takes to reach the model). */
+static double
+model_iops_between (JsonNode *truth,
+                    double    a_ms,
+                    double    b_ms)
+{
+  g_autoptr(GArray) reads = column (truth, "seconds.read_ops");
+  g_autoptr(GArray) writes = column (truth, "seconds.write_ops");
+  double ops = 0;
+
+  for (guint k = 0; k < reads->len && k < writes->len; k++)
+    {
+      double from = MAX (a_ms, k * 1000.0), to = MIN (b_ms, (k + 1) * 1000.0);
+
+      if (to > from)
+        ops += (COL (reads, k) + COL (writes, k)) * (to - from) / 1000.0;
+    }
+  return b_ms > a_ms ? ops * 1000.0 / (b_ms - a_ms) : -1;
+}
+
+static int
+check_consistency (JsonNode *truth,
+                   JsonNode *result)
+{
+  JsonNode *test = test_named (result, "consistency", NULL);
+  g_autoptr(GArray) ends = NULL, reads = NULL, writes = NULL;
+  double slowest = NAN, ratio, model_slowest, model_mean, prev = 0, slow_a = 0, slow_b = 0;
+  double t_prog = num (truth, "config.t_prog_ns"), units = num (truth, "config.units");
+  double runtime_ms;
+  static const char * const kinds[] = { "read", "write" };
+
+  check (test != NULL, "the result holds the consistency test");
+  if (test == NULL)
+    return 1;
+  check (num (truth, "precondition.capacity_multiple") >= 1,
+         "the model was preconditioned (%.1fx its capacity in random writes)",
+         num (truth, "precondition.capacity_multiple"));
+  /* A queue of 32 programs on one unit waits 32 x t_prog; anything much
+   * longer is the unit collecting garbage in the foreground. */
+  check (num (truth, "stall.max_wait_ns") > 32 * t_prog,
+         "the model logged GC stalls: longest wait %.1f ms, a full queue's programs take %.1f ms",
+         num (truth, "stall.max_wait_ns") / 1e6, 32 * t_prog / 1e6);
+
+  /* The slowest interval, located in the result's own rows. */
+  ends = column (test, "series.t_ms");
+  reads = column (test, "series.read_ops");
+  writes = column (test, "series.write_ops");
+  for (guint i = 0; i < ends->len; i++)
+    {
+      double iops = (COL (reads, i) + COL (writes, i)) * 1000.0 / (COL (ends, i) - prev);
+
+      if (!(iops >= slowest))
+        {
+          slowest = iops;
+          slow_a = prev;
+          slow_b = COL (ends, i);
+        }
+      prev = COL (ends, i);
+    }
+  runtime_ms = prev;
+  check (fabs (figure (test, "consistency_slowest_iops") / slowest - 1) < 1e-9,
+         "the slowest interval (%.0f-%.0f ms) is the one the figure reports (%.0f IOPS)",
+         slow_a, slow_b, figure (test, "consistency_slowest_iops"));
+  model_slowest = model_iops_between (truth, slow_a, slow_b);
+  check (model_slowest > 0 && fabs (slowest / model_slowest - 1) <= 0.03,
+         "slowest interval %.0f IOPS; the model completed %.0f IOPS in it (within 3 %%)",
+         slowest, model_slowest);
+  model_mean = model_iops_between (truth, 0, runtime_ms);
+  ratio = figure (test, "consistency_ratio");
+  check (model_mean > 0 && isfinite (ratio) && fabs (ratio / (100 * model_slowest / model_mean) - 1) <= 0.03,
+         "slowest / mean %.1f %%; by the model's own counts %.1f %% (within 3 %%)",
+         ratio, 100 * model_slowest / model_mean);
+
+  /* Latency: the engine's clock for a request starts before the model sees
+   * it and stops after the model answers, so each latency is at least the
+   * model's wait for it, and so is each percentile. Both sides round to
+   * their histogram buckets (the model's floor is under 1.6 % low, the
+   * engine's value fio's bucket, within 1/64): 1/32 of slack. */
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autofree char *percentiles_path = g_strdup_printf ("totals.%s.lat_ns.percentiles", kinds[k]);
+      g_autofree char *max_path = g_strdup_printf ("totals.%s.lat_ns.max", kinds[k]);
+      g_autofree char *floor_path = g_strdup_printf ("%s_waits.p99_99_floor_ns", kinds[k]);
+      g_autofree char *model_max_path = g_strdup_printf ("%s_waits.max_ns", kinds[k]);
+      /* "99.99" is one key: not a dotted path. */
+      JsonNode *percentiles = at (test, percentiles_path);
+      JsonNode *p9999 = percentiles && JSON_NODE_HOLDS_OBJECT (percentiles)
+                        ? json_object_get_member (json_node_get_object (percentiles), "99.99") : NULL;
+      double engine = is_number (p9999) ? json_node_get_double (p9999) : -1;
+      double model_floor = num (truth, floor_path), model_max = num (truth, model_max_path);
+
+      check (engine > 0 && engine >= model_floor * (1 - 1.0 / 32),
+             "%s p99.99 %.2f ms >= the model's p99.99 wait (%.2f ms or more)",
+             kinds[k], engine / 1e6, model_floor / 1e6);
+      check (num (test, max_path) >= model_max,
+             "%s max latency %.2f ms >= the model's longest %s wait (%.2f ms)",
+             kinds[k], num (test, max_path) / 1e6, kinds[k], model_max / 1e6);
+      /* At QD32 a stall holds up every request queued on its unit (about
+       * QD / units of them, more than 0.01 % of the run's requests), and
+       * the model's stalls are of one size (a victim's copies and an
+       * erase): p99.99 sits at the longest stall, not below 90 % of it. */
+      check (engine >= 0.9 * model_max,
+             "%s p99.99 %.2f ms shows the longest stall (%.2f ms; %.0f requests per unit in flight)",
+             kinds[k], engine / 1e6, model_max / 1e6, 32 / units);
+    }
+  return failures == 0 ? 0 : 1;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -351,9 +670,11 @@ main (int    argc,
   g_autoptr(JsonNode) result = NULL;
   const char *shape = NULL;
 
-  if (argc < 4 || (strcmp (argv[1], "check") != 0 && strcmp (argv[1], "report") != 0))
+  if (argc < 4 || (strcmp (argv[1], "check") != 0 && strcmp (argv[1], "report") != 0 &&
+                    strcmp (argv[1], "analysis") != 0 && strcmp (argv[1], "consistency") != 0))
     {
-      fprintf (stderr, "usage: %s check|report TRUTH.json RESULT.json [--shape NAME]\n", argv[0]);
+      fprintf (stderr, "usage: %s check|report|analysis|consistency TRUTH.json RESULT.json [--shape NAME]\n",
+               argv[0]);
       return 2;
     }
   for (int i = 4; i + 1 < argc; i += 2)
@@ -361,6 +682,14 @@ main (int    argc,
       shape = argv[i + 1];
   truth = load (argv[2]);
   result = load (argv[3]);
+  if (strcmp (argv[1], "analysis") == 0 || strcmp (argv[1], "consistency") == 0)
+    {
+      check (truth != NULL && result != NULL, "the model's log and the result load");
+      if (truth == NULL || result == NULL)
+        return 1;
+      return strcmp (argv[1], "analysis") == 0 ? check_analysis (truth, result)
+                                                : check_consistency (truth, result);
+    }
   if (strcmp (argv[1], "check") == 0)
     {
       check (truth != NULL, "the model's log %s loads", argv[2]);
