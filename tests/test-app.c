@@ -463,6 +463,62 @@ has_two_references (gpointer user_data)
 
 /* The comparison view as a user first sees it: with no history, the bundled
  * references side by side (or, without them, two measured runs). */
+/* The first widget under @widget of @type whose label is @label. */
+static GtkWidget *
+find_labelled (GtkWidget  *widget,
+               GType       type,
+               const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_labelled (child, type, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+estimate_measured (gpointer user_data)
+{
+  const char *text = duel_presets_view_get_estimate (user_data);
+
+  return text != NULL && g_str_has_prefix (text, "At least ");
+}
+
+/* "Measure" on the scratch file in a fresh home, where the cache folder does
+ * not exist yet: it makes the folder and the file, and the estimate comes
+ * from the measured pace (it used to stay on "measure to estimate"). */
+static void
+test_measure_fresh_home (void)
+{
+  DuelWindow *window = new_window ();
+  DuelPresetsView *presets = duel_window_get_presets_view (window);
+  GListModel *drives = duel_drives_view_get_model (duel_window_get_drives_view (window));
+  g_autoptr(DuelDriveItem) scratch = g_list_model_get_item (drives, g_list_model_get_n_items (drives) - 1);
+  g_autofree char *folder = g_build_filename (g_get_user_cache_dir (), "driveduel", NULL);
+  GtkWidget *measure;
+
+  g_assert_true (g_str_has_suffix (duel_drive_item_get_path (scratch), "scratch.img"));
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+  duel_drives_view_set_selected (duel_window_get_drives_view (window), scratch);
+  g_assert_true (duel_presets_view_set_preset_name (presets, "write-saturation"));
+  measure = find_labelled (GTK_WIDGET (presets), GTK_TYPE_BUTTON, "_Measure");
+  g_assert_nonnull (measure);
+  duel_app_test_spin (10);
+  g_assert_true (gtk_widget_get_visible (measure));
+  g_signal_emit_by_name (measure, "clicked");
+  duel_app_test_wait (estimate_measured, presets, 60, "the measured estimate");
+  g_test_message ("%s", duel_presets_view_get_estimate (presets));
+  g_assert_true (g_file_test (duel_drive_item_get_path (scratch), G_FILE_TEST_IS_REGULAR));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_screenshot_comparison (void)
 {
@@ -509,6 +565,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/open-and-drop", test_open_and_drop);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
+  g_test_add_func ("/duel/app/measure-fresh-home", test_measure_fresh_home);
 
   status = g_test_run ();
 

@@ -9,11 +9,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
+
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <math.h>
 
 #include "duel-presets-view.h"
+#include "duel-safety.h"
 
 #define ESTIMATE_DELAY_MS 300
 #define PROBE_MS          3000
@@ -268,9 +271,31 @@ estimate_thread (GTask        *task,
   GError *error = NULL;
   DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
 
-  /* The probe writes: only ever asked for on file targets, which it may create. */
+  /* The probe writes: only ever asked for on file targets, which it may
+   * create (the scratch file's folder in the cache too), and never over
+   * data without the consent the run itself would ask for. */
   if (data->probe_ms > 0)
-    flags = DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
+    {
+      g_autofree char *dir = g_path_get_dirname (data->path);
+      g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "driveduel", NULL);
+
+      flags = DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
+      if (g_strcmp0 (dir, cache) == 0 && g_mkdir_with_parents (dir, 0700) != 0)
+        {
+          int saved_errno = errno;
+
+          g_free (estimate);
+          g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                                   _("Cannot make the folder %s: %s"), dir, g_strerror (saved_errno));
+          return;
+        }
+      if (!duel_safety_check_write (data->path, DUEL_SAFETY_FLAGS_NONE, NULL, &error))
+        {
+          g_free (estimate);
+          g_task_return_error (task, error);
+          return;
+        }
+    }
 
   target = duel_target_open (data->path, flags, data->create_size, &error);
   if (target == NULL ||
