@@ -533,8 +533,10 @@ check_analysis (JsonNode *truth,
       check (start_pct >= gc_pct,
              "first steady-state window (round %.0f on) starts at %.1f %% written, after the model's GC began (%.1f %%)",
              figure (fill, "ss_first_steady_round"), start_pct, gc_pct);
-      check (model_plateau > 0 && data_limit > 0 && fabs (mean / model_plateau - 1) <= data_limit,
-             "its mean (%.0f IOPS) is at the model's plateau (%.0f IOPS, within %.0f %%)",
+      /* The analysis holds the window within its data limit of its own
+       * plateau, which is within 5 % of the model's (checked above). */
+      check (model_plateau > 0 && data_limit > 0 && fabs (mean / model_plateau - 1) <= data_limit + 0.05,
+             "its mean (%.0f IOPS) is at the model's plateau (%.0f IOPS, within %.0f %% + 5 %%)",
              mean, model_plateau, 100 * data_limit);
     }
   else
