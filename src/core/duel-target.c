@@ -259,6 +259,17 @@ read_geometry (DuelTarget   *self,
   return TRUE;
 }
 
+/* Marks a file as holding only what Drive Duel wrote (see
+ * DUEL_TARGET_MADE_XATTR); where the filesystem keeps no user attributes, a
+ * later write asks for consent. */
+static void
+mark_made (int         fd,
+           const char *path)
+{
+  if (fsetxattr (fd, DUEL_TARGET_MADE_XATTR, "1", 1, 0) != 0)
+    g_debug ("%s: no mark of creation (%s)", path, g_strerror (errno));
+}
+
 DuelTarget *
 duel_target_open (const char           *path,
                   DuelTargetOpenFlags   flags,
@@ -321,10 +332,7 @@ duel_target_open (const char           *path,
           return NULL;
         }
       created = TRUE;
-      /* Ours from now on (see DUEL_TARGET_MADE_XATTR); where the filesystem
-       * keeps no user attributes, a later write asks for consent. */
-      if (fsetxattr (self->fd, DUEL_TARGET_MADE_XATTR, "1", 1, 0) != 0)
-        g_debug ("%s: no mark of creation (%s)", path, g_strerror (errno));
+      mark_made (self->fd, path);
     }
   else if (S_ISDIR (st.st_mode))
     {
@@ -361,9 +369,8 @@ duel_target_open (const char           *path,
       /* An empty or wholly sparse file held nothing: once written, what it
        * holds is Drive Duel's, as in a file it created. (A file of zeros
        * needs no consent either, but is not marked: it is checked again.) */
-      if (writing && (st.st_size == 0 || st.st_blocks == 0) &&
-          fsetxattr (self->fd, DUEL_TARGET_MADE_XATTR, "1", 1, 0) != 0)
-        g_debug ("%s: no mark of creation (%s)", path, g_strerror (errno));
+      if (writing && (st.st_size == 0 || st.st_blocks == 0))
+        mark_made (self->fd, path);
     }
   else
     {
