@@ -17,6 +17,7 @@
 
 #include "duel-error.h"
 #include "duel-preflight.h"
+#include "duel-result.h"
 
 /* The room a result of @runtime_ms at @interval_ms rows needs, twice over
  * (the atomic save's two copies): the histograms and header, and a row of
@@ -38,6 +39,7 @@ duel_preflight_output (const char  *path,
                        guint64      room_bytes,
                        GError     **error)
 {
+  g_autofree char *target = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *probe = NULL;
   g_autoptr(GError) local_error = NULL;
@@ -53,15 +55,11 @@ duel_preflight_output (const char  *path,
                            _("The result file has an empty name."));
       return FALSE;
     }
-  /* The save renames a new file over the result: never over a device node
-   * (such as /dev/null) or a folder. */
-  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("%s is not a regular file; a result can only be saved to a file."), path);
-      return FALSE;
-    }
-  dir = g_path_get_dirname (path);
+  /* Where the save will write (never over a device node or a folder). */
+  target = duel_result_save_path (path, error);
+  if (target == NULL)
+    return FALSE;
+  dir = g_path_get_dirname (target);
   if (g_stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
@@ -70,7 +68,7 @@ duel_preflight_output (const char  *path,
     }
 
   /* Exactly what the save does, on a file of its own. */
-  probe = g_strdup_printf ("%s.preflight-%d", path, (int) getpid ());
+  probe = g_strdup_printf ("%s.preflight-%d", target, (int) getpid ());
   if (!g_file_set_contents_full (probe, "{}\n", -1,
                                  G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
                                  0600, &local_error))

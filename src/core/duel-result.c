@@ -890,49 +890,65 @@ duel_result_to_json (DuelResult *self)
   return node;
 }
 
+/* Where a save to @path writes: @path itself, or the file a symlink at
+ * @path points to (the link is followed, not replaced). The save renames a
+ * new file over it, so it must never be a device node such as /dev/null or
+ * a folder: NULL and an error then. */
+char *
+duel_result_save_path (const char  *path,
+                       GError     **error)
+{
+  g_autofree char *resolved = NULL;
+  GStatBuf st;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_lstat (path, &st) != 0)
+    return g_strdup (path);
+  if (S_ISLNK (st.st_mode))
+    {
+      resolved = realpath (path, NULL);
+      if (resolved == NULL || g_stat (resolved, &st) != 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       _("%s: the link cannot be followed: %s"), path, g_strerror (saved_errno));
+          return NULL;
+        }
+      path = resolved;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("%s is not a regular file; a result can only be saved to a file."), path);
+      return NULL;
+    }
+  return g_strdup (path);
+}
+
 gboolean
 duel_result_save (DuelResult  *self,
                   const char  *path,
                   GError     **error)
 {
   g_autoptr(GString) text = NULL;
-  g_autofree char *resolved = NULL;
-  GStatBuf st;
+  g_autofree char *target = NULL;
 
   g_return_val_if_fail (DUEL_IS_RESULT (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* The save renames a new file over @path: that must never replace a
-   * device node such as /dev/null, and a symlink is followed, not replaced. */
-  if (g_lstat (path, &st) == 0)
-    {
-      if (S_ISLNK (st.st_mode))
-        {
-          resolved = realpath (path, NULL);
-          if (resolved == NULL || g_stat (resolved, &st) != 0)
-            {
-              int saved_errno = errno;
-
-              g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                           _("%s: the link cannot be followed: %s"), path, g_strerror (saved_errno));
-              return FALSE;
-            }
-          path = resolved;
-        }
-      if (!S_ISREG (st.st_mode))
-        {
-          g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                       _("%s is not a regular file; a result can only be saved to a file."), path);
-          return FALSE;
-        }
-    }
+  target = duel_result_save_path (path, error);
+  if (target == NULL)
+    return FALSE;
 
   text = result_to_text (self);
 
-  /* A temporary file beside @path, fsync, rename: a crash leaves the old
-   * file or the new one, never half of one. */
-  return g_file_set_contents_full (path, text->str, (gssize) text->len,
+  /* A temporary file beside the target, fsync, rename: a crash leaves the
+   * old file or the new one, never half of one. */
+  return g_file_set_contents_full (target, text->str, (gssize) text->len,
                                    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
                                    0666, error);
 }

@@ -47,6 +47,10 @@ DuelResult           *duel_result_new_from_json    (JsonNode        *root,
                                                     const char      *source_name,
                                                     GError         **error);
 JsonNode             *duel_result_to_json          (DuelResult      *self);
+/* The file a save to @path writes (a symlink followed); NULL when it is not
+ * a regular file. */
+char                 *duel_result_save_path        (const char      *path,
+                                                    GError         **error);
 /* Atomic: a temporary file beside @path, fsync, rename. Safe to call during a
  * run (a checkpoint) as long as no test record is being changed meanwhile. */
 gboolean              duel_result_save             (DuelResult      *self,
