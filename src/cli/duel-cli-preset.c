@@ -319,10 +319,8 @@ duel_cli_run_preset (int    argc,
   if (preset == NULL)
     return duel_cli_usage_error (context, "%s", error->message);
 
-  if (rest != NULL && g_strv_length (rest) > 1)
-    return duel_cli_usage_error (context, _("Give one target, not %u."), g_strv_length (rest));
-  if (rest != NULL && rest[0] != NULL && rest[0][0] == '\0')
-    return duel_cli_usage_error (context, _("The target is an empty name; give a file or a device."));
+  if (!duel_cli_target_args_ok (rest, &message))
+    return duel_cli_usage_error (context, "%s", message);
   target_path = duel_cli_target_path (rest);
   /* The result must be keepable before the target is touched. */
   if (output != NULL && !duel_preflight_output (output, DUEL_PREFLIGHT_RESULT_ROOM, &error))

@@ -51,6 +51,25 @@ duel_cli_target_path (GStrv rest)
   return g_build_filename (dir, "scratch.img", NULL);
 }
 
+/* The targets left on a run's command line: none (the scratch file) or one,
+ * with a name. Else FALSE with one sentence in @out_message. */
+gboolean
+duel_cli_target_args_ok (GStrv   rest,
+                         char  **out_message)
+{
+  if (rest != NULL && g_strv_length (rest) > 1)
+    {
+      *out_message = g_strdup_printf (_("Give one target, not %u."), g_strv_length (rest));
+      return FALSE;
+    }
+  if (rest != NULL && rest[0] != NULL && rest[0][0] == '\0')
+    {
+      *out_message = g_strdup (_("The target is an empty name; give a file or a device."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 checkpoint (RunJob *job)
 {
@@ -233,10 +252,8 @@ duel_cli_run (int    argc,
   if (!duel_workload_validate (&workload, &error))
     return duel_cli_usage_error (context, "%s", error->message);
 
-  if (rest != NULL && g_strv_length (rest) > 1)
-    return duel_cli_usage_error (context, _("Give one target, not %u."), g_strv_length (rest));
-  if (rest != NULL && rest[0] != NULL && rest[0][0] == '\0')
-    return duel_cli_usage_error (context, _("The target is an empty name; give a file or a device."));
+  if (!duel_cli_target_args_ok (rest, &message))
+    return duel_cli_usage_error (context, "%s", message);
   target_path = duel_cli_target_path (rest);
   /* The result must be keepable before the target is touched. */
   if (output != NULL &&

@@ -36,6 +36,7 @@ int  duel_cli_import       (int argc, char **argv);
 /* duel-cli-run.c (lead): the target among the remaining arguments, or the
  * scratch file in the user's cache directory (its folder made). */
 char *duel_cli_target_path (GStrv rest);
+gboolean duel_cli_target_args_ok (GStrv rest, char **out_message);
 
 /* duel-cli-common.c (lead) */
 void duel_cli_print_error        (const GError *error);
