@@ -291,10 +291,8 @@ duel_cli_run_preset (int    argc,
     return duel_cli_usage_error (context, _("--preset needs a name."));
 
   duel_preset_options_init (&options);
-  if (span != NULL && !duel_parse_size (span, &options.span_bytes, &error))
-    return duel_cli_usage_error (context, "--span: %s", error->message);
-  if (span != NULL && options.span_bytes == 0)
-    return duel_cli_usage_error (context, _("--span must be more than 0; leave it out to use the whole target."));
+  if (span != NULL && !duel_cli_parse_span (span, &options.span_bytes, &message))
+    return duel_cli_usage_error (context, "%s", message);
   /* Unset, each stays 0: the preset's own default. */
   if ((capacity_multiple_text != NULL &&
        !duel_cli_parse_number ("--capacity-multiple", capacity_multiple_text, 0, 100, FALSE,

@@ -51,6 +51,28 @@ duel_cli_target_path (GStrv rest)
   return g_build_filename (dir, "scratch.img", NULL);
 }
 
+/* --span: a size above 0 (leaving it out means the whole target). Else
+ * FALSE with one sentence in @out_message. */
+gboolean
+duel_cli_parse_span (const char  *text,
+                     guint64     *out,
+                     char       **out_message)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!duel_parse_size (text, out, &error))
+    {
+      *out_message = g_strdup_printf ("--span: %s", error->message);
+      return FALSE;
+    }
+  if (*out == 0)
+    {
+      *out_message = g_strdup (_("--span must be more than 0; leave it out to use the whole target."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* The targets left on a run's command line: none (the scratch file) or one,
  * with a name. Else FALSE with one sentence in @out_message. */
 gboolean
@@ -231,10 +253,8 @@ duel_cli_run (int    argc,
     return duel_cli_usage_error (context, "--size: %s", error->message);
   if (size != NULL && workload.size_bytes == 0 && workload.size_multiple == 0)
     return duel_cli_usage_error (context, _("--size must be more than 0 (bytes, or a multiple such as 2x)."));
-  if (span != NULL && !duel_parse_size (span, &workload.span_length, &error))
-    return duel_cli_usage_error (context, "--span: %s", error->message);
-  if (span != NULL && workload.span_length == 0)
-    return duel_cli_usage_error (context, _("--span must be more than 0; leave it out to use the whole target."));
+  if (span != NULL && !duel_cli_parse_span (span, &workload.span_length, &message))
+    return duel_cli_usage_error (context, "%s", message);
   if (offset != NULL && !duel_parse_size (offset, &workload.span_offset, &error))
     return duel_cli_usage_error (context, "--offset: %s", error->message);
   if (interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS || interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)

@@ -37,6 +37,7 @@ int  duel_cli_import       (int argc, char **argv);
  * scratch file in the user's cache directory (its folder made). */
 char *duel_cli_target_path (GStrv rest);
 gboolean duel_cli_target_args_ok (GStrv rest, char **out_message);
+gboolean duel_cli_parse_span (const char *text, guint64 *out, char **out_message);
 
 /* duel-cli-common.c (lead) */
 void duel_cli_print_error        (const GError *error);
