@@ -218,75 +218,68 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
 
 typedef struct
 {
-  GThreadFunc   func;
-  gpointer      data;
-  GCancellable *cancellable;
-  GMainLoop    *loop;
-} WorkerJob;
+  DuelRun   *run;
+  GMainLoop *loop;
+  gboolean   ok;
+  GError    *error;
+} RunWait;
 
-static gboolean
-quit_idle_cb (gpointer user_data)
+static void
+run_done_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
-  g_main_loop_quit (user_data);
-  return G_SOURCE_REMOVE;
-}
+  RunWait *wait = user_data;
 
-static gpointer
-worker_thread (gpointer user_data)
-{
-  WorkerJob *job = user_data;
-
-  job->func (job->data);
-  g_idle_add (quit_idle_cb, job->loop);
-  return NULL;
+  wait->ok = duel_run_run_finish (DUEL_RUN (object), result, &wait->error);
+  g_main_loop_quit (wait->loop);
 }
 
 static gboolean
 signal_cb (gpointer user_data)
 {
-  WorkerJob *job = user_data;
+  RunWait *wait = user_data;
 
   g_printerr ("\n%s\n", _("driveduel-cli: stopping; the I/O in flight is drained and what was measured is kept."));
-  g_cancellable_cancel (job->cancellable);
+  duel_run_cancel (wait->run);
   return G_SOURCE_CONTINUE;
 }
 
-void
-duel_cli_run_worker (GThreadFunc   func,
-                     gpointer      data,
-                     GCancellable *cancellable)
+gboolean
+duel_cli_run_and_wait (DuelRun  *run,
+                       GError  **error)
 {
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  WorkerJob job = { func, data, cancellable, loop };
+  RunWait wait = { run, loop, FALSE, NULL };
   guint sigint_id, sigterm_id;
-  GThread *thread;
 
-  /* The signal sources must exist before the worker can be interrupted. */
-  sigint_id = g_unix_signal_add (SIGINT, signal_cb, &job);
-  sigterm_id = g_unix_signal_add (SIGTERM, signal_cb, &job);
+  /* The signal sources exist before the run can be interrupted. */
+  sigint_id = g_unix_signal_add (SIGINT, signal_cb, &wait);
+  sigterm_id = g_unix_signal_add (SIGTERM, signal_cb, &wait);
 
-  thread = g_thread_new ("driveduel-engine", worker_thread, &job);
+  duel_run_run_async (run, NULL, run_done_cb, &wait);
   g_main_loop_run (loop);
-  g_thread_join (thread);
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  if (!wait.ok)
+    g_propagate_error (error, wait.error);
+  return wait.ok;
 }
 
 int
-duel_cli_conclude_run (DuelResult *result,
-                       const char *output,
-                       gboolean    ok,
-                       GError     *run_error)
+duel_cli_conclude_run (DuelRun      *run,
+                       gboolean      ok,
+                       const GError *run_error)
 {
-  g_autoptr(GError) save_error = NULL;
-
-  if (output != NULL && duel_result_get_tests (result)->len > 0)
-    duel_result_save (result, output, &save_error);
+  const GError *save_error = duel_run_get_save_error (run);
+  const char *output = duel_run_get_result_path (run);
 
   /* The run's own error first: on a full disk the save fails too, and the
    * reason the run stopped matters more. */
-  if (!ok)
+  if (!ok && run_error != save_error &&
+      !(save_error != NULL && run_error->domain == save_error->domain &&
+        run_error->code == save_error->code && g_strcmp0 (run_error->message, save_error->message) == 0))
     {
       if (g_error_matches (run_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_printerr ("%s\n", _("driveduel-cli: the run was cancelled; the partial result is kept."));
@@ -296,9 +289,9 @@ duel_cli_conclude_run (DuelResult *result,
   if (save_error != NULL)
     {
       duel_cli_print_error (save_error);
-      if (!ok && output != NULL)
+      if (duel_run_get_state (run) != DUEL_RUN_STATE_FINISHED && output != NULL)
         g_printerr (_("driveduel-cli: the last checkpoint of %s, if any, is kept.\n"), output);
     }
 
-  return ok && save_error == NULL ? DUEL_CLI_EXIT_OK : DUEL_CLI_EXIT_FAILED;
+  return ok ? DUEL_CLI_EXIT_OK : DUEL_CLI_EXIT_FAILED;
 }

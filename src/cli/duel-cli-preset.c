@@ -1,10 +1,9 @@
 /* duel-cli-preset.c — `driveduel-cli run --preset NAME`: the review's test scripts
  *
- * Like the plain run, the preset runs in a worker thread so that the main
- * loop can turn SIGINT and SIGTERM into a cancel. Before the first step a
- * short probe estimates how long the whole preset takes; the result file is
- * saved atomically every few seconds and after every test, so a killed run
- * keeps what it measured.
+ * The options become a DuelPreset run by a DuelRun, which does the rest:
+ * preflight, safety, a short probe for the estimate, checkpoints, the final
+ * save. This file prints what the run reports, in the main loop, which also
+ * turns SIGINT and SIGTERM into a stop.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,33 +17,22 @@
 #include <sys/stat.h>
 
 #include "duel-cli.h"
-#include "duel-preflight.h"
 #include "duel-cli-figures.h"
 #include "duel-error.h"
 #include "duel-preset.h"
-#include "duel-run-context.h"
 #include "duel-safety.h"
 
-#define CHECKPOINT_INTERVAL_US (2 * G_TIME_SPAN_SECOND)
 #define DEFAULT_PROBE_S        2.0
 
 
 typedef struct
 {
-  DuelRunContext  *run_context;
-  DuelPreset      *preset;
-  DuelTarget      *target;
-  DuelResult      *result;
-  const char      *output;
-  GCancellable    *cancellable;
-  guint64          probe_ms;
+  DuelRun         *run;
   DuelCliProgress *progress;
   int              progress_percent;
-  gint64           last_checkpoint_us;
-  gboolean         checkpoint_failed;
-  gboolean         ok;
-  GError          *error;
-} PresetJob;
+  double           probe_s;
+  gboolean         announced;
+} PresetView;
 
 static char *
 format_duration (double seconds)
@@ -113,103 +101,72 @@ describe_step (const DuelPresetStep *step)
                           bs, w->queue_depth, stop);
 }
 
+/* The plan once the target is open, the probe, the estimate: each printed
+ * once, as the run's state passes them. */
 static void
-progress_cb (const DuelPresetProgress *progress,
-             DuelTestRecord           *record,
-             gpointer                  user_data)
+state_cb (DuelRun    *run,
+          GParamSpec *pspec,
+          PresetView *view)
 {
-  PresetJob *job = user_data;
-  int percent = (int) floor (progress->fraction_done * 100.0);
-
-  if (record != NULL && progress->engine != NULL && progress->engine->interval_closed)
-    duel_run_context_annotate (job->run_context, record);
-
-  if (progress->engine == NULL)
-    {
-      g_clear_pointer (&job->progress, duel_cli_progress_free);
-      if (!progress->step_done)
-        {
-          g_autofree char *what = describe_step (progress->step);
-
-          printf (_("[%u/%u, %d %%] %s: %s\n"), progress->step_index + 1, progress->n_steps,
-                  percent, progress->step->name, what);
-          fflush (stdout);
-        }
-      return;
-    }
-
-  /* The label carries the whole preset's progress; rebuild it when that moves. */
-  if (job->progress == NULL || percent != job->progress_percent)
-    {
-      g_autofree char *label = g_strdup_printf ("[%u/%u, %d %%] %s", progress->step_index + 1,
-                                                progress->n_steps, percent, progress->step->name);
-
-      g_clear_pointer (&job->progress, duel_cli_progress_free);
-      job->progress = duel_cli_progress_new (label);
-      job->progress_percent = percent;
-    }
-  duel_cli_progress_update (job->progress, progress->engine);
-}
-
-static void
-save_checkpoint (PresetJob *job)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (job->output == NULL)
-    return;
-  if (!duel_result_save (job->result, job->output, &error) && !job->checkpoint_failed)
-    {
-      /* Once: the run goes on, and the final save reports again. */
-      job->checkpoint_failed = TRUE;
-      g_printerr (_("driveduel-cli: could not checkpoint the result: %s\n"), error->message);
-    }
-}
-
-static void
-checkpoint_cb (DuelResult *result,
-               gboolean    test_finished,
-               gpointer    user_data)
-{
-  PresetJob *job = user_data;
-  gint64 now = g_get_monotonic_time ();
-
-  if (test_finished || now - job->last_checkpoint_us >= CHECKPOINT_INTERVAL_US)
-    {
-      job->last_checkpoint_us = now;
-      save_checkpoint (job);
-    }
-}
-
-static gpointer
-run_thread (gpointer user_data)
-{
-  PresetJob *job = user_data;
+  DuelPreset *preset = duel_run_get_preset (run);
+  DuelRunState state = duel_run_get_state (run);
   DuelPresetEstimate estimate;
 
-  job->last_checkpoint_us = g_get_monotonic_time ();
-  if (job->probe_ms > 0 && duel_preset_get_n_steps (job->preset) > 0)
+  if (!view->announced && (state == DUEL_RUN_STATE_PROBING || state == DUEL_RUN_STATE_RUNNING))
     {
-      for (guint i = 0; i < duel_preset_get_n_steps (job->preset); i++)
-        {
-          if (g_strcmp0 (duel_preset_get_step (job->preset, i)->name, DUEL_TEST_WSAT_FILL) == 0)
-            {
-              printf (_("Probing the write speed for %.0f s to estimate the duration…\n"), job->probe_ms / 1e3);
-              fflush (stdout);
-              break;
-            }
-        }
+      g_autofree char *size = g_format_size_full (duel_run_get_status (run)->target_size, G_FORMAT_SIZE_IEC_UNITS);
+
+      view->announced = TRUE;
+      /* TRANSLATORS: preset name, target path, its size, the number of steps */
+      printf (_("Preset %s on %s (%s): %u steps.\n"), duel_preset_get_name (preset),
+              duel_run_get_target_path (run), size, duel_preset_get_n_steps (preset));
     }
-  job->ok = duel_preset_estimate (job->preset, job->target, job->probe_ms,
-                                  job->cancellable, &estimate, &job->error);
-  if (job->ok)
+  if (state == DUEL_RUN_STATE_PROBING)
+    printf (_("Probing the write speed for %.0f s to estimate the duration…\n"), view->probe_s);
+  if (state == DUEL_RUN_STATE_RUNNING && duel_run_get_estimate (run, &estimate))
+    print_estimate (&estimate);
+  fflush (stdout);
+}
+
+static void
+step_started_cb (DuelRun    *run,
+                 guint       index,
+                 guint       n_steps,
+                 const char *name,
+                 double      fraction_done,
+                 PresetView *view)
+{
+  const DuelPresetStep *step = duel_preset_get_step (duel_run_get_preset (run), index);
+  g_autofree char *what = describe_step (step);
+
+  g_clear_pointer (&view->progress, duel_cli_progress_free);
+  printf (_("[%u/%u, %d %%] %s: %s\n"), index + 1, n_steps, (int) floor (fraction_done * 100.0),
+          step->name, what);
+  fflush (stdout);
+}
+
+static void
+progress_cb (DuelRun    *run,
+             PresetView *view)
+{
+  const DuelRunStatus *status = duel_run_get_status (run);
+  int percent = (int) floor (status->fraction_done * 100.0);
+
+  if (status->state != DUEL_RUN_STATE_RUNNING || status->test_name == NULL ||
+      g_strcmp0 (status->test_name, "discard") == 0)
+    return;
+
+  /* The label carries the whole preset's progress; rebuild it when that moves. */
+  if (view->progress == NULL || percent != view->progress_percent)
     {
-      print_estimate (&estimate);
-      job->ok = duel_preset_run (job->preset, job->target, job->result,
-                                 job->cancellable, &job->error);
+      g_autofree char *label = g_strdup_printf ("[%u/%u, %d %%] %s", status->test_index + 1,
+                                                status->n_tests, percent, status->test_name);
+
+      g_clear_pointer (&view->progress, duel_cli_progress_free);
+      view->progress = duel_cli_progress_new (label);
+      view->progress_percent = percent;
     }
-  g_clear_pointer (&job->progress, duel_cli_progress_free);
-  return NULL;
+  duel_cli_progress_update (view->progress, &status->engine);
 }
 
 static void
@@ -262,12 +219,10 @@ duel_cli_run_preset (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(DuelPreset) preset = NULL;
-  g_autoptr(DuelRunContext) run_context = NULL;
-  DuelTarget *target;
-  g_autoptr(DuelResult) result = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
+  g_autoptr(DuelRun) run = NULL;
   DuelPresetOptions options;
-  PresetJob job = { 0 };
+  PresetView view = { 0 };
+  gboolean ok;
   int exit_code;
   GString *names;
 
@@ -320,72 +275,42 @@ duel_cli_run_preset (int    argc,
   if (!duel_cli_target_args_ok (rest, &message))
     return duel_cli_usage_error (context, "%s", message);
   target_path = duel_cli_target_path (rest);
-  /* The result must be keepable before the target is touched. */
-  if (output != NULL && !duel_preflight_output (output, DUEL_PREFLIGHT_RESULT_ROOM, &error))
-    {
-      duel_cli_print_error (error);
-      return DUEL_CLI_EXIT_FAILED;
-    }
 
   /* Every preset writes: mounted, held, busy or system disks are refused,
    * a block device needs --destructive, an image with a signature
-   * --wipe-signatures. A file target is created or extended to cover the
-   * span, never shrunk. */
-  run_context = duel_run_context_new (target_path, TRUE,
-                                      (destructive ? DUEL_SAFETY_DESTRUCTIVE : 0) |
-                                      (wipe_signatures ? DUEL_SAFETY_WIPE_SIGNATURES : 0),
-                                      options.span_bytes, &error);
-  if (run_context == NULL)
+   * --wipe-signatures; the result must be keepable. All before the first
+   * byte reaches the target. A file target is created or extended to cover
+   * the span, never shrunk. */
+  run = duel_run_new (target_path);
+  duel_run_set_output (run, output);
+  duel_run_set_name (run, name);
+  duel_run_set_safety (run,
+                       (destructive ? DUEL_SAFETY_DESTRUCTIVE : 0) |
+                       (wipe_signatures ? DUEL_SAFETY_WIPE_SIGNATURES : 0),
+                       options.span_bytes);
+  duel_run_set_preset (run, preset);
+  duel_run_set_probe_ms (run, (guint64) llround (probe_s * 1000.0));
+
+  view.run = run;
+  view.progress_percent = -1;
+  view.probe_s = probe_s;
+  g_signal_connect (run, "notify::state", G_CALLBACK (state_cb), &view);
+  g_signal_connect (run, "step-started", G_CALLBACK (step_started_cb), &view);
+  g_signal_connect (run, "progress", G_CALLBACK (progress_cb), &view);
+
+  ok = duel_cli_run_and_wait (run, &error);
+  g_clear_pointer (&view.progress, duel_cli_progress_free);
+  g_signal_handlers_disconnect_by_data (run, &view);
+
+  if (duel_run_get_result (run) == NULL && !view.announced)
     {
+      /* Refused before the first byte: nothing was measured. */
       duel_cli_print_error (error);
       return DUEL_CLI_EXIT_FAILED;
     }
-  target = duel_run_context_get_target (run_context);
 
-  /* Check the plan against the target before any I/O. */
-  if (!duel_preset_prepare (preset, target, &error))
-    {
-      duel_cli_print_error (error);
-      return DUEL_CLI_EXIT_FAILED;
-    }
-
-  result = duel_result_new ();
-  duel_run_context_fill_result (run_context, result);
-  if (name != NULL)
-    duel_result_set_name (result, name);
-
-  {
-    g_autofree char *size = g_format_size_full (duel_target_get_size (target), G_FORMAT_SIZE_IEC_UNITS);
-
-    /* TRANSLATORS: preset name, target path, its size, the number of steps */
-    printf (_("Preset %s on %s (%s): %u steps.\n"), duel_preset_get_name (preset),
-            target_path, size, duel_preset_get_n_steps (preset));
-    fflush (stdout);
-  }
-
-  cancellable = g_cancellable_new ();
-
-  job.run_context = run_context;
-  job.preset = preset;
-  job.target = target;
-  job.result = result;
-  job.output = output;
-  job.cancellable = cancellable;
-  job.probe_ms = (guint64) llround (probe_s * 1000.0);
-  job.progress_percent = -1;
-
-  duel_preset_set_progress_func (preset, progress_cb, &job, NULL);
-  duel_preset_set_checkpoint_func (preset, checkpoint_cb, &job, NULL);
-
-  duel_run_context_start (run_context);
-  duel_cli_run_worker (run_thread, &job, cancellable);
-  duel_run_context_finish (run_context, result);
-
-  duel_preset_set_progress_func (preset, NULL, NULL, NULL);
-  duel_preset_set_checkpoint_func (preset, NULL, NULL, NULL);
-
-  print_all_figures (result);
-  exit_code = duel_cli_conclude_run (result, output, job.ok, job.error);
-  g_clear_error (&job.error);
+  if (duel_run_get_result (run) != NULL)
+    print_all_figures (duel_run_get_result (run));
+  exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;
 }

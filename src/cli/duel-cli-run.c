@@ -1,8 +1,8 @@
 /* duel-cli-run.c — `driveduel-cli run`: one workload, fio's option names
  *
- * The engine runs in a worker thread so the main loop can turn SIGINT and
- * SIGTERM into a cancel; the worker prints progress and checkpoints the
- * result file, both from the engine's consistent snapshots.
+ * The options become one workload of a DuelRun, which does the rest:
+ * preflight, safety, checkpoints, the final save. The main loop prints its
+ * progress and turns SIGINT and SIGTERM into a stop.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,25 +16,7 @@
 #include <string.h>
 
 #include "duel-cli.h"
-#include "duel-preflight.h"
 #include "duel-error.h"
-#include "duel-run-context.h"
-
-#define CHECKPOINT_INTERVAL_US (5 * G_TIME_SPAN_SECOND)
-
-typedef struct
-{
-  DuelRunContext  *context;
-  DuelTarget      *target;
-  DuelTestRecord  *record;
-  DuelResult      *result;
-  char            *output;
-  GCancellable    *cancellable;
-  DuelCliProgress *progress;
-  gint64           last_checkpoint_us;
-  gboolean         ok;
-  GError          *error;
-} RunJob;
 
 /* The target given on the command line, or the scratch file in the user's
  * cache, whose folder is made here. */
@@ -93,46 +75,10 @@ duel_cli_target_args_ok (GStrv   rest,
 }
 
 static void
-checkpoint (RunJob *job)
+progress_cb (DuelRun         *run,
+             DuelCliProgress *progress)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (job->output == NULL)
-    return;
-  if (!duel_result_save (job->result, job->output, &error))
-    g_printerr (_("driveduel-cli: could not checkpoint the result: %s\n"), error->message);
-}
-
-static void
-progress_cb (const DuelProgress *snapshot,
-             DuelTestRecord     *record,
-             gpointer            user_data)
-{
-  RunJob *job = user_data;
-  gint64 now = g_get_monotonic_time ();
-
-  duel_cli_progress_update (job->progress, snapshot);
-
-  if (snapshot->interval_closed)
-    duel_run_context_annotate (job->context, record);
-
-  if (snapshot->interval_closed && now - job->last_checkpoint_us >= CHECKPOINT_INTERVAL_US)
-    {
-      job->last_checkpoint_us = now;
-      checkpoint (job);
-    }
-}
-
-static gpointer
-run_thread (gpointer user_data)
-{
-  RunJob *job = user_data;
-
-  job->last_checkpoint_us = g_get_monotonic_time ();
-  job->ok = duel_engine_run (job->target, job->record, job->cancellable,
-                             progress_cb, job, &job->error);
-  duel_cli_progress_finish (job->progress);
-  return NULL;
+  duel_cli_progress_update (progress, &duel_run_get_status (run)->engine);
 }
 
 static gboolean
@@ -189,15 +135,11 @@ duel_cli_run (int    argc,
   };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(DuelRunContext) run_context = NULL;
-  DuelTarget *target;
+  g_autoptr(DuelRun) run = NULL;
   DuelSafetyFlags safety_flags = DUEL_SAFETY_FLAGS_NONE;
-  g_autoptr(DuelTestRecord) record = NULL;
-  g_autoptr(DuelResult) result = NULL;
-  g_autoptr(GCancellable) cancellable = NULL;
   g_autoptr(DuelCliProgress) progress = NULL;
   DuelWorkload workload;
-  RunJob job = { 0 };
+  gboolean ok;
   int exit_code;
 
   if (has_preset_argument (argc, argv))
@@ -275,29 +217,30 @@ duel_cli_run (int    argc,
   if (!duel_cli_target_args_ok (rest, &message))
     return duel_cli_usage_error (context, "%s", message);
   target_path = duel_cli_target_path (rest);
-  /* The result must be keepable before the target is touched. */
-  if (output != NULL &&
-      !duel_preflight_output (output,
-                              duel_preflight_result_room (workload.size_bytes == 0 && workload.size_multiple == 0
-                                                          ? workload.runtime_ms : 0,
-                                                          workload.interval_ms),
-                              &error))
-    {
-      duel_cli_print_error (error);
-      return DUEL_CLI_EXIT_FAILED;
-    }
 
   if (destructive)
     safety_flags |= DUEL_SAFETY_DESTRUCTIVE;
   if (wipe_signatures)
     safety_flags |= DUEL_SAFETY_WIPE_SIGNATURES;
 
-  /* A file target is created or extended to cover the span, never shrunk. */
-  run_context = duel_run_context_new (target_path, duel_workload_writes (&workload), safety_flags,
-                                  workload.span_length > 0 ? workload.span_offset + workload.span_length : 0,
-                                  &error);
-  if (run_context == NULL)
+  /* The run checks that the result can be kept and that the target may be
+   * written before the first byte reaches it. A file target is created or
+   * extended to cover the span, never shrunk. */
+  run = duel_run_new (target_path);
+  duel_run_set_output (run, output);
+  duel_run_set_name (run, name);
+  duel_run_set_safety (run, safety_flags,
+                       workload.span_length > 0 ? workload.span_offset + workload.span_length : 0);
+  duel_run_add_workload (run, duel_workload_get_rw_name (&workload), &workload);
+
+  progress = duel_cli_progress_new (duel_workload_get_rw_name (&workload));
+  g_signal_connect (run, "progress", G_CALLBACK (progress_cb), progress);
+  ok = duel_cli_run_and_wait (run, &error);
+  duel_cli_progress_finish (progress);
+
+  if (duel_run_get_result (run) == NULL)
     {
+      /* Refused or failed before the first test started: nothing was measured. */
       duel_cli_print_error (error);
       /* A read run cannot make its scratch file: it would read nothing real. */
       if ((rest == NULL || rest[0] == NULL) && !duel_workload_writes (&workload) &&
@@ -306,32 +249,8 @@ duel_cli_run (int    argc,
                       "(driveduel-cli run --rw write --bs 1m --size 1x), or give a target.\n"));
       return DUEL_CLI_EXIT_FAILED;
     }
-  target = duel_run_context_get_target (run_context);
 
-  record = duel_test_record_new (duel_workload_get_rw_name (&workload), &workload);
-  result = duel_result_new ();
-  duel_run_context_fill_result (run_context, result);
-  if (name != NULL)
-    duel_result_set_name (result, name);
-  duel_result_add_test (result, record);
-
-  cancellable = g_cancellable_new ();
-  progress = duel_cli_progress_new (record->name);
-
-  job.context = run_context;
-  job.target = target;
-  job.record = record;
-  job.result = result;
-  job.output = output;
-  job.cancellable = cancellable;
-  job.progress = progress;
-
-  duel_run_context_start (run_context);
-  duel_cli_run_worker (run_thread, &job, cancellable);
-  duel_run_context_finish (run_context, result);
-
-  duel_cli_print_test_summary (record);
-  exit_code = duel_cli_conclude_run (result, output, job.ok, job.error);
-  g_clear_error (&job.error);
+  duel_cli_print_test_summary (g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0));
+  exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;
 }

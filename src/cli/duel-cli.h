@@ -11,6 +11,7 @@
 
 #include "duel-engine.h"
 #include "duel-result.h"
+#include "duel-run.h"
 
 G_BEGIN_DECLS
 
@@ -58,17 +59,15 @@ void             duel_cli_progress_free  (DuelCliProgress *progress);
 void             duel_cli_progress_update(DuelCliProgress    *progress,
                                           const DuelProgress *snapshot);
 void             duel_cli_progress_finish(DuelCliProgress *progress);
-/* Runs @func (@data) in a worker thread while the main loop turns SIGINT
- * and SIGTERM into a cancel of @cancellable; returns when the worker is done. */
-void duel_cli_run_worker         (GThreadFunc     func,
-                                  gpointer        data,
-                                  GCancellable   *cancellable);
-/* After a run: saves @result to @output when given, reports @run_error, and
- * returns the exit code. A cancelled or failed run still saves its result. */
-int  duel_cli_conclude_run       (DuelResult     *result,
-                                  const char     *output,
+/* Runs @run to its end while the main loop turns SIGINT and SIGTERM into
+ * duel_run_cancel(); FALSE with the run's error. */
+gboolean duel_cli_run_and_wait   (DuelRun        *run,
+                                  GError        **error);
+/* After a run: reports the run's error and the final save's, and returns
+ * the exit code. A cancelled or failed run has still saved its result. */
+int  duel_cli_conclude_run       (DuelRun        *run,
                                   gboolean        ok,
-                                  GError         *run_error);
+                                  const GError   *run_error);
 /* The human summary of one test: IOPS, MB/s, latency mean and 99/99.9/99.99 %. */
 void duel_cli_print_test_summary (const DuelTestRecord *record);
 

@@ -1,0 +1,1105 @@
+/* duel-run.c — one run, from plan to saved result
+ *
+ * Threads: the worker owns the target, the result and the engine's records
+ * while it runs. Whatever the owner's thread must see (state changes, step
+ * starts, the engine's snapshot, new series rows) is copied under @lock:
+ * events into an ordered queue, the rest into one snapshot. At most one idle
+ * is pending in the owner's main context; it applies the snapshot, then the
+ * events in order, then emits "progress". The worker never touches anything
+ * the owner's thread reads unlocked.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "duel-checkpointer.h"
+#include "duel-error.h"
+#include "duel-preflight.h"
+#include "duel-run-context.h"
+#include "duel-run.h"
+
+G_DEFINE_ENUM_TYPE (DuelRunState, duel_run_state,
+  G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_READY, "ready"),
+  G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_PREPARING, "preparing"),
+  G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_PROBING, "probing"),
+  G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_RUNNING, "running"),
+  G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_STOPPING, "stopping"),
+  G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_FINISHED, "finished"),
+  G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_STOPPED, "stopped"),
+  G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_FAILED, "failed"))
+
+typedef enum
+{
+  OPEN_WITH_SAFETY,     /* duel_run_context_new(): the safety layer's checks */
+  OPEN_WITH_FLAGS,      /* the caller checked and confirmed */
+  OPEN_GIVEN,           /* the caller opened it */
+} OpenMode;
+
+typedef struct
+{
+  char         *name;
+  DuelWorkload  workload;
+} Step;
+
+typedef enum
+{
+  EVENT_STATE,
+  EVENT_STEP,
+} EventKind;
+
+typedef struct
+{
+  EventKind     kind;
+  DuelRunState  state;
+  guint         index;
+  guint         n_steps;
+  double        fraction_done;
+  char         *name;
+} Event;
+
+struct _DuelRun
+{
+  GObject                parent_instance;
+
+  /* The plan: set before the run, read-only in the worker. */
+  char                  *target_path;
+  char                  *result_path;
+  char                  *name;
+  OpenMode               open_mode;
+  DuelSafetyFlags        safety_flags;
+  guint64                file_size;
+  DuelTargetOpenFlags    open_flags;
+  DuelTarget            *target;
+  GArray                *steps;           /* Step */
+  DuelPreset            *preset;
+  guint64                probe_ms;
+  DuelDeviceThermometer *thermometer;     /* polls in its own thread; read anywhere */
+
+  /* Owner's thread. */
+  GMainContext          *context;
+  GCancellable          *cancellable;
+  DuelRunState           state;
+  DuelResult            *result;          /* after the run */
+  DuelResult            *live_result;
+  DuelTestRecord        *live_record;
+  DuelRunStatus          status;
+  char                  *status_test_name;
+  char                  *status_section;
+  guint                  live_generation;
+  gint64                 start_us;
+  gboolean               have_estimate;
+  DuelPresetEstimate     estimate;
+  GError                *save_error;
+
+  /* Shared between the worker and the owner's thread, under @lock. */
+  GMutex                 lock;
+  struct {
+    GQueue               events;          /* Event, in order */
+    DuelProgress         progress;
+    DuelTestRecord      *record;          /* identity only: the engine's running record */
+    guint                generation;      /* bumped when a new test starts */
+    guint                test_index;
+    guint                n_tests;
+    double               fraction_done;   /* of the whole preset; < 0 for plain runs */
+    char                *test_name;
+    char                *section;
+    DuelWorkload         workload;
+    guint64              span_length;
+    guint64              byte_limit;
+    guint64              target_size;
+    DuelTargetKind       target_kind;
+    gboolean             have_estimate;
+    DuelPresetEstimate   estimate;
+    GArray              *rows;            /* DuelSeriesRow not yet seen by the owner */
+    guint                rows_copied;     /* rows of @record already copied */
+    GSource             *idle;            /* at most one pending */
+  } shared;
+};
+
+G_DEFINE_FINAL_TYPE (DuelRun, duel_run, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_STATE,
+  N_PROPS
+};
+
+enum {
+  PROGRESS,
+  STEP_STARTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+step_clear (gpointer data)
+{
+  Step *step = data;
+  g_clear_pointer (&step->name, g_free);
+}
+
+static void
+event_free (gpointer data)
+{
+  Event *event = data;
+
+  g_free (event->name);
+  g_free (event);
+}
+
+const char *
+duel_run_state_to_string (DuelRunState state)
+{
+  GEnumClass *klass = g_type_class_ref (DUEL_TYPE_RUN_STATE);
+  GEnumValue *value = g_enum_get_value (klass, state);
+
+  g_type_class_unref (klass);
+  return value != NULL ? value->value_nick : "unknown";
+}
+
+static void
+duel_run_dispose (GObject *object)
+{
+  DuelRun *self = DUEL_RUN (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+
+  G_OBJECT_CLASS (duel_run_parent_class)->dispose (object);
+}
+
+static void
+duel_run_finalize (GObject *object)
+{
+  DuelRun *self = DUEL_RUN (object);
+
+  g_assert (self->shared.idle == NULL);
+
+  g_clear_pointer (&self->target_path, g_free);
+  g_clear_pointer (&self->result_path, g_free);
+  g_clear_pointer (&self->name, g_free);
+  g_clear_object (&self->thermometer);
+  g_clear_object (&self->target);
+  g_clear_pointer (&self->steps, g_array_unref);
+  g_clear_object (&self->preset);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->result);
+  g_clear_object (&self->live_result);
+  g_clear_pointer (&self->live_record, duel_test_record_unref);
+  g_clear_pointer (&self->status_test_name, g_free);
+  g_clear_pointer (&self->status_section, g_free);
+  g_clear_error (&self->save_error);
+  g_queue_clear_full (&self->shared.events, event_free);
+  g_clear_pointer (&self->shared.test_name, g_free);
+  g_clear_pointer (&self->shared.section, g_free);
+  g_clear_pointer (&self->shared.rows, g_array_unref);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (duel_run_parent_class)->finalize (object);
+}
+
+static void
+duel_run_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  DuelRun *self = DUEL_RUN (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+duel_run_class_init (DuelRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = duel_run_dispose;
+  object_class->finalize = duel_run_finalize;
+  object_class->get_property = duel_run_get_property;
+
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, DUEL_TYPE_RUN_STATE, DUEL_RUN_STATE_READY,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * DuelRun::progress:
+   *
+   * Emitted in the owner's thread, at most once per idle, after the state
+   * and step events of that idle; read duel_run_get_status() and the live
+   * record.
+   */
+  signals[PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * DuelRun::step-started:
+   * @index: 0-based
+   * @n_steps: the plan's steps
+   * @name: the test's name, or "discard"
+   * @fraction_done: of the whole run when the step started, 0..1
+   *
+   * Emitted in the owner's thread for every step, in order.
+   */
+  signals[STEP_STARTED] =
+    g_signal_new ("step-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING, G_TYPE_DOUBLE);
+}
+
+static void
+duel_run_init (DuelRun *self)
+{
+  g_mutex_init (&self->lock);
+  g_queue_init (&self->shared.events);
+  self->steps = g_array_new (FALSE, TRUE, sizeof (Step));
+  g_array_set_clear_func (self->steps, step_clear);
+  self->shared.rows = g_array_new (FALSE, FALSE, sizeof (DuelSeriesRow));
+  self->shared.fraction_done = -1;
+  self->status.eta_seconds = -1;
+  self->status.temperature_c = NAN;
+  self->open_mode = OPEN_WITH_SAFETY;
+}
+
+DuelRun *
+duel_run_new (const char *target_path)
+{
+  DuelRun *self;
+
+  g_return_val_if_fail (target_path != NULL, NULL);
+
+  self = g_object_new (DUEL_TYPE_RUN, NULL);
+  self->target_path = g_strdup (target_path);
+  return self;
+}
+
+void
+duel_run_set_output (DuelRun    *self,
+                     const char *result_path)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  g_free (self->result_path);
+  self->result_path = g_strdup (result_path);
+}
+
+void
+duel_run_set_name (DuelRun    *self,
+                   const char *name)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  g_free (self->name);
+  self->name = g_strdup (name);
+}
+
+void
+duel_run_set_safety (DuelRun         *self,
+                     DuelSafetyFlags  flags,
+                     guint64          file_size)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  self->open_mode = OPEN_WITH_SAFETY;
+  self->safety_flags = flags;
+  self->file_size = file_size;
+}
+
+void
+duel_run_set_open_flags (DuelRun             *self,
+                         DuelTargetOpenFlags  flags,
+                         guint64              create_size)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  self->open_mode = OPEN_WITH_FLAGS;
+  self->open_flags = flags;
+  self->file_size = create_size;
+}
+
+void
+duel_run_set_target (DuelRun    *self,
+                     DuelTarget *target)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  g_set_object (&self->target, target);
+  if (target != NULL)
+    self->open_mode = OPEN_GIVEN;
+}
+
+void
+duel_run_add_workload (DuelRun            *self,
+                       const char         *test_name,
+                       const DuelWorkload *workload)
+{
+  Step step;
+
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+  g_return_if_fail (workload != NULL);
+  g_return_if_fail (self->preset == NULL);
+
+  step.name = g_strdup (test_name != NULL ? test_name : duel_workload_get_rw_name (workload));
+  step.workload = *workload;
+  g_array_append_val (self->steps, step);
+}
+
+void
+duel_run_set_preset (DuelRun    *self,
+                     DuelPreset *preset)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+  g_return_if_fail (self->steps->len == 0);
+
+  g_set_object (&self->preset, preset);
+}
+
+void
+duel_run_set_probe_ms (DuelRun *self,
+                       guint64  probe_ms)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  self->probe_ms = probe_ms;
+}
+
+DuelRunState
+duel_run_get_state (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), DUEL_RUN_STATE_READY);
+  return self->state;
+}
+
+gboolean
+duel_run_is_running (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), FALSE);
+  return self->state >= DUEL_RUN_STATE_PREPARING && self->state <= DUEL_RUN_STATE_STOPPING;
+}
+
+const char *
+duel_run_get_target_path (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  return self->target_path;
+}
+
+const char *
+duel_run_get_result_path (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  return self->result_path;
+}
+
+DuelPreset *
+duel_run_get_preset (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  return self->preset;
+}
+
+const DuelRunStatus *
+duel_run_get_status (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  return &self->status;
+}
+
+gboolean
+duel_run_get_estimate (DuelRun            *self,
+                       DuelPresetEstimate *out)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!self->have_estimate)
+    return FALSE;
+  *out = self->estimate;
+  return TRUE;
+}
+
+DuelTestRecord *
+duel_run_get_live_record (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  return self->live_record;
+}
+
+DuelResult *
+duel_run_get_live_result (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  return self->result != NULL ? self->result : self->live_result;
+}
+
+DuelResult *
+duel_run_get_result (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  return self->result;
+}
+
+const GError *
+duel_run_get_save_error (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  return self->save_error;
+}
+
+/* --- owner's thread: apply what the worker published -------------------------- */
+
+static void
+set_state (DuelRun      *self,
+           DuelRunState  state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  self->status.state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+update_eta (DuelRun *self,
+            double   preset_fraction)
+{
+  DuelRunStatus *status = &self->status;
+  double elapsed_s = (g_get_monotonic_time () - self->start_us) / (double) G_USEC_PER_SEC;
+  double f;
+
+  if (preset_fraction >= 0)
+    {
+      /* The preset weighs its steps by their expected time. */
+      f = CLAMP (preset_fraction, 0.0, 1.0);
+    }
+  else
+    {
+      guint n = MAX (status->n_tests, 1);
+      double step = CLAMP (status->engine.fraction_done, 0.0, 1.0);
+
+      /* Plain runs: later tests are assumed to take as long as this one. */
+      f = CLAMP ((MIN (status->test_index, n - 1) + step) / n, 0.0, 1.0);
+    }
+
+  status->fraction_done = f;
+  if (self->state == DUEL_RUN_STATE_RUNNING && f >= 0.005 && elapsed_s >= 1.0)
+    status->eta_seconds = (gint64) ceil (elapsed_s * (1.0 - f) / f);
+  else
+    status->eta_seconds = -1;
+}
+
+static void
+apply_snapshot (DuelRun *self)
+{
+  g_autoptr(GArray) rows = NULL;
+  g_autofree char *new_name = NULL;
+  g_autofree char *section = NULL;
+  GQueue events = G_QUEUE_INIT;
+  DuelWorkload workload;
+  guint generation, test_index, n_tests;
+  guint64 span_length, byte_limit;
+  DuelTargetKind target_kind;
+  double preset_fraction;
+  Event *event;
+
+  g_mutex_lock (&self->lock);
+  self->status.engine = self->shared.progress;
+  generation = self->shared.generation;
+  test_index = self->shared.test_index;
+  n_tests = self->shared.n_tests;
+  preset_fraction = self->shared.fraction_done;
+  span_length = self->shared.span_length;
+  byte_limit = self->shared.byte_limit;
+  workload = self->shared.workload;
+  self->status.target_size = self->shared.target_size;
+  target_kind = self->shared.target_kind;
+  if (self->shared.have_estimate)
+    {
+      self->have_estimate = TRUE;
+      self->estimate = self->shared.estimate;
+    }
+  new_name = g_strdup (self->shared.test_name);
+  section = g_strdup (self->shared.section);
+  rows = g_steal_pointer (&self->shared.rows);
+  self->shared.rows = g_array_new (FALSE, FALSE, sizeof (DuelSeriesRow));
+  events = self->shared.events;
+  g_queue_init (&self->shared.events);
+  g_mutex_unlock (&self->lock);
+
+  if (generation != self->live_generation)
+    {
+      /* A new test started: a fresh live copy, shown alone by a live chart. */
+      DuelTargetInfo info = {
+        .path = self->target_path,
+        .kind = target_kind,
+        .size_bytes = self->status.target_size,
+      };
+
+      self->live_generation = generation;
+      g_clear_pointer (&self->live_record, duel_test_record_unref);
+      self->live_record = duel_test_record_new (new_name, &workload);
+      self->live_record->status = DUEL_TEST_STATUS_RUNNING;
+      self->live_record->started = g_date_time_new_now_utc ();
+      if (self->preset != NULL)
+        self->live_record->preset = g_strdup (duel_preset_get_name (self->preset));
+
+      g_clear_object (&self->live_result);
+      self->live_result = duel_result_new ();
+      duel_result_set_target (self->live_result, &info);
+      if (self->name != NULL)
+        duel_result_set_name (self->live_result, self->name);
+      duel_result_add_test (self->live_result, self->live_record);
+    }
+
+  g_free (self->status_test_name);
+  self->status_test_name = g_steal_pointer (&new_name);
+  g_free (self->status_section);
+  self->status_section = g_steal_pointer (&section);
+
+  self->status.test_index = test_index;
+  self->status.n_tests = n_tests;
+  self->status.test_name = self->status_test_name;
+  self->status.section = self->status_section;
+  self->status.span_bytes = span_length;
+
+  if (self->live_record != NULL)
+    {
+      self->live_record->span_length = span_length;
+      self->live_record->byte_limit = byte_limit;
+      self->live_record->runtime_ns = self->status.engine.elapsed_ns;
+      for (guint i = 0; i < rows->len; i++)
+        duel_series_append (self->live_record->series, &g_array_index (rows, DuelSeriesRow, i));
+    }
+  /* The thermometer's latest reading is a cheap, non-blocking read. */
+  if (self->thermometer != NULL)
+    self->status.temperature_c = duel_device_thermometer_get_celsius (self->thermometer);
+  else if (self->live_record != NULL && duel_series_get_length (self->live_record->series) > 0)
+    {
+      const DuelSeries *series = self->live_record->series;
+
+      self->status.temperature_c = duel_series_get_row (series, duel_series_get_length (series) - 1)->temperature_c;
+    }
+
+  update_eta (self, preset_fraction);
+
+  /* In order, so that no state and no step is skipped. Once stopping, a
+   * state the worker published before it saw the cancel is old news. */
+  while ((event = g_queue_pop_head (&events)) != NULL)
+    {
+      if (event->kind == EVENT_STATE && self->state != DUEL_RUN_STATE_STOPPING)
+        set_state (self, event->state);
+      else if (event->kind == EVENT_STEP)
+        g_signal_emit (self, signals[STEP_STARTED], 0, event->index, event->n_steps, event->name,
+                       event->fraction_done);
+      event_free (event);
+    }
+
+  g_signal_emit (self, signals[PROGRESS], 0);
+}
+
+static gboolean
+progress_idle_cb (gpointer user_data)
+{
+  DuelRun *self = user_data;
+
+  g_mutex_lock (&self->lock);
+  g_clear_pointer (&self->shared.idle, g_source_unref);
+  g_mutex_unlock (&self->lock);
+
+  apply_snapshot (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* --- worker thread ------------------------------------------------------------ */
+
+typedef struct
+{
+  DuelRun          *self;
+  DuelTarget       *target;
+  DuelResult       *result;
+  DuelRunContext   *run_context;   /* identity, health, temperature */
+  DuelCheckpointer *checkpointer;  /* NULL without an output file */
+  GError           *save_error;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_clear_object (&job->self);
+  g_clear_object (&job->target);
+  g_clear_object (&job->result);
+  g_clear_object (&job->run_context);
+  g_clear_object (&job->checkpointer);
+  g_clear_error (&job->save_error);
+  g_free (job);
+}
+
+/* With @lock held. */
+static void
+schedule_idle (DuelRun *self)
+{
+  if (self->shared.idle != NULL)
+    return;
+  self->shared.idle = g_idle_source_new ();
+  g_source_set_priority (self->shared.idle, G_PRIORITY_DEFAULT);
+  g_source_set_callback (self->shared.idle, progress_idle_cb, g_object_ref (self), g_object_unref);
+  g_source_set_static_name (self->shared.idle, "[driveduel] run progress");
+  g_source_attach (self->shared.idle, self->context);
+}
+
+static void
+publish_state (DuelRun      *self,
+               DuelRunState  state)
+{
+  Event *event = g_new0 (Event, 1);
+
+  event->kind = EVENT_STATE;
+  event->state = state;
+  g_mutex_lock (&self->lock);
+  g_queue_push_tail (&self->shared.events, event);
+  schedule_idle (self);
+  g_mutex_unlock (&self->lock);
+}
+
+/* With @lock held: a test (or a discard, @record NULL) began. */
+static void
+publish_step (DuelRun        *self,
+              DuelTestRecord *record,
+              guint           index,
+              guint           n_steps,
+              const char     *name,
+              const char     *section,
+              double          fraction_done)
+{
+  Event *event = g_new0 (Event, 1);
+
+  if (record != NULL && record != self->shared.record)
+    {
+      self->shared.record = record;
+      self->shared.generation++;
+      self->shared.workload = record->workload;
+      self->shared.rows_copied = 0;
+      g_array_set_size (self->shared.rows, 0);
+    }
+  g_free (self->shared.test_name);
+  self->shared.test_name = g_strdup (name);
+  g_free (self->shared.section);
+  self->shared.section = g_strdup (section);
+  self->shared.test_index = index;
+  self->shared.n_tests = n_steps;
+
+  event->kind = EVENT_STEP;
+  event->index = index;
+  event->n_steps = n_steps;
+  event->fraction_done = fraction_done;
+  event->name = g_strdup (name);
+  g_queue_push_tail (&self->shared.events, event);
+  schedule_idle (self);
+}
+
+/* With @lock held: the record is consistent (the engine is between
+ * batches) and only this thread changes it. */
+static void
+publish_progress (DuelRun            *self,
+                  const DuelProgress *progress,
+                  DuelTestRecord     *record)
+{
+  if (progress != NULL)
+    self->shared.progress = *progress;
+
+  if (record != NULL && record == self->shared.record)
+    {
+      guint n_rows = duel_series_get_length (record->series);
+
+      self->shared.span_length = record->span_length;
+      self->shared.byte_limit = record->byte_limit;
+      for (guint i = self->shared.rows_copied; i < n_rows; i++)
+        g_array_append_vals (self->shared.rows, duel_series_get_row (record->series, i), 1);
+      self->shared.rows_copied = n_rows;
+    }
+  schedule_idle (self);
+}
+
+static void
+engine_progress_cb (const DuelProgress *progress,
+                    DuelTestRecord     *record,
+                    gpointer            user_data)
+{
+  Job *job = user_data;
+  DuelRun *self = job->self;
+
+  if (progress->interval_closed)
+    duel_run_context_annotate (job->run_context, record);
+
+  g_mutex_lock (&self->lock);
+  publish_progress (self, progress, record);
+  g_mutex_unlock (&self->lock);
+
+  if (progress->interval_closed && job->checkpointer != NULL)
+    duel_checkpointer_update (job->checkpointer, job->result, FALSE);
+}
+
+static void
+preset_progress_cb (const DuelPresetProgress *progress,
+                    DuelTestRecord           *record,
+                    gpointer                  user_data)
+{
+  Job *job = user_data;
+  DuelRun *self = job->self;
+
+  if (record != NULL && progress->engine != NULL && progress->engine->interval_closed)
+    duel_run_context_annotate (job->run_context, record);
+
+  g_mutex_lock (&self->lock);
+  if (progress->engine == NULL && !progress->step_done)
+    publish_step (self, record, progress->step_index, progress->n_steps,
+                  progress->step->name, progress->step->section, progress->fraction_done);
+  self->shared.fraction_done = progress->fraction_done;
+  publish_progress (self, progress->engine, record);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+preset_checkpoint_cb (DuelResult *result,
+                      gboolean    test_finished,
+                      gpointer    user_data)
+{
+  Job *job = user_data;
+
+  if (job->checkpointer != NULL)
+    duel_checkpointer_update (job->checkpointer, result, test_finished);
+}
+
+static gboolean
+plan_writes (DuelRun *self)
+{
+  if (self->preset != NULL)
+    return TRUE;
+  for (guint i = 0; i < self->steps->len; i++)
+    if (duel_workload_writes (&g_array_index (self->steps, Step, i).workload))
+      return TRUE;
+  return FALSE;
+}
+
+/* Room for the result file: a timed plain run knows its rows; a preset or
+ * a size-bounded run does not, and gets the default. */
+static guint64
+expected_result_room (DuelRun *self)
+{
+  guint64 rows = 0;
+
+  if (self->preset != NULL)
+    return DUEL_PREFLIGHT_RESULT_ROOM;
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const DuelWorkload *w = &g_array_index (self->steps, Step, i).workload;
+
+      if (w->size_bytes > 0 || w->size_multiple > 0 || w->runtime_ms == 0)
+        return DUEL_PREFLIGHT_RESULT_ROOM;
+      rows += w->runtime_ms / MAX (w->interval_ms, 1u) + 1;
+    }
+  /* As rows of 1 ms intervals: the room counts rows, not time. */
+  return duel_preflight_result_room (rows, 1);
+}
+
+/* Everything before the first write: the result can be kept, the target
+ * opens with the safety checks, the plan fits it, the first checkpoint is
+ * on disk. */
+static gboolean
+prepare (Job     *job,
+         GError **error)
+{
+  DuelRun *self = job->self;
+
+  if (self->result_path != NULL &&
+      !duel_preflight_output (self->result_path, expected_result_room (self), error))
+    return FALSE;
+
+  switch (self->open_mode)
+    {
+    case OPEN_WITH_SAFETY:
+      job->run_context = duel_run_context_new (self->target_path, plan_writes (self),
+                                               self->safety_flags, self->file_size, error);
+      if (job->run_context == NULL)
+        return FALSE;
+      job->target = g_object_ref (duel_run_context_get_target (job->run_context));
+      break;
+    case OPEN_WITH_FLAGS:
+      job->target = duel_target_open (self->target_path, self->open_flags, self->file_size, error);
+      if (job->target == NULL)
+        return FALSE;
+      job->run_context = duel_run_context_new_for_target (job->target, self->thermometer);
+      break;
+    case OPEN_GIVEN:
+    default:
+      job->run_context = duel_run_context_new_for_target (job->target, self->thermometer);
+      break;
+    }
+
+  g_mutex_lock (&self->lock);
+  self->shared.target_size = duel_target_get_size (job->target);
+  self->shared.target_kind = duel_target_get_kind (job->target);
+  g_mutex_unlock (&self->lock);
+
+  if (self->preset != NULL && !duel_preset_prepare (self->preset, job->target, error))
+    return FALSE;
+
+  job->result = duel_result_new ();
+  if (self->name != NULL)
+    duel_result_set_name (job->result, self->name);
+  duel_run_context_fill_result (job->run_context, job->result);
+
+  if (self->result_path != NULL)
+    {
+      job->checkpointer = duel_checkpointer_new (self->result_path);
+      if (!duel_checkpointer_start (job->checkpointer, job->result, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+preset_has_fill (DuelPreset *preset)
+{
+  for (guint i = 0; i < duel_preset_get_n_steps (preset); i++)
+    if (g_strcmp0 (duel_preset_get_step (preset, i)->name, DUEL_TEST_WSAT_FILL) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+run_preset (Job           *job,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  DuelRun *self = job->self;
+  DuelPresetEstimate estimate;
+  guint64 probe_ms = preset_has_fill (self->preset) ? self->probe_ms : 0;
+  gboolean ok;
+
+  if (probe_ms > 0)
+    publish_state (self, DUEL_RUN_STATE_PROBING);
+  if (!duel_preset_estimate (self->preset, job->target, probe_ms, cancellable, &estimate, error))
+    return FALSE;
+
+  g_mutex_lock (&self->lock);
+  self->shared.have_estimate = TRUE;
+  self->shared.estimate = estimate;
+  g_mutex_unlock (&self->lock);
+  publish_state (self, DUEL_RUN_STATE_RUNNING);
+
+  /* The preset calls back in this thread; the job outlives the run. */
+  duel_preset_set_progress_func (self->preset, preset_progress_cb, job, NULL);
+  duel_preset_set_checkpoint_func (self->preset, preset_checkpoint_cb, job, NULL);
+  ok = duel_preset_run (self->preset, job->target, job->result, cancellable, error);
+  duel_preset_set_progress_func (self->preset, NULL, NULL, NULL);
+  duel_preset_set_checkpoint_func (self->preset, NULL, NULL, NULL);
+  return ok;
+}
+
+static gboolean
+run_workloads (Job           *job,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  DuelRun *self = job->self;
+
+  publish_state (self, DUEL_RUN_STATE_RUNNING);
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const Step *step = &g_array_index (self->steps, Step, i);
+      g_autoptr(DuelTestRecord) record = duel_test_record_new (step->name, &step->workload);
+      gboolean ok;
+
+      g_mutex_lock (&self->lock);
+      publish_step (self, record, i, self->steps->len, step->name, NULL, (double) i / self->steps->len);
+      g_mutex_unlock (&self->lock);
+
+      duel_result_add_test (job->result, record);
+      if (job->checkpointer != NULL)
+        duel_checkpointer_update (job->checkpointer, job->result, TRUE);
+
+      ok = duel_engine_run (job->target, record, cancellable, engine_progress_cb, job, error);
+      if (job->checkpointer != NULL)
+        duel_checkpointer_update (job->checkpointer, job->result, TRUE);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+run_thread (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  Job *job = task_data;
+  DuelRun *self = job->self;
+  GError *error = NULL;
+  gboolean ok;
+
+  publish_state (self, DUEL_RUN_STATE_PREPARING);
+  if (!prepare (job, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  duel_run_context_start (job->run_context);
+  if (self->preset != NULL)
+    ok = run_preset (job, cancellable, &error);
+  else
+    ok = run_workloads (job, cancellable, &error);
+
+  /* Health after, with the deltas (data written, peak temperature, throttling). */
+  duel_run_context_finish (job->run_context, job->result);
+
+  /* The final save; a stopped or failed run keeps what it measured. */
+  if (job->checkpointer != NULL)
+    duel_checkpointer_finish (job->checkpointer, job->result, &job->save_error);
+
+  if (ok && job->save_error != NULL)
+    {
+      ok = FALSE;
+      error = g_error_copy (job->save_error);
+    }
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+run_done_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) outer = user_data;
+  DuelRun *self = g_task_get_source_object (outer);
+  Job *job = g_task_get_task_data (G_TASK (result));
+  GError *error = NULL;
+  GSource *idle;
+  gboolean ok;
+
+  /* The worker is done: take its last snapshot now, not in a later idle. */
+  g_mutex_lock (&self->lock);
+  idle = g_steal_pointer (&self->shared.idle);
+  g_mutex_unlock (&self->lock);
+  if (idle != NULL)
+    {
+      g_source_destroy (idle);
+      g_source_unref (idle);
+    }
+
+  ok = g_task_propagate_boolean (G_TASK (result), &error);
+  if (job->result != NULL && duel_result_get_tests (job->result)->len > 0)
+    g_set_object (&self->result, job->result);
+  if (self->target == NULL && job->target != NULL)
+    self->target = g_object_ref (job->target);
+  g_clear_error (&self->save_error);
+  self->save_error = g_steal_pointer (&job->save_error);
+
+  apply_snapshot (self);
+  if (ok)
+    set_state (self, DUEL_RUN_STATE_FINISHED);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    set_state (self, DUEL_RUN_STATE_STOPPED);
+  else
+    set_state (self, DUEL_RUN_STATE_FAILED);
+  self->status.eta_seconds = ok ? 0 : -1;
+  if (ok)
+    self->status.fraction_done = 1.0;
+  g_signal_emit (self, signals[PROGRESS], 0);
+
+  if (ok)
+    g_task_return_boolean (outer, TRUE);
+  else
+    g_task_return_error (outer, error);
+}
+
+void
+duel_run_run_async (DuelRun             *self,
+                    GCancellable        *cancellable,
+                    GAsyncReadyCallback  callback,
+                    gpointer             user_data)
+{
+  GTask *outer;
+  g_autoptr(GTask) inner = NULL;
+  Job *job;
+
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+  g_return_if_fail (self->steps->len > 0 || self->preset != NULL);
+
+  self->start_us = g_get_monotonic_time ();
+  /* Finding the sensor reads sysfs (and maybe an NVMe log): done here, polled in its own thread. */
+  if (self->thermometer == NULL && self->open_mode != OPEN_WITH_SAFETY)
+    self->thermometer = duel_device_thermometer_new (self->target_path);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  self->context = g_main_context_ref_thread_default ();
+  g_clear_object (&self->cancellable);
+  self->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
+  set_state (self, DUEL_RUN_STATE_PREPARING);
+
+  job = g_new0 (Job, 1);
+  job->self = g_object_ref (self);
+  job->target = self->target != NULL ? g_object_ref (self->target) : NULL;
+
+  outer = g_task_new (self, self->cancellable, callback, user_data);
+  g_task_set_source_tag (outer, duel_run_run_async);
+  /* The engine checks the cancellable itself and keeps the partial result. */
+  g_task_set_check_cancellable (outer, FALSE);
+
+  inner = g_task_new (self, self->cancellable, run_done_cb, outer);
+  g_task_set_task_data (inner, job, (GDestroyNotify) job_free);
+  g_task_set_return_on_cancel (inner, FALSE);
+  g_task_set_check_cancellable (inner, FALSE);
+  g_task_run_in_thread (inner, run_thread);
+}
+
+gboolean
+duel_run_run_finish (DuelRun       *self,
+                     GAsyncResult  *result,
+                     GError       **error)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == duel_run_run_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+duel_run_cancel (DuelRun *self)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+
+  if (!duel_run_is_running (self))
+    return;
+  set_state (self, DUEL_RUN_STATE_STOPPING);
+  self->status.eta_seconds = -1;
+  g_cancellable_cancel (self->cancellable);
+  g_signal_emit (self, signals[PROGRESS], 0);
+}

@@ -1,0 +1,142 @@
+/* duel-run.h — one run, from plan to saved result, for the CLI and the app
+ *
+ * A run is a plan (a preset, or plain workloads one after another) on one
+ * target. duel_run_run_async() does everything in order, in one worker
+ * thread: check the result can be kept (preflight), open the target with
+ * the safety checks (or take one opened before, e.g. through UDisks),
+ * record the drive's identity and health, probe and estimate, run the
+ * steps with checkpoints, take the health after, and save the result.
+ * Nothing is written to the target before the preflight and the first
+ * checkpoint succeeded.
+ *
+ * The owner's thread sees the run through the "state" property, the
+ * "step-started" signal and a coalesced "progress" signal with a status
+ * snapshot; each state change and step start is delivered in order, none
+ * is coalesced away. The state follows the worker, so a view bound to it
+ * cannot go stale:
+ *
+ *   READY → PREPARING → [PROBING] → RUNNING → FINISHED
+ *                 any of these → STOPPING (on cancel) → STOPPED
+ *                 any of these → FAILED
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "duel-device-thermometer.h"
+#include "duel-engine.h"
+#include "duel-preset.h"
+#include "duel-result.h"
+#include "duel-safety.h"
+#include "duel-target.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  DUEL_RUN_STATE_READY,         /* not started */
+  DUEL_RUN_STATE_PREPARING,     /* preflight, opening the target, identity */
+  DUEL_RUN_STATE_PROBING,       /* a short write probe for the estimate */
+  DUEL_RUN_STATE_RUNNING,       /* the steps */
+  DUEL_RUN_STATE_STOPPING,      /* cancelled: the I/O in flight is finishing */
+  DUEL_RUN_STATE_FINISHED,      /* every step ran and the result is saved */
+  DUEL_RUN_STATE_STOPPED,       /* cancelled; what was measured is kept */
+  DUEL_RUN_STATE_FAILED,        /* an error; what was measured (if any) is kept */
+} DuelRunState;
+
+#define DUEL_TYPE_RUN_STATE (duel_run_state_get_type ())
+GType duel_run_state_get_type (void) G_GNUC_CONST;
+
+/* What the owner's thread knows of the run; valid until the next "progress". */
+typedef struct
+{
+  DuelRunState    state;
+  DuelProgress    engine;          /* the last engine snapshot of the running test */
+  guint           test_index;      /* 0-based: the test or the preset's step */
+  guint           n_tests;         /* 0 when not known yet */
+  const char     *test_name;       /* the running test, or "discard" */
+  const char     *section;         /* a preset's section ("write-saturation"), else NULL */
+  double          fraction_done;   /* of the whole run, 0..1 */
+  gint64          eta_seconds;     /* -1 while unknown */
+  guint64         span_bytes;      /* of the running test, for "× capacity" */
+  guint64         target_size;     /* 0 until the target is open */
+  double          temperature_c;   /* the drive's, polled; NAN without a sensor */
+} DuelRunStatus;
+
+#define DUEL_TYPE_RUN (duel_run_get_type ())
+
+G_DECLARE_FINAL_TYPE (DuelRun, duel_run, DUEL, RUN, GObject)
+
+DuelRun             *duel_run_new               (const char           *target_path);
+
+/* --- the plan; set before duel_run_run_async() ----------------------------- */
+
+/* Where the result is saved and checkpointed; NULL (the default) keeps it
+ * in memory only. */
+void                 duel_run_set_output        (DuelRun              *self,
+                                                 const char           *result_path);
+void                 duel_run_set_name          (DuelRun              *self,
+                                                 const char           *name);
+/* The run opens the target itself, with the safety layer's checks
+ * (duel_run_context_new()): @file_size for a file target, 0 to keep it. */
+void                 duel_run_set_safety        (DuelRun              *self,
+                                                 DuelSafetyFlags       flags,
+                                                 guint64               file_size);
+/* Or: the caller already checked and confirmed, open with these flags. */
+void                 duel_run_set_open_flags    (DuelRun              *self,
+                                                 DuelTargetOpenFlags   flags,
+                                                 guint64               create_size);
+/* Or: a target opened beforehand (e.g. a descriptor from UDisks). */
+void                 duel_run_set_target        (DuelRun              *self,
+                                                 DuelTarget           *target);
+/* A plain run: these workloads one after another, each a test. */
+void                 duel_run_add_workload      (DuelRun              *self,
+                                                 const char           *test_name,
+                                                 const DuelWorkload   *workload);
+/* A preset run instead. */
+void                 duel_run_set_preset        (DuelRun              *self,
+                                                 DuelPreset           *preset);
+/* Length of the write probe before a preset with a fill; 0 skips it. */
+void                 duel_run_set_probe_ms      (DuelRun              *self,
+                                                 guint64               probe_ms);
+
+/* --- running ---------------------------------------------------------------- */
+
+void                 duel_run_run_async         (DuelRun              *self,
+                                                 GCancellable         *cancellable,
+                                                 GAsyncReadyCallback   callback,
+                                                 gpointer              user_data);
+/* FALSE with the run's error (G_IO_ERROR_CANCELLED after a stop), or with
+ * the final save's error when the run itself went well. */
+gboolean             duel_run_run_finish        (DuelRun              *self,
+                                                 GAsyncResult         *result,
+                                                 GError              **error);
+/* Stops the run: the engine drains within a second, the partial result is
+ * saved. The state becomes STOPPING at once. */
+void                 duel_run_cancel            (DuelRun              *self);
+
+/* --- what the owner's thread reads -------------------------------------------- */
+
+DuelRunState         duel_run_get_state         (DuelRun              *self);
+gboolean             duel_run_is_running        (DuelRun              *self);
+const char          *duel_run_get_target_path   (DuelRun              *self);
+const char          *duel_run_get_result_path   (DuelRun              *self);
+DuelPreset          *duel_run_get_preset        (DuelRun              *self);
+const DuelRunStatus *duel_run_get_status        (DuelRun              *self);
+/* The preset's estimate, once the state passed PROBING; FALSE before, or for a plain run. */
+gboolean             duel_run_get_estimate      (DuelRun              *self,
+                                                 DuelPresetEstimate   *out);
+/* A copy of the running test (its series grows with each "progress"). */
+DuelTestRecord      *duel_run_get_live_record   (DuelRun              *self);
+/* A result holding the live record (for a live chart), or the final result once finished. */
+DuelResult          *duel_run_get_live_result   (DuelRun              *self);
+/* The result once the run ended; NULL when it failed before the target opened. */
+DuelResult          *duel_run_get_result        (DuelRun              *self);
+/* Why the final save failed, when it did (also when the run failed too). */
+const GError        *duel_run_get_save_error    (DuelRun              *self);
+
+const char          *duel_run_state_to_string   (DuelRunState          state);
+
+G_END_DECLS
