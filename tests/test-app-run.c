@@ -20,7 +20,7 @@
 #include "duel-drives-view.h"
 #include "duel-history.h"
 #include "duel-presets-view.h"
-#include "duel-run-task.h"
+#include "duel-run.h"
 #include "duel-run-view.h"
 
 static DuelApplication *app;
@@ -29,7 +29,7 @@ static char *test_program;
 
 typedef struct
 {
-  DuelRunTask *task;
+  DuelRun *task;
   guint        n_progress;
   gboolean     finished;
   double       last_fraction;
@@ -40,11 +40,11 @@ typedef struct
 } Watch;
 
 static void
-progress_cb (DuelRunTask *task,
+progress_cb (DuelRun *task,
              Watch       *watch)
 {
-  const DuelRunStatus *status = duel_run_task_get_status (task);
-  DuelTestRecord *record = duel_run_task_get_live_record (task);
+  const DuelRunStatus *status = duel_run_get_status (task);
+  DuelTestRecord *record = duel_run_get_live_record (task);
 
   /* Progress reaches the main thread: we are in it. */
   g_assert_true (g_main_context_is_owner (g_main_context_default ()));
@@ -62,19 +62,52 @@ static gboolean
 run_finished (gpointer user_data)
 {
   DuelWindow *window = user_data;
-  DuelRunTask *task = duel_window_get_run_task (window);
+  DuelRun *task = duel_window_get_run_task (window);
 
-  return task != NULL && !duel_run_task_is_running (task) && duel_run_task_get_result (task) != NULL;
+  return task != NULL && !duel_run_is_running (task) && duel_run_get_result (task) != NULL;
 }
 
 static gboolean
 run_measuring (gpointer user_data)
 {
   Watch *watch = user_data;
-  const DuelRunStatus *status = duel_run_task_get_status (watch->task);
+  const DuelRunStatus *status = duel_run_get_status (watch->task);
 
   /* Some intervals into the consistency test itself, the live chart drawn from them. */
-  return watch->saw_rows && !status->probing && status->engine.n_intervals >= 8;
+  return watch->saw_rows && status->state == DUEL_RUN_STATE_RUNNING && status->engine.n_intervals >= 8;
+}
+
+/* The Run page as drawn: title, step line, progress text, time left, Stop. */
+static void
+assert_run_page (DuelWindow *window,
+                 const char *title_prefix,
+                 const char *step,
+                 const char *progress_prefix,
+                 const char *left,
+                 gboolean    stop_shown)
+{
+  g_autofree char *text = duel_run_view_describe (duel_window_get_run_view (window));
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  g_test_message ("Run page: %s", text);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+  g_assert_true (g_str_has_prefix (lines[0], title_prefix));
+  if (step != NULL)
+    g_assert_cmpstr (lines[1], ==, step);
+  g_assert_true (g_str_has_prefix (lines[2], progress_prefix));
+  if (left != NULL)
+    g_assert_cmpstr (lines[3], ==, left);
+  g_assert_cmpstr (lines[4], ==, stop_shown ? "stop" : "no stop");
+}
+
+/* Lets the main loop run for @ms: whatever was still queued is drawn. */
+static void
+spin_main_loop (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
 }
 
 static gboolean
@@ -143,7 +176,7 @@ start_run (DuelWindow *window)
         }
     }
   g_assert_nonnull (watch->task);
-  g_assert_true (duel_run_task_is_running (watch->task));
+  g_assert_true (duel_run_is_running (watch->task));
   g_signal_connect (watch->task, "progress", G_CALLBACK (progress_cb), watch);
   g_assert_cmpstr (duel_window_get_page (window), ==, "run");
   /* Suspend is held off while the run goes. */
@@ -163,12 +196,16 @@ test_run_completes_into_history (void)
   g_autoptr(DuelResult) reloaded = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
+  g_autoptr(DuelResultItem) drive_a = NULL;
   DuelResult *result;
   GPtrArray *tests;
 
   duel_app_test_small_options (&options);
   window = prepare_window ("run-target.img", "quick", &options);
   n_before = g_list_model_get_n_items (duel_history_get_model (history));
+  drive_a = duel_comparison_view_get_item (duel_window_get_comparison_view (window), 0);
+  if (drive_a != NULL)
+    g_object_ref (drive_a);
   watch = start_run (window);
 
   duel_app_test_wait (run_finished, window, 300, "the quick review to finish");
@@ -182,7 +219,7 @@ test_run_completes_into_history (void)
   g_assert_false (duel_application_is_inhibited (app));
 
   /* Every test of the preset completed, with its summary. */
-  result = duel_run_task_get_result (watch->task);
+  result = duel_run_get_result (watch->task);
   tests = duel_result_get_tests (result);
   g_assert_cmpuint (tests->len, >=, 4);
   for (guint i = 0; i < tests->len; i++)
@@ -195,7 +232,9 @@ test_run_completes_into_history (void)
   /* The drive's identity was recorded. */
   g_assert_nonnull (duel_result_get_device (result));
 
-  /* It landed in the history, on disk, and in the comparison as drive A. */
+  /* It landed in the history, on disk, and in the comparison: as drive B
+   * against what drive A showed (the new run never pushes it off), or as
+   * drive A when that was empty. */
   g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, n_before + 1);
   item = g_list_model_get_item (duel_history_get_model (history), 0);
   g_assert_true (duel_result_item_get_result (item) == result);
@@ -204,8 +243,21 @@ test_run_completes_into_history (void)
   reloaded = duel_result_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (duel_result_get_tests (reloaded)->len, ==, tests->len);
-  g_assert_true (duel_comparison_view_get_item (duel_window_get_comparison_view (window), 0) == item);
-  g_assert_false (duel_run_task_is_running (watch->task));
+  if (drive_a == NULL)
+    g_assert_true (duel_comparison_view_get_item (duel_window_get_comparison_view (window), 0) == item);
+  else
+    {
+      g_assert_true (duel_comparison_view_get_item (duel_window_get_comparison_view (window), 0) == drive_a);
+      g_assert_true (duel_comparison_view_get_item (duel_window_get_comparison_view (window), 1) == item);
+      g_assert_nonnull (duel_comparison_view_get_comparison (duel_window_get_comparison_view (window)));
+    }
+  g_assert_false (duel_run_is_running (watch->task));
+
+  /* The Run page says it finished, and keeps saying so. */
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_FINISHED);
+  assert_run_page (window, "Finished on", "Every step ran; the result is in the history.", "Finished", "–", FALSE);
+  spin_main_loop (1500);
+  assert_run_page (window, "Finished on", "Every step ran; the result is in the history.", "Finished", "–", FALSE);
 
   g_free (watch);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -239,18 +291,29 @@ test_cancel_keeps_partial_result (void)
   g_assert_cmpuint (duel_run_view_get_n_chart_updates (duel_window_get_run_view (window)), >, 0);
   g_free (duel_app_test_screenshot (window, "run"));
 
+  /* While it runs: its step, a time left once the rate is known, Stop. */
+  assert_run_page (window, "Running on", NULL, "", NULL, TRUE);
+
   cancelled_us = g_get_monotonic_time ();
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-run", NULL));
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPING);
+  assert_run_page (window, "Stopping the run on", "Stopping — the I/O in flight is finishing…", "", "–", TRUE);
   duel_app_test_wait (run_finished, window, 10, "the cancelled run to end");
   stopped_us = g_get_monotonic_time ();
 
   /* Stopped within a second, and nothing measured was lost. */
   g_test_message ("Cancel took %.0f ms", (stopped_us - cancelled_us) / 1000.0);
   g_assert_cmpint (stopped_us - cancelled_us, <, G_USEC_PER_SEC);
-  record = g_ptr_array_index (duel_result_get_tests (duel_run_task_get_result (watch->task)), 0);
+  record = g_ptr_array_index (duel_result_get_tests (duel_run_get_result (watch->task)), 0);
   g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
   g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
   g_assert_cmpuint (record->runtime_ns, <, 60 * G_GUINT64_CONSTANT (1000000000));
+
+  /* The Run page says it stopped, with no time left, and stays so. */
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPED);
+  assert_run_page (window, "Stopped on", "Stopped; what was measured is kept.", "Stopped at", "–", FALSE);
+  spin_main_loop (1500);
+  assert_run_page (window, "Stopped on", "Stopped; what was measured is kept.", "Stopped at", "–", FALSE);
 
   g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, n_before + 1);
   item = g_list_model_get_item (duel_history_get_model (history), 0);
@@ -389,7 +452,7 @@ destructive_run_child (const char *device,
   watch->task = duel_window_get_run_task (window);
   duel_app_test_wait (run_finished, window, 300, "the run on the loop device");
   {
-    DuelResult *result = duel_run_task_get_result (watch->task);
+    DuelResult *result = duel_run_get_result (watch->task);
     DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), 0);
     JsonObject *identity = duel_result_get_device (result);
 
@@ -500,7 +563,7 @@ test_kill_child (void)
   options.runtime_ms = 120000;
   window = prepare_window ("kill-target.img", "consistency", &options);
   watch = start_run (window);
-  text = g_strdup_printf ("%s\n%s\n%s\n", duel_run_task_get_result_path (watch->task),
+  text = g_strdup_printf ("%s\n%s\n%s\n", duel_run_get_result_path (watch->task),
                           duel_history_get_directory (duel_application_get_history (app)),
                           scratch_dir);
   g_file_set_contents (report, text, -1, &error);

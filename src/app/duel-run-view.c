@@ -37,13 +37,13 @@ struct _DuelRunView
 {
   AdwBin          parent_instance;
 
-  DuelRunTask    *task;
+  DuelRun    *task;
   gulong          progress_id;
   DuelTestRecord *charted_record;     /* the live record the chart shows (identity) */
   guint           charted_rows;
   gint64          last_chart_us;
   guint           n_chart_updates;
-  gboolean        stopping;
+  gulong          state_id;
   GtkLabel       *values[N_STATS];
   GtkLabel       *captions[N_STATS];
 
@@ -95,7 +95,7 @@ describe_step (const DuelRunStatus *status)
 {
   const char *name = status->test_name != NULL ? status->test_name : "";
 
-  if (status->probing)
+  if (status->state == DUEL_RUN_STATE_PROBING)
     return g_strdup (_("Measuring the drive’s write speed for the estimate"));
   if (g_strcmp0 (name, "discard") == 0)
     return g_strdup (_("Trimming the span so the drive starts empty"));
@@ -116,7 +116,7 @@ static void
 update_chart (DuelRunView *self,
               gboolean     force)
 {
-  DuelTestRecord *record = duel_run_task_get_live_record (self->task);
+  DuelTestRecord *record = duel_run_get_live_record (self->task);
   DuelResult *live;
   g_autoptr(DuelComparison) comparison = NULL;
   g_autoptr(DuelChart) chart = NULL;
@@ -135,7 +135,7 @@ update_chart (DuelRunView *self,
   if (!force && record == self->charted_record && now - self->last_chart_us < CHART_MIN_INTERVAL_US)
     return;
 
-  live = duel_run_task_get_live_result (self->task);
+  live = duel_run_get_live_result (self->task);
   comparison = duel_comparison_new (live, NULL, NULL);
   if (comparison == NULL)
     return;
@@ -154,34 +154,128 @@ update_chart (DuelRunView *self,
   self->n_chart_updates++;
 }
 
+/* The header and the progress line, from the run's state alone: what they
+ * say can never outlive the state it describes. */
 static void
-progress_cb (DuelRunView *self,
-             DuelRunTask *task)
+update_header (DuelRunView *self)
 {
-  const DuelRunStatus *status = duel_run_task_get_status (task);
-  const DuelProgress *engine = &status->engine;
-  g_autofree char *step = describe_step (status);
+  const DuelRunStatus *status = duel_run_get_status (self->task);
+  g_autofree char *base = g_path_get_basename (duel_run_get_target_path (self->task));
+  g_autofree char *title = NULL;
   g_autofree char *line = NULL;
   g_autofree char *text = NULL;
   g_autofree char *left = NULL;
+  double percent = status->fraction_done * 100;
+
+  switch (status->state)
+    {
+    case DUEL_RUN_STATE_READY:
+    case DUEL_RUN_STATE_PREPARING:
+      title = g_strdup_printf (_("Running on %s"), base);
+      line = g_strdup (_("Opening the target…"));
+      break;
+    case DUEL_RUN_STATE_PROBING:
+    case DUEL_RUN_STATE_RUNNING:
+      {
+        g_autofree char *step = describe_step (status);
+
+        title = g_strdup_printf (_("Running on %s"), base);
+        if (status->n_tests > 1)
+          /* Translators: "Step 3 of 14 · Quality of service: randread-qd1" */
+          line = g_strdup_printf (_("Step %u of %u · %s"), status->test_index + 1, status->n_tests, step);
+        else
+          line = g_steal_pointer (&step);
+      }
+      break;
+    case DUEL_RUN_STATE_STOPPING:
+      title = g_strdup_printf (_("Stopping the run on %s"), base);
+      line = g_strdup (_("Stopping — the I/O in flight is finishing…"));
+      break;
+    case DUEL_RUN_STATE_FINISHED:
+      title = g_strdup_printf (_("Finished on %s"), base);
+      line = g_strdup (_("Every step ran; the result is in the history."));
+      break;
+    case DUEL_RUN_STATE_STOPPED:
+      title = g_strdup_printf (_("Stopped on %s"), base);
+      /* Translators: after a stop: "Stopped during step 3 of 14; …" */
+      if (status->n_tests > 1)
+        line = g_strdup_printf (_("Stopped during step %u of %u; what was measured is kept."),
+                                status->test_index + 1, status->n_tests);
+      else if (status->n_tests == 1)
+        line = g_strdup (_("Stopped; what was measured is kept."));
+      else
+        line = g_strdup (_("Stopped before the first step."));
+      break;
+    case DUEL_RUN_STATE_FAILED:
+    default:
+      title = g_strdup_printf (_("Failed on %s"), base);
+      if (status->n_tests > 1)
+        line = g_strdup_printf (_("Failed during step %u of %u."), status->test_index + 1, status->n_tests);
+      else if (status->n_tests == 1)
+        line = g_strdup (_("The run failed."));
+      else
+        line = g_strdup (_("Failed before the first step."));
+      break;
+    }
+  gtk_label_set_text (self->title_label, title);
+  gtk_label_set_text (self->step_label, line);
+
+  /* Time left only while the steps run: a stopping or ended run has none. */
+  left = format_duration (status->state == DUEL_RUN_STATE_RUNNING ? status->eta_seconds : -1);
+  switch (status->state)
+    {
+    case DUEL_RUN_STATE_RUNNING:
+      if (status->eta_seconds >= 0)
+        /* Translators: progress bar text, e.g. "42 % — 12:30 left" */
+        text = g_strdup_printf (_("%.0f %% — %s left"), percent, left);
+      else
+        text = g_strdup_printf ("%.0f %%", percent);
+      break;
+    case DUEL_RUN_STATE_FINISHED:
+      text = g_strdup (_("Finished"));
+      break;
+    case DUEL_RUN_STATE_STOPPED:
+      /* Translators: progress bar text after a stop, e.g. "Stopped at 42 %" */
+      text = g_strdup_printf (_("Stopped at %.0f %%"), percent);
+      break;
+    case DUEL_RUN_STATE_FAILED:
+      /* Translators: progress bar text after a failure, e.g. "Failed at 42 %" */
+      text = g_strdup_printf (_("Failed at %.0f %%"), percent);
+      break;
+    case DUEL_RUN_STATE_STOPPING:
+      /* Translators: progress bar text while stopping, e.g. "42 % — stopping" */
+      text = g_strdup_printf (_("%.0f %% — stopping"), percent);
+      break;
+    default:
+      text = g_strdup_printf ("%.0f %%", percent);
+      break;
+    }
+  gtk_progress_bar_set_fraction (self->progress_bar, status->state == DUEL_RUN_STATE_FINISHED ? 1.0
+                                                     : CLAMP (status->fraction_done, 0.0, 1.0));
+  gtk_progress_bar_set_text (self->progress_bar, text);
+  set_stat (self, STAT_LEFT, left);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), duel_run_is_running (self->task));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), status->state != DUEL_RUN_STATE_STOPPING);
+}
+
+static void
+state_cb (DuelRunView *self,
+          GParamSpec  *pspec,
+          DuelRun     *run)
+{
+  update_header (self);
+}
+
+static void
+progress_cb (DuelRunView *self,
+             DuelRun     *run)
+{
+  const DuelRunStatus *status = duel_run_get_status (run);
+  const DuelProgress *engine = &status->engine;
   g_autofree char *elapsed = NULL;
   guint64 written = engine->bytes[DUEL_DIRECTION_WRITE];
 
-  if (status->n_tests > 1)
-    /* Translators: "Step 3 of 14 · Quality of service: randread-qd1" */
-    line = g_strdup_printf (_("Step %u of %u · %s"), status->test_index + 1, status->n_tests, step);
-  else
-    line = g_strdup (step);
-  gtk_label_set_text (self->step_label, self->stopping ? _("Stopping — the I/O in flight is finishing…") : line);
-
-  gtk_progress_bar_set_fraction (self->progress_bar, status->fraction_done);
-  left = format_duration (status->eta_seconds);
-  if (status->eta_seconds >= 0)
-    /* Translators: progress bar text, e.g. "42 % — 12:30 left" */
-    text = g_strdup_printf (_("%.0f %% — %s left"), status->fraction_done * 100, left);
-  else
-    text = g_strdup_printf ("%.0f %%", status->fraction_done * 100);
-  gtk_progress_bar_set_text (self->progress_bar, text);
+  update_header (self);
 
   {
     g_autofree char *bytes = g_format_size (written);
@@ -217,7 +311,6 @@ progress_cb (DuelRunView *self,
   }
   elapsed = format_duration ((gint64) (engine->elapsed_ns / 1000000000));
   set_stat (self, STAT_ELAPSED, elapsed);
-  set_stat (self, STAT_LEFT, left);
 
   update_chart (self, FALSE);
 }
@@ -246,20 +339,19 @@ add_stat (DuelRunView  *self,
 
 void
 duel_run_view_set_task (DuelRunView *self,
-                        DuelRunTask *task)
+                        DuelRun     *task)
 {
-  g_autofree char *title = NULL;
-  g_autofree char *base = NULL;
-
   g_return_if_fail (DUEL_IS_RUN_VIEW (self));
-  g_return_if_fail (task == NULL || DUEL_IS_RUN_TASK (task));
+  g_return_if_fail (task == NULL || DUEL_IS_RUN (task));
 
   if (self->task != NULL)
-    g_clear_signal_handler (&self->progress_id, self->task);
+    {
+      g_clear_signal_handler (&self->progress_id, self->task);
+      g_clear_signal_handler (&self->state_id, self->task);
+    }
   g_set_object (&self->task, task);
   self->charted_record = NULL;
   self->charted_rows = 0;
-  self->stopping = FALSE;
   duel_chart_view_set_chart (self->chart_view, NULL);
 
   if (task == NULL)
@@ -268,38 +360,36 @@ duel_run_view_set_task (DuelRunView *self,
       return;
     }
 
-  base = g_path_get_basename (duel_run_task_get_target_path (task));
-  title = g_strdup_printf (_("Running on %s"), base);
-  gtk_label_set_text (self->title_label, title);
-  gtk_label_set_text (self->step_label, _("Opening the target…"));
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  gtk_progress_bar_set_text (self->progress_bar, "0 %");
   for (guint i = 0; i < N_STATS; i++)
     set_stat (self, i, "–");
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), TRUE);
+  update_header (self);
   gtk_stack_set_visible_child_name (self->stack, "run");
 
   self->progress_id = g_signal_connect_object (task, "progress", G_CALLBACK (progress_cb),
                                                self, G_CONNECT_SWAPPED);
+  self->state_id = g_signal_connect_object (task, "notify::state", G_CALLBACK (state_cb),
+                                            self, G_CONNECT_SWAPPED);
 }
 
-DuelRunTask *
+char *
+duel_run_view_describe (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+
+  return g_strdup_printf ("%s\n%s\n%s\n%s\n%s",
+                          gtk_label_get_text (self->title_label),
+                          gtk_label_get_text (self->step_label),
+                          gtk_progress_bar_get_text (self->progress_bar),
+                          gtk_label_get_text (self->values[STAT_LEFT]),
+                          gtk_widget_get_visible (GTK_WIDGET (self->stop_button)) ? "stop" : "no stop");
+}
+
+DuelRun *
 duel_run_view_get_task (DuelRunView *self)
 {
   g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
   return self->task;
-}
-
-void
-duel_run_view_set_stopping (DuelRunView *self,
-                            gboolean     stopping)
-{
-  g_return_if_fail (DUEL_IS_RUN_VIEW (self));
-
-  self->stopping = stopping;
-  if (stopping)
-    gtk_label_set_text (self->step_label, _("Stopping — the I/O in flight is finishing…"));
 }
 
 void
@@ -313,14 +403,8 @@ duel_run_view_show_finished (DuelRunView *self,
     {
       /* The last rows came with the final snapshot. */
       update_chart (self, TRUE);
-      if (success)
-        {
-          gtk_progress_bar_set_fraction (self->progress_bar, 1.0);
-          gtk_progress_bar_set_text (self->progress_bar, _("Finished"));
-        }
+      update_header (self);
     }
-  self->stopping = FALSE;
-  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), FALSE);
   gtk_label_set_text (self->status_label, message);
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), success ? "error" : "success");
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), success ? "success" : "error");

@@ -6,7 +6,7 @@
 
 #include <adwaita.h>
 
-#include "duel-run-task.h"
+#include "duel-run.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS
@@ -17,17 +17,18 @@ G_DECLARE_FINAL_TYPE (DuelRunView, duel_run_view, DUEL, RUN_VIEW, AdwBin)
 
 void         duel_run_view_set_settings  (DuelRunView *self,
                                           GSettings   *settings);
-/* Shows @task and follows its "progress" until it ends. */
+/* Shows @task: its header, progress and time left follow its state and
+ * "progress" until it ends, and stay as its final state says after. */
 void         duel_run_view_set_task      (DuelRunView *self,
-                                          DuelRunTask *task);
-DuelRunTask *duel_run_view_get_task      (DuelRunView *self);
-/* "Stopping…" between a cancel and the end of the run. */
-void         duel_run_view_set_stopping  (DuelRunView *self,
-                                          gboolean     stopping);
-/* After the run: a line saying how it ended. */
+                                          DuelRun     *task);
+DuelRun     *duel_run_view_get_task      (DuelRunView *self);
+/* The run's closing message under the chart. */
 void         duel_run_view_show_finished (DuelRunView *self,
                                           const char  *message,
                                           gboolean     success);
+/* For tests: title, step line, progress text, time left and whether Stop
+ * shows, one per line, as drawn. */
+char        *duel_run_view_describe      (DuelRunView *self);
 /* How many times the live chart was redrawn from new data (tests watch it). */
 guint        duel_run_view_get_n_chart_updates (DuelRunView *self);
 

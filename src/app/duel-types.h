@@ -20,7 +20,6 @@ typedef struct _DuelHistoryView        DuelHistoryView;
 typedef struct _DuelPreferencesWindow  DuelPreferencesWindow;
 typedef struct _DuelPresetsView        DuelPresetsView;
 typedef struct _DuelResultItem         DuelResultItem;
-typedef struct _DuelRunTask            DuelRunTask;
 typedef struct _DuelRunView            DuelRunView;
 typedef struct _DuelWindow             DuelWindow;
 

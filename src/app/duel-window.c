@@ -2,7 +2,7 @@
  *
  * The window wires the views together and owns the run: it checks and
  * confirms destructive runs, opens the target (through UDisks when the
- * process may not), starts the DuelRunTask, inhibits suspend, and files the
+ * process may not), starts the DuelRun, inhibits suspend, and files the
  * result in the history when the run ends, whichever way it ends.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -24,11 +24,14 @@
 #include "duel-export-dialog.h"
 #include "duel-history-view.h"
 #include "duel-presets-view.h"
-#include "duel-run-task.h"
+#include "duel-run.h"
 #include "duel-run-view.h"
 #include "duel-safety.h"
 #include "duel-udisks.h"
 #include "duel-window.h"
+
+/* The write probe before a preset with a fill, as in the CLI. */
+#define PROBE_MS 2000
 
 struct _DuelWindow
 {
@@ -41,7 +44,7 @@ struct _DuelWindow
   GListModel           *sources;           /* all three, flattened */
   GCancellable         *cancellable;       /* loads; cancelled in dispose */
 
-  DuelRunTask          *run_task;
+  DuelRun          *run_task;
   gboolean              close_after_run;
   guint                 n_loading;
   gboolean              initial_load_done;
@@ -354,7 +357,7 @@ show_message (DuelWindow *self,
 static void
 update_actions (DuelWindow *self)
 {
-  gboolean running = self->run_task != NULL && duel_run_task_is_running (self->run_task);
+  gboolean running = self->run_task != NULL && duel_run_is_running (self->run_task);
   gboolean can_export = duel_comparison_view_get_comparison (self->comparison_view) != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.start-run",
@@ -409,13 +412,49 @@ send_notification (DuelWindow *self,
   g_application_send_notification (app, "run-finished", notification);
 }
 
+/* A run stopped during the trim has tests but no interval measured:
+ * nothing to compare. */
+static gboolean
+result_has_measurements (DuelResult *result)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+      if (duel_series_get_length (record->series) > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A new run never pushes the other drive off the Compare page: it takes
+ * drive A when that is empty or holds an older run of the same target
+ * (a re-run), else drive B, against drive A. */
+static void
+place_in_comparison (DuelWindow     *self,
+                     DuelResultItem *item)
+{
+  DuelResultItem *a = duel_comparison_view_get_item (self->comparison_view, 0);
+  const DuelTargetInfo *new_target = duel_result_get_target (duel_result_item_get_result (item));
+  const DuelTargetInfo *a_target = NULL;
+
+  if (a != NULL)
+    a_target = duel_result_get_target (duel_result_item_get_result (a));
+  if (a == NULL || (a_target != NULL && g_strcmp0 (a_target->path, new_target->path) == 0))
+    duel_comparison_view_set_item (self->comparison_view, 0, item);
+  else
+    duel_comparison_view_set_item (self->comparison_view, 1, item);
+}
+
 static void
 run_finished_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
   g_autoptr(DuelWindow) self = user_data;
-  DuelRunTask *task = DUEL_RUN_TASK (object);
+  DuelRun *task = DUEL_RUN (object);
   DuelApplication *app = DUEL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
   g_autoptr(GError) error = NULL;
   DuelResult *run_result;
@@ -423,29 +462,30 @@ run_finished_cb (GObject      *object,
   g_autofree char *message = NULL;
   gboolean ok;
 
-  ok = duel_run_task_run_finish (task, result, &error);
+  ok = duel_run_run_finish (task, result, &error);
   if (app != NULL)
     duel_application_uninhibit_suspend (app);
 
-  run_result = duel_run_task_get_result (task);
+  run_result = duel_run_get_result (task);
   if (run_result != NULL)
     {
-      item = duel_history_add (self->history, duel_run_task_get_result_path (task), run_result);
-      duel_comparison_view_set_item (self->comparison_view, 0, item);
+      item = duel_history_add (self->history, duel_run_get_result_path (task), run_result);
+      if (item != NULL && result_has_measurements (run_result))
+        place_in_comparison (self, item);
     }
 
   if (ok)
     message = g_strdup_printf (_("The run on %s finished and was saved to the history."),
-                               duel_run_task_get_target_path (task));
+                               duel_run_get_target_path (task));
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     message = g_strdup_printf (_("The run on %s was stopped; what it measured is kept in the history."),
-                               duel_run_task_get_target_path (task));
+                               duel_run_get_target_path (task));
   else if (run_result != NULL)
     message = g_strdup_printf (_("The run on %s failed: %s. What it measured is kept in the history."),
-                               duel_run_task_get_target_path (task), error->message);
+                               duel_run_get_target_path (task), error->message);
   else
     message = g_strdup_printf (_("The run on %s could not start: %s"),
-                               duel_run_task_get_target_path (task), error->message);
+                               duel_run_get_target_path (task), error->message);
 
   duel_run_view_show_finished (self->run_view, message, ok);
   duel_window_add_toast (self, message);
@@ -463,7 +503,7 @@ launch_run (StartRun *start)
   DuelApplication *app = DUEL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
-  g_autoptr(DuelRunTask) task = NULL;
+  g_autoptr(DuelRun) task = NULL;
 
   path = duel_history_new_path (self->history, duel_drive_item_get_title (start->drive), &error);
   if (path == NULL)
@@ -472,15 +512,19 @@ launch_run (StartRun *start)
       return;
     }
 
-  task = duel_run_task_new (duel_drive_item_get_path (start->drive), path);
-  duel_run_task_set_name (task, duel_drive_item_get_title (start->drive));
-  duel_run_task_set_preset (task, start->preset);
+  task = duel_run_new (duel_drive_item_get_path (start->drive));
+  duel_run_set_output (task, path);
+  duel_run_set_name (task, duel_drive_item_get_title (start->drive));
+  duel_run_set_preset (task, start->preset);
+  /* A preset with a fill first times a short write probe, as the CLI does,
+   * so the estimate weighs the fill by the drive's real pace. */
+  duel_run_set_probe_ms (task, PROBE_MS);
   if (start->target != NULL)
-    duel_run_task_set_target (task, start->target);
+    duel_run_set_target (task, start->target);
   else if (duel_drive_item_get_kind (start->drive) == DUEL_TARGET_KIND_BLOCK)
-    duel_run_task_set_open_flags (task, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0);
+    duel_run_set_open_flags (task, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0);
   else
-    duel_run_task_set_open_flags (task, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE,
+    duel_run_set_open_flags (task, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE,
                                   duel_drive_item_get_size_bytes (start->drive));
 
   g_set_object (&self->run_task, task);
@@ -488,7 +532,7 @@ launch_run (StartRun *start)
   if (app != NULL)
     duel_application_inhibit_suspend (app, GTK_WINDOW (self), _("A drive benchmark is running"));
 
-  duel_run_task_run_async (task, NULL, run_finished_cb, g_object_ref (self));
+  duel_run_run_async (task, NULL, run_finished_cb, g_object_ref (self));
   adw_view_stack_set_visible_child_name (self->stack, "run");
   update_actions (self);
 }
@@ -717,7 +761,7 @@ start_run_activated (GtkWidget  *widget,
   g_autoptr(GError) error = NULL;
   DuelDriveItem *drive;
 
-  if (self->run_task != NULL && duel_run_task_is_running (self->run_task))
+  if (self->run_task != NULL && duel_run_is_running (self->run_task))
     return;
 
   drive = duel_drives_view_get_selected (self->drives_view);
@@ -755,10 +799,9 @@ cancel_run_activated (GtkWidget  *widget,
 {
   DuelWindow *self = DUEL_WINDOW (widget);
 
-  if (self->run_task != NULL && duel_run_task_is_running (self->run_task))
+  if (self->run_task != NULL && duel_run_is_running (self->run_task))
     {
-      duel_run_task_cancel (self->run_task);
-      duel_run_view_set_stopping (self->run_view, TRUE);
+      duel_run_cancel (self->run_task);
     }
 }
 
@@ -931,11 +974,10 @@ close_response_cb (AdwMessageDialog *dialog,
   DuelWindow *self = user_data;
 
   if (g_strcmp0 (response, "stop") == 0 && self->run_task != NULL &&
-      duel_run_task_is_running (self->run_task))
+      duel_run_is_running (self->run_task))
     {
       self->close_after_run = TRUE;
-      duel_run_task_cancel (self->run_task);
-      duel_run_view_set_stopping (self->run_view, TRUE);
+      duel_run_cancel (self->run_task);
     }
 }
 
@@ -945,7 +987,7 @@ duel_window_close_request (GtkWindow *window)
   DuelWindow *self = DUEL_WINDOW (window);
   GtkWidget *dialog;
 
-  if (self->run_task == NULL || !duel_run_task_is_running (self->run_task))
+  if (self->run_task == NULL || !duel_run_is_running (self->run_task))
     {
       if (self->settings != NULL)
         {
@@ -1168,7 +1210,7 @@ duel_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   if (self->run_task != NULL)
-    duel_run_task_cancel (self->run_task);
+    duel_run_cancel (self->run_task);
 
   G_OBJECT_CLASS (duel_window_parent_class)->dispose (object);
 }
@@ -1303,7 +1345,7 @@ duel_window_get_history_view (DuelWindow *self)
   return self->history_view;
 }
 
-DuelRunTask *
+DuelRun *
 duel_window_get_run_task (DuelWindow *self)
 {
   g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);

@@ -7,6 +7,7 @@
 #include <adwaita.h>
 
 #include "duel-comparison.h"
+#include "duel-run.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS
@@ -36,7 +37,7 @@ DuelRunView        *duel_window_get_run_view        (DuelWindow          *self);
 DuelComparisonView *duel_window_get_comparison_view (DuelWindow          *self);
 DuelHistoryView    *duel_window_get_history_view    (DuelWindow          *self);
 /* The run going on (or the last one), NULL before the first. */
-DuelRunTask        *duel_window_get_run_task        (DuelWindow          *self);
+DuelRun        *duel_window_get_run_task        (DuelWindow          *self);
 
 /* Waits until nothing is loading and the window has drawn, then renders it
  * into a PNG file in-process (no X tools needed). */

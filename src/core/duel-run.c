@@ -1098,8 +1098,7 @@ duel_run_cancel (DuelRun *self)
 
   if (!duel_run_is_running (self))
     return;
-  set_state (self, DUEL_RUN_STATE_STOPPING);
   self->status.eta_seconds = -1;
+  set_state (self, DUEL_RUN_STATE_STOPPING);
   g_cancellable_cancel (self->cancellable);
-  g_signal_emit (self, signals[PROGRESS], 0);
 }
