@@ -1,0 +1,320 @@
+/* test-run.c — DuelRun: its states in order, preflight before any write, stop
+ *
+ * Real runs on files in a scratch folder: the states and steps the owner
+ * sees, the result on disk, and that nothing touches the target when the
+ * result could not be kept.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "duel-run.h"
+#include "test-dir.h"
+
+typedef struct
+{
+  char *dir;
+} Fixture;
+
+typedef struct
+{
+  GMainLoop *loop;
+  GString   *states;     /* "preparing running finished" */
+  GString   *steps;      /* "0/1:randwrite " */
+  guint      n_progress;
+  gboolean   ok;
+  GError    *error;
+  guint      cancel_after_rows;
+} Watch;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->dir = g_dir_make_tmp ("driveduel-run-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  test_dir_remove (fixture->dir);
+  g_free (fixture->dir);
+}
+
+static void
+state_cb (DuelRun    *run,
+          GParamSpec *pspec,
+          Watch      *watch)
+{
+  g_string_append_printf (watch->states, "%s%s", watch->states->len ? " " : "",
+                          duel_run_state_to_string (duel_run_get_state (run)));
+}
+
+static void
+step_cb (DuelRun    *run,
+         guint       index,
+         guint       n_steps,
+         const char *name,
+         double      fraction_done,
+         Watch      *watch)
+{
+  g_string_append_printf (watch->steps, "%u/%u:%s ", index, n_steps, name);
+}
+
+static void
+progress_cb (DuelRun *run,
+             Watch   *watch)
+{
+  DuelTestRecord *live = duel_run_get_live_record (run);
+
+  watch->n_progress++;
+  if (watch->cancel_after_rows > 0 && live != NULL &&
+      duel_series_get_length (live->series) >= watch->cancel_after_rows)
+    {
+      watch->cancel_after_rows = 0;
+      duel_run_cancel (run);
+      g_assert_cmpint (duel_run_get_state (run), ==, DUEL_RUN_STATE_STOPPING);
+    }
+}
+
+static void
+done_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Watch *watch = user_data;
+
+  watch->ok = duel_run_run_finish (DUEL_RUN (object), result, &watch->error);
+  g_main_loop_quit (watch->loop);
+}
+
+static void
+run_to_end (DuelRun *run,
+            Watch   *watch)
+{
+  watch->loop = g_main_loop_new (NULL, FALSE);
+  watch->states = g_string_new (NULL);
+  watch->steps = g_string_new (NULL);
+  g_signal_connect (run, "notify::state", G_CALLBACK (state_cb), watch);
+  g_signal_connect (run, "step-started", G_CALLBACK (step_cb), watch);
+  g_signal_connect (run, "progress", G_CALLBACK (progress_cb), watch);
+  duel_run_run_async (run, NULL, done_cb, watch);
+  g_main_loop_run (watch->loop);
+  g_signal_handlers_disconnect_by_data (run, watch);
+  g_test_message ("states: %s; steps: %s", watch->states->str, watch->steps->str);
+}
+
+static void
+watch_clear (Watch *watch)
+{
+  g_clear_pointer (&watch->loop, g_main_loop_unref);
+  g_string_free (watch->states, TRUE);
+  g_string_free (watch->steps, TRUE);
+  g_clear_error (&watch->error);
+}
+
+static void
+timed_workload (DuelWorkload *workload,
+                const char   *rw)
+{
+  g_autoptr(GError) error = NULL;
+
+  duel_workload_init (workload);
+  g_assert_true (duel_workload_set_rw_name (workload, rw, &error));
+  workload->runtime_ms = 1500;
+  workload->interval_ms = 100;
+  workload->queue_depth = 8;
+}
+
+/* Two plain workloads on a new file: every state and step once, in order,
+ * and the result on disk is the one in memory. */
+static void
+test_states_in_order (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *target = g_build_filename (fixture->dir, "target.img", NULL);
+  g_autofree char *output = g_build_filename (fixture->dir, "result.json", NULL);
+  g_autoptr(DuelRun) run = duel_run_new (target);
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelWorkload write, read;
+  Watch watch = { 0 };
+
+  timed_workload (&write, "randwrite");
+  timed_workload (&read, "randread");
+  duel_run_set_output (run, output);
+  duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, 16 * 1024 * 1024);
+  duel_run_add_workload (run, "w", &write);
+  duel_run_add_workload (run, "r", &read);
+  g_assert_cmpint (duel_run_get_state (run), ==, DUEL_RUN_STATE_READY);
+
+  run_to_end (run, &watch);
+  g_assert_no_error (watch.error);
+  g_assert_true (watch.ok);
+  g_assert_cmpstr (watch.states->str, ==, "preparing running finished");
+  g_assert_cmpstr (watch.steps->str, ==, "0/2:w 1/2:r ");
+  g_assert_cmpuint (watch.n_progress, >, 2);
+  g_assert_false (duel_run_is_running (run));
+  g_assert_cmpfloat (duel_run_get_status (run)->fraction_done, ==, 1.0);
+  g_assert_null (duel_run_get_save_error (run));
+
+  loaded = duel_result_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_result_get_tests (loaded)->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      DuelTestRecord *saved = g_ptr_array_index (duel_result_get_tests (loaded), i);
+      DuelTestRecord *memory = g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), i);
+
+      g_assert_cmpint (saved->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      g_assert_cmpuint (duel_series_get_length (saved->series), ==, duel_series_get_length (memory->series));
+      g_assert_cmpuint (duel_test_record_get_ops (saved, DUEL_DIRECTION_READ) +
+                        duel_test_record_get_ops (saved, DUEL_DIRECTION_WRITE), >, 0);
+    }
+  watch_clear (&watch);
+}
+
+/* The result cannot be kept (its folder is missing): the run fails in
+ * "preparing" and the target is not even created, let alone written. */
+static void
+test_preflight_before_any_write (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autofree char *target = g_build_filename (fixture->dir, "untouched.img", NULL);
+  g_autofree char *existing = g_build_filename (fixture->dir, "existing.img", NULL);
+  g_autofree char *output = g_build_filename (fixture->dir, "no-such-folder", "result.json", NULL);
+  g_autofree char *before = g_strnfill (64 * 1024, 'x');
+  DuelWorkload write;
+
+  timed_workload (&write, "randwrite");
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      const char *path = pass == 0 ? target : existing;
+      g_autoptr(DuelRun) run = duel_run_new (path);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *after = NULL;
+      gsize length = 0;
+      Watch watch = { 0 };
+
+      if (pass == 1)
+        {
+          g_assert_true (g_file_set_contents (existing, before, -1, &error));
+          g_assert_no_error (error);
+        }
+      duel_run_set_output (run, output);
+      /* Consent given: only the preflight may refuse. */
+      duel_run_set_safety (run, DUEL_SAFETY_DESTRUCTIVE, 0);
+      duel_run_add_workload (run, NULL, &write);
+      run_to_end (run, &watch);
+
+      g_assert_false (watch.ok);
+      g_assert_nonnull (watch.error);
+      g_assert_cmpstr (watch.states->str, ==, "preparing failed");
+      g_assert_cmpstr (watch.steps->str, ==, "");
+      g_assert_null (duel_run_get_result (run));
+      if (pass == 0)
+        g_assert_false (g_file_test (target, G_FILE_TEST_EXISTS));
+      else
+        {
+          g_assert_true (g_file_get_contents (existing, &after, &length, &error));
+          g_assert_no_error (error);
+          g_assert_cmpstr (after, ==, before);
+        }
+      watch_clear (&watch);
+    }
+}
+
+/* Stop after a few intervals: stopping, then stopped; the partial result
+ * is saved, cancelled, with the rows measured. */
+static void
+test_stop_keeps_result (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *target = g_build_filename (fixture->dir, "stop.img", NULL);
+  g_autofree char *output = g_build_filename (fixture->dir, "stop.json", NULL);
+  g_autoptr(DuelRun) run = duel_run_new (target);
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelTestRecord *record;
+  DuelWorkload write;
+  Watch watch = { 0 };
+
+  timed_workload (&write, "randwrite");
+  write.runtime_ms = 120000;
+  duel_run_set_output (run, output);
+  duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, 16 * 1024 * 1024);
+  duel_run_add_workload (run, NULL, &write);
+  watch.cancel_after_rows = 5;
+
+  run_to_end (run, &watch);
+  g_assert_false (watch.ok);
+  g_assert_error (watch.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpstr (watch.states->str, ==, "preparing running stopping stopped");
+  g_assert_cmpint (duel_run_get_status (run)->eta_seconds, ==, -1);
+
+  loaded = duel_result_load (output, &error);
+  g_assert_no_error (error);
+  record = g_ptr_array_index (duel_result_get_tests (loaded), 0);
+  g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
+  g_assert_cmpuint (duel_series_get_length (record->series), >=, 5);
+  watch_clear (&watch);
+}
+
+/* A preset with a fill: the probe is its own state, between preparing and
+ * running, and the estimate is there once it is over. */
+static void
+test_preset_probes (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *target = g_build_filename (fixture->dir, "preset.img", NULL);
+  g_autoptr(DuelRun) run = duel_run_new (target);
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelPresetOptions options;
+  DuelPresetEstimate estimate;
+  Watch watch = { 0 };
+
+  duel_preset_options_init (&options);
+  options.span_bytes = 8 * 1024 * 1024;
+  options.runtime_ms = 300;
+  options.round_ms = 300;
+  options.interval_ms = 100;
+  preset = duel_preset_new ("write-saturation", &options, &error);
+  g_assert_no_error (error);
+
+  duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, options.span_bytes);
+  duel_run_set_preset (run, preset);
+  duel_run_set_probe_ms (run, 300);
+  run_to_end (run, &watch);
+
+  g_assert_no_error (watch.error);
+  g_assert_true (watch.ok);
+  g_assert_cmpstr (watch.states->str, ==, "preparing probing running finished");
+  g_assert_true (g_str_has_prefix (watch.steps->str, "0/3:discard 1/3:wsat-fill 2/3:wsat-read"));
+  g_assert_true (duel_run_get_estimate (run, &estimate));
+  g_assert_cmpuint (estimate.probe_ms, ==, 300);
+  g_assert_cmpfloat (estimate.probe_write_iops, >, 0);
+  watch_clear (&watch);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add ("/duel/run/states-in-order", Fixture, NULL, fixture_setup, test_states_in_order, fixture_teardown);
+  g_test_add ("/duel/run/preflight-before-any-write", Fixture, NULL, fixture_setup,
+              test_preflight_before_any_write, fixture_teardown);
+  g_test_add ("/duel/run/stop-keeps-result", Fixture, NULL, fixture_setup, test_stop_keeps_result, fixture_teardown);
+  g_test_add ("/duel/run/preset-probes", Fixture, NULL, fixture_setup, test_preset_probes, fixture_teardown);
+
+  return g_test_run ();
+}
