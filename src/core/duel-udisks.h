@@ -2,8 +2,8 @@
  *
  * org.freedesktop.UDisks2.Block.OpenDevice asks polkit (interactively, when
  * an agent is there to ask) and passes back a descriptor opened by the
- * daemon. The GUI calls the async form after its confirmations; the
- * synchronous one is for callers without a main loop (the CLI).
+ * daemon. duel_target_open() falls back to it on EACCES/EPERM; the GUI calls
+ * the async form itself, after its confirmations.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
