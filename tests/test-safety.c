@@ -233,6 +233,28 @@ assert_cli_refuses (const char *device,
   g_assert_nonnull (strstr (err, why_fragment));
 }
 
+/* duel_safety_check_write_fd() on a descriptor opened as UDisks opens one
+ * for the run (O_DIRECT, O_EXCL unless @exclusive is FALSE): the verdict,
+ * and the descriptor is left as it was given. */
+static gboolean
+check_through_fd (const char         *device,
+                  gboolean            exclusive,
+                  DuelSafetyFlags     flags,
+                  DuelSafetyReport  **out_report,
+                  GError            **error)
+{
+  int fd = open (device, O_RDWR | O_DIRECT | O_CLOEXEC | (exclusive ? O_EXCL : 0));
+  int status_flags;
+  gboolean ok;
+
+  g_assert_cmpint (fd, >=, 0);
+  status_flags = fcntl (fd, F_GETFL);
+  ok = duel_safety_check_write_fd (device, fd, flags, out_report, error);
+  g_assert_cmpint (fcntl (fd, F_GETFL), ==, status_flags);
+  close (fd);
+  return ok;
+}
+
 static void
 mounted_child (void)
 {
@@ -255,6 +277,15 @@ mounted_child (void)
   g_assert_nonnull (strstr (error->message, mount_dir));
   g_assert_cmpuint (report->size_bytes, ==, 32 * MiB);
   assert_cli_refuses (device, mount_dir);
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  /* Through a descriptor too (a mounted device refuses O_EXCL): from mountinfo. */
+  g_assert_false (check_through_fd (device, FALSE, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
+                                    &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_MOUNTED);
+  g_assert_nonnull (strstr (error->message, mount_dir));
 
   after = device_sha256 (device);
   g_assert_cmpstr (before, ==, after);
@@ -293,6 +324,20 @@ signature_child (void)
   g_clear_error (&error);
   g_clear_pointer (&report, duel_safety_report_free);
   assert_cli_refuses (device, "ext4");
+
+  /* Read through an O_DIRECT descriptor (UDisks'), the same signature. */
+  g_assert_false (check_through_fd (device, TRUE, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_HAS_SIGNATURE);
+  g_assert_cmpstr (report->signature, ==, "ext4");
+  g_assert_cmpstr (report->signature_label, ==, "duelsafety");
+  g_assert_nonnull (strstr (error->message, "--wipe-signatures"));
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+  g_assert_true (check_through_fd (device, TRUE, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
+                                   &report, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&report, duel_safety_report_free);
 
   /* The second confirmation allows it (the check itself writes nothing). */
   g_assert_true (duel_safety_check_write (device, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
@@ -373,6 +418,15 @@ clean_child (void)
   g_assert_no_error (error);
   g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_ALLOWED);
   g_assert_null (report->reason);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  g_assert_false (check_through_fd (device, TRUE, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+  g_assert_true (check_through_fd (device, TRUE, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_ALLOWED);
   g_clear_pointer (&report, duel_safety_report_free);
   after = device_sha256 (device);
   g_assert_cmpstr (before, ==, after);

@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -375,7 +374,7 @@ typedef struct
   DuelWindow    *self;
   DuelDriveItem *drive;
   DuelPreset    *preset;
-  DuelTarget    *target;
+  DuelTarget    *target;      /* from UDisks: the rules are checked through it */
   char          *signature;   /* found on the device; needs a second confirmation */
   DuelSafetyFlags safety_flags;
   gboolean       needs_udisks;
@@ -548,6 +547,8 @@ target_for_fd (int          fd,
   return duel_target_new_for_fd (fd, path, TRUE, error);
 }
 
+static void check_safety (StartRun *start);
+
 static void
 udisks_opened_cb (GObject      *object,
                   GAsyncResult *result,
@@ -566,7 +567,9 @@ udisks_opened_cb (GObject      *object,
         show_message (start->self, _("Cannot Open the Drive"), error->message);
       return;
     }
-  launch_run (start);
+  /* Nothing is written yet: the signatures are read through the descriptor,
+   * as for a device this process opens itself. */
+  check_safety (g_steal_pointer (&start));
 }
 
 /* Opens the target before the run when the process may not open it itself:
@@ -576,7 +579,7 @@ open_and_launch (StartRun *start)
 {
   const char *path = duel_drive_item_get_path (start->drive);
 
-  if (start->needs_udisks)
+  if (start->needs_udisks && start->target == NULL)
     {
       duel_udisks_open_device_async (path, TRUE, O_DIRECT | O_EXCL | O_CLOEXEC,
                                      start->self->cancellable, udisks_opened_cb, start);
@@ -596,14 +599,16 @@ safety_thread (GTask        *task,
                GCancellable *cancellable)
 {
   StartRun *start = task_data;
+  const char *path = duel_drive_item_get_path (start->drive);
   DuelSafetyReport *report = NULL;
 
   /* Opens the device with O_EXCL and probes signatures: not for the main thread. */
-  duel_safety_check_write (duel_drive_item_get_path (start->drive), start->safety_flags, &report, NULL);
+  if (start->target != NULL)
+    duel_safety_check_write_fd (path, duel_target_get_fd (start->target), start->safety_flags, &report, NULL);
+  else
+    duel_safety_check_write (path, start->safety_flags, &report, NULL);
   g_task_return_pointer (task, report, (GDestroyNotify) duel_safety_report_free);
 }
-
-static void check_safety (StartRun *start);
 
 static void
 signature_confirmed_cb (AdwMessageDialog *dialog,
@@ -691,7 +696,6 @@ safety_checked_cb (GObject      *object,
 {
   StartRun *start = user_data;
   g_autoptr(DuelSafetyReport) report = g_task_propagate_pointer (G_TASK (result), NULL);
-  const char *path = duel_drive_item_get_path (start->drive);
 
   g_assert (report != NULL);
 
@@ -713,16 +717,16 @@ safety_checked_cb (GObject      *object,
       return;
 
     case DUEL_SAFETY_UNREADABLE:
-      /* A device this user may not open: the rules cannot be checked from
-       * here, so confirm, then ask UDisks (which checks its own). */
-      if (report->is_block || g_str_has_prefix (path, "/dev/"))
-        if (g_access (path, R_OK | W_OK) != 0 && (errno == EACCES || errno == EPERM) &&
-            (start->safety_flags & DUEL_SAFETY_DESTRUCTIVE) == 0)
-          {
-            start->needs_udisks = TRUE;
-            ask_erase (start);
-            return;
-          }
+      /* A device this user may not open (its mounts and holders passed):
+       * confirm, then UDisks opens it and the signatures are read through
+       * its descriptor before anything is written. */
+      if (report->access_denied && start->target == NULL &&
+          (start->safety_flags & DUEL_SAFETY_DESTRUCTIVE) == 0)
+        {
+          start->needs_udisks = TRUE;
+          ask_erase (start);
+          return;
+        }
       G_GNUC_FALLTHROUGH;
 
     case DUEL_SAFETY_SYSTEM:

@@ -63,6 +63,8 @@ duel_run_context_new (const char       *path,
                       GError          **error)
 {
   g_autoptr(DuelTarget) target = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+  g_autoptr(GError) local_error = NULL;
   DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
   guint64 create_size = 0;
   GStatBuf st;
@@ -73,8 +75,22 @@ duel_run_context_new (const char       *path,
   exists = g_stat (path, &st) == 0;
 
   /* Every refusal happens here, before the target is opened for I/O. */
-  if (writes && !duel_safety_check_write (path, safety_flags, NULL, error))
-    return NULL;
+  if (writes && !duel_safety_check_write (path, safety_flags, &report, &local_error))
+    {
+      /* A device this user may not open: the target comes from UDisks
+       * (duel_target_open), then the same rules are checked through its
+       * descriptor, which holds O_EXCL, before the first write. */
+      if (!(exists && S_ISBLK (st.st_mode) && report->access_denied))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      target = duel_target_open (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0, error);
+      if (target == NULL ||
+          !duel_safety_check_write_fd (path, duel_target_get_fd (target), safety_flags, NULL, error))
+        return NULL;
+      return duel_run_context_new_for_target (target, NULL);
+    }
 
   if (writes)
     flags |= DUEL_TARGET_OPEN_WRITE;

@@ -146,9 +146,9 @@ find_system_disks (DuelDeviceMounts *mounts)
 /* ------------------------------------------------------------ signatures */
 
 static gboolean
-probe_signature (int                fd,
-                 DuelSafetyReport  *report,
-                 GError           **error)
+probe_signature_buffered (int                fd,
+                          DuelSafetyReport  *report,
+                          GError           **error)
 {
   blkid_probe probe = blkid_new_probe ();
   const char *value = NULL;
@@ -199,6 +199,41 @@ probe_signature (int                fd,
     }
   blkid_free_probe (probe);
   return TRUE;
+}
+
+/* libblkid reads at unaligned offsets into its own buffers, which an
+ * O_DIRECT descriptor (the run's own, from UDisks) refuses with EINVAL: the
+ * probe reads through the page cache, then the descriptor is direct again. */
+static gboolean
+probe_signature (int                fd,
+                 DuelSafetyReport  *report,
+                 GError           **error)
+{
+  int status_flags = fcntl (fd, F_GETFL);
+  gboolean ok;
+
+  if (status_flags < 0 || (status_flags & O_DIRECT) == 0)
+    return probe_signature_buffered (fd, report, error);
+
+  if (fcntl (fd, F_SETFL, status_flags & ~O_DIRECT) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("Cannot look for signatures on “%s”: %s"), report->path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  ok = probe_signature_buffered (fd, report, error);
+  if (fcntl (fd, F_SETFL, status_flags) != 0)
+    {
+      int saved_errno = errno;
+
+      g_clear_error (error);
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("Cannot look for signatures on “%s”: %s"), report->path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return ok;
 }
 
 static char *
@@ -276,9 +311,12 @@ check_in_use (DuelDevice       *device,
   return TRUE;
 }
 
+/* @fd: -1 to open @path here (O_EXCL: is it busy?), or a descriptor the
+ * caller holds with O_EXCL (from UDisks) to read the signatures through. */
 static gboolean
 check_block (const char        *path,
              const struct stat *st,
+             int                given_fd,
              DuelSafetyFlags    flags,
              DuelSafetyReport  *report)
 {
@@ -288,6 +326,7 @@ check_block (const char        *path,
   g_autoptr(GError) local_error = NULL;
   g_autofree char *partition = NULL;
   const DuelDevicePartition *part = NULL;
+  gboolean ok;
   int fd;
   int saved_errno;
 
@@ -323,20 +362,24 @@ check_block (const char        *path,
 
   /* Exclusive: fails while anything else has it open exclusively (a mount,
    * md, dm, another benchmark). The run's target keeps O_EXCL afterwards. */
-  fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
+  fd = given_fd >= 0 ? given_fd : open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
   saved_errno = errno;
   if (fd < 0 && saved_errno == EBUSY)
     return refuse (report, DUEL_SAFETY_BUSY,
                    g_strdup_printf (_("“%s” is busy: another program has it open exclusively."), path));
   if (fd < 0)
-    return refuse (report, DUEL_SAFETY_UNREADABLE,
-                   g_strdup_printf (_("Cannot open “%s”: %s"), path, g_strerror (saved_errno)));
-  if (!probe_signature (fd, report, &local_error))
     {
-      g_close (fd, NULL);
-      return refuse (report, DUEL_SAFETY_UNREADABLE, g_strdup (local_error->message));
+      /* Checked through a descriptor from UDisks instead, if the caller can
+       * get one (duel_safety_check_write_fd). */
+      report->access_denied = saved_errno == EACCES || saved_errno == EPERM;
+      return refuse (report, DUEL_SAFETY_UNREADABLE,
+                     g_strdup_printf (_("Cannot open “%s”: %s"), path, g_strerror (saved_errno)));
     }
-  g_close (fd, NULL);
+  ok = probe_signature (fd, report, &local_error);
+  if (given_fd < 0)
+    g_close (fd, NULL);
+  if (!ok)
+    return refuse (report, DUEL_SAFETY_UNREADABLE, g_strdup (local_error->message));
 
   if ((flags & DUEL_SAFETY_DESTRUCTIVE) == 0)
     {
@@ -574,12 +617,46 @@ duel_safety_check_write (const char         *path,
 
   report->is_block = S_ISBLK (st.st_mode);
   if (report->is_block)
-    ok = check_block (path, &st, flags, report);
+    ok = check_block (path, &st, -1, flags, report);
   else
     ok = check_file (path, &st, flags, report);
 
 out:
   if (!ok && error != NULL && *error == NULL)
+    g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, report->reason);
+  if (out_report != NULL)
+    *out_report = g_steal_pointer (&report);
+  return ok;
+}
+
+gboolean
+duel_safety_check_write_fd (const char         *path,
+                            int                 fd,
+                            DuelSafetyFlags     flags,
+                            DuelSafetyReport  **out_report,
+                            GError            **error)
+{
+  g_autoptr(DuelSafetyReport) report = NULL;
+  struct stat st, path_st;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (fd >= 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  report = g_new0 (DuelSafetyReport, 1);
+  report->path = g_strdup (path);
+  report->is_block = TRUE;
+
+  /* What was opened is what is checked, and it must still be what @path names. */
+  if (fstat (fd, &st) != 0 || !S_ISBLK (st.st_mode) ||
+      stat (path, &path_st) != 0 || !S_ISBLK (path_st.st_mode) || path_st.st_rdev != st.st_rdev)
+    ok = refuse (report, DUEL_SAFETY_UNREADABLE,
+                 g_strdup_printf (_("“%s” changed while it was being opened."), path));
+  else
+    ok = check_block (path, &st, fd, flags, report);
+
+  if (!ok && error != NULL)
     g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, report->reason);
   if (out_report != NULL)
     *out_report = g_steal_pointer (&report);

@@ -57,6 +57,8 @@ typedef struct
   char              *signature_label;
   DuelSafetyVerdict  verdict;
   char              *reason;         /* why not, for humans; NULL when allowed */
+  gboolean           access_denied;  /* UNREADABLE: this process may not open the
+                                      * device (EACCES, EPERM); UDisks may */
 } DuelSafetyReport;
 
 /* Returns TRUE when the write may go ahead. Otherwise FALSE with
@@ -64,6 +66,16 @@ typedef struct
  * NULL) is set either way, so a GUI can call once without flags to build its
  * confirmation from the model, serial, size and signature. */
 gboolean     duel_safety_check_write         (const char         *path,
+                                              DuelSafetyFlags     flags,
+                                              DuelSafetyReport  **out_report,
+                                              GError            **error);
+/* The same rules for a block device this process may not open itself, on a
+ * descriptor opened for it (UDisks' OpenDevice, duel-udisks.h) before any
+ * write: mounts, swap, holders and the system disk from sysfs and
+ * mountinfo, the signatures read through @fd (which stays open, and should
+ * hold O_EXCL: busy is then the open's own refusal). */
+gboolean     duel_safety_check_write_fd      (const char         *path,
+                                              int                 fd,
                                               DuelSafetyFlags     flags,
                                               DuelSafetyReport  **out_report,
                                               GError            **error);

@@ -30,6 +30,7 @@
 
 #include "duel-error.h"
 #include "duel-target.h"
+#include "duel-udisks.h"
 
 #define FALLBACK_FILE_BLOCK_SIZE 4096u
 #define MAX_FILE_BLOCK_SIZE      (64u * 1024)
@@ -346,9 +347,26 @@ duel_target_open (const char           *path,
       if (flags & DUEL_TARGET_OPEN_EXCLUSIVE)
         oflags |= O_EXCL;
       self->fd = open (path, oflags);
-      if (self->fd < 0)
+      saved_errno = errno;
+      /* Not this user's to open: UDisks may open it for them, if polkit
+       * agrees; its error then says what else would do. */
+      if (self->fd < 0 && (saved_errno == EACCES || saved_errno == EPERM))
         {
-          set_open_error (error, path, errno, TRUE);
+          struct stat fd_st;
+
+          self->fd = duel_udisks_open_device (path, writing, oflags & ~O_ACCMODE, NULL, error);
+          if (self->fd < 0)
+            return NULL;
+          if (fstat (self->fd, &fd_st) != 0 || !S_ISBLK (fd_st.st_mode) || fd_st.st_rdev != st.st_rdev)
+            {
+              g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                           _("“%s” changed while it was being opened."), path);
+              return NULL;
+            }
+        }
+      else if (self->fd < 0)
+        {
+          set_open_error (error, path, saved_errno, TRUE);
           return NULL;
         }
     }

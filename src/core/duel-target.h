@@ -31,6 +31,9 @@ typedef enum
   DUEL_TARGET_OPEN_EXCLUSIVE = 1 << 2,  /* block devices: O_EXCL for the whole run */
 } DuelTargetOpenFlags;
 
+/* A block device this process may not open (EACCES, EPERM) is opened
+ * through UDisks2 instead (duel-udisks.h), with the same access and flags:
+ * polkit decides, and may ask. */
 DuelTarget     *duel_target_open                   (const char           *path,
                                                     DuelTargetOpenFlags   flags,
                                                     guint64               create_size,

@@ -1,0 +1,347 @@
+/* duel-udisks.c — open a block device through UDisks2 when the process may not
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gunixfdlist.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <grp.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "duel-error.h"
+#include "duel-udisks.h"
+
+#define UDISKS_NAME         "org.freedesktop.UDisks2"
+#define UDISKS_MANAGER_PATH "/org/freedesktop/UDisks2/Manager"
+#define UDISKS_BLOCK_IFACE  "org.freedesktop.UDisks2.Block"
+
+/* The group that owns the device node, when joining it would let this
+ * process open the device itself (udev gives block devices to "disk",
+ * 0660); NULL when the group has no such right. */
+static char *
+owner_group (const char *device_path,
+             gboolean    write)
+{
+  g_autofree char *buffer = NULL;
+  struct group group, *found = NULL;
+  mode_t needed = S_IRGRP | (write ? S_IWGRP : 0);
+  struct stat st;
+  long size;
+
+  if (stat (device_path, &st) != 0 || (st.st_mode & needed) != needed || st.st_gid == 0)
+    return NULL;
+
+  size = sysconf (_SC_GETGR_R_SIZE_MAX);
+  size = size > 0 ? size : 16384;
+  buffer = g_malloc (size);
+  if (getgrgid_r (st.st_gid, &group, buffer, size, &found) == 0 && found != NULL)
+    return g_strdup (found->gr_name);
+  return g_strdup_printf ("%u", (unsigned int) st.st_gid);
+}
+
+/* Which polkit action UDisks checked: system devices (internal disks, loop
+ * devices) have their own. */
+static const char *
+open_action (GDBusConnection *bus,
+             const char      *object_path)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) value = NULL;
+
+  if (bus == NULL || object_path == NULL)
+    return "org.freedesktop.udisks2.open-device-system";
+  reply = g_dbus_connection_call_sync (bus, UDISKS_NAME, object_path,
+                                       "org.freedesktop.DBus.Properties", "Get",
+                                       g_variant_new ("(ss)", UDISKS_BLOCK_IFACE, "HintSystem"),
+                                       G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, 5000,
+                                       NULL, NULL);
+  if (reply != NULL)
+    {
+      g_variant_get (reply, "(v)", &value);
+      if (g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN) && !g_variant_get_boolean (value))
+        return "org.freedesktop.udisks2.open-device";
+    }
+  return "org.freedesktop.udisks2.open-device-system";
+}
+
+/* No UDisks to ask: no bus, no daemon, or one that cannot be started. */
+static gboolean
+is_unavailable (const GError *error)
+{
+  static const int codes[] = {
+    G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_NO_SERVER,
+    G_DBUS_ERROR_NO_REPLY, G_DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMED_OUT,
+    G_DBUS_ERROR_DISCONNECTED, G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_FORK_FAILED,
+    G_DBUS_ERROR_SPAWN_CHILD_EXITED, G_DBUS_ERROR_SPAWN_CHILD_SIGNALED, G_DBUS_ERROR_SPAWN_FAILED,
+    G_DBUS_ERROR_SPAWN_SERVICE_INVALID, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
+    G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID, G_DBUS_ERROR_SPAWN_FILE_INVALID,
+  };
+
+  if (error->domain == G_DBUS_ERROR)
+    for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
+      if (error->code == codes[i])
+        return TRUE;
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CLOSED);
+}
+
+/* UDisks tried and failed, in its own words (@detail). */
+static void
+set_other_error (GError     **error,
+                 const char  *device_path,
+                 const char  *group,
+                 const char  *detail)
+{
+  if (group != NULL)
+    /* TRANSLATORS: the device, why UDisks failed (its own words), the group
+     * that owns the device ("disk") */
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                 _("Permission denied opening “%s”, and UDisks could not open it (%s): "
+                   "run as root or join the group “%s” that owns it."),
+                 device_path, detail, group);
+  else
+    /* TRANSLATORS: the device, why UDisks failed (its own words) */
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                 _("Permission denied opening “%s”, and UDisks could not open it (%s): run as root."),
+                 device_path, detail);
+}
+
+/* Every failure is one sentence naming the device and what to do instead;
+ * a cancel stays a cancel. Takes @local_error. */
+static void
+set_error (GError          **error,
+           GError           *local_error,
+           const char       *device_path,
+           gboolean          write,
+           GDBusConnection  *bus,
+           const char       *object_path)
+{
+  g_autoptr(GError) cause = local_error;
+  g_autofree char *remote = NULL;
+  g_autofree char *group = NULL;
+  g_autofree char *detail = NULL;
+
+  if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&cause));
+      return;
+    }
+
+  if (g_dbus_error_is_remote_error (cause))
+    {
+      remote = g_dbus_error_get_remote_error (cause);
+      g_dbus_error_strip_remote_error (cause);
+    }
+  group = owner_group (device_path, write);
+
+  if (g_strcmp0 (remote, "org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain") == 0 ||
+      g_strcmp0 (remote, "org.freedesktop.UDisks2.Error.NotAuthorized") == 0 ||
+      g_strcmp0 (remote, "org.freedesktop.UDisks2.Error.NotAuthorizedDismissed") == 0)
+    {
+      const char *action = open_action (bus, object_path);
+
+      if (group != NULL)
+        /* TRANSLATORS: the device, the group that owns it ("disk"), a
+         * polkit action id (org.freedesktop.udisks2.open-device) */
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                     _("Permission denied opening “%s”, and polkit did not allow UDisks to open it: "
+                       "run as root, join the group “%s” that owns it, or allow %s in polkit."),
+                     device_path, group, action);
+      else
+        /* TRANSLATORS: the device, a polkit action id */
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                     _("Permission denied opening “%s”, and polkit did not allow UDisks to open it: "
+                       "run as root or allow %s in polkit."),
+                     device_path, action);
+      return;
+    }
+
+  if (bus == NULL || is_unavailable (cause))
+    {
+      if (group != NULL)
+        /* TRANSLATORS: the device, the group that owns it ("disk") */
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                     _("Permission denied opening “%s”, and UDisks, which could open it, is not running: "
+                       "run as root, join the group “%s” that owns it, or start udisks2."),
+                     device_path, group);
+      else
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                     _("Permission denied opening “%s”, and UDisks, which could open it, is not running: "
+                       "run as root or start udisks2."),
+                     device_path);
+      return;
+    }
+
+  /* udisksd says "Error opening device …: %m"; EBUSY is O_EXCL refused. */
+  if (g_strcmp0 (remote, "org.freedesktop.UDisks2.Error.Failed") == 0 &&
+      g_str_has_suffix (cause->message, ": Device or resource busy"))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                   _("“%s” is busy: another program has it open exclusively."), device_path);
+      return;
+    }
+
+  detail = g_strdup (cause->message);
+  g_strchomp (detail);
+  if (g_str_has_suffix (detail, "."))
+    detail[strlen (detail) - 1] = '\0';
+  set_other_error (error, device_path, group, detail);
+}
+
+int
+duel_udisks_open_device (const char    *device_path,
+                         gboolean       write,
+                         int            open_flags,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GUnixFDList) fd_list = NULL;
+  g_autofree const char **objects = NULL;
+  g_autofree char *object_path = NULL;
+  GVariantBuilder spec, options;
+  GError *local_error = NULL;
+  gint32 handle = -1;
+  int fd;
+
+  g_return_val_if_fail (device_path != NULL, -1);
+  g_return_val_if_fail (error == NULL || *error == NULL, -1);
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, cancellable, &local_error);
+  if (bus == NULL)
+    {
+      set_error (error, local_error, device_path, write, NULL, NULL);
+      return -1;
+    }
+
+  g_variant_builder_init (&spec, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&spec, "{sv}", "path", g_variant_new_string (device_path));
+  reply = g_dbus_connection_call_sync (bus, UDISKS_NAME, UDISKS_MANAGER_PATH,
+                                       "org.freedesktop.UDisks2.Manager", "ResolveDevice",
+                                       g_variant_new ("(a{sv}a{sv})", &spec, NULL),
+                                       G_VARIANT_TYPE ("(ao)"), G_DBUS_CALL_FLAGS_NONE, 10000,
+                                       cancellable, &local_error);
+  if (reply == NULL)
+    {
+      set_error (error, local_error, device_path, write, bus, NULL);
+      return -1;
+    }
+  g_variant_get (reply, "(^a&o)", &objects);
+  if (objects == NULL || objects[0] == NULL)
+    {
+      g_autofree char *group = owner_group (device_path, write);
+
+      /* TRANSLATORS: why UDisks could not open a device */
+      set_other_error (error, device_path, group, _("it knows no such device"));
+      return -1;
+    }
+  object_path = g_strdup (objects[0]);
+  g_clear_pointer (&reply, g_variant_unref);
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+  if (open_flags != 0)
+    g_variant_builder_add (&options, "{sv}", "flags", g_variant_new_int32 (open_flags));
+
+  /* polkit may ask for a password: no timeout on the answer. */
+  reply = g_dbus_connection_call_with_unix_fd_list_sync (bus, UDISKS_NAME, object_path,
+                                                         UDISKS_BLOCK_IFACE, "OpenDevice",
+                                                         g_variant_new ("(sa{sv})", write ? "rw" : "r", &options),
+                                                         G_VARIANT_TYPE ("(h)"),
+                                                         G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                                                         G_MAXINT, NULL, &fd_list,
+                                                         cancellable, &local_error);
+  if (reply == NULL)
+    {
+      set_error (error, local_error, device_path, write, bus, object_path);
+      return -1;
+    }
+
+  g_variant_get (reply, "(h)", &handle);
+  if (fd_list == NULL || handle < 0 || handle >= g_unix_fd_list_get_length (fd_list))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("UDisks opened “%s” but passed back no descriptor."), device_path);
+      return -1;
+    }
+  fd = g_unix_fd_list_get (fd_list, handle, &local_error);
+  if (fd < 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("UDisks opened “%s” but its descriptor could not be taken: %s"),
+                   device_path, local_error->message);
+      g_error_free (local_error);
+      return -1;
+    }
+  return fd;
+}
+
+typedef struct
+{
+  char     *device_path;
+  gboolean  write;
+  int       open_flags;
+} OpenData;
+
+static void
+open_data_free (OpenData *data)
+{
+  g_free (data->device_path);
+  g_free (data);
+}
+
+static void
+open_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  OpenData *data = task_data;
+  GError *error = NULL;
+  int fd;
+
+  fd = duel_udisks_open_device (data->device_path, data->write, data->open_flags, cancellable, &error);
+  if (fd < 0)
+    g_task_return_error (task, error);
+  else if (g_task_return_error_if_cancelled (task))
+    g_close (fd, NULL);     /* nobody is left to take it */
+  else
+    g_task_return_int (task, fd);
+}
+
+void
+duel_udisks_open_device_async (const char          *device_path,
+                               gboolean             write,
+                               int                  open_flags,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  OpenData *data;
+
+  g_return_if_fail (device_path != NULL);
+
+  data = g_new0 (OpenData, 1);
+  data->device_path = g_strdup (device_path);
+  data->write = write;
+  data->open_flags = open_flags;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, duel_udisks_open_device_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) open_data_free);
+  g_task_run_in_thread (task, open_thread);
+}
+
+int
+duel_udisks_open_device_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), -1);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == duel_udisks_open_device_async, -1);
+
+  return (int) g_task_propagate_int (G_TASK (result), error);
+}
