@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 
 #include "duel-checkpointer.h"
@@ -978,7 +979,13 @@ run_thread (GTask        *task,
 
   /* The final save; a stopped or failed run keeps what it measured. */
   if (job->checkpointer != NULL)
-    duel_checkpointer_finish (job->checkpointer, job->result, &job->save_error);
+    {
+      duel_checkpointer_finish (job->checkpointer, job->result, &job->save_error);
+      /* Stopped or failed before the first test: a file with nothing
+       * measured would only clutter the history. */
+      if (duel_result_get_tests (job->result)->len == 0 && job->save_error == NULL)
+        g_unlink (self->result_path);
+    }
 
   if (ok && job->save_error != NULL)
     {
