@@ -448,10 +448,15 @@ test_fold_corrupt (Fixture       *fixture,
     "row 0 14 1500 1 1 4096 4096 1 1 null \n",         /* a trailing space */
     "row 0 14 1500 1 1 4096 4096 1 99999999999999999999 null\n",
     "row 1 0 100 1 1 4096 4096 1 1 null\n",            /* no test 1 */
-    "state 0 14 {\"runtime_ns\": 1}\n",
-    "state 0 14 {\"runtime_ns\":0,\"status\":\"running\",\"read\":{},\"write\":{}}\n",
-    "state 0 99 {\"runtime_ns\":0,\"status\":\"running\"}\n",
-    "state 0 14 [[[[[[\n",
+    "state 0 14 1\n",                                  /* no status */
+    "state 0 14 0 bogus 0 0 0 0 0 0 0 0 0 0 0 0\n",
+    "state 0 14 0 running 0 0 0 0 0 0\n",              /* no write histogram */
+    "state 0 99 0 running 0 0 0 0 0 0 0 0 0 0 0 0\n",   /* after rows it has not */
+    "state 0 14 0 running 0 0 0 0 0 0 0 0 0 0 0 0 x\n",
+    "state 0 14 0 running 1 5000 5000 5000 25e6 1 4096:1 0 0 0 0 0 0\n",  /* min outside its bin */
+    "state 0 14 0 running 1 4100 4100 4100 1.681e7 1 4097:1 0 0 0 0 0 0\n", /* not a boundary */
+    "state 0 14 0 running 2 4096 4096 8192 0 1 4096:1 0 0 0 0 0 0\n",  /* samples against bins */
+    "state 0 14 0 running 1 4096 4096 4096 nan 1 4096:1 0 0 0 0 0 0\n",
     "test 3 {\"name\":\"x\"}\n",
     "test 0 {\"name\":\"\"}\n",
     "row 0 14 1500 1 1 4096 4096 1 1 null\0\n",

@@ -1,9 +1,10 @@
 /* duel-journal.c — the checkpoint journal's lines, written and folded
  *
  * A journal is hostile input like the result file beside it: every line is
- * checked before it changes the result, JSON payloads get the loader's
- * pre-scan and the loader's own checks (tests and histograms are in the
- * file's shapes), and a line is folded only when the result stays loadable.
+ * checked before it changes the result, a test's JSON gets the loader's
+ * pre-scan and its own checks (it is in the file's shape), histograms get
+ * the loader's rules, and a line is folded only when the result stays
+ * loadable.
  * The first line that fails ends the fold: what came before is kept.
  *
  * Why these messages are not translated: they never reach a user; a fold
@@ -110,38 +111,35 @@ _duel_journal_append_row (GString             *out,
   g_string_append_c (out, '\n');
 }
 
-/* A "lat_ns" object as the file has it, without the derived members
- * (mean, stddev, percentiles): sparse, one [lower, count] per bucket in use. */
+/* " samples min max sum sum_sq n_bins lower:count…": the file's "lat_ns"
+ * without what is derived (mean, stddev, percentiles), one bin per bucket
+ * in use. Text, not JSON: a state comes every period, and reading it must
+ * stay cheap next to reading the rows. */
 static void
 append_histogram (GString             *out,
                   const DuelHistogram *hist)
 {
   char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-  gboolean first = TRUE;
+  guint n_bins = 0;
 
-  g_string_append_printf (out, "{\"samples\":%" G_GUINT64_FORMAT ",\"min\":%" G_GUINT64_FORMAT
-                          ",\"max\":%" G_GUINT64_FORMAT ",\"sum\":%" G_GUINT64_FORMAT ",\"sum_sq\":",
+  for (guint i = 0; i < DUEL_HISTOGRAM_N_BUCKETS; i++)
+    n_bins += hist->buckets[i] != 0;
+  g_string_append_printf (out, " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " ",
                           clamp64 (hist->count),
                           hist->count ? clamp64 (hist->min_ns) : 0,
                           hist->count ? clamp64 (hist->max_ns) : 0,
                           clamp64 (hist->sum_ns));
-  /* A sum of squares that overflowed cannot be saved either: null makes the
-   * fold refuse the line, as the loader would refuse the file. */
+  /* A sum of squares that overflowed cannot be saved either: "null" makes
+   * the fold refuse the line, as the loader would refuse the file. */
   if (isfinite (hist->sum_sq_ns))
     g_string_append (out, g_ascii_dtostr (buffer, sizeof buffer, hist->sum_sq_ns));
   else
     g_string_append (out, "null");
-  g_string_append (out, ",\"bins\":[");
+  g_string_append_printf (out, " %u", n_bins);
   for (guint i = 0; i < DUEL_HISTOGRAM_N_BUCKETS; i++)
-    {
-      if (hist->buckets[i] == 0)
-        continue;
-      g_string_append_printf (out, "%s[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "]",
-                              first ? "" : ",",
+    if (hist->buckets[i] != 0)
+      g_string_append_printf (out, " %" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
                               duel_histogram_bucket_lower_ns (i), clamp64 (hist->buckets[i]));
-      first = FALSE;
-    }
-  g_string_append (out, "]}");
 }
 
 void
@@ -157,12 +155,11 @@ _duel_journal_append_state (GString             *out,
   g_return_if_fail (read != NULL);
   g_return_if_fail (write != NULL);
 
-  g_string_append_printf (out, "state %u %u {\"runtime_ns\":%" G_GUINT64_FORMAT ",\"status\":\"%s\",\"read\":",
+  g_string_append_printf (out, "state %u %u %" G_GUINT64_FORMAT " %s",
                           test, rows, clamp64 (runtime_ns), duel_test_status_to_string (status));
   append_histogram (out, read);
-  g_string_append (out, ",\"write\":");
   append_histogram (out, write);
-  g_string_append (out, "}\n");
+  g_string_append_c (out, '\n');
 }
 
 /* ---- folding -------------------------------------------------------------- */
@@ -214,13 +211,12 @@ invalid (GError     **error,
   return DUEL_JOURNAL_LINE_INVALID;
 }
 
-/* A decimal integer 0..@max at *@p; a single space after it unless it ends
- * the line. */
+/* Decimal digits at *@p, 0..@max. */
 static gboolean
-read_uint (const char **p,
-           const char  *end,
-           guint64      max,
-           guint64     *out)
+read_digits (const char **p,
+             const char  *end,
+             guint64      max,
+             guint64     *out)
 {
   const char *q = *p;
   guint64 value = 0;
@@ -236,15 +232,51 @@ read_uint (const char **p,
       value = value * 10 + digit;
       q++;
     }
-  if (q < end)
-    {
-      if (*q != ' ' || q + 1 == end)
-        return FALSE;
-      q++;
-    }
   *p = q;
   *out = value;
   return TRUE;
+}
+
+/* One space and more to come, or the end of the line. */
+static gboolean
+read_separator (const char **p,
+                const char  *end)
+{
+  if (*p == end)
+    return TRUE;
+  if (**p != ' ' || *p + 1 == end)
+    return FALSE;
+  (*p)++;
+  return TRUE;
+}
+
+/* A token up to the next space or the end, skipped with its separator. */
+static gboolean
+read_word (const char **p,
+           const char  *end,
+           const char **out_start,
+           gsize       *out_length)
+{
+  const char *q = *p;
+
+  while (q < end && *q != ' ')
+    q++;
+  if (q == *p)
+    return FALSE;
+  *out_start = *p;
+  *out_length = (gsize) (q - *p);
+  *p = q;
+  return read_separator (p, end);
+}
+
+/* A decimal integer 0..@max and its separator. */
+static gboolean
+read_uint (const char **p,
+           const char  *end,
+           guint64      max,
+           guint64     *out)
+{
+  return read_digits (p, end, max, out) && read_separator (p, end);
 }
 
 static gboolean
@@ -290,6 +322,89 @@ read_temperature (const char *p,
   return TRUE;
 }
 
+/* A finite number (a sum of squares) and its separator. */
+static gboolean
+read_double (const char **p,
+             const char  *end,
+             double      *out)
+{
+  char buffer[64];
+  char *after = NULL;
+  const char *start;
+  gsize length;
+  double value;
+
+  if (!read_word (p, end, &start, &length) || length >= sizeof buffer ||
+      (!g_ascii_isdigit (start[0]) && start[0] != '-'))
+    return FALSE;
+  memcpy (buffer, start, length);
+  buffer[length] = '\0';
+  value = g_ascii_strtod (buffer, &after);
+  if (after != buffer + length || !isfinite (value))
+    return FALSE;
+  *out = value;
+  return TRUE;
+}
+
+/* A histogram as append_histogram() writes it, with the loader's rules
+ * for bins (exact bucket boundaries inside the range, sorted, each once)
+ * and for totals (duel-result.c). */
+static gboolean
+read_histogram (const char    **p,
+                const char     *end,
+                DuelHistogram  *hist,
+                const char     *prefix,
+                GError        **error)
+{
+  guint64 n_bins, samples, min, max, sum;
+  double sum_sq;
+  int previous = -1;
+
+  duel_histogram_init (hist);
+  if (!read_uint (p, end, G_MAXINT64, &samples) ||
+      !read_uint (p, end, G_MAXINT64, &min) ||
+      !read_uint (p, end, G_MAXINT64, &max) ||
+      !read_uint (p, end, G_MAXINT64, &sum) ||
+      !read_double (p, end, &sum_sq) ||
+      !read_uint (p, end, DUEL_HISTOGRAM_N_BUCKETS, &n_bins))
+    {
+      invalid (error, "%s: not samples, min, max, sum, sum_sq and a bin count", prefix);
+      return FALSE;
+    }
+  for (guint64 i = 0; i < n_bins; i++)
+    {
+      guint64 lower, count;
+      guint index;
+
+      if (!read_digits (p, end, G_MAXINT64, &lower) || *p == end || **p != ':')
+        {
+          invalid (error, "%s: bin %u is not lower:count", prefix, (guint) i);
+          return FALSE;
+        }
+      (*p)++;
+      if (!read_digits (p, end, G_MAXINT64, &count) || !read_separator (p, end))
+        {
+          invalid (error, "%s: bin %u is not lower:count", prefix, (guint) i);
+          return FALSE;
+        }
+      index = duel_histogram_bucket_index (lower);
+      if (lower > duel_histogram_bucket_lower_ns (DUEL_HISTOGRAM_N_BUCKETS - 1) ||
+          duel_histogram_bucket_lower_ns (index) != lower || (int) index <= previous)
+        {
+          invalid (error, "%s: bin %u is not the next bucket boundary", prefix, (guint) i);
+          return FALSE;
+        }
+      previous = (int) index;
+      hist->buckets[index] = count;
+    }
+  hist->count = samples;
+  hist->min_ns = min;
+  hist->max_ns = max;
+  hist->sum_ns = sum;
+  hist->sum_sq_ns = sum_sq;
+  return _duel_result_check_histogram (hist, prefix, error);
+}
+
 /* A JSON object that ends the line, with the loader's pre-scan. */
 static JsonObject *
 read_object (const char  *p,
@@ -315,20 +430,6 @@ read_object (const char  *p,
       return NULL;
     }
   return json_node_dup_object (root);
-}
-
-static gboolean
-object_uint (JsonObject *object,
-             const char *name,
-             guint64    *out)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) < 0)
-    return FALSE;
-  *out = (guint64) json_node_get_int (node);
-  return TRUE;
 }
 
 /* The loader's rule for a complete test (duel-result.c load_test): its rows
@@ -462,18 +563,19 @@ fold_row (DuelJournalFold  *fold,
   return DUEL_JOURNAL_LINE_FOLDED;
 }
 
-/* "state TEST ROWS {runtime_ns, status, read, write}": taken when the test
- * had ROWS rows, so it belongs exactly after them. */
+/* "state TEST ROWS RUNTIME_NS STATUS READ WRITE": taken when the test had
+ * ROWS rows, so it belongs exactly after them. */
 static DuelJournalLine
 fold_state (DuelJournalFold  *fold,
             const char       *p,
             const char       *end,
             GError          **error)
 {
-  g_autoptr(JsonObject) object = NULL;
   DuelTestRecord *record;
   DuelTestStatus status;
-  JsonNode *status_node;
+  g_autofree char *status_text = NULL;
+  const char *word;
+  gsize word_length;
   guint test, rows, n;
   guint64 runtime_ns = 0;
 
@@ -488,26 +590,20 @@ fold_state (DuelJournalFold  *fold,
   if (rows > n)
     return invalid (error, "a state of test %u after %u rows, but it has %u", test, rows, n);
 
-  object = read_object (p, end, error);
-  if (object == NULL)
-    return DUEL_JOURNAL_LINE_INVALID;
-  status_node = json_object_get_member (object, "status");
-  if (!object_uint (object, "runtime_ns", &runtime_ns) || runtime_ns > G_MAXINT64)
+  if (!read_uint (&p, end, G_MAXINT64, &runtime_ns))
     return invalid (error, "a state of test %u without its runtime", test);
-  if (status_node == NULL || !JSON_NODE_HOLDS_VALUE (status_node) ||
-      json_node_get_value_type (status_node) != G_TYPE_STRING ||
-      !duel_test_status_from_string (json_node_get_string (status_node), &status))
+  if (!read_word (&p, end, &word, &word_length) ||
+      !duel_test_status_from_string ((status_text = g_strndup (word, word_length)), &status))
     return invalid (error, "a state of test %u without a status", test);
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
       g_autofree char *prefix = g_strdup_printf ("tests[%u].%s", test, direction_names[d]);
-      JsonNode *node = json_object_get_member (object, direction_names[d]);
 
-      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-        return invalid (error, "a state of test %u without its %s histogram", test, direction_names[d]);
-      if (!_duel_result_histogram_from_json (json_node_get_object (node), prefix, fold->scratch[d], error))
+      if (!read_histogram (&p, end, fold->scratch[d], prefix, error))
         return DUEL_JOURNAL_LINE_INVALID;
     }
+  if (p != end)
+    return invalid (error, "a state of test %u with more after its histograms", test);
   if (!rows_fit (status, runtime_ns, record->workload.interval_ms, last_t_ms (record)))
     return invalid (error, "a state of test %u whose runtime ends before its rows", test);
 

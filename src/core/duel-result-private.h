@@ -1,8 +1,9 @@
 /* duel-result-private.h — the loader's and the writer's pieces a journal reuses
  *
- * The checkpointer's journal (duel-journal.c) carries tests and histograms
- * in the result file's own JSON shapes, so it is read with the loader's own
- * checks and what it folds into a result always saves and loads again.
+ * The checkpointer's journal (duel-journal.c) carries tests in the result
+ * file's own JSON shape and histograms under the file's rules, so it is
+ * read with the loader's own checks and what it folds into a result always
+ * saves and loads again.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,10 +26,11 @@ DuelTestRecord *_duel_result_test_header_from_json (JsonObject           *test,
                                                     guint                 index,
                                                     const DuelTargetInfo *target,
                                                     GError              **error);
-/* A "lat_ns" object, with the loader's checks; @prefix names it in errors. */
-gboolean        _duel_result_histogram_from_json   (JsonObject           *lat,
+/* The loader's rules for a histogram's totals against its buckets (count,
+ * min and max in the first and last bucket used, the sums); @prefix names
+ * it in errors. */
+gboolean        _duel_result_check_histogram       (DuelHistogram        *hist,
                                                     const char           *prefix,
-                                                    DuelHistogram        *hist,
                                                     GError              **error);
 
 G_END_DECLS

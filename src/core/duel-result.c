@@ -1337,6 +1337,18 @@ load_target (Loader         *loader,
   return TRUE;
 }
 
+static gboolean check_histogram_totals (Loader        *loader,
+                                        const char    *prefix,
+                                        DuelHistogram *hist,
+                                        guint64        samples,
+                                        guint64        total,
+                                        int            first,
+                                        int            last,
+                                        guint64        min,
+                                        guint64        max,
+                                        guint64        sum,
+                                        double         sum_sq);
+
 /* Histograms come back bucket for bucket; min, max and sums from the stored
  * fields, so statistics are exactly those of the run. */
 static gboolean
@@ -1428,6 +1440,24 @@ load_histogram (Loader        *loader,
       last = (int) index;
     }
 
+  return check_histogram_totals (loader, prefix, hist, samples, total, first, last, min, max, sum, sum_sq);
+}
+
+/* What a histogram's totals must say of its bins: @total, @first and @last
+ * come from the bins in @hist; the totals are stored in it when they fit. */
+static gboolean
+check_histogram_totals (Loader        *loader,
+                        const char    *prefix,
+                        DuelHistogram *hist,
+                        guint64        samples,
+                        guint64        total,
+                        int            first,
+                        int            last,
+                        guint64        min,
+                        guint64        max,
+                        guint64        sum,
+                        double         sum_sq)
+{
   if (total != samples)
     {
       g_autofree char *a = g_strdup_printf ("%" G_GUINT64_FORMAT, samples);
@@ -2326,16 +2356,33 @@ _duel_result_test_header_from_json (JsonObject           *test,
 }
 
 gboolean
-_duel_result_histogram_from_json (JsonObject     *lat,
-                                  const char     *prefix,
-                                  DuelHistogram  *hist,
-                                  GError        **error)
+_duel_result_check_histogram (DuelHistogram  *hist,
+                              const char     *prefix,
+                              GError        **error)
 {
   Loader loader = { NULL, error };
+  guint64 total = 0;
+  int first = -1, last = -1;
 
-  g_return_val_if_fail (lat != NULL, FALSE);
   g_return_val_if_fail (hist != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return load_histogram (&loader, lat, prefix, hist);
+  for (guint i = 0; i < DUEL_HISTOGRAM_N_BUCKETS; i++)
+    {
+      if (hist->buckets[i] == 0)
+        continue;
+      if (total + hist->buckets[i] < total || total + hist->buckets[i] > G_MAXINT64)
+        return fail (&loader, _("%s makes the sample count overflow."), prefix);
+      total += hist->buckets[i];
+      if (first < 0)
+        first = (int) i;
+      last = (int) i;
+    }
+  if (!isfinite (hist->sum_sq_ns))
+    {
+      g_autofree char *field = g_strdup_printf ("%s.sum_sq", prefix);
+      return fail (&loader, _("%s is not a finite number."), field);
+    }
+  return check_histogram_totals (&loader, prefix, hist, hist->count, total, first, last,
+                                 hist->min_ns, hist->max_ns, hist->sum_ns, hist->sum_sq_ns);
 }
