@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -119,8 +120,12 @@ struct _DuelCheckpointer
   guint64                done_batches;
   gboolean               stopping;
   GError                *error;            /* the writer's first failure */
-  DuelCheckpointerStats  stats;
+  DuelCheckpointerStats  stats;            /* the writer's counters */
   GThread               *writer;
+
+  /* The engine thread's counters, apart: never behind the writer's lock. */
+  GMutex                 update_stats_lock;
+  DuelCheckpointerStats  update_stats;
 
   /* The writer thread's (and the caller's before start and after the join). */
   DuelResult            *shadow;
@@ -371,13 +376,17 @@ duel_checkpointer_update (DuelCheckpointer *self,
     g_ptr_array_add (self->queue, g_ptr_array_index (self->pending, i));
   g_ptr_array_set_size (self->pending, 0);
   self->queued_batches++;
+  g_mutex_unlock (&self->lock);
+  /* After the unlock: the writer wakes to a free mutex, not to ours. */
   g_cond_signal (&self->work_cond);
+
   end_ns = now_ns ();
   took = end_ns - start_ns;
-  self->stats.updates++;
-  self->stats.update_total_ns += took;
-  self->stats.update_max_ns = MAX (self->stats.update_max_ns, took);
-  g_mutex_unlock (&self->lock);
+  g_mutex_lock (&self->update_stats_lock);
+  self->update_stats.updates++;
+  self->update_stats.update_total_ns += took;
+  self->update_stats.update_max_ns = MAX (self->update_stats.update_max_ns, took);
+  g_mutex_unlock (&self->update_stats_lock);
 }
 
 /* ---- the writer side ---------------------------------------------------- */
@@ -647,6 +656,12 @@ writer_main (gpointer data)
 {
   DuelCheckpointer *self = data;
   GPtrArray *batch = g_ptr_array_new_with_free_func (msg_free);
+  struct sched_param param = { 0 };
+
+  /* Background work: its wake-ups should not preempt the engine thread
+   * (SCHED_BATCH is disfavoured on wake-up, never starved). */
+  if (sched_setscheduler (0, SCHED_BATCH, &param) != 0)
+    g_debug ("SCHED_BATCH for the checkpoint writer: %s", g_strerror (errno));
 
   g_mutex_lock (&self->lock);
   for (;;)
@@ -661,13 +676,14 @@ writer_main (gpointer data)
            * when no update comes. */
           if (self->unsynced && !self->broken)
             {
-              guint64 due = self->last_sync_ns + self->period_ns, now = now_ns ();
-              gint64 deadline;
+              guint64 since = now_ns () - self->last_sync_ns;
+              gint64 wait_us;
 
-              if (now >= due)
+              if (since >= self->period_ns)
                 break;
-              deadline = g_get_monotonic_time () + (gint64) ((due - now) / 1000) + 1;
-              if (!g_cond_wait_until (&self->work_cond, &self->lock, deadline))
+              /* Capped, so a huge period cannot overflow the deadline. */
+              wait_us = (gint64) MIN ((self->period_ns - since) / 1000 + 1, (guint64) G_TIME_SPAN_HOUR);
+              if (!g_cond_wait_until (&self->work_cond, &self->lock, g_get_monotonic_time () + wait_us))
                 break;
             }
           else
@@ -742,6 +758,7 @@ duel_checkpointer_finalize (GObject *object)
   if (self->line != NULL)
     g_string_free (self->line, TRUE);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->update_stats_lock);
   g_cond_clear (&self->work_cond);
   g_cond_clear (&self->done_cond);
 
@@ -810,6 +827,7 @@ static void
 duel_checkpointer_init (DuelCheckpointer *self)
 {
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->update_stats_lock);
   g_cond_init (&self->work_cond);
   g_cond_init (&self->done_cond);
   self->period_ns = DEFAULT_PERIOD_NS;
@@ -947,6 +965,11 @@ duel_checkpointer_get_stats (DuelCheckpointer      *self,
   g_mutex_lock (&self->lock);
   *out = self->stats;
   g_mutex_unlock (&self->lock);
+  g_mutex_lock (&self->update_stats_lock);
+  out->updates = self->update_stats.updates;
+  out->update_total_ns = self->update_stats.update_total_ns;
+  out->update_max_ns = self->update_stats.update_max_ns;
+  g_mutex_unlock (&self->update_stats_lock);
 }
 
 GError *
