@@ -828,6 +828,65 @@ test_checkpointer_finish_fails (Fixture       *fixture,
   g_assert_cmpint (test_of (loaded, 0)->status, ==, DUEL_TEST_STATUS_RUNNING);
 }
 
+/* A compaction that fails (a folder took the file's place): the run goes
+ * on in the journal, the error is kept, and nothing is lost. */
+static void
+test_checkpointer_compaction_fails (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  g_autoptr(DuelCheckpointer) checkpointer = duel_checkpointer_new (fixture->path);
+  g_autoptr(DuelResult) result = new_result ();
+  g_autoptr(DuelTestRecord) record = new_record ("randrw-qd8");
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) writer_error = NULL;
+  g_autofree char *aside = g_build_filename (fixture->dir, "aside.json", NULL);
+  DuelCheckpointerStats stats;
+  guint64 journal_bytes;
+
+  _duel_checkpointer_set_period (checkpointer, 0);
+  _duel_checkpointer_set_compact_threshold (checkpointer, 1);
+  record->status = DUEL_TEST_STATUS_RUNNING;
+  duel_result_add_test (result, record);
+  g_assert_true (duel_checkpointer_start (checkpointer, result, &error));
+  g_assert_no_error (error);
+  add_rows (record, 10);
+  duel_checkpointer_update (checkpointer, result, FALSE);
+  _duel_checkpointer_flush (checkpointer);
+  duel_checkpointer_get_stats (checkpointer, &stats);
+  g_assert_cmpuint (stats.compactions, ==, 1);
+  g_assert_null (duel_checkpointer_dup_error (checkpointer));
+
+  g_assert_cmpint (g_rename (fixture->path, aside), ==, 0);
+  g_assert_cmpint (g_mkdir (fixture->path, 0700), ==, 0);
+  for (guint i = 0; i < 3; i++)
+    {
+      add_rows (record, 5);
+      duel_checkpointer_update (checkpointer, result, FALSE);
+      _duel_checkpointer_flush (checkpointer);
+    }
+  duel_checkpointer_get_stats (checkpointer, &stats);
+  g_assert_cmpuint (stats.compactions, ==, 1);
+  g_assert_cmpuint (stats.errors, >=, 1);
+  writer_error = duel_checkpointer_dup_error (checkpointer);
+  g_assert_error (writer_error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  /* The journal took the rows instead. */
+  journal_bytes = file_size_of (fixture->journal);
+  g_assert_cmpuint (journal_bytes, ==, stats.journal_bytes);
+  g_assert_cmpuint (journal_bytes, >, strlen (DUEL_JOURNAL_FORMAT " 1 \n") + 36);
+
+  g_assert_cmpint (g_rmdir (fixture->path), ==, 0);
+  g_assert_cmpint (g_rename (aside, fixture->path), ==, 0);
+  loaded = load_checked (fixture->path);
+  g_assert_cmpuint (n_rows (loaded, 0), ==, 25);
+  assert_rows_equal (test_of (loaded, 0), record, 25);
+  assert_histograms_equal (test_of (loaded, 0), record);
+
+  g_assert_true (duel_checkpointer_finish (checkpointer, result, &error));
+  g_assert_no_error (error);
+  g_assert_false (journal_exists (fixture));
+}
+
 static void
 test_checkpointer_start_fails (Fixture       *fixture,
                                gconstpointer  data)
@@ -1119,6 +1178,7 @@ main (int   argc,
   g_test_add ("/duel/checkpointer/fold/new-test", Fixture, NULL, fixture_set_up, test_fold_new_test, fixture_tear_down);
   g_test_add ("/duel/checkpointer/run", Fixture, NULL, fixture_set_up, test_checkpointer_run, fixture_tear_down);
   g_test_add ("/duel/checkpointer/compaction", Fixture, NULL, fixture_set_up, test_checkpointer_compaction, fixture_tear_down);
+  g_test_add ("/duel/checkpointer/compaction-fails", Fixture, NULL, fixture_set_up, test_checkpointer_compaction_fails, fixture_tear_down);
   g_test_add ("/duel/checkpointer/finish", Fixture, NULL, fixture_set_up, test_checkpointer_finish, fixture_tear_down);
   g_test_add ("/duel/checkpointer/finish-fails", Fixture, NULL, fixture_set_up, test_checkpointer_finish_fails, fixture_tear_down);
   g_test_add ("/duel/checkpointer/start-fails", Fixture, NULL, fixture_set_up, test_checkpointer_start_fails, fixture_tear_down);

@@ -640,10 +640,13 @@ write_batch (DuelCheckpointer *self,
   self->stats.writer_max_ns = MAX (self->stats.writer_max_ns, took);
   g_mutex_unlock (&self->lock);
 
+  /* A failed compaction (a full disk) waits before it is tried again; the
+   * last pass never compacts: finish() saves the whole result next. */
   now = now_ns ();
-  if (self->broken ? now >= self->next_retry_ns
-                   : self->journal_bytes > (self->compact_exact ? self->compact_bytes
-                                                                : MAX (self->compact_bytes, self->last_save_bytes)))
+  if (!stopping && now >= self->next_retry_ns &&
+      (self->broken ||
+       self->journal_bytes > (self->compact_exact ? self->compact_bytes
+                                                  : MAX (self->compact_bytes, self->last_save_bytes))))
     compact (self, now);
 
   g_mutex_lock (&self->lock);
