@@ -984,6 +984,7 @@ typedef struct
 {
   DuelCheckpointer *checkpointer;
   DuelResult       *result;
+  guint64           compactions;
 } ChildRun;
 
 static void
@@ -992,13 +993,23 @@ child_progress_cb (const DuelProgress *progress,
                    gpointer            user_data)
 {
   ChildRun *run = user_data;
+  DuelCheckpointerStats stats;
 
-  if (progress->interval_closed)
-    duel_checkpointer_update (run->checkpointer, run->result, FALSE);
+  if (!progress->interval_closed)
+    return;
+  duel_checkpointer_update (run->checkpointer, run->result, FALSE);
+  duel_checkpointer_get_stats (run->checkpointer, &stats);
+  if (stats.compactions != run->compactions)
+    {
+      run->compactions = stats.compactions;
+      g_printerr ("# crash child: %" G_GUINT64_FORMAT " compactions after %u rows\n",
+                  stats.compactions, progress->n_intervals);
+    }
 }
 
 /* The child: a long random-write run on a file in @dir, checkpointed into
- * @dir/result.json, until the parent kills it. */
+ * @dir/result.json, until the parent kills it; on stderr, how many
+ * compactions it got through. */
 static int
 crash_child (const char *dir)
 {
@@ -1032,12 +1043,16 @@ crash_child (const char *dir)
   duel_result_add_test (result, record);
 
   checkpointer = duel_checkpointer_new (result_path);
+  /* States and compactions (full saves, fresh journals) every few rows, so
+   * the kill may land in the middle of any of them. */
+  _duel_checkpointer_set_period (checkpointer, 500 * G_GUINT64_CONSTANT (1000000));
+  _duel_checkpointer_set_compact_threshold (checkpointer, 4096);
   if (!duel_checkpointer_start (checkpointer, result, &error))
     {
       g_printerr ("crash child: %s\n", error->message);
       return 1;
     }
-  run = (ChildRun) { checkpointer, result };
+  run = (ChildRun) { checkpointer, result, 0 };
   duel_checkpointer_update (checkpointer, result, FALSE);
   if (!duel_engine_run (target, record, NULL, child_progress_cb, &run, &error))
     {
