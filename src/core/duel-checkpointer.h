@@ -73,7 +73,8 @@ gboolean          duel_checkpointer_start           (DuelCheckpointer      *self
  * period of 2 s, and on @test_finished); never waits on I/O or on the
  * writer (a short mutex hands over the copies); never touches @result after
  * returning. Reads @result's tests (the engine thread is the only one
- * changing them, and is between batches while calling). */
+ * changing them, and is between batches while calling). Only between a
+ * successful start() and finish(). */
 void              duel_checkpointer_update          (DuelCheckpointer      *self,
                                                      DuelResult            *result,
                                                      gboolean               test_finished);
