@@ -1,65 +1,306 @@
-/* duel-checkpointer.c — whole-file saves, rate-limited (to be replaced by a journal)
+/* duel-checkpointer.c — copies from the engine thread, a journal from a writer thread
+ *
+ * The engine side (update) only copies: rows it has not handed over yet, a
+ * test's description when it appears or changes, and per period the
+ * runtime and histograms of a test that is running. The writer side turns
+ * the copies into journal lines, folds each line into its shadow result
+ * with the loader's own code (duel-journal.c) and appends the lines it
+ * could fold; it syncs at most once per period and compacts (a full save
+ * of the shadow, then a fresh journal) when the journal has grown past
+ * max(1 MiB, the last full save).
+ *
+ * Every full save gets a new journal id, and the journal's header repeats
+ * it: a journal left over from before (a crash between the save and the new
+ * journal, or another run) never folds into a file it does not extend.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include "duel-checkpointer.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
-#define CHECKPOINT_INTERVAL_US (2 * G_TIME_SPAN_SECOND)
+#include "duel-checkpointer-private.h"
+#include "duel-checkpointer.h"
+#include "duel-journal-private.h"
+#include "duel-result-private.h"
+
+#define NS_PER_SEC             G_GUINT64_CONSTANT (1000000000)
+#define DEFAULT_PERIOD_NS      (2 * NS_PER_SEC)
+#define DEFAULT_COMPACT_BYTES  (G_GUINT64_CONSTANT (1) << 20)
+/* A failing compaction (a full disk) is retried, less and less often. */
+#define MAX_RETRY_PERIODS      64
+
+typedef enum
+{
+  MSG_TEST,
+  MSG_ROWS,
+  MSG_STATE,
+} MsgKind;
+
+typedef struct
+{
+  MsgKind         kind;
+  guint           test;
+
+  /* MSG_TEST: what the test is, in a record of its own (strings, start
+   * time and summary owned; no series, no histograms). */
+  DuelTestRecord  header;
+
+  /* MSG_ROWS */
+  guint           first_row;
+  guint           n_rows;
+  DuelSeriesRow  *rows;
+
+  /* MSG_STATE: taken after @state_rows rows */
+  guint           state_rows;
+  guint64         runtime_ns;
+  DuelTestStatus  status;
+  DuelHistogram  *latency[DUEL_N_DIRECTIONS];
+} Msg;
+
+/* What the engine side handed over of one test. */
+typedef struct
+{
+  gboolean        seen;
+  gboolean        frozen;          /* its series shrank: no more rows from it */
+  gboolean        closed;          /* finished, and a test_finished update said so */
+  guint           rows;            /* rows handed over */
+
+  /* what the last state carried */
+  guint           state_rows;
+  DuelTestStatus  state_status;
+  guint64         state_runtime_ns;
+
+  /* what the last MSG_TEST carried, to notice a change in O(1); the
+   * pointers are only compared, never followed */
+  const char     *name;
+  const char     *preset;
+  const char     *error_message;
+  GDateTime      *started;
+  JsonObject     *summary;
+  DuelTestStatus  status;
+  DuelWorkload    workload;
+  guint64         span_offset;
+  guint64         span_length;
+  guint64         byte_limit;
+  gboolean        trimmed;
+} Known;
 
 struct _DuelCheckpointer
 {
-  GObject               parent_instance;
-  char                 *path;
-  gint64                last_us;
-  gboolean              failed;
-  DuelCheckpointerStats stats;
+  GObject                parent_instance;
+
+  char                  *result_path;
+  char                  *save_path;
+  char                  *journal_path;
+  guint64                period_ns;
+  guint64                compact_bytes;
+  gboolean               compact_exact;    /* a test's threshold: the last save's size does not count */
+  gboolean               started;
+  gboolean               finished;
+
+  /* The engine thread's. */
+  GArray                *known;            /* Known, by test index */
+  GPtrArray             *pending;          /* Msg, built before the hand-over */
+  guint64                last_state_ns;
+
+  /* Shared, under @lock. */
+  GMutex                 lock;
+  GCond                  work_cond;        /* the writer has work, or should stop */
+  GCond                  done_cond;        /* the writer caught up */
+  GPtrArray             *queue;            /* Msg */
+  guint64                queued_batches;
+  guint64                done_batches;
+  gboolean               stopping;
+  GError                *error;            /* the writer's first failure */
+  DuelCheckpointerStats  stats;            /* the writer's counters */
+  GThread               *writer;
+
+  /* The engine thread's counters, apart: never behind the writer's lock. */
+  GMutex                 update_stats_lock;
+  DuelCheckpointerStats  update_stats;
+
+  /* The writer thread's (and the caller's before start and after the join). */
+  DuelResult            *shadow;
+  DuelJournalFold       *fold;
+  GString               *out;
+  GString               *line;
+  int                    fd;
+  guint64                journal_bytes;
+  guint64                last_save_bytes;
+  guint64                last_sync_ns;
+  gboolean               unsynced;
+  gboolean               broken;           /* the journal cannot be appended to */
+  guint64                retry_ns;
+  guint64                next_retry_ns;
 };
 
 G_DEFINE_FINAL_TYPE (DuelCheckpointer, duel_checkpointer, G_TYPE_OBJECT)
 
-static void
-duel_checkpointer_finalize (GObject *object)
-{
-  DuelCheckpointer *self = DUEL_CHECKPOINTER (object);
+enum {
+  PROP_0,
+  PROP_RESULT_PATH,
+  N_PROPS
+};
 
-  g_clear_pointer (&self->path, g_free);
-  G_OBJECT_CLASS (duel_checkpointer_parent_class)->finalize (object);
+static GParamSpec *properties[N_PROPS];
+
+static guint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * NS_PER_SEC + (guint64) ts.tv_nsec;
+}
+
+static gboolean
+status_is_final (DuelTestStatus status)
+{
+  return status == DUEL_TEST_STATUS_COMPLETE ||
+         status == DUEL_TEST_STATUS_CANCELLED ||
+         status == DUEL_TEST_STATUS_FAILED;
 }
 
 static void
-duel_checkpointer_class_init (DuelCheckpointerClass *klass)
+msg_free (gpointer data)
 {
-  G_OBJECT_CLASS (klass)->finalize = duel_checkpointer_finalize;
+  Msg *msg = data;
+
+  g_free (msg->header.name);
+  g_free (msg->header.preset);
+  g_free (msg->header.error_message);
+  g_clear_pointer (&msg->header.started, g_date_time_unref);
+  g_clear_pointer (&msg->header.summary, json_object_unref);
+  g_free (msg->rows);
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    g_free (msg->latency[d]);
+  g_free (msg);
+}
+
+/* ---- the engine side ---------------------------------------------------- */
+
+static void
+remember_header (Known                *known,
+                 const DuelTestRecord *record)
+{
+  known->name = record->name;
+  known->preset = record->preset;
+  known->error_message = record->error_message;
+  known->started = record->started;
+  known->summary = record->summary;
+  known->status = record->status;
+  memcpy (&known->workload, &record->workload, sizeof known->workload);
+  known->span_offset = record->span_offset;
+  known->span_length = record->span_length;
+  known->byte_limit = record->byte_limit;
+  known->trimmed = record->trimmed;
+}
+
+/* A summary changed in place goes unnoticed here: the update after a test
+ * got its summary says test_finished, which sends the header anyway. */
+static gboolean
+header_changed (const Known          *known,
+                const DuelTestRecord *record)
+{
+  return known->name != record->name ||
+         known->preset != record->preset ||
+         known->error_message != record->error_message ||
+         known->started != record->started ||
+         known->summary != record->summary ||
+         known->status != record->status ||
+         memcmp (&known->workload, &record->workload, sizeof known->workload) != 0 ||
+         known->span_offset != record->span_offset ||
+         known->span_length != record->span_length ||
+         known->byte_limit != record->byte_limit ||
+         known->trimmed != record->trimmed;
 }
 
 static void
-duel_checkpointer_init (DuelCheckpointer *self)
+remember_state (Known                *known,
+                const DuelTestRecord *record)
 {
+  known->state_rows = known->rows;
+  known->state_status = record->status;
+  known->state_runtime_ns = record->runtime_ns;
 }
 
-DuelCheckpointer *
-duel_checkpointer_new (const char *result_path)
+/* Histograms change only while a test runs; otherwise a state is sent only
+ * when what it says changed. */
+static gboolean
+state_changed (const Known          *known,
+               const DuelTestRecord *record)
 {
-  DuelCheckpointer *self;
-
-  g_return_val_if_fail (result_path != NULL, NULL);
-
-  self = g_object_new (DUEL_TYPE_CHECKPOINTER, NULL);
-  self->path = g_strdup (result_path);
-  return self;
+  return record->status == DUEL_TEST_STATUS_RUNNING ||
+         known->state_rows != known->rows ||
+         known->state_status != record->status ||
+         known->state_runtime_ns != record->runtime_ns;
 }
 
-gboolean
-duel_checkpointer_start (DuelCheckpointer  *self,
-                         DuelResult        *result,
-                         GError           **error)
+static Msg *
+test_msg (guint                 test,
+          const DuelTestRecord *record)
 {
-  g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), FALSE);
+  Msg *msg = g_new0 (Msg, 1);
+  DuelTestRecord *header = &msg->header;
 
-  self->last_us = g_get_monotonic_time ();
-  return duel_result_save (result, self->path, error);
+  msg->kind = MSG_TEST;
+  msg->test = test;
+  header->name = g_strdup (record->name);
+  header->preset = g_strdup (record->preset);
+  header->workload = record->workload;
+  header->span_offset = record->span_offset;
+  header->span_length = record->span_length;
+  header->byte_limit = record->byte_limit;
+  header->trimmed = record->trimmed;
+  header->started = record->started != NULL ? g_date_time_ref (record->started) : NULL;
+  header->status = record->status;
+  header->error_message = g_strdup (record->error_message);
+  /* A deep copy: the engine thread may change the summary later. */
+  if (record->summary != NULL)
+    header->summary = _duel_result_copy_json_object (record->summary);
+  return msg;
+}
+
+static Msg *
+rows_msg (guint                test,
+          const DuelSeriesRow *rows,
+          guint                first,
+          guint                n)
+{
+  Msg *msg = g_new0 (Msg, 1);
+
+  msg->kind = MSG_ROWS;
+  msg->test = test;
+  msg->first_row = first;
+  msg->n_rows = n;
+  msg->rows = g_memdup2 (rows + first, (gsize) n * sizeof (DuelSeriesRow));
+  return msg;
+}
+
+static Msg *
+state_msg (guint                 test,
+           guint                 rows,
+           const DuelTestRecord *record)
+{
+  Msg *msg = g_new0 (Msg, 1);
+
+  msg->kind = MSG_STATE;
+  msg->test = test;
+  msg->state_rows = rows;
+  msg->runtime_ns = record->runtime_ns;
+  msg->status = record->status;
+  /* Fixed size, ~20 KiB each: a memcpy. */
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    msg->latency[d] = g_memdup2 (record->latency[d], sizeof (DuelHistogram));
+  return msg;
 }
 
 void
@@ -67,24 +308,621 @@ duel_checkpointer_update (DuelCheckpointer *self,
                           DuelResult       *result,
                           gboolean          test_finished)
 {
-  g_autoptr(GError) error = NULL;
-  gint64 start = g_get_monotonic_time ();
-  guint64 spent;
+  GPtrArray *tests;
+  guint64 start_ns, end_ns, took;
+  gboolean period_due;
 
   g_return_if_fail (DUEL_IS_CHECKPOINTER (self));
+  g_return_if_fail (DUEL_IS_RESULT (result));
+  g_return_if_fail (self->started && !self->finished);
 
-  if (!test_finished && start - self->last_us < CHECKPOINT_INTERVAL_US)
-    return;
-  self->last_us = start;
-  if (!duel_result_save (result, self->path, &error) && !self->failed)
+  start_ns = now_ns ();
+  tests = duel_result_get_tests (result);
+  period_due = self->period_ns == 0 || start_ns - self->last_state_ns >= self->period_ns;
+
+  if (self->known->len < tests->len)
+    g_array_set_size (self->known, tests->len);
+
+  for (guint i = 0; i < tests->len; i++)
     {
-      self->failed = TRUE;
-      g_warning ("Could not checkpoint %s: %s", self->path, error->message);
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      Known *known = &g_array_index (self->known, Known, i);
+      guint n = duel_series_get_length (record->series);
+      gboolean appeared = !known->seen;
+      /* A test_finished update describes every open test again: its
+       * summary may have changed in place. */
+      gboolean force = test_finished && !known->closed;
+
+      /* A test is described before its first row, so the fold can add it. */
+      if (appeared)
+        {
+          known->seen = TRUE;
+          remember_header (known, record);
+          g_ptr_array_add (self->pending, test_msg (i, record));
+        }
+
+      if (n < known->rows && !known->frozen)
+        {
+          g_debug ("The series of test %u shrank; its rows are left to the final save", i);
+          known->frozen = TRUE;
+        }
+      if (!known->frozen && n > known->rows)
+        {
+          g_ptr_array_add (self->pending, rows_msg (i, duel_series_get_rows (record->series), known->rows, n - known->rows));
+          known->rows = n;
+        }
+
+      if (!known->frozen && (force || period_due) && state_changed (known, record))
+        {
+          g_ptr_array_add (self->pending, state_msg (i, known->rows, record));
+          remember_state (known, record);
+        }
+
+      /* After the state, so a finished test is never complete without its runtime. */
+      if (!appeared && (force || header_changed (known, record)))
+        {
+          remember_header (known, record);
+          g_ptr_array_add (self->pending, test_msg (i, record));
+        }
+
+      if (test_finished && status_is_final (record->status))
+        known->closed = TRUE;
     }
-  spent = (guint64) (g_get_monotonic_time () - start) * 1000;
-  self->stats.n_checkpoints++;
-  self->stats.total_update_ns += spent;
-  self->stats.longest_update_ns = MAX (self->stats.longest_update_ns, spent);
+  if (period_due)
+    self->last_state_ns = start_ns;
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->pending->len; i++)
+    g_ptr_array_add (self->queue, g_ptr_array_index (self->pending, i));
+  g_ptr_array_set_size (self->pending, 0);
+  self->queued_batches++;
+  g_mutex_unlock (&self->lock);
+  /* After the unlock: the writer wakes to a free mutex, not to ours. */
+  g_cond_signal (&self->work_cond);
+
+  end_ns = now_ns ();
+  took = end_ns - start_ns;
+  g_mutex_lock (&self->update_stats_lock);
+  self->update_stats.updates++;
+  self->update_stats.update_total_ns += took;
+  self->update_stats.update_max_ns = MAX (self->update_stats.update_max_ns, took);
+  g_mutex_unlock (&self->update_stats_lock);
+}
+
+/* ---- the writer side ---------------------------------------------------- */
+
+/* Keeps the first failure for dup_error(); later ones are only counted. */
+static void
+note_error (DuelCheckpointer *self,
+            GError           *error)
+{
+  g_debug ("Checkpoint of %s: %s", self->save_path, error->message);
+  g_mutex_lock (&self->lock);
+  self->stats.errors++;
+  if (self->error == NULL)
+    self->error = g_error_copy (error);
+  g_mutex_unlock (&self->lock);
+}
+
+static gboolean
+write_all (int          fd,
+           const char  *data,
+           gsize        length,
+           const char  *path,
+           GError     **error)
+{
+  while (length > 0)
+    {
+      ssize_t n = write (fd, data, length);
+
+      if (n < 0)
+        {
+          int saved_errno = errno;
+          g_autofree char *display = NULL;
+
+          if (saved_errno == EINTR)
+            continue;
+          display = g_filename_display_name (path);
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       _("Could not write the journal “%s”: %s"), display, g_strerror (saved_errno));
+          return FALSE;
+        }
+      data += n;
+      length -= (gsize) n;
+    }
+  return TRUE;
+}
+
+/* A fresh journal holding only its header, in place atomically, then
+ * opened for appending. */
+static gboolean
+open_journal (DuelCheckpointer  *self,
+              const char        *journal_id,
+              GError           **error)
+{
+  g_autoptr(GString) header = g_string_new (NULL);
+  int fd;
+
+  _duel_journal_append_header (header, journal_id);
+  if (!g_file_set_contents_full (self->journal_path, header->str, (gssize) header->len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                 0666, error))
+    return FALSE;
+  fd = g_open (self->journal_path, O_WRONLY | O_APPEND | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *display = g_filename_display_name (self->journal_path);
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not open the journal “%s”: %s"), display, g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (self->fd >= 0)
+    close (self->fd);
+  self->fd = fd;
+  self->journal_bytes = header->len;
+  self->unsynced = FALSE;
+  return TRUE;
+}
+
+static guint64
+file_size (const char *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0)
+    return 0;
+  return (guint64) st.st_size;
+}
+
+/* The shadow saved whole under a new journal id, then a journal for that id. */
+static gboolean
+save_shadow (DuelCheckpointer  *self,
+             GError           **error)
+{
+  g_autofree char *journal_id = g_uuid_string_random ();
+  g_autofree char *old_id = g_strdup (duel_result_get_journal_id (self->shadow));
+
+  duel_result_set_journal_id (self->shadow, journal_id);
+  if (!duel_result_save (self->shadow, self->save_path, error))
+    {
+      /* The file on disk still names the old journal, which goes on. */
+      duel_result_set_journal_id (self->shadow, old_id);
+      return FALSE;
+    }
+  self->last_save_bytes = file_size (self->save_path);
+  /* Everything is in the file now: without a journal nothing is lost yet,
+   * but the next lines need one. */
+  if (!open_journal (self, journal_id, error))
+    {
+      self->broken = TRUE;
+      return FALSE;
+    }
+  self->broken = FALSE;
+  return TRUE;
+}
+
+static void
+compact (DuelCheckpointer *self,
+         guint64           now)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 start = now_ns (), took;
+
+  if (save_shadow (self, &error))
+    {
+      self->retry_ns = self->period_ns;
+      self->next_retry_ns = 0;
+    }
+  else
+    {
+      note_error (self, error);
+      self->next_retry_ns = now + MAX (self->retry_ns, NS_PER_SEC / 10);
+      self->retry_ns = MIN (MAX (self->retry_ns, NS_PER_SEC / 10) * 2,
+                            MAX_RETRY_PERIODS * MAX (self->period_ns, NS_PER_SEC / 10));
+    }
+  took = now_ns () - start;
+
+  g_mutex_lock (&self->lock);
+  self->stats.compactions += error == NULL;
+  self->stats.compaction_total_ns += took;
+  self->stats.compaction_max_ns = MAX (self->stats.compaction_max_ns, took);
+  g_mutex_unlock (&self->lock);
+}
+
+/* The line in self->line, folded into the shadow; kept for the journal
+ * only when it folded (a line the loader would stop at is never written). */
+static void
+fold_line (DuelCheckpointer *self)
+{
+  g_autoptr(GError) error = NULL;
+  DuelJournalLine kind;
+
+  g_assert (self->line->len > 0 && self->line->str[self->line->len - 1] == '\n');
+
+  kind = _duel_journal_fold_line (self->fold, self->line->str, self->line->len - 1, &error);
+  if (kind == DUEL_JOURNAL_LINE_FOLDED)
+    g_string_append_len (self->out, self->line->str, (gssize) self->line->len);
+  else if (kind == DUEL_JOURNAL_LINE_INVALID)
+    g_debug ("Not journalling a line the loader would refuse: %s", error != NULL ? error->message : "");
+  g_string_truncate (self->line, 0);
+}
+
+static void
+append_msg (DuelCheckpointer *self,
+            const Msg        *msg)
+{
+  switch (msg->kind)
+    {
+    case MSG_TEST:
+      _duel_journal_append_test (self->line, msg->test, &msg->header);
+      fold_line (self);
+      break;
+
+    case MSG_ROWS:
+      for (guint i = 0; i < msg->n_rows; i++)
+        {
+          _duel_journal_append_row (self->line, msg->test, msg->first_row + i, &msg->rows[i]);
+          fold_line (self);
+        }
+      break;
+
+    case MSG_STATE:
+      _duel_journal_append_state (self->line, msg->test, msg->state_rows, msg->runtime_ns, msg->status,
+                                  msg->latency[DUEL_DIRECTION_READ], msg->latency[DUEL_DIRECTION_WRITE]);
+      fold_line (self);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+write_batch (DuelCheckpointer *self,
+             GPtrArray        *batch,
+             gboolean          stopping)
+{
+  guint64 start = now_ns (), now, took;
+  gboolean synced = FALSE;
+
+  for (guint i = 0; i < batch->len; i++)
+    append_msg (self, g_ptr_array_index (batch, i));
+
+  if (self->out->len > 0 && !self->broken)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (write_all (self->fd, self->out->str, self->out->len, self->journal_path, &error))
+        {
+          self->journal_bytes += self->out->len;
+          self->unsynced = TRUE;
+        }
+      else
+        {
+          /* A line may be half written: nothing more goes after it. The
+           * shadow has everything; a compaction saves it. */
+          note_error (self, error);
+          self->broken = TRUE;
+        }
+    }
+  g_string_truncate (self->out, 0);
+
+  now = now_ns ();
+  if (self->unsynced && !self->broken &&
+      (stopping || self->period_ns == 0 || now - self->last_sync_ns >= self->period_ns))
+    {
+      if (fdatasync (self->fd) == 0)
+        {
+          self->unsynced = FALSE;
+          self->last_sync_ns = now;
+          synced = TRUE;
+        }
+      else
+        {
+          int saved_errno = errno;
+          g_autofree char *display = g_filename_display_name (self->journal_path);
+          g_autoptr(GError) error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                                                 _("Could not write the journal “%s”: %s"),
+                                                 display, g_strerror (saved_errno));
+
+          note_error (self, error);
+          self->broken = TRUE;
+        }
+    }
+  took = now_ns () - start;
+
+  g_mutex_lock (&self->lock);
+  self->stats.writer_passes++;
+  self->stats.checkpoints += synced;
+  self->stats.writer_total_ns += took;
+  self->stats.writer_max_ns = MAX (self->stats.writer_max_ns, took);
+  g_mutex_unlock (&self->lock);
+
+  /* A failed compaction (a full disk) waits before it is tried again; the
+   * last pass never compacts: finish() saves the whole result next. */
+  now = now_ns ();
+  if (!stopping && now >= self->next_retry_ns &&
+      (self->broken ||
+       self->journal_bytes > (self->compact_exact ? self->compact_bytes
+                                                  : MAX (self->compact_bytes, self->last_save_bytes))))
+    compact (self, now);
+
+  g_mutex_lock (&self->lock);
+  self->stats.journal_bytes = self->journal_bytes;
+  g_mutex_unlock (&self->lock);
+}
+
+static gpointer
+writer_main (gpointer data)
+{
+  DuelCheckpointer *self = data;
+  GPtrArray *batch = g_ptr_array_new_with_free_func (msg_free);
+  struct sched_param param = { 0 };
+
+  /* Background work: its wake-ups should not preempt the engine thread
+   * (SCHED_BATCH is disfavoured on wake-up, never starved). */
+  if (sched_setscheduler (0, SCHED_BATCH, &param) != 0)
+    g_debug ("SCHED_BATCH for the checkpoint writer: %s", g_strerror (errno));
+
+  g_mutex_lock (&self->lock);
+  for (;;)
+    {
+      GPtrArray *swap;
+      guint64 taken;
+      gboolean stopping;
+
+      while (self->queue->len == 0 && !self->stopping)
+        {
+          /* Lines written but not synced are synced a period later even
+           * when no update comes. */
+          if (self->unsynced && !self->broken)
+            {
+              guint64 since = now_ns () - self->last_sync_ns;
+              gint64 wait_us;
+
+              if (since >= self->period_ns)
+                break;
+              /* Capped, so a huge period cannot overflow the deadline. */
+              wait_us = (gint64) MIN ((self->period_ns - since) / 1000 + 1, (guint64) G_TIME_SPAN_HOUR);
+              if (!g_cond_wait_until (&self->work_cond, &self->lock, g_get_monotonic_time () + wait_us))
+                break;
+            }
+          else
+            g_cond_wait (&self->work_cond, &self->lock);
+        }
+
+      swap = self->queue;
+      self->queue = batch;
+      batch = swap;
+      taken = self->queued_batches;
+      stopping = self->stopping;
+      g_mutex_unlock (&self->lock);
+
+      write_batch (self, batch, stopping);
+      g_ptr_array_set_size (batch, 0);
+
+      g_mutex_lock (&self->lock);
+      self->done_batches = taken;
+      g_cond_broadcast (&self->done_cond);
+      if (stopping && self->queue->len == 0)
+        break;
+    }
+  g_mutex_unlock (&self->lock);
+
+  g_ptr_array_unref (batch);
+  return NULL;
+}
+
+static void
+stop_writer (DuelCheckpointer *self)
+{
+  if (self->writer == NULL)
+    return;
+  g_mutex_lock (&self->lock);
+  self->stopping = TRUE;
+  g_cond_signal (&self->work_cond);
+  g_mutex_unlock (&self->lock);
+  g_thread_join (g_steal_pointer (&self->writer));
+}
+
+/* ---- GObject -------------------------------------------------------------- */
+
+static void
+duel_checkpointer_dispose (GObject *object)
+{
+  DuelCheckpointer *self = (DuelCheckpointer *) object;
+
+  /* Never finished (the caller gave up): the journal stays for a loader. */
+  stop_writer (self);
+
+  G_OBJECT_CLASS (duel_checkpointer_parent_class)->dispose (object);
+}
+
+static void
+duel_checkpointer_finalize (GObject *object)
+{
+  DuelCheckpointer *self = (DuelCheckpointer *) object;
+
+  if (self->fd >= 0)
+    close (self->fd);
+  g_clear_pointer (&self->result_path, g_free);
+  g_clear_pointer (&self->save_path, g_free);
+  g_clear_pointer (&self->journal_path, g_free);
+  g_clear_pointer (&self->known, g_array_unref);
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
+  g_clear_pointer (&self->queue, g_ptr_array_unref);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->fold, _duel_journal_fold_free);
+  g_clear_object (&self->shadow);
+  if (self->out != NULL)
+    g_string_free (self->out, TRUE);
+  if (self->line != NULL)
+    g_string_free (self->line, TRUE);
+  g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->update_stats_lock);
+  g_cond_clear (&self->work_cond);
+  g_cond_clear (&self->done_cond);
+
+  G_OBJECT_CLASS (duel_checkpointer_parent_class)->finalize (object);
+}
+
+static void
+duel_checkpointer_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  DuelCheckpointer *self = DUEL_CHECKPOINTER (object);
+
+  switch (prop_id)
+    {
+    case PROP_RESULT_PATH:
+      g_value_set_string (value, self->result_path);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+duel_checkpointer_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  DuelCheckpointer *self = DUEL_CHECKPOINTER (object);
+
+  switch (prop_id)
+    {
+    case PROP_RESULT_PATH:
+      g_free (self->result_path);
+      self->result_path = g_value_dup_string (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+duel_checkpointer_class_init (DuelCheckpointerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = duel_checkpointer_dispose;
+  object_class->finalize = duel_checkpointer_finalize;
+  object_class->get_property = duel_checkpointer_get_property;
+  object_class->set_property = duel_checkpointer_set_property;
+
+  properties[PROP_RESULT_PATH] =
+    g_param_spec_string ("result-path", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+duel_checkpointer_init (DuelCheckpointer *self)
+{
+  g_mutex_init (&self->lock);
+  g_mutex_init (&self->update_stats_lock);
+  g_cond_init (&self->work_cond);
+  g_cond_init (&self->done_cond);
+  self->period_ns = DEFAULT_PERIOD_NS;
+  self->compact_bytes = DEFAULT_COMPACT_BYTES;
+  self->known = g_array_new (FALSE, TRUE, sizeof (Known));
+  self->pending = g_ptr_array_new ();
+  self->queue = g_ptr_array_new_with_free_func (msg_free);
+  self->out = g_string_new (NULL);
+  self->line = g_string_new (NULL);
+  self->fd = -1;
+}
+
+/* ---- public ----------------------------------------------------------------- */
+
+DuelCheckpointer *
+duel_checkpointer_new (const char *result_path)
+{
+  g_return_val_if_fail (result_path != NULL, NULL);
+
+  return g_object_new (DUEL_TYPE_CHECKPOINTER, "result-path", result_path, NULL);
+}
+
+const char *
+duel_checkpointer_get_result_path (DuelCheckpointer *self)
+{
+  g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), NULL);
+
+  return self->result_path;
+}
+
+const char *
+duel_checkpointer_get_journal_path (DuelCheckpointer *self)
+{
+  g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), NULL);
+
+  return self->journal_path;
+}
+
+gboolean
+duel_checkpointer_start (DuelCheckpointer  *self,
+                         DuelResult        *result,
+                         GError           **error)
+{
+  g_autoptr(DuelResult) shadow = NULL;
+  g_autofree char *save_path = NULL;
+  GPtrArray *tests;
+
+  g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), FALSE);
+  g_return_val_if_fail (DUEL_IS_RESULT (result), FALSE);
+  g_return_val_if_fail (!self->started, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  save_path = duel_result_save_path (self->result_path, error);
+  if (save_path == NULL)
+    return FALSE;
+  g_free (self->save_path);
+  self->save_path = g_steal_pointer (&save_path);
+  g_free (self->journal_path);
+  self->journal_path = _duel_journal_path_for (self->save_path);
+
+  /* A journal of an earlier attempt names another id, so saving first is
+   * safe: the loader ignores that journal from here on. */
+  shadow = _duel_result_copy (result);
+  self->shadow = g_object_ref (shadow);
+  if (!save_shadow (self, error))
+    {
+      g_clear_object (&self->shadow);
+      return FALSE;
+    }
+  self->fold = _duel_journal_fold_new (self->shadow);
+
+  /* The tests so far are in the file: hand over only what comes next. */
+  tests = duel_result_get_tests (result);
+  g_array_set_size (self->known, tests->len);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      Known *known = &g_array_index (self->known, Known, i);
+
+      known->seen = TRUE;
+      known->rows = duel_series_get_length (record->series);
+      known->closed = status_is_final (record->status);
+      remember_header (known, record);
+      remember_state (known, record);
+    }
+
+  self->last_state_ns = now_ns ();
+  self->last_sync_ns = self->last_state_ns;
+  self->retry_ns = self->period_ns;
+  self->started = TRUE;
+  self->writer = g_thread_new ("duel-checkpoint", writer_main, self);
+  return TRUE;
 }
 
 gboolean
@@ -93,8 +931,31 @@ duel_checkpointer_finish (DuelCheckpointer  *self,
                           GError           **error)
 {
   g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), FALSE);
+  g_return_val_if_fail (DUEL_IS_RESULT (result), FALSE);
+  g_return_val_if_fail (self->started && !self->finished, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return duel_result_save (result, self->path, error);
+  /* The writer writes and syncs what is queued before it stops. */
+  stop_writer (self);
+  self->finished = TRUE;
+  if (self->fd >= 0)
+    {
+      close (self->fd);
+      self->fd = -1;
+    }
+
+  duel_result_set_journal_id (result, NULL);
+  if (!duel_result_save (result, self->save_path, error))
+    return FALSE;
+
+  if (g_unlink (self->journal_path) != 0 && errno != ENOENT)
+    {
+      int saved_errno = errno;
+
+      /* Harmless: the saved file names no journal, so none is folded. */
+      g_debug ("Could not remove %s: %s", self->journal_path, g_strerror (saved_errno));
+    }
+  return TRUE;
 }
 
 void
@@ -102,5 +963,64 @@ duel_checkpointer_get_stats (DuelCheckpointer      *self,
                              DuelCheckpointerStats *out)
 {
   g_return_if_fail (DUEL_IS_CHECKPOINTER (self));
+  g_return_if_fail (out != NULL);
+
+  g_mutex_lock (&self->lock);
   *out = self->stats;
+  g_mutex_unlock (&self->lock);
+  g_mutex_lock (&self->update_stats_lock);
+  out->updates = self->update_stats.updates;
+  out->update_total_ns = self->update_stats.update_total_ns;
+  out->update_max_ns = self->update_stats.update_max_ns;
+  g_mutex_unlock (&self->update_stats_lock);
+}
+
+GError *
+duel_checkpointer_dup_error (DuelCheckpointer *self)
+{
+  GError *error;
+
+  g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  error = self->error != NULL ? g_error_copy (self->error) : NULL;
+  g_mutex_unlock (&self->lock);
+  return error;
+}
+
+/* ---- private ------------------------------------------------------------------ */
+
+void
+_duel_checkpointer_set_period (DuelCheckpointer *self,
+                               guint64           period_ns)
+{
+  g_return_if_fail (DUEL_IS_CHECKPOINTER (self));
+  g_return_if_fail (!self->started);
+
+  self->period_ns = period_ns;
+}
+
+void
+_duel_checkpointer_set_compact_threshold (DuelCheckpointer *self,
+                                          guint64           bytes)
+{
+  g_return_if_fail (DUEL_IS_CHECKPOINTER (self));
+  g_return_if_fail (!self->started);
+
+  self->compact_bytes = bytes;
+  self->compact_exact = TRUE;
+}
+
+void
+_duel_checkpointer_flush (DuelCheckpointer *self)
+{
+  guint64 target;
+
+  g_return_if_fail (DUEL_IS_CHECKPOINTER (self));
+
+  g_mutex_lock (&self->lock);
+  target = self->queued_batches;
+  while (self->writer != NULL && self->done_batches < target)
+    g_cond_wait (&self->done_cond, &self->lock);
+  g_mutex_unlock (&self->lock);
 }

@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "duel-error.h"
+#include "duel-journal-private.h"
+#include "duel-result-private.h"
 #include "duel-result.h"
 
 #define TOOL_NAME "driveduel"
@@ -41,6 +43,7 @@ struct _DuelResult
   DuelTargetInfo  target;
   JsonObject     *device;
   JsonObject     *rated;
+  char           *journal_id;      /* the journal that extends the file; NULL: none */
   GPtrArray      *tests;           /* DuelTestRecord */
 };
 
@@ -95,6 +98,7 @@ duel_result_finalize (GObject *object)
   duel_target_info_clear (&self->target);
   g_clear_pointer (&self->device, json_object_unref);
   g_clear_pointer (&self->rated, json_object_unref);
+  g_clear_pointer (&self->journal_id, g_free);
   g_clear_pointer (&self->tests, g_ptr_array_unref);
 
   G_OBJECT_CLASS (duel_result_parent_class)->finalize (object);
@@ -405,6 +409,26 @@ duel_result_set_published (DuelResult *self,
     return;
   self->published = published;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PUBLISHED]);
+}
+
+const char *
+duel_result_get_journal_id (DuelResult *self)
+{
+  g_return_val_if_fail (DUEL_IS_RESULT (self), NULL);
+
+  return self->journal_id;
+}
+
+void
+duel_result_set_journal_id (DuelResult *self,
+                            const char *journal_id)
+{
+  g_return_if_fail (DUEL_IS_RESULT (self));
+
+  if (g_strcmp0 (self->journal_id, journal_id) == 0)
+    return;
+  g_free (self->journal_id);
+  self->journal_id = g_strdup (journal_id);
 }
 
 GPtrArray *
@@ -742,13 +766,13 @@ set_date_or_null (JsonObject *object,
   json_object_set_string_member (object, name, text ? text : "");
 }
 
+/* What a test is, as against what it measured: a journal's "test" line
+ * holds this much, the file's test object begins with it. */
 static JsonObject *
-test_to_json (DuelTestRecord *record,
-              SeriesSplice   *splice,
-              guint           test_index)
+test_header_to_json (const DuelTestRecord *record)
 {
   JsonObject *test = json_object_new ();
-  JsonObject *params, *totals;
+  JsonObject *params;
   JsonNode *workload;
 
   json_object_set_string_member (test, "name", record->name ? record->name : "");
@@ -771,6 +795,17 @@ test_to_json (DuelTestRecord *record,
   json_object_set_object_member (test, "params", params);
 
   set_uint (test, "interval_ms", record->workload.interval_ms);
+  return test;
+}
+
+static JsonObject *
+test_to_json (DuelTestRecord *record,
+              SeriesSplice   *splice,
+              guint           test_index)
+{
+  JsonObject *test = test_header_to_json (record);
+  JsonObject *totals;
+
   set_uint (test, "runtime_ns", record->runtime_ns);
   json_object_set_object_member (test, "series", series_to_placeholders (splice, record->series, test_index));
 
@@ -823,6 +858,8 @@ result_to_json (DuelResult   *self,
   if (self->name != NULL)
     json_object_set_string_member (root, "name", self->name);
   json_object_set_boolean_member (root, "published", self->published);
+  if (self->journal_id != NULL)
+    json_object_set_string_member (root, "journal_id", self->journal_id);
 
   target = json_object_new ();
   json_object_set_string_member (target, "path", self->target.path ? self->target.path : "");
@@ -1300,6 +1337,18 @@ load_target (Loader         *loader,
   return TRUE;
 }
 
+static gboolean check_histogram_totals (Loader        *loader,
+                                        const char    *prefix,
+                                        DuelHistogram *hist,
+                                        guint64        samples,
+                                        guint64        total,
+                                        int            first,
+                                        int            last,
+                                        guint64        min,
+                                        guint64        max,
+                                        guint64        sum,
+                                        double         sum_sq);
+
 /* Histograms come back bucket for bucket; min, max and sums from the stored
  * fields, so statistics are exactly those of the run. */
 static gboolean
@@ -1391,6 +1440,24 @@ load_histogram (Loader        *loader,
       last = (int) index;
     }
 
+  return check_histogram_totals (loader, prefix, hist, samples, total, first, last, min, max, sum, sum_sq);
+}
+
+/* What a histogram's totals must say of its bins: @total, @first and @last
+ * come from the bins in @hist; the totals are stored in it when they fit. */
+static gboolean
+check_histogram_totals (Loader        *loader,
+                        const char    *prefix,
+                        DuelHistogram *hist,
+                        guint64        samples,
+                        guint64        total,
+                        int            first,
+                        int            last,
+                        guint64        min,
+                        guint64        max,
+                        guint64        sum,
+                        double         sum_sq)
+{
   if (total != samples)
     {
       g_autofree char *a = g_strdup_printf ("%" G_GUINT64_FORMAT, samples);
@@ -1585,32 +1652,33 @@ load_summary (Loader     *loader,
   return TRUE;
 }
 
+/* What a test is (name, status, workload, span, start): a file's test with
+ * @out_series non-NULL, where runtime, series and totals are required and
+ * returned; a journal's "test" line with @out_series NULL, where they are
+ * not looked at. The record's series and histograms are empty. */
 static DuelTestRecord *
-load_test (Loader               *loader,
-           JsonNode             *node,
-           guint                 index,
-           const DuelTargetInfo *target)
+load_test_header (Loader                *loader,
+                  JsonObject            *test,
+                  guint                  index,
+                  const DuelTargetInfo  *target,
+                  guint64               *out_runtime_ns,
+                  JsonObject           **out_series,
+                  JsonObject           **out_totals,
+                  JsonObject           **out_summary)
 {
   g_autofree char *prefix = g_strdup_printf ("tests[%u]", index);
   g_autofree char *params_prefix = g_strdup_printf ("tests[%u].params", index);
-  g_autofree char *series_prefix = g_strdup_printf ("tests[%u].series", index);
   g_autoptr(DuelTestRecord) record = NULL;
   g_autoptr(GError) workload_error = NULL;
-  JsonObject *test, *params = NULL, *series = NULL, *totals = NULL, *summary = NULL;
+  JsonObject *params = NULL;
   const char *name = NULL, *preset = NULL, *status = NULL, *error_message = NULL;
   GDateTime *started = NULL;
   DuelWorkload workload;
-  guint64 interval_ms = 0, runtime_ns = 0;
+  guint64 interval_ms = 0;
   guint64 span_offset = 0, span_bytes = 0, byte_limit = 0;
   gboolean trimmed = FALSE;
+  gboolean full = out_series != NULL;
   DuelTestStatus test_status;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      wrong_type (loader, prefix, _("an object"), node);
-      return NULL;
-    }
-  test = json_node_get_object (node);
 
   if (!get_string (loader, test, prefix, "name", TRUE, &name) ||
       !get_string (loader, test, prefix, "preset", FALSE, &preset) ||
@@ -1618,10 +1686,10 @@ load_test (Loader               *loader,
       !get_string (loader, test, prefix, "error", FALSE, &error_message) ||
       !get_object (loader, test, prefix, "params", TRUE, &params) ||
       !get_uint (loader, test, prefix, "interval_ms", TRUE, G_MAXUINT32, &interval_ms) ||
-      !get_uint (loader, test, prefix, "runtime_ns", TRUE, G_MAXINT64, &runtime_ns) ||
-      !get_object (loader, test, prefix, "series", TRUE, &series) ||
-      !get_object (loader, test, prefix, "totals", TRUE, &totals) ||
-      !get_object (loader, test, prefix, "summary", FALSE, &summary))
+      (full && !get_uint (loader, test, prefix, "runtime_ns", TRUE, G_MAXINT64, out_runtime_ns)) ||
+      (full && !get_object (loader, test, prefix, "series", TRUE, out_series)) ||
+      (full && !get_object (loader, test, prefix, "totals", TRUE, out_totals)) ||
+      !get_object (loader, test, prefix, "summary", FALSE, out_summary))
     return NULL;
 
   if (name[0] == '\0')
@@ -1679,11 +1747,54 @@ load_test (Loader               *loader,
   record->span_length = span_bytes;
   record->byte_limit = byte_limit;
   record->trimmed = trimmed;
-  record->runtime_ns = runtime_ns;
 
   if (!get_date (loader, test, prefix, "started", FALSE, &started))
     return NULL;
   record->started = started;
+
+  return g_steal_pointer (&record);
+}
+
+static gboolean
+load_test_summary (Loader         *loader,
+                   JsonObject     *summary,
+                   guint           index,
+                   DuelTestRecord *record)
+{
+  g_autofree char *summary_prefix = NULL;
+
+  if (summary == NULL)
+    return TRUE;
+  summary_prefix = g_strdup_printf ("tests[%u].summary", index);
+  if (!load_summary (loader, summary, summary_prefix))
+    return FALSE;
+  record->summary = copy_sanitized_object (summary);
+  return TRUE;
+}
+
+static DuelTestRecord *
+load_test (Loader               *loader,
+           JsonNode             *node,
+           guint                 index,
+           const DuelTargetInfo *target)
+{
+  g_autofree char *prefix = g_strdup_printf ("tests[%u]", index);
+  g_autofree char *series_prefix = g_strdup_printf ("tests[%u].series", index);
+  g_autoptr(DuelTestRecord) record = NULL;
+  JsonObject *series = NULL, *totals = NULL, *summary = NULL;
+  guint64 runtime_ns = 0;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      wrong_type (loader, prefix, _("an object"), node);
+      return NULL;
+    }
+
+  record = load_test_header (loader, json_node_get_object (node), index, target,
+                             &runtime_ns, &series, &totals, &summary);
+  if (record == NULL)
+    return NULL;
+  record->runtime_ns = runtime_ns;
 
   if (!load_series (loader, series, series_prefix, record->series))
     return NULL;
@@ -1750,14 +1861,8 @@ load_test (Loader               *loader,
         return NULL;
     }
 
-  if (summary != NULL)
-    {
-      g_autofree char *summary_prefix = g_strdup_printf ("%s.summary", prefix);
-
-      if (!load_summary (loader, summary, summary_prefix))
-        return NULL;
-      record->summary = copy_sanitized_object (summary);
-    }
+  if (!load_test_summary (loader, summary, index, record))
+    return NULL;
 
   return g_steal_pointer (&record);
 }
@@ -1771,6 +1876,7 @@ load_root (DuelResult *self,
   JsonArray *tests = NULL;
   JsonNode *node;
   const char *format = NULL, *tool_name = NULL, *tool_version = NULL, *name = NULL;
+  const char *journal_id = NULL;
   GDateTime *created = NULL;
   gboolean published = FALSE;
   gint64 version;
@@ -1824,10 +1930,12 @@ load_root (DuelResult *self,
       !load_target (loader, target, &self->target) ||
       !get_object (loader, object, "", "device", FALSE, &device) ||
       !get_object (loader, object, "", "rated", FALSE, &rated) ||
-      !get_array (loader, object, "", "tests", TRUE, &tests))
+      !get_array (loader, object, "", "tests", TRUE, &tests) ||
+      !get_string (loader, object, "", "journal_id", FALSE, &journal_id))
     return FALSE;
 
   self->name = g_strdup (name);
+  self->journal_id = g_strdup (journal_id);
   self->published = published;
   /* Copies without non-finite numbers (1e999 parses as infinity), so what
    * is in memory is exactly what saving writes. */
@@ -2092,10 +2200,40 @@ duel_result_check_loadable (DuelResult  *self,
   return again != NULL;
 }
 
+/* A journal beside the file (a run that was checkpointing when it stopped)
+ * is folded in when it names the file's journal_id. The folded result no
+ * longer needs that journal: a save of it must not name it again. */
+static void
+fold_journal (DuelResult *self,
+              const char *path)
+{
+  g_autofree char *target = NULL;
+  g_autofree char *journal = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+  GStatBuf st;
+
+  target = duel_result_save_path (path, NULL);
+  if (target == NULL)
+    return;
+  journal = _duel_journal_path_for (target);
+  if (g_stat (journal, &st) != 0 || !S_ISREG (st.st_mode) || (guint64) st.st_size > MAX_FILE_SIZE)
+    return;
+  if (!g_file_get_contents (journal, &data, &length, &error))
+    {
+      g_debug ("Not folding %s: %s", journal, error->message);
+      return;
+    }
+  if (_duel_journal_fold_data (self, data, length, NULL))
+    g_clear_pointer (&self->journal_id, g_free);
+}
+
 DuelResult *
 duel_result_load (const char  *path,
                   GError     **error)
 {
+  g_autoptr(DuelResult) result = NULL;
   g_autofree char *display = NULL;
   g_autofree char *data = NULL;
   GStatBuf st;
@@ -2116,5 +2254,135 @@ duel_result_load (const char  *path,
   if (!g_file_get_contents (path, &data, &length, error))
     return NULL;
 
-  return duel_result_load_from_data (data, length, display, error);
+  result = duel_result_load_from_data (data, length, display, error);
+  if (result != NULL && result->journal_id != NULL)
+    fold_journal (result, path);
+  return g_steal_pointer (&result);
+}
+
+/* ------------------------------------------------------------------------ */
+/* For the checkpointer's journal (duel-result-private.h)                   */
+
+static DuelTestRecord *
+copy_record (const DuelTestRecord *from)
+{
+  DuelTestRecord *copy = duel_test_record_new (from->name != NULL ? from->name : "", &from->workload);
+
+  copy->preset = g_strdup (from->preset);
+  copy->span_offset = from->span_offset;
+  copy->span_length = from->span_length;
+  copy->byte_limit = from->byte_limit;
+  copy->trimmed = from->trimmed;
+  copy->started = from->started != NULL ? g_date_time_ref (from->started) : NULL;
+  copy->runtime_ns = from->runtime_ns;
+  copy->status = from->status;
+  copy->error_message = g_strdup (from->error_message);
+  if (from->series != NULL)
+    {
+      duel_series_free (copy->series);
+      copy->series = duel_series_copy (from->series);
+    }
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    if (from->latency[d] != NULL)
+      memcpy (copy->latency[d], from->latency[d], sizeof (DuelHistogram));
+  if (from->summary != NULL)
+    copy->summary = copy_sanitized_object (from->summary);
+  return copy;
+}
+
+DuelResult *
+_duel_result_copy (DuelResult *self)
+{
+  DuelResult *copy;
+
+  g_return_val_if_fail (DUEL_IS_RESULT (self), NULL);
+
+  copy = g_object_new (DUEL_TYPE_RESULT, NULL);
+  copy->name = g_strdup (self->name);
+  duel_result_set_tool (copy, self->tool_name, self->tool_version);
+  if (self->created != NULL)
+    duel_result_set_created (copy, self->created);
+  copy->published = self->published;
+  duel_result_set_target (copy, &self->target);
+  if (self->device != NULL)
+    copy->device = copy_sanitized_object (self->device);
+  if (self->rated != NULL)
+    copy->rated = copy_sanitized_object (self->rated);
+  copy->journal_id = g_strdup (self->journal_id);
+  for (guint i = 0; i < self->tests->len; i++)
+    g_ptr_array_add (copy->tests, copy_record (g_ptr_array_index (self->tests, i)));
+  return copy;
+}
+
+JsonObject *
+_duel_result_copy_json_object (JsonObject *object)
+{
+  g_return_val_if_fail (object != NULL, NULL);
+
+  return copy_sanitized_object (object);
+}
+
+JsonObject *
+_duel_result_test_header_to_json (const DuelTestRecord *record)
+{
+  JsonObject *test;
+
+  g_return_val_if_fail (record != NULL, NULL);
+
+  test = test_header_to_json (record);
+  if (record->summary != NULL)
+    json_object_set_object_member (test, "summary", copy_sanitized_object (record->summary));
+  return test;
+}
+
+DuelTestRecord *
+_duel_result_test_header_from_json (JsonObject           *test,
+                                    guint                 index,
+                                    const DuelTargetInfo *target,
+                                    GError              **error)
+{
+  g_autoptr(DuelTestRecord) record = NULL;
+  Loader loader = { NULL, error };
+  JsonObject *summary = NULL;
+
+  g_return_val_if_fail (test != NULL, NULL);
+  g_return_val_if_fail (target != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  record = load_test_header (&loader, test, index, target, NULL, NULL, NULL, &summary);
+  if (record == NULL || !load_test_summary (&loader, summary, index, record))
+    return NULL;
+  return g_steal_pointer (&record);
+}
+
+gboolean
+_duel_result_check_histogram (DuelHistogram  *hist,
+                              const char     *prefix,
+                              GError        **error)
+{
+  Loader loader = { NULL, error };
+  guint64 total = 0;
+  int first = -1, last = -1;
+
+  g_return_val_if_fail (hist != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (guint i = 0; i < DUEL_HISTOGRAM_N_BUCKETS; i++)
+    {
+      if (hist->buckets[i] == 0)
+        continue;
+      if (total + hist->buckets[i] < total || total + hist->buckets[i] > G_MAXINT64)
+        return fail (&loader, _("%s makes the sample count overflow."), prefix);
+      total += hist->buckets[i];
+      if (first < 0)
+        first = (int) i;
+      last = (int) i;
+    }
+  if (!isfinite (hist->sum_sq_ns))
+    {
+      g_autofree char *field = g_strdup_printf ("%s.sum_sq", prefix);
+      return fail (&loader, _("%s is not a finite number."), field);
+    }
+  return check_histogram_totals (&loader, prefix, hist, hist->count, total, first, last,
+                                 hist->min_ns, hist->max_ns, hist->sum_ns, hist->sum_sq_ns);
 }

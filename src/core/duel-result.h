@@ -34,7 +34,9 @@ typedef struct
 } DuelTargetInfo;
 
 DuelResult           *duel_result_new              (void);
-/* Validates format, version, required fields and units; errors name @path. */
+/* Validates format, version, required fields and units; errors name @path.
+ * A journal left beside the file by an interrupted run ("<path>.journal",
+ * see DuelCheckpointer) is folded in when it belongs to the file. */
 DuelResult           *duel_result_load             (const char      *path,
                                                     GError         **error);
 /* The same checks on text in memory (what a fuzzer drives); @source_name
@@ -90,6 +92,13 @@ void                  duel_result_set_rated        (DuelResult      *self,
 gboolean              duel_result_is_published     (DuelResult      *self);
 void                  duel_result_set_published    (DuelResult      *self,
                                                     gboolean         published);
+
+/* Set while a run checkpoints into the file (DuelCheckpointer): names the
+ * journal beside it, "<file>.journal", that duel_result_load() folds in.
+ * NULL in a finished result. */
+const char           *duel_result_get_journal_id   (DuelResult      *self);
+void                  duel_result_set_journal_id   (DuelResult      *self,
+                                                    const char      *journal_id);
 
 GPtrArray            *duel_result_get_tests        (DuelResult      *self);   /* DuelTestRecord */
 void                  duel_result_add_test         (DuelResult      *self,

@@ -110,18 +110,19 @@ fault_wait_for_file() {
 }
 
 # fault_wait_running RESULT [ROWS]: waits (up to 60 s) until the run's
-# checkpoint loads with ROWS series rows (default 1), so the sabotage that
+# checkpoint loads with ROWS series rows (default 10, a second of the
+# tests' 100 ms intervals, the least the checks expect), so the sabotage that
 # follows hits a run that has opened its target and done I/O. A fixed sleep
 # raced a slow start on a busy machine: the target shrank before it was
 # opened and the run then simply used the smaller size. (The first save,
 # before any I/O, holds no rows, so the file alone proves nothing.)
 fault_wait_running() {
     _fr_i=0
-    while ! "$fault_checker" "$1" --min-rows "${2:-1}" >/dev/null 2>&1 && [ $_fr_i -lt 600 ]; do
+    while ! "$fault_checker" "$1" --min-rows "${2:-10}" >/dev/null 2>&1 && [ $_fr_i -lt 600 ]; do
         sleep 0.1; _fr_i=$((_fr_i + 1))
     done
-    "$fault_checker" "$1" --min-rows "${2:-1}" >/dev/null 2>&1 ||
-        fault_fail "the run's checkpoint $1 held no ${2:-1} rows within 60 s"
+    "$fault_checker" "$1" --min-rows "${2:-10}" >/dev/null 2>&1 ||
+        fault_fail "the run's checkpoint $1 held no ${2:-10} rows within 60 s"
 }
 
 # ---- checks: each prints "ok"/"not ok"; fault_done fails if any failed ----
