@@ -980,6 +980,16 @@ run_thread (GTask        *task,
   /* The final save; a stopped or failed run keeps what it measured. */
   if (job->checkpointer != NULL)
     {
+      DuelCheckpointerStats stats;
+
+      duel_checkpointer_get_stats (job->checkpointer, &stats);
+      /* G_MESSAGES_DEBUG=DriveDuel shows what checkpoints cost the engine thread. */
+      g_debug ("Checkpoints: %" G_GUINT64_FORMAT " updates on the engine thread, mean %.1f µs, "
+               "longest %.1f µs; %" G_GUINT64_FORMAT " journal syncs, %" G_GUINT64_FORMAT
+               " compactions (longest %.1f ms, off the engine thread), %" G_GUINT64_FORMAT " errors",
+               stats.updates, stats.updates ? stats.update_total_ns / 1e3 / stats.updates : 0.0,
+               stats.update_max_ns / 1e3, stats.checkpoints, stats.compactions,
+               stats.compaction_max_ns / 1e6, stats.errors);
       duel_checkpointer_finish (job->checkpointer, job->result, &job->save_error);
       /* Stopped or failed before the first test: a file with nothing
        * measured would only clutter the history. */
