@@ -71,6 +71,7 @@ typedef struct
   double       drop_before_rate;
 
   /* Passes over the span (random writes). */
+  gboolean     past_probe;        /* wrote as much as the probe did */
   gboolean     past_first;
   double       first_rate;        /* the regime's rate when the first pass ended */
   gboolean     gc_seen;
@@ -234,13 +235,7 @@ predict_bytes_s (DuelRunEta *self,
   if (has_second_pass (step))
     first_end = step->span_bytes / write_share (step);
 
-  /* The probe's end rate caps the first pass until the regime has no
-   * bytes from before the probe's end: a mean over a cache not yet seen to
-   * run out would be too fast. */
-  if (probe_informs (self, step) && step->regime_bytes < self->probe_rate * self->probe_s)
-    first_rate = isfinite (regime_rate) ? MIN (regime_rate, self->probe_end_rate) : self->probe_end_rate;
-
-  if (probe_informs (self, step) && done < self->probe_rate * self->probe_s)
+  if (probe_informs (self, step) && !step->past_probe)
     {
       /* The probe wrote its bytes in its time from a state like the fill's
        * (it runs before the discard); its end rate has seen the write
@@ -256,6 +251,9 @@ predict_bytes_s (DuelRunEta *self,
           seconds += MAX (probe_left, 0);
           done = to;
         }
+      /* Until the fill has written as much, a mean over a cache the probe
+       * saw run out would be too fast. */
+      first_rate = isfinite (regime_rate) ? MIN (regime_rate, self->probe_end_rate) : self->probe_end_rate;
     }
   if (!isfinite (first_rate) || first_rate <= 0)
     return NAN;
@@ -419,6 +417,18 @@ duel_run_eta_update (DuelRunEta         *self,
           step->drop_s = step->elapsed_s;
           step->drop_before_rate = (step->lo_bytes - step->regime_bytes) / (step->lo_s - step->regime_s);
         }
+    }
+
+  /* Past the probe's bytes the fill has seen all the probe saw: its own
+   * regime starts with its recent window, nothing from before. */
+  if (probe_informs (self, step) && !step->past_probe &&
+      step->bytes >= self->probe_rate * self->probe_s && n_rows > 0)
+    {
+      step->past_probe = TRUE;
+      step->regime_bytes = step->lo_bytes;
+      step->regime_s = step->lo_s;
+      step->regime_rate = step->recent_rate;
+      step->drop_before_rate = NAN;
     }
 
   if (has_second_pass (step) && isfinite (step->recent_rate))

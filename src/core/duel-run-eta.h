@@ -11,14 +11,17 @@
  * durations as estimated when the first step starts (the probe included),
  * then fixed, so the bar never goes back.
  *
- * Time left: fixed-time steps count their time left. A size-bounded step is
- * predicted in passes over its span: the rest of the first pass at the live
- * windowed rate (at first the probe's: its time for the bytes it wrote, then
- * its end rate, which has seen the write cache run out if it was smaller
- * than the probe); for a random write past one span, the drive
- * garbage-collects and is predicted at DUEL_RUN_ETA_GC_PRIOR of the first
- * pass's end rate until the live rate is lower. docs/eta.md has the method
- * and its measured errors.
+ * Time left: a timed step counts its time left. A size-bounded step is
+ * predicted in passes over its span. The first pass runs at the rate of its
+ * regime (everything since the rate last fell by half and stayed there: a
+ * write cliff), capped by the probe's end rate until the fill is past the
+ * probe's bytes (the probe took its time for those, and its end rate has
+ * seen a write cache smaller than it run out). A random write's second pass
+ * on flash garbage-collects: DUEL_RUN_ETA_GC_PRIOR of the first pass's end
+ * rate, or the rate of the last 10 % of the span written once that is
+ * lower; on a target without an FTL, the first pass's rate. What comes after
+ * one span cannot be measured before it: at 50 % of a 2x fill the estimate
+ * is the prior's. docs/eta.md has the method and its measured errors.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -34,9 +37,10 @@ G_BEGIN_DECLS
 
 /* The host rate of a random write's second pass over its span, as a share of
  * the first pass's end rate: greedy GC under uniform random writes costs
- * 1/0.51 to 1/0.73 programs per host write over the second pass of a 2x fill
- * for 7–28 % spare area (docs/eta.md), geometric middle 0.61, less about a
- * tenth for the reads and erases GC adds. A prior, not a measurement. */
+ * 1/0.53 to 1/0.75 programs per host write over the second pass of a 2x fill
+ * for 7 to 28 % spare area (docs/eta.md), geometric middle 0.63; less about a
+ * tenth for the reads and erases GC adds, rounded down so that a miss errs
+ * long. A prior, not a measurement: it stands until the drive shows less. */
 #define DUEL_RUN_ETA_GC_PRIOR 0.55
 
 typedef struct _DuelRunEta DuelRunEta;
@@ -47,8 +51,9 @@ void        duel_run_eta_free             (DuelRunEta         *self);
 /* The plan, before the run: one call per step, in order. @workload NULL for a
  * discard; @span_bytes and @byte_limit as resolved against the target
  * (duel_workload_resolve(); @byte_limit 0 for a timed step); @expected_s the
- * plan's expected duration (DuelPresetStep.weight_s), used until something
- * better is known. */
+ * plan's expected duration (DuelPresetStep.weight_s), used for a step nothing
+ * better is known of; NAN when there is none (the time left is then unknown
+ * until that step has a rate, and the step does not weigh in the fraction). */
 void        duel_run_eta_add_step         (DuelRunEta         *self,
                                            const DuelWorkload *workload,
                                            guint64             span_bytes,
