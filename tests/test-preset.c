@@ -453,6 +453,7 @@ test_quick_review (void)
                   estimate.probe_write_iops, estimate.fill_seconds, estimate.timed_seconds,
                   estimate.total_seconds);
   g_assert_cmpfloat (estimate.probe_write_iops, >, 0);
+  g_assert_cmpfloat (estimate.probe_end_write_iops, >, 0);
   g_assert_cmpuint (estimate.span_bytes, ==, 1024 * MIB);
   g_assert_cmpuint (estimate.fill_bytes, ==, 2048 * MIB);
   g_assert_cmpfloat_with_epsilon (estimate.total_seconds, estimate.fill_seconds + estimate.timed_seconds, 1e-9);
@@ -473,6 +474,16 @@ test_quick_review (void)
 
   tests = duel_result_get_tests (result);
   g_assert_cmpuint (tests->len, ==, G_N_ELEMENTS (expected_tests));
+  {
+    /* The fill keeps what the time left was estimated from (duel-run-eta.h). */
+    JsonObject *details = duel_test_record_get_details (g_ptr_array_index (tests, 0));
+    JsonObject *probe = json_object_get_object_member (details, "probe");
+
+    g_assert_nonnull (probe);
+    g_assert_cmpint (json_object_get_int_member (probe, "runtime_ms"), ==, 1000);
+    g_assert_cmpfloat (json_object_get_double_member (probe, "write_iops"), ==, estimate.probe_write_iops);
+    g_assert_cmpfloat (json_object_get_double_member (probe, "end_write_iops"), ==, estimate.probe_end_write_iops);
+  }
   for (guint i = 0; i < tests->len; i++)
     {
       DuelTestRecord *record = g_ptr_array_index (tests, i);
@@ -573,6 +584,7 @@ test_estimate_timed_only (void)
   g_assert_no_error (error);
   g_assert_cmpuint (estimate.fill_bytes, ==, 0);
   g_assert_true (isnan (estimate.probe_write_iops));
+  g_assert_true (isnan (estimate.probe_end_write_iops));
   g_assert_cmpfloat_with_epsilon (estimate.timed_seconds, 6 * 7.0, 1e-9);
   g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, 6);
 }

@@ -84,6 +84,8 @@ struct _DuelPreset
   guint64            discard_offset;
   guint64            discard_length;
   double             probe_write_iops;  /* NAN until estimated */
+  double             probe_end_write_iops;
+  guint64            probe_ms;
 
   DuelPresetProgressFunc   progress_func;
   gpointer                 progress_data;
@@ -120,6 +122,7 @@ duel_preset_init (DuelPreset *self)
 {
   self->steps = g_array_new (FALSE, TRUE, sizeof (DuelPresetStep));
   self->probe_write_iops = NAN;
+  self->probe_end_write_iops = NAN;
 }
 
 void
@@ -477,6 +480,28 @@ duel_preset_get_parameters (DuelPreset *self)
   return node;
 }
 
+/* Write IOPS over the last quarter of a run: where a write cache smaller
+ * than what the run wrote has already run out (the time-left estimate uses
+ * it, duel-run-eta.h). */
+static double
+end_write_iops (const DuelTestRecord *record)
+{
+  guint n = duel_series_get_length (record->series);
+  guint64 ops = 0, from_ms, to_ms;
+  guint i = n;
+
+  if (n == 0)
+    return NAN;
+  to_ms = duel_series_get_row (record->series, n - 1)->t_ms;
+  while (i > 0 && (i == n || duel_series_get_row (record->series, i - 1)->t_ms * 4 > to_ms * 3))
+    {
+      i--;
+      ops += duel_series_get_row (record->series, i)->ops[DUEL_DIRECTION_WRITE];
+    }
+  from_ms = i > 0 ? duel_series_get_row (record->series, i - 1)->t_ms : 0;
+  return to_ms > from_ms ? ops * 1e3 / (to_ms - from_ms) : NAN;
+}
+
 gboolean
 duel_preset_estimate (DuelPreset          *self,
                       DuelTarget          *target,
@@ -515,12 +540,15 @@ duel_preset_estimate (DuelPreset          *self,
       if (!duel_engine_run (target, probe, cancellable, NULL, NULL, error))
         return FALSE;
       self->probe_write_iops = duel_test_record_get_iops (probe, DUEL_DIRECTION_WRITE);
+      self->probe_end_write_iops = end_write_iops (probe);
+      self->probe_ms = probe_ms;
     }
 
   *out = (DuelPresetEstimate) {
     .span_bytes = self->plan.span_bytes,
     .fill_bytes = fill_bytes,
     .probe_write_iops = self->probe_write_iops,
+    .probe_end_write_iops = self->probe_end_write_iops,
     .probe_ms = has_fill ? probe_ms : 0,
   };
   for (guint i = 0; i < self->steps->len; i++)
@@ -701,6 +729,19 @@ duel_preset_run (DuelPreset    *self,
           json_object_set_int_member (discard, "offset", (gint64) self->discard_offset);
           json_object_set_int_member (discard, "length", (gint64) self->discard_length);
           json_object_set_object_member (details, "discard", discard);
+          /* What the time left was estimated from, so a replay sees it too. */
+          if (isfinite (self->probe_write_iops))
+            {
+              JsonObject *probe = json_object_new ();
+
+              json_object_set_int_member (probe, "runtime_ms", (gint64) self->probe_ms);
+              json_object_set_double_member (probe, "write_iops", self->probe_write_iops);
+              if (isfinite (self->probe_end_write_iops))
+                json_object_set_double_member (probe, "end_write_iops", self->probe_end_write_iops);
+              else
+                json_object_set_null_member (probe, "end_write_iops");
+              json_object_set_object_member (details, "probe", probe);
+            }
         }
       duel_result_add_test (result, record);
 

@@ -84,6 +84,7 @@ typedef struct
   guint64 span_bytes;
   guint64 fill_bytes;          /* 0 without a fill */
   double  probe_write_iops;    /* 4 KiB random write QD32; NAN when no probe ran */
+  double  probe_end_write_iops;/* the same over its last quarter (a write cache smaller than the probe has run out) */
   guint64 probe_ms;
   double  fill_seconds;        /* at the probe's rate: a lower bound, a full drive slows down */
   double  timed_seconds;       /* the fixed-length tests */

@@ -1,0 +1,532 @@
+/* duel-run-eta.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "duel-run-eta.h"
+
+/* Two live rates. The recent one covers the last 10 % of the span written
+ * (the analysis's plateau window) and at least 1 s and 5 intervals: what
+ * the drive does now. The regime's covers everything since the rate last
+ * changed by a factor of two (a write cliff halves it or more), so noise
+ * in a steady stretch averages out instead of swinging the estimate. */
+#define RECENT_SPAN_SHARE   0.1
+#define RECENT_MIN_S        1.0
+#define RECENT_MIN_ROWS     5
+#define REGIME_CHANGE       2.0
+/* Without a complete row, a rate needs this much time behind it. */
+#define RATE_MIN_S          1.0
+/* GC shows as a recent rate this far below the first pass's end rate. */
+#define GC_SEEN_DROP        0.2
+/* Past 1.5 spans with no such fall the drive has over 50 % spare area or no
+ * GC at all: either way it costs little for the rest of the fill. */
+#define GC_LATEST_PASS      1.5
+#define PROBE_BLOCK_BYTES   4096.0
+
+typedef enum
+{
+  STEP_PENDING,
+  STEP_RUNNING,
+  STEP_DONE,
+} StepState;
+
+typedef struct
+{
+  /* The plan. */
+  gboolean     discard;
+  DuelWorkload workload;
+  guint64      span_bytes;
+  guint64      byte_limit;
+  double       runtime_s;         /* 0: no time limit */
+  double       expected_s;
+  double       weight_s;          /* frozen at the run's start */
+
+  StepState    state;
+  gint64       start_us;
+  double       fraction;
+
+  /* The last update. */
+  double       elapsed_s;
+  guint64      bytes;
+  guint64      write_bytes;
+  double       recent_rate;       /* bytes/s, NAN until known */
+  double       regime_rate;
+  double       remaining_s;       /* at @remaining_us, NAN until known */
+  gint64       remaining_us;
+
+  /* The recent window starts after row @lo - 1, at @lo_bytes and @lo_s;
+   * the regime at @regime_bytes and @regime_s. */
+  guint        lo;
+  guint64      lo_bytes;
+  double       lo_s;
+  guint64      regime_bytes;
+  double       regime_s;
+  /* A fall not yet confirmed: from @drop_bytes at @drop_s, under half of
+   * @drop_before_rate (NAN: none). */
+  guint64      drop_bytes;
+  double       drop_s;
+  double       drop_before_rate;
+
+  /* Passes over the span (random writes). */
+  gboolean     past_probe;        /* wrote as much as the probe did */
+  gboolean     past_first;
+  double       first_rate;        /* the regime's rate when the first pass ended */
+  gboolean     gc_seen;
+} Step;
+
+struct _DuelRunEta
+{
+  GArray  *steps;                 /* Step */
+  double   probe_rate;            /* bytes/s, NAN when no probe ran */
+  double   probe_end_rate;
+  double   probe_s;
+  gint     probe_step;            /* the step it informs, -1: none */
+  gboolean flash;
+  gboolean weights_frozen;
+};
+
+static inline Step *
+get_step (DuelRunEta *self,
+          guint       index)
+{
+  return &g_array_index (self->steps, Step, index);
+}
+
+DuelRunEta *
+duel_run_eta_new (void)
+{
+  DuelRunEta *self = g_new0 (DuelRunEta, 1);
+
+  self->steps = g_array_new (FALSE, TRUE, sizeof (Step));
+  self->probe_rate = NAN;
+  self->probe_end_rate = NAN;
+  self->probe_step = -1;
+  self->flash = TRUE;
+  return self;
+}
+
+void
+duel_run_eta_free (DuelRunEta *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->steps);
+  g_free (self);
+}
+
+static double
+write_share (const Step *step)
+{
+  return step->discard ? 0.0 : (100.0 - MIN (step->workload.read_percent, 100)) / 100.0;
+}
+
+/* A random write over its span more than once: the drive must collect garbage. */
+static gboolean
+has_second_pass (const Step *step)
+{
+  double share = write_share (step);
+
+  return share > 0 && step->span_bytes > 0 && step->workload.pattern == DUEL_PATTERN_RANDOM &&
+         step->byte_limit > step->span_bytes / share;
+}
+
+static void
+find_probe_step (DuelRunEta *self)
+{
+  self->probe_step = -1;
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const Step *step = get_step (self, i);
+
+      if (!step->discard && step->byte_limit > 0 && step->workload.read_percent == 0 &&
+          step->workload.pattern == DUEL_PATTERN_RANDOM && step->workload.block_size == PROBE_BLOCK_BYTES)
+        {
+          self->probe_step = i;
+          return;
+        }
+    }
+}
+
+void
+duel_run_eta_add_step (DuelRunEta         *self,
+                       const DuelWorkload *workload,
+                       guint64             span_bytes,
+                       guint64             byte_limit,
+                       double              expected_s)
+{
+  Step step = { 0 };
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (!self->weights_frozen);
+
+  step.discard = workload == NULL;
+  if (workload != NULL)
+    step.workload = *workload;
+  step.span_bytes = span_bytes;
+  step.byte_limit = step.discard ? 0 : byte_limit;
+  step.runtime_s = step.discard ? 0 : step.workload.runtime_ms / 1e3;
+  step.expected_s = expected_s;
+  step.recent_rate = NAN;
+  step.regime_rate = NAN;
+  step.drop_before_rate = NAN;
+  step.remaining_s = NAN;
+  step.first_rate = NAN;
+  g_array_append_val (self->steps, step);
+  find_probe_step (self);
+}
+
+void
+duel_run_eta_set_probe (DuelRunEta *self,
+                        double      write_iops,
+                        double      end_write_iops,
+                        guint64     probe_ms)
+{
+  g_return_if_fail (self != NULL);
+
+  if (isfinite (write_iops) && write_iops > 0 && probe_ms > 0)
+    {
+      self->probe_rate = write_iops * PROBE_BLOCK_BYTES;
+      self->probe_s = probe_ms / 1e3;
+      /* Without an end figure the probe is taken as flat. */
+      self->probe_end_rate = isfinite (end_write_iops) && end_write_iops > 0
+        ? end_write_iops * PROBE_BLOCK_BYTES : self->probe_rate;
+    }
+  else
+    {
+      self->probe_rate = self->probe_end_rate = NAN;
+      self->probe_s = 0;
+    }
+}
+
+void
+duel_run_eta_set_flash (DuelRunEta *self,
+                        gboolean    flash)
+{
+  g_return_if_fail (self != NULL);
+  self->flash = !!flash;
+}
+
+static gboolean
+probe_informs (DuelRunEta *self,
+               const Step *step)
+{
+  return self->probe_step >= 0 && step == get_step (self, self->probe_step) &&
+         isfinite (self->probe_rate);
+}
+
+/* Seconds to transfer the rest of a size-bounded step, from @done bytes at
+ * @elapsed_s, with the live rates (bytes/s, NAN when none yet). */
+static double
+predict_bytes_s (DuelRunEta *self,
+                 const Step *step,
+                 double      done,
+                 double      elapsed_s,
+                 double      regime_rate,
+                 double      recent_rate)
+{
+  double limit = (double) step->byte_limit;
+  double first_end = limit;
+  double first_rate = regime_rate;
+  double seconds = 0;
+
+  if (has_second_pass (step))
+    first_end = step->span_bytes / write_share (step);
+
+  if (probe_informs (self, step) && !step->past_probe)
+    {
+      /* The probe wrote its bytes in its time from a state like the fill's
+       * (it runs before the discard); its end rate has seen the write
+       * cache run out if the cache was smaller than what it wrote. */
+      double probe_bytes = self->probe_rate * self->probe_s;
+      double to = MIN (probe_bytes, first_end);
+      double probe_left = self->probe_s * to / probe_bytes - elapsed_s;
+
+      if (done < to)
+        {
+          if (isfinite (regime_rate) && regime_rate > 0)
+            probe_left = MAX (probe_left, (to - done) / regime_rate);
+          seconds += MAX (probe_left, 0);
+          done = to;
+        }
+      /* Until the fill has written as much, a mean over a cache the probe
+       * saw run out would be too fast. */
+      first_rate = isfinite (regime_rate) ? MIN (regime_rate, self->probe_end_rate) : self->probe_end_rate;
+    }
+  if (!isfinite (first_rate) || first_rate <= 0)
+    return NAN;
+
+  if (done < first_end)
+    {
+      seconds += (first_end - done) / first_rate;
+      done = first_end;
+    }
+  if (done < limit)
+    {
+      double second_rate = step->past_first ? step->first_rate : first_rate;
+
+      /* Flash: GC from here on, at the prior until the drive shows its
+       * own (slower) rate, or none by the latest plausible start. */
+      if (self->flash)
+        {
+          if (!step->past_first || step->gc_seen || step->write_bytes < GC_LATEST_PASS * step->span_bytes)
+            second_rate *= DUEL_RUN_ETA_GC_PRIOR;
+          if (step->past_first && isfinite (recent_rate) && recent_rate > 0)
+            second_rate = MIN (second_rate, recent_rate);
+        }
+      else if (step->past_first)
+        second_rate = regime_rate;
+      seconds += (limit - done) / second_rate;
+    }
+  return seconds;
+}
+
+/* The step's whole duration as expected before it starts. */
+static double
+expected_s (DuelRunEta *self,
+            const Step *step)
+{
+  if (step->byte_limit > 0 && probe_informs (self, step))
+    {
+      double seconds = predict_bytes_s (self, step, 0, 0, NAN, NAN);
+
+      return step->runtime_s > 0 ? MIN (seconds, step->runtime_s) : seconds;
+    }
+  if (step->byte_limit == 0 && step->runtime_s > 0)
+    return step->runtime_s;
+  return step->expected_s;
+}
+
+static void
+freeze_weights (DuelRunEta *self)
+{
+  if (self->weights_frozen)
+    return;
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      Step *step = get_step (self, i);
+      double weight = expected_s (self, step);
+
+      step->weight_s = isfinite (weight) && weight > 0 ? weight : 0;
+    }
+  self->weights_frozen = TRUE;
+}
+
+void
+duel_run_eta_step_started (DuelRunEta *self,
+                           guint       index,
+                           gint64      now_us)
+{
+  Step *step;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (index < self->steps->len);
+
+  freeze_weights (self);
+  step = get_step (self, index);
+  step->state = STEP_RUNNING;
+  step->start_us = now_us;
+  step->fraction = 0;
+  step->remaining_s = step->byte_limit > 0 && !probe_informs (self, step) ? NAN : expected_s (self, step);
+  step->remaining_us = now_us;
+}
+
+void
+duel_run_eta_update (DuelRunEta         *self,
+                     guint               index,
+                     const DuelProgress *progress,
+                     const DuelSeries   *rows,
+                     gint64              now_us)
+{
+  Step *step;
+  guint n_rows = 0;
+  double fraction = 0;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (index < self->steps->len);
+  g_return_if_fail (progress != NULL);
+
+  step = get_step (self, index);
+  if (step->state != STEP_RUNNING)
+    return;
+
+  step->elapsed_s = progress->elapsed_ns / 1e9;
+  step->bytes = progress->bytes[DUEL_DIRECTION_READ] + progress->bytes[DUEL_DIRECTION_WRITE];
+  step->write_bytes = progress->bytes[DUEL_DIRECTION_WRITE];
+  if (step->byte_limit > 0)
+    fraction = (double) step->bytes / step->byte_limit;
+  if (step->runtime_s > 0)
+    fraction = MAX (fraction, step->elapsed_s / step->runtime_s);
+  step->fraction = MAX (step->fraction, MIN (fraction, 1.0));
+
+  if (rows != NULL)
+    {
+      double window_bytes = RECENT_SPAN_SHARE * (step->span_bytes > 0 ? MIN (step->span_bytes, step->byte_limit)
+                                                                        : step->byte_limit);
+      double window_s = MAX (RECENT_MIN_S, RECENT_MIN_ROWS * step->workload.interval_ms / 1e3);
+
+      /* Slide the recent window's start over the rows it no longer needs. */
+      n_rows = duel_series_get_length (rows);
+      while (step->lo < n_rows)
+        {
+          const DuelSeriesRow *row = duel_series_get_row (rows, step->lo);
+          guint64 next_bytes = step->lo_bytes + row->bytes[DUEL_DIRECTION_READ] + row->bytes[DUEL_DIRECTION_WRITE];
+          double next_s = row->t_ms / 1e3;
+
+          if (step->bytes < next_bytes + window_bytes || step->elapsed_s < next_s + window_s)
+            break;
+          step->lo_bytes = next_bytes;
+          step->lo_s = next_s;
+          step->lo++;
+        }
+    }
+  if (step->elapsed_s > step->lo_s && step->bytes >= step->lo_bytes &&
+      (n_rows > 0 || step->elapsed_s >= RATE_MIN_S))
+    {
+      double window_s = step->elapsed_s - step->lo_s;
+
+      step->recent_rate = (step->bytes - step->lo_bytes) / window_s;
+      step->regime_rate = (step->bytes - step->regime_bytes) / (step->elapsed_s - step->regime_s);
+
+      /* A new regime (a cliff) starts when the recent window falls under
+       * half the rate of the regime's time before it, once the rate since
+       * has stayed there for two windows: a slow second on a busy host does
+       * not reset what was learnt. Only falls: a rise (a trim backlog
+       * erased) is averaged in. */
+      if (isfinite (step->drop_before_rate))
+        {
+          double since = (step->bytes - step->drop_bytes) / (step->elapsed_s - step->drop_s);
+
+          if (since * REGIME_CHANGE >= step->drop_before_rate)
+            step->drop_before_rate = NAN;
+          else if (step->elapsed_s - step->drop_s >= 2 * window_s)
+            {
+              step->regime_bytes = step->drop_bytes;
+              step->regime_s = step->drop_s;
+              step->regime_rate = since;
+              step->drop_before_rate = NAN;
+            }
+        }
+      else if (step->lo_s > step->regime_s &&
+               step->recent_rate * REGIME_CHANGE < (step->lo_bytes - step->regime_bytes) / (step->lo_s - step->regime_s))
+        {
+          /* From now: the window still holds the time before the fall. */
+          step->drop_bytes = step->bytes;
+          step->drop_s = step->elapsed_s;
+          step->drop_before_rate = (step->lo_bytes - step->regime_bytes) / (step->lo_s - step->regime_s);
+        }
+    }
+
+  /* Past the probe's bytes the fill has seen all the probe saw: its own
+   * regime starts with its recent window, nothing from before. */
+  if (probe_informs (self, step) && !step->past_probe &&
+      step->bytes >= self->probe_rate * self->probe_s && n_rows > 0)
+    {
+      step->past_probe = TRUE;
+      step->regime_bytes = step->lo_bytes;
+      step->regime_s = step->lo_s;
+      step->regime_rate = step->recent_rate;
+      step->drop_before_rate = NAN;
+    }
+
+  if (has_second_pass (step) && isfinite (step->recent_rate))
+    {
+      if (!step->past_first && step->write_bytes >= step->span_bytes)
+        {
+          step->past_first = TRUE;
+          step->first_rate = step->regime_rate;
+        }
+      else if (step->past_first && step->recent_rate < (1 - GC_SEEN_DROP) * step->first_rate)
+        step->gc_seen = TRUE;
+    }
+
+  if (step->byte_limit > 0)
+    step->remaining_s = predict_bytes_s (self, step, step->bytes, step->elapsed_s,
+                                         step->regime_rate, step->recent_rate);
+  else
+    step->remaining_s = NAN;
+  if (step->runtime_s > 0)
+    {
+      double left = MAX (step->runtime_s - step->elapsed_s, 0);
+
+      step->remaining_s = isfinite (step->remaining_s) ? MIN (step->remaining_s, left) : left;
+    }
+  step->remaining_us = now_us;
+}
+
+void
+duel_run_eta_step_finished (DuelRunEta *self,
+                            guint       index,
+                            gint64      now_us)
+{
+  Step *step;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (index < self->steps->len);
+
+  freeze_weights (self);
+  step = get_step (self, index);
+  step->state = STEP_DONE;
+  step->fraction = 1;
+  step->remaining_s = 0;
+  step->remaining_us = now_us;
+}
+
+double
+duel_run_eta_get_fraction (DuelRunEta *self)
+{
+  double done = 0, total = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (!self->weights_frozen)
+    return 0;
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const Step *step = get_step (self, i);
+
+      total += step->weight_s;
+      done += step->weight_s * step->fraction;
+    }
+  if (total <= 0)
+    {
+      /* No step has an expected duration: count steps. */
+      for (guint i = 0; i < self->steps->len; i++)
+        done += get_step (self, i)->fraction;
+      return self->steps->len > 0 ? done / self->steps->len : 0;
+    }
+  return CLAMP (done / total, 0, 1);
+}
+
+double
+duel_run_eta_get_remaining_s (DuelRunEta *self,
+                              gint64      now_us)
+{
+  double seconds = 0;
+
+  g_return_val_if_fail (self != NULL, NAN);
+
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const Step *step = get_step (self, i);
+
+      switch (step->state)
+        {
+        case STEP_PENDING:
+          seconds += expected_s (self, step);
+          break;
+        case STEP_RUNNING:
+          if (isnan (step->remaining_s))
+            return NAN;
+          /* Between updates the step's time left runs down with the clock. */
+          seconds += MAX (step->remaining_s - (now_us - step->remaining_us) / 1e6, 0);
+          break;
+        case STEP_DONE:
+        default:
+          break;
+        }
+    }
+  return seconds;
+}

@@ -1,0 +1,356 @@
+/* test-eta.c — DuelRunEta on hand-computed inputs, and replays of real runs
+ *
+ * The unit cases feed rows of a known rate and check the time left to the
+ * microsecond against the sums written next to them. The replays feed the
+ * recorded runs in tests/data/eta/ (the write-saturation preset on the
+ * simulated SSD and on zram, docs/eta.md) through the estimator exactly as
+ * they ran and hold the time left within 25 % of the recorded remaining time
+ * at 10, 50 and 90 % progress. No clock is read: the verdict is the file's.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "duel-run-eta.h"
+#include "eta-replay-core.h"
+
+#define MIB        (G_GUINT64_CONSTANT (1) << 20)
+#define ROW_MS     100
+#define T0_US      G_GINT64_CONSTANT (1000000000)
+#define EPSILON    1e-6
+
+typedef struct
+{
+  DuelSeries  *rows;
+  DuelProgress progress;
+  gint64       start_us;
+} Feed;
+
+static void
+feed_init (Feed   *feed,
+           gint64  start_us)
+{
+  feed->rows = duel_series_new ();
+  memset (&feed->progress, 0, sizeof feed->progress);
+  feed->start_us = start_us;
+}
+
+static void
+feed_clear (Feed *feed)
+{
+  g_clear_pointer (&feed->rows, duel_series_free);
+}
+
+static gint64
+feed_now (const Feed *feed)
+{
+  return feed->start_us + (gint64) (feed->progress.elapsed_ns / 1000);
+}
+
+/* @n rows of @bytes written each, one update per row. */
+static void
+feed_rows (DuelRunEta *eta,
+           guint       index,
+           Feed       *feed,
+           guint       n,
+           guint64     bytes)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      DuelSeriesRow row = { .temperature_c = NAN };
+
+      row.t_ms = feed->progress.elapsed_ns / 1000000 + ROW_MS;
+      row.ops[DUEL_DIRECTION_WRITE] = bytes / 4096;
+      row.bytes[DUEL_DIRECTION_WRITE] = bytes;
+      duel_series_append (feed->rows, &row);
+      feed->progress.elapsed_ns = row.t_ms * 1000000;
+      feed->progress.ops[DUEL_DIRECTION_WRITE] += row.ops[DUEL_DIRECTION_WRITE];
+      feed->progress.bytes[DUEL_DIRECTION_WRITE] += bytes;
+      feed->progress.n_intervals++;
+      feed->progress.interval_closed = TRUE;
+      duel_run_eta_update (eta, index, &feed->progress, feed->rows, feed_now (feed));
+    }
+}
+
+static DuelWorkload
+workload (DuelPattern pattern,
+          guint32     block_size,
+          guint       read_percent,
+          guint64     runtime_ms)
+{
+  DuelWorkload w;
+
+  duel_workload_init (&w);
+  w.pattern = pattern;
+  w.block_size = block_size;
+  w.read_percent = read_percent;
+  w.runtime_ms = runtime_ms;
+  w.interval_ms = ROW_MS;
+  return w;
+}
+
+static void
+assert_remaining (DuelRunEta *eta,
+                  gint64      now_us,
+                  double      expected)
+{
+  double remaining = duel_run_eta_get_remaining_s (eta, now_us);
+
+  g_assert_cmpfloat_with_epsilon (remaining, expected, EPSILON);
+}
+
+/* Timed steps count their time; between updates the time left runs down
+ * with the clock, never below 0. */
+static void
+test_eta_timed (void)
+{
+  g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+  DuelWorkload a = workload (DUEL_PATTERN_RANDOM, 4096, 100, 10000);
+  DuelWorkload b = workload (DUEL_PATTERN_RANDOM, 4096, 100, 5000);
+  DuelProgress progress = { 0 };
+
+  duel_run_eta_add_step (eta, &a, 1024 * MIB, 0, 10);
+  duel_run_eta_add_step (eta, &b, 1024 * MIB, 0, 5);
+  g_assert_cmpfloat (duel_run_eta_get_fraction (eta), ==, 0);
+  assert_remaining (eta, T0_US, 15);
+
+  duel_run_eta_step_started (eta, 0, T0_US);
+  assert_remaining (eta, T0_US, 15);
+  progress.elapsed_ns = 4 * G_GUINT64_CONSTANT (1000000000);
+  duel_run_eta_update (eta, 0, &progress, NULL, T0_US + 4 * G_USEC_PER_SEC);
+  /* 6 s of the first, 5 of the second; 4 of 15 expected seconds done. */
+  assert_remaining (eta, T0_US + 4 * G_USEC_PER_SEC, 11);
+  g_assert_cmpfloat_with_epsilon (duel_run_eta_get_fraction (eta), 4.0 / 15, EPSILON);
+  assert_remaining (eta, T0_US + 5 * G_USEC_PER_SEC, 10);
+  assert_remaining (eta, T0_US + 60 * G_USEC_PER_SEC, 5);
+
+  duel_run_eta_step_finished (eta, 0, T0_US + 10 * G_USEC_PER_SEC);
+  g_assert_cmpfloat_with_epsilon (duel_run_eta_get_fraction (eta), 10.0 / 15, EPSILON);
+  duel_run_eta_step_started (eta, 1, T0_US + 11 * G_USEC_PER_SEC);
+  assert_remaining (eta, T0_US + 12 * G_USEC_PER_SEC, 4);
+  duel_run_eta_step_finished (eta, 1, T0_US + 16 * G_USEC_PER_SEC);
+  assert_remaining (eta, T0_US + 16 * G_USEC_PER_SEC, 0);
+  g_assert_cmpfloat (duel_run_eta_get_fraction (eta), ==, 1);
+}
+
+/* A constant rate gives the exact time left: a 1000 MiB sequential write at
+ * 10 MiB per 100 ms row. Unknown until the first row (no probe). */
+static void
+test_eta_constant_rate (void)
+{
+  g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+  DuelWorkload w = workload (DUEL_PATTERN_SEQUENTIAL, 128 * 1024, 0, 0);
+  Feed feed;
+
+  duel_run_eta_add_step (eta, &w, 1000 * MIB, 1000 * MIB, 10);
+  duel_run_eta_step_started (eta, 0, T0_US);
+  g_assert_true (isnan (duel_run_eta_get_remaining_s (eta, T0_US)));
+
+  feed_init (&feed, T0_US);
+  feed_rows (eta, 0, &feed, 20, 10 * MIB);
+  /* 800 MiB at 100 MiB/s. */
+  assert_remaining (eta, feed_now (&feed), 8);
+  g_assert_cmpfloat_with_epsilon (duel_run_eta_get_fraction (eta), 0.2, EPSILON);
+  feed_rows (eta, 0, &feed, 30, 10 * MIB);
+  assert_remaining (eta, feed_now (&feed), 5);
+  /* 50 ms later, without an update. */
+  assert_remaining (eta, feed_now (&feed) + 50000, 4.95);
+  feed_clear (&feed);
+}
+
+/* A 2x random write fill of a 1000 MiB span at a constant 100 MiB/s: the
+ * second pass at DUEL_RUN_ETA_GC_PRIOR of the first pass's rate on flash,
+ * at the same rate on a target without a flash translation layer, and at
+ * the same rate again once 1.5 spans passed with no fall. */
+static void
+test_eta_second_pass (void)
+{
+  for (guint flash = 0; flash <= 1; flash++)
+    {
+      g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+      DuelWorkload w = workload (DUEL_PATTERN_RANDOM, 4096, 0, 0);
+      double g = flash ? DUEL_RUN_ETA_GC_PRIOR : 1.0;
+      Feed feed;
+
+      w.size_multiple = 2;
+      duel_run_eta_add_step (eta, &w, 1000 * MIB, 2000 * MIB, 20);
+      duel_run_eta_set_flash (eta, flash);
+      duel_run_eta_step_started (eta, 0, T0_US);
+      feed_init (&feed, T0_US);
+
+      feed_rows (eta, 0, &feed, 50, 10 * MIB);
+      /* 500 MiB of the first pass at 100, 1000 of the second at 100 g. */
+      assert_remaining (eta, feed_now (&feed), 5 + 10 / g);
+      feed_rows (eta, 0, &feed, 70, 10 * MIB);
+      /* 1200 MiB written: 800 at 100 g. */
+      assert_remaining (eta, feed_now (&feed), 8 / g);
+      feed_rows (eta, 0, &feed, 40, 10 * MIB);
+      /* 1600 MiB, no fall since 1000: 400 at 100. */
+      assert_remaining (eta, feed_now (&feed), 4);
+      feed_clear (&feed);
+    }
+}
+
+/* GC shows: after the first pass the rate falls to 30 MiB/s (3 MiB rows).
+ * Once the recent window (10 % of the span, 34 rows) holds only the fall,
+ * the rest runs at it, below the prior's 55 MiB/s. */
+static void
+test_eta_gc_seen (void)
+{
+  g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+  DuelWorkload w = workload (DUEL_PATTERN_RANDOM, 4096, 0, 0);
+  Feed feed;
+
+  w.size_multiple = 2;
+  duel_run_eta_add_step (eta, &w, 1000 * MIB, 2000 * MIB, 20);
+  duel_run_eta_step_started (eta, 0, T0_US);
+  feed_init (&feed, T0_US);
+  feed_rows (eta, 0, &feed, 100, 10 * MIB);
+  feed_rows (eta, 0, &feed, 50, 3 * MIB);
+  /* 850 MiB left at 30 MiB/s. */
+  assert_remaining (eta, feed_now (&feed), 850.0 / 30);
+  feed_clear (&feed);
+}
+
+/* A write cliff: 100 MiB at 100 MiB/s, then 25 MiB/s (2.5 MiB rows), on a
+ * 1000 MiB sequential write. The fall is seen when the recent window is
+ * under half the rate before it and confirmed two windows later; from then
+ * on the regime's rate is the new one alone: at 600 MiB, 400 at 25 MiB/s. */
+static void
+test_eta_cliff (void)
+{
+  g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+  DuelWorkload w = workload (DUEL_PATTERN_SEQUENTIAL, 128 * 1024, 0, 0);
+  Feed feed;
+
+  duel_run_eta_add_step (eta, &w, 1000 * MIB, 1000 * MIB, 10);
+  duel_run_eta_step_started (eta, 0, T0_US);
+  feed_init (&feed, T0_US);
+  feed_rows (eta, 0, &feed, 10, 10 * MIB);
+  assert_remaining (eta, feed_now (&feed), 9);
+  feed_rows (eta, 0, &feed, 200, 5 * MIB / 2);
+  assert_remaining (eta, feed_now (&feed), 16);
+  feed_clear (&feed);
+}
+
+/* A burst: two slow seconds (a busy host) in a steady 100 MiB/s are seen
+ * as a fall but not confirmed, so the rate stays the mean since the start. */
+static void
+test_eta_burst (void)
+{
+  g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+  DuelWorkload w = workload (DUEL_PATTERN_SEQUENTIAL, 128 * 1024, 0, 0);
+  Feed feed;
+
+  duel_run_eta_add_step (eta, &w, 1000 * MIB, 1000 * MIB, 10);
+  duel_run_eta_step_started (eta, 0, T0_US);
+  feed_init (&feed, T0_US);
+  feed_rows (eta, 0, &feed, 30, 10 * MIB);
+  feed_rows (eta, 0, &feed, 20, 2 * MIB);
+  feed_rows (eta, 0, &feed, 30, 10 * MIB);
+  /* 640 MiB in 8 s; 360 MiB left at 80 MiB/s. */
+  assert_remaining (eta, feed_now (&feed), 4.5);
+  feed_clear (&feed);
+}
+
+/* The probe: 2 s at 25600 IOPS (200 MiB at 100 MiB/s), the last quarter at
+ * 6400 (25 MiB/s: its cache ran out). A 2x fill of 1000 MiB is expected to
+ * take the probe's 2 s for its first 200 MiB, 800 MiB at 25 MiB/s, and
+ * 1000 MiB at 25 g. After a discard and before a 10 s read, it weighs the
+ * progress; once running at the probe's pace, the same sum less 1 s. */
+static void
+test_eta_probe (void)
+{
+  g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+  DuelWorkload fill = workload (DUEL_PATTERN_RANDOM, 4096, 0, 0);
+  DuelWorkload read = workload (DUEL_PATTERN_RANDOM, 4096, 100, 10000);
+  double g = DUEL_RUN_ETA_GC_PRIOR;
+  double fill_s = 2 + 800.0 / 25 + 1000 / (25 * g);
+  Feed feed;
+
+  fill.size_multiple = 2;
+  duel_run_eta_add_step (eta, NULL, 1000 * MIB, 0, 0.5);
+  duel_run_eta_add_step (eta, &fill, 1000 * MIB, 2000 * MIB, 1);
+  duel_run_eta_add_step (eta, &read, 1000 * MIB, 0, 10);
+  duel_run_eta_set_probe (eta, 25600, 6400, 2000);
+  assert_remaining (eta, T0_US, 0.5 + fill_s + 10);
+
+  duel_run_eta_step_started (eta, 0, T0_US);
+  duel_run_eta_step_finished (eta, 0, T0_US + 200000);
+  g_assert_cmpfloat_with_epsilon (duel_run_eta_get_fraction (eta), 0.5 / (0.5 + fill_s + 10), EPSILON);
+  assert_remaining (eta, T0_US + 200000, fill_s + 10);
+
+  duel_run_eta_step_started (eta, 1, T0_US + 300000);
+  assert_remaining (eta, T0_US + 300000, fill_s + 10);
+  feed_init (&feed, T0_US + 300000);
+  feed_rows (eta, 1, &feed, 10, 10 * MIB);
+  /* 100 MiB in 1 s: the probe's 200 MiB end at its 2 s. */
+  assert_remaining (eta, feed_now (&feed), fill_s - 1 + 10);
+  g_assert_cmpfloat_with_epsilon (duel_run_eta_get_fraction (eta),
+                                  (0.5 + 0.05 * fill_s) / (0.5 + fill_s + 10), EPSILON);
+  feed_clear (&feed);
+}
+
+/* Recorded runs, replayed: within 25 % at 10, 50 and 90 % progress. */
+static void
+test_eta_replay (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "eta", name, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) result = duel_result_load (path, &error);
+  g_autoptr(GArray) samples = NULL;
+  const double points[] = { 0.1, 0.5, 0.9 };
+  EtaSample last;
+
+  g_assert_no_error (error);
+  samples = eta_replay (result, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (samples->len, >, 10);
+
+  for (guint i = 0; i < G_N_ELEMENTS (points); i++)
+    {
+      EtaSample sample;
+      double err;
+
+      g_assert_true (eta_replay_at (samples, points[i], &sample));
+      err = eta_sample_error (&sample);
+      g_test_message ("%s at %.0f %% (%.1f s in): %.1f s left, estimated %.1f s: %+.1f %%",
+                      name, points[i] * 100, sample.at_s, sample.actual_s, sample.estimate_s, err * 100);
+      g_assert_false (isnan (err));
+      g_assert_cmpfloat (fabs (err), <=, 0.25);
+    }
+  /* The end: all done, nothing left. */
+  last = g_array_index (samples, EtaSample, samples->len - 1);
+  g_assert_cmpfloat (last.fraction, >, 0.99);
+  g_assert_cmpfloat (fabs (last.actual_s), <, 0.2);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char * const replays[] = {
+    "ssd-falls.json", "ssd-rises.json", "ssd-more-op.json", "zram.json", "zram-busy.json",
+  };
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/eta/timed", test_eta_timed);
+  g_test_add_func ("/duel/eta/constant-rate", test_eta_constant_rate);
+  g_test_add_func ("/duel/eta/second-pass", test_eta_second_pass);
+  g_test_add_func ("/duel/eta/gc-seen", test_eta_gc_seen);
+  g_test_add_func ("/duel/eta/cliff", test_eta_cliff);
+  g_test_add_func ("/duel/eta/burst", test_eta_burst);
+  g_test_add_func ("/duel/eta/probe", test_eta_probe);
+  for (guint i = 0; i < G_N_ELEMENTS (replays); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/duel/eta/replay/%s", replays[i]);
+
+      g_test_add_data_func (path, replays[i], test_eta_replay);
+    }
+  return g_test_run ();
+}
