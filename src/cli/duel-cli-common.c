@@ -89,6 +89,7 @@ struct _DuelCliProgress
   gboolean enabled;     /* stdout is a terminal */
   gboolean drawn;       /* a line is on screen and needs clearing */
   gint64   last_draw_us;
+  gint64   eta_seconds;  /* the whole run's time left; -1 unknown */
 };
 
 DuelCliProgress *
@@ -98,6 +99,7 @@ duel_cli_progress_new (const char *label)
 
   progress->label = g_strdup (label);
   progress->enabled = isatty (STDOUT_FILENO);
+  progress->eta_seconds = -1;
   return progress;
 }
 
@@ -139,9 +141,30 @@ duel_cli_progress_update (DuelCliProgress    *progress,
                           elapsed_s, percent,
                           snapshot->interval_iops,
                           snapshot->interval_bytes_per_second / 1e6);
+  if (progress->eta_seconds >= 0)
+    {
+      gint64 s = progress->eta_seconds;
+      g_autofree char *left = s >= 3600
+        ? g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT, s / 3600, (s % 3600) / 60, s % 60)
+        : g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT, s / 60, s % 60);
+      g_autofree char *with_left = NULL;
+
+      /* TRANSLATORS: the progress line followed by the run's time left, e.g. "… 12:30 left" */
+      with_left = g_strdup_printf (_("%s  %s left"), line, left);
+      g_free (line);
+      line = g_steal_pointer (&with_left);
+    }
   fprintf (stdout, "\r\033[K%s", line);
   fflush (stdout);
   progress->drawn = TRUE;
+}
+
+void
+duel_cli_progress_set_eta (DuelCliProgress *progress,
+                           gint64           eta_seconds)
+{
+  if (progress != NULL)
+    progress->eta_seconds = eta_seconds;
 }
 
 void

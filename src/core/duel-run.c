@@ -20,6 +20,7 @@
 #include "duel-error.h"
 #include "duel-preflight.h"
 #include "duel-run-context.h"
+#include "duel-run-eta.h"
 #include "duel-run.h"
 
 G_DEFINE_ENUM_TYPE (DuelRunState, duel_run_state,
@@ -104,7 +105,9 @@ struct _DuelRun
     guint                generation;      /* bumped when a new test starts */
     guint                test_index;
     guint                n_tests;
-    double               fraction_done;   /* of the whole preset; < 0 for plain runs */
+    double               fraction_done;   /* of the whole run (DuelRunEta's); < 0 until known */
+    double               remaining_s;     /* DuelRunEta's, NAN while unknown ... */
+    gint64               remaining_at_us; /* ... as of this time */
     char                *test_name;
     char                *section;
     DuelWorkload         workload;
@@ -270,6 +273,7 @@ duel_run_init (DuelRun *self)
   g_array_set_clear_func (self->steps, step_clear);
   self->shared.rows = g_array_new (FALSE, FALSE, sizeof (DuelSeriesRow));
   self->shared.fraction_done = -1;
+  self->shared.remaining_s = NAN;
   self->status.eta_seconds = -1;
   self->status.temperature_c = NAN;
   self->open_mode = OPEN_WITH_SAFETY;
@@ -481,31 +485,24 @@ set_state (DuelRun      *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
+/* The worker's estimate (DuelRunEta) counted down to now: between two
+ * engine snapshots the time left keeps moving. */
 static void
 update_eta (DuelRun *self,
-            double   preset_fraction)
+            double   fraction,
+            double   remaining_s,
+            gint64   remaining_at_us)
 {
   DuelRunStatus *status = &self->status;
-  double elapsed_s = (g_get_monotonic_time () - self->start_us) / (double) G_USEC_PER_SEC;
-  double f;
 
-  if (preset_fraction >= 0)
+  if (fraction >= 0)
+    status->fraction_done = CLAMP (fraction, 0.0, 1.0);
+  if (self->state == DUEL_RUN_STATE_RUNNING && isfinite (remaining_s))
     {
-      /* The preset weighs its steps by their expected time. */
-      f = CLAMP (preset_fraction, 0.0, 1.0);
-    }
-  else
-    {
-      guint n = MAX (status->n_tests, 1);
-      double step = CLAMP (status->engine.fraction_done, 0.0, 1.0);
+      double left = remaining_s - (g_get_monotonic_time () - remaining_at_us) / (double) G_USEC_PER_SEC;
 
-      /* Plain runs: later tests are assumed to take as long as this one. */
-      f = CLAMP ((MIN (status->test_index, n - 1) + step) / n, 0.0, 1.0);
+      status->eta_seconds = (gint64) ceil (MAX (left, 0.0));
     }
-
-  status->fraction_done = f;
-  if (self->state == DUEL_RUN_STATE_RUNNING && f >= 0.005 && elapsed_s >= 1.0)
-    status->eta_seconds = (gint64) ceil (elapsed_s * (1.0 - f) / f);
   else
     status->eta_seconds = -1;
 }
@@ -521,7 +518,8 @@ apply_snapshot (DuelRun *self)
   guint generation, test_index, n_tests;
   guint64 span_length, byte_limit;
   DuelTargetKind target_kind;
-  double preset_fraction;
+  double fraction, remaining_s;
+  gint64 remaining_at_us;
   Event *event;
 
   g_mutex_lock (&self->lock);
@@ -529,7 +527,9 @@ apply_snapshot (DuelRun *self)
   generation = self->shared.generation;
   test_index = self->shared.test_index;
   n_tests = self->shared.n_tests;
-  preset_fraction = self->shared.fraction_done;
+  fraction = self->shared.fraction_done;
+  remaining_s = self->shared.remaining_s;
+  remaining_at_us = self->shared.remaining_at_us;
   span_length = self->shared.span_length;
   byte_limit = self->shared.byte_limit;
   workload = self->shared.workload;
@@ -602,8 +602,6 @@ apply_snapshot (DuelRun *self)
       self->status.temperature_c = duel_series_get_row (series, duel_series_get_length (series) - 1)->temperature_c;
     }
 
-  update_eta (self, preset_fraction);
-
   /* In order, so that no state and no step is skipped. Once stopping, a
    * state the worker published before it saw the cancel is old news. */
   while ((event = g_queue_pop_head (&events)) != NULL)
@@ -615,6 +613,7 @@ apply_snapshot (DuelRun *self)
                        event->fraction_done);
       event_free (event);
     }
+  update_eta (self, fraction, remaining_s, remaining_at_us);
 
   g_signal_emit (self, signals[PROGRESS], 0);
 }
@@ -641,6 +640,8 @@ typedef struct
   DuelResult       *result;
   DuelRunContext   *run_context;   /* identity, health, temperature */
   DuelCheckpointer *checkpointer;  /* NULL without an output file */
+  DuelRunEta       *eta;           /* worker only */
+  guint             step_index;    /* of a plain run's running workload */
   GError           *save_error;
 } Job;
 
@@ -652,6 +653,7 @@ job_free (Job *job)
   g_clear_object (&job->result);
   g_clear_object (&job->run_context);
   g_clear_object (&job->checkpointer);
+  g_clear_pointer (&job->eta, duel_run_eta_free);
   g_clear_error (&job->save_error);
   g_free (job);
 }
@@ -742,6 +744,53 @@ publish_progress (DuelRun            *self,
   schedule_idle (self);
 }
 
+/* With @lock held: the estimator's view, as of now. */
+static void
+publish_eta (DuelRun *self,
+             Job     *job)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  self->shared.fraction_done = duel_run_eta_get_fraction (job->eta);
+  self->shared.remaining_s = duel_run_eta_get_remaining_s (job->eta, now);
+  self->shared.remaining_at_us = now;
+}
+
+/* Memory-backed targets have no flash translation layer: no garbage
+ * collection to expect after the first pass of a fill. */
+static gboolean
+device_is_flash (JsonObject *device)
+{
+  const char *transport, *fs = NULL;
+
+  if (device == NULL)
+    return TRUE;
+  transport = json_object_get_string_member_with_default (device, "transport", "");
+  if (json_object_has_member (device, "filesystem") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (device, "filesystem")))
+    fs = json_object_get_string_member_with_default (json_object_get_object_member (device, "filesystem"),
+                                                     "type", "");
+  return !(g_strcmp0 (transport, "zram") == 0 || g_strcmp0 (fs, "tmpfs") == 0 || g_strcmp0 (fs, "ramfs") == 0);
+}
+
+/* The estimator's plan: one entry per step, resolved against the target. */
+static void
+eta_add_step (Job                *job,
+              const DuelWorkload *workload,
+              double              expected_s)
+{
+  guint64 offset = 0, length = 0, byte_limit = 0;
+
+  if (workload != NULL &&
+      !duel_workload_resolve (workload, duel_target_get_size (job->target),
+                              duel_target_get_logical_block_size (job->target),
+                              &offset, &length, &byte_limit, NULL))
+    byte_limit = 0;
+  if (workload == NULL)
+    length = duel_target_get_size (job->target);
+  duel_run_eta_add_step (job->eta, workload, length, byte_limit, expected_s);
+}
+
 static void
 engine_progress_cb (const DuelProgress *progress,
                     DuelTestRecord     *record,
@@ -753,8 +802,10 @@ engine_progress_cb (const DuelProgress *progress,
   if (progress->interval_closed)
     duel_run_context_annotate (job->run_context, record);
 
+  duel_run_eta_update (job->eta, job->step_index, progress, record->series, g_get_monotonic_time ());
   g_mutex_lock (&self->lock);
   publish_progress (self, progress, record);
+  publish_eta (self, job);
   g_mutex_unlock (&self->lock);
 
   if (progress->interval_closed && job->checkpointer != NULL)
@@ -772,12 +823,20 @@ preset_progress_cb (const DuelPresetProgress *progress,
   if (record != NULL && progress->engine != NULL && progress->engine->interval_closed)
     duel_run_context_annotate (job->run_context, record);
 
+  if (progress->engine == NULL && !progress->step_done)
+    duel_run_eta_step_started (job->eta, progress->step_index, g_get_monotonic_time ());
+  else if (progress->engine != NULL)
+    duel_run_eta_update (job->eta, progress->step_index, progress->engine,
+                         record != NULL ? record->series : NULL, g_get_monotonic_time ());
+  else
+    duel_run_eta_step_finished (job->eta, progress->step_index, g_get_monotonic_time ());
+
   g_mutex_lock (&self->lock);
   if (progress->engine == NULL && !progress->step_done)
     publish_step (self, record, progress->step_index, progress->n_steps,
-                  progress->step->name, progress->step->section, progress->fraction_done);
-  self->shared.fraction_done = progress->fraction_done;
+                  progress->step->name, progress->step->section, duel_run_eta_get_fraction (job->eta));
   publish_progress (self, progress->engine, record);
+  publish_eta (self, job);
   g_mutex_unlock (&self->lock);
 }
 
@@ -858,6 +917,9 @@ prepare (Job     *job,
       break;
     }
 
+  job->eta = duel_run_eta_new ();
+  duel_run_eta_set_flash (job->eta, device_is_flash (duel_run_context_get_device (job->run_context)));
+
   g_mutex_lock (&self->lock);
   self->shared.target_size = duel_target_get_size (job->target);
   self->shared.target_kind = duel_target_get_kind (job->target);
@@ -904,6 +966,15 @@ run_preset (Job           *job,
   if (!duel_preset_estimate (self->preset, job->target, probe_ms, cancellable, &estimate, error))
     return FALSE;
 
+  /* The plan with the weights the estimate gave, the probe, the drive's kind. */
+  for (guint i = 0; i < duel_preset_get_n_steps (self->preset); i++)
+    {
+      const DuelPresetStep *step = duel_preset_get_step (self->preset, i);
+
+      eta_add_step (job, step->kind == DUEL_PRESET_STEP_DISCARD ? NULL : &step->workload, step->weight_s);
+    }
+  duel_run_eta_set_probe (job->eta, estimate.probe_write_iops, estimate.probe_end_write_iops, estimate.probe_ms);
+
   g_mutex_lock (&self->lock);
   self->shared.have_estimate = TRUE;
   self->shared.estimate = estimate;
@@ -926,6 +997,15 @@ run_workloads (Job           *job,
 {
   DuelRun *self = job->self;
 
+  /* Without a probe, a size-bounded workload's time is known once it runs. */
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const DuelWorkload *w = &g_array_index (self->steps, Step, i).workload;
+
+      eta_add_step (job, w, w->runtime_ms / 1e3);
+    }
+  duel_run_eta_set_probe (job->eta, NAN, NAN, 0);
+
   publish_state (self, DUEL_RUN_STATE_RUNNING);
   for (guint i = 0; i < self->steps->len; i++)
     {
@@ -933,8 +1013,11 @@ run_workloads (Job           *job,
       g_autoptr(DuelTestRecord) record = duel_test_record_new (step->name, &step->workload);
       gboolean ok;
 
+      job->step_index = i;
+      duel_run_eta_step_started (job->eta, i, g_get_monotonic_time ());
       g_mutex_lock (&self->lock);
-      publish_step (self, record, i, self->steps->len, step->name, NULL, (double) i / self->steps->len);
+      publish_step (self, record, i, self->steps->len, step->name, NULL, duel_run_eta_get_fraction (job->eta));
+      publish_eta (self, job);
       g_mutex_unlock (&self->lock);
 
       duel_result_add_test (job->result, record);
@@ -942,6 +1025,7 @@ run_workloads (Job           *job,
         duel_checkpointer_update (job->checkpointer, job->result, TRUE);
 
       ok = duel_engine_run (job->target, record, cancellable, engine_progress_cb, job, error);
+      duel_run_eta_step_finished (job->eta, i, g_get_monotonic_time ());
       if (job->checkpointer != NULL)
         duel_checkpointer_update (job->checkpointer, job->result, TRUE);
       if (!ok)
