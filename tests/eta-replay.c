@@ -1,10 +1,12 @@
 /* eta-replay.c — the time-left estimate of recorded runs against their truth
  *
- *   eta-replay [--no-probe] [--flash yes|no] [--curve] RESULT.json…
+ *   eta-replay [--no-probe] [--flash yes|no] [--baseline] [--curve] RESULT.json…
  *
  * Prints, per file, the error of the time left ((estimate − actual) / actual)
  * at 10, 50 and 90 % progress and the worst over 10–90 %; --curve prints
- * every instant (progress, time, estimate, actual, error) instead. Exit 1
+ * every instant (progress, time, estimate, actual, error) instead; with
+ * --baseline the estimate is elapsed x (1 - f) / f (the app's rule before
+ * DuelRunEta) on the same progress f. Exit 1
  * when a file cannot be replayed. See eta-replay-core.h and docs/eta.md.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,13 +32,14 @@ int
 main (int    argc,
       char **argv)
 {
-  gboolean no_probe = FALSE, curve = FALSE;
+  gboolean no_probe = FALSE, curve = FALSE, baseline = FALSE;
   g_autofree char *flash = NULL;
   g_auto(GStrv) files = NULL;
   GOptionEntry entries[] = {
     { "no-probe", 0, 0, G_OPTION_ARG_NONE, &no_probe, "Replay as if no probe had run", NULL },
     { "flash", 0, 0, G_OPTION_ARG_STRING, &flash, "Treat the target as flash (yes) or not (no); default: from the device", "yes|no" },
     { "curve", 0, 0, G_OPTION_ARG_NONE, &curve, "Print every instant", NULL },
+    { "baseline", 0, 0, G_OPTION_ARG_NONE, &baseline, "Score elapsed x (1 - f) / f on the same progress instead", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
@@ -68,6 +71,13 @@ main (int    argc,
 
       if (result != NULL)
         samples = eta_replay (result, &options, &error);
+      /* The rule the app had: the elapsed time scaled by the progress. */
+      for (guint i = 0; baseline && samples != NULL && i < samples->len; i++)
+        {
+          EtaSample *s = &g_array_index (samples, EtaSample, i);
+
+          s->estimate_s = s->fraction > 0 ? s->at_s * (1 - s->fraction) / s->fraction : NAN;
+        }
       if (samples == NULL)
         {
           g_printerr ("%s: %s\n", files[f], error->message);

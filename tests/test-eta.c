@@ -335,6 +335,7 @@ main (int    argc,
 {
   const char * const replays[] = {
     "ssd-falls.json", "ssd-rises.json", "ssd-more-op.json", "zram.json", "zram-busy.json",
+    "zram-quiet.json",
   };
 
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
