@@ -92,6 +92,7 @@ struct _DuelRun
   char                  *status_section;
   guint                  live_generation;
   gint64                 start_us;
+  int                    logged_tenth;    /* of the progress, for the debug log */
   gboolean               have_estimate;
   DuelPresetEstimate     estimate;
   GError                *save_error;
@@ -505,6 +506,16 @@ update_eta (DuelRun *self,
     }
   else
     status->eta_seconds = -1;
+
+  /* G_MESSAGES_DEBUG=DriveDuel logs the time left at each tenth of the run,
+   * to set against the run's real end (tests/bench/eta-campaign.sh). */
+  if (status->eta_seconds >= 0 && (int) floor (status->fraction_done * 10) > self->logged_tenth)
+    {
+      self->logged_tenth = (int) floor (status->fraction_done * 10);
+      g_debug ("Time left at %.1f %% (%.1f s in): %" G_GINT64_FORMAT " s",
+               status->fraction_done * 100,
+               (g_get_monotonic_time () - self->start_us) / (double) G_USEC_PER_SEC, status->eta_seconds);
+    }
 }
 
 static void
