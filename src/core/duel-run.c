@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 
 #include "duel-checkpointer.h"
 #include "duel-error.h"
@@ -716,6 +717,8 @@ publish_step (DuelRun        *self,
       self->shared.rows_copied = 0;
       g_array_set_size (self->shared.rows, 0);
     }
+  /* The last engine snapshot was the previous step's: the new step starts from nothing. */
+  memset (&self->shared.progress, 0, sizeof self->shared.progress);
   g_free (self->shared.test_name);
   self->shared.test_name = g_strdup (name);
   g_free (self->shared.section);
