@@ -100,16 +100,6 @@ assert_run_page (DuelWindow *window,
   g_assert_cmpstr (lines[4], ==, stop_shown ? "stop" : "no stop");
 }
 
-/* Lets the main loop run for @ms: whatever was still queued is drawn. */
-static void
-spin_main_loop (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static gboolean
 has_message_dialog (void)
 {
@@ -256,7 +246,7 @@ test_run_completes_into_history (void)
   /* The Run page says it finished, and keeps saying so. */
   g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_FINISHED);
   assert_run_page (window, "Finished on", "Every step ran; the result is in the history.", "Finished", "–", FALSE);
-  spin_main_loop (1500);
+  duel_app_test_spin (1500);
   assert_run_page (window, "Finished on", "Every step ran; the result is in the history.", "Finished", "–", FALSE);
 
   g_free (watch);
@@ -312,7 +302,7 @@ test_cancel_keeps_partial_result (void)
   /* The Run page says it stopped, with no time left, and stays so. */
   g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPED);
   assert_run_page (window, "Stopped on", "Stopped; what was measured is kept.", "Stopped at", "–", FALSE);
-  spin_main_loop (1500);
+  duel_app_test_spin (1500);
   assert_run_page (window, "Stopped on", "Stopped; what was measured is kept.", "Stopped at", "–", FALSE);
 
   g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, n_before + 1);
