@@ -28,25 +28,6 @@ to_us (GDateTime *time)
   return g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
 }
 
-static gboolean
-device_is_flash (DuelResult *result)
-{
-  JsonObject *device = duel_result_get_device (result);
-  const char *transport, *fs = NULL;
-  JsonObject *filesystem;
-
-  if (device == NULL)
-    return TRUE;
-  transport = json_object_get_string_member_with_default (device, "transport", "");
-  filesystem = json_object_has_member (device, "filesystem")
-    ? json_object_get_object_member (device, "filesystem") : NULL;
-  if (filesystem != NULL)
-    fs = json_object_get_string_member_with_default (filesystem, "type", "");
-  /* Memory-backed targets have no flash translation layer. */
-  return !(g_strcmp0 (transport, "zram") == 0 ||
-           g_strcmp0 (fs, "tmpfs") == 0 || g_strcmp0 (fs, "ramfs") == 0);
-}
-
 static JsonObject *
 get_probe (DuelTestRecord *record)
 {
@@ -159,7 +140,7 @@ eta_replay (DuelResult             *result,
       g_array_append_val (step_of, index);
     }
   duel_run_eta_set_probe (eta, probe_iops, probe_end_iops, probe_ms);
-  duel_run_eta_set_flash (eta, options->flash >= 0 ? options->flash : device_is_flash (result));
+  duel_run_eta_set_flash (eta, options->flash >= 0 ? options->flash : duel_run_eta_device_is_flash (duel_result_get_device (result)));
 
   if (tests->len == 0)
     return g_steal_pointer (&samples);

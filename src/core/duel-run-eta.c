@@ -314,6 +314,23 @@ freeze_weights (DuelRunEta *self)
   self->weights_frozen = TRUE;
 }
 
+/* Memory-backed targets have no flash translation layer: no garbage
+ * collection to expect after the first pass of a fill. */
+gboolean
+duel_run_eta_device_is_flash (JsonObject *device)
+{
+  const char *transport, *fs = NULL;
+
+  if (device == NULL)
+    return TRUE;
+  transport = json_object_get_string_member_with_default (device, "transport", "");
+  if (json_object_has_member (device, "filesystem") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (device, "filesystem")))
+    fs = json_object_get_string_member_with_default (json_object_get_object_member (device, "filesystem"),
+                                                     "type", "");
+  return !(g_strcmp0 (transport, "zram") == 0 || g_strcmp0 (fs, "tmpfs") == 0 || g_strcmp0 (fs, "ramfs") == 0);
+}
+
 void
 duel_run_eta_step_started (DuelRunEta *self,
                            guint       index,

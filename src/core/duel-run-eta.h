@@ -28,6 +28,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "duel-engine.h"
 #include "duel-series.h"
@@ -70,6 +71,9 @@ void        duel_run_eta_set_probe        (DuelRunEta         *self,
  * disk): no garbage collection is expected. Default TRUE: unknown is flash. */
 void        duel_run_eta_set_flash        (DuelRunEta         *self,
                                            gboolean            flash);
+/* What set_flash() takes for a result's device object (NULL: unknown, so
+ * flash): FALSE for zram and files on tmpfs or ramfs. */
+gboolean    duel_run_eta_device_is_flash  (JsonObject         *device);
 
 void        duel_run_eta_step_started     (DuelRunEta         *self,
                                            guint               index,

@@ -770,23 +770,6 @@ publish_eta (DuelRun *self,
   self->shared.remaining_at_us = now;
 }
 
-/* Memory-backed targets have no flash translation layer: no garbage
- * collection to expect after the first pass of a fill. */
-static gboolean
-device_is_flash (JsonObject *device)
-{
-  const char *transport, *fs = NULL;
-
-  if (device == NULL)
-    return TRUE;
-  transport = json_object_get_string_member_with_default (device, "transport", "");
-  if (json_object_has_member (device, "filesystem") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (device, "filesystem")))
-    fs = json_object_get_string_member_with_default (json_object_get_object_member (device, "filesystem"),
-                                                     "type", "");
-  return !(g_strcmp0 (transport, "zram") == 0 || g_strcmp0 (fs, "tmpfs") == 0 || g_strcmp0 (fs, "ramfs") == 0);
-}
-
 /* The estimator's plan: one entry per step, resolved against the target. */
 static void
 eta_add_step (Job                *job,
@@ -932,7 +915,7 @@ prepare (Job     *job,
     }
 
   job->eta = duel_run_eta_new ();
-  duel_run_eta_set_flash (job->eta, device_is_flash (duel_run_context_get_device (job->run_context)));
+  duel_run_eta_set_flash (job->eta, duel_run_eta_device_is_flash (duel_run_context_get_device (job->run_context)));
 
   g_mutex_lock (&self->lock);
   self->shared.target_size = duel_target_get_size (job->target);
