@@ -29,9 +29,6 @@
 #include "duel-udisks.h"
 #include "duel-window.h"
 
-/* The write probe before a preset with a fill, as in the CLI. */
-#define PROBE_MS 2000
-
 struct _DuelWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -515,9 +512,6 @@ launch_run (StartRun *start)
   duel_run_set_output (task, path);
   duel_run_set_name (task, duel_drive_item_get_title (start->drive));
   duel_run_set_preset (task, start->preset);
-  /* A preset with a fill first times a short write probe, as the CLI does,
-   * so the estimate weighs the fill by the drive's real pace. */
-  duel_run_set_probe_ms (task, PROBE_MS);
   if (start->target != NULL)
     duel_run_set_target (task, start->target);
   else if (duel_drive_item_get_kind (start->drive) == DUEL_TARGET_KIND_BLOCK)

@@ -22,7 +22,6 @@
 #include "duel-preset.h"
 #include "duel-safety.h"
 
-#define DEFAULT_PROBE_S        2.0
 
 
 typedef struct
@@ -198,7 +197,7 @@ duel_cli_run_preset (int    argc,
   g_auto(GStrv) rest = NULL;
   g_autofree char *capacity_multiple_text = NULL, *runtime = NULL, *round = NULL, *probe = NULL;
   g_autofree char *message = NULL;
-  double capacity_multiple = 0, runtime_s = 0, round_s = 0, probe_s = DEFAULT_PROBE_S;
+  double capacity_multiple = 0, runtime_s = 0, round_s = 0, probe_s = DUEL_RUN_DEFAULT_PROBE_MS / 1e3;
   int interval_ms = G_MININT;   /* not given */
   gboolean no_trim = FALSE, destructive = FALSE, wipe_signatures = FALSE;
   GOptionEntry entries[] = {

@@ -279,6 +279,7 @@ duel_run_init (DuelRun *self)
   self->status.eta_seconds = -1;
   self->status.temperature_c = NAN;
   self->open_mode = OPEN_WITH_SAFETY;
+  self->probe_ms = DUEL_RUN_DEFAULT_PROBE_MS;
 }
 
 DuelRun *

@@ -98,7 +98,11 @@ void                 duel_run_add_workload      (DuelRun              *self,
 /* A preset run instead. */
 void                 duel_run_set_preset        (DuelRun              *self,
                                                  DuelPreset           *preset);
-/* Length of the write probe before a preset with a fill; 0 skips it. */
+/* The write probe before a preset with a fill times the drive's real pace
+ * for the estimate and the time left. */
+#define DUEL_RUN_DEFAULT_PROBE_MS 2000
+
+/* Length of that probe (default DUEL_RUN_DEFAULT_PROBE_MS); 0 skips it. */
 void                 duel_run_set_probe_ms      (DuelRun              *self,
                                                  guint64               probe_ms);
 
