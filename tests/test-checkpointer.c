@@ -940,46 +940,6 @@ test_checkpointer_symlink (Fixture       *fixture,
 
 /* ---- a real run, killed ----------------------------------------------------- */
 
-static gboolean
-dir_supports_direct_io (const char *dir)
-{
-  g_autofree char *probe = g_build_filename (dir, "probe", NULL);
-  struct statfs sfs;
-  int fd;
-
-  if (statfs (dir, &sfs) != 0 || sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC)
-    return FALSE;
-  fd = open (probe, O_CREAT | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
-  if (fd < 0)
-    {
-      g_unlink (probe);
-      return FALSE;
-    }
-  close (fd);
-  g_unlink (probe);
-  return TRUE;
-}
-
-/* As tests/test-engine.c: /tmp may be tmpfs; the build directory is on a
- * real filesystem. */
-static char *
-make_direct_io_dir (void)
-{
-  const char *bases[] = { g_get_tmp_dir (), g_test_get_dir (G_TEST_BUILT) };
-
-  for (guint i = 0; i < G_N_ELEMENTS (bases); i++)
-    {
-      g_autofree char *template = g_build_filename (bases[i], "duel-checkpointer-XXXXXX", NULL);
-
-      if (g_mkdtemp (template) == NULL)
-        continue;
-      if (dir_supports_direct_io (template))
-        return g_steal_pointer (&template);
-      g_rmdir (template);
-    }
-  return NULL;
-}
-
 typedef struct
 {
   DuelCheckpointer *checkpointer;
@@ -1079,7 +1039,7 @@ rows_on_disk (const char *path)
 static void
 test_checkpointer_crash (void)
 {
-  g_autofree char *dir = make_direct_io_dir ();
+  g_autofree char *dir = test_dir_make_direct_io ("duel-checkpointer");
   g_autofree char *result_path = NULL;
   g_autofree char *self_path = NULL;
   g_autoptr(GSubprocess) child = NULL;

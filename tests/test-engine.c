@@ -31,50 +31,11 @@ typedef struct
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static gboolean
-dir_supports_direct_io (const char *dir)
-{
-  g_autofree char *probe = g_build_filename (dir, "probe", NULL);
-  struct statfs sfs;
-  int fd;
-
-  if (statfs (dir, &sfs) != 0 || sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC)
-    return FALSE;
-  fd = open (probe, O_CREAT | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
-  if (fd < 0)
-    {
-      g_unlink (probe);
-      return FALSE;
-    }
-  close (fd);
-  g_unlink (probe);
-  return TRUE;
-}
-
-/* /tmp may be tmpfs; the build directory is on a real filesystem. */
-static char *
-make_direct_io_dir (void)
-{
-  const char *bases[] = { g_get_tmp_dir (), g_test_get_dir (G_TEST_BUILT) };
-
-  for (guint i = 0; i < G_N_ELEMENTS (bases); i++)
-    {
-      g_autofree char *template = g_build_filename (bases[i], "duel-engine-XXXXXX", NULL);
-
-      if (g_mkdtemp (template) == NULL)
-        continue;
-      if (dir_supports_direct_io (template))
-        return g_steal_pointer (&template);
-      g_rmdir (template);
-    }
-  return NULL;
-}
-
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  fixture->dir = make_direct_io_dir ();
+  fixture->dir = test_dir_make_direct_io ("duel-engine");
   g_assert_nonnull (fixture->dir);
 }
 
