@@ -1115,8 +1115,6 @@ run_done_cb (GObject      *object,
   ok = g_task_propagate_boolean (G_TASK (result), &error);
   if (job->result != NULL && duel_result_get_tests (job->result)->len > 0)
     g_set_object (&self->result, job->result);
-  if (self->target == NULL && job->target != NULL)
-    self->target = g_object_ref (job->target);
   g_clear_error (&self->save_error);
   self->save_error = g_steal_pointer (&job->save_error);
 
