@@ -653,6 +653,7 @@ typedef struct
   DuelResult       *result;
   DuelRunContext   *run_context;   /* identity, health, temperature */
   DuelCheckpointer *checkpointer;  /* NULL without an output file */
+  DuelTestRecord   *first_record;  /* a plain run's first test, in the first save */
   DuelRunEta       *eta;           /* worker only */
   guint             step_index;    /* of a plain run's running workload */
   GError           *save_error;
@@ -666,6 +667,7 @@ job_free (Job *job)
   g_clear_object (&job->result);
   g_clear_object (&job->run_context);
   g_clear_object (&job->checkpointer);
+  g_clear_pointer (&job->first_record, duel_test_record_unref);
   g_clear_pointer (&job->eta, duel_run_eta_free);
   g_clear_error (&job->save_error);
   g_free (job);
@@ -930,6 +932,15 @@ prepare (Job     *job,
   if (self->name != NULL)
     duel_result_set_name (job->result, self->name);
   duel_run_context_fill_result (job->run_context, job->result);
+  /* The first save already says what a plain run runs: a file caught by a
+   * crash in the first instants names its test. */
+  if (self->preset == NULL)
+    {
+      const Step *step = &g_array_index (self->steps, Step, 0);
+
+      job->first_record = duel_test_record_new (step->name, &step->workload);
+      duel_result_add_test (job->result, job->first_record);
+    }
 
   if (self->result_path != NULL)
     {
@@ -1008,7 +1019,8 @@ run_workloads (Job           *job,
   for (guint i = 0; i < self->steps->len; i++)
     {
       const Step *step = &g_array_index (self->steps, Step, i);
-      g_autoptr(DuelTestRecord) record = duel_test_record_new (step->name, &step->workload);
+      g_autoptr(DuelTestRecord) record = i == 0 ? duel_test_record_ref (job->first_record)
+                                                : duel_test_record_new (step->name, &step->workload);
       gboolean ok;
 
       job->step_index = i;
@@ -1018,7 +1030,8 @@ run_workloads (Job           *job,
       publish_eta (self, job);
       g_mutex_unlock (&self->lock);
 
-      duel_result_add_test (job->result, record);
+      if (i > 0)
+        duel_result_add_test (job->result, record);
       if (job->checkpointer != NULL)
         duel_checkpointer_update (job->checkpointer, job->result, TRUE);
 
@@ -1046,6 +1059,8 @@ run_thread (GTask        *task,
   publish_state (self, DUEL_RUN_STATE_PREPARING);
   if (!prepare (job, &error))
     {
+      /* Nothing ran: no result to keep. */
+      g_clear_object (&job->result);
       g_task_return_error (task, error);
       return;
     }
