@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "duel-probe.h"
 #include "duel-run-eta.h"
 #include "eta-replay-core.h"
 
@@ -291,7 +292,85 @@ test_eta_probe (void)
   assert_remaining (eta, feed_now (&feed), fill_s - 1 + 10);
   g_assert_cmpfloat_with_epsilon (duel_run_eta_get_fraction (eta),
                                   (0.5 + 0.05 * fill_s) / (0.5 + fill_s + 10), EPSILON);
+
+  /* Faster than the probe (its cache lasts after the discard) up to
+   * 250 MiB: past the probe's bytes, but the recent window (100 MiB) still
+   * starts at 150 MiB, in the cache: the probe's end rate still holds. */
+  feed_rows (eta, 1, &feed, 15, 10 * MIB);
+  assert_remaining (eta, feed_now (&feed), 750.0 / 25 + 1000 / (25 * g) + 10);
   feed_clear (&feed);
+}
+
+/* The probe's fall: 8 rows at 16 000 IOPS, then at 5 700. Confirmed once
+ * the rows after it are 10 and span a quarter of the time before; a flat
+ * series, or one slow last interval, is no fall. */
+static void
+append_rows (DuelSeries *series,
+             guint       n,
+             guint64     ops)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint length = duel_series_get_length (series);
+      DuelSeriesRow row = { .temperature_c = NAN };
+
+      row.t_ms = (length > 0 ? duel_series_get_row (series, length - 1)->t_ms : 0) + ROW_MS;
+      row.ops[DUEL_DIRECTION_WRITE] = ops;
+      row.bytes[DUEL_DIRECTION_WRITE] = ops * 4096;
+      duel_series_append (series, &row);
+    }
+}
+
+static void
+test_eta_probe_fall (void)
+{
+  g_autoptr(DuelSeries) series = duel_series_new ();
+  g_autoptr(DuelSeries) flat = duel_series_new ();
+  DuelProbeResult probe;
+  gboolean confirmed = TRUE;
+  guint row = 0;
+
+  append_rows (series, 8, 1600);
+  append_rows (series, 3, 570);
+  /* Three rows after it: too few to say. */
+  g_assert_false (duel_probe_find_fall (series, &row, &confirmed));
+  append_rows (series, 6, 570);
+  g_assert_true (duel_probe_find_fall (series, &row, &confirmed));
+  g_assert_cmpuint (row, ==, 8);
+  g_assert_false (confirmed);
+  append_rows (series, 1, 570);
+  g_assert_true (duel_probe_find_fall (series, &row, &confirmed));
+  g_assert_cmpuint (row, ==, 8);
+  g_assert_true (confirmed);
+
+  duel_probe_summarize (series, 1800 * G_GUINT64_CONSTANT (1000000), &probe);
+  g_assert_true (probe.fell);
+  g_assert_cmpuint (probe.fall_bytes, ==, 8 * 1600 * 4096);
+  g_assert_cmpuint (probe.runtime_ms, ==, 1800);
+  g_assert_cmpfloat_with_epsilon (probe.end_write_iops, 5700, EPSILON);
+  g_assert_cmpfloat_with_epsilon (probe.write_iops, (8 * 1600 + 10 * 570) / 1.8, EPSILON);
+
+  /* 60 rows of cache before the fall want 15 rows after it. */
+  g_clear_pointer (&series, duel_series_free);
+  series = duel_series_new ();
+  append_rows (series, 60, 1600);
+  append_rows (series, 14, 570);
+  g_assert_true (duel_probe_find_fall (series, &row, &confirmed));
+  g_assert_cmpuint (row, ==, 60);
+  g_assert_false (confirmed);
+  append_rows (series, 1, 570);
+  g_assert_true (duel_probe_find_fall (series, &row, &confirmed));
+  g_assert_true (confirmed);
+
+  /* Flat with a slow last interval: no fall; the end rate is the last
+   * quarter's (rows 16–20 of 20, t > 1.5 s). */
+  append_rows (flat, 19, 1000);
+  append_rows (flat, 1, 100);
+  g_assert_false (duel_probe_find_fall (flat, &row, &confirmed));
+  duel_probe_summarize (flat, 2000 * G_GUINT64_CONSTANT (1000000), &probe);
+  g_assert_false (probe.fell);
+  g_assert_cmpuint (probe.fall_bytes, ==, 0);
+  g_assert_cmpfloat_with_epsilon (probe.end_write_iops, (4 * 1000 + 100) / 0.5, EPSILON);
 }
 
 /* Recorded runs, replayed: within 25 % at 10, 50 and 90 % progress. */
@@ -347,6 +426,7 @@ main (int    argc,
   g_test_add_func ("/duel/eta/cliff", test_eta_cliff);
   g_test_add_func ("/duel/eta/burst", test_eta_burst);
   g_test_add_func ("/duel/eta/probe", test_eta_probe);
+  g_test_add_func ("/duel/eta/probe-fall", test_eta_probe_fall);
   for (guint i = 0; i < G_N_ELEMENTS (replays); i++)
     {
       g_autofree char *path = g_strdup_printf ("/duel/eta/replay/%s", replays[i]);

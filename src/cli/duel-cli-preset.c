@@ -20,6 +20,7 @@
 #include "duel-cli-figures.h"
 #include "duel-error.h"
 #include "duel-preset.h"
+#include "duel-probe.h"
 #include "duel-safety.h"
 
 
@@ -60,11 +61,21 @@ print_estimate (const DuelPresetEstimate *estimate)
       g_autofree char *fill_size = g_format_size (estimate->fill_bytes);
 
       if (isfinite (estimate->probe_write_iops))
-        /* TRANSLATORS: the estimate printed before a preset runs */
-        printf (_("Estimated duration: at least %s — writing %s at the %.0f IOPS of a %.0f s probe takes %s "
-                  "(a drive slows down as it fills, so a real 2x fill of a large drive takes hours), "
-                  "plus %s of timed tests.\n"),
-                total, fill_size, estimate->probe_write_iops, estimate->probe_ms / 1e3, fill, timed);
+        {
+          /* TRANSLATORS: the estimate printed before a preset runs */
+          printf (_("Estimated duration: at least %s — writing %s at the %.0f IOPS of a %.0f s probe takes %s "
+                    "(a drive slows down as it fills, so a real 2x fill of a large drive takes hours), "
+                    "plus %s of timed tests.\n"),
+                  total, fill_size, estimate->probe_write_iops, estimate->probe_ms / 1e3, fill, timed);
+          if (estimate->probe_fall_bytes > 0)
+            {
+              g_autofree char *cache = g_format_size (estimate->probe_fall_bytes);
+
+              /* TRANSLATORS: after the estimate; %s is a size such as "51.0 MB" */
+              printf (_("The probe's write rate fell to %.0f IOPS after %s: a write cache of about that size ran out.\n"),
+                      estimate->probe_end_write_iops, cache);
+            }
+        }
       else
         printf (_("Estimated duration: %s of timed tests plus writing %s (no probe was run).\n"),
                 timed, fill_size);
@@ -121,7 +132,9 @@ state_cb (DuelRun    *run,
               duel_run_get_target_path (run), size, duel_preset_get_n_steps (preset));
     }
   if (state == DUEL_RUN_STATE_PROBING)
-    printf (_("Probing the write speed for %.0f s to estimate the duration…\n"), view->probe_s);
+    /* TRANSLATORS: the probe's shortest and longest length in seconds */
+    printf (_("Probing the write speed for %.0f to %.0f s to estimate the duration…\n"),
+            view->probe_s, MAX (view->probe_s, DUEL_PROBE_MAX_MS / 1e3));
   if (state == DUEL_RUN_STATE_RUNNING && duel_run_get_estimate (run, &estimate))
     print_estimate (&estimate);
   fflush (stdout);
@@ -208,7 +221,7 @@ duel_cli_run_preset (int    argc,
     { "round", 0, 0, G_OPTION_ARG_STRING, &round, N_("Steady-state round length in seconds (default 60)"), "SECONDS" },
     { "interval-ms", 0, 0, G_OPTION_ARG_INT, &interval_ms, N_("Time-series interval in milliseconds (default 1000)"), "MS" },
     { "no-trim", 0, 0, G_OPTION_ARG_NONE, &no_trim, N_("Do not discard the span before the write saturation"), NULL },
-    { "probe", 0, 0, G_OPTION_ARG_STRING, &probe, N_("Seconds of 4K random write used to estimate the duration (default 2, 0 skips)"), "SECONDS" },
+    { "probe", 0, 0, G_OPTION_ARG_STRING, &probe, N_("Shortest 4K random write used to estimate the duration, in seconds; it runs on up to 20 s while the write rate has not fallen (default 2, 0 skips)"), "SECONDS" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, or to a file holding data Drive Duel did not write, destroying its data"), NULL },

@@ -11,6 +11,7 @@
 
 #include "duel-error.h"
 #include "duel-preset.h"
+#include "duel-probe.h"
 
 #define MIB                  (G_GUINT64_CONSTANT (1) << 20)
 #define GIB                  (G_GUINT64_CONSTANT (1) << 30)
@@ -19,7 +20,6 @@
 /* Without a probe the fill is weighted as if it ran at this rate. */
 #define NOMINAL_FILL_RATE    (100.0 * 1e6)
 #define DISCARD_WEIGHT_S     0.5
-#define PROBE_INTERVAL_MS    100
 
 enum
 {
@@ -85,7 +85,9 @@ struct _DuelPreset
   guint64            discard_length;
   double             probe_write_iops;  /* NAN until estimated */
   double             probe_end_write_iops;
-  guint64            probe_ms;
+  guint64            probe_ms;          /* as it ran */
+  gboolean           probe_fell;
+  guint64            probe_fall_bytes;
 
   DuelPresetProgressFunc   progress_func;
   gpointer                 progress_data;
@@ -480,28 +482,6 @@ duel_preset_get_parameters (DuelPreset *self)
   return node;
 }
 
-/* Write IOPS over the last quarter of a run: where a write cache smaller
- * than what the run wrote has already run out (the time-left estimate uses
- * it, duel-run-eta.h). */
-static double
-end_write_iops (const DuelTestRecord *record)
-{
-  guint n = duel_series_get_length (record->series);
-  guint64 ops = 0, from_ms, to_ms;
-  guint i = n;
-
-  if (n == 0)
-    return NAN;
-  to_ms = duel_series_get_row (record->series, n - 1)->t_ms;
-  while (i > 0 && (i == n || duel_series_get_row (record->series, i - 1)->t_ms * 4 > to_ms * 3))
-    {
-      i--;
-      ops += duel_series_get_row (record->series, i)->ops[DUEL_DIRECTION_WRITE];
-    }
-  from_ms = i > 0 ? duel_series_get_row (record->series, i - 1)->t_ms : 0;
-  return to_ms > from_ms ? ops * 1e3 / (to_ms - from_ms) : NAN;
-}
-
 gboolean
 duel_preset_estimate (DuelPreset          *self,
                       DuelTarget          *target,
@@ -527,21 +507,15 @@ duel_preset_estimate (DuelPreset          *self,
   /* Only the fill's length depends on the drive; the rest is fixed time. */
   if (has_fill && probe_ms > 0)
     {
-      g_autoptr(DuelTestRecord) probe = NULL;
-      DuelWorkload workload;
+      DuelProbeResult probe;
 
-      duel_workload_init (&workload);
-      workload.read_percent = 0;
-      workload.span_length = self->plan.span_bytes;
-      workload.runtime_ms = probe_ms;
-      workload.interval_ms = MIN (PROBE_INTERVAL_MS, probe_ms);
-      workload.interval_ms = MAX (workload.interval_ms, DUEL_WORKLOAD_MIN_INTERVAL_MS);
-      probe = duel_test_record_new ("probe", &workload);
-      if (!duel_engine_run (target, probe, cancellable, NULL, NULL, error))
+      if (!duel_probe_run (target, self->plan.span_bytes, probe_ms, cancellable, &probe, error))
         return FALSE;
-      self->probe_write_iops = duel_test_record_get_iops (probe, DUEL_DIRECTION_WRITE);
-      self->probe_end_write_iops = end_write_iops (probe);
-      self->probe_ms = probe_ms;
+      self->probe_write_iops = probe.write_iops;
+      self->probe_end_write_iops = probe.end_write_iops;
+      self->probe_ms = probe.runtime_ms;
+      self->probe_fell = probe.fell;
+      self->probe_fall_bytes = probe.fall_bytes;
     }
 
   *out = (DuelPresetEstimate) {
@@ -549,7 +523,8 @@ duel_preset_estimate (DuelPreset          *self,
     .fill_bytes = fill_bytes,
     .probe_write_iops = self->probe_write_iops,
     .probe_end_write_iops = self->probe_end_write_iops,
-    .probe_ms = has_fill ? probe_ms : 0,
+    .probe_ms = has_fill ? self->probe_ms : 0,
+    .probe_fall_bytes = self->probe_fall_bytes,
   };
   for (guint i = 0; i < self->steps->len; i++)
     {
@@ -740,6 +715,11 @@ duel_preset_run (DuelPreset    *self,
                 json_object_set_double_member (probe, "end_write_iops", self->probe_end_write_iops);
               else
                 json_object_set_null_member (probe, "end_write_iops");
+              /* Where its rate fell (a write cache ran out), null: it did not. */
+              if (self->probe_fell)
+                json_object_set_int_member (probe, "fall_bytes", (gint64) self->probe_fall_bytes);
+              else
+                json_object_set_null_member (probe, "fall_bytes");
               json_object_set_object_member (details, "probe", probe);
             }
         }

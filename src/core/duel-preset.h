@@ -84,8 +84,9 @@ typedef struct
   guint64 span_bytes;
   guint64 fill_bytes;          /* 0 without a fill */
   double  probe_write_iops;    /* 4 KiB random write QD32; NAN when no probe ran */
-  double  probe_end_write_iops;/* the same over its last quarter (a write cache smaller than the probe has run out) */
-  guint64 probe_ms;
+  double  probe_end_write_iops;/* the same since its rate fell (a write cache ran out), else over its last quarter */
+  guint64 probe_ms;            /* as it ran (duel-probe.h: it runs on until it sees the rate fall) */
+  guint64 probe_fall_bytes;    /* written before the fall; 0: none seen */
   double  fill_seconds;        /* at the probe's rate: a lower bound, a full drive slows down */
   double  timed_seconds;       /* the fixed-length tests */
   double  total_seconds;
@@ -117,8 +118,9 @@ const DuelPresetStep*duel_preset_get_step           (DuelPreset               *s
 /* The effective parameters, as recorded in every test's details. */
 JsonNode            *duel_preset_get_parameters     (DuelPreset               *self);
 
-/* Times a short 4 KiB random write QD32 probe of @probe_ms (0: skip the probe)
- * and estimates the whole preset from it. The probe writes to the target. */
+/* Times a 4 KiB random write QD32 probe of at least @probe_ms (0: skip the
+ * probe; duel-probe.h) and estimates the whole preset from it. The probe
+ * writes to the target. */
 gboolean             duel_preset_estimate           (DuelPreset               *self,
                                                      DuelTarget               *target,
                                                      guint64                   probe_ms,

@@ -71,7 +71,7 @@ typedef struct
   double       drop_before_rate;
 
   /* Passes over the span (random writes). */
-  gboolean     past_probe;        /* wrote as much as the probe did */
+  gboolean     past_probe;        /* the recent window starts past the probe's bytes */
   gboolean     past_first;
   double       first_rate;        /* the regime's rate when the first pass ended */
   gboolean     gc_seen;
@@ -436,10 +436,11 @@ duel_run_eta_update (DuelRunEta         *self,
         }
     }
 
-  /* Past the probe's bytes the fill has seen all the probe saw: its own
-   * regime starts with its recent window, nothing from before. */
+  /* Once its recent window is past the probe's bytes the fill has seen all
+   * the probe saw, and that window holds nothing of a cache the probe saw
+   * run out: its own regime starts there, nothing from before. */
   if (probe_informs (self, step) && !step->past_probe &&
-      step->bytes >= self->probe_rate * self->probe_s && n_rows > 0)
+      step->lo_bytes >= self->probe_rate * self->probe_s && n_rows > 0)
     {
       step->past_probe = TRUE;
       step->regime_bytes = step->lo_bytes;

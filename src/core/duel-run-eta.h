@@ -14,9 +14,10 @@
  * Time left: a timed step counts its time left. A size-bounded step is
  * predicted in passes over its span. The first pass runs at the rate of its
  * regime (everything since the rate last fell by half and stayed there: a
- * write cliff), capped by the probe's end rate until the fill is past the
- * probe's bytes (the probe took its time for those, and its end rate has
- * seen a write cache smaller than it run out). A random write's second pass
+ * write cliff), capped by the probe's end rate until the fill's recent window
+ * is past the probe's bytes (the probe took its time for those, and it ran
+ * until it saw a write cache run out, or long enough to say there was none
+ * to see: duel-probe.h). A random write's second pass
  * on flash garbage-collects: DUEL_RUN_ETA_GC_PRIOR of the first pass's end
  * rate, or the rate of the last 10 % of the span written once that is
  * lower; on a target without an FTL, the first pass's rate. What comes after
@@ -61,7 +62,8 @@ void        duel_run_eta_add_step         (DuelRunEta         *self,
                                            guint64             byte_limit,
                                            double              expected_s);
 /* The probe of duel_preset_estimate() (DuelPresetEstimate): 4 KiB random
- * write IOPS over all of it and over its last quarter, NAN when none ran.
+ * write IOPS over all of it and since its rate fell (or over its last
+ * quarter), NAN when none ran; @probe_ms as it ran.
  * It informs the first size-bounded 4 KiB random write step. */
 void        duel_run_eta_set_probe        (DuelRunEta         *self,
                                            double              write_iops,

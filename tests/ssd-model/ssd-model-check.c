@@ -10,6 +10,11 @@
  *       TAP checks of what Drive Duel's analysis reports for the fill
  *       (the write-saturation preset's wsat-fill) against the model's truth:
  *       the cliff, the plateau, the first steady-state window.
+ *   ssd-model-check probe TRUTH.json RESULT.json
+ *       TAP checks of the fill's probe (run before the discard, so the
+ *       model's first cache exhaustion is the probe's): where its rate fell
+ *       against where the model's cache ran out, or that it saw no fall on
+ *       a model without a cache.
  *   ssd-model-check consistency TRUTH.json RESULT.json
  *       TAP checks of the consistency preset on a preconditioned model: the
  *       slowest interval and the latency percentiles against the waits and
@@ -667,6 +672,43 @@ check_consistency (JsonNode *truth,
   return failures == 0 ? 0 : 1;
 }
 
+/* The probe (src/core/duel-probe.c) against the model's truth. */
+static int
+check_probe (JsonNode *truth,
+             JsonNode *result)
+{
+  JsonNode *fill = test_named (result, "wsat-fill", NULL);
+  double cache = num (truth, "config.cache_bytes");
+  double cache_at = num (truth, "events.cache_exhausted_host_bytes");
+  JsonNode *fall_node;
+  double runtime_ms, fall;
+
+  check (fill != NULL, "the result holds the fill (wsat-fill)");
+  if (fill == NULL)
+    return 1;
+  runtime_ms = num (fill, "summary.details.probe.runtime_ms");
+  fall_node = at (fill, "summary.details.probe.fall_bytes");
+  fall = is_number (fall_node) ? num (fill, "summary.details.probe.fall_bytes") : NAN;
+  check (runtime_ms >= 2000, "the probe ran its minimum (%.0f ms of at least 2000)", runtime_ms);
+  /* It stops by its own rule, not its 20 s limit. */
+  check (runtime_ms > 0 && runtime_ms < 20000, "the probe stopped on its own after %.0f ms", runtime_ms);
+  if (cache > 0)
+    {
+      /* The fall is found between 100 ms rows; at the model's cache rate a
+       * row is about 13 % of a 51 MiB cache. */
+      check (isfinite (fall) && cache_at > 0 && fabs (fall - cache_at) <= 0.2 * cache,
+             "the probe's rate fell after %.1f MiB; the model's cache (%.1f MiB) ran out after %.1f MiB",
+             fall / 1048576, cache / 1048576, cache_at / 1048576);
+      check (num (fill, "summary.details.probe.end_write_iops") < num (fill, "summary.details.probe.write_iops"),
+             "its rate after the fall (%.0f IOPS) is below its mean (%.0f IOPS)",
+             num (fill, "summary.details.probe.end_write_iops"), num (fill, "summary.details.probe.write_iops"));
+    }
+  else
+    check (fall_node != NULL && JSON_NODE_HOLDS_NULL (fall_node),
+           "the probe saw no fall on a model without a write cache (fall_bytes null)");
+  return failures > 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -676,9 +718,10 @@ main (int    argc,
   const char *shape = NULL;
 
   if (argc < 4 || (strcmp (argv[1], "check") != 0 && strcmp (argv[1], "report") != 0 &&
-                    strcmp (argv[1], "analysis") != 0 && strcmp (argv[1], "consistency") != 0))
+                    strcmp (argv[1], "analysis") != 0 && strcmp (argv[1], "consistency") != 0 &&
+                    strcmp (argv[1], "probe") != 0))
     {
-      fprintf (stderr, "usage: %s check|report|analysis|consistency TRUTH.json RESULT.json [--shape NAME]\n",
+      fprintf (stderr, "usage: %s check|report|analysis|consistency|probe TRUTH.json RESULT.json [--shape NAME]\n",
                argv[0]);
       return 2;
     }
@@ -687,11 +730,14 @@ main (int    argc,
       shape = argv[i + 1];
   truth = load (argv[2]);
   result = load (argv[3]);
-  if (strcmp (argv[1], "analysis") == 0 || strcmp (argv[1], "consistency") == 0)
+  if (strcmp (argv[1], "analysis") == 0 || strcmp (argv[1], "consistency") == 0 ||
+      strcmp (argv[1], "probe") == 0)
     {
       check (truth != NULL && result != NULL, "the model's log and the result load");
       if (truth == NULL || result == NULL)
         return 1;
+      if (strcmp (argv[1], "probe") == 0)
+        return check_probe (truth, result);
       return strcmp (argv[1], "analysis") == 0 ? check_analysis (truth, result)
                                                 : check_consistency (truth, result);
     }

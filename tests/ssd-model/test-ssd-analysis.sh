@@ -8,7 +8,8 @@
 # compares what the analysis reports with what the model logged: the cliff
 # within 3 points of capacity written of the event that causes it, the
 # plateau within 5 % of the IOPS the model delivered over the same bytes, the
-# first steady-state window after the model's GC began. Then the consistency
+# first steady-state window after the model's GC began. The probe that
+# estimates a fill: its fall against the model's cache. Then the consistency
 # preset on a preconditioned model: the slowest interval and the latency
 # percentiles against the model's per-second counts and logged waits.
 #
@@ -83,6 +84,15 @@ more-op|--shape falls --op 28
 two-units|--shape falls --units 2 --t-prog-cache-us 125 --t-prog-us 350
 rises|--shape rises
 EOF
+
+# The fill's probe (before the discard): where its rate fell against where
+# the model's cache ran out; on a model without a cache, no fall. A short
+# fill: only the probe is checked.
+probe="run --preset write-saturation --capacity-multiple 0.5 --runtime 1 --round 1 --interval-ms 100 --probe 2"
+# shellcheck disable=SC2086
+run probe-falls probe "--shape falls" $probe
+# shellcheck disable=SC2086
+run probe-flat probe "--shape flat" $probe
 
 # Consistency (and its latency percentiles) in the GC steady state.
 run consistency consistency "--shape falls --cache 0 --precondition 2" \

@@ -1,0 +1,193 @@
+/* duel-probe.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "duel-engine.h"
+#include "duel-probe.h"
+
+#define PROBE_INTERVAL_MS     100
+#define FALL_MIN_ROWS_BEFORE  3
+#define FALL_MIN_ROWS_AFTER   5
+/* Confirmed with twice that: by then the split one row early (a fast row
+ * counted after) no longer beats the true one. */
+#define FALL_CONFIRM_ROWS     10
+
+gboolean
+duel_probe_find_fall (const DuelSeries *series,
+                      guint            *out_row,
+                      gboolean         *out_confirmed)
+{
+  guint n = series != NULL ? duel_series_get_length (series) : 0;
+  guint64 total_ops = 0, total_ms = 0, ops_before = 0, ms_before = 0;
+  double best_ratio = 0;
+  guint best = 0;
+  gboolean confirmed = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      total_ops += duel_series_get_row (series, i)->ops[DUEL_DIRECTION_WRITE];
+      total_ms += duel_series_row_duration_ms (series, i);
+    }
+  /* Rows before k against rows from k on; only splits with enough rows
+   * after, so that one slow last interval is not a fall. */
+  for (guint k = 0; k + FALL_MIN_ROWS_AFTER <= n; k++)
+    {
+      if (k >= FALL_MIN_ROWS_BEFORE && ms_before > 0 && total_ms > ms_before)
+        {
+          double before = (double) ops_before / ms_before;
+          double after = (double) (total_ops - ops_before) / (total_ms - ms_before);
+          double ratio = after > 0 ? before / after : INFINITY;
+
+          if (ratio > best_ratio)
+            {
+              best_ratio = ratio;
+              best = k;
+              confirmed = n - k >= FALL_CONFIRM_ROWS && (total_ms - ms_before) * 4 >= ms_before;
+            }
+        }
+      ops_before += duel_series_get_row (series, k)->ops[DUEL_DIRECTION_WRITE];
+      ms_before += duel_series_row_duration_ms (series, k);
+    }
+  if (best_ratio < DUEL_PROBE_FALL_FACTOR)
+    return FALSE;
+  if (out_row != NULL)
+    *out_row = best;
+  if (out_confirmed != NULL)
+    *out_confirmed = confirmed;
+  return TRUE;
+}
+
+/* Write IOPS of the rows from @from on. */
+static double
+rows_write_iops (const DuelSeries *series,
+                 guint             from)
+{
+  guint64 ops = 0, ms = 0;
+
+  for (guint i = from; i < duel_series_get_length (series); i++)
+    {
+      ops += duel_series_get_row (series, i)->ops[DUEL_DIRECTION_WRITE];
+      ms += duel_series_row_duration_ms (series, i);
+    }
+  return ms > 0 ? ops * 1e3 / ms : NAN;
+}
+
+void
+duel_probe_summarize (const DuelSeries *series,
+                      guint64           runtime_ns,
+                      DuelProbeResult  *out)
+{
+  guint n = duel_series_get_length (series);
+  guint64 ops = 0, bytes = 0;
+  guint fall = 0;
+  gboolean confirmed = FALSE;
+
+  *out = (DuelProbeResult) { .runtime_ms = runtime_ns / G_GUINT64_CONSTANT (1000000), .write_iops = NAN,
+                             .end_write_iops = NAN };
+  for (guint i = 0; i < n; i++)
+    ops += duel_series_get_row (series, i)->ops[DUEL_DIRECTION_WRITE];
+  if (runtime_ns > 0)
+    out->write_iops = ops * 1e9 / runtime_ns;
+  if (n == 0)
+    return;
+
+  if (duel_probe_find_fall (series, &fall, &confirmed))
+    {
+      for (guint i = 0; i < fall; i++)
+        bytes += duel_series_get_row (series, i)->bytes[DUEL_DIRECTION_WRITE];
+      out->fell = TRUE;
+      out->fall_bytes = bytes;
+      out->end_write_iops = rows_write_iops (series, fall);
+    }
+  else
+    {
+      /* The last quarter: where a write cache smaller than what the probe
+       * wrote would have run out. */
+      guint64 to_ms = duel_series_get_row (series, n - 1)->t_ms;
+      guint i = n - 1;
+
+      while (i > 0 && duel_series_get_row (series, i - 1)->t_ms * 4 > to_ms * 3)
+        i--;
+      out->end_write_iops = rows_write_iops (series, i);
+    }
+}
+
+typedef struct
+{
+  guint64       min_ns;
+  guint64       enough_bytes;
+  GCancellable *stop;
+} Watch;
+
+/* In the engine thread: stop once the minimum has run and the fall is
+ * confirmed, or nothing fell over enough bytes to have shown a cache. */
+static void
+watch_progress (const DuelProgress *progress,
+                DuelTestRecord     *record,
+                gpointer            user_data)
+{
+  Watch *watch = user_data;
+  gboolean confirmed = FALSE;
+  gboolean fell;
+
+  if (!progress->interval_closed || progress->elapsed_ns < watch->min_ns)
+    return;
+  fell = duel_probe_find_fall (record->series, NULL, &confirmed);
+  if ((fell && confirmed) || (!fell && progress->bytes[DUEL_DIRECTION_WRITE] >= watch->enough_bytes))
+    g_cancellable_cancel (watch->stop);
+}
+
+static void
+forward_cancel (GCancellable *cancellable,
+                gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+gboolean
+duel_probe_run (DuelTarget       *target,
+                guint64           span_bytes,
+                guint64           min_ms,
+                GCancellable     *cancellable,
+                DuelProbeResult  *out,
+                GError          **error)
+{
+  g_autoptr(DuelTestRecord) probe = NULL;
+  g_autoptr(GCancellable) stop = g_cancellable_new ();
+  g_autoptr(GError) local_error = NULL;
+  DuelWorkload workload;
+  Watch watch;
+  gulong handler = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (min_ms > 0, FALSE);
+
+  duel_workload_init (&workload);
+  workload.read_percent = 0;
+  workload.span_length = span_bytes;
+  workload.runtime_ms = MAX (min_ms, DUEL_PROBE_MAX_MS);
+  workload.interval_ms = MAX (MIN (PROBE_INTERVAL_MS, min_ms), DUEL_WORKLOAD_MIN_INTERVAL_MS);
+  probe = duel_test_record_new ("probe", &workload);
+
+  watch = (Watch) { .min_ns = min_ms * G_GUINT64_CONSTANT (1000000),
+                    .enough_bytes = (guint64) (DUEL_PROBE_SPAN_SHARE * span_bytes), .stop = stop };
+  if (cancellable != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), g_object_ref (stop), g_object_unref);
+  ok = duel_engine_run (target, probe, stop, watch_progress, &watch, &local_error);
+  if (cancellable != NULL)
+    g_cancellable_disconnect (cancellable, handler);
+
+  /* Our own stop is the probe's end, not a failure. */
+  if (!ok && !(g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+               !g_cancellable_is_cancelled (cancellable)))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  duel_probe_summarize (probe->series, probe->runtime_ns, out);
+  return TRUE;
+}
