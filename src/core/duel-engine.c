@@ -8,13 +8,20 @@
  * Time costs two clock reads per pass, not two per I/O: the read taken just
  * before the submit is the submit time of every I/O of that batch, and the
  * read taken when the wait returns is the completion time of every CQE reaped
- * then. Waiting for one completion at a time keeps that honest: a CQE is
- * never left to age while the loop waits for more.
+ * then — when the program has the data, as fio counts it.
+ *
+ * A wait returns after QD/8 completions (1 up to QD 15, at most 8), not
+ * one: each wake-up of a sleeping thread costs the completing CPU an
+ * interrupt to another, which in a VM is an exit to the host, and at QD32
+ * on a loop device waking on every completion left the device short of
+ * requests (docs/performance.md). The earliest CQE of a batch then waits
+ * for the others: at QD32, three completion gaps, against a latency of 32.
  *
  * The waits themselves carry no timeout: arming a timer on every sleep costs
- * a few µs per I/O in a VM. One timeout request, at an absolute time, wakes
- * the loop at the next interval end, progress call or runtime end, and at
- * least every 50 ms, so a stalled device still lets it see a cancel.
+ * a few µs per I/O in a VM. Timeout requests at an absolute time, one per
+ * completion a wait asks for so that they alone end it, wake the loop at the
+ * next interval end, progress call or runtime end, and at least every 50 ms,
+ * so a stalled device still lets it see a cancel.
  *
  * Intervals are aligned to start + k * interval. A reaped batch belongs to the
  * interval its completion time falls in; once issuing stops (time, size,
@@ -56,7 +63,10 @@
  * deduplication and compression in drives and filesystems. */
 #define STAMP_UNIT          4096u
 #define NO_POOL_BLOCK       G_MAXUINT32
-/* user_data of the wake-up timer; slots use their index. */
+/* A wait asks for queue depth / this many completions, at most WAIT_BATCH_MAX. */
+#define WAIT_BATCH_DIVISOR  8
+#define WAIT_BATCH_MAX      8
+/* user_data of the wake-up timers; slots use their index. */
 #define TIMER_TAG           G_MAXUINT64
 
 typedef struct
@@ -128,8 +138,14 @@ typedef struct
   guint8            io_err_dir;
   int               ring_errno;
 
-  gboolean          timer_armed;
+  guint32           wait_batch;        /* completions a wait asks for */
+  guint32           timers_pending;    /* wake-up timers not yet completed */
   struct __kernel_timespec timer_ts;
+
+  /* For the debug log: what each wait saw (docs/performance.md). */
+  guint64           n_waits;
+  guint64           sum_in_flight;     /* at each wait */
+  guint64           sum_reaped;
 } Engine;
 
 static inline guint64
@@ -152,7 +168,8 @@ fail_record (DuelTestRecord *record,
 
 static int
 setup_ring (struct io_uring *ring,
-            guint32          queue_depth)
+            guint32          queue_depth,
+            guint32          n_timers)
 {
   /* Dropped one after another while the kernel answers -EINVAL, as fio does. */
   static const unsigned drop[] = {
@@ -170,9 +187,9 @@ setup_ring (struct io_uring *ring,
 
       memset (&params, 0, sizeof params);
       params.flags = flags;
-      params.cq_entries = 2 * (queue_depth + 1);
-      /* One SQE more than the slots: the wake-up timer. */
-      ret = io_uring_queue_init_params (queue_depth + 1, ring, &params);
+      params.cq_entries = 2 * (queue_depth + n_timers);
+      /* The slots and the wake-up timers. */
+      ret = io_uring_queue_init_params (queue_depth + n_timers, ring, &params);
       if (ret != -EINVAL || i == G_N_ELEMENTS (drop))
         return ret;
       flags &= ~drop[i];
@@ -251,7 +268,7 @@ setup_io (Engine  *engine,
   int fd = duel_target_get_fd (engine->target);
   int ret;
 
-  ret = setup_ring (&engine->ring, engine->qd);
+  ret = setup_ring (&engine->ring, engine->qd, engine->wait_batch);
   if (ret < 0)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_RING,
@@ -315,7 +332,7 @@ prep_slot (Engine  *engine,
   guint8 *buf = slot->buf + slot->done;
   guint64 offset = slot->offset + slot->done;
 
-  /* The SQ has room for every slot and the timer, and holds nothing else. */
+  /* The SQ has room for every slot and the timers, and holds nothing else. */
   g_assert (sqe != NULL);
 
   if (slot->dir == DUEL_DIRECTION_READ)
@@ -546,19 +563,24 @@ reset_record (DuelTestRecord *record)
   record->runtime_ns = 0;
 }
 
-/* Absolute, so it neither drifts nor needs re-arming when it is late. */
+/* Absolute, so they neither drift nor need re-arming when late; as many as
+ * a wait asks for, so that they end it even when no I/O completes. The
+ * kernel reads the time when they are submitted, with the next wait. */
 static void
-arm_timer (Engine  *engine,
-           guint64  deadline)
+arm_timers (Engine  *engine,
+            guint64  deadline)
 {
-  struct io_uring_sqe *sqe = io_uring_get_sqe (&engine->ring);
-
-  g_assert (sqe != NULL);
   engine->timer_ts.tv_sec = (long long) (deadline / NS_PER_SEC);
   engine->timer_ts.tv_nsec = (long long) (deadline % NS_PER_SEC);
-  io_uring_prep_timeout (sqe, &engine->timer_ts, 0, IORING_TIMEOUT_ABS);
-  io_uring_sqe_set_data64 (sqe, TIMER_TAG);
-  engine->timer_armed = TRUE;
+  for (guint32 i = 0; i < engine->wait_batch; i++)
+    {
+      struct io_uring_sqe *sqe = io_uring_get_sqe (&engine->ring);
+
+      g_assert (sqe != NULL);
+      io_uring_prep_timeout (sqe, &engine->timer_ts, 0, IORING_TIMEOUT_ABS);
+      io_uring_sqe_set_data64 (sqe, TIMER_TAG);
+    }
+  engine->timers_pending = engine->wait_batch;
 }
 
 static void
@@ -630,7 +652,7 @@ run_loop (Engine       *engine,
       for (guint32 i = 0; i < n_new; i++)
         engine->slots[engine->batch[i]].submit_ns = now;
 
-      if (!engine->timer_armed)
+      if (engine->timers_pending == 0)
         {
           /* Wake for the next boundary: an interval, the runtime or progress. */
           guint64 deadline = engine->progress_due;
@@ -642,10 +664,12 @@ run_loop (Engine       *engine,
                 deadline = MIN (deadline, runtime_end);
             }
           deadline = CLAMP (deadline, now + WAIT_MIN_NS, now + WAIT_MAX_NS);
-          arm_timer (engine, deadline);
+          arm_timers (engine, deadline);
         }
 
-      ret = io_uring_submit_and_wait (&engine->ring, 1);
+      engine->n_waits++;
+      engine->sum_in_flight += engine->in_flight;
+      ret = io_uring_submit_and_wait (&engine->ring, MIN (engine->wait_batch, engine->in_flight));
       if (G_UNLIKELY (ret < 0) &&
           ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
         {
@@ -669,15 +693,20 @@ run_loop (Engine       *engine,
           if (G_LIKELY (tag != TIMER_TAG))
             complete_io (engine, (guint32) tag, cqe->res, now);
           else
-            engine->timer_armed = FALSE;
+            engine->timers_pending--;
           n_reaped++;
         }
       io_uring_cq_advance (&engine->ring, n_reaped);
+      engine->sum_reaped += n_reaped;
 
       if (engine->row_appended || now >= engine->progress_due)
         report_progress (engine, now);
     }
 
+  if (engine->n_waits > 0)
+    g_debug ("Engine: %" G_GUINT64_FORMAT " waits, %.2f I/Os in flight and %.2f completions reaped per wait",
+             engine->n_waits, (double) engine->sum_in_flight / engine->n_waits,
+             (double) engine->sum_reaped / engine->n_waits);
   if (started)
     {
       engine->record->runtime_ns = now - engine->t0;
@@ -746,6 +775,7 @@ duel_engine_run (DuelTarget         *target,
 
   engine->bs = workload->block_size;
   engine->qd = workload->queue_depth;
+  engine->wait_batch = CLAMP (engine->qd / WAIT_BATCH_DIVISOR, 1, WAIT_BATCH_MAX);
   engine->byte_limit = record->byte_limit;
   engine->runtime_limit_ns = workload->runtime_ms * NS_PER_MS;
   engine->interval_ns = (guint64) workload->interval_ms * NS_PER_MS;
