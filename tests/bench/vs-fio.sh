@@ -13,11 +13,14 @@
 # I/Os, and the ratios ours/fio.
 #
 # fio gets the options the engine has built in: io_uring, direct=1,
-# fixedbufs=1, registerfiles=1, one job; and norandommap=1, because the
-# engine draws offsets uniformly with replacement, as fio does with it.
+# fixedbufs=1, registerfiles=1; and norandommap=1, because the engine draws
+# offsets uniformly with replacement, as fio does with it. The -j2 workloads
+# run two jobs in both tools (--numjobs 2; fio's numjobs=2 with
+# group_reporting, so its JSON has one job with the sums).
 #
 # Usage: sudo tests/bench/vs-fio.sh [--cli PATH] [--repeats N] [--runtime S]
 #                                   [--span SIZE] [--targets "loop zram"]
+#                                   [--only "randread-qd32 randread-qd32-j2"]
 #        (DRIVEDUEL_CLI=PATH works too; needs fio, python3, /usr/bin/time.)
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,6 +33,7 @@ RUNTIME=10
 SPAN=1g
 TARGETS="loop zram"
 QD1_CPU=1
+ONLY=""
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,7 +42,8 @@ while [ $# -gt 0 ]; do
     --runtime) RUNTIME=$2; shift 2 ;;
     --span) SPAN=$2; shift 2 ;;
     --targets) TARGETS=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    --only) ONLY=$2; shift 2 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) echo "vs-fio.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -104,20 +109,23 @@ for target in $TARGETS; do
   esac
 done
 
-# name rw iodepth rwmixread pinned
-WORKLOADS="randread-qd1:randread:1:-:yes
-randread-qd32:randread:32:-:no
-randwrite-qd32:randwrite:32:-:no
-randrw50-qd32:randrw:32:50:no"
+# name rw iodepth rwmixread pinned jobs
+WORKLOADS="randread-qd1:randread:1:-:yes:1
+randread-qd32:randread:32:-:no:1
+randwrite-qd32:randwrite:32:-:no:1
+randrw50-qd32:randrw:32:50:no:1
+randread-qd32-j2:randread:32:-:no:2
+randwrite-qd32-j2:randwrite:32:-:no:2"
 
 # Each run appends "tool target workload iops cpu_seconds ios" to RESULTS.
 RESULTS=$WORK/results
 : > "$RESULTS"
 
-run_ours () {  # target device rw qd mix pin
-  local target=$1 dev=$2 rw=$3 qd=$4 mix=$5 pin=$6 json=$WORK/ours.json
+run_ours () {  # target device rw qd mix pin jobs
+  local target=$1 dev=$2 rw=$3 qd=$4 mix=$5 pin=$6 jobs=$7 json=$WORK/ours.json
   local args=(run --rw "$rw" --bs 4k --iodepth "$qd" --runtime "$RUNTIME" --span "$SPAN" --output "$json")
   [ "$mix" != - ] && args+=(--rwmixread "$mix")
+  [ "$jobs" != 1 ] && args+=(--numjobs "$jobs")
   [ "$rw" != randread ] && args+=(--destructive)
   local pre=()
   [ "$pin" = yes ] && pre=(taskset -c "$QD1_CPU")
@@ -135,13 +143,14 @@ print(iops, u + s, ios)
 EOF
 }
 
-run_fio () {  # target device rw qd mix pin
-  local target=$1 dev=$2 rw=$3 qd=$4 mix=$5 pin=$6 json=$WORK/fio.json
+run_fio () {  # target device rw qd mix pin jobs
+  local target=$1 dev=$2 rw=$3 qd=$4 mix=$5 pin=$6 jobs=$7 json=$WORK/fio.json
   local args=(--name=vs-fio --filename="$dev" --ioengine=io_uring --direct=1 --fixedbufs=1
               --registerfiles=1 --norandommap=1 --rw="$rw" --bs=4k --iodepth="$qd"
               --size="$SPAN_BYTES" --runtime="$RUNTIME" --time_based=1
               --output-format=json --output="$json")
   [ "$mix" != - ] && args+=(--rwmixread="$mix")
+  [ "$jobs" != 1 ] && args+=(--numjobs="$jobs" --group_reporting=1)
   local pre=()
   [ "$pin" = yes ] && pre=(taskset -c "$QD1_CPU")
   rm -f "$json"
@@ -159,14 +168,15 @@ EOF
 
 for target in $TARGETS; do
   dev=${DEVICE[$target]}
-  while IFS=: read -r name rw qd mix pin; do
+  while IFS=: read -r name rw qd mix pin jobs; do
+    if [ -n "$ONLY" ] && ! [[ " $ONLY " == *" $name "* ]]; then continue; fi
     for r in $(seq "$REPEATS"); do
       # A B, then B A: neither tool always runs on a warmer device.
       if [ $((r % 2)) = 1 ]; then order="ours fio"; else order="fio ours"; fi
       for tool in $order; do
         echo "$target $name run $r/$REPEATS: $tool" >&2
         echo -n "$tool $target $name " >> "$RESULTS"
-        "run_$tool" "$target" "$dev" "$rw" "$qd" "$mix" "$pin"
+        "run_$tool" "$target" "$dev" "$rw" "$qd" "$mix" "$pin" "$jobs"
       done
     done
   done <<< "$WORKLOADS"
