@@ -902,6 +902,38 @@ test_summary_keys_documented (void)
     }
 }
 
+static double
+summary_value (DuelSummary *summary,
+               const char  *key)
+{
+  for (guint i = 0; i < duel_summary_get_n_figures (summary); i++)
+    if (g_strcmp0 (duel_summary_get_key (summary, i), key) == 0)
+      return duel_summary_get_value (summary, i);
+  g_error ("no figure “%s”", key);
+  return NAN;
+}
+
+/* With jobs, every job's queue is in flight: the worst case a slow interval
+ * allows scales with all of them. */
+static void
+test_consistency_numjobs (void)
+{
+  g_autoptr(Fixture) f = fixture_load ("consistency-n10.csv");
+  g_autoptr(DuelTestRecord) record = record_from_fixture (f, DUEL_TEST_CONSISTENCY);
+  g_autoptr(DuelSummary) one = NULL;
+  g_autoptr(DuelSummary) four = NULL;
+
+  record->workload.read_percent = 50;
+  one = duel_analysis_summarize (record, DUEL_ANALYSIS_CONSISTENCY, NULL);
+  record->workload.numjobs = 4;
+  four = duel_analysis_summarize (record, DUEL_ANALYSIS_CONSISTENCY, NULL);
+  g_assert_cmpfloat (summary_value (one, "worst_case_iops_min"), >, 0);
+  g_assert_cmpfloat (summary_value (four, "worst_case_iops_min"), ==,
+                     4 * summary_value (one, "worst_case_iops_min"));
+  g_assert_cmpfloat (summary_value (four, "consistency_mean_iops"), ==,
+                     summary_value (one, "consistency_mean_iops"));
+}
+
 static gboolean
 same_value (double a,
             double b)
@@ -1105,6 +1137,7 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/standard/seq-write", test_standard_seq_write);
   g_test_add_func ("/duel/analysis/standard/rand-read", test_standard_rand_read);
   g_test_add_func ("/duel/analysis/summary/keys-documented", test_summary_keys_documented);
+  g_test_add_func ("/duel/analysis/consistency/numjobs", test_consistency_numjobs);
   g_test_add_func ("/duel/analysis/summary/file-roundtrip", test_summary_roundtrip);
   g_test_add_func ("/duel/analysis/params/json", test_params_json);
 

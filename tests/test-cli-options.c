@@ -73,6 +73,11 @@ test_run_options (void)
     { { "--size", "nanx" }, "--size" },
     { { "--span", "0" }, "--span" },
     { { "--iodepth", "0" }, "--iodepth" },
+    { { "--numjobs", "0" }, "--numjobs" },
+    { { "--numjobs", "65" }, "--numjobs" },
+    { { "--numjobs", "-2" }, "--numjobs" },
+    { { "--numjobs", "2.5" }, "--numjobs" },
+    { { "--numjobs", "two" }, "--numjobs" },
     { { "--interval-ms", "5" }, "--interval-ms" },
     { { "" }, "target" },
   };

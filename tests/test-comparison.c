@@ -148,8 +148,9 @@ test_fairness_warnings (void)
   fill = duel_result_find_test (b, DUEL_TEST_WSAT_FILL);
   fill->span_length /= 2;
   fill->workload.size_multiple = 3;
-  /* and its consistency run lasted longer */
+  /* and its consistency run lasted longer, with two jobs */
   duel_result_find_test (b, DUEL_TEST_CONSISTENCY)->workload.runtime_ms = 600000;
+  duel_result_find_test (b, DUEL_TEST_CONSISTENCY)->workload.numjobs = 2;
 
   comparison = duel_comparison_new (a, b, NULL);
   g_assert_true (has_warning (comparison, "block sizes differ"));
@@ -158,6 +159,7 @@ test_fairness_warnings (void)
   g_assert_true (has_warning (comparison, "span covers 100 % of Alpha SSD but 50 % of Beta SSD"));
   g_assert_true (has_warning (comparison, "3×"));
   g_assert_true (has_warning (comparison, "run lengths differ"));
+  g_assert_true (has_warning (comparison, "numbers of jobs differ (1 on Alpha SSD, 2 on Beta SSD)"));
   /* Each warning names its test. */
   for (guint i = 0; duel_comparison_get_warnings (comparison)[i]; i++)
     {

@@ -2,7 +2,9 @@
  *
  * The fixtures in tests/data/fio/ are real fio 3.33 runs with
  * lat_percentiles=1 (their job files are beside them): a 70/30 random mix
- * with an IOPS log, and a 4 KiB random write to twice its span.
+ * with an IOPS log, a 4 KiB random write to twice its span, and two jobs
+ * (numjobs=2) of a 50/50 mix, reported together (group_reporting) and
+ * apart.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,7 +26,8 @@ fixture (const char *name)
 }
 
 static JsonObject *
-load_fio_job (const char *name)
+load_fio_job_at (const char *name,
+                 guint       index)
 {
   g_autofree char *path = fixture (name);
   g_autoptr(JsonParser) parser = json_parser_new ();
@@ -32,7 +35,21 @@ load_fio_job (const char *name)
 
   g_assert_true (json_parser_load_from_file (parser, path, NULL));
   root = json_node_get_object (json_parser_get_root (parser));
-  return json_object_ref (json_array_get_object_element (json_object_get_array_member (root, "jobs"), 0));
+  return json_object_ref (json_array_get_object_element (json_object_get_array_member (root, "jobs"), index));
+}
+
+static JsonObject *
+load_fio_job (const char *name)
+{
+  return load_fio_job_at (name, 0);
+}
+
+static guint64
+int_at (JsonObject *job,
+        const char *section,
+        const char *member)
+{
+  return (guint64) json_object_get_int_member (json_object_get_object_member (job, section), member);
 }
 
 /* fio's percentiles are the midpoints of the buckets it reports; ours come
@@ -276,6 +293,126 @@ test_refuses (void)
   }
 }
 
+/* Two jobs that fio summed (group_reporting): one test of two jobs, with
+ * fio's totals and percentiles, and the run's length, not the jobs' sum. */
+static void
+test_numjobs_grouped (void)
+{
+  g_autofree char *json = fixture ("randrw-nj2.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) result = duel_fio_import_file (json, NULL, &error);
+  g_autoptr(JsonObject) job = load_fio_job ("randrw-nj2.json");
+  JsonObject *read = json_object_get_object_member (job, "read");
+  DuelTestRecord *record;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1);
+  record = duel_result_find_test (result, "randrw-nj2");
+  g_assert_nonnull (record);
+  g_assert_cmpuint (record->workload.numjobs, ==, 2);
+  g_assert_cmpuint (record->workload.queue_depth, ==, 4);
+  g_assert_cmpuint (record->workload.runtime_ms, ==, 2000);
+
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      const char *section = d == DUEL_DIRECTION_READ ? "read" : "write";
+
+      g_assert_cmpuint (duel_test_record_get_ops (record, d), ==, int_at (job, section, "total_ios"));
+      g_assert_cmpuint (duel_test_record_get_bytes (record, d), ==, int_at (job, section, "io_bytes"));
+      /* The bins map one to one (check_percentiles() above); a 1 % rank in
+       * this fixture's sparse low end lands far off by one sample. */
+      {
+        JsonObject *lat = json_object_get_object_member (json_object_get_object_member (job, section), "lat_ns");
+
+        g_assert_cmpuint (record->latency[d]->count, ==, (guint64) json_object_get_int_member (lat, "N"));
+        g_assert_cmpuint (record->latency[d]->min_ns, ==, (guint64) json_object_get_int_member (lat, "min"));
+        g_assert_cmpuint (record->latency[d]->max_ns, ==, (guint64) json_object_get_int_member (lat, "max"));
+        g_assert_cmpfloat_with_epsilon (duel_histogram_mean_ns (record->latency[d]),
+                                        json_object_get_double_member (lat, "mean"), 1.0);
+      }
+    }
+  /* fio adds the jobs' job_runtime; they ran side by side for about 2 s. */
+  g_assert_cmpuint ((guint64) json_object_get_int_member (job, "job_runtime"), >=,
+                    2 * int_at (job, "read", "runtime") - 2);
+  g_assert_cmpuint (record->runtime_ns / 1000000, ==, int_at (job, "read", "runtime"));
+  g_assert_cmpfloat_with_epsilon (duel_test_record_get_iops (record, DUEL_DIRECTION_READ),
+                                  json_object_get_double_member (read, "iops"), 1e-3);
+
+  /* fio wrote a log per job: one of them is half of the run. */
+  {
+    g_autofree char *log = fixture ("randrw-nj2_iops.1.log");
+    g_autoptr(DuelResult) with_log = duel_fio_import_file (json, log, &error);
+
+    g_assert_null (with_log);
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "numjobs"));
+    g_assert_nonnull (strstr (error->message, "without the IOPS log"));
+  }
+}
+
+/* The same two jobs that fio reported one by one: summed into one test, as
+ * group_reporting would have. */
+static void
+test_numjobs_apart (void)
+{
+  g_autofree char *json = fixture ("randrw-nj2-apart.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) result = duel_fio_import_file (json, NULL, &error);
+  g_autoptr(JsonObject) first = load_fio_job_at ("randrw-nj2-apart.json", 0);
+  g_autoptr(JsonObject) second = load_fio_job_at ("randrw-nj2-apart.json", 1);
+  DuelTestRecord *record;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1);
+  record = duel_result_find_test (result, "randrw-nj2-apart");
+  g_assert_nonnull (record);
+  g_assert_cmpuint (record->workload.numjobs, ==, 2);
+  g_assert_cmpuint (duel_series_get_length (record->series), ==, 1);
+
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      const char *section = d == DUEL_DIRECTION_READ ? "read" : "write";
+      JsonObject *lat_a = json_object_get_object_member (json_object_get_object_member (first, section), "lat_ns");
+      JsonObject *lat_b = json_object_get_object_member (json_object_get_object_member (second, section), "lat_ns");
+      const DuelHistogram *hist = record->latency[d];
+
+      g_assert_cmpuint (duel_test_record_get_ops (record, d), ==,
+                        int_at (first, section, "total_ios") + int_at (second, section, "total_ios"));
+      g_assert_cmpuint (duel_test_record_get_bytes (record, d), ==,
+                        int_at (first, section, "io_bytes") + int_at (second, section, "io_bytes"));
+      g_assert_cmpuint (hist->count, ==, duel_test_record_get_ops (record, d));
+      g_assert_cmpuint (hist->min_ns, ==, (guint64) MIN (json_object_get_int_member (lat_a, "min"),
+                                                         json_object_get_int_member (lat_b, "min")));
+      g_assert_cmpuint (hist->max_ns, ==, (guint64) MAX (json_object_get_int_member (lat_a, "max"),
+                                                         json_object_get_int_member (lat_b, "max")));
+      g_assert_cmpuint (duel_series_get_row (record->series, 0)->lat_max_ns[d], ==, hist->max_ns);
+    }
+  g_assert_cmpuint (record->runtime_ns / 1000000, ==,
+                    MAX (int_at (first, "read", "runtime"), int_at (second, "read", "runtime")));
+
+  /* Without the second job, the first is only half of a workload. */
+  {
+    g_autofree char *text = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(JsonGenerator) generator = json_generator_new ();
+    g_autofree char *cut = NULL;
+    JsonObject *root;
+    gsize length;
+
+    g_assert_true (g_file_get_contents (json, &text, &length, NULL));
+    g_assert_true (json_parser_load_from_data (parser, text, length, NULL));
+    root = json_node_get_object (json_parser_get_root (parser));
+    json_array_remove_element (json_object_get_array_member (root, "jobs"), 1);
+    json_generator_set_root (generator, json_parser_get_root (parser));
+    cut = json_generator_to_data (generator, &length);
+    g_assert_null (duel_fio_import_data (cut, length, "half.json", NULL, NULL, &error));
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "group_reporting"));
+  }
+}
+
 /* The exported job file is what fio itself accepts, with our parameters. */
 static void
 test_export_job_file (void)
@@ -349,6 +486,62 @@ test_export_job_file (void)
   g_rmdir (dir);
 }
 
+/* Jobs export as fio's numjobs with group_reporting, each with its share
+ * of the byte limit, which fio counts per job. */
+static void
+test_export_numjobs (void)
+{
+  g_autofree char *json = fixture ("randrw-nj2.json");
+  g_autoptr(DuelResult) result = duel_fio_import_file (json, NULL, NULL);
+  g_autofree char *text = duel_fio_export_result (result);
+  g_autoptr(DuelTestRecord) record = NULL;
+  g_autofree char *job = NULL;
+  g_autofree char *fio = g_find_program_in_path ("fio");
+  DuelWorkload w;
+
+  g_assert_nonnull (strstr (text, "iodepth=4\nnumjobs=2\ngroup_reporting\n"));
+  /* Time-bound: no io_size. */
+  g_assert_null (strstr (text, "io_size="));
+
+  duel_workload_init (&w);
+  g_assert_true (duel_workload_set_rw_name (&w, "randwrite", NULL));
+  w.numjobs = 3;
+  w.size_multiple = 2;
+  record = duel_test_record_new ("fill", &w);
+  record->span_length = 300 * 4096;
+  record->byte_limit = 600 * 4096;
+  job = duel_fio_export_job (record, "/dev/null");
+  g_test_message ("%s", job);
+  g_assert_nonnull (strstr (job, "numjobs=3\ngroup_reporting\n"));
+  g_assert_nonnull (strstr (job, "\nio_size=819200\n"));
+  /* One job alone says nothing of jobs. */
+  record->workload.numjobs = 1;
+  g_clear_pointer (&job, g_free);
+  job = duel_fio_export_job (record, "/dev/null");
+  g_assert_null (strstr (job, "numjobs"));
+  g_assert_null (strstr (job, "group_reporting"));
+  g_assert_nonnull (strstr (job, "\nio_size=2457600\n"));
+
+  if (fio != NULL)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("duel-fio-export-XXXXXX", NULL);
+      g_autofree char *path = g_build_filename (dir, "jobs.fio", NULL);
+      const char *argv[] = { fio, "--parse-only", path, NULL };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *err = NULL;
+      int status;
+
+      g_assert_true (g_file_set_contents (path, text, -1, &error));
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                   NULL, &err, &status, &error));
+      g_assert_no_error (error);
+      if (!g_spawn_check_wait_status (status, NULL))
+        g_error ("fio refused the job file: %s", err);
+      g_unlink (path);
+      g_rmdir (dir);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -361,6 +554,9 @@ main (int    argc,
   g_test_add_func ("/duel/fio-import/without-log", test_without_log);
   g_test_add_func ("/duel/fio-import/refuses", test_refuses);
   g_test_add_func ("/duel/fio-import/export-job-file", test_export_job_file);
+  g_test_add_func ("/duel/fio-import/numjobs-grouped", test_numjobs_grouped);
+  g_test_add_func ("/duel/fio-import/numjobs-apart", test_numjobs_apart);
+  g_test_add_func ("/duel/fio-import/export-numjobs", test_export_numjobs);
 
   return g_test_run ();
 }

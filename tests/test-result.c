@@ -112,6 +112,7 @@ build_result (guint32 seed)
   g_assert_true (duel_workload_set_rw_name (&w, "write", NULL));
   w.block_size = 128 * 1024;
   w.queue_depth = 8;
+  w.numjobs = 4;
   w.size_multiple = 2;
   w.seed = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
   fill = duel_test_record_new ("fill", &w);
@@ -220,6 +221,7 @@ assert_workload_equal (const DuelWorkload *a,
 {
   g_assert_cmpuint (a->block_size, ==, b->block_size);
   g_assert_cmpuint (a->queue_depth, ==, b->queue_depth);
+  g_assert_cmpuint (a->numjobs, ==, b->numjobs);
   g_assert_cmpuint (a->read_percent, ==, b->read_percent);
   g_assert_cmpint (a->pattern, ==, b->pattern);
   g_assert_cmpuint (a->span_offset, ==, b->span_offset);
@@ -637,6 +639,7 @@ test_file_layout (Fixture       *fixture,
       g_assert_true (json_object_has_member (test, "started"));
       params = object_at (test, "params");
       g_assert_cmpstr (json_object_get_string_member (params, "rw"), ==, duel_workload_get_rw_name (&record->workload));
+      g_assert_cmpint (json_object_get_int_member (params, "numjobs"), ==, record->workload.numjobs);
       g_assert_cmpint (json_object_get_int_member (params, "span_offset"), ==, (gint64) record->span_offset);
       g_assert_cmpint (json_object_get_int_member (params, "span_bytes"), ==, (gint64) record->span_length);
       g_assert_cmpint (json_object_get_int_member (params, "byte_limit"), ==, (gint64) record->byte_limit);
@@ -901,6 +904,8 @@ test_fixture_valid (void)
   g_assert_cmpstr (first->preset, ==, "consistency");
   g_assert_cmpint (first->status, ==, DUEL_TEST_STATUS_COMPLETE);
   g_assert_cmpuint (first->workload.read_percent, ==, 70);
+  /* Written before numjobs existed: one job. */
+  g_assert_cmpuint (first->workload.numjobs, ==, 1);
   g_assert_true (first->trimmed);
   g_assert_cmpuint (duel_series_get_length (first->series), ==, 12);
   g_assert_true (isnan (duel_series_get_row (first->series, 3)->temperature_c));

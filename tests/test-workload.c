@@ -225,6 +225,7 @@ test_validate (void)
   g_assert_true (duel_workload_validate (&w, NULL));
   w.block_size = DUEL_WORKLOAD_MAX_BLOCK_SIZE;
   w.queue_depth = DUEL_WORKLOAD_MAX_QUEUE_DEPTH;
+  w.numjobs = DUEL_WORKLOAD_MAX_NUMJOBS;
   w.interval_ms = DUEL_WORKLOAD_MAX_INTERVAL_MS;
   w.read_percent = 0;
   g_assert_true (duel_workload_validate (&w, NULL));
@@ -243,6 +244,8 @@ test_validate (void)
   EXPECT_INVALID (block_size, DUEL_WORKLOAD_MAX_BLOCK_SIZE + 1, "block size");
   EXPECT_INVALID (queue_depth, 0, "queue depth");
   EXPECT_INVALID (queue_depth, DUEL_WORKLOAD_MAX_QUEUE_DEPTH + 1, "queue depth");
+  EXPECT_INVALID (numjobs, 0, "number of jobs");
+  EXPECT_INVALID (numjobs, DUEL_WORKLOAD_MAX_NUMJOBS + 1, "number of jobs");
   EXPECT_INVALID (read_percent, 101, "read percentage");
   EXPECT_INVALID (interval_ms, DUEL_WORKLOAD_MIN_INTERVAL_MS - 1, "interval");
   EXPECT_INVALID (interval_ms, DUEL_WORKLOAD_MAX_INTERVAL_MS + 1, "interval");
@@ -351,6 +354,7 @@ assert_workload_equal (const DuelWorkload *a,
 {
   g_assert_cmpuint (a->block_size, ==, b->block_size);
   g_assert_cmpuint (a->queue_depth, ==, b->queue_depth);
+  g_assert_cmpuint (a->numjobs, ==, b->numjobs);
   g_assert_cmpuint (a->read_percent, ==, b->read_percent);
   g_assert_cmpint (a->pattern, ==, b->pattern);
   g_assert_cmpuint (a->span_offset, ==, b->span_offset);
@@ -374,6 +378,7 @@ test_json_round_trip (void)
   duel_workload_init (&w);
   w.block_size = 128 * 1024;
   w.queue_depth = 7;
+  w.numjobs = 3;
   w.read_percent = 70;
   w.pattern = DUEL_PATTERN_SEQUENTIAL;
   w.span_offset = 3 * MiB;
@@ -407,6 +412,18 @@ test_json_round_trip (void)
       g_assert_true (duel_workload_from_json (json_node_get_object (n), &back, NULL));
       assert_workload_equal (&w, &back);
     }
+
+  /* A file from before jobs existed ran one. */
+  {
+    const char *old = "{\"rw\":\"read\",\"bs\":4096,\"iodepth\":1,\"rwmixread\":100,\"offset\":0,"
+                      "\"span\":0,\"runtime_ms\":1,\"size_bytes\":0,\"interval_ms\":1000}";
+    g_autoptr(JsonNode) n = json_from_string (old, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (duel_workload_from_json (json_node_get_object (n), &back, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (back.numjobs, ==, 1);
+  }
 }
 
 static void
@@ -423,6 +440,9 @@ test_json_bad (void)
     { "{\"rw\":\"read\",\"bs\":-1}", "bs" },
     { "{\"rw\":\"read\",\"bs\":4096,\"iodepth\":5000}", "iodepth" },
     { "{\"rw\":\"read\",\"bs\":4096,\"iodepth\":1,\"rwmixread\":101}", "rwmixread" },
+    { "{\"rw\":\"read\",\"bs\":4096,\"iodepth\":1,\"numjobs\":0}", "numjobs" },
+    { "{\"rw\":\"read\",\"bs\":4096,\"iodepth\":1,\"numjobs\":65}", "numjobs" },
+    { "{\"rw\":\"read\",\"bs\":4096,\"iodepth\":1,\"numjobs\":\"2\"}", "numjobs" },
     { "{\"rw\":\"read\",\"bs\":4096,\"iodepth\":1,\"rwmixread\":100,\"offset\":0,\"span\":0,"
       "\"runtime_ms\":1,\"size_bytes\":0,\"interval_ms\":1000,\"size_multiple\":1e999}", "size_multiple" },
     { "{\"rw\":\"read\",\"bs\":4096,\"iodepth\":1,\"rwmixread\":100,\"offset\":0,\"span\":0,"

@@ -83,6 +83,34 @@ duel_cli_parse_number (const char  *option,
   return TRUE;
 }
 
+/* Digits only: GOptionContext's integers take "-1" and "+2", and report a
+ * value that is not one without saying what would do. On error,
+ * @out_message gets one sentence naming the option and the range. */
+gboolean
+duel_cli_parse_count (const char  *option,
+                      const char  *text,
+                      guint        min,
+                      guint        max,
+                      guint       *out,
+                      char       **out_message)
+{
+  guint64 value = 0;
+
+  g_return_val_if_fail (option != NULL && out != NULL && out_message != NULL, FALSE);
+
+  if (text == NULL || !g_ascii_isdigit (text[0]) ||
+      !g_ascii_string_to_unsigned (text, 10, min, max, &value, NULL))
+    {
+      /* TRANSLATORS: an option (--numjobs), the lowest and the highest
+       * accepted value, what was given */
+      *out_message = g_strdup_printf (_("%s takes a whole number from %u to %u, not “%s”."),
+                                      option, min, max, text ? text : "");
+      return FALSE;
+    }
+  *out = (guint) value;
+  return TRUE;
+}
+
 struct _DuelCliProgress
 {
   char    *label;
@@ -205,20 +233,25 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
 {
   static const char *direction_names[] = { N_("read"), N_("write") };
   g_autofree char *mix = NULL;
+  g_autofree char *jobs = NULL;
 
   g_return_if_fail (record != NULL);
 
   if (record->workload.read_percent > 0 && record->workload.read_percent < 100)
     /* TRANSLATORS: the read share of a mixed workload */
     mix = g_strdup_printf (_(", %u %% read"), record->workload.read_percent);
+  if (record->workload.numjobs > 1)
+    /* TRANSLATORS: after the queue depth: jobs at once, each with that depth */
+    jobs = g_strdup_printf (_(" × %u jobs"), record->workload.numjobs);
 
-  /* TRANSLATORS: name (rw, mix, block size, queue depth): seconds, status */
-  printf (_("%s (%s%s, block %u B, queue depth %u): %.1f s, %s\n"),
+  /* TRANSLATORS: name (rw, mix, block size, queue depth, jobs): seconds, status */
+  printf (_("%s (%s%s, block %u B, queue depth %u%s): %.1f s, %s\n"),
           record->name,
           duel_workload_get_rw_name (&record->workload),
           mix ? mix : "",
           record->workload.block_size,
           record->workload.queue_depth,
+          jobs ? jobs : "",
           record->runtime_ns / 1e9,
           duel_test_status_to_string (record->status));
 

@@ -109,6 +109,7 @@ duel_cli_run (int    argc,
   g_autofree char *name = NULL;
   g_autofree char *target_path = NULL;
   g_autofree char *runtime = NULL;
+  g_autofree char *numjobs = NULL;
   g_autofree char *message = NULL;
   g_auto(GStrv) rest = NULL;
   /* G_MININT / G_MININT64: not given (so that -5 is refused, not ignored). */
@@ -120,6 +121,7 @@ duel_cli_run (int    argc,
     { "rw", 0, 0, G_OPTION_ARG_STRING, &rw, N_("Access pattern: randread, randwrite, randrw, read, write or rw (default randread)"), "PATTERN" },
     { "bs", 0, 0, G_OPTION_ARG_STRING, &bs, N_("Block size, e.g. 4k (default 4k)"), "SIZE" },
     { "iodepth", 0, 0, G_OPTION_ARG_INT, &iodepth, N_("Queue depth (default 32)"), "N" },
+    { "numjobs", 0, 0, G_OPTION_ARG_STRING, &numjobs, N_("Jobs at once, each with its own queue of --iodepth I/Os; one result for them all (default 1)"), "N" },
     { "rwmixread", 0, 0, G_OPTION_ARG_INT, &rwmixread, N_("Read percentage of a mixed pattern (default 50)"), "PERCENT" },
     { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Stop after this many seconds"), "SECONDS" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Stop after transferring this much: bytes, or a multiple of the span such as 2x"), "BYTES|Nx" },
@@ -187,6 +189,9 @@ duel_cli_run (int    argc,
     return duel_cli_usage_error (context, _("--iodepth must be between 1 and %u, not %d."),
                                  DUEL_WORKLOAD_MAX_QUEUE_DEPTH, iodepth);
   workload.queue_depth = iodepth;
+  if (numjobs != NULL &&
+      !duel_cli_parse_count ("--numjobs", numjobs, 1, DUEL_WORKLOAD_MAX_NUMJOBS, &workload.numjobs, &message))
+    return duel_cli_usage_error (context, "%s", message);
   if (runtime != NULL && !duel_cli_parse_number ("--runtime", runtime, 0, 1e9, FALSE, &runtime_s, &message))
     return duel_cli_usage_error (context, "%s", message);
   workload.runtime_ms = (guint64) (runtime_s * 1000.0 + 0.5);

@@ -1506,8 +1506,9 @@ summarize_consistency (const DuelTestRecord *record,
   DuelConsistency c;
   JsonObject *details = json_object_new ();
 
+  /* Every job's queue is in flight. */
   duel_analysis_consistency (record->series, record->workload.interval_ms,
-                             record->workload.queue_depth, &c);
+                             record->workload.queue_depth * record->workload.numjobs, &c);
 
   duel_summary_add (summary, "consistency_mean_iops", c.mean_iops);
   duel_summary_add (summary, "consistency_read_iops", c.mean_read_iops);

@@ -268,7 +268,8 @@ void   duel_analysis_consistency         (const DuelSeries *series,
 guint  duel_analysis_complete_intervals  (const DuelSeries *series,
                                           guint             interval_ms);
 /* Queue depth / the interval's largest latency of either direction: the IOPS
- * the interval would reach if every I/O took that long. NAN without I/O. */
+ * the interval would reach if every I/O took that long. NAN without I/O.
+ * With several jobs, @queue_depth is all of theirs (iodepth × numjobs). */
 double duel_analysis_worst_case_iops     (const DuelSeriesRow *row,
                                           guint                queue_depth);
 

@@ -844,6 +844,10 @@ check_fairness (DuelComparison *self,
     warn (self, _("%s: the queue depths differ (%u on %s, %u on %s)."),
           test, a->workload.queue_depth, name_a, b->workload.queue_depth, name_b);
 
+  if (a->workload.numjobs != b->workload.numjobs)
+    warn (self, _("%s: the numbers of jobs differ (%u on %s, %u on %s)."),
+          test, a->workload.numjobs, name_a, b->workload.numjobs, name_b);
+
   if (a->workload.read_percent != b->workload.read_percent || a->workload.pattern != b->workload.pattern)
     warn (self, _("%s: the access patterns differ (%s %u %% read on %s, %s %u %% read on %s)."),
           test, duel_workload_get_rw_name (&a->workload), a->workload.read_percent, name_a,

@@ -31,6 +31,11 @@
  * interval's row is appended, so the record's series and histograms agree
  * at every progress call, not only at the end.
  *
+ * With numjobs > 1, duel-engine-jobs.c runs this loop once per job, each in
+ * a thread of its own with its own ring; a job hands its rows to the calling
+ * thread instead of appending them, draws on a byte budget shared with the
+ * other jobs, and stops when one of them fails (job_sync()).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -45,6 +50,7 @@
 #include <time.h>
 
 #include "duel-engine.h"
+#include "duel-engine-private.h"
 #include "duel-error.h"
 #include "duel-offsets.h"
 #include "duel-rng.h"
@@ -82,7 +88,7 @@ typedef struct
 typedef struct
 {
   DuelTarget       *target;
-  DuelTestRecord   *record;
+  DuelTestRecord   *record;            /* NULL in a job of several */
   DuelProgressFunc  progress_func;
   gpointer          progress_data;
 
@@ -146,6 +152,16 @@ typedef struct
   guint64           n_waits;
   guint64           sum_in_flight;     /* at each wait */
   guint64           sum_reaped;
+
+  guint64           seed;              /* of the offsets and the data */
+  /* numjobs > 1: this is job @job_index of @n_jobs, in a thread of its own
+   * (duel-engine-jobs.c); else @jobs is NULL and @n_jobs 1. */
+  DuelEngineJobs   *jobs;
+  guint             job_index;
+  guint             n_jobs;
+  gboolean          shared_budget;     /* byte_limit is this job's share so far */
+  gboolean          failure_told;
+  guint64           last_ns;           /* a job's last completion; 0: never started */
 } Engine;
 
 static inline guint64
@@ -205,6 +221,9 @@ setup_buffers (Engine   *engine,
   guint64 read_bytes = reads ? (guint64) engine->qd * engine->bs : 0;
   guint64 pool_blocks = 0;
   guint64 total;
+  /* Jobs share the limit and the pool's size between them. */
+  guint64 max_bytes = MAX_BUFFER_BYTES / engine->n_jobs;
+  guint64 pool_min = WRITE_POOL_MIN / engine->n_jobs;
   DuelRng fill;
 
   if (writes)
@@ -212,21 +231,26 @@ setup_buffers (Engine   *engine,
       /* At least one block more than can be in flight, so a free block to
        * stamp always exists; more when memory allows, so that consecutive
        * writes come from different places. */
-      pool_blocks = MAX ((WRITE_POOL_MIN + engine->bs - 1) / engine->bs,
+      pool_blocks = MAX ((pool_min + engine->bs - 1) / engine->bs,
                          4 * (guint64) engine->qd);
-      if (read_bytes + pool_blocks * engine->bs > MAX_BUFFER_BYTES &&
-          read_bytes < MAX_BUFFER_BYTES)
-        pool_blocks = (MAX_BUFFER_BYTES - read_bytes) / engine->bs;
+      if (read_bytes + pool_blocks * engine->bs > max_bytes &&
+          read_bytes < max_bytes)
+        pool_blocks = (max_bytes - read_bytes) / engine->bs;
       pool_blocks = MAX (pool_blocks, (guint64) engine->qd + 1);
     }
   total = read_bytes + pool_blocks * engine->bs;
-  if (total > MAX_BUFFER_BYTES)
+  if (total > max_bytes)
     {
-      g_autofree char *needed = g_format_size_full (total, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *needed = g_format_size_full (total * engine->n_jobs, G_FORMAT_SIZE_IEC_UNITS);
 
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("A queue depth of %u with %u-byte blocks needs %s of I/O buffers, more than the 1 GiB the engine allows."),
-                   engine->qd, engine->bs, needed);
+      if (engine->n_jobs > 1)
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                     _("%u jobs at a queue depth of %u with %u-byte blocks need %s of I/O buffers, more than the 1 GiB the engine allows."),
+                     engine->n_jobs, engine->qd, engine->bs, needed);
+      else
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                     _("A queue depth of %u with %u-byte blocks needs %s of I/O buffers, more than the 1 GiB the engine allows."),
+                     engine->qd, engine->bs, needed);
       return FALSE;
     }
 
@@ -252,7 +276,7 @@ setup_buffers (Engine   *engine,
       gsize n_words = (gsize) (pool_blocks * engine->bs / sizeof (guint64));
 
       /* Random once, stamped per I/O: incompressible without refilling. */
-      duel_rng_init (&fill, engine->record->workload.seed ^ G_GUINT64_CONSTANT (0x706f6f6c));
+      duel_rng_init (&fill, engine->seed ^ G_GUINT64_CONSTANT (0x706f6f6c));
       for (gsize i = 0; i < n_words; i++)
         words[i] = duel_rng_next (&fill);
       engine->pool_busy = g_new0 (guint8, pool_blocks);
@@ -469,6 +493,22 @@ report_progress (Engine  *engine,
   double fraction = 0.0;
   guint64 done_bytes = 0;
 
+  if (G_UNLIKELY (engine->jobs != NULL))
+    {
+      /* A job of several: the calling thread reports for them all. */
+      guint64 ops[DUEL_N_DIRECTIONS], bytes[DUEL_N_DIRECTIONS];
+
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          ops[d] = engine->closed_ops[d] + engine->row.ops[d];
+          bytes[d] = engine->closed_bytes[d] + engine->row.bytes[d];
+        }
+      _duel_engine_jobs_publish (engine->jobs, engine->job_index, ops, bytes);
+      engine->row_appended = FALSE;
+      engine->progress_due = now + PROGRESS_EVERY_NS;
+      return;
+    }
+
   if (engine->progress_func == NULL)
     return;
 
@@ -518,6 +558,24 @@ append_row (Engine  *engine,
 
   engine->row.t_ms = t_ms;
   engine->row.temperature_c = NAN;
+  if (G_UNLIKELY (engine->jobs != NULL))
+    {
+      /* A job of several: the calling thread merges the row with the
+       * other jobs' and appends it. */
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          engine->closed_ops[d] += engine->row.ops[d];
+          engine->closed_bytes[d] += engine->row.bytes[d];
+        }
+      _duel_engine_jobs_add_row (engine->jobs, engine->job_index, &engine->row,
+                                 engine->interval_hist, engine->closed_ops, engine->closed_bytes);
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        duel_histogram_init (engine->interval_hist[d]);
+      memset (&engine->row, 0, sizeof engine->row);
+      engine->n_rows++;
+      engine->row_appended = TRUE;
+      return;
+    }
   duel_series_append (record->series, &engine->row);
 
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
@@ -583,6 +641,39 @@ arm_timers (Engine  *engine,
   engine->timers_pending = engine->wait_batch;
 }
 
+/* A job of several, once per pass: it stops when another job failed, and
+ * tops up its share of the byte budget the jobs draw from together. A share
+ * of at least one block more than the free slots means a batch ends it only
+ * once the budget is spent, so the total is exactly the limit. */
+static void
+job_sync (Engine *engine)
+{
+  guint64 share;
+
+  if (engine->io_errno != 0 && !engine->failure_told)
+    {
+      _duel_engine_jobs_fail (engine->jobs, engine->job_index);
+      engine->failure_told = TRUE;
+    }
+  else if (!engine->abandon && _duel_engine_jobs_should_stop (engine->jobs))
+    {
+      engine->stopping = TRUE;
+      engine->abandon = TRUE;
+    }
+
+  if (engine->stopping || !engine->shared_budget)
+    return;
+  share = (engine->byte_limit - engine->issued_bytes) / engine->bs;
+  if (share <= engine->n_free)
+    {
+      share += _duel_engine_jobs_take_blocks (engine->jobs, engine->qd + 1 - share);
+      engine->byte_limit = engine->issued_bytes + share * engine->bs;
+    }
+  /* Also keeps a byte_limit of 0 from meaning no limit. */
+  if (share == 0)
+    engine->stopping = TRUE;
+}
+
 static void
 run_loop (Engine       *engine,
           GCancellable *cancellable)
@@ -606,6 +697,8 @@ run_loop (Engine       *engine,
           engine->stopping = TRUE;
           engine->abandon = TRUE;
         }
+      if (G_UNLIKELY (engine->jobs != NULL))
+        job_sync (engine);
 
       if (G_UNLIKELY (engine->abandon))
         {
@@ -643,11 +736,13 @@ run_loop (Engine       *engine,
       if (G_UNLIKELY (!started))
         {
           started = TRUE;
-          engine->t0 = now;
-          engine->interval_end = now + engine->interval_ns;
+          /* Jobs of several share one start, set before their loops. */
+          if (G_LIKELY (engine->jobs == NULL))
+            engine->t0 = now;
+          engine->interval_end = engine->t0 + engine->interval_ns;
           engine->progress_due = now + PROGRESS_EVERY_NS;
           if (engine->runtime_limit_ns > 0)
-            runtime_end = now + engine->runtime_limit_ns;
+            runtime_end = engine->t0 + engine->runtime_limit_ns;
         }
       for (guint32 i = 0; i < n_new; i++)
         engine->slots[engine->batch[i]].submit_ns = now;
@@ -707,7 +802,9 @@ run_loop (Engine       *engine,
     g_debug ("Engine: %" G_GUINT64_FORMAT " waits, %.2f I/Os in flight and %.2f completions reaped per wait",
              engine->n_waits, (double) engine->sum_in_flight / engine->n_waits,
              (double) engine->sum_reaped / engine->n_waits);
-  if (started)
+  if (started && G_UNLIKELY (engine->jobs != NULL))
+    engine->last_ns = now;   /* the calling thread ends the merged record */
+  else if (started)
     {
       engine->record->runtime_ns = now - engine->t0;
       /* The open interval, ending at the last completion. */
@@ -727,66 +824,30 @@ run_loop (Engine       *engine,
     }
 }
 
-gboolean
-duel_engine_run (DuelTarget         *target,
-                 DuelTestRecord     *record,
-                 GCancellable       *cancellable,
-                 DuelProgressFunc    progress_func,
-                 gpointer            progress_data,
-                 GError            **error)
+/* The engine's fixed state for one run of @workload: what each job of
+ * several also does for itself, in its own thread. */
+static gboolean
+engine_init (Engine             *engine,
+             const DuelWorkload *workload,
+             guint64             span_offset,
+             guint64             span_length,
+             gboolean            reads,
+             gboolean            writes,
+             GError            **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  const DuelWorkload *workload;
-  Engine *engine;
-  gboolean reads, writes;
-  gboolean ok = FALSE;
-
-  g_return_val_if_fail (DUEL_IS_TARGET (target), FALSE);
-  g_return_val_if_fail (record != NULL, FALSE);
-  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  workload = &record->workload;
-  reset_record (record);
-  record->status = DUEL_TEST_STATUS_RUNNING;
-
-  engine = g_new0 (Engine, 1);
-  engine->target = target;
-  engine->record = record;
-  engine->progress_func = progress_func;
-  engine->progress_data = progress_data;
-
-  if (!duel_workload_resolve (workload,
-                              duel_target_get_size (target),
-                              duel_target_get_logical_block_size (target),
-                              &record->span_offset, &record->span_length,
-                              &record->byte_limit, &local_error))
-    goto out;
-
-  reads = workload->read_percent > 0;
-  writes = duel_workload_writes (workload);
-  if (writes && !duel_target_is_writable (target))
-    {
-      g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_TARGET,
-                   _("“%s” was opened read-only, but the workload writes."),
-                   duel_target_get_path (target));
-      goto out;
-    }
-
   engine->bs = workload->block_size;
   engine->qd = workload->queue_depth;
   engine->wait_batch = CLAMP (engine->qd / WAIT_BATCH_DIVISOR, 1, WAIT_BATCH_MAX);
-  engine->byte_limit = record->byte_limit;
   engine->runtime_limit_ns = workload->runtime_ms * NS_PER_MS;
   engine->interval_ns = (guint64) workload->interval_ms * NS_PER_MS;
   duel_offsets_init (&engine->offsets, workload->pattern,
-                     record->span_offset, record->span_length,
-                     engine->bs, workload->read_percent, workload->seed);
-  duel_rng_init (&engine->stamp_rng, workload->seed ^ G_GUINT64_CONSTANT (0x7374616d70));
+                     span_offset, span_length,
+                     engine->bs, workload->read_percent, engine->seed);
+  duel_rng_init (&engine->stamp_rng, engine->seed ^ G_GUINT64_CONSTANT (0x7374616d70));
 
-  if (!setup_buffers (engine, reads, writes, &local_error) ||
-      !setup_io (engine, &local_error))
-    goto out;
+  if (!setup_buffers (engine, reads, writes, error) ||
+      !setup_io (engine, error))
+    return FALSE;
 
   engine->slots = g_new0 (Slot, engine->qd);
   engine->free_stack = g_new (guint32, engine->qd);
@@ -801,17 +862,24 @@ duel_engine_run (DuelTarget         *target,
   engine->n_free = engine->qd;
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     engine->interval_hist[d] = g_new0 (DuelHistogram, 1);
+  return TRUE;
+}
 
-  record->started = g_date_time_new_now_utc ();
-  run_loop (engine, cancellable);
+/* Why the loop stopped early, if it failed: the ring, or the first I/O. */
+static void
+engine_error (Engine  *engine,
+              GError **error)
+{
+  DuelTarget *target = engine->target;
 
   if (engine->ring_errno != 0)
-    g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_RING,
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_RING,
                  _("io_uring failed during the run: %s"), g_strerror (engine->ring_errno));
   else if (engine->io_errno != 0)
     {
       g_autofree char *length = g_format_size_full (engine->io_err_length, G_FORMAT_SIZE_IEC_UNITS);
       guint64 size_now = duel_target_query_current_size (target);
+      g_autoptr(GError) local_error = NULL;
 
       /* A shrink in progress (a loop device's backing file cut before its
        * capacity is re-read) fails I/O a moment before the size changes:
@@ -846,14 +914,120 @@ duel_engine_run (DuelTarget         *target,
           g_free (local_error->message);
           local_error->message = g_steal_pointer (&message);
         }
+      g_propagate_error (error, g_steal_pointer (&local_error));
     }
-  else if (engine->cancelled)
+}
+
+void
+_duel_engine_job_main (DuelEngineJobs       *jobs,
+                       guint                 index,
+                       DuelTarget           *target,
+                       const DuelTestRecord *record,
+                       gboolean              reads,
+                       gboolean              writes,
+                       GCancellable         *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+  Engine *engine = g_new0 (Engine, 1);
+
+  engine->target = target;
+  engine->jobs = jobs;
+  engine->job_index = index;
+  engine->n_jobs = record->workload.numjobs;
+  engine->seed = _duel_engine_jobs_seed (record->workload.seed, index);
+  engine->shared_budget = _duel_engine_jobs_has_budget (jobs);
+
+  if (!engine_init (engine, &record->workload, record->span_offset, record->span_length,
+                    reads, writes, &error))
+    _duel_engine_jobs_ready (jobs, index, g_steal_pointer (&error), NULL);
+  else if (_duel_engine_jobs_ready (jobs, index, NULL, &engine->t0))
+    {
+      run_loop (engine, cancellable);
+      engine_error (engine, &error);
+      report_progress (engine, engine->last_ns);   /* its final totals */
+      _duel_engine_jobs_end (jobs, index, &engine->row, engine->interval_hist,
+                             engine->last_ns, engine->cancelled, g_steal_pointer (&error));
+    }
+  teardown (engine);
+  g_free (engine);
+}
+
+gboolean
+duel_engine_run (DuelTarget         *target,
+                 DuelTestRecord     *record,
+                 GCancellable       *cancellable,
+                 DuelProgressFunc    progress_func,
+                 gpointer            progress_data,
+                 GError            **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  const DuelWorkload *workload;
+  Engine *engine;
+  gboolean reads, writes;
+  gboolean cancelled = FALSE;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (DUEL_IS_TARGET (target), FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  workload = &record->workload;
+  reset_record (record);
+  record->status = DUEL_TEST_STATUS_RUNNING;
+
+  engine = g_new0 (Engine, 1);
+  engine->target = target;
+  engine->record = record;
+  engine->progress_func = progress_func;
+  engine->progress_data = progress_data;
+  engine->n_jobs = 1;
+  engine->seed = workload->seed;
+
+  if (!duel_workload_resolve (workload,
+                              duel_target_get_size (target),
+                              duel_target_get_logical_block_size (target),
+                              &record->span_offset, &record->span_length,
+                              &record->byte_limit, &local_error))
+    goto out;
+
+  reads = workload->read_percent > 0;
+  writes = duel_workload_writes (workload);
+  if (writes && !duel_target_is_writable (target))
+    {
+      g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” was opened read-only, but the workload writes."),
+                   duel_target_get_path (target));
+      goto out;
+    }
+
+  if (workload->numjobs > 1)
+    {
+      /* A thread per job, each with an engine of its own. */
+      record->started = g_date_time_new_now_utc ();
+      _duel_engine_jobs_run (target, record, reads, writes, cancellable,
+                             progress_func, progress_data, &cancelled, &local_error);
+    }
+  else
+    {
+      engine->byte_limit = record->byte_limit;
+      if (!engine_init (engine, workload, record->span_offset, record->span_length,
+                        reads, writes, &local_error))
+        goto out;
+
+      record->started = g_date_time_new_now_utc ();
+      run_loop (engine, cancellable);
+      engine_error (engine, &local_error);
+      cancelled = engine->cancelled;
+    }
+
+  if (local_error == NULL && cancelled)
     {
       record->status = DUEL_TEST_STATUS_CANCELLED;
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
                    _("The run was cancelled."));
     }
-  else
+  else if (local_error == NULL)
     {
       record->status = DUEL_TEST_STATUS_COMPLETE;
       ok = TRUE;

@@ -1,7 +1,10 @@
 /* duel-engine.h — one workload on one target through io_uring
  *
  * The engine runs in the calling thread (a GTask worker in the GUI, the main
- * thread in the CLI) and creates its ring there.
+ * thread in the CLI) and creates its ring there. With numjobs > 1 each job
+ * runs in a thread of its own with its own ring, and the calling thread
+ * merges what they measure into the one record; it alone touches the record
+ * and calls back.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,7 +17,9 @@
 
 G_BEGIN_DECLS
 
-/* A consistent snapshot, taken in the engine thread between batches. */
+/* A consistent snapshot, taken in the calling thread between batches. With
+ * several jobs, ops and bytes add what each job last told, at most 200 ms
+ * ago, and never less than the record's rows hold. */
 typedef struct
 {
   guint64 elapsed_ns;
@@ -29,8 +34,9 @@ typedef struct
   gboolean interval_closed;        /* a series row was appended since the last call */
 } DuelProgress;
 
-/* Called in the engine thread at least every 250 ms and whenever an interval
- * closes. The record may be read (e.g. checkpointed) but not changed. */
+/* Called in the calling thread at least every 250 ms and whenever an interval
+ * closes (with several jobs: once every job closed it). The record may be
+ * read (e.g. checkpointed) but not changed. */
 typedef void (*DuelProgressFunc) (const DuelProgress *progress,
                                   DuelTestRecord     *record,
                                   gpointer            user_data);

@@ -28,7 +28,7 @@ duel_fio_export_job (const DuelTestRecord *record,
   const DuelWorkload *w;
   g_autofree char *name = NULL;
   GString *job;
-  guint64 span_offset, span_length;
+  guint64 span_offset, span_length, io_size = 0;
 
   g_return_val_if_fail (record != NULL, NULL);
 
@@ -48,6 +48,12 @@ duel_fio_export_job (const DuelTestRecord *record,
     g_string_append_printf (job, "rwmixread=%u\n", w->read_percent);
   g_string_append_printf (job, "bs=%u\n", w->block_size);
   g_string_append_printf (job, "iodepth=%u\n", w->queue_depth);
+  if (w->numjobs > 1)
+    {
+      /* The jobs as one: one report, the sum, as the engine's record is. */
+      g_string_append_printf (job, "numjobs=%u\n", w->numjobs);
+      g_string_append (job, "group_reporting\n");
+    }
   if (span_offset > 0)
     g_string_append_printf (job, "offset=%" G_GUINT64_FORMAT "\n", span_offset);
   if (span_length > 0)
@@ -55,12 +61,24 @@ duel_fio_export_job (const DuelTestRecord *record,
 
   /* The stop rule: bytes (io_size), time, or whichever comes first. */
   if (record->byte_limit > 0)
-    g_string_append_printf (job, "io_size=%" G_GUINT64_FORMAT "\n", record->byte_limit);
+    io_size = record->byte_limit;
   else if (w->size_bytes > 0)
-    g_string_append_printf (job, "io_size=%" G_GUINT64_FORMAT "\n", w->size_bytes);
+    io_size = w->size_bytes;
   else if (w->size_multiple > 0 && span_length > 0)
-    g_string_append_printf (job, "io_size=%" G_GUINT64_FORMAT "\n",
-                            (guint64) (w->size_multiple * (double) span_length));
+    io_size = (guint64) (w->size_multiple * (double) span_length);
+  if (io_size > 0 && w->numjobs > 1)
+    {
+      guint64 share = io_size / w->numjobs;
+
+      /* fio counts io_size per job, the engine all jobs together. */
+      share = MAX (share - share % w->block_size, w->block_size);
+      g_string_append_printf (job, "; io_size is each job's: %u × %" G_GUINT64_FORMAT " bytes of the %"
+                              G_GUINT64_FORMAT " Drive Duel moved in all\n",
+                              w->numjobs, share, io_size);
+      io_size = share;
+    }
+  if (io_size > 0)
+    g_string_append_printf (job, "io_size=%" G_GUINT64_FORMAT "\n", io_size);
   if (w->runtime_ms > 0)
     {
       g_string_append_printf (job, "runtime=%" G_GUINT64_FORMAT "ms\n", w->runtime_ms);

@@ -491,6 +491,47 @@ guess_analysis (const DuelTestRecord *record)
   return DUEL_ANALYSIS_STANDARD;
 }
 
+/* Folds one of a job's numjobs clones, as fio reports each without
+ * group_reporting, into the first: what group_reporting would have said.
+ * Clones carry no IOPS log (import_job() refuses one), so each has the one
+ * row of its totals. */
+static void
+merge_clone (DuelTestRecord       *into,
+             const DuelTestRecord *clone)
+{
+  DuelSeriesRow row, other;
+
+  duel_series_sum (into->series, &row);
+  duel_series_sum (clone->series, &other);
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      row.ops[d] += other.ops[d];
+      row.bytes[d] += other.bytes[d];
+      row.lat_max_ns[d] = MAX (row.lat_max_ns[d], other.lat_max_ns[d]);
+      duel_histogram_merge (into->latency[d], clone->latency[d]);
+    }
+  row.t_ms = MAX (row.t_ms, other.t_ms);
+  g_clear_pointer (&into->series, duel_series_free);
+  into->series = duel_series_new ();
+  duel_series_append (into->series, &row);
+
+  into->runtime_ns = MAX (into->runtime_ns, clone->runtime_ns);
+  if (into->status != DUEL_TEST_STATUS_FAILED && clone->status == DUEL_TEST_STATUS_FAILED)
+    {
+      into->status = clone->status;
+      g_free (into->error_message);
+      into->error_message = g_strdup (clone->error_message);
+    }
+  if (into->started == NULL && clone->started != NULL)
+    into->started = g_date_time_ref (clone->started);
+  else if (into->started != NULL && clone->started != NULL &&
+           g_date_time_compare (clone->started, into->started) < 0)
+    {
+      g_date_time_unref (into->started);
+      into->started = g_date_time_ref (clone->started);
+    }
+}
+
 static void
 apply_analysis (DuelTestRecord *record)
 {
@@ -503,6 +544,8 @@ apply_analysis (DuelTestRecord *record)
   duel_analysis_apply (record, kind, &params, summary);
 }
 
+/* One entry of fio's "jobs", not analysed yet. *out_clone tells an entry
+ * that is one of numjobs clones reported apart (no group_reporting). */
 static DuelTestRecord *
 import_job (Importer   *importer,
             JsonObject *root,
@@ -510,7 +553,8 @@ import_job (Importer   *importer,
             guint       index,
             const char *iops_log_text,
             guint64    *out_span,
-            char      **out_filename)
+            char      **out_filename,
+            gboolean   *out_clone)
 {
   JsonObject *global_options = member_object (root, "global options");
   JsonObject *job_options = member_object (job, "job options");
@@ -522,7 +566,7 @@ import_job (Importer   *importer,
   DuelWorkload workload;
   DirTotals totals[DUEL_N_DIRECTIONS] = { { 0, }, };
   guint64 value, job_runtime_ms, log_avg_ms = 0, bs = 4096, largest_bs;
-  gboolean time_based;
+  gboolean time_based, grouped;
   double number;
 
   name = member_string (job, "jobname");
@@ -596,6 +640,30 @@ import_job (Importer   *importer,
       workload.queue_depth = (guint32) value;
     }
 
+  /* numjobs clones of the job ran at once. With group_reporting fio sums
+   * them into one entry: one test of that many jobs, as the engine runs it.
+   * Without, it reports each clone as an entry of its own, one after the
+   * other; the caller sums them (merge_clone()) into the same one test. */
+  if ((text = option (job_options, global_options, "numjobs")) != NULL)
+    {
+      if (!g_ascii_string_to_unsigned (text, 10, 1, DUEL_WORKLOAD_MAX_NUMJOBS, &value, NULL))
+        {
+          fail (importer, _("%s has numjobs=%s; Drive Duel runs 1 to %u jobs at once."),
+                where, text, DUEL_WORKLOAD_MAX_NUMJOBS);
+          return NULL;
+        }
+      workload.numjobs = (guint) value;
+    }
+  grouped = option_set (job_options, global_options, "group_reporting");
+  /* fio writes a log per clone, even with group_reporting:
+   * NAME_iops.1.log, NAME_iops.2.log, … */
+  if (workload.numjobs > 1 && iops_log_text != NULL)
+    {
+      fail (importer, _("%s ran as %u jobs (numjobs) and fio wrote an IOPS log for each, so one log is only part of the run; import it without the IOPS log."),
+            where, workload.numjobs);
+      return NULL;
+    }
+
   if ((text = option (job_options, global_options, "offset")) != NULL)
     parse_fio_size (text, &workload.span_offset);
   if ((text = option (job_options, global_options, "size")) != NULL)
@@ -614,9 +682,20 @@ import_job (Importer   *importer,
   /* Without time_based fio stops after size (or io_size) bytes. */
   if (!time_based && workload.size_bytes == 0)
     workload.size_bytes = workload.span_length;
+  /* fio counts them per job; the engine's byte limit is all jobs' total. */
+  if (workload.size_bytes > G_MAXINT64 / workload.numjobs)
+    {
+      fail (importer, _("%s transfers more than a result can record."), where);
+      return NULL;
+    }
+  workload.size_bytes *= workload.numjobs;
 
   if (!member_count (importer, job, where, "job_runtime", &job_runtime_ms))
     return NULL;
+  /* A group's job_runtime is the sum of its jobs' (the directions' runtime
+   * is the longest): the jobs ran side by side. */
+  if (grouped)
+    job_runtime_ms /= workload.numjobs;
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
       JsonObject *section = member_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
@@ -727,12 +806,11 @@ import_job (Importer   *importer,
       duel_series_append (record->series, &row);
     }
 
-  apply_analysis (record);
-
   if (out_span != NULL)
     *out_span = workload.span_offset + workload.span_length;
   if (out_filename != NULL)
     *out_filename = g_strdup (option (job_options, global_options, "filename"));
+  *out_clone = workload.numjobs > 1 && !grouped;
   return g_steal_pointer (&record);
 }
 
@@ -828,6 +906,8 @@ duel_fio_import_data (const char  *json_text,
       g_autoptr(DuelTestRecord) record = NULL;
       g_autofree char *job_filename = NULL;
       guint64 span = 0;
+      gboolean clone = FALSE;
+      guint first = i;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
@@ -835,9 +915,37 @@ duel_fio_import_data (const char  *json_text,
           return NULL;
         }
       record = import_job (&importer, root, json_node_get_object (node), i,
-                           i == log_job ? iops_log_text : NULL, &span, &job_filename);
+                           i == log_job ? iops_log_text : NULL, &span, &job_filename, &clone);
       if (record == NULL)
         return NULL;
+
+      /* The job's other clones follow it, under the same name. */
+      for (guint c = 1; clone && c < record->workload.numjobs; c++)
+        {
+          g_autoptr(DuelTestRecord) other = NULL;
+          JsonNode *next = ++i < json_array_get_length (jobs) ? json_array_get_element (jobs, i) : NULL;
+          gboolean other_clone = FALSE;
+
+          if (next == NULL || !JSON_NODE_HOLDS_OBJECT (next) ||
+              g_strcmp0 (member_string (json_node_get_object (next), "jobname"), record->name) != 0)
+            {
+              fail (&importer, _("jobs[%u] (%s) is one of %u jobs (numjobs) that fio reported one by one, but the others do not follow it; run fio with group_reporting."),
+                    first, record->name, record->workload.numjobs);
+              return NULL;
+            }
+          other = import_job (&importer, root, json_node_get_object (next), i,
+                              i == log_job ? iops_log_text : NULL, NULL, NULL, &other_clone);
+          if (other == NULL)
+            return NULL;
+          if (!other_clone || other->workload.numjobs != record->workload.numjobs)
+            {
+              fail (&importer, _("jobs[%u] (%s) is one of %u jobs (numjobs) that fio reported one by one, but the others do not follow it; run fio with group_reporting."),
+                    first, record->name, record->workload.numjobs);
+              return NULL;
+            }
+          merge_clone (record, other);
+        }
+      apply_analysis (record);
       if (duel_result_find_test (result, record->name) != NULL)
         {
           g_autofree char *unique = g_strdup_printf ("%s-%u", record->name, i + 1);

@@ -5,7 +5,10 @@
  * completion, is what the engine measures; fio writes these bins with
  * --lat_percentiles=1; its layout is ours, so bins map one to one), totals from the read and write sections, and the per-interval
  * series from an IOPS log written with --write_iops_log and log_avg_msec when
- * one is given (else a single row for the whole run).
+ * one is given (else a single row for the whole run). A job of numjobs
+ * clones is one test of that many jobs, whether fio summed them
+ * (group_reporting) or reported each; fio writes an IOPS log per clone, so
+ * such a job is imported without one.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -22,6 +22,7 @@ duel_workload_init (DuelWorkload *workload)
   *workload = (DuelWorkload) {
     .block_size = 4096,
     .queue_depth = 32,
+    .numjobs = 1,
     .read_percent = 100,
     .pattern = DUEL_PATTERN_RANDOM,
     .interval_ms = DUEL_WORKLOAD_DEFAULT_INTERVAL_MS,
@@ -53,6 +54,13 @@ duel_workload_validate (const DuelWorkload  *workload,
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
                    _("The queue depth must be between 1 and %u, not %u."),
                    DUEL_WORKLOAD_MAX_QUEUE_DEPTH, workload->queue_depth);
+      return FALSE;
+    }
+  if (workload->numjobs == 0 || workload->numjobs > DUEL_WORKLOAD_MAX_NUMJOBS)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The number of jobs must be between 1 and %u, not %u."),
+                   DUEL_WORKLOAD_MAX_NUMJOBS, workload->numjobs);
       return FALSE;
     }
   if (workload->read_percent > 100)
@@ -244,6 +252,8 @@ duel_workload_to_json (const DuelWorkload *workload)
   json_builder_add_int_value (builder, workload->block_size);
   json_builder_set_member_name (builder, "iodepth");
   json_builder_add_int_value (builder, workload->queue_depth);
+  json_builder_set_member_name (builder, "numjobs");
+  json_builder_add_int_value (builder, workload->numjobs);
   json_builder_set_member_name (builder, "rwmixread");
   json_builder_add_int_value (builder, workload->read_percent);
   json_builder_set_member_name (builder, "offset");
@@ -337,6 +347,19 @@ duel_workload_from_json (JsonObject    *object,
   if (!read_uint (object, "iodepth", DUEL_WORKLOAD_MAX_QUEUE_DEPTH, &value, error))
     return FALSE;
   w.queue_depth = (guint32) value;
+  /* Files from before jobs existed ran one. */
+  if (json_object_has_member (object, "numjobs"))
+    {
+      if (!read_uint (object, "numjobs", DUEL_WORKLOAD_MAX_NUMJOBS, &value, error))
+        return FALSE;
+      if (value == 0)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                       _("The workload field “%s” is out of range."), "numjobs");
+          return FALSE;
+        }
+      w.numjobs = (guint) value;
+    }
   if (!read_uint (object, "rwmixread", 100, &value, error))
     return FALSE;
   w.read_percent = (guint) value;

@@ -18,7 +18,8 @@ typedef enum
 typedef struct
 {
   guint32     block_size;      /* bytes per I/O */
-  guint32     queue_depth;     /* I/Os in flight */
+  guint32     queue_depth;     /* I/Os in flight, per job */
+  guint       numjobs;         /* jobs at once (fio's numjobs), each with its own ring */
   guint       read_percent;    /* 0..100, decided per I/O */
   DuelPattern pattern;
   guint64     span_offset;     /* bytes from the target's start */
@@ -34,6 +35,7 @@ typedef struct
 #define DUEL_WORKLOAD_MIN_INTERVAL_MS     100
 #define DUEL_WORKLOAD_MAX_INTERVAL_MS     60000
 #define DUEL_WORKLOAD_MAX_QUEUE_DEPTH     4096
+#define DUEL_WORKLOAD_MAX_NUMJOBS         64
 #define DUEL_WORKLOAD_MAX_BLOCK_SIZE      (64u * 1024 * 1024)
 
 void         duel_workload_init            (DuelWorkload        *workload);

@@ -1,0 +1,637 @@
+/* duel-engine-jobs.c — numjobs > 1: one engine per job, one record
+ *
+ * Each job is the engine of duel-engine.c in a thread of its own: its own
+ * ring, slots, buffers, offsets (from a seed of its own) and histograms. The
+ * calling thread coordinates them and is the only one that touches the
+ * record, so the progress callback sees it as it does with one job.
+ *
+ * One clock: the jobs set up, then wait; the calling thread takes the start
+ * time t0 and lets them go. Every job closes its intervals at t0 + k *
+ * interval, so row k of every job covers the same time; the merged row k is
+ * their sum (lat_max the largest), appended when the last job closes it.
+ * Jobs hand rows over into a few shared pending rows rather than a queue of
+ * their own, so memory does not grow with the run; a job that gets that many
+ * intervals ahead of another waits for it.
+ *
+ * One byte budget: with a byte limit, jobs take blocks from a shared count
+ * as they issue (a few at a time, see job_sync() in duel-engine.c), so the
+ * total is exactly the limit however the jobs' speeds differ.
+ *
+ * One stop: a cancel is seen by every job on its own; an I/O error in one job
+ * raises a flag the others read once per pass (they wake at least every
+ * 50 ms). Once a job stops, it closes no more intervals: its open interval
+ * takes the drain, as with one job. From the first interval that a stopped
+ * job did not close, the rows of all jobs and their open intervals become
+ * the record's last row, which ends at the last completion.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "duel-engine-private.h"
+#include "duel-error.h"
+#include "duel-rng.h"
+
+#define NS_PER_MS         G_GUINT64_CONSTANT (1000000)
+#define NS_PER_SEC        G_GUINT64_CONSTANT (1000000000)
+#define PROGRESS_EVERY_NS (200 * NS_PER_MS)
+/* Intervals handed over but not yet merged: how far one job may run ahead
+ * of the slowest before it waits (0.8 s at the shortest interval). */
+#define N_PENDING         8
+
+typedef struct
+{
+  DuelSeriesRow row;
+  DuelHistogram hist[DUEL_N_DIRECTIONS];
+} PendingRow;
+
+typedef struct
+{
+  DuelEngineJobs *owner;
+  guint           index;
+  GThread        *thread;
+  gboolean        ready;               /* set up, or failed to */
+  gboolean        ended;
+  guint64         n_closed;            /* rows handed over */
+  guint64         ops[DUEL_N_DIRECTIONS];    /* published totals */
+  guint64         bytes[DUEL_N_DIRECTIONS];
+  guint64         last_ns;
+  gboolean        cancelled;
+  GError         *error;
+} Job;
+
+struct _DuelEngineJobs
+{
+  /* Read-only while the jobs run. */
+  DuelTarget     *target;
+  DuelTestRecord *record;              /* the workload and span only, outside the calling thread */
+  gboolean        reads;
+  gboolean        writes;
+  GCancellable   *cancellable;
+  guint           n_jobs;
+  gboolean        has_budget;
+
+  GMutex          budget_lock;
+  guint64         budget_blocks;       /* not taken yet */
+
+  int             stop;                /* atomic: a job failed */
+
+  GMutex          lock;
+  GCond           changed;             /* for the calling thread: a job is ready, a row came, a job ended */
+  GCond           advanced;            /* for the jobs: the start, or a pending row freed */
+  gboolean        go;
+  gboolean        abort;
+  guint64         t0;
+  int             first_failed;        /* the job whose error the run reports, or -1 */
+  Job            *jobs;
+  PendingRow     *pending;             /* row k at k % N_PENDING, for next_row <= k < next_row + N_PENDING */
+  guint64         next_row;            /* the first row not yet merged */
+  DuelSeriesRow   tail;                /* what becomes the last row */
+  DuelHistogram  *tail_hist;
+  guint           n_ended;
+};
+
+static inline guint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * NS_PER_SEC + (guint64) ts.tv_nsec;
+}
+
+static void
+row_add (DuelSeriesRow       *into,
+         const DuelSeriesRow *from)
+{
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      into->ops[d] += from->ops[d];
+      into->bytes[d] += from->bytes[d];
+      into->lat_max_ns[d] = MAX (into->lat_max_ns[d], from->lat_max_ns[d]);
+    }
+}
+
+static void
+pending_reset (PendingRow *pending)
+{
+  memset (&pending->row, 0, sizeof pending->row);
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    duel_histogram_init (&pending->hist[d]);
+}
+
+guint64
+_duel_engine_jobs_seed (guint64 seed,
+                        guint   index)
+{
+  guint64 state = index;
+
+  if (index == 0)
+    return seed;
+  /* splitmix64 of the index: distinct for every index, and far apart. */
+  return seed ^ duel_rng_splitmix64 (&state);
+}
+
+gboolean
+_duel_engine_jobs_ready (DuelEngineJobs *self,
+                         guint           index,
+                         GError         *setup_error,
+                         guint64        *out_t0)
+{
+  Job *job = &self->jobs[index];
+  gboolean go;
+
+  g_mutex_lock (&self->lock);
+  job->ready = TRUE;
+  job->error = setup_error;
+  g_cond_signal (&self->changed);
+  while (!self->go && !self->abort)
+    g_cond_wait (&self->advanced, &self->lock);
+  go = self->go && setup_error == NULL;
+  if (out_t0 != NULL)
+    *out_t0 = self->t0;
+  g_mutex_unlock (&self->lock);
+  return go;
+}
+
+gboolean
+_duel_engine_jobs_has_budget (DuelEngineJobs *self)
+{
+  return self->has_budget;
+}
+
+guint64
+_duel_engine_jobs_take_blocks (DuelEngineJobs *self,
+                               guint64         wanted)
+{
+  guint64 taken;
+
+  g_mutex_lock (&self->budget_lock);
+  taken = MIN (wanted, self->budget_blocks);
+  self->budget_blocks -= taken;
+  g_mutex_unlock (&self->budget_lock);
+  return taken;
+}
+
+void
+_duel_engine_jobs_fail (DuelEngineJobs *self,
+                        guint           index)
+{
+  g_mutex_lock (&self->lock);
+  if (self->first_failed < 0)
+    self->first_failed = (int) index;
+  g_mutex_unlock (&self->lock);
+  g_atomic_int_set (&self->stop, 1);
+}
+
+gboolean
+_duel_engine_jobs_should_stop (DuelEngineJobs *self)
+{
+  return g_atomic_int_get (&self->stop) != 0;
+}
+
+static void
+publish_locked (Job           *job,
+                const guint64  ops[DUEL_N_DIRECTIONS],
+                const guint64  bytes[DUEL_N_DIRECTIONS])
+{
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      job->ops[d] = ops[d];
+      job->bytes[d] = bytes[d];
+    }
+}
+
+void
+_duel_engine_jobs_add_row (DuelEngineJobs      *self,
+                           guint                index,
+                           const DuelSeriesRow *row,
+                           DuelHistogram * const hist[DUEL_N_DIRECTIONS],
+                           const guint64        ops[DUEL_N_DIRECTIONS],
+                           const guint64        bytes[DUEL_N_DIRECTIONS])
+{
+  Job *job = &self->jobs[index];
+  guint64 k;
+
+  g_mutex_lock (&self->lock);
+  k = job->n_closed;
+  while (k >= self->next_row + N_PENDING)
+    g_cond_wait (&self->advanced, &self->lock);
+
+  if (k < self->next_row)
+    {
+      /* Merged already without this job, which cannot happen to a full row:
+       * a stopped job did not close it, so it belongs to the last row. */
+      row_add (&self->tail, row);
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        duel_histogram_merge (&self->tail_hist[d], hist[d]);
+    }
+  else
+    {
+      PendingRow *pending = &self->pending[k % N_PENDING];
+
+      row_add (&pending->row, row);
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        duel_histogram_merge (&pending->hist[d], hist[d]);
+    }
+  job->n_closed++;
+  publish_locked (job, ops, bytes);
+  g_cond_signal (&self->changed);
+  g_mutex_unlock (&self->lock);
+}
+
+void
+_duel_engine_jobs_publish (DuelEngineJobs *self,
+                           guint           index,
+                           const guint64   ops[DUEL_N_DIRECTIONS],
+                           const guint64   bytes[DUEL_N_DIRECTIONS])
+{
+  g_mutex_lock (&self->lock);
+  publish_locked (&self->jobs[index], ops, bytes);
+  g_mutex_unlock (&self->lock);
+}
+
+void
+_duel_engine_jobs_end (DuelEngineJobs      *self,
+                       guint                index,
+                       const DuelSeriesRow *open_row,
+                       DuelHistogram * const open_hist[DUEL_N_DIRECTIONS],
+                       guint64              last_ns,
+                       gboolean             cancelled,
+                       GError              *error)
+{
+  Job *job = &self->jobs[index];
+
+  g_mutex_lock (&self->lock);
+  /* The open interval starts at or after the first row it did not close,
+   * where the last row starts. */
+  row_add (&self->tail, open_row);
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    duel_histogram_merge (&self->tail_hist[d], open_hist[d]);
+  job->last_ns = last_ns;
+  job->cancelled = cancelled;
+  job->error = error;
+  job->ended = TRUE;
+  self->n_ended++;
+  /* A ring that failed stops the loop before it can tell the others. */
+  if (error != NULL && self->first_failed < 0)
+    self->first_failed = (int) index;
+  g_cond_signal (&self->changed);
+  g_mutex_unlock (&self->lock);
+  if (error != NULL)
+    g_atomic_int_set (&self->stop, 1);
+}
+
+/* ---- the calling thread -------------------------------------------------- */
+
+static void
+append_row (DuelEngineJobs *self,
+            DuelSeriesRow  *row,
+            DuelHistogram  *hist,
+            guint64         t_ms)
+{
+  DuelTestRecord *record = self->record;
+
+  row->t_ms = t_ms;
+  row->temperature_c = NAN;
+  duel_series_append (record->series, row);
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    duel_histogram_merge (record->latency[d], &hist[d]);
+}
+
+/* Merges the rows every job has closed into the record, in order, and those
+ * that a stopped job never will into the last row. Under the lock. TRUE
+ * when a row was appended. */
+static gboolean
+merge_rows (DuelEngineJobs *self)
+{
+  gboolean appended = FALSE;
+
+  for (;;)
+    {
+      guint64 k = self->next_row;
+      PendingRow *pending = &self->pending[k % N_PENDING];
+      gboolean complete = TRUE, lost = FALSE, any = FALSE;
+
+      for (guint j = 0; j < self->n_jobs; j++)
+        {
+          const Job *job = &self->jobs[j];
+
+          if (job->n_closed > k)
+            any = TRUE;
+          else if (job->ended)
+            lost = TRUE;
+          else
+            complete = FALSE;
+        }
+
+      if (lost && any)
+        {
+          /* So are all later rows: the stopped job closes none. Jobs still
+           * running add theirs to the last row directly. */
+          row_add (&self->tail, &pending->row);
+          for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+            duel_histogram_merge (&self->tail_hist[d], &pending->hist[d]);
+        }
+      else if (complete && !lost)
+        {
+          append_row (self, &pending->row, pending->hist,
+                      (k + 1) * self->record->workload.interval_ms);
+          appended = TRUE;
+        }
+      else
+        break;
+
+      pending_reset (pending);
+      self->next_row++;
+      g_cond_broadcast (&self->advanced);
+    }
+  return appended;
+}
+
+/* Like the engine's own report, from the merged rows and the totals the jobs
+ * published; called without the lock, so jobs go on handing rows over. */
+static void
+report_progress (DuelEngineJobs   *self,
+                 const guint64     ops[DUEL_N_DIRECTIONS],
+                 const guint64     bytes[DUEL_N_DIRECTIONS],
+                 guint64           now,
+                 gboolean          interval_closed,
+                 DuelProgressFunc  progress_func,
+                 gpointer          progress_data)
+{
+  DuelTestRecord *record = self->record;
+  DuelSeries *series = record->series;
+  guint n_rows = duel_series_get_length (series);
+  DuelProgress progress;
+  double fraction = 0.0;
+  guint64 done_bytes = 0;
+
+  memset (&progress, 0, sizeof progress);
+  progress.elapsed_ns = now > self->t0 ? now - self->t0 : 0;
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      progress.ops[d] = ops[d];
+      progress.bytes[d] = bytes[d];
+      done_bytes += bytes[d];
+    }
+  progress.byte_limit = record->byte_limit;
+  progress.runtime_limit_ns = record->workload.runtime_ms * NS_PER_MS;
+  if (progress.byte_limit > 0)
+    fraction = MAX (fraction, (double) done_bytes / (double) progress.byte_limit);
+  if (progress.runtime_limit_ns > 0)
+    fraction = MAX (fraction, (double) progress.elapsed_ns / (double) progress.runtime_limit_ns);
+  progress.fraction_done = MIN (fraction, 1.0);
+
+  if (n_rows > 0)
+    {
+      const DuelSeriesRow *last = duel_series_get_row (series, n_rows - 1);
+      guint64 ms = duel_series_row_duration_ms (series, n_rows - 1);
+
+      if (ms > 0)
+        {
+          double seconds = (double) ms / 1000.0;
+
+          progress.interval_iops = (double) (last->ops[0] + last->ops[1]) / seconds;
+          progress.interval_bytes_per_second = (double) (last->bytes[0] + last->bytes[1]) / seconds;
+        }
+    }
+  progress.n_intervals = n_rows;
+  progress.interval_closed = interval_closed;
+
+  progress_func (&progress, record, progress_data);
+}
+
+static gpointer
+job_thread (gpointer data)
+{
+  Job *job = data;
+  DuelEngineJobs *self = job->owner;
+
+  _duel_engine_job_main (self, job->index, self->target, self->record,
+                         self->reads, self->writes, self->cancellable);
+  return NULL;
+}
+
+/* Waits for every job started to be set up (or to fail to). Under the lock. */
+static void
+wait_ready (DuelEngineJobs *self,
+            guint           n_started)
+{
+  for (;;)
+    {
+      guint n_ready = 0;
+
+      for (guint j = 0; j < n_started; j++)
+        n_ready += self->jobs[j].ready;
+      if (n_ready == n_started)
+        return;
+      g_cond_wait (&self->changed, &self->lock);
+    }
+}
+
+/* Runs the jobs to their end, merging and reporting as they go. TRUE when
+ * rows were appended since the last progress call. */
+static gboolean
+coordinate (DuelEngineJobs   *self,
+            DuelProgressFunc  progress_func,
+            gpointer          progress_data)
+{
+  guint64 progress_due;
+  gboolean interval_closed = FALSE;
+
+  g_mutex_lock (&self->lock);
+  self->t0 = now_ns ();
+  self->go = TRUE;
+  g_cond_broadcast (&self->advanced);
+  progress_due = self->t0 + PROGRESS_EVERY_NS;
+
+  while (self->n_ended < self->n_jobs)
+    {
+      guint64 now;
+
+      interval_closed |= merge_rows (self);
+      now = now_ns ();
+      if (progress_func != NULL && (interval_closed || now >= progress_due))
+        {
+          guint64 ops[DUEL_N_DIRECTIONS] = { 0, }, bytes[DUEL_N_DIRECTIONS] = { 0, };
+
+          for (guint j = 0; j < self->n_jobs; j++)
+            for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+              {
+                ops[d] += self->jobs[j].ops[d];
+                bytes[d] += self->jobs[j].bytes[d];
+              }
+          g_mutex_unlock (&self->lock);
+          report_progress (self, ops, bytes, now, interval_closed, progress_func, progress_data);
+          g_mutex_lock (&self->lock);
+          interval_closed = FALSE;
+          progress_due = now + PROGRESS_EVERY_NS;
+          continue;
+        }
+      if (progress_func == NULL)
+        g_cond_wait (&self->changed, &self->lock);
+      else
+        /* g_cond_wait_until() counts in g_get_monotonic_time()'s µs, the
+         * same CLOCK_MONOTONIC. */
+        g_cond_wait_until (&self->changed, &self->lock, (gint64) (progress_due / 1000));
+    }
+
+  /* Everything left: rows all jobs closed, and what goes to the last row. */
+  interval_closed |= merge_rows (self);
+  g_mutex_unlock (&self->lock);
+  return interval_closed;
+}
+
+/* The last row ends at the last completion, as with one job. */
+static void
+finish_record (DuelEngineJobs   *self,
+               gboolean          interval_closed,
+               DuelProgressFunc  progress_func,
+               gpointer          progress_data)
+{
+  DuelTestRecord *record = self->record;
+  guint64 last_ns = 0;
+  gboolean started = FALSE;
+
+  for (guint j = 0; j < self->n_jobs; j++)
+    if (self->jobs[j].last_ns != 0)
+      {
+        started = TRUE;
+        last_ns = MAX (last_ns, self->jobs[j].last_ns);
+      }
+  if (!started)
+    return;
+
+  record->runtime_ns = last_ns - self->t0;
+  if (self->tail.ops[0] + self->tail.ops[1] > 0)
+    {
+      guint n_rows = duel_series_get_length (record->series);
+      guint64 t_ms = (record->runtime_ns + NS_PER_MS - 1) / NS_PER_MS;
+
+      if (n_rows > 0)
+        t_ms = MAX (t_ms, duel_series_get_row (record->series, n_rows - 1)->t_ms + 1);
+      append_row (self, &self->tail, self->tail_hist, t_ms);
+      interval_closed = TRUE;
+    }
+
+  if (progress_func != NULL)
+    {
+      DuelSeriesRow total;
+
+      duel_series_sum (record->series, &total);
+      report_progress (self, total.ops, total.bytes, last_ns, interval_closed, progress_func, progress_data);
+    }
+}
+
+gboolean
+_duel_engine_jobs_run (DuelTarget         *target,
+                       DuelTestRecord     *record,
+                       gboolean            reads,
+                       gboolean            writes,
+                       GCancellable       *cancellable,
+                       DuelProgressFunc    progress_func,
+                       gpointer            progress_data,
+                       gboolean           *out_cancelled,
+                       GError            **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  DuelEngineJobs *self;
+  guint n_started = 0;
+  gboolean interval_closed = FALSE;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (record->workload.numjobs > 1, FALSE);
+
+  self = g_new0 (DuelEngineJobs, 1);
+  self->target = target;
+  self->record = record;
+  self->reads = reads;
+  self->writes = writes;
+  self->cancellable = cancellable;
+  self->n_jobs = record->workload.numjobs;
+  self->has_budget = record->byte_limit > 0;
+  /* The limit is whole blocks (duel_workload_resolve()). */
+  self->budget_blocks = record->byte_limit / record->workload.block_size;
+  self->first_failed = -1;
+  self->jobs = g_new0 (Job, self->n_jobs);
+  self->pending = g_new0 (PendingRow, N_PENDING);
+  self->tail_hist = g_new0 (DuelHistogram, DUEL_N_DIRECTIONS);
+  self->tail.temperature_c = NAN;
+  g_mutex_init (&self->budget_lock);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->changed);
+  g_cond_init (&self->advanced);
+
+  for (guint j = 0; j < self->n_jobs; j++)
+    {
+      g_autofree char *name = g_strdup_printf ("duel-job-%u", j);
+      g_autoptr(GError) thread_error = NULL;
+      Job *job = &self->jobs[j];
+
+      job->owner = self;
+      job->index = j;
+      job->thread = g_thread_try_new (name, job_thread, job, &thread_error);
+      if (job->thread == NULL)
+        {
+          g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_FAILED,
+                       _("Cannot start job %u of %u: %s"), j + 1, self->n_jobs, thread_error->message);
+          break;
+        }
+      n_started++;
+    }
+
+  g_mutex_lock (&self->lock);
+  wait_ready (self, n_started);
+  for (guint j = 0; j < n_started && local_error == NULL; j++)
+    local_error = g_steal_pointer (&self->jobs[j].error);
+  if (local_error != NULL)
+    {
+      /* Nothing was measured: every job leaves before its loop. */
+      self->abort = TRUE;
+      g_cond_broadcast (&self->advanced);
+      g_mutex_unlock (&self->lock);
+    }
+  else
+    {
+      g_mutex_unlock (&self->lock);
+      interval_closed = coordinate (self, progress_func, progress_data);
+    }
+
+  for (guint j = 0; j < n_started; j++)
+    g_thread_join (self->jobs[j].thread);
+
+  if (!self->abort)
+    {
+      finish_record (self, interval_closed, progress_func, progress_data);
+
+      /* The error of the job that stopped the others; any other error is
+       * what followed from it (the same device, gone). */
+      if (self->first_failed >= 0)
+        local_error = g_steal_pointer (&self->jobs[self->first_failed].error);
+      for (guint j = 0; j < self->n_jobs && local_error == NULL; j++)
+        local_error = g_steal_pointer (&self->jobs[j].error);
+      for (guint j = 0; j < self->n_jobs; j++)
+        *out_cancelled |= self->jobs[j].cancelled;
+      ok = local_error == NULL && !*out_cancelled;
+    }
+
+  for (guint j = 0; j < self->n_jobs; j++)
+    g_clear_error (&self->jobs[j].error);
+  g_cond_clear (&self->advanced);
+  g_cond_clear (&self->changed);
+  g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->budget_lock);
+  g_free (self->tail_hist);
+  g_free (self->pending);
+  g_free (self->jobs);
+  g_free (self);
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return ok;
+}

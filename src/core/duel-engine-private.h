@@ -1,0 +1,86 @@
+/* duel-engine-private.h — the engine's loop and its jobs (numjobs > 1)
+ *
+ * duel-engine.c runs one job's loop; duel-engine-jobs.c starts a thread per
+ * job and merges what they measure into the one record. The calls below are
+ * how the two halves meet; each says which thread makes it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "duel-engine.h"
+
+G_BEGIN_DECLS
+
+typedef struct _DuelEngineJobs DuelEngineJobs;
+
+/* The caller's thread, from duel_engine_run(): runs record->workload as
+ * numjobs jobs at once, the span, byte limit and record already resolved
+ * and reset. TRUE when the run completed; else FALSE with @error set (an
+ * I/O error) or @out_cancelled TRUE and no error. */
+gboolean _duel_engine_jobs_run           (DuelTarget         *target,
+                                          DuelTestRecord     *record,
+                                          gboolean            reads,
+                                          gboolean            writes,
+                                          GCancellable       *cancellable,
+                                          DuelProgressFunc    progress_func,
+                                          gpointer            progress_data,
+                                          gboolean           *out_cancelled,
+                                          GError            **error);
+
+/* A job's thread, in duel-engine.c: sets up its own ring and buffers, waits
+ * for the shared start, runs the loop and hands what is left to @jobs. */
+void     _duel_engine_job_main           (DuelEngineJobs     *jobs,
+                                          guint               index,
+                                          DuelTarget         *target,
+                                          const DuelTestRecord *record,
+                                          gboolean            reads,
+                                          gboolean            writes,
+                                          GCancellable       *cancellable);
+
+/* The rest are called from the job threads. */
+
+/* The seed of job @index's offsets and data: the workload's for job 0. */
+guint64  _duel_engine_jobs_seed          (guint64             seed,
+                                          guint               index);
+/* Once set up (@setup_error NULL) or not (transfer full): waits for the
+ * others. TRUE and the shared start time, or FALSE when the run is off. */
+gboolean _duel_engine_jobs_ready         (DuelEngineJobs     *jobs,
+                                          guint               index,
+                                          GError             *setup_error,
+                                          guint64            *out_t0);
+/* Up to @wanted blocks of the byte budget all jobs draw from; 0 once it is spent. */
+guint64  _duel_engine_jobs_take_blocks   (DuelEngineJobs     *jobs,
+                                          guint64             wanted);
+/* Whether the run has a byte budget at all. */
+gboolean _duel_engine_jobs_has_budget    (DuelEngineJobs     *jobs);
+/* An I/O of job @index failed: every job stops. */
+void     _duel_engine_jobs_fail          (DuelEngineJobs     *jobs,
+                                          guint               index);
+/* Another job failed. Cheap: read once per pass. */
+gboolean _duel_engine_jobs_should_stop   (DuelEngineJobs     *jobs);
+/* Job @index closed its next interval: the row, its latencies, and the job's
+ * totals so far (for the progress the calling thread reports). May wait
+ * while the job runs far ahead of another. */
+void     _duel_engine_jobs_add_row       (DuelEngineJobs      *jobs,
+                                          guint                index,
+                                          const DuelSeriesRow *row,
+                                          DuelHistogram * const hist[DUEL_N_DIRECTIONS],
+                                          const guint64        ops[DUEL_N_DIRECTIONS],
+                                          const guint64        bytes[DUEL_N_DIRECTIONS]);
+/* The job's totals so far, at least every 200 ms. */
+void     _duel_engine_jobs_publish       (DuelEngineJobs     *jobs,
+                                          guint               index,
+                                          const guint64       ops[DUEL_N_DIRECTIONS],
+                                          const guint64       bytes[DUEL_N_DIRECTIONS]);
+/* Job @index stopped: its open interval, its last completion (0 if it never
+ * started), whether it saw the cancel, and its error (transfer full). */
+void     _duel_engine_jobs_end           (DuelEngineJobs      *jobs,
+                                          guint                index,
+                                          const DuelSeriesRow *open_row,
+                                          DuelHistogram * const open_hist[DUEL_N_DIRECTIONS],
+                                          guint64              last_ns,
+                                          gboolean             cancelled,
+                                          GError              *error);
+
+G_END_DECLS
