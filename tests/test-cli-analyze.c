@@ -218,6 +218,101 @@ test_plain_status (void)
   g_rmdir (dir);
 }
 
+/* Names from a file are untrusted: an ESC sequence, a bidirectional
+ * override and a 100 KB name reach neither analyze nor compare raw. */
+static void
+test_untrusted_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-analyze-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.img", NULL);
+  g_autofree char *result = g_build_filename (dir, "run.json", NULL);
+  g_autofree char *edited = g_build_filename (dir, "edited.json", NULL);
+  g_autofree char *outdir = g_build_filename (dir, "out", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) written = NULL;
+  const char *entry;
+  guint n_written = 0;
+  g_autofree char *long_name = g_strnfill (100000, 'x');
+  g_autofree char *long_head = g_strnfill (300, 'x');
+  const char *const commands[][4] = {
+    { "analyze", NULL, NULL, NULL },
+    { "compare", NULL, NULL, NULL },
+  };
+  JsonObject *root, *test;
+  int code;
+
+  code = run_cli (NULL, NULL, "run", "--rw", "randwrite", "--bs", "4k", "--iodepth", "4",
+                  "--runtime", "0.3", "--span", "4m", "--output", result, target, NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+
+  g_assert_true (json_parser_load_from_file (parser, result, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  json_object_set_string_member (root, "name", "drive\033[2J\u202Egnp.exe");
+  test = json_array_get_object_element (json_object_get_array_member (root, "tests"), 0);
+  json_object_set_string_member (test, "name", long_name);
+  json_object_set_string_member (test, "status", "failed");
+  json_object_set_string_member (test, "error", "gone\033]0;owned\007");
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  g_assert_true (json_generator_to_file (generator, edited, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      if (g_str_equal (commands[i][0], "analyze"))
+        code = run_cli (&out, &err, "analyze", edited, NULL);
+      else
+        code = run_cli (&out, &err, "compare", "-o", outdir, "-f", "md,csv,fio", edited, edited, NULL);
+      g_test_message ("%s: %.300s", commands[i][0], out);
+      g_assert_cmpint (code, ==, 0);
+      g_assert_null (strchr (out, '\033'));
+      g_assert_null (strchr (err, '\033'));
+      g_assert_null (strchr (out, '\007'));
+      g_assert_null (strstr (out, "\u202E"));
+      g_assert_null (strstr (out, long_head));
+    }
+  /* The report, the tables and the fio jobs written from those names. */
+  written = g_dir_open (outdir, 0, &error);
+  g_assert_no_error (error);
+  while ((entry = g_dir_read_name (written)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (outdir, entry, NULL);
+      g_autofree char *contents = NULL;
+
+      g_assert_null (strchr (entry, '\033'));
+      g_assert_cmpuint (strlen (entry), <, 255);
+      g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_null (strchr (contents, '\033'));
+      g_assert_null (strstr (contents, long_head));
+      g_unlink (path);
+      n_written++;
+    }
+  g_assert_cmpuint (n_written, >=, 3);
+  g_rmdir (outdir);
+
+  /* What is shown instead: the characters written out. */
+  {
+    g_autofree char *out = NULL;
+
+    code = run_cli (&out, NULL, "analyze", edited, NULL);
+    g_assert_cmpint (code, ==, 0);
+    g_assert_nonnull (strstr (out, "\\x1b]0;owned\\x07"));
+    g_assert_nonnull (strstr (out, "xxx…"));
+  }
+  g_unlink (edited);
+  g_unlink (result);
+  g_unlink (target);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -234,6 +329,7 @@ main (int    argc,
     }
   g_test_add_func ("/duel/cli-analyze/measured", test_measured_has_no_note);
   g_test_add_func ("/duel/cli-analyze/plain-status", test_plain_status);
+  g_test_add_func ("/duel/cli-analyze/untrusted-names", test_untrusted_names);
 
   return g_test_run ();
 }

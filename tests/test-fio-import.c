@@ -18,6 +18,7 @@
 #include "duel-error.h"
 #include "duel-fio-export.h"
 #include "duel-fio-import.h"
+#include "duel-text.h"
 
 static char *
 fixture (const char *name)
@@ -220,6 +221,53 @@ test_without_log (void)
                     (guint64) json_object_get_int_member (read, "runtime"));
   g_assert_cmpfloat_with_epsilon (duel_test_record_get_iops (record, DUEL_DIRECTION_READ),
                                   json_object_get_double_member (read, "iops"), 1e-3);
+}
+
+/* A job name is untrusted: its control characters are written out, its
+ * length bounded, and the text helpers do what they say. */
+static void
+test_untrusted_job_name (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = fixture ("randrw-qd16.json");
+  g_autofree char *text = NULL;
+  g_autofree char *long_name = g_strnfill (100000, 'y');
+  const char *const names[] = { "evil\\u001b[2J\\u202etxt.exe", long_name };
+  gsize length;
+
+  g_assert_true (g_file_get_contents (json, &text, &length, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *quoted = g_strdup_printf ("\"jobname\" : \"%s\"", names[i]);
+      g_auto(GStrv) parts = g_strsplit (text, "\"jobname\" : \"randrw-qd16\"", -1);
+      g_autofree char *edited = g_strjoinv (quoted, parts);
+      g_autoptr(DuelResult) result = duel_fio_import_data (edited, strlen (edited), "evil.json", NULL, NULL, &error);
+      DuelTestRecord *record;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (result);
+      record = g_ptr_array_index (duel_result_get_tests (result), 0);
+      g_assert_false (duel_text_has_controls (record->name));
+      g_assert_cmpint (g_utf8_strlen (record->name, -1), <=, DUEL_TEXT_NAME_MAX_CHARS);
+      if (i == 0)
+        g_assert_cmpstr (record->name, ==, "evil\\x1b[2J\\u202Etxt.exe");
+      else
+        g_assert_true (g_str_has_suffix (record->name, "yy…"));
+    }
+
+  g_assert_true (duel_text_has_controls ("a\tb"));
+  g_assert_true (duel_text_has_controls ("\xc2\x9b"));        /* C1 CSI */
+  g_assert_true (duel_text_has_controls ("\xe2\x81\xa6"));   /* LRI */
+  g_assert_false (duel_text_has_controls ("SSD 750 — 固態硬碟"));
+  {
+    g_autofree char *escaped = duel_text_escape ("a\x7f\xc2\x9b\nb");
+    g_autofree char *bounded = duel_text_bound ("固態硬碟測試", 4);
+    g_autofree char *short_text = duel_text_bound ("固態", 4);
+
+    g_assert_cmpstr (escaped, ==, "a\\x7f\\u009B\\nb");
+    g_assert_cmpstr (bounded, ==, "固態硬…");
+    g_assert_cmpstr (short_text, ==, "固態");
+  }
 }
 
 static void
@@ -552,6 +600,7 @@ main (int    argc,
   g_test_add_func ("/duel/fio-import/mix-with-log", test_import_mix_with_log);
   g_test_add_func ("/duel/fio-import/round-trip", test_round_trip);
   g_test_add_func ("/duel/fio-import/without-log", test_without_log);
+  g_test_add_func ("/duel/fio-import/untrusted-job-name", test_untrusted_job_name);
   g_test_add_func ("/duel/fio-import/refuses", test_refuses);
   g_test_add_func ("/duel/fio-import/export-job-file", test_export_job_file);
   g_test_add_func ("/duel/fio-import/numjobs-grouped", test_numjobs_grouped);

@@ -15,13 +15,14 @@
 
 #include "duel-cli.h"
 #include "duel-error.h"
+#include "duel-text.h"
 
 void
 duel_cli_print_error (const GError *error)
 {
   /* Messages may quote a file, a device or a drive's own strings: one line,
    * no terminal controls, whatever they hold. */
-  g_autofree char *line = duel_error_escape_controls (error ? error->message : _("unknown error"));
+  g_autofree char *line = duel_text_escape (error ? error->message : _("unknown error"));
 
   fprintf (stderr, "driveduel-cli: %s\n", line);
 }

@@ -24,6 +24,5 @@ typedef enum
 } DuelError;
 
 GQuark duel_error_quark (void);
-char  *duel_error_escape_controls (const char *text);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include "duel-analysis.h"
 #include "duel-error.h"
 #include "duel-fio-import.h"
+#include "duel-text.h"
 
 /* A fio log file of more lines than this is not an interval log. */
 #define MAX_LOG_LINES 50000000
@@ -41,7 +42,7 @@ fail (Importer   *importer,
   message = g_strdup_vprintf (format, args);
   va_end (args);
   /* Names and excerpts from the file: one line, no terminal controls. */
-  line = duel_error_escape_controls (message);
+  line = duel_text_escape (message);
   g_set_error (importer->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", importer->name, line);
   return FALSE;
 }
@@ -858,6 +859,9 @@ duel_fio_import_data (const char  *json_text,
     }
 
   root_node = json_parser_get_root (parser);
+  /* Job names and options from the file are shown and written: escaped once. */
+  if (root_node != NULL)
+    duel_text_make_printable (root_node);
   root = root_node && JSON_NODE_HOLDS_OBJECT (root_node) ? json_node_get_object (root_node) : NULL;
   version = member_string (root, "fio version");
   jobs = member_array (root, "jobs");

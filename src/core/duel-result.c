@@ -22,6 +22,7 @@
 #include "duel-journal-private.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
+#include "duel-text.h"
 
 #define TOOL_NAME "driveduel"
 
@@ -1017,7 +1018,7 @@ fail (Loader     *loader,
   message = g_strdup_vprintf (format, args);
   va_end (args);
   /* Names and excerpts from the file: one line, no terminal controls. */
-  line = duel_error_escape_controls (message);
+  line = duel_text_escape (message);
 
   if (loader->source != NULL)
     g_set_error (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", loader->source, line);
@@ -2163,6 +2164,9 @@ load_data (const char  *data,
       return NULL;
     }
 
+  /* Names and strings from the file are shown everywhere: escaped once. */
+  if (json_parser_get_root (parser) != NULL)
+    duel_text_make_printable (json_parser_get_root (parser));
   self = g_object_new (DUEL_TYPE_RESULT, NULL);
   g_clear_pointer (&self->created, g_date_time_unref);
   if (!load_root (self, &loader, json_parser_get_root (parser)))
