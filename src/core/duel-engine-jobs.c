@@ -31,15 +31,11 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "duel-engine-private.h"
 #include "duel-error.h"
 #include "duel-rng.h"
 
-#define NS_PER_MS         G_GUINT64_CONSTANT (1000000)
-#define NS_PER_SEC        G_GUINT64_CONSTANT (1000000000)
-#define PROGRESS_EVERY_NS (200 * NS_PER_MS)
 /* Intervals handed over but not yet merged: how far one job may run ahead
  * of the slowest before it waits (0.8 s at the shortest interval). */
 #define N_PENDING         8
@@ -95,15 +91,6 @@ struct _DuelEngineJobs
   DuelHistogram  *tail_hist;
   guint           n_ended;
 };
-
-static inline guint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * NS_PER_SEC + (guint64) ts.tv_nsec;
-}
 
 static void
 row_add (DuelSeriesRow       *into,
@@ -366,44 +353,10 @@ report_progress (DuelEngineJobs   *self,
                  gpointer          progress_data)
 {
   DuelTestRecord *record = self->record;
-  DuelSeries *series = record->series;
-  guint n_rows = duel_series_get_length (series);
   DuelProgress progress;
-  double fraction = 0.0;
-  guint64 done_bytes = 0;
 
-  memset (&progress, 0, sizeof progress);
-  progress.elapsed_ns = now > self->t0 ? now - self->t0 : 0;
-  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-    {
-      progress.ops[d] = ops[d];
-      progress.bytes[d] = bytes[d];
-      done_bytes += bytes[d];
-    }
-  progress.byte_limit = record->byte_limit;
-  progress.runtime_limit_ns = record->workload.runtime_ms * NS_PER_MS;
-  if (progress.byte_limit > 0)
-    fraction = MAX (fraction, (double) done_bytes / (double) progress.byte_limit);
-  if (progress.runtime_limit_ns > 0)
-    fraction = MAX (fraction, (double) progress.elapsed_ns / (double) progress.runtime_limit_ns);
-  progress.fraction_done = MIN (fraction, 1.0);
-
-  if (n_rows > 0)
-    {
-      const DuelSeriesRow *last = duel_series_get_row (series, n_rows - 1);
-      guint64 ms = duel_series_row_duration_ms (series, n_rows - 1);
-
-      if (ms > 0)
-        {
-          double seconds = (double) ms / 1000.0;
-
-          progress.interval_iops = (double) (last->ops[0] + last->ops[1]) / seconds;
-          progress.interval_bytes_per_second = (double) (last->bytes[0] + last->bytes[1]) / seconds;
-        }
-    }
-  progress.n_intervals = n_rows;
-  progress.interval_closed = interval_closed;
-
+  _duel_engine_fill_progress (&progress, now > self->t0 ? now - self->t0 : 0, ops, bytes, record->byte_limit,
+                              record->workload.runtime_ms * NS_PER_MS, record->series, interval_closed);
   progress_func (&progress, record, progress_data);
 }
 
@@ -446,7 +399,7 @@ coordinate (DuelEngineJobs   *self,
   gboolean interval_closed = FALSE;
 
   g_mutex_lock (&self->lock);
-  self->t0 = now_ns ();
+  self->t0 = _duel_engine_now_ns ();
   self->go = TRUE;
   g_cond_broadcast (&self->advanced);
   progress_due = self->t0 + PROGRESS_EVERY_NS;
@@ -456,7 +409,7 @@ coordinate (DuelEngineJobs   *self,
       guint64 now;
 
       interval_closed |= merge_rows (self);
-      now = now_ns ();
+      now = _duel_engine_now_ns ();
       if (progress_func != NULL && (interval_closed || now >= progress_due))
         {
           guint64 ops[DUEL_N_DIRECTIONS] = { 0, }, bytes[DUEL_N_DIRECTIONS] = { 0, };

@@ -8,9 +8,38 @@
  */
 #pragma once
 
+#include <time.h>
+
 #include "duel-engine.h"
 
 G_BEGIN_DECLS
+
+#define NS_PER_MS         G_GUINT64_CONSTANT (1000000)
+#define NS_PER_SEC        G_GUINT64_CONSTANT (1000000000)
+/* Progress at least this often (duel-engine.h promises 250 ms). */
+#define PROGRESS_EVERY_NS (200 * NS_PER_MS)
+
+/* The one clock of every job and of the intervals. */
+static inline guint64
+_duel_engine_now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * NS_PER_SEC + (guint64) ts.tv_nsec;
+}
+
+/* The progress snapshot of @elapsed_ns into a run: totals @ops and @bytes,
+ * the fraction against the nearer limit, and the rates of the last of the
+ * @series' rows. Both the one-job loop and the jobs' coordinator fill it. */
+void     _duel_engine_fill_progress      (DuelProgress       *progress,
+                                          guint64             elapsed_ns,
+                                          const guint64       ops[DUEL_N_DIRECTIONS],
+                                          const guint64       bytes[DUEL_N_DIRECTIONS],
+                                          guint64             byte_limit,
+                                          guint64             runtime_limit_ns,
+                                          const DuelSeries   *series,
+                                          gboolean            interval_closed);
 
 typedef struct _DuelEngineJobs DuelEngineJobs;
 

@@ -55,14 +55,10 @@
 #include "duel-offsets.h"
 #include "duel-rng.h"
 
-#define NS_PER_MS  G_GUINT64_CONSTANT (1000000)
-#define NS_PER_SEC G_GUINT64_CONSTANT (1000000000)
-
 /* The wake-up timer is never further away than this, so a stalled device
  * still lets the loop see a cancel, close intervals and report progress. */
 #define WAIT_MAX_NS         (50 * NS_PER_MS)
 #define WAIT_MIN_NS         (1 * NS_PER_MS)
-#define PROGRESS_EVERY_NS   (200 * NS_PER_MS)
 #define WRITE_POOL_MIN      (16u * 1024 * 1024)
 #define MAX_BUFFER_BYTES    (G_GUINT64_CONSTANT (1) << 30)
 /* Every 4 KiB of a written block gets its own stamp: the usual unit of
@@ -163,15 +159,6 @@ typedef struct
   gboolean          failure_told;
   guint64           last_ns;           /* a job's last completion; 0: never started */
 } Engine;
-
-static inline guint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * NS_PER_SEC + (guint64) ts.tv_nsec;
-}
 
 static void
 fail_record (DuelTestRecord *record,
@@ -485,24 +472,68 @@ complete_io (Engine  *engine,
   release_slot (engine, index);
 }
 
+void
+_duel_engine_fill_progress (DuelProgress     *progress,
+                            guint64           elapsed_ns,
+                            const guint64     ops[DUEL_N_DIRECTIONS],
+                            const guint64     bytes[DUEL_N_DIRECTIONS],
+                            guint64           byte_limit,
+                            guint64           runtime_limit_ns,
+                            const DuelSeries *series,
+                            gboolean          interval_closed)
+{
+  guint n_rows = duel_series_get_length (series);
+  double fraction = 0.0;
+  guint64 done_bytes = 0;
+
+  memset (progress, 0, sizeof *progress);
+  progress->elapsed_ns = elapsed_ns;
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      progress->ops[d] = ops[d];
+      progress->bytes[d] = bytes[d];
+      done_bytes += bytes[d];
+    }
+  progress->byte_limit = byte_limit;
+  progress->runtime_limit_ns = runtime_limit_ns;
+  if (byte_limit > 0)
+    fraction = MAX (fraction, (double) done_bytes / (double) byte_limit);
+  if (runtime_limit_ns > 0)
+    fraction = MAX (fraction, (double) elapsed_ns / (double) runtime_limit_ns);
+  progress->fraction_done = MIN (fraction, 1.0);
+
+  if (n_rows > 0)
+    {
+      const DuelSeriesRow *last = duel_series_get_row (series, n_rows - 1);
+      guint64 ms = duel_series_row_duration_ms (series, n_rows - 1);
+
+      if (ms > 0)
+        {
+          double seconds = (double) ms / 1000.0;
+
+          progress->interval_iops = (double) (last->ops[0] + last->ops[1]) / seconds;
+          progress->interval_bytes_per_second = (double) (last->bytes[0] + last->bytes[1]) / seconds;
+        }
+    }
+  progress->n_intervals = n_rows;
+  progress->interval_closed = interval_closed;
+}
+
 static void
 report_progress (Engine  *engine,
                  guint64  now)
 {
   DuelProgress progress;
-  double fraction = 0.0;
-  guint64 done_bytes = 0;
+  guint64 ops[DUEL_N_DIRECTIONS], bytes[DUEL_N_DIRECTIONS];
 
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      ops[d] = engine->closed_ops[d] + engine->row.ops[d];
+      bytes[d] = engine->closed_bytes[d] + engine->row.bytes[d];
+    }
   if (G_UNLIKELY (engine->jobs != NULL))
     {
       /* A job of several: the calling thread reports for them all. */
-      guint64 ops[DUEL_N_DIRECTIONS], bytes[DUEL_N_DIRECTIONS];
-
-      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-        {
-          ops[d] = engine->closed_ops[d] + engine->row.ops[d];
-          bytes[d] = engine->closed_bytes[d] + engine->row.bytes[d];
-        }
       _duel_engine_jobs_publish (engine->jobs, engine->job_index, ops, bytes);
       engine->row_appended = FALSE;
       engine->progress_due = now + PROGRESS_EVERY_NS;
@@ -512,38 +543,8 @@ report_progress (Engine  *engine,
   if (engine->progress_func == NULL)
     return;
 
-  memset (&progress, 0, sizeof progress);
-  progress.elapsed_ns = now - engine->t0;
-  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-    {
-      progress.ops[d] = engine->closed_ops[d] + engine->row.ops[d];
-      progress.bytes[d] = engine->closed_bytes[d] + engine->row.bytes[d];
-      done_bytes += progress.bytes[d];
-    }
-  progress.byte_limit = engine->byte_limit;
-  progress.runtime_limit_ns = engine->runtime_limit_ns;
-  if (engine->byte_limit > 0)
-    fraction = MAX (fraction, (double) done_bytes / (double) engine->byte_limit);
-  if (engine->runtime_limit_ns > 0)
-    fraction = MAX (fraction, (double) progress.elapsed_ns / (double) engine->runtime_limit_ns);
-  progress.fraction_done = MIN (fraction, 1.0);
-
-  if (engine->n_rows > 0)
-    {
-      DuelSeries *series = engine->record->series;
-      const DuelSeriesRow *last = duel_series_get_row (series, engine->n_rows - 1);
-      guint64 ms = duel_series_row_duration_ms (series, engine->n_rows - 1);
-
-      if (ms > 0)
-        {
-          double seconds = (double) ms / 1000.0;
-
-          progress.interval_iops = (double) (last->ops[0] + last->ops[1]) / seconds;
-          progress.interval_bytes_per_second = (double) (last->bytes[0] + last->bytes[1]) / seconds;
-        }
-    }
-  progress.n_intervals = engine->n_rows;
-  progress.interval_closed = engine->row_appended;
+  _duel_engine_fill_progress (&progress, now - engine->t0, ops, bytes, engine->byte_limit,
+                              engine->runtime_limit_ns, engine->record->series, engine->row_appended);
   engine->row_appended = FALSE;
   engine->progress_due = now + PROGRESS_EVERY_NS;
 
@@ -732,7 +733,7 @@ run_loop (Engine       *engine,
       if (engine->in_flight == 0)
         break;
 
-      now = now_ns ();
+      now = _duel_engine_now_ns ();
       if (G_UNLIKELY (!started))
         {
           started = TRUE;
@@ -775,7 +776,7 @@ run_loop (Engine       *engine,
           break;
         }
 
-      now = now_ns ();
+      now = _duel_engine_now_ns ();
       if (!engine->stopping && runtime_end != 0 && now >= runtime_end)
         engine->stopping = TRUE;
       if (!engine->stopping && now >= engine->interval_end)
