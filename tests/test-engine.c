@@ -20,6 +20,7 @@
 #include "duel-error.h"
 #include "duel-target.h"
 #include "duel-test-record.h"
+#include "test-devices.h"
 #include "test-dir.h"
 
 #define MiB (1024 * 1024)
@@ -125,39 +126,6 @@ assert_record_consistent (DuelTestRecord *record)
     /* The last row ends at the last completion (rounded up to a ms). */
     g_assert_cmpuint (duel_series_get_row (record->series, n - 1)->t_ms, ==,
                       (record->runtime_ns + 999999) / 1000000);
-}
-
-static gboolean
-spawn_ok (const char * const *argv,
-          char              **out)
-{
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, out, NULL, &status, &error))
-    return FALSE;
-  return g_spawn_check_wait_status (status, NULL);
-}
-
-static gboolean
-write_sysfs (const char *path,
-             const char *value)
-{
-  gsize length = strlen (value);
-  gboolean ok;
-  int fd = open (path, O_WRONLY | O_CLOEXEC);
-
-  if (fd < 0)
-    {
-      g_test_message ("%s: %s", path, g_strerror (errno));
-      return FALSE;
-    }
-  ok = write (fd, value, length) == (gssize) length;
-  if (!ok)
-    g_test_message ("writing '%s' to %s: %s", value, path, g_strerror (errno));
-  close (fd);
-  return ok;
 }
 
 /* ---- target ----------------------------------------------------------- */
@@ -941,31 +909,21 @@ test_loop (Fixture       *fixture,
 {
   g_autofree char *backing = fixture_path (fixture, "loop-backing");
   g_autofree char *device = NULL;
-  const char *setup_argv[] = { "losetup", "--find", "--show", "--direct-io=on", backing, NULL };
-  int fd;
 
   if (!can_use_devices ())
     return;
 
-  fd = open (backing, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (fallocate (fd, 0, 0, 64 * MiB), ==, 0);
-  close (fd);
-
-  if (!spawn_ok (setup_argv, &device))
+  device = test_loop_attach (backing, 64 * MiB);
+  if (device == NULL)
     {
       g_test_skip ("no loop device (losetup failed)");
       return;
     }
-  g_strstrip (device);
 
   g_setenv ("DUEL_TEST_DEVICE", device, TRUE);
   g_test_trap_subprocess ("/duel/engine/subprocess/loop", 120 * G_USEC_PER_SEC,
                           G_TEST_SUBPROCESS_INHERIT_STDERR);
-  {
-    const char *detach_argv[] = { "losetup", "--detach", device, NULL };
-    spawn_ok (detach_argv, NULL);
-  }
+  test_loop_detach (device);
   g_test_trap_assert_passed ();
 }
 
@@ -1015,49 +973,26 @@ zram_fault_child (void)
 static void
 test_zram_fault (void)
 {
-  g_autofree char *id_text = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *disksize = NULL;
-  g_autofree char *mem_limit = NULL;
   g_autofree char *device = NULL;
   guint64 id;
   gboolean sized;
 
   if (!can_use_devices ())
     return;
-  if (!g_file_get_contents ("/sys/class/zram-control/hot_add", &id_text, NULL, NULL))
+  if (!test_zram_add (&id, &device))
     {
       g_test_skip ("no zram (modprobe zram)");
       return;
     }
-  id = g_ascii_strtoull (id_text, NULL, 10);
-  base = g_strdup_printf ("/sys/block/zram%" G_GUINT64_FORMAT, id);
-  disksize = g_build_filename (base, "disksize", NULL);
-  mem_limit = g_build_filename (base, "mem_limit", NULL);
-  device = g_strdup_printf ("/dev/zram%" G_GUINT64_FORMAT, id);
 
-  sized = write_sysfs (disksize, "64M") && write_sysfs (mem_limit, "2M");
+  sized = test_zram_set (id, "disksize", "64M") && test_zram_set (id, "mem_limit", "2M");
   if (sized)
     {
       g_setenv ("DUEL_TEST_DEVICE", device, TRUE);
       g_test_trap_subprocess ("/duel/engine/subprocess/zram-fault", 120 * G_USEC_PER_SEC,
                               G_TEST_SUBPROCESS_INHERIT_STDERR);
     }
-
-  /* udev (or any program listing devices) may still hold the device the
-   * subprocess wrote: retry for up to 30 s. */
-  {
-    g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, id);
-    gboolean removed = FALSE;
-
-    for (guint i = 0; i < 300 && !removed; i++)
-      {
-        removed = write_sysfs ("/sys/class/zram-control/hot_remove", text);
-        if (!removed)
-          g_usleep (100000);
-      }
-    g_assert_true (removed);
-  }
+  g_assert_true (test_zram_remove (id));
   if (!sized)
     {
       g_test_skip ("cannot size the zram device");

@@ -21,6 +21,7 @@
 #include "duel-error.h"
 #include "duel-target.h"
 #include "duel-test-record.h"
+#include "test-devices.h"
 #include "test-dir.h"
 
 #define MiB (1024 * 1024)
@@ -415,37 +416,6 @@ loop_child (void)
   }
 }
 
-static gboolean
-spawn_ok (const char * const *argv,
-          char              **out)
-{
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, out, NULL, &status, &error))
-    return FALSE;
-  return g_spawn_check_wait_status (status, NULL);
-}
-
-static gboolean
-write_sysfs (const char *path,
-             const char *value)
-{
-  gsize length = strlen (value);
-  gboolean ok;
-  int fd = open (path, O_WRONLY | O_CLOEXEC);
-
-  if (fd < 0)
-    {
-      g_test_message ("%s: %s", path, g_strerror (errno));
-      return FALSE;
-    }
-  ok = write (fd, value, length) == (gssize) length;
-  close (fd);
-  return ok;
-}
-
 static void
 test_loop (Fixture       *fixture,
            gconstpointer  data)
@@ -455,10 +425,8 @@ test_loop (Fixture       *fixture,
   g_autofree char *base = NULL;
   g_autofree char *nomerges = NULL;
   g_autofree char *notes = g_build_filename (fixture->dir, "notes", NULL);
-  const char *setup_argv[] = { "losetup", "--find", "--show", "--direct-io=on", backing, NULL };
   const char *settle_argv[] = { "udevadm", "settle", NULL };
   gboolean ready;
-  int fd;
 
   if (getuid () != 0)
     {
@@ -466,25 +434,20 @@ test_loop (Fixture       *fixture,
       return;
     }
 
-  fd = open (backing, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (fallocate (fd, 0, 0, LOOP_SIZE), ==, 0);
-  close (fd);
-
-  if (!spawn_ok (setup_argv, &device))
+  device = test_loop_attach (backing, LOOP_SIZE);
+  if (device == NULL)
     {
       g_test_skip ("no loop device (losetup failed)");
       return;
     }
-  g_strstrip (device);
 
   /* udev's probe of the new device reads it: done before the counts start.
    * Without udev there is nothing to wait for. */
-  spawn_ok (settle_argv, NULL);
+  test_spawn_ok (settle_argv, NULL);
   /* Requests are counted as the jobs made them: none merged into another. */
   base = g_path_get_basename (device);
   nomerges = g_build_filename ("/sys/block", base, "queue", "nomerges", NULL);
-  ready = write_sysfs (nomerges, "2");
+  ready = test_write_sysfs (nomerges, "2");
 
   if (ready)
     {
@@ -494,10 +457,7 @@ test_loop (Fixture       *fixture,
                               G_TEST_SUBPROCESS_INHERIT_STDERR);
       print_notes (notes);
     }
-  {
-    const char *detach_argv[] = { "losetup", "--detach", device, NULL };
-    spawn_ok (detach_argv, NULL);
-  }
+  test_loop_detach (device);
   if (!ready)
     {
       g_test_skip ("cannot turn off request merging on the loop device");
@@ -653,10 +613,6 @@ zram_fault_child (void)
 static void
 test_zram_fault (void)
 {
-  g_autofree char *id_text = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *disksize = NULL;
-  g_autofree char *mem_limit = NULL;
   g_autofree char *device = NULL;
   g_autofree char *dir = g_dir_make_tmp ("duel-numjobs-XXXXXX", NULL);
   g_autofree char *notes = g_build_filename (dir, "notes", NULL);
@@ -668,18 +624,13 @@ test_zram_fault (void)
       g_test_skip ("needs root");
       return;
     }
-  if (!g_file_get_contents ("/sys/class/zram-control/hot_add", &id_text, NULL, NULL))
+  if (!test_zram_add (&id, &device))
     {
       g_test_skip ("no zram (modprobe zram)");
       return;
     }
-  id = g_ascii_strtoull (id_text, NULL, 10);
-  base = g_strdup_printf ("/sys/block/zram%" G_GUINT64_FORMAT, id);
-  disksize = g_build_filename (base, "disksize", NULL);
-  mem_limit = g_build_filename (base, "mem_limit", NULL);
-  device = g_strdup_printf ("/dev/zram%" G_GUINT64_FORMAT, id);
 
-  sized = write_sysfs (disksize, "64M") && write_sysfs (mem_limit, "2M");
+  sized = test_zram_set (id, "disksize", "64M") && test_zram_set (id, "mem_limit", "2M");
   if (sized)
     {
       g_setenv ("DUEL_TEST_DEVICE", device, TRUE);
@@ -690,20 +641,7 @@ test_zram_fault (void)
       g_unlink (notes);
     }
   g_rmdir (dir);
-
-  /* udev (or any program listing devices) may still hold the device. */
-  {
-    g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, id);
-    gboolean removed = FALSE;
-
-    for (guint i = 0; i < 300 && !removed; i++)
-      {
-        removed = write_sysfs ("/sys/class/zram-control/hot_remove", text);
-        if (!removed)
-          g_usleep (100000);
-      }
-    g_assert_true (removed);
-  }
+  g_assert_true (test_zram_remove (id));
   if (!sized)
     {
       g_test_skip ("cannot size the zram device");
