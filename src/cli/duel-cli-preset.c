@@ -134,7 +134,7 @@ state_cb (DuelRun    *run,
   if (state == DUEL_RUN_STATE_PROBING)
     /* TRANSLATORS: the probe's shortest and longest length in seconds */
     printf (_("Probing the write speed for %.0f to %.0f s to estimate the duration…\n"),
-            view->probe_s, MAX (view->probe_s, DUEL_PROBE_MAX_MS / 1e3));
+            view->probe_s, duel_probe_longest_ms ((guint64) llround (view->probe_s * 1000.0)) / 1e3);
   if (state == DUEL_RUN_STATE_RUNNING && duel_run_get_estimate (run, &estimate))
     print_estimate (&estimate);
   fflush (stdout);

@@ -116,6 +116,12 @@ duel_probe_summarize (const DuelSeries *series,
     }
 }
 
+guint64
+duel_probe_longest_ms (guint64 min_ms)
+{
+  return MAX (min_ms, DUEL_PROBE_MAX_MS);
+}
+
 typedef struct
 {
   guint64       min_ns;
@@ -169,7 +175,7 @@ duel_probe_run (DuelTarget       *target,
   duel_workload_init (&workload);
   workload.read_percent = 0;
   workload.span_length = span_bytes;
-  workload.runtime_ms = MAX (min_ms, DUEL_PROBE_MAX_MS);
+  workload.runtime_ms = duel_probe_longest_ms (min_ms);
   workload.interval_ms = MAX (MIN (PROBE_INTERVAL_MS, min_ms), DUEL_WORKLOAD_MIN_INTERVAL_MS);
   probe = duel_test_record_new ("probe", &workload);
 

@@ -51,8 +51,11 @@ void     duel_probe_summarize (const DuelSeries *series,
                                guint64           runtime_ns,
                                DuelProbeResult  *out);
 
-/* Runs a probe of at least @min_ms (and at most MAX (@min_ms,
- * DUEL_PROBE_MAX_MS)) over @span_bytes from the start of @target. */
+/* The longest a probe asked to run at least @min_ms runs. */
+guint64  duel_probe_longest_ms (guint64           min_ms);
+
+/* Runs a probe of at least @min_ms (and at most duel_probe_longest_ms())
+ * over @span_bytes from the start of @target. */
 gboolean duel_probe_run       (DuelTarget       *target,
                                guint64           span_bytes,
                                guint64           min_ms,
