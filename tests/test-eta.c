@@ -301,6 +301,44 @@ test_eta_probe (void)
   feed_clear (&feed);
 }
 
+/* A probe whose fall was a passing dip: past the probe's 200 MiB the fill
+ * keeps its 100 MiB/s for 1 s (its recent window, 10 % of a 10 000 MiB
+ * span, would take 10 s), so the probe's 25 MiB/s end rate stops capping
+ * it. A fill that slows to 30 MiB/s there (under 1.5 times the end rate)
+ * keeps the cap. */
+static void
+test_eta_probe_dip (void)
+{
+  double g = DUEL_RUN_ETA_GC_PRIOR;
+
+  for (guint slow = 0; slow < 2; slow++)
+    {
+      g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+      DuelWorkload fill = workload (DUEL_PATTERN_RANDOM, 4096, 0, 0);
+      Feed feed;
+
+      fill.size_multiple = 2;
+      duel_run_eta_add_step (eta, &fill, 10000 * MIB, 20000 * MIB, 1);
+      duel_run_eta_set_probe (eta, 25600, 6400, 2000);
+      duel_run_eta_step_started (eta, 0, T0_US);
+      feed_init (&feed, T0_US);
+      feed_rows (eta, 0, &feed, 20, 10 * MIB);
+      if (slow)
+        {
+          feed_rows (eta, 0, &feed, 10, 3 * MIB);
+          assert_remaining (eta, feed_now (&feed), (10000 - 230) / 25.0 + 10000 / (25 * g));
+        }
+      else
+        {
+          feed_rows (eta, 0, &feed, 9, 10 * MIB);
+          assert_remaining (eta, feed_now (&feed), (10000 - 290) / 25.0 + 10000 / (25 * g));
+          feed_rows (eta, 0, &feed, 1, 10 * MIB);
+          assert_remaining (eta, feed_now (&feed), (10000 - 300) / 100.0 + 10000 / (100 * g));
+        }
+      feed_clear (&feed);
+    }
+}
+
 /* The probe's fall: 8 rows at 16 000 IOPS, then at 5 700. Confirmed once
  * the rows after it are 10 and span a quarter of the time before; a flat
  * series, or one slow last interval, is no fall. */
@@ -427,6 +465,7 @@ main (int    argc,
   g_test_add_func ("/duel/eta/burst", test_eta_burst);
   g_test_add_func ("/duel/eta/probe", test_eta_probe);
   g_test_add_func ("/duel/eta/probe-fall", test_eta_probe_fall);
+  g_test_add_func ("/duel/eta/probe-dip", test_eta_probe_dip);
   for (guint i = 0; i < G_N_ELEMENTS (replays); i++)
     {
       g_autofree char *path = g_strdup_printf ("/duel/eta/replay/%s", replays[i]);

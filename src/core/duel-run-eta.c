@@ -25,6 +25,9 @@
  * GC at all: either way it costs little for the rest of the fill. */
 #define GC_LATEST_PASS      1.5
 #define PROBE_BLOCK_BYTES   4096.0
+/* Past the probe's bytes, a fill this much faster than the probe's end
+ * rate for a recent window's time has not met what the probe saw. */
+#define PROBE_NOT_SEEN      1.5
 
 typedef enum
 {
@@ -72,6 +75,8 @@ typedef struct
 
   /* Passes over the span (random writes). */
   gboolean     past_probe;        /* the recent window starts past the probe's bytes */
+  guint64      probe_reached_bytes; /* where the fill first passed them (0: not yet) */
+  double       probe_reached_s;
   gboolean     past_first;
   double       first_rate;        /* the regime's rate when the first pass ended */
   gboolean     gc_seen;
@@ -438,15 +443,41 @@ duel_run_eta_update (DuelRunEta         *self,
 
   /* Once its recent window is past the probe's bytes the fill has seen all
    * the probe saw, and that window holds nothing of a cache the probe saw
-   * run out: its own regime starts there, nothing from before. */
-  if (probe_informs (self, step) && !step->past_probe &&
-      step->lo_bytes >= self->probe_rate * self->probe_s && n_rows > 0)
+   * run out: its own regime starts there, nothing from before. Sooner when
+   * the fill runs well above the probe's end rate for a window's time past
+   * those bytes: the probe's fall was a passing dip (a busy host), not a
+   * cache running out, and its cap would hold the estimate far too long. */
+  if (probe_informs (self, step) && !step->past_probe && n_rows > 0)
     {
-      step->past_probe = TRUE;
-      step->regime_bytes = step->lo_bytes;
-      step->regime_s = step->lo_s;
-      step->regime_rate = step->recent_rate;
-      step->drop_before_rate = NAN;
+      double probe_bytes = self->probe_rate * self->probe_s;
+      double window_s = MAX (RECENT_MIN_S, RECENT_MIN_ROWS * step->workload.interval_ms / 1e3);
+
+      if (step->probe_reached_bytes == 0 && step->bytes >= probe_bytes)
+        {
+          step->probe_reached_bytes = step->bytes;
+          step->probe_reached_s = step->elapsed_s;
+        }
+      if (step->lo_bytes >= probe_bytes)
+        {
+          step->past_probe = TRUE;
+          step->regime_bytes = step->lo_bytes;
+          step->regime_s = step->lo_s;
+          step->regime_rate = step->recent_rate;
+          step->drop_before_rate = NAN;
+        }
+      else if (step->probe_reached_bytes > 0 && step->elapsed_s - step->probe_reached_s >= window_s)
+        {
+          double since = (step->bytes - step->probe_reached_bytes) / (step->elapsed_s - step->probe_reached_s);
+
+          if (since >= PROBE_NOT_SEEN * self->probe_end_rate)
+            {
+              step->past_probe = TRUE;
+              step->regime_bytes = step->probe_reached_bytes;
+              step->regime_s = step->probe_reached_s;
+              step->regime_rate = since;
+              step->drop_before_rate = NAN;
+            }
+        }
     }
 
   if (has_second_pass (step) && isfinite (step->recent_rate))

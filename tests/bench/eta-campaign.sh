@@ -4,10 +4,11 @@
 #   tests/bench/eta-campaign.sh BUILDDIR OUTDIR [NAME…]
 #
 # Runs the write-saturation preset (--runtime 1 --round 1 --interval-ms 100
-# --probe 2) on each simulated SSD configuration below and on a zram device,
-# a plain 2x random write (no probe, no discard) on the model, and the quick
-# preset on zram; keeps every result in OUTDIR/NAME.json (with the model's
-# truth log next to it), then replays them all through eta-replay: the error
+# --probe 2) on each simulated SSD configuration below and on zram devices
+# of 2 and 8 GiB (the 8 GiB fill lasts about half a minute), a plain 2x
+# random write (no probe, no discard) on the model, and the quick preset on
+# zram; keeps every result in OUTDIR/NAME.json (with the model's truth log
+# next to it), then replays them all through eta-replay: the error
 # of the time left at 10, 50 and 90 % progress and the worst over 10–90 %,
 # with the probe and as if none had run. NAMEs pick runs (default: all). A
 # model run takes 15–40 s (large: 2 min); zram needs root (skipped
@@ -86,6 +87,7 @@ on_zram() {
     on_model large "--shape falls --capacity 1g" $wsat
     on_model plain "--shape falls" $plain
     on_zram zram 2G $wsat
+    on_zram zram-8g 8G $wsat
     on_zram zram-quick 1G $quick
 }
 
