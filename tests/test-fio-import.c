@@ -4,7 +4,8 @@
  * lat_percentiles=1 (their job files are beside them): a 70/30 random mix
  * with an IOPS log, a 4 KiB random write to twice its span, and two jobs
  * (numjobs=2) of a 50/50 mix, reported together (group_reporting) and
- * apart.
+ * apart, and two jobs of a random read with group_reporting and time_based
+ * given bare, as fio's JSON leaves them out.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -399,6 +400,36 @@ test_numjobs_grouped (void)
   }
 }
 
+/* fio's JSON leaves out options given bare ("group_reporting",
+ * "time_based"): the figures tell. job_runtime is twice the run's, so the
+ * two jobs were summed; 24 MB moved against a 1 MiB size per job, so it ran
+ * on time. */
+static void
+test_numjobs_bare_options (void)
+{
+  g_autofree char *json = fixture ("randread-nj2-bare.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) result = duel_fio_import_file (json, NULL, &error);
+  g_autoptr(JsonObject) job = load_fio_job ("randread-nj2-bare.json");
+  JsonObject *options = json_object_get_object_member (job, "job options");
+  DuelTestRecord *record;
+
+  g_assert_no_error (error);
+  g_assert_false (json_object_has_member (options, "group_reporting"));
+  g_assert_false (json_object_has_member (options, "time_based"));
+  record = duel_result_find_test (result, "randread-nj2-bare");
+  g_assert_nonnull (record);
+  g_assert_cmpuint (record->workload.numjobs, ==, 2);
+  g_assert_cmpuint (record->runtime_ns / 1000000, ==, int_at (job, "read", "runtime"));
+  g_assert_cmpuint (duel_test_record_get_ops (record, DUEL_DIRECTION_READ), ==, int_at (job, "read", "total_ios"));
+  g_assert_cmpfloat_with_epsilon (duel_test_record_get_iops (record, DUEL_DIRECTION_READ),
+                                  json_object_get_double_member (json_object_get_object_member (job, "read"), "iops"),
+                                  1e-3);
+  g_assert_cmpuint (int_at (job, "read", "io_bytes"), >, 2 * 1024 * 1024);
+  g_assert_cmpuint (record->byte_limit, ==, 0);
+  g_assert_cmpuint (record->workload.runtime_ms, ==, 2000);
+}
+
 /* The same two jobs that fio reported one by one: summed into one test, as
  * group_reporting would have. */
 static void
@@ -605,6 +636,7 @@ main (int    argc,
   g_test_add_func ("/duel/fio-import/export-job-file", test_export_job_file);
   g_test_add_func ("/duel/fio-import/numjobs-grouped", test_numjobs_grouped);
   g_test_add_func ("/duel/fio-import/numjobs-apart", test_numjobs_apart);
+  g_test_add_func ("/duel/fio-import/numjobs-bare-options", test_numjobs_bare_options);
   g_test_add_func ("/duel/fio-import/export-numjobs", test_export_numjobs);
 
   return g_test_run ();

@@ -566,7 +566,7 @@ import_job (Importer   *importer,
   const char *name, *text;
   DuelWorkload workload;
   DirTotals totals[DUEL_N_DIRECTIONS] = { { 0, }, };
-  guint64 value, job_runtime_ms, log_avg_ms = 0, bs = 4096, largest_bs;
+  guint64 value, job_runtime_ms, longest_ms = 0, per_job_limit, log_avg_ms = 0, bs = 4096, largest_bs;
   gboolean time_based, grouped;
   double number;
 
@@ -655,6 +655,9 @@ import_job (Importer   *importer,
         }
       workload.numjobs = (guint) value;
     }
+  /* fio's JSON leaves out options given without a value (a bare
+   * "group_reporting" or "time_based", in a job file or on the command
+   * line); when they are not there, the figures below tell. */
   grouped = option_set (job_options, global_options, "group_reporting");
   /* fio writes a log per clone, even with group_reporting:
    * NAME_iops.1.log, NAME_iops.2.log, … */
@@ -680,23 +683,8 @@ import_job (Importer   *importer,
   if ((text = option (job_options, global_options, "log_avg_msec")) != NULL)
     g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, &log_avg_ms, NULL);
 
-  /* Without time_based fio stops after size (or io_size) bytes. */
-  if (!time_based && workload.size_bytes == 0)
-    workload.size_bytes = workload.span_length;
-  /* fio counts them per job; the engine's byte limit is all jobs' total. */
-  if (workload.size_bytes > G_MAXINT64 / workload.numjobs)
-    {
-      fail (importer, _("%s transfers more than a result can record."), where);
-      return NULL;
-    }
-  workload.size_bytes *= workload.numjobs;
-
   if (!member_count (importer, job, where, "job_runtime", &job_runtime_ms))
     return NULL;
-  /* A group's job_runtime is the sum of its jobs' (the directions' runtime
-   * is the longest): the jobs ran side by side. */
-  if (grouped)
-    job_runtime_ms /= workload.numjobs;
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
       JsonObject *section = member_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
@@ -730,8 +718,33 @@ import_job (Importer   *importer,
                 section_where, totals[d].bytes, totals[d].ops, largest_bs);
           return NULL;
         }
-      job_runtime_ms = MAX (job_runtime_ms, totals[d].runtime_ms);
+      longest_ms = MAX (longest_ms, totals[d].runtime_ms);
     }
+
+  /* A group's job_runtime is the sum of its jobs' (the directions' runtime
+   * is the longest): the jobs ran side by side. A clone's is its own. */
+  if (!grouped && workload.numjobs > 1 && longest_ms > 0 && job_runtime_ms >= longest_ms * 3 / 2)
+    grouped = TRUE;
+  if (grouped)
+    job_runtime_ms /= workload.numjobs;
+  job_runtime_ms = MAX (job_runtime_ms, longest_ms);
+
+  /* Without time_based fio stops after size (or io_size) bytes, per job:
+   * an entry that moved more ran on time. */
+  per_job_limit = workload.size_bytes > 0 ? workload.size_bytes : workload.span_length;
+  if (!time_based && per_job_limit > 0 &&
+      (unsigned __int128) totals[DUEL_DIRECTION_READ].bytes + totals[DUEL_DIRECTION_WRITE].bytes >
+      (unsigned __int128) per_job_limit * (grouped ? workload.numjobs : 1))
+    time_based = TRUE;
+  if (!time_based && workload.size_bytes == 0)
+    workload.size_bytes = workload.span_length;
+  /* fio counts them per job; the engine's byte limit is all jobs' total. */
+  if (workload.size_bytes > G_MAXINT64 / workload.numjobs)
+    {
+      fail (importer, _("%s transfers more than a result can record."), where);
+      return NULL;
+    }
+  workload.size_bytes *= workload.numjobs;
 
   /* Held in ns: up to ~292 years. */
   if (job_runtime_ms > G_MAXINT64 / G_GUINT64_CONSTANT (1000000))

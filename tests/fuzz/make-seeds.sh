@@ -37,6 +37,7 @@ run write-128k-2x --rw write --bs 128k --iodepth 8 --size 2x --span 16m --interv
 run randread-qd4 --rw randread --iodepth 4 --runtime 1 --interval-ms 200 --span 16m
 run randwrite-seed --rw randwrite --size 16m --span 8m --seed 42 --interval-ms 100
 run rw-seq --rw rw --bs 64k --iodepth 2 --runtime 0.5 --interval-ms 100 --offset 1m --span 4m
+run randread-j2 --rw randread --iodepth 8 --numjobs 2 --runtime 0.5 --interval-ms 100 --span 16m
 run preset-standard --preset standard --runtime 0.5 --span 16m --interval-ms 100
 run preset-qos --preset qos --runtime 0.5 --span 16m --interval-ms 100
 run preset-consistency --preset consistency --runtime 2 --span 16m --interval-ms 100
@@ -86,6 +87,8 @@ fio_seed randrw-qd16 --log --name=randrw-qd16 --rw=randrw --rwmixread=70 --bs=4k
 fio_seed seq-two-jobs --log --name=seqwrite --rw=write --bs=128k --iodepth=8 --runtime=1 --time_based \
     --write_iops_log=seqwrite --log_avg_msec=200 --name=seqread --stonewall --rw=read --bs=128k --iodepth=8 --runtime=1 --time_based
 fio_seed randwrite-iosize --name=randwrite-iosize --rw=randwrite --bs=4k --iodepth=32 --io_size=32m --randseed=7
+fio_seed randread-j2 --name=randread-j2 --rw=randread --bs=4k --iodepth=8 --numjobs=2 --group_reporting \
+    --runtime=1 --time_based
 fio_seed mixed-bs --name=mixed-bs --rw=randrw:4 --rwmixwrite=30 --bs=4k,8k --iodepth=4 --runtime=1 --time_based --offset=4m
 fio_seed plain-log --log --name=plain-log --rw=randread --bs=4k --iodepth=2 --runtime=1 --time_based \
     --write_iops_log=plain-log --log_avg_msec=100
