@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "duel-error.h"
+#include "duel-result-private.h"
 #include "duel-result.h"
+#include "duel-series-columns-private.h"
 #include "duel-text.h"
 #include "test-dir.h"
 
@@ -1053,6 +1055,152 @@ test_truncated (Fixture       *fixture,
   assert_format_error (error, path, "not valid JSON");
 }
 
+/* The series columns taken straight from the text load exactly as the
+ * tree loads them: the same result saved to the same text, or the same
+ * error. */
+static void
+assert_same_load (const char *text,
+                  gsize       length)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) tree_error = NULL;
+  g_autoptr(DuelResult) taken = duel_result_load_from_data (text, length, "v.json", &error);
+  g_autoptr(DuelResult) in_tree = _duel_result_load_from_data_in_tree (text, length, "v.json", &tree_error);
+
+  if (taken == NULL || in_tree == NULL)
+    {
+      g_assert_null (taken);
+      g_assert_null (in_tree);
+      g_assert_cmpstr (error->message, ==, tree_error->message);
+      return;
+    }
+  {
+    g_autoptr(JsonNode) a = duel_result_to_json (taken);
+    g_autoptr(JsonNode) b = duel_result_to_json (in_tree);
+    g_autofree char *text_a = json_to_string (a, FALSE);
+    g_autofree char *text_b = json_to_string (b, FALSE);
+
+    g_assert_cmpstr (text_a, ==, text_b);
+  }
+}
+
+/* How many columns the text gives up, or -1 for none (NULL). */
+static int
+columns_taken (const char *text)
+{
+  g_autoptr(DuelSeriesColumns) columns = NULL;
+  g_autofree char *rest = NULL;
+  const char * const *names;
+  guint n_names, double_column;
+  gsize rest_length, n;
+  int taken = 0;
+
+  names = _duel_result_series_column_names (&n_names, &double_column);
+  columns = _duel_series_columns_extract (text, strlen (text), names, n_names, double_column, &rest, &rest_length);
+  if (columns == NULL)
+    return -1;
+  g_assert_cmpuint (strlen (rest), ==, rest_length);
+  for (guint t = 0; t < 4; t++)
+    for (guint c = 0; c < n_names; c++)
+      taken += (c == double_column ? (gconstpointer) _duel_series_columns_get_double (columns, t, c, &n)
+                                   : (gconstpointer) _duel_series_columns_get_uint (columns, t, c, &n)) != NULL;
+  return taken;
+}
+
+/* @text with the first @from replaced by @to. */
+static char *
+variant (const char *text,
+         const char *from,
+         const char *to)
+{
+  const char *at = strstr (text, from);
+
+  g_assert_nonnull (at);
+  return g_strdup_printf ("%.*s%s%s", (int) (at - text), text, to, at + strlen (from));
+}
+
+static void
+test_series_columns (void)
+{
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelTestRecord) record = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+  DuelWorkload w;
+  /* What to change in the file, and how many of its 15 columns (8 of the
+   * first test, 7 of the second without temperatures) are then taken; -1:
+   * none, the tree alone decides. */
+  static const struct {
+    const char *from, *to;
+    int taken;
+  } cases[] = {
+    { NULL, NULL, 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[ 1000 ,\n\t2000\r\n, 3000 ]", 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000.0,3000]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,-2000,3000]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,\"2000\",3000]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,02000,3000]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2e3,3000]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,[2000],3000]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000,3000,]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000]", 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,3000,2000]", 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[]", 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":null", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[9223372036854775807,2000,3000]", 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1,2,3],\"t_ms\":[1000,2000,3000]", -1 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t\\u005fms\":[1000,2000,3000]", -1 },
+    { "\"series\":", "\"series\":{\"t_ms\":[5]},\"series\":", -1 },
+    { "\"tests\":", "\"tests\":[],\"tests\":", -1 },
+    { "\"tests\":[", "\"tests\":[7,", 15 },
+    { "\"tests\":[", "\"tests\":[{\"x\":{\"series\":{\"t_ms\":[1]}}},", 15 },
+    { "\"temperature_c\":[40.5,null,41.25]", "\"temperature_c\":[4.05e1,null,-0.5E-1]", 15 },
+    { "\"temperature_c\":[40.5,null,41.25]", "\"temperature_c\":[1E400,null,41.25]", 15 },
+    { "\"temperature_c\":[40.5,null,41.25]", "\"temperature_c\":[40.5,nul,41.25]", 14 },
+    { "\"temperature_c\":[40.5,null,41.25]", "\"temperature_c\":[40.5,true,41.25]", 14 },
+    { "\"temperature_c\":[40.5,null,41.25]", "\"temperature_c\":[.5,null,41.25]", 14 },
+    { "\"temperature_c\":[40.5,null,41.25]", "\"temperature_c\":[-1000,null,41.25]", 15 },
+  };
+
+  duel_workload_init (&w);
+  w.interval_ms = 1000;
+  for (guint t = 0; t < 2; t++)
+    {
+      record = duel_test_record_new (t == 0 ? "first" : "second", &w);
+      record->status = DUEL_TEST_STATUS_COMPLETE;
+      for (guint i = 0; i < 3; i++)
+        {
+          DuelSeriesRow row = { .t_ms = (i + 1) * 1000, .temperature_c = NAN };
+
+          row.ops[DUEL_DIRECTION_READ] = 10 + i;
+          row.bytes[DUEL_DIRECTION_READ] = (10 + i) * 4096;
+          if (t == 0)
+            row.temperature_c = i == 0 ? 40.5 : i == 1 ? NAN : 41.25;
+          duel_series_append (record->series, &row);
+        }
+      record->runtime_ns = 3 * G_GUINT64_CONSTANT (1000000000);
+      duel_result_add_test (result, record);
+      g_clear_pointer (&record, duel_test_record_unref);
+    }
+  node = duel_result_to_json (result);
+  text = json_to_string (node, FALSE);
+  g_assert_nonnull (strstr (text, "\"t_ms\":[1000,2000,3000]"));
+  g_assert_nonnull (strstr (text, "\"temperature_c\":[40.5,null,41.25]"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *changed = cases[i].from ? variant (text, cases[i].from, cases[i].to) : g_strdup (text);
+
+      g_test_message ("case %u: %s", i, cases[i].to ? cases[i].to : "as written");
+      g_assert_cmpint (columns_taken (changed), ==, cases[i].taken);
+      assert_same_load (changed, strlen (changed));
+    }
+
+  /* Cut anywhere: the same error either way. */
+  for (gsize at = 0; at < strlen (text); at++)
+    assert_same_load (text, at);
+}
+
 /* The loader is the contract for any writer: a result it would refuse is
  * named by the rule it breaks, with no file name in front. */
 static void
@@ -1387,6 +1535,7 @@ main (int   argc,
   g_test_add ("/duel/result/save-atomic", Fixture, NULL, fixture_set_up, test_save_atomic, fixture_tear_down);
   g_test_add ("/duel/result/save-series-splice", Fixture, NULL, fixture_set_up, test_save_series_splice, fixture_tear_down);
   g_test_add ("/duel/result/truncated", Fixture, NULL, fixture_set_up, test_truncated, fixture_tear_down);
+  g_test_add_func ("/duel/result/series-columns", test_series_columns);
   g_test_add_func ("/duel/result/fixture-valid", test_fixture_valid);
   g_test_add_func ("/duel/result/fixtures-corrupt", test_fixtures_corrupt);
   g_test_add_func ("/duel/result/missing-file", test_missing_file);

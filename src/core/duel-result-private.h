@@ -33,4 +33,17 @@ gboolean        _duel_result_check_histogram       (DuelHistogram        *hist,
                                                     const char           *prefix,
                                                     GError              **error);
 
+/* duel_result_load_from_data() with every series column parsed in the
+ * json-glib tree, as before the columns were taken from the text
+ * (duel-series-columns-private.h): the same result or the same error,
+ * which the tests and the fuzz target hold it to. */
+DuelResult     *_duel_result_load_from_data_in_tree (const char  *data,
+                                                     gsize        length,
+                                                     const char  *source_name,
+                                                     GError     **error);
+/* The series columns' names as the file has them, and which one is the
+ * temperature (a double or null). */
+const char * const *_duel_result_series_column_names (guint *out_n,
+                                                      guint *out_double_column);
+
 G_END_DECLS

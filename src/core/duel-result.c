@@ -22,6 +22,7 @@
 #include "duel-journal-private.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
+#include "duel-series-columns-private.h"
 #include "duel-text.h"
 
 #define TOOL_NAME "driveduel"
@@ -996,8 +997,9 @@ duel_result_save (DuelResult  *self,
 
 typedef struct
 {
-  const char  *source;
-  GError     **error;
+  const char        *source;
+  GError           **error;
+  DuelSeriesColumns *columns;   /* the series columns taken from the text, or NULL */
 } Loader;
 
 static gboolean fail (Loader     *loader,
@@ -1495,27 +1497,66 @@ check_histogram_totals (Loader        *loader,
   return TRUE;
 }
 
+/* One column of tests[@test].series: taken from the text (@values) or in
+ * the tree (@array), where a taken column is null. */
+typedef struct
+{
+  const guint64 *values;
+  const double  *doubles;
+  JsonArray     *array;
+  gsize          n;
+} SeriesColumn;
+
+static gboolean
+get_series_column (Loader       *loader,
+                   JsonObject   *object,
+                   const char   *prefix,
+                   guint         test,
+                   guint         column,
+                   gboolean      required,
+                   SeriesColumn *out)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, column_names[column]) : NULL;
+
+  memset (out, 0, sizeof *out);
+  if (node != NULL && JSON_NODE_HOLDS_NULL (node))
+    {
+      if (column == COLUMN_TEMPERATURE)
+        out->doubles = _duel_series_columns_get_double (loader->columns, test, column, &out->n);
+      else
+        out->values = _duel_series_columns_get_uint (loader->columns, test, column, &out->n);
+      if (out->values != NULL || out->doubles != NULL)
+        return TRUE;
+    }
+  if (!get_array (loader, object, prefix, column_names[column], required, &out->array))
+    return FALSE;
+  out->n = out->array != NULL ? json_array_get_length (out->array) : 0;
+  return TRUE;
+}
+
 static gboolean
 load_series (Loader     *loader,
              JsonObject *object,
              const char *prefix,
+             guint       test,
              DuelSeries *series)
 {
-  JsonArray *columns[N_INT_COLUMNS] = { NULL, };
-  JsonArray *temperature = NULL;
+  SeriesColumn columns[N_INT_COLUMNS];
+  SeriesColumn temperature;
   guint64 declared = 0;
   gboolean has_declared;
   guint n;
-  g_autoptr(GArray) rows = NULL;
   guint64 sum_ops[DUEL_N_DIRECTIONS] = { 0, }, sum_bytes[DUEL_N_DIRECTIONS] = { 0, };
 
   for (guint c = 0; c < N_INT_COLUMNS; c++)
-    if (!get_array (loader, object, prefix, column_names[c], TRUE, &columns[c]))
+    if (!get_series_column (loader, object, prefix, test, c, TRUE, &columns[c]))
       return FALSE;
-  if (!get_array (loader, object, prefix, "temperature_c", FALSE, &temperature))
+  if (!get_series_column (loader, object, prefix, test, COLUMN_TEMPERATURE, FALSE, &temperature))
     return FALSE;
 
-  n = json_array_get_length (columns[COLUMN_T_MS]);
+  if (columns[COLUMN_T_MS].n > G_MAXUINT)
+    return fail (loader, _("%s has more rows than a result can hold."), prefix);
+  n = (guint) columns[COLUMN_T_MS].n;
   has_declared = json_object_get_member (object, "rows") != NULL;
   if (has_declared && !get_uint (loader, object, prefix, "rows", TRUE, G_MAXINT64, &declared))
     return FALSE;
@@ -1526,38 +1567,39 @@ load_series (Loader     *loader,
       return fail (loader, _("%s declares %s rows but t_ms has %u values."), prefix, text, n);
     }
   for (guint c = 1; c < N_INT_COLUMNS; c++)
-    if (json_array_get_length (columns[c]) != n)
+    if (columns[c].n != n)
       return fail (loader, _("%s.%s has %u values but t_ms has %u."),
-                   prefix, column_names[c], json_array_get_length (columns[c]), n);
-  if (temperature != NULL && json_array_get_length (temperature) != n)
+                   prefix, column_names[c], (guint) MIN (columns[c].n, G_MAXUINT), n);
+  if ((temperature.array != NULL || temperature.doubles != NULL) && temperature.n != n)
     return fail (loader, _("%s.%s has %u values but t_ms has %u."),
-                 prefix, "temperature_c", json_array_get_length (temperature), n);
+                 prefix, "temperature_c", (guint) MIN (temperature.n, G_MAXUINT), n);
 
-  rows = g_array_sized_new (FALSE, TRUE, sizeof (DuelSeriesRow), n);
-  g_array_set_size (rows, n);
-
+  /* Columns in the tree: every value an integer 0 to 2^63-1, column by
+   * column (taken columns hold nothing else). */
   for (guint c = 0; c < N_INT_COLUMNS; c++)
-    {
-      for (guint i = 0; i < n; i++)
-        {
-          DuelSeriesRow *row = &g_array_index (rows, DuelSeriesRow, i);
-          JsonNode *node = json_array_get_element (columns[c], i);
-          guint64 *field = row_field (row, (Column) c);
+    for (guint i = 0; columns[c].array != NULL && i < n; i++)
+      {
+        JsonNode *node = json_array_get_element (columns[c].array, i);
 
-          if (G_UNLIKELY (!is_integer (node) || json_node_get_int (node) < 0))
-            {
-              g_autofree char *where = g_strdup_printf ("%s.%s[%u]", prefix, column_names[c], i);
-              return check_uint_node (loader, node, where, G_MAXINT64, field);
-            }
-          *field = (guint64) json_node_get_int (node);
-        }
-    }
+        if (G_UNLIKELY (!is_integer (node) || json_node_get_int (node) < 0))
+          {
+            g_autofree char *where = g_strdup_printf ("%s.%s[%u]", prefix, column_names[c], i);
+            guint64 ignored;
 
+            return check_uint_node (loader, node, where, G_MAXINT64, &ignored);
+          }
+      }
+
+  duel_series_reserve (series, n);
   for (guint i = 0; i < n; i++)
     {
-      DuelSeriesRow *row = &g_array_index (rows, DuelSeriesRow, i);
+      DuelSeriesRow row;
 
-      if (i > 0 && row->t_ms <= g_array_index (rows, DuelSeriesRow, i - 1).t_ms)
+      for (guint c = 0; c < N_INT_COLUMNS; c++)
+        *row_field (&row, (Column) c) = columns[c].values != NULL
+          ? columns[c].values[i] : (guint64) json_node_get_int (json_array_get_element (columns[c].array, i));
+
+      if (i > 0 && row.t_ms <= duel_series_get_row (series, i - 1)->t_ms)
         return fail (loader, _("%s.t_ms[%u] does not come after t_ms[%u]: times must increase."),
                      prefix, i, i - 1);
       for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
@@ -1566,45 +1608,44 @@ load_series (Loader     *loader,
 
           /* No I/O moves more than the largest block: catches swapped or
            * mis-scaled columns. */
-          if (__builtin_mul_overflow (row->ops[d], (guint64) DUEL_WORKLOAD_MAX_BLOCK_SIZE, &max_bytes))
+          if (__builtin_mul_overflow (row.ops[d], (guint64) DUEL_WORKLOAD_MAX_BLOCK_SIZE, &max_bytes))
             max_bytes = G_MAXUINT64;
-          if (row->bytes[d] > max_bytes)
+          if (row.bytes[d] > max_bytes)
             return fail (loader, _("%s.%s[%u] is more than 64 MiB per operation in %s."),
                          prefix, column_names[d == DUEL_DIRECTION_READ ? COLUMN_READ_BYTES : COLUMN_WRITE_BYTES],
                          i, column_names[d == DUEL_DIRECTION_READ ? COLUMN_READ_OPS : COLUMN_WRITE_OPS]);
-          if (__builtin_add_overflow (sum_ops[d], row->ops[d], &sum_ops[d]) ||
-              __builtin_add_overflow (sum_bytes[d], row->bytes[d], &sum_bytes[d]))
+          if (__builtin_add_overflow (sum_ops[d], row.ops[d], &sum_ops[d]) ||
+              __builtin_add_overflow (sum_bytes[d], row.bytes[d], &sum_bytes[d]))
             return fail (loader, _("%s adds up to more than 2^64 operations or bytes."), prefix);
         }
 
-      row->temperature_c = NAN;
-      if (temperature != NULL)
+      row.temperature_c = NAN;
+      if (temperature.doubles != NULL)
+        row.temperature_c = temperature.doubles[i];
+      else if (temperature.array != NULL)
         {
-          JsonNode *node = json_array_get_element (temperature, i);
+          JsonNode *node = json_array_get_element (temperature.array, i);
 
           if (!JSON_NODE_HOLDS_NULL (node))
             {
-              g_autofree char *where = NULL;
-              double value;
-
               if (!is_number (node))
                 {
-                  where = g_strdup_printf ("%s.temperature_c[%u]", prefix, i);
+                  g_autofree char *where = g_strdup_printf ("%s.temperature_c[%u]", prefix, i);
                   return wrong_type (loader, where, _("a number or null"), node);
                 }
-              value = json_node_get_double (node);
-              if (!isfinite (value) || value < -273.15 || value > 1000)
-                {
-                  where = g_strdup_printf ("%s.temperature_c[%u]", prefix, i);
-                  return fail (loader, _("%s is not a plausible temperature in °C."), where);
-                }
-              row->temperature_c = value;
+              row.temperature_c = json_node_get_double (node);
             }
         }
+      /* JSON has no NaN: a taken column's NaN is a null. */
+      if (!isnan (row.temperature_c) && (!isfinite (row.temperature_c) ||
+                                         row.temperature_c < -273.15 || row.temperature_c > 1000))
+        {
+          g_autofree char *where = g_strdup_printf ("%s.temperature_c[%u]", prefix, i);
+          return fail (loader, _("%s is not a plausible temperature in °C."), where);
+        }
+      duel_series_append (series, &row);
     }
-
-  for (guint i = 0; i < n; i++)
-    duel_series_append (series, &g_array_index (rows, DuelSeriesRow, i));
+  _duel_series_columns_release (loader->columns, test);
   return TRUE;
 }
 
@@ -1797,7 +1838,7 @@ load_test (Loader               *loader,
     return NULL;
   record->runtime_ns = runtime_ns;
 
-  if (!load_series (loader, series, series_prefix, record->series))
+  if (!load_series (loader, series, series_prefix, index, record->series))
     return NULL;
 
   /* Runs are timed in ms rows and ns totals: a complete run cannot have rows
@@ -2121,17 +2162,24 @@ bad_escape:
   return FALSE;
 }
 
-/* Loads @data; with @source NULL the messages name no file. */
+/* Loads @data; with @source NULL the messages name no file. With
+ * @owned_data (the same text, the caller's to free) the text is freed as
+ * soon as the series columns have been taken out of it. */
 static DuelResult *
 load_data (const char  *data,
            gsize        length,
+           char       **owned_data,
+           gboolean     take_columns,
            const char  *source,
            GError     **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(DuelResult) self = NULL;
-  Loader loader = { source, error };
+  g_autoptr(DuelSeriesColumns) columns = NULL;
+  g_autofree char *rest = NULL;
+  gsize rest_length = 0;
+  Loader loader = { source, error, NULL };
   const char *problem = NULL;
 
   if (length == 0)
@@ -2141,7 +2189,7 @@ load_data (const char  *data,
     }
   if (length > MAX_FILE_SIZE)
     {
-      fail (&loader, _("the file is too large to be a Drive Duel result."));
+      fail (&loader, _("the file is larger than 2 GiB, too large to be a Drive Duel result."));
       return NULL;
     }
   /* Also refuses NUL bytes, so binary files stop here. */
@@ -2156,13 +2204,33 @@ load_data (const char  *data,
       return NULL;
     }
 
+  /* The series, nearly all of a long run's file, go straight into typed
+   * columns; json-glib parses the rest. */
+  if (take_columns)
+    columns = _duel_series_columns_extract (data, length, column_names, N_COLUMNS, COLUMN_TEMPERATURE,
+                                            &rest, &rest_length);
+  loader.columns = columns;
+
   parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
+  if (!json_parser_load_from_data (parser, columns != NULL ? rest : data,
+                                   (gssize) (columns != NULL ? rest_length : length), &local_error))
     {
+      /* Where the text is broken is said of the file as it is: json-glib
+       * reads it whole for the message. */
+      if (columns != NULL)
+        {
+          g_autoptr(JsonParser) whole = json_parser_new ();
+
+          g_clear_error (&local_error);
+          json_parser_load_from_data (whole, data, (gssize) length, &local_error);
+        }
       fail (&loader, _("this is not valid JSON (%s); the file may be truncated or damaged."),
-            local_error->message);
+            local_error != NULL ? local_error->message : "?");
       return NULL;
     }
+  g_clear_pointer (&rest, g_free);
+  if (columns != NULL && owned_data != NULL)
+    g_clear_pointer (owned_data, g_free);
 
   /* Names and strings from the file are shown everywhere: escaped once. */
   if (json_parser_get_root (parser) != NULL)
@@ -2183,7 +2251,7 @@ duel_result_load_from_data (const char  *data,
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return load_data (data, length, source_name ? source_name : _("result"), error);
+  return load_data (data, length, NULL, TRUE, source_name ? source_name : _("result"), error);
 }
 
 /* The loader's rules are the contract for every result: a writer that is
@@ -2200,7 +2268,7 @@ duel_result_check_loadable (DuelResult  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   text = result_to_text (self);
-  again = load_data (text->str, text->len, NULL, error);
+  again = load_data (text->str, text->len, NULL, TRUE, NULL, error);
   return again != NULL;
 }
 
@@ -2252,16 +2320,37 @@ duel_result_load (const char  *path,
   if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size > MAX_FILE_SIZE)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
-                   _("%s: the file is too large to be a Drive Duel result."), display);
+                   _("%s: the file is larger than 2 GiB, too large to be a Drive Duel result."), display);
       return NULL;
     }
   if (!g_file_get_contents (path, &data, &length, error))
     return NULL;
 
-  result = duel_result_load_from_data (data, length, display, error);
+  result = load_data (data, length, &data, TRUE, display, error);
   if (result != NULL && result->journal_id != NULL)
     fold_journal (result, path);
   return g_steal_pointer (&result);
+}
+
+DuelResult *
+_duel_result_load_from_data_in_tree (const char  *data,
+                                     gsize        length,
+                                     const char  *source_name,
+                                     GError     **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load_data (data, length, NULL, FALSE, source_name ? source_name : _("result"), error);
+}
+
+const char * const *
+_duel_result_series_column_names (guint *out_n,
+                                  guint *out_double_column)
+{
+  *out_n = N_COLUMNS;
+  *out_double_column = COLUMN_TEMPERATURE;
+  return column_names;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -51,6 +51,20 @@ duel_series_append (DuelSeries          *series,
   g_array_append_vals (series->rows, row, 1);
 }
 
+void
+duel_series_reserve (DuelSeries *series,
+                     guint       n_rows)
+{
+  g_return_if_fail (series != NULL);
+
+  /* GArray has no reserve: an empty series takes a buffer of that size. */
+  if (series->rows->len == 0 && n_rows > 0)
+    {
+      g_array_unref (series->rows);
+      series->rows = g_array_sized_new (FALSE, TRUE, sizeof (DuelSeriesRow), n_rows);
+    }
+}
+
 guint
 duel_series_get_length (const DuelSeries *series)
 {

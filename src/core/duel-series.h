@@ -31,6 +31,10 @@ typedef struct _DuelSeries DuelSeries;
 DuelSeries          *duel_series_new          (void);
 DuelSeries          *duel_series_copy         (const DuelSeries    *series);
 void                 duel_series_free         (DuelSeries          *series);
+/* Room for @n_rows rows in an empty series, so that appending them does
+ * not grow it by doubling (a loader knows the count). */
+void                 duel_series_reserve      (DuelSeries          *series,
+                                               guint                n_rows);
 void                 duel_series_append       (DuelSeries          *series,
                                                const DuelSeriesRow *row);
 guint                duel_series_get_length   (const DuelSeries    *series);
