@@ -267,13 +267,16 @@ key_bit (int key)
 }
 
 /* Takes the column at @data[@start] for @frame's test, if it is one.
- * Returns the index after it, 0 when it stays in the text. */
+ * Returns the index after it, 0 when it stays in the text; sets
+ * *@out_twice when the test has that column already (text that is not
+ * JSON, e.g. two values after one key: the tree will refuse it). */
 static gsize
 take_column (DuelSeriesColumns *self,
              const Frame       *frame,
              const char        *data,
              gsize              length,
-             gsize              start)
+             gsize              start,
+             gboolean          *out_twice)
 {
   gboolean is_double = (guint) frame->key == self->double_column;
   TestColumns *test;
@@ -283,6 +286,12 @@ take_column (DuelSeriesColumns *self,
   end = scan_column (data, length, start, is_double, NULL, &n);
   if (end == 0)
     return 0;
+  test = frame->test < self->tests->len ? g_ptr_array_index (self->tests, frame->test) : NULL;
+  if (test != NULL && test->taken[frame->key])
+    {
+      *out_twice = TRUE;
+      return 0;
+    }
   values = n > 0 ? g_malloc_n (n, is_double ? sizeof (double) : sizeof (guint64)) : NULL;
   scan_column (data, length, start, is_double, values, &n);
 
@@ -387,8 +396,11 @@ _duel_series_columns_extract (const char         *data,
             frame.role = ROLE_SERIES, frame.test = top->test;
           else if (top->role == ROLE_SERIES && top->key >= 0 && c == '[')
             {
-              gsize end = take_column (self, top, data, length, i);
+              gboolean twice = FALSE;
+              gsize end = take_column (self, top, data, length, i, &twice);
 
+              if (twice)
+                return NULL;
               if (end != 0)
                 {
                   g_string_append_len (out, data + copied, (gssize) (i - copied));
