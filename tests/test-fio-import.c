@@ -565,6 +565,45 @@ test_export_job_file (void)
   g_rmdir (dir);
 }
 
+/* The published reference results state no duration for their timed
+ * tests: each job still has a stop rule (the preset's runtime, said so),
+ * never fio's default of going through the whole 400–512 GB span, and the
+ * header does not claim every parameter is the article's. */
+static void
+test_export_reference (void)
+{
+  static const char * const names[] = { "intel-ssd-750-400gb.json", "plextor-m8peg-512gb.json" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", names[i], NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DuelResult) result = duel_result_load (path, &error);
+      g_autofree char *text = NULL;
+      g_auto(GStrv) sections = NULL;
+      guint jobs = 0;
+
+      g_assert_no_error (error);
+      g_assert_true (duel_result_is_published (result));
+      text = duel_fio_export_result (result);
+      g_assert_null (strstr (text, "those the article states"));
+      g_assert_nonnull (strstr (text, "Parameters their source does not state are Drive Duel's"));
+      sections = g_strsplit (text, "\n[", -1);
+      for (guint k = 1; sections[k] != NULL; k++)
+        {
+          if (g_str_has_prefix (sections[k], "global]"))
+            continue;
+          jobs++;
+          g_test_message ("%s: [%.*s", names[i], (int) strcspn (sections[k], "\n"), sections[k]);
+          g_assert_true (strstr (sections[k], "\nio_size=") != NULL || strstr (sections[k], "\nruntime=") != NULL);
+        }
+      g_assert_cmpuint (jobs, ==, duel_result_get_tests (result)->len);
+      /* The read score and the consistency test: the preset's 60 s and 20 min. */
+      g_assert_nonnull (strstr (text, "write-saturation preset runs this test for 60 s\nruntime=60000ms\ntime_based=1\n"));
+      g_assert_nonnull (strstr (text, "consistency preset runs this test for 1200 s\nruntime=1200000ms\ntime_based=1\n"));
+    }
+}
+
 /* Jobs export as fio's numjobs with group_reporting, each with its share
  * of the byte limit, which fio counts per job. */
 static void
@@ -638,6 +677,7 @@ main (int    argc,
   g_test_add_func ("/duel/fio-import/numjobs-apart", test_numjobs_apart);
   g_test_add_func ("/duel/fio-import/numjobs-bare-options", test_numjobs_bare_options);
   g_test_add_func ("/duel/fio-import/export-numjobs", test_export_numjobs);
+  g_test_add_func ("/duel/fio-import/export-reference", test_export_reference);
 
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 
 #include "duel-error.h"
 #include "duel-fio-export.h"
+#include "duel-preset.h"
 
 /* Job names become section names and log file names: keep them plain. */
 static char *
@@ -85,6 +86,21 @@ duel_fio_export_job (const DuelTestRecord *record,
       if (record->byte_limit == 0 && w->size_bytes == 0 && w->size_multiple == 0)
         g_string_append (job, "time_based=1\n");
     }
+  else if (io_size == 0)
+    {
+      /* A published test whose source gives no duration: fio would go
+       * through the whole span (hundreds of GB), so the preset's. */
+      guint64 runtime_ms = duel_preset_default_runtime_ms (record->preset, record->name);
+
+      if (runtime_ms > 0)
+        {
+          g_string_append_printf (job, "; the source states no duration: Drive Duel's %s preset runs this test for %"
+                                  G_GUINT64_FORMAT " s\n", record->preset, runtime_ms / 1000);
+          g_string_append_printf (job, "runtime=%" G_GUINT64_FORMAT "ms\ntime_based=1\n", runtime_ms);
+        }
+      else
+        g_string_append (job, "; no duration or size is known for this test: fio goes through size once\n");
+    }
 
   /* Per-interval IOPS like our series. */
   g_string_append_printf (job, "write_iops_log=%s\n", name);
@@ -112,7 +128,8 @@ duel_fio_export_result (DuelResult *result)
   g_string_append (text, "; then: driveduel-cli import result.json --iops-log JOB_iops.1.log --output RESULT.json\n");
   g_string_append (text, "; Offsets are uniformly random as in Drive Duel (norandommap), not the same sequence.\n");
   if (duel_result_is_published (result))
-    g_string_append (text, "; These are published figures: the parameters are those the article states.\n");
+    g_string_append (text, "; These are published figures. Parameters their source does not state are Drive Duel's\n"
+                           "; preset's (the result's source.notes say which).\n");
 
   g_string_append (text, "\n[global]\n");
   g_string_append (text, "ioengine=io_uring\n");

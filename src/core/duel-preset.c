@@ -324,21 +324,60 @@ fill_bytes_of (DuelPreset *self)
   return (guint64) llround (self->plan.capacity_multiple * (double) self->discard_length);
 }
 
+static gboolean prepare_steps (DuelPreset  *self,
+                               guint64      size,
+                               guint32      lbs,
+                               const char  *display,
+                               GError     **error);
+
 gboolean
 duel_preset_prepare (DuelPreset  *self,
                      DuelTarget  *target,
                      GError     **error)
 {
-  guint64 size;
-  guint32 lbs;
-  guint sections;
-
   g_return_val_if_fail (DUEL_IS_PRESET (self), FALSE);
   g_return_val_if_fail (DUEL_IS_TARGET (target), FALSE);
 
-  size = duel_target_get_size (target);
-  lbs = duel_target_get_logical_block_size (target);
-  sections = self->info->sections;
+  return prepare_steps (self, duel_target_get_size (target), duel_target_get_logical_block_size (target),
+                        duel_target_get_path (target), error);
+}
+
+guint64
+duel_preset_default_runtime_ms (const char *preset_name,
+                                const char *test_name)
+{
+  g_autoptr(DuelPreset) preset = NULL;
+  DuelPresetOptions options;
+
+  g_return_val_if_fail (test_name != NULL, 0);
+
+  if (preset_name == NULL)
+    return 0;
+  duel_preset_options_init (&options);
+  preset = duel_preset_new (preset_name, &options, NULL);
+  /* The durations do not depend on the drive: any size will do. */
+  if (preset == NULL || !prepare_steps (preset, G_GUINT64_CONSTANT (1) << 30, 512, "", NULL))
+    return 0;
+  for (guint i = 0; i < preset->steps->len; i++)
+    {
+      const DuelPresetStep *step = &g_array_index (preset->steps, DuelPresetStep, i);
+
+      if (step->kind == DUEL_PRESET_STEP_TEST && g_strcmp0 (step->name, test_name) == 0)
+        return step->workload.size_multiple > 0 ? 0 : step->workload.runtime_ms;
+    }
+  return 0;
+}
+
+/* The steps for a target of @size bytes in @lbs-byte blocks; @display
+ * names it in errors. */
+static gboolean
+prepare_steps (DuelPreset  *self,
+               guint64      size,
+               guint32      lbs,
+               const char  *display,
+               GError     **error)
+{
+  guint sections = self->info->sections;
 
   if (self->options.span_bytes > 0)
     {
@@ -346,7 +385,7 @@ duel_preset_prepare (DuelPreset  *self,
         {
           g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
                        _("The span (%" PRIu64 " bytes) is larger than “%s” (%" PRIu64 " bytes)."),
-                       self->options.span_bytes, duel_target_get_path (target), size);
+                       self->options.span_bytes, display, size);
           return FALSE;
         }
       self->plan.span_bytes = self->options.span_bytes;
@@ -360,7 +399,7 @@ duel_preset_prepare (DuelPreset  *self,
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
                    _("“%s” is too small for a preset: it needs at least 128 KiB."),
-                   duel_target_get_path (target));
+                   display);
       return FALSE;
     }
   self->discard_offset = 0;

@@ -115,6 +115,10 @@ gboolean             duel_preset_prepare            (DuelPreset               *s
 guint                duel_preset_get_n_steps        (DuelPreset               *self);
 const DuelPresetStep*duel_preset_get_step           (DuelPreset               *self,
                                                      guint                     index);
+/* How long test @test_name of preset @preset_name runs with the default
+ * options; 0 when it is bounded by bytes, or there is no such test. */
+guint64              duel_preset_default_runtime_ms (const char               *preset_name,
+                                                     const char               *test_name);
 /* The effective parameters, as recorded in every test's details. */
 JsonNode            *duel_preset_get_parameters     (DuelPreset               *self);
 
