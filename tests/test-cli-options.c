@@ -3,15 +3,18 @@
  * NaN, infinities, negatives, zero where it means nothing and an empty
  * target: exit 2 (usage) with one sentence naming the option, before the
  * target is even looked at (the target given does not exist, so a value
- * that slipped through would fail later with exit 1 instead). Runs the
- * built CLI ($DRIVEDUEL_CLI) in English.
+ * that slipped through would fail later with exit 1 instead). And what a
+ * valid --rwmixread does to a run. Runs the built CLI ($DRIVEDUEL_CLI) in
+ * English.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <json-glib/json-glib.h>
 
 #include "test-cli.h"
 
@@ -143,6 +146,55 @@ test_preflight (void)
   g_rmdir (dir);
 }
 
+/* --rwmixread is the share of reads in a mix: 70 gives 70 % reads of a
+ * 2048-I/O run (within 4 points: the decisions are a seeded random draw
+ * each, a binomial with a spread of 1 point), 0 and 100 none and all; the
+ * result's params record it. */
+static void
+test_rwmixread (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-rwmix-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.img", NULL);
+  g_autofree char *output = g_build_filename (dir, "r.json", NULL);
+  static const char * const mixes[] = { "70", "0", "100" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (mixes); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonObject *test, *totals;
+      gint64 reads, writes, percent = g_ascii_strtoll (mixes[i], NULL, 10);
+      int code;
+
+      code = run_cli (&out, &err, "run", "--rw", "randrw", "--rwmixread", mixes[i], "--bs", "4k",
+                      "--size", "8m", "--span", "8m", "--output", output, target, NULL);
+      if (code < 0)
+        return;
+      g_assert_cmpint (code, ==, 0);
+      g_assert_true (json_parser_load_from_file (parser, output, &error));
+      g_assert_no_error (error);
+      test = json_array_get_object_element (json_object_get_array_member (
+               json_node_get_object (json_parser_get_root (parser)), "tests"), 0);
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (test, "params"), "rwmixread"),
+                       ==, percent);
+      totals = json_object_get_object_member (test, "totals");
+      reads = json_object_get_int_member (json_object_get_object_member (totals, "read"), "ops");
+      writes = json_object_get_int_member (json_object_get_object_member (totals, "write"), "ops");
+      g_test_message ("--rwmixread %s: %" G_GINT64_FORMAT " reads, %" G_GINT64_FORMAT " writes",
+                      mixes[i], reads, writes);
+      g_assert_cmpint (reads + writes, ==, 2048);
+      if (percent == 0 || percent == 100)
+        g_assert_cmpint (reads, ==, percent == 100 ? 2048 : 0);
+      else
+        g_assert_cmpint (labs ((long) (reads * 100 / 2048 - percent)), <=, 4);
+      g_unlink (output);
+    }
+  g_unlink (target);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -151,5 +203,6 @@ main (int    argc,
   g_test_add_func ("/duel/cli/run-options", test_run_options);
   g_test_add_func ("/duel/cli/preset-options", test_preset_options);
   g_test_add_func ("/duel/cli/preflight", test_preflight);
+  g_test_add_func ("/duel/cli/rwmixread", test_rwmixread);
   return g_test_run ();
 }

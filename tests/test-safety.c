@@ -224,7 +224,9 @@ assert_cli_refuses (const char *device,
   g_assert_nonnull (cli);
   if (!g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
     {
-      g_test_message ("%s is not built; checking the library alone", cli);
+      g_autofree char *why = g_strdup_printf ("%s is not built; only the library was checked", cli);
+
+      g_test_skip (why);
       return;
     }
   code = run_command (argv, &out, &err);
