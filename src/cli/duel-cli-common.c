@@ -1,4 +1,4 @@
-/* duel-cli-common.c — what the commands share: errors, progress line, summaries
+/* duel-cli-common.c — what the commands share: errors, progress line, summaries, target arguments
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -351,4 +351,62 @@ duel_cli_conclude_run (DuelRun      *run,
     }
 
   return ok ? DUEL_CLI_EXIT_OK : DUEL_CLI_EXIT_FAILED;
+}
+
+/* What `run` and `run --preset` share about their target. */
+
+/* The target given on the command line, or the scratch file in the user's
+ * cache, whose folder is made here. */
+char *
+duel_cli_target_path (GStrv rest)
+{
+  g_autofree char *dir = NULL;
+
+  if (rest != NULL && rest[0] != NULL)
+    return g_strdup (rest[0]);
+
+  dir = g_build_filename (g_get_user_cache_dir (), "driveduel", NULL);
+  g_mkdir_with_parents (dir, 0700);
+  return g_build_filename (dir, "scratch.img", NULL);
+}
+
+/* --span: a size above 0 (leaving it out means the whole target). Else
+ * FALSE with one sentence in @out_message. */
+gboolean
+duel_cli_parse_span (const char  *text,
+                     guint64     *out,
+                     char       **out_message)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!duel_parse_size (text, out, &error))
+    {
+      *out_message = g_strdup_printf ("--span: %s", error->message);
+      return FALSE;
+    }
+  if (*out == 0)
+    {
+      *out_message = g_strdup (_("--span must be more than 0; leave it out to use the whole target."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The targets left on a run's command line: none (the scratch file) or one,
+ * with a name. Else FALSE with one sentence in @out_message. */
+gboolean
+duel_cli_target_args_ok (GStrv   rest,
+                         char  **out_message)
+{
+  if (rest != NULL && g_strv_length (rest) > 1)
+    {
+      *out_message = g_strdup_printf (_("Give one target, not %u."), g_strv_length (rest));
+      return FALSE;
+    }
+  if (rest != NULL && rest[0] != NULL && rest[0][0] == '\0')
+    {
+      *out_message = g_strdup (_("The target is an empty name; give a file or a device."));
+      return FALSE;
+    }
+  return TRUE;
 }
