@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "duel-chart-private.h"
 #include "duel-chart-consistency.h"
 
 /* Series index: the total, or one direction. */
@@ -38,6 +39,11 @@ struct _DuelChartConsistency
   gboolean  split;
   Drive     drives[DUEL_COMPARISON_MAX_DRIVES];
   guint     n_drives;
+};
+
+struct _DuelChartConsistencyClass
+{
+  DuelChartClass parent_class;
 };
 
 G_DEFINE_FINAL_TYPE (DuelChartConsistency, duel_chart_consistency, DUEL_TYPE_CHART)

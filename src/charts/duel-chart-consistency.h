@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 #define DUEL_TYPE_CHART_CONSISTENCY (duel_chart_consistency_get_type ())
 
-G_DECLARE_FINAL_TYPE (DuelChartConsistency, duel_chart_consistency, DUEL, CHART_CONSISTENCY, DuelChart)
+DUEL_DECLARE_CHART_TYPE (DuelChartConsistency, duel_chart_consistency, DUEL, CHART_CONSISTENCY)
 
 DuelChart *duel_chart_consistency_new                  (DuelComparison       *comparison);
 /* Read and write as two scatters per drive instead of their total. */

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "duel-chart-private.h"
 #include "duel-chart-qos.h"
 
 typedef struct
@@ -32,6 +33,11 @@ struct _DuelChartQos
   guint     shown_depth;      /* what was found */
   Drive     drives[DUEL_COMPARISON_MAX_DRIVES];
   guint     n_drives;
+};
+
+struct _DuelChartQosClass
+{
+  DuelChartClass parent_class;
 };
 
 G_DEFINE_FINAL_TYPE (DuelChartQos, duel_chart_qos, DUEL_TYPE_CHART)

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 #define DUEL_TYPE_CHART_QOS (duel_chart_qos_get_type ())
 
-G_DECLARE_FINAL_TYPE (DuelChartQos, duel_chart_qos, DUEL, CHART_QOS, DuelChart)
+DUEL_DECLARE_CHART_TYPE (DuelChartQos, duel_chart_qos, DUEL, CHART_QOS)
 
 DuelChart *duel_chart_qos_new             (DuelComparison *comparison);
 /* The queue depth of the QoS tests to show; 0 picks 32, else the deepest. */

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "duel-chart-private.h"
 #include "duel-chart-standard.h"
 
 typedef enum
@@ -42,6 +43,11 @@ struct _DuelChartStandard
   GArray   *categories;                       /* Category */
   double    ceiling_mb_s[DUEL_COMPARISON_MAX_DRIVES];
   guint     n_drives;
+};
+
+struct _DuelChartStandardClass
+{
+  DuelChartClass parent_class;
 };
 
 G_DEFINE_FINAL_TYPE (DuelChartStandard, duel_chart_standard, DUEL_TYPE_CHART)

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 #define DUEL_TYPE_CHART_STANDARD (duel_chart_standard_get_type ())
 
-G_DECLARE_FINAL_TYPE (DuelChartStandard, duel_chart_standard, DUEL, CHART_STANDARD, DuelChart)
+DUEL_DECLARE_CHART_TYPE (DuelChartStandard, duel_chart_standard, DUEL, CHART_STANDARD)
 
 DuelChart *duel_chart_standard_new (DuelComparison *comparison);
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "duel-chart-private.h"
 #include "duel-chart-table.h"
 
 #define CELL_PAD_X 8.0
@@ -31,6 +32,11 @@ struct _DuelChartTable
   DuelChart parent_instance;
 
   GArray   *lines;    /* Line */
+};
+
+struct _DuelChartTableClass
+{
+  DuelChartClass parent_class;
 };
 
 G_DEFINE_FINAL_TYPE (DuelChartTable, duel_chart_table, DUEL_TYPE_CHART)

@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 #define DUEL_TYPE_CHART_TABLE (duel_chart_table_get_type ())
 
-G_DECLARE_FINAL_TYPE (DuelChartTable, duel_chart_table, DUEL, CHART_TABLE, DuelChart)
+DUEL_DECLARE_CHART_TYPE (DuelChartTable, duel_chart_table, DUEL, CHART_TABLE)
 
 DuelChart *duel_chart_table_new                (DuelComparison *comparison);
 /* The height the whole table needs at @width without shrinking its text. */

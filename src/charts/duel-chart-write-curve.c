@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "duel-chart-private.h"
 #include "duel-chart-write-curve.h"
 
 enum {
@@ -45,6 +46,11 @@ struct _DuelChartWriteCurve
   gboolean  time_axis;
   Drive     drives[DUEL_COMPARISON_MAX_DRIVES];
   guint     n_drives;
+};
+
+struct _DuelChartWriteCurveClass
+{
+  DuelChartClass parent_class;
 };
 
 G_DEFINE_FINAL_TYPE (DuelChartWriteCurve, duel_chart_write_curve, DUEL_TYPE_CHART)

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 #define DUEL_TYPE_CHART_WRITE_CURVE (duel_chart_write_curve_get_type ())
 
-G_DECLARE_FINAL_TYPE (DuelChartWriteCurve, duel_chart_write_curve, DUEL, CHART_WRITE_CURVE, DuelChart)
+DUEL_DECLARE_CHART_TYPE (DuelChartWriteCurve, duel_chart_write_curve, DUEL, CHART_WRITE_CURVE)
 
 DuelChart *duel_chart_write_curve_new            (DuelComparison      *comparison);
 gboolean   duel_chart_write_curve_get_log_scale  (DuelChartWriteCurve *self);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "duel-chart.h"
+#include "duel-chart-private.h"
 #include "duel-chart-consistency.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-standard.h"

@@ -4,7 +4,8 @@
  * (off the draw path), and draws itself with duel_chart_draw() on any cairo
  * context: the GTK app through gtk_snapshot_append_cairo(), the exporters on
  * PNG, SVG and PDF surfaces. The chart is a GObject so that a widget can
- * watch its "style" and options; subclasses (one file each) supply the plot.
+ * watch its "style" and options; subclasses (one file each) supply the plot
+ * through duel-chart-private.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,30 +26,20 @@ G_BEGIN_DECLS
 
 G_DECLARE_DERIVABLE_TYPE (DuelChart, duel_chart, DUEL, CHART, GObject)
 
-struct _DuelChartClass
-{
-  GObjectClass parent_class;
-
-  /* The file-name stem: "write-curve". */
-  const char *id;
-
-  /* Rebuilds the chart's data from the comparison and its options; called at
-   * construction and when an option changes, never while drawing. */
-  void      (*rebuild)      (DuelChart       *self);
-  /* Translated title and an optional subtitle (the test's parameters). */
-  char     *(*get_title)    (DuelChart       *self);
-  char     *(*get_subtitle) (DuelChart       *self);
-  gboolean  (*has_data)     (DuelChart       *self);
-  void      (*fill_legend)  (DuelChart       *self,
-                             DuelChartLegend *legend);
-  /* Draws the plot (axes included) into @area; the frame is done. */
-  void      (*draw_content) (DuelChart       *self,
-                             cairo_t         *cr,
-                             const DuelChartRect *area);
-  /* Every series as CSV, a header line first. */
-  void      (*write_csv)    (DuelChart       *self,
-                             GString         *csv);
-};
+/* G_DECLARE_FINAL_TYPE for a chart, without its class struct, which needs
+ * DuelChartClass (duel-chart-private.h): the file defines
+ * struct _ModuleObjNameClass { DuelChartClass parent_class; }. */
+#define DUEL_DECLARE_CHART_TYPE(ModuleObjName, module_obj_name, MODULE, OBJ_NAME)                        \
+  GType module_obj_name##_get_type (void);                                                             \
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS                                                                     \
+  typedef struct _##ModuleObjName ModuleObjName;                                                       \
+  typedef struct _##ModuleObjName##Class ModuleObjName##Class;                                         \
+  _GLIB_DEFINE_AUTOPTR_CHAINUP (ModuleObjName, DuelChart)                                              \
+  G_GNUC_UNUSED static inline ModuleObjName *MODULE##_##OBJ_NAME (gpointer ptr) {                      \
+    return G_TYPE_CHECK_INSTANCE_CAST (ptr, module_obj_name##_get_type (), ModuleObjName); }           \
+  G_GNUC_UNUSED static inline gboolean MODULE##_IS_##OBJ_NAME (gpointer ptr) {                         \
+    return G_TYPE_CHECK_INSTANCE_TYPE (ptr, module_obj_name##_get_type ()); }                          \
+  G_GNUC_END_IGNORE_DEPRECATIONS
 
 DuelComparison       *duel_chart_get_comparison (DuelChart            *self);
 const DuelChartStyle *duel_chart_get_style      (DuelChart            *self);
@@ -75,30 +66,7 @@ gboolean              duel_chart_get_plot_rect  (DuelChart            *self,
 GPtrArray            *duel_chart_new_all        (DuelComparison       *comparison,
                                                  const DuelChartStyle *style);
 
-/* For subclasses. */
-void                  duel_chart_rebuild        (DuelChart            *self);
-/* Records a plot area of this draw (several areas are joined). */
-void                  duel_chart_add_plot_rect  (DuelChart            *self,
-                                                 const DuelChartRect  *rect);
-/* "Drive (published)" for a reference result. */
-char                 *duel_chart_dup_drive_label(DuelChart            *self,
-                                                 guint                 drive);
-void                  duel_chart_draw_message   (DuelChart            *self,
-                                                 cairo_t              *cr,
-                                                 const DuelChartRect  *area,
-                                                 const char           *message);
 /* "4 KiB random write, QD32, to 2× the span": a test's setup in a subtitle. */
 char                 *duel_chart_describe_workload (const DuelTestRecord *record);
-/* A figure of @record's summary; NAN when it is missing or null. */
-double                duel_chart_record_figure  (const DuelTestRecord *record,
-                                                 const char           *key);
-/* The object member @member of @object, or NULL (any other type is NULL too). */
-JsonObject           *duel_chart_json_object    (JsonObject           *object,
-                                                 const char           *member);
-/* summary.details of @record without creating it; NULL when absent. */
-JsonObject           *duel_chart_record_details (const DuelTestRecord *record);
-/* A CSV field, quoted when needed. */
-void                  duel_chart_csv_append_field (GString            *csv,
-                                                   const char         *text);
 
 G_END_DECLS

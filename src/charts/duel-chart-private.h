@@ -1,0 +1,62 @@
+/* duel-chart-private.h — what a chart subclass implements and may call
+ *
+ * The class's virtual functions and the helpers every chart file shares;
+ * not for the app or the exporters, which use duel-chart.h.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "duel-chart.h"
+
+G_BEGIN_DECLS
+
+struct _DuelChartClass
+{
+  GObjectClass parent_class;
+
+  /* The file-name stem: "write-curve". */
+  const char *id;
+
+  /* Rebuilds the chart's data from the comparison and its options; called at
+   * construction and when an option changes, never while drawing. */
+  void      (*rebuild)      (DuelChart       *self);
+  /* Translated title and an optional subtitle (the test's parameters). */
+  char     *(*get_title)    (DuelChart       *self);
+  char     *(*get_subtitle) (DuelChart       *self);
+  gboolean  (*has_data)     (DuelChart       *self);
+  void      (*fill_legend)  (DuelChart       *self,
+                             DuelChartLegend *legend);
+  /* Draws the plot (axes included) into @area; the frame is done. */
+  void      (*draw_content) (DuelChart       *self,
+                             cairo_t         *cr,
+                             const DuelChartRect *area);
+  /* Every series as CSV, a header line first. */
+  void      (*write_csv)    (DuelChart       *self,
+                             GString         *csv);
+};
+
+void                  duel_chart_rebuild        (DuelChart            *self);
+/* Records a plot area of this draw (several areas are joined). */
+void                  duel_chart_add_plot_rect  (DuelChart            *self,
+                                                 const DuelChartRect  *rect);
+/* "Drive (published)" for a reference result. */
+char                 *duel_chart_dup_drive_label(DuelChart            *self,
+                                                 guint                 drive);
+void                  duel_chart_draw_message   (DuelChart            *self,
+                                                 cairo_t              *cr,
+                                                 const DuelChartRect  *area,
+                                                 const char           *message);
+/* A figure of @record's summary; NAN when it is missing or null. */
+double                duel_chart_record_figure  (const DuelTestRecord *record,
+                                                 const char           *key);
+/* The object member @member of @object, or NULL (any other type is NULL too). */
+JsonObject           *duel_chart_json_object    (JsonObject           *object,
+                                                 const char           *member);
+/* summary.details of @record without creating it; NULL when absent. */
+JsonObject           *duel_chart_record_details (const DuelTestRecord *record);
+/* A CSV field, quoted when needed. */
+void                  duel_chart_csv_append_field (GString            *csv,
+                                                   const char         *text);
+
+G_END_DECLS
