@@ -1102,6 +1102,82 @@ test_params_json (void)
   }
 }
 
+/* One fits() rule per analysis, and the importer's guess from them: a
+ * random write past the span is the fill, a mix with rows the consistency
+ * test, a mix without rows its latencies, anything else the standard set. */
+static DuelTestRecord *
+fits_record (const char *rw,
+             guint       read_percent,
+             guint       rows,
+             guint64     byte_limit)
+{
+  DuelWorkload w;
+  DuelTestRecord *record;
+
+  duel_workload_init (&w);
+  g_assert_true (duel_workload_set_rw_name (&w, rw, NULL));
+  w.read_percent = read_percent;
+  record = duel_test_record_new ("imported", &w);
+  record->span_length = 1 << 20;
+  record->byte_limit = byte_limit;
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  for (guint i = 0; i < rows; i++)
+    {
+      DuelSeriesRow row = { .t_ms = (i + 1) * 1000, .temperature_c = NAN };
+
+      row.ops[DUEL_DIRECTION_WRITE] = 10;
+      row.bytes[DUEL_DIRECTION_WRITE] = 40960;
+      duel_series_append (record->series, &row);
+    }
+  duel_histogram_add (record->latency[DUEL_DIRECTION_WRITE], 1000);
+  return record;
+}
+
+static void
+test_fits_and_guess (void)
+{
+  static const struct {
+    const char *rw;
+    guint read_percent, rows;
+    guint64 byte_limit;
+    DuelAnalysisKind guess;
+    gboolean consistency, read_score;
+  } cases[] = {
+    { "randwrite", 0, 5, 2 << 20, DUEL_ANALYSIS_SATURATION, FALSE, FALSE },
+    { "randwrite", 0, 5, 1 << 19, DUEL_ANALYSIS_STANDARD, FALSE, FALSE },   /* under the span */
+    { "randwrite", 0, 1, 2 << 20, DUEL_ANALYSIS_STANDARD, FALSE, FALSE },   /* one row: no curve */
+    { "write", 0, 5, 2 << 20, DUEL_ANALYSIS_STANDARD, FALSE, FALSE },       /* sequential */
+    { "randrw", 70, 5, 0, DUEL_ANALYSIS_CONSISTENCY, TRUE, FALSE },
+    { "randrw", 70, 1, 0, DUEL_ANALYSIS_QOS, FALSE, FALSE },
+    { "randread", 100, 5, 0, DUEL_ANALYSIS_STANDARD, FALSE, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(DuelTestRecord) record = fits_record (cases[i].rw, cases[i].read_percent, cases[i].rows,
+                                                      cases[i].byte_limit);
+
+      g_test_message ("case %u: %s %u %% read, %u rows", i, cases[i].rw, cases[i].read_percent, cases[i].rows);
+      g_assert_cmpint (duel_analysis_guess (record), ==, cases[i].guess);
+      g_assert_cmpint (duel_analysis_fits (record, DUEL_ANALYSIS_SATURATION), ==,
+                       cases[i].guess == DUEL_ANALYSIS_SATURATION);
+      g_assert_cmpint (duel_analysis_fits (record, DUEL_ANALYSIS_CONSISTENCY), ==, cases[i].consistency);
+      g_assert_cmpint (duel_analysis_fits (record, DUEL_ANALYSIS_READ_SCORE), ==, cases[i].read_score);
+      g_assert_true (duel_analysis_fits (record, DUEL_ANALYSIS_QOS));
+      g_assert_true (duel_analysis_fits (record, DUEL_ANALYSIS_STANDARD));
+      g_assert_false (duel_analysis_fits (record, DUEL_ANALYSIS_NONE));
+    }
+  /* The names round-trip through the modules' ops. */
+  for (DuelAnalysisKind kind = DUEL_ANALYSIS_NONE; kind <= DUEL_ANALYSIS_STANDARD; kind++)
+    {
+      DuelAnalysisKind back = DUEL_ANALYSIS_STANDARD + 1;
+
+      g_assert_true (duel_analysis_kind_from_string (duel_analysis_kind_to_string (kind), &back));
+      g_assert_cmpint (back, ==, kind);
+    }
+  g_assert_false (duel_analysis_kind_from_string ("cliff", NULL));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1140,6 +1216,7 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/consistency/numjobs", test_consistency_numjobs);
   g_test_add_func ("/duel/analysis/summary/file-roundtrip", test_summary_roundtrip);
   g_test_add_func ("/duel/analysis/params/json", test_params_json);
+  g_test_add_func ("/duel/analysis/fits-and-guess", test_fits_and_guess);
 
   return g_test_run ();
 }

@@ -9,50 +9,88 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duel-analysis.h"
+#include "duel-analysis-private.h"
 #include "duel-error.h"
 
-/* ---- Kinds and parameters ---------------------------------------------- */
+/* ---- The review's tests -------------------------------------------------- */
 
-/* A finer grid makes the knee fit slow (it tries every pair of breakpoints)
- * without making the knee better than the smoothing allows. */
-#define DUEL_CLIFF_MIN_STEP_PCT 0.05
-/* The running median sorts its window for every interval. */
-#define DUEL_CLIFF_MAX_SMOOTH_ROWS 101
-/* The pre-cliff trend of a knee falls at less than this share of the fall's rate. */
-#define DUEL_CLIFF_TURN 0.5
-
-static const char * const kind_names[] = {
-  [DUEL_ANALYSIS_NONE]        = "none",
-  [DUEL_ANALYSIS_SATURATION]  = "saturation",
-  [DUEL_ANALYSIS_READ_SCORE]  = "read-score",
-  [DUEL_ANALYSIS_CONSISTENCY] = "consistency",
-  [DUEL_ANALYSIS_QOS]         = "qos",
-  [DUEL_ANALYSIS_STANDARD]    = "standard",
+/* One module each (src/core/analysis/), in report order: the order of the
+ * figures everywhere they are listed. */
+static const DuelAnalysisOps * const all_ops[] = {
+  &_duel_analysis_saturation_ops,
+  &_duel_analysis_read_score_ops,
+  &_duel_analysis_consistency_ops,
+  &_duel_analysis_qos_ops,
+  &_duel_analysis_standard_ops,
 };
+
+const DuelAnalysisOps *
+_duel_analysis_get_ops (DuelAnalysisKind kind)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (all_ops); i++)
+    if (all_ops[i]->kind == kind)
+      return all_ops[i];
+  return NULL;
+}
 
 const char *
 duel_analysis_kind_to_string (DuelAnalysisKind kind)
 {
-  if ((guint) kind < G_N_ELEMENTS (kind_names))
-    return kind_names[kind];
-  return "none";
+  const DuelAnalysisOps *ops = _duel_analysis_get_ops (kind);
+
+  return ops != NULL ? ops->name : "none";
 }
 
 gboolean
 duel_analysis_kind_from_string (const char       *text,
                                 DuelAnalysisKind *out_kind)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+  if (g_strcmp0 (text, "none") == 0)
     {
-      if (g_strcmp0 (text, kind_names[i]) == 0)
+      if (out_kind != NULL)
+        *out_kind = DUEL_ANALYSIS_NONE;
+      return TRUE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (all_ops); i++)
+    {
+      if (g_strcmp0 (text, all_ops[i]->name) == 0)
         {
           if (out_kind != NULL)
-            *out_kind = (DuelAnalysisKind) i;
+            *out_kind = all_ops[i]->kind;
           return TRUE;
         }
     }
   return FALSE;
+}
+
+gboolean
+duel_analysis_fits (const DuelTestRecord *record,
+                    DuelAnalysisKind      kind)
+{
+  const DuelAnalysisOps *ops = _duel_analysis_get_ops (kind);
+
+  g_return_val_if_fail (record != NULL, FALSE);
+
+  return ops != NULL && ops->fits (record);
+}
+
+DuelAnalysisKind
+duel_analysis_guess (const DuelTestRecord *record)
+{
+  const DuelWorkload *w;
+
+  g_return_val_if_fail (record != NULL, DUEL_ANALYSIS_NONE);
+
+  w = &record->workload;
+  if (duel_analysis_fits (record, DUEL_ANALYSIS_SATURATION))
+    return DUEL_ANALYSIS_SATURATION;
+  if (duel_analysis_fits (record, DUEL_ANALYSIS_CONSISTENCY))
+    return DUEL_ANALYSIS_CONSISTENCY;
+  /* A mix without a profile over time is told by its latencies; a read or a
+   * write, a filled drive's read included, by its IOPS and MB/s. */
+  if (w->read_percent > 0 && w->read_percent < 100)
+    return DUEL_ANALYSIS_QOS;
+  return DUEL_ANALYSIS_STANDARD;
 }
 
 DuelAnalysisKind
@@ -192,8 +230,8 @@ duel_analysis_params_from_json (JsonObject          *object,
 
 /* ---- Throughput ----------------------------------------------------------- */
 
-static guint64
-series_end_ms (const DuelSeries *series)
+guint64
+_duel_analysis_series_end_ms (const DuelSeries *series)
 {
   guint n = duel_series_get_length (series);
 
@@ -212,7 +250,7 @@ duel_analysis_throughput (const DuelSeries *series,
   g_return_if_fail (out != NULL);
 
   duel_series_sum (series, &total);
-  seconds = runtime_ns > 0 ? runtime_ns / 1e9 : series_end_ms (series) / 1e3;
+  seconds = runtime_ns > 0 ? runtime_ns / 1e9 : _duel_analysis_series_end_ms (series) / 1e3;
 
   *out = (DuelThroughput) { .seconds = seconds };
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
@@ -222,987 +260,6 @@ duel_analysis_throughput (const DuelSeries *series,
     }
   out->total_iops = out->iops[DUEL_DIRECTION_READ] + out->iops[DUEL_DIRECTION_WRITE];
   out->total_mb_per_s = out->mb_per_s[DUEL_DIRECTION_READ] + out->mb_per_s[DUEL_DIRECTION_WRITE];
-}
-
-/* ---- Write saturation ------------------------------------------------------ */
-
-static guint64
-series_total_bytes (const DuelSeries *series,
-                    DuelDirection     direction)
-{
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series);
-  guint64 total = 0;
-
-  for (guint i = 0; i < n; i++)
-    total += rows[i].bytes[direction];
-  return total;
-}
-
-/* The window in bytes; duel_analysis_window_mean() converts from % of capacity. */
-static void
-window_mean_bytes (const DuelSeries *series,
-                   DuelDirection     direction,
-                   double            lo,
-                   double            hi,
-                   DuelWindowMean   *out)
-{
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series);
-  guint64 cum = 0, prev_t = 0;
-  guint64 total = series_total_bytes (series, direction);
-
-  out->ops = 0;
-  out->seconds = 0;
-  out->iops = NAN;
-
-  for (guint i = 0; i < n; i++)
-    {
-      guint64 bytes = rows[i].bytes[direction];
-      double seconds = (rows[i].t_ms - prev_t) / 1e3;
-      double start = (double) cum, end = (double) (cum + bytes);
-
-      if (bytes > 0)
-        {
-          double overlap = MIN (end, hi) - MAX (start, lo);
-
-          if (overlap > 0)
-            {
-              double f = overlap / (double) bytes;
-
-              out->ops += rows[i].ops[direction] * f;
-              out->seconds += seconds * f;
-            }
-        }
-      else if (start >= lo && start <= hi)
-        {
-          /* A stall writes nothing: it has no width in bytes, but its time
-           * belongs to the window it happened in. */
-          out->seconds += seconds;
-        }
-
-      cum += bytes;
-      prev_t = rows[i].t_ms;
-    }
-
-  /* Half a byte of slack absorbs the rounding of % → bytes. */
-  if (hi > lo && (double) total + 0.5 >= hi && out->seconds > 0)
-    out->iops = out->ops / out->seconds;
-}
-
-void
-duel_analysis_window_mean (const DuelSeries *series,
-                           DuelDirection     direction,
-                           guint64           span_bytes,
-                           double            lo_pct,
-                           double            hi_pct,
-                           DuelWindowMean   *out)
-{
-  g_return_if_fail (series != NULL);
-  g_return_if_fail (direction < DUEL_N_DIRECTIONS);
-  g_return_if_fail (out != NULL);
-
-  lo_pct = MAX (lo_pct, 0);
-  window_mean_bytes (series, direction,
-                     lo_pct / 100.0 * (double) span_bytes,
-                     hi_pct / 100.0 * (double) span_bytes, out);
-  out->lo_pct = lo_pct;
-  out->hi_pct = hi_pct;
-  if (span_bytes == 0)
-    out->iops = NAN;
-}
-
-gboolean
-duel_analysis_steady_state_window (const double          *round_values,
-                                   guint                  n_rounds,
-                                   guint                  first,
-                                   guint                  n,
-                                   double                 data_limit,
-                                   double                 slope_limit,
-                                   DuelSteadyStateWindow *out)
-{
-  double sum = 0, min = INFINITY, max = -INFINITY;
-  double x_mean, sxx = 0, sxy = 0;
-
-  g_return_val_if_fail (out != NULL, FALSE);
-  g_return_val_if_fail (n >= 1 && n <= DUEL_STEADY_STATE_MAX_WINDOW, FALSE);
-
-  memset (out, 0, sizeof *out);
-  out->first_round = first + 1;
-  out->n = n;
-  out->mean = out->slope = out->intercept = NAN;
-  out->data_excursion = out->data_limit = NAN;
-  out->slope_excursion = out->slope_excursion_tkperf = out->slope_limit = NAN;
-
-  if (round_values == NULL || first + n > n_rounds)
-    return FALSE;
-
-  for (guint i = 0; i < n; i++)
-    {
-      double y = round_values[first + i];
-
-      out->values[i] = y;
-      sum += y;
-      min = MIN (min, y);
-      max = MAX (max, y);
-    }
-  out->complete = TRUE;
-  out->mean = sum / n;
-
-  /* Least squares over (round number, value); the round numbers are 1-based. */
-  x_mean = first + 1 + (n - 1) / 2.0;
-  for (guint i = 0; i < n; i++)
-    {
-      double dx = (first + 1 + i) - x_mean;
-
-      sxx += dx * dx;
-      sxy += dx * (out->values[i] - out->mean);
-    }
-  out->slope = sxx > 0 ? sxy / sxx : 0;
-  out->intercept = out->mean - out->slope * x_mean;
-
-  out->data_excursion = max - min;
-  out->data_limit = data_limit * out->mean;
-  out->slope_excursion = fabs (out->slope) * (n - 1);
-  out->slope_excursion_tkperf = fabs (out->slope) * n;
-  out->slope_limit = slope_limit * out->mean;
-  out->data_ok = out->data_excursion <= out->data_limit;
-  out->slope_ok = out->slope_excursion <= out->slope_limit;
-  out->slope_ok_tkperf = out->slope_excursion_tkperf <= out->slope_limit;
-  out->steady = out->data_ok && out->slope_ok;
-  return TRUE;
-}
-
-GArray *
-duel_analysis_rounds (const DuelSeries *series,
-                      DuelDirection     direction,
-                      guint64           round_ms)
-{
-  const DuelSeriesRow *rows;
-  guint n, n_rounds;
-  guint64 prev_t = 0;
-  GArray *values;
-
-  g_return_val_if_fail (series != NULL, NULL);
-  g_return_val_if_fail (round_ms > 0, NULL);
-
-  rows = duel_series_get_rows (series);
-  n = duel_series_get_length (series);
-  n_rounds = (guint) (series_end_ms (series) / round_ms);
-
-  values = g_array_sized_new (FALSE, TRUE, sizeof (double), n_rounds);
-  g_array_set_size (values, n_rounds);
-
-  for (guint i = 0; i < n; i++)
-    {
-      guint64 start = prev_t, end = rows[i].t_ms;
-      double ops = rows[i].ops[direction];
-
-      prev_t = end;
-      if (end <= start)
-        continue;
-      for (guint64 r = start / round_ms; r < n_rounds && r * round_ms < end; r++)
-        {
-          guint64 lo = MAX (start, r * round_ms);
-          guint64 hi = MIN (end, (r + 1) * round_ms);
-
-          if (hi > lo)
-            g_array_index (values, double, r) += ops * (double) (hi - lo) / (double) (end - start);
-        }
-    }
-
-  for (guint r = 0; r < n_rounds; r++)
-    g_array_index (values, double, r) /= round_ms / 1e3;
-
-  return values;
-}
-
-void
-duel_analysis_steady_state_from (const double             *round_values,
-                                 guint                     n_rounds,
-                                 guint                     first_round,
-                                 double                    level,
-                                 const DuelAnalysisParams *params,
-                                 DuelSteadyState          *out)
-{
-  guint n;
-
-  g_return_if_fail (params != NULL);
-  g_return_if_fail (out != NULL);
-
-  n = CLAMP (params->ss_window_rounds, 1, DUEL_STEADY_STATE_MAX_WINDOW);
-
-  memset (out, 0, sizeof *out);
-  out->rounds = g_array_sized_new (FALSE, TRUE, sizeof (double), n_rounds);
-  if (n_rounds > 0)
-    g_array_append_vals (out->rounds, round_values, n_rounds);
-
-  duel_analysis_steady_state_window (round_values, n_rounds,
-                                     n_rounds >= n ? n_rounds - n : 0, n,
-                                     params->ss_data_limit, params->ss_slope_limit,
-                                     &out->last);
-
-  if (first_round == G_MAXUINT)
-    return;
-  out->searched = TRUE;
-  out->search_from_round = first_round + 1;
-
-  /* SNIA: check from round n on, stop at the first window that passes. */
-  for (guint end = MAX (n, first_round + n); end <= n_rounds; end++)
-    {
-      DuelSteadyStateWindow window;
-
-      duel_analysis_steady_state_window (round_values, n_rounds, end - n, n,
-                                         params->ss_data_limit, params->ss_slope_limit,
-                                         &window);
-      if (window.steady &&
-          (!isfinite (level) || fabs (window.mean - level) <= params->ss_data_limit * level))
-        {
-          out->found = TRUE;
-          out->first_steady_round = end;
-          out->first = window;
-          break;
-        }
-    }
-}
-
-void
-duel_analysis_steady_state (const double             *round_values,
-                            guint                     n_rounds,
-                            const DuelAnalysisParams *params,
-                            DuelSteadyState          *out)
-{
-  duel_analysis_steady_state_from (round_values, n_rounds, 0, NAN, params, out);
-}
-
-void
-duel_steady_state_clear (DuelSteadyState *state)
-{
-  g_return_if_fail (state != NULL);
-
-  g_clear_pointer (&state->rounds, g_array_unref);
-}
-
-GArray *
-duel_analysis_written_pct (const DuelSeries *series,
-                           DuelDirection     direction,
-                           guint64           span_bytes)
-{
-  const DuelSeriesRow *rows;
-  guint n;
-  guint64 cum = 0;
-  GArray *out;
-
-  g_return_val_if_fail (series != NULL, NULL);
-  g_return_val_if_fail (direction < DUEL_N_DIRECTIONS, NULL);
-
-  rows = duel_series_get_rows (series);
-  n = duel_series_get_length (series);
-  out = g_array_sized_new (FALSE, TRUE, sizeof (double), n);
-  for (guint i = 0; i < n; i++)
-    {
-      double pct;
-
-      cum += rows[i].bytes[direction];
-      pct = span_bytes > 0 ? (double) cum / (double) span_bytes * 100.0 : NAN;
-      g_array_append_val (out, pct);
-    }
-  return out;
-}
-
-/* The cumulative curve of one direction: bytes, ops and time at each row's
- * end (index 0 is the start), so that any byte position can be interpolated
- * (a row's rate is taken as even within it, as in the window rule). */
-typedef struct
-{
-  guint   n;         /* rows + 1 */
-  double *bytes;
-  double *ops;
-  double *ms;
-} Cumulative;
-
-static int compare_doubles (gconstpointer a,
-                            gconstpointer b);
-
-/* With @median_rows > 1, each row's rate is first replaced by the median
- * rate of the @median_rows rows centred on it (fewer at the ends): its bytes
- * and ops stay, its time becomes ops / median. A single interval, a burst or
- * a stall, then cannot move the curve, however many bytes it covers. */
-static void
-cumulative_init (Cumulative       *c,
-                 const DuelSeries *series,
-                 DuelDirection     direction,
-                 guint             median_rows)
-{
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series);
-  guint half = median_rows / 2;
-  g_autofree double *rate = g_new (double, MAX (n, 1));
-  g_autofree double *window = g_new (double, 2 * half + 1);
-  guint64 prev_t = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      guint64 ms = rows[i].t_ms > prev_t ? rows[i].t_ms - prev_t : 0;
-
-      rate[i] = ms > 0 ? rows[i].ops[direction] / (ms / 1e3) : NAN;
-      prev_t = rows[i].t_ms;
-    }
-
-  c->n = n + 1;
-  c->bytes = g_new (double, n + 1);
-  c->ops = g_new (double, n + 1);
-  c->ms = g_new (double, n + 1);
-  c->bytes[0] = c->ops[0] = c->ms[0] = 0;
-  prev_t = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      double ms = rows[i].t_ms > prev_t ? (double) (rows[i].t_ms - prev_t) : 0;
-      double ops = (double) rows[i].ops[direction];
-
-      prev_t = rows[i].t_ms;
-      if (half > 0)
-        {
-          guint lo = i >= half ? i - half : 0, hi = MIN (i + half, n - 1), k = 0;
-
-          for (guint j = lo; j <= hi; j++)
-            {
-              if (!isnan (rate[j]))
-                window[k++] = rate[j];
-            }
-          if (k > 0)
-            {
-              double median;
-
-              qsort (window, k, sizeof (double), compare_doubles);
-              median = k % 2 ? window[k / 2] : (window[k / 2 - 1] + window[k / 2]) / 2;
-              if (median > 0)
-                ms = ops / median * 1e3;
-            }
-        }
-      c->bytes[i + 1] = c->bytes[i] + (double) rows[i].bytes[direction];
-      c->ops[i + 1] = c->ops[i] + ops;
-      c->ms[i + 1] = c->ms[i] + ms;
-    }
-}
-
-static void
-cumulative_clear (Cumulative *c)
-{
-  g_clear_pointer (&c->bytes, g_free);
-  g_clear_pointer (&c->ops, g_free);
-  g_clear_pointer (&c->ms, g_free);
-}
-
-static double
-cumulative_total (const Cumulative *c)
-{
-  return c->bytes[c->n - 1];
-}
-
-/* The first row end at or past @b bytes (1-based into the arrays); @b is
- * inside (0, total]. */
-static guint
-cumulative_lower_bound (const Cumulative *c,
-                        double            b)
-{
-  guint lo = 1, hi = c->n - 1;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (c->bytes[mid] >= b)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  return lo;
-}
-
-/* Ops done and time spent when the writes first reached @b bytes. */
-static void
-cumulative_at (const Cumulative *c,
-               double            b,
-               double           *out_ops,
-               double           *out_ms)
-{
-  double total = cumulative_total (c), f;
-  guint i;
-
-  if (b <= 0 || total <= 0)
-    {
-      *out_ops = 0;
-      *out_ms = 0;
-      return;
-    }
-  b = MIN (b, total);
-  i = cumulative_lower_bound (c, b);
-  f = (b - c->bytes[i - 1]) / (c->bytes[i] - c->bytes[i - 1]);
-  *out_ops = c->ops[i - 1] + f * (c->ops[i] - c->ops[i - 1]);
-  *out_ms = c->ms[i - 1] + f * (c->ms[i] - c->ms[i - 1]);
-}
-
-/* The smoothed curve on the grid x_j = j x step (bytes), j = 0 … J with
- * x_J <= the bytes written: the mean IOPS over [x_j − half, x_j + half]
- * clipped to [0, written]. NAN where that window has no time. */
-static GArray *
-smoothed_grid (const Cumulative *c,
-               double            step,
-               double            half)
-{
-  double total = cumulative_total (c);
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (double));
-  guint n_points;
-
-  if (!(step > 0) || !(total > 0))
-    return out;
-  /* A window narrower than a grid step would skip data between points. */
-  half = MAX (half, step / 2);
-  n_points = (guint) floor (total / step * (1 + 1e-12)) + 1;
-  g_array_set_size (out, n_points);
-  for (guint j = 0; j < n_points; j++)
-    {
-      double x = j * step, ops_lo, ms_lo, ops_hi, ms_hi, value = NAN;
-
-      cumulative_at (c, MAX (x - half, 0), &ops_lo, &ms_lo);
-      cumulative_at (c, MIN (x + half, total), &ops_hi, &ms_hi);
-      if (ms_hi > ms_lo)
-        value = (ops_hi - ops_lo) / ((ms_hi - ms_lo) / 1e3);
-      g_array_index (out, double, j) = isfinite (value) ? value : NAN;
-    }
-  return out;
-}
-
-GArray *
-duel_analysis_cliff_curve (const DuelSeries         *series,
-                           guint64                   span_bytes,
-                           const DuelAnalysisParams *params)
-{
-  Cumulative c;
-  GArray *out;
-
-  g_return_val_if_fail (series != NULL, NULL);
-  g_return_val_if_fail (params != NULL, NULL);
-
-  if (span_bytes == 0)
-    return g_array_new (FALSE, TRUE, sizeof (double));
-  cumulative_init (&c, series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
-  out = smoothed_grid (&c, MAX (params->cliff_step_pct, DUEL_CLIFF_MIN_STEP_PCT) / 100.0 * (double) span_bytes,
-                       MAX (params->cliff_smooth_pct, 0) / 200.0 * (double) span_bytes);
-  cumulative_clear (&c);
-  return out;
-}
-
-/* ---- The knee fit ----------------------------------------------------------- */
-
-/* Prefix sums over grid points j < i of 1, j, j², y, j·y, y². */
-typedef struct
-{
-  double s0, s1, s2, y0, y1, y2;
-} Moments;
-
-static Moments *
-moments_prefix (const double *y,
-                guint         n)
-{
-  Moments *prefix = g_new0 (Moments, n + 1);
-
-  for (guint j = 0; j < n; j++)
-    {
-      prefix[j + 1] = prefix[j];
-      prefix[j + 1].s0 += 1;
-      prefix[j + 1].s1 += j;
-      prefix[j + 1].s2 += (double) j * j;
-      prefix[j + 1].y0 += y[j];
-      prefix[j + 1].y1 += j * y[j];
-      prefix[j + 1].y2 += y[j] * y[j];
-    }
-  return prefix;
-}
-
-/* Least squares of the continuous piecewise-linear function with knots
- * k[0] < … < k[m − 1] (grid indices, m <= 4) to the points k[0] … k[m − 1].
- * Each point belongs to the segment it starts or lies in, the last point to
- * the last segment; on a segment the function is θ_i (1 − u) + θ_(i+1) u,
- * u = (j − k_i) / (k_(i+1) − k_i). The normal equations are tridiagonal.
- * Fills @theta (the values at the knots) and returns the residual sum of
- * squares. */
-static double
-fit_segments (const Moments *prefix,
-              const guint   *k,
-              guint          m,
-              double        *theta)
-{
-  double diag[4] = { 0 }, off[4] = { 0 }, rhs[4] = { 0 };
-  double cp[4], dp[4], sse;
-
-  g_assert (m >= 2 && m <= 4);
-
-  for (guint i = 0; i + 1 < m; i++)
-    {
-      guint a = k[i], b = k[i + 1];
-      guint end = i + 2 == m ? b + 1 : b;
-      double d = (double) (b - a);
-      double s0 = prefix[end].s0 - prefix[a].s0;
-      double s1 = prefix[end].s1 - prefix[a].s1;
-      double s2 = prefix[end].s2 - prefix[a].s2;
-      double y0 = prefix[end].y0 - prefix[a].y0;
-      double y1 = prefix[end].y1 - prefix[a].y1;
-      double su = (s1 - a * s0) / d;
-      double suu = (s2 - 2.0 * a * s1 + (double) a * a * s0) / (d * d);
-      double suy = (y1 - a * y0) / d;
-
-      diag[i] += s0 - 2 * su + suu;
-      off[i] += su - suu;
-      diag[i + 1] += suu;
-      rhs[i] += y0 - suy;
-      rhs[i + 1] += suy;
-    }
-
-  /* Thomas algorithm: every knot has a point where its basis is 1 and the
-   * others 0, so the matrix is positive definite. */
-  cp[0] = off[0] / diag[0];
-  dp[0] = rhs[0] / diag[0];
-  for (guint i = 1; i < m; i++)
-    {
-      double denom = diag[i] - off[i - 1] * cp[i - 1];
-
-      cp[i] = off[i] / denom;
-      dp[i] = (rhs[i] - off[i - 1] * dp[i - 1]) / denom;
-    }
-  theta[m - 1] = dp[m - 1];
-  for (guint i = m - 1; i-- > 0;)
-    theta[i] = dp[i] - cp[i] * theta[i + 1];
-
-  sse = prefix[k[m - 1] + 1].y2 - prefix[k[0]].y2;
-  for (guint i = 0; i < m; i++)
-    sse -= theta[i] * rhs[i];
-  return sse;
-}
-
-typedef struct
-{
-  guint  knee;          /* grid index of the first breakpoint */
-  guint  fall_end;      /* grid index of the second */
-  double knee_level;    /* the fitted values there, in the units of y */
-  double fall_end_level;
-} KneeFit;
-
-/* Over the grid points @first … @last, the continuous three-segment line
- * (pre-cliff trend, fall, plateau) with the least squared residuals, its
- * knee in [@first, @anchor] and the end of its fall in (@anchor, @fall_max].
- * A knee at @first leaves no pre-cliff segment (two segments). */
-static void
-fit_knee (const Moments *prefix,
-          guint          first,
-          guint          anchor,
-          guint          fall_max,
-          guint          last,
-          KneeFit       *out)
-{
-  double best = INFINITY;
-
-  g_assert (first <= anchor && anchor < fall_max && fall_max < last);
-
-  for (guint k1 = first; k1 <= anchor; k1++)
-    for (guint k2 = anchor + 1; k2 <= fall_max; k2++)
-      {
-        guint knots[4];
-        double theta[4], sse;
-        guint m = 0;
-
-        knots[m++] = first;
-        if (k1 > first)
-          knots[m++] = k1;
-        knots[m++] = k2;
-        knots[m++] = last;
-        sse = fit_segments (prefix, knots, m, theta);
-        /* A knee is a turn: before it the curve falls at less than half the
-         * rate of the fall (or rises). Otherwise the breakpoint only cuts a
-         * straight fall in two, wherever the noise puts it best. */
-        if (m == 4)
-          {
-            double pre = (theta[1] - theta[0]) / (double) (k1 - first);
-            double fall = (theta[2] - theta[1]) / (double) (k2 - k1);
-
-            if (!(fall < 0 && pre > DUEL_CLIFF_TURN * fall))
-              continue;
-          }
-        if (sse < best)
-          {
-            best = sse;
-            out->knee = k1;
-            out->fall_end = k2;
-            out->knee_level = theta[m - 3];
-            out->fall_end_level = theta[m - 2];
-          }
-      }
-}
-
-static void
-find_cliff (const Cumulative         *cum,
-            const Cumulative         *raw,
-            double                    span,
-            const DuelAnalysisParams *params,
-            DuelSaturation           *out)
-{
-  double step = MAX (params->cliff_step_pct, DUEL_CLIFF_MIN_STEP_PCT) / 100.0 * span;
-  double half = MAX (params->cliff_smooth_pct, 0) / 200.0 * span;
-  double plateau = out->plateau.iops, peak = -INFINITY, level, scale;
-  double min_drop = CLAMP (params->cliff_min_drop, 0, 1);
-  g_autoptr(GArray) smoothed = NULL;
-  g_autoptr(GArray) fine = NULL;
-  g_autofree Moments *prefix = NULL;
-  g_autofree double *y = NULL;
-  const double *s;
-  guint n, anchor = 0, reach, first, fall_max;
-  gboolean crossed = FALSE;
-  KneeFit fit = { 0 };
-
-  if (!(span > 0) || !isfinite (plateau))
-    return;
-  smoothed = smoothed_grid (cum, step, half);
-  s = (const double *) (gpointer) smoothed->data;
-  n = smoothed->len;
-  for (guint j = 0; j < n; j++)
-    {
-      if (isnan (s[j]))
-        return;
-      peak = MAX (peak, s[j]);
-    }
-  if (n < 4 || !(peak > 0))
-    return;
-  out->cliff_peak_iops = peak;
-
-  /* Not a quarter above the plateau anywhere: no cliff to look for. */
-  if (plateau >= (1 - min_drop) * peak)
-    return;
-
-  /* The fall: the last crossing of the level between the peak and the
-   * plateau, after which the curve stays below it. A dip that recovers, a
-   * drive that speeds up first, a plateau above half the start: none of
-   * them moves this crossing. */
-  level = peak - CLAMP (params->cliff_fraction, 0, 1) * (peak - plateau);
-  for (guint j = n; j-- > 0;)
-    {
-      if (s[j] >= level)
-        {
-          anchor = j;
-          crossed = TRUE;
-          break;
-        }
-    }
-  /* The run must go on below the level, with room for a plateau segment. */
-  if (!crossed || anchor + 2 >= n)
-    return;
-  out->cliff_threshold_iops = level;
-
-  /* The knee: where the fitted pre-cliff trend turns into the fall. A
-   * least-squares fit of lines uses the whole stretch, so it finds the
-   * turn of a gradual fall and of a drive that was still speeding up or
-   * slowing down, where any one level would be crossed early or late. */
-  reach = (guint) ceil (MAX (params->cliff_fit_pct, 0) / 100.0 * span / step);
-  /* The fit starts at the highest point in reach before the crossing: what
-   * came before it (a drive still speeding up) is not part of the fall, and
-   * a straight pre-cliff segment would bend to follow it. */
-  first = anchor > reach ? anchor - reach : 0;
-  for (guint j = first + 1; j <= anchor; j++)
-    {
-      if (s[j] > s[first])
-        first = j;
-    }
-  fall_max = MIN (anchor + MAX (reach, 1), n - 2);
-  /* The fit reads the curve at the grid's own resolution: the median has
-   * taken out single intervals, the least squares average the rest, and a
-   * wider window would round a sharp knee off into an earlier breakpoint. */
-  fine = smoothed_grid (cum, step, step / 2);
-  g_assert (fine->len == n);
-  scale = peak;
-  y = g_new (double, n);
-  for (guint j = 0; j < n; j++)
-    {
-      y[j] = g_array_index (fine, double, j) / scale;
-      if (isnan (y[j]))
-        return;
-    }
-  prefix = moments_prefix (y, n);
-  fit_knee (prefix, first, anchor, fall_max, n - 1, &fit);
-
-  out->pre_cliff_iops = fit.knee_level * scale;
-  out->cliff_drop = out->pre_cliff_iops > 0 ? 1 - plateau / out->pre_cliff_iops : NAN;
-  if (!(out->cliff_drop >= min_drop))
-    return;
-
-  out->cliff_found = TRUE;
-  out->cliff_bytes = (guint64) llround (fit.knee * step);
-  out->cliff_pct = (double) out->cliff_bytes / span * 100.0;
-  out->cliff_gb = (double) out->cliff_bytes / 1e9;
-  /* The interval during which the writes passed the knee: the first row
-   * that ends after it. */
-  {
-    double b = (double) out->cliff_bytes;
-    guint lo = 1, hi = cum->n - 1;
-
-    while (lo < hi)
-      {
-        guint mid = lo + (hi - lo) / 2;
-
-        if (cum->bytes[mid] > b)
-          hi = mid;
-        else
-          lo = mid + 1;
-      }
-    out->cliff_row = lo - 1;
-  }
-  out->fall_end_bytes = (guint64) llround (fit.fall_end * step);
-  out->fall_end_pct = (double) out->fall_end_bytes / span * 100.0;
-  {
-    double ops, ms;
-
-    cumulative_at (raw, (double) out->fall_end_bytes, &ops, &ms);
-    out->fall_end_ms = (guint64) ceil (ms);
-  }
-}
-
-void
-duel_analysis_saturation (const DuelSeries         *series,
-                          guint64                   span_bytes,
-                          const DuelAnalysisParams *params,
-                          DuelSaturation           *out)
-{
-  guint n;
-  double span = (double) span_bytes, written, edge, point;
-  guint64 end_ms;
-  g_autoptr(GArray) rounds = NULL;
-  DuelSeriesRow total;
-
-  g_return_if_fail (series != NULL);
-  g_return_if_fail (params != NULL);
-  g_return_if_fail (out != NULL);
-
-  memset (out, 0, sizeof *out);
-  n = duel_series_get_length (series);
-
-  duel_series_sum (series, &total);
-  end_ms = series_end_ms (series);
-  out->span_bytes = span_bytes;
-  out->written_bytes = total.bytes[DUEL_DIRECTION_WRITE];
-  written = (double) out->written_bytes;
-  out->written_pct = span > 0 ? written / span * 100.0 : NAN;
-  out->write_iops_mean = end_ms > 0 ? total.ops[DUEL_DIRECTION_WRITE] / (end_ms / 1e3) : NAN;
-
-  edge = params->edge_window_pct / 100.0 * span;
-  point = params->point_window_pct / 100.0 * span;
-
-  window_mean_bytes (series, DUEL_DIRECTION_WRITE, 0, edge, &out->at_0);
-  window_mean_bytes (series, DUEL_DIRECTION_WRITE, 0.5 * span - point, 0.5 * span + point, &out->at_50);
-  window_mean_bytes (series, DUEL_DIRECTION_WRITE, span - point, span + point, &out->at_100);
-  window_mean_bytes (series, DUEL_DIRECTION_WRITE, MAX (written - edge, 0), written, &out->at_end);
-  window_mean_bytes (series, DUEL_DIRECTION_WRITE, written * (1.0 - params->plateau_fraction), written,
-                     &out->plateau);
-  if (span > 0)
-    {
-      out->at_0.lo_pct = 0;
-      out->at_0.hi_pct = params->edge_window_pct;
-      out->at_50.lo_pct = 50 - params->point_window_pct;
-      out->at_50.hi_pct = 50 + params->point_window_pct;
-      out->at_100.lo_pct = 100 - params->point_window_pct;
-      out->at_100.hi_pct = 100 + params->point_window_pct;
-      out->at_end.lo_pct = MAX (out->written_pct - params->edge_window_pct, 0);
-      out->at_end.hi_pct = out->written_pct;
-      out->plateau.lo_pct = out->written_pct * (1.0 - params->plateau_fraction);
-      out->plateau.hi_pct = out->written_pct;
-    }
-  else
-    {
-      out->at_0.iops = out->at_50.iops = out->at_100.iops = NAN;
-      out->at_end.iops = out->plateau.iops = NAN;
-    }
-
-  out->cliff_threshold_iops = out->cliff_peak_iops = NAN;
-  out->cliff_pct = out->cliff_gb = NAN;
-  out->pre_cliff_iops = out->cliff_drop = out->fall_end_pct = NAN;
-  if (n > 0)
-    {
-      Cumulative cum;
-
-      Cumulative raw;
-
-      /* The curve the cliff rule reads is median-filtered; the time at which
-       * the fall ended comes from the series as measured. */
-      cumulative_init (&cum, series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
-      cumulative_init (&raw, series, DUEL_DIRECTION_WRITE, 1);
-      find_cliff (&cum, &raw, span, params, out);
-      cumulative_clear (&cum);
-      cumulative_clear (&raw);
-    }
-
-  rounds = duel_analysis_rounds (series, DUEL_DIRECTION_WRITE, MAX (params->round_ms, 1));
-  {
-    guint64 round_ms = MAX (params->round_ms, 1);
-    /* After the fall: the first round that starts once the plateau began,
-     * at the plateau's level (a drive with a write cache can hold a flat
-     * level between the cache running out and garbage collection starting,
-     * then fall again: that level is not its steady state). */
-    guint first = out->cliff_found
-                  ? (guint) MIN ((out->fall_end_ms + round_ms - 1) / round_ms, (guint64) G_MAXUINT - 1)
-                  : G_MAXUINT;
-
-    duel_analysis_steady_state_from ((const double *) (gpointer) rounds->data, rounds->len, first,
-                                     out->plateau.iops, params, &out->steady_state);
-  }
-}
-
-void
-duel_saturation_clear (DuelSaturation *saturation)
-{
-  g_return_if_fail (saturation != NULL);
-
-  duel_steady_state_clear (&saturation->steady_state);
-}
-
-/* ---- Performance consistency ---------------------------------------------- */
-
-guint
-duel_analysis_complete_intervals (const DuelSeries *series,
-                                  guint             interval_ms)
-{
-  guint n;
-
-  g_return_val_if_fail (series != NULL, 0);
-
-  n = duel_series_get_length (series);
-  /* Only the last row can be short: the run stopped inside it. */
-  if (n > 0 && duel_series_row_duration_ms (series, n - 1) < interval_ms)
-    n--;
-  return n;
-}
-
-double
-duel_analysis_worst_case_iops (const DuelSeriesRow *row,
-                               guint                queue_depth)
-{
-  guint64 max_ns;
-
-  g_return_val_if_fail (row != NULL, NAN);
-
-  max_ns = MAX (row->lat_max_ns[DUEL_DIRECTION_READ], row->lat_max_ns[DUEL_DIRECTION_WRITE]);
-  if (max_ns == 0)
-    return NAN;
-  return queue_depth / (max_ns / 1e9);
-}
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-void
-duel_analysis_consistency (const DuelSeries *series,
-                           guint             interval_ms,
-                           guint             queue_depth,
-                           DuelConsistency  *out)
-{
-  const DuelSeriesRow *rows;
-  guint n_rows, n = 0;
-  g_autofree double *iops = NULL;
-  double sum = 0, sum_read = 0, sum_write = 0, var = 0;
-  double ops_read = 0, ops_all = 0;
-  double worst = INFINITY;
-  guint64 prev_t = 0;
-
-  g_return_if_fail (series != NULL);
-  g_return_if_fail (out != NULL);
-
-  memset (out, 0, sizeof *out);
-  rows = duel_series_get_rows (series);
-  n_rows = duel_analysis_complete_intervals (series, interval_ms);
-  out->partial_excluded = n_rows < duel_series_get_length (series);
-  iops = g_new0 (double, MAX (n_rows, 1));
-
-  for (guint i = 0; i < n_rows; i++)
-    {
-      double seconds = (rows[i].t_ms - prev_t) / 1e3;
-      double r = rows[i].ops[DUEL_DIRECTION_READ], w = rows[i].ops[DUEL_DIRECTION_WRITE];
-      double wc;
-
-      prev_t = rows[i].t_ms;
-      if (seconds <= 0)
-        continue;
-      iops[n++] = (r + w) / seconds;
-      sum += (r + w) / seconds;
-      sum_read += r / seconds;
-      sum_write += w / seconds;
-      ops_read += r;
-      ops_all += r + w;
-      wc = duel_analysis_worst_case_iops (&rows[i], queue_depth);
-      if (!isnan (wc))
-        worst = MIN (worst, wc);
-    }
-
-  out->n_intervals = n;
-  out->few_intervals = n < DUEL_CONSISTENCY_MIN_INTERVALS;
-  out->worst_case_iops_min = isfinite (worst) ? worst : NAN;
-  out->read_share = ops_all > 0 ? ops_read / ops_all : NAN;
-  if (n == 0)
-    {
-      out->mean_iops = out->mean_read_iops = out->mean_write_iops = NAN;
-      out->stddev_iops = out->mean_over_stddev = NAN;
-      out->slowest_iops = out->ratio = NAN;
-      return;
-    }
-
-  out->mean_iops = sum / n;
-  out->mean_read_iops = sum_read / n;
-  out->mean_write_iops = sum_write / n;
-  for (guint i = 0; i < n; i++)
-    var += (iops[i] - out->mean_iops) * (iops[i] - out->mean_iops);
-  out->stddev_iops = sqrt (var / n);
-  out->mean_over_stddev = out->stddev_iops > 0 ? out->mean_iops / out->stddev_iops : NAN;
-
-  /* The 99.9 % slowest interval: ascending order, rank ceil(0.001 N), 1-based.
-   * The epsilon keeps N = 1000 at rank 1 despite rounding. */
-  qsort (iops, n, sizeof (double), compare_doubles);
-  out->slowest_rank = MAX ((guint) ceil (n / 1000.0 - 1e-9), 1);
-  out->slowest_iops = iops[out->slowest_rank - 1];
-  out->ratio = out->mean_iops > 0 ? out->slowest_iops / out->mean_iops : NAN;
-}
-
-/* ---- Quality of service ----------------------------------------------------- */
-
-static const double qos_percentiles[DUEL_QOS_N_PERCENTILES] = { 99, 99.9, 99.99, 99.999 };
-
-const double *
-duel_analysis_qos_percentiles (void)
-{
-  return qos_percentiles;
-}
-
-void
-duel_analysis_qos (const DuelHistogram *histogram,
-                   DuelQos             *out)
-{
-  g_return_if_fail (histogram != NULL);
-  g_return_if_fail (out != NULL);
-
-  memset (out, 0, sizeof *out);
-  out->samples = histogram->count;
-  out->mean_ns = histogram->count > 0 ? duel_histogram_mean_ns (histogram) : NAN;
-  out->max_ns = histogram->max_ns;
-  for (guint i = 0; i < DUEL_QOS_N_PERCENTILES; i++)
-    {
-      DuelQosPoint *point = &out->points[i];
-
-      point->percentile = qos_percentiles[i];
-      point->min_samples = duel_histogram_min_samples_for (point->percentile);
-      point->enough = histogram->count >= point->min_samples;
-      point->value_ns = duel_histogram_percentile_ns (histogram, point->percentile);
-    }
 }
 
 /* ---- Summaries ---------------------------------------------------------------- */
@@ -1331,10 +388,10 @@ duel_summary_get_details (const DuelSummary *summary)
 }
 
 /* JSON has no NaN: a value that could not be computed is null. */
-static void
-set_double_or_null (JsonObject *object,
-                    const char *name,
-                    double      value)
+void
+_duel_analysis_set_double_or_null (JsonObject *object,
+                                   const char *name,
+                                   double      value)
 {
   if (isfinite (value))
     json_object_set_double_member (object, name, value);
@@ -1342,302 +399,19 @@ set_double_or_null (JsonObject *object,
     json_object_set_null_member (object, name);
 }
 
-static JsonArray *
-doubles_to_json (const double *values,
-                 guint         n)
-{
-  JsonArray *array = json_array_new ();
-
-  for (guint i = 0; i < n; i++)
-    {
-      if (isfinite (values[i]))
-        json_array_add_double_element (array, values[i]);
-      else
-        json_array_add_null_element (array);
-    }
-  return array;
-}
-
-static JsonObject *
-window_mean_to_json (const DuelWindowMean *window)
-{
-  JsonObject *object = json_object_new ();
-
-  set_double_or_null (object, "lo_pct", window->lo_pct);
-  set_double_or_null (object, "hi_pct", window->hi_pct);
-  set_double_or_null (object, "seconds", window->seconds);
-  set_double_or_null (object, "iops", window->iops);
-  return object;
-}
-
-static JsonObject *
-steady_state_window_to_json (const DuelSteadyStateWindow *window)
-{
-  JsonObject *object = json_object_new ();
-
-  json_object_set_boolean_member (object, "complete", window->complete);
-  json_object_set_int_member (object, "first_round", window->first_round);
-  json_object_set_int_member (object, "rounds", window->n);
-  if (window->complete)
-    json_object_set_array_member (object, "values", doubles_to_json (window->values, window->n));
-  set_double_or_null (object, "mean", window->mean);
-  set_double_or_null (object, "slope", window->slope);
-  set_double_or_null (object, "intercept", window->intercept);
-  set_double_or_null (object, "data_excursion", window->data_excursion);
-  set_double_or_null (object, "data_excursion_limit", window->data_limit);
-  set_double_or_null (object, "slope_excursion", window->slope_excursion);
-  set_double_or_null (object, "slope_excursion_tkperf", window->slope_excursion_tkperf);
-  set_double_or_null (object, "slope_excursion_limit", window->slope_limit);
-  json_object_set_boolean_member (object, "data_ok", window->data_ok);
-  json_object_set_boolean_member (object, "slope_ok", window->slope_ok);
-  json_object_set_boolean_member (object, "slope_ok_tkperf", window->slope_ok_tkperf);
-  json_object_set_boolean_member (object, "steady", window->steady);
-  return object;
-}
-
-static double
-pct_of (double part,
-        double whole)
-{
-  return whole > 0 && isfinite (part) ? part / whole * 100.0 : NAN;
-}
-
-static void
-summarize_saturation (const DuelTestRecord     *record,
-                      const DuelAnalysisParams *params,
-                      DuelSummary              *summary)
-{
-  DuelSaturation sat;
-  JsonObject *details = json_object_new ();
-  JsonObject *points = json_object_new ();
-  JsonObject *cliff = json_object_new ();
-  JsonObject *ss = json_object_new ();
-  guint64 span = record->span_length > 0 ? record->span_length : record->workload.span_length;
-  const DuelSteadyStateWindow *last;
-
-  duel_analysis_saturation (record->series, span, params, &sat);
-  last = &sat.steady_state.last;
-
-  duel_summary_add (summary, "written_gb", sat.written_bytes / 1e9);
-  duel_summary_add (summary, "capacity_written_pct", sat.written_pct);
-  duel_summary_add (summary, "write_iops_mean", sat.write_iops_mean);
-  duel_summary_add (summary, "iops_at_0pct", sat.at_0.iops);
-  duel_summary_add (summary, "iops_at_50pct", sat.at_50.iops);
-  duel_summary_add (summary, "iops_at_100pct", sat.at_100.iops);
-  duel_summary_add (summary, "iops_at_end", sat.at_end.iops);
-  duel_summary_add (summary, "plateau_iops", sat.plateau.iops);
-  duel_summary_add (summary, "cliff_pct", sat.cliff_pct);
-  duel_summary_add (summary, "cliff_gb", sat.cliff_gb);
-  duel_summary_add (summary, "ss_rounds", sat.steady_state.rounds->len);
-  duel_summary_add (summary, "ss_window_mean_iops", last->complete ? last->mean : NAN);
-  duel_summary_add (summary, "ss_data_excursion_pct",
-                    last->complete ? pct_of (last->data_excursion, last->mean) : NAN);
-  duel_summary_add (summary, "ss_slope_excursion_pct",
-                    last->complete ? pct_of (last->slope_excursion, last->mean) : NAN);
-  duel_summary_add (summary, "ss_steady", last->complete ? (last->steady ? 1 : 0) : NAN);
-  duel_summary_add (summary, "ss_first_steady_round",
-                    sat.steady_state.found ? sat.steady_state.first_steady_round : NAN);
-
-  json_object_set_int_member (details, "span_bytes", (gint64) sat.span_bytes);
-  json_object_set_int_member (details, "written_bytes", (gint64) sat.written_bytes);
-  json_object_set_object_member (points, "0pct", window_mean_to_json (&sat.at_0));
-  json_object_set_object_member (points, "50pct", window_mean_to_json (&sat.at_50));
-  json_object_set_object_member (points, "100pct", window_mean_to_json (&sat.at_100));
-  json_object_set_object_member (points, "end", window_mean_to_json (&sat.at_end));
-  json_object_set_object_member (points, "plateau", window_mean_to_json (&sat.plateau));
-  json_object_set_object_member (details, "points", points);
-
-  json_object_set_string_member (cliff, "rule", "knee");
-  json_object_set_boolean_member (cliff, "found", sat.cliff_found);
-  json_object_set_double_member (cliff, "fraction", params->cliff_fraction);
-  set_double_or_null (cliff, "peak_iops", sat.cliff_peak_iops);
-  set_double_or_null (cliff, "threshold_iops", sat.cliff_threshold_iops);
-  set_double_or_null (cliff, "pre_cliff_iops", sat.pre_cliff_iops);
-  set_double_or_null (cliff, "drop", sat.cliff_drop);
-  if (sat.cliff_found)
-    {
-      json_object_set_int_member (cliff, "row", sat.cliff_row);
-      json_object_set_int_member (cliff, "bytes_before", (gint64) sat.cliff_bytes);
-      json_object_set_double_member (cliff, "pct", sat.cliff_pct);
-      json_object_set_int_member (cliff, "fall_end_bytes", (gint64) sat.fall_end_bytes);
-      json_object_set_double_member (cliff, "fall_end_pct", sat.fall_end_pct);
-      json_object_set_int_member (cliff, "fall_end_ms", (gint64) sat.fall_end_ms);
-    }
-  json_object_set_object_member (details, "cliff", cliff);
-
-  json_object_set_int_member (ss, "round_ms", (gint64) params->round_ms);
-  json_object_set_array_member (ss, "round_iops",
-                                doubles_to_json ((const double *) (gpointer) sat.steady_state.rounds->data,
-                                                 sat.steady_state.rounds->len));
-  json_object_set_object_member (ss, "last_window", steady_state_window_to_json (last));
-  /* The first passing window is only looked for after the cliff. */
-  if (sat.steady_state.searched)
-    json_object_set_int_member (ss, "search_from_round", sat.steady_state.search_from_round);
-  else
-    json_object_set_null_member (ss, "search_from_round");
-  json_object_set_boolean_member (ss, "found", sat.steady_state.found);
-  if (sat.steady_state.found)
-    {
-      json_object_set_int_member (ss, "first_steady_round", sat.steady_state.first_steady_round);
-      json_object_set_object_member (ss, "first_steady_window",
-                                     steady_state_window_to_json (&sat.steady_state.first));
-    }
-  json_object_set_object_member (details, "steady_state", ss);
-
-  json_object_set_object_member (summary->details, "saturation", details);
-  duel_saturation_clear (&sat);
-}
-
-static void
-summarize_read_score (const DuelTestRecord *record,
-                      DuelSummary          *summary)
-{
-  DuelThroughput t;
-
-  duel_analysis_throughput (record->series, record->runtime_ns, &t);
-  duel_summary_add (summary, "read_score_iops", t.iops[DUEL_DIRECTION_READ]);
-  duel_summary_add (summary, "read_score_mbps", t.mb_per_s[DUEL_DIRECTION_READ]);
-}
-
-static void
-summarize_consistency (const DuelTestRecord *record,
-                       DuelSummary          *summary)
-{
-  DuelConsistency c;
-  JsonObject *details = json_object_new ();
-
-  /* Every job's queue is in flight. */
-  duel_analysis_consistency (record->series, record->workload.interval_ms,
-                             record->workload.queue_depth * record->workload.numjobs, &c);
-
-  duel_summary_add (summary, "consistency_mean_iops", c.mean_iops);
-  duel_summary_add (summary, "consistency_read_iops", c.mean_read_iops);
-  duel_summary_add (summary, "consistency_write_iops", c.mean_write_iops);
-  duel_summary_add (summary, "consistency_slowest_iops", c.slowest_iops);
-  duel_summary_add (summary, "consistency_ratio", isfinite (c.ratio) ? c.ratio * 100.0 : NAN);
-  duel_summary_add (summary, "mean_over_stddev", c.mean_over_stddev);
-  duel_summary_add (summary, "worst_case_iops_min", c.worst_case_iops_min);
-  duel_summary_add (summary, "consistency_intervals", c.n_intervals);
-  duel_summary_add (summary, "read_share_pct", isfinite (c.read_share) ? c.read_share * 100.0 : NAN);
-
-  json_object_set_int_member (details, "intervals", c.n_intervals);
-  json_object_set_int_member (details, "interval_ms", record->workload.interval_ms);
-  json_object_set_boolean_member (details, "partial_interval_excluded", c.partial_excluded);
-  json_object_set_boolean_member (details, "few_intervals", c.few_intervals);
-  if (c.few_intervals)
-    json_object_set_string_member (details, "note",
-                                   "fewer than 1000 intervals: the 99.9 % slowest interval is a single sample");
-  json_object_set_int_member (details, "slowest_rank", c.slowest_rank);
-  set_double_or_null (details, "stddev_iops", c.stddev_iops);
-  json_object_set_int_member (details, "queue_depth", record->workload.queue_depth);
-  json_object_set_object_member (summary->details, "consistency", details);
-}
-
-static const char *
-percentile_suffix (double percentile)
-{
-  if (percentile == 99)
-    return "p99";
-  if (percentile == 99.9)
-    return "p99_9";
-  if (percentile == 99.99)
-    return "p99_99";
-  return "p99_999";
-}
-
-static const char *
-direction_name (DuelDirection direction)
+const char *
+_duel_analysis_direction_name (DuelDirection direction)
 {
   return direction == DUEL_DIRECTION_READ ? "read" : "write";
 }
 
-static void
-summarize_qos (const DuelTestRecord *record,
-               DuelSummary          *summary)
+int
+_duel_analysis_compare_doubles (gconstpointer a,
+                                gconstpointer b)
 {
-  JsonObject *details = json_object_new ();
-  gboolean mixed = record->workload.read_percent > 0 && record->workload.read_percent < 100;
+  double x = *(const double *) a, y = *(const double *) b;
 
-  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-    {
-      g_autofree char *prefix = NULL;
-      g_autofree char *samples_key = NULL;
-      JsonObject *dir = json_object_new ();
-      JsonArray *points = json_array_new ();
-      DuelQos qos;
-
-      if ((d == DUEL_DIRECTION_READ && record->workload.read_percent == 0) ||
-          (d == DUEL_DIRECTION_WRITE && record->workload.read_percent == 100) ||
-          record->latency[d] == NULL)
-        {
-          json_object_unref (dir);
-          json_array_unref (points);
-          continue;
-        }
-
-      prefix = g_strdup_printf ("qos_%s%s_qd%u", mixed ? "mix_" : "",
-                                direction_name (d), record->workload.queue_depth);
-      duel_analysis_qos (record->latency[d], &qos);
-
-      for (guint i = 0; i < DUEL_QOS_N_PERCENTILES; i++)
-        {
-          const DuelQosPoint *p = &qos.points[i];
-          g_autofree char *key = g_strdup_printf ("%s_%s_us", prefix, percentile_suffix (p->percentile));
-          JsonObject *point = json_object_new ();
-
-          /* Too few samples: the "percentile" would only be the slowest I/O. */
-          duel_summary_add (summary, key, p->enough ? p->value_ns / 1e3 : NAN);
-
-          json_object_set_double_member (point, "percentile", p->percentile);
-          if (qos.samples > 0)
-            json_object_set_double_member (point, "value_us", p->value_ns / 1e3);
-          else
-            json_object_set_null_member (point, "value_us");
-          json_object_set_int_member (point, "min_samples", (gint64) p->min_samples);
-          json_object_set_boolean_member (point, "enough_samples", p->enough);
-          json_array_add_object_element (points, point);
-        }
-      samples_key = g_strdup_printf ("%s_samples", prefix);
-      duel_summary_add (summary, samples_key, (double) qos.samples);
-
-      json_object_set_int_member (dir, "samples", (gint64) qos.samples);
-      set_double_or_null (dir, "mean_us", qos.mean_ns / 1e3);
-      json_object_set_double_member (dir, "max_us", qos.max_ns / 1e3);
-      json_object_set_array_member (dir, "percentiles", points);
-      json_object_set_object_member (details, prefix, dir);
-    }
-
-  json_object_set_object_member (summary->details, "qos", details);
-}
-
-static void
-summarize_standard (const DuelTestRecord *record,
-                    DuelSummary          *summary)
-{
-  DuelThroughput t;
-  guint read_percent = record->workload.read_percent;
-  DuelDirection d;
-  g_autofree char *iops_key = NULL;
-  g_autofree char *mbps_key = NULL;
-
-  duel_analysis_throughput (record->series, record->runtime_ns, &t);
-
-  /* The standard set has one direction per test; a mix has no key of its own. */
-  if (read_percent != 0 && read_percent != 100)
-    return;
-  d = read_percent == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
-
-  if (record->workload.pattern == DUEL_PATTERN_SEQUENTIAL)
-    {
-      mbps_key = g_strdup_printf ("seq_%s_mbps", direction_name (d));
-      duel_summary_add (summary, mbps_key, t.mb_per_s[d]);
-      return;
-    }
-
-  iops_key = g_strdup_printf ("rand_%s_qd%u_iops", direction_name (d), record->workload.queue_depth);
-  mbps_key = g_strdup_printf ("rand_%s_qd%u_mbps", direction_name (d), record->workload.queue_depth);
-  duel_summary_add (summary, iops_key, t.iops[d]);
-  duel_summary_add (summary, mbps_key, t.mb_per_s[d]);
+  return (x > y) - (x < y);
 }
 
 DuelSummary *
@@ -1645,6 +419,7 @@ duel_analysis_summarize (const DuelTestRecord     *record,
                          DuelAnalysisKind          kind,
                          const DuelAnalysisParams *params)
 {
+  const DuelAnalysisOps *ops;
   DuelSummary *summary;
   DuelAnalysisParams defaults;
 
@@ -1658,27 +433,9 @@ duel_analysis_summarize (const DuelTestRecord     *record,
     }
 
   summary = duel_summary_new ();
-  switch (kind)
-    {
-    case DUEL_ANALYSIS_SATURATION:
-      summarize_saturation (record, params, summary);
-      break;
-    case DUEL_ANALYSIS_READ_SCORE:
-      summarize_read_score (record, summary);
-      break;
-    case DUEL_ANALYSIS_CONSISTENCY:
-      summarize_consistency (record, summary);
-      break;
-    case DUEL_ANALYSIS_QOS:
-      summarize_qos (record, summary);
-      break;
-    case DUEL_ANALYSIS_STANDARD:
-      summarize_standard (record, summary);
-      break;
-    case DUEL_ANALYSIS_NONE:
-    default:
-      break;
-    }
+  ops = _duel_analysis_get_ops (kind);
+  if (ops != NULL)
+    ops->summarize (record, params, summary);
   return summary;
 }
 
@@ -1773,121 +530,43 @@ duel_analysis_resummarize (const DuelTestRecord  *record,
   return duel_analysis_summarize (record, kind, &params);
 }
 
-/* ---- The figure keys ----------------------------------------------------------- */
 
-static const DuelFigureInfo figures[] = {
-  /* write-saturation: the fill */
-  { "written_gb",             "GB",     DUEL_BETTER_NONE,   N_("Data written") },
-  { "capacity_written_pct",   "%",      DUEL_BETTER_NONE,   N_("Capacity written") },
-  { "write_iops_mean",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write, mean over the run") },
-  { "iops_at_0pct",           "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 0 % written") },
-  { "iops_at_50pct",          "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 50 % written") },
-  { "iops_at_100pct",         "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 100 % written") },
-  { "iops_at_end",            "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at the end") },
-  { "plateau_iops",           "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write plateau (last 10 % written)") },
-  /* xgettext:no-c-format */
-  { "cliff_pct",              "%",      DUEL_BETTER_HIGHER, N_("Write cliff, % of capacity written") },
-  { "cliff_gb",               "GB",     DUEL_BETTER_HIGHER, N_("Data written before the write cliff") },
-  { "ss_rounds",              "rounds", DUEL_BETTER_NONE,   N_("Steady-state rounds measured") },
-  { "ss_window_mean_iops",    "IOPS",   DUEL_BETTER_HIGHER, N_("Steady-state window mean") },
-  { "ss_data_excursion_pct",  "%",      DUEL_BETTER_LOWER,  N_("Steady-state data excursion") },
-  { "ss_slope_excursion_pct", "%",      DUEL_BETTER_LOWER,  N_("Steady-state slope excursion") },
-  { "ss_steady",              "",       DUEL_BETTER_HIGHER, N_("Steady state reached (last window)") },
-  { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round after the write cliff") },
-  /* write-saturation: the read score */
-  { "read_score_iops",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random read score (filled)") },
-  { "read_score_mbps",        "MB/s",   DUEL_BETTER_HIGHER, N_("4K random read score (filled), MB/s") },
-  /* consistency */
-  { "consistency_mean_iops",    "IOPS",      DUEL_BETTER_HIGHER, N_("Mixed 50/50, mean IOPS") },
-  { "consistency_read_iops",    "IOPS",      DUEL_BETTER_HIGHER, N_("Mixed 50/50, mean read IOPS") },
-  { "consistency_write_iops",   "IOPS",      DUEL_BETTER_HIGHER, N_("Mixed 50/50, mean write IOPS") },
-  /* xgettext:no-c-format */
-  { "consistency_slowest_iops", "IOPS",      DUEL_BETTER_HIGHER, N_("Mixed 50/50, 99.9 % slowest interval") },
-  { "consistency_ratio",        "%",         DUEL_BETTER_HIGHER, N_("Performance consistency (slowest / mean)") },
-  { "mean_over_stddev",         "ratio",     DUEL_BETTER_HIGHER, N_("Mean / standard deviation") },
-  { "worst_case_iops_min",      "IOPS",      DUEL_BETTER_HIGHER, N_("Worst-case IOPS (queue depth / max latency)") },
-  { "consistency_intervals",    "intervals", DUEL_BETTER_NONE,   N_("Intervals measured") },
-  { "read_share_pct",           "%",         DUEL_BETTER_NONE,   N_("Read share") },
-  /* qos */
-  /* xgettext:no-c-format */
-  { "qos_read_qd1_p99_us",         "us",   DUEL_BETTER_LOWER, N_("4K random read QD1, 99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_read_qd1_p99_9_us",       "us",   DUEL_BETTER_LOWER, N_("4K random read QD1, 99.9 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_read_qd1_p99_99_us",      "us",   DUEL_BETTER_LOWER, N_("4K random read QD1, 99.99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_read_qd1_p99_999_us",     "us",   DUEL_BETTER_LOWER, N_("4K random read QD1, 99.999 % latency") },
-  { "qos_read_qd1_samples",        "I/Os", DUEL_BETTER_NONE,  N_("4K random read QD1, latency samples") },
-  /* xgettext:no-c-format */
-  { "qos_write_qd1_p99_us",        "us",   DUEL_BETTER_LOWER, N_("4K random write QD1, 99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_write_qd1_p99_9_us",      "us",   DUEL_BETTER_LOWER, N_("4K random write QD1, 99.9 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_write_qd1_p99_99_us",     "us",   DUEL_BETTER_LOWER, N_("4K random write QD1, 99.99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_write_qd1_p99_999_us",    "us",   DUEL_BETTER_LOWER, N_("4K random write QD1, 99.999 % latency") },
-  { "qos_write_qd1_samples",       "I/Os", DUEL_BETTER_NONE,  N_("4K random write QD1, latency samples") },
-  /* xgettext:no-c-format */
-  { "qos_read_qd32_p99_us",        "us",   DUEL_BETTER_LOWER, N_("4K random read QD32, 99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_read_qd32_p99_9_us",      "us",   DUEL_BETTER_LOWER, N_("4K random read QD32, 99.9 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_read_qd32_p99_99_us",     "us",   DUEL_BETTER_LOWER, N_("4K random read QD32, 99.99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_read_qd32_p99_999_us",    "us",   DUEL_BETTER_LOWER, N_("4K random read QD32, 99.999 % latency") },
-  { "qos_read_qd32_samples",       "I/Os", DUEL_BETTER_NONE,  N_("4K random read QD32, latency samples") },
-  /* xgettext:no-c-format */
-  { "qos_write_qd32_p99_us",       "us",   DUEL_BETTER_LOWER, N_("4K random write QD32, 99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_write_qd32_p99_9_us",     "us",   DUEL_BETTER_LOWER, N_("4K random write QD32, 99.9 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_write_qd32_p99_99_us",    "us",   DUEL_BETTER_LOWER, N_("4K random write QD32, 99.99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_write_qd32_p99_999_us",   "us",   DUEL_BETTER_LOWER, N_("4K random write QD32, 99.999 % latency") },
-  { "qos_write_qd32_samples",      "I/Os", DUEL_BETTER_NONE,  N_("4K random write QD32, latency samples") },
-  /* xgettext:no-c-format */
-  { "qos_mix_read_qd32_p99_us",    "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, reads, 99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_mix_read_qd32_p99_9_us",  "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, reads, 99.9 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_mix_read_qd32_p99_99_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, reads, 99.99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_mix_read_qd32_p99_999_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, reads, 99.999 % latency") },
-  { "qos_mix_read_qd32_samples",   "I/Os", DUEL_BETTER_NONE,  N_("Mixed 50/50 QD32, reads, latency samples") },
-  /* xgettext:no-c-format */
-  { "qos_mix_write_qd32_p99_us",   "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, writes, 99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_mix_write_qd32_p99_9_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, writes, 99.9 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_mix_write_qd32_p99_99_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, writes, 99.99 % latency") },
-  /* xgettext:no-c-format */
-  { "qos_mix_write_qd32_p99_999_us", "us",   DUEL_BETTER_LOWER, N_("Mixed 50/50 QD32, writes, 99.999 % latency") },
-  { "qos_mix_write_qd32_samples",  "I/Os", DUEL_BETTER_NONE,  N_("Mixed 50/50 QD32, writes, latency samples") },
-  /* standard */
-  { "seq_read_mbps",        "MB/s", DUEL_BETTER_HIGHER, N_("128K sequential read QD32") },
-  { "seq_write_mbps",       "MB/s", DUEL_BETTER_HIGHER, N_("128K sequential write QD32") },
-  { "rand_read_qd1_iops",   "IOPS", DUEL_BETTER_HIGHER, N_("4K random read QD1") },
-  { "rand_read_qd1_mbps",   "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD1, MB/s") },
-  { "rand_write_qd1_iops",  "IOPS", DUEL_BETTER_HIGHER, N_("4K random write QD1") },
-  { "rand_write_qd1_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD1, MB/s") },
-  { "rand_read_qd32_iops",  "IOPS", DUEL_BETTER_HIGHER, N_("4K random read QD32") },
-  { "rand_read_qd32_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD32, MB/s") },
-  { "rand_write_qd32_iops", "IOPS", DUEL_BETTER_HIGHER, N_("4K random write QD32") },
-  { "rand_write_qd32_mbps", "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD32, MB/s") },
-};
+/* Every module's figures, in report order, as one array. */
+static GArray *
+all_figures (void)
+{
+  static gsize once = 0;
+  static GArray *figures;
+
+  if (g_once_init_enter (&once))
+    {
+      GArray *all = g_array_new (FALSE, FALSE, sizeof (DuelFigureInfo));
+
+      for (guint i = 0; i < G_N_ELEMENTS (all_ops); i++)
+        g_array_append_vals (all, all_ops[i]->figures, all_ops[i]->n_figures);
+      figures = all;
+      g_once_init_leave (&once, 1);
+    }
+  return figures;
+}
 
 const DuelFigureInfo *
 duel_figure_get_all (guint *out_n)
 {
+  GArray *figures = all_figures ();
+
   if (out_n != NULL)
-    *out_n = G_N_ELEMENTS (figures);
-  return figures;
+    *out_n = figures->len;
+  return (const DuelFigureInfo *) (gpointer) figures->data;
 }
 
 const DuelFigureInfo *
 duel_figure_lookup (const char *key)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+  guint n;
+  const DuelFigureInfo *figures = duel_figure_get_all (&n);
+
+  for (guint i = 0; i < n; i++)
     {
       if (g_strcmp0 (figures[i].key, key) == 0)
         return &figures[i];
@@ -1934,3 +613,4 @@ duel_figure_format (const char *key,
     return g_strdup_printf ("%.0f %s", value, unit);
   return g_strdup_printf ("%g", value);
 }
+

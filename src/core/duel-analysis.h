@@ -346,6 +346,14 @@ DuelSummary *duel_analysis_resummarize    (const DuelTestRecord     *record,
 
 /* The kind a preset's test name implies ("wsat-fill" → saturation, …). */
 DuelAnalysisKind duel_analysis_kind_for_test_name (const char *name);
+/* Whether a test no preset named (an imported fio job) has the workload of
+ * @kind's test: one rule, the analysis module's, for the importer and for
+ * the comparison's search. */
+gboolean         duel_analysis_fits               (const DuelTestRecord *record,
+                                                   DuelAnalysisKind      kind);
+/* The analysis an imported test gets: the fill, the mix over time, a mix's
+ * latencies, else the standard figures. */
+DuelAnalysisKind duel_analysis_guess              (const DuelTestRecord *record);
 
 /* The documented figure keys. */
 typedef struct

@@ -1095,40 +1095,6 @@ summary_kind (const DuelTestRecord *record)
   return DUEL_ANALYSIS_NONE;
 }
 
-static gboolean
-has_latencies (const DuelTestRecord *record)
-{
-  return record->latency[DUEL_DIRECTION_READ]->count > 0 ||
-         record->latency[DUEL_DIRECTION_WRITE]->count > 0;
-}
-
-/* What an unnamed (imported) test looks like for each analysis. */
-static gboolean
-workload_fits (const DuelTestRecord *record,
-               DuelAnalysisKind      kind)
-{
-  const DuelWorkload *w = &record->workload;
-  guint rows = duel_series_get_length (record->series);
-
-  switch (kind)
-    {
-    case DUEL_ANALYSIS_SATURATION:
-      return w->pattern == DUEL_PATTERN_RANDOM && w->read_percent == 0 && rows >= 2 &&
-             (w->size_multiple >= 1 || (record->span_length > 0 && record->byte_limit >= record->span_length));
-    case DUEL_ANALYSIS_READ_SCORE:
-      return w->pattern == DUEL_PATTERN_RANDOM && w->read_percent == 100;
-    case DUEL_ANALYSIS_CONSISTENCY:
-      return rows >= 2;
-    case DUEL_ANALYSIS_QOS:
-      return has_latencies (record);
-    case DUEL_ANALYSIS_STANDARD:
-      return record->status == DUEL_TEST_STATUS_COMPLETE || rows > 0 || record->summary != NULL;
-    case DUEL_ANALYSIS_NONE:
-    default:
-      return FALSE;
-    }
-}
-
 GPtrArray *
 duel_comparison_find_tests (DuelComparison   *self,
                             guint             drive,
@@ -1157,7 +1123,7 @@ duel_comparison_find_tests (DuelComparison   *self,
           else if (tier == 1)
             match = named == DUEL_ANALYSIS_NONE && summary_kind (record) == kind;
           else
-            match = named == DUEL_ANALYSIS_NONE && workload_fits (record, kind);
+            match = named == DUEL_ANALYSIS_NONE && duel_analysis_fits (record, kind);
           if (match)
             g_ptr_array_add (found, record);
         }

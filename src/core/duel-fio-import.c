@@ -476,22 +476,6 @@ add_series_from_log (DuelTestRecord  *record,
     duel_series_append (record->series, &g_array_index (rows, DuelSeriesRow, i));
 }
 
-/* fio jobs carry no preset name: the analysis that fits the workload gives
- * them summary figures, so that imported runs compare like measured ones. */
-static DuelAnalysisKind
-guess_analysis (const DuelTestRecord *record)
-{
-  const DuelWorkload *w = &record->workload;
-  guint rows = duel_series_get_length (record->series);
-
-  if (w->pattern == DUEL_PATTERN_RANDOM && w->read_percent == 0 && rows >= 2 &&
-      record->span_length > 0 && record->byte_limit >= record->span_length)
-    return DUEL_ANALYSIS_SATURATION;
-  if (w->read_percent > 0 && w->read_percent < 100)
-    return rows >= 2 ? DUEL_ANALYSIS_CONSISTENCY : DUEL_ANALYSIS_QOS;
-  return DUEL_ANALYSIS_STANDARD;
-}
-
 /* Folds one of a job's numjobs clones, as fio reports each without
  * group_reporting, into the first: what group_reporting would have said.
  * Clones carry no IOPS log (import_job() refuses one), so each has the one
@@ -537,7 +521,7 @@ static void
 apply_analysis (DuelTestRecord *record)
 {
   g_autoptr(DuelSummary) summary = NULL;
-  DuelAnalysisKind kind = guess_analysis (record);
+  DuelAnalysisKind kind = duel_analysis_guess (record);
   DuelAnalysisParams params;
 
   duel_analysis_params_init (&params);

@@ -1,0 +1,73 @@
+/* duel-standard.c — the standard set: sequential MB/s, random IOPS at QD1 and QD32
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duel-analysis-private.h"
+
+static void
+summarize (const DuelTestRecord     *record,
+           const DuelAnalysisParams *params,
+           DuelSummary              *summary)
+{
+  DuelThroughput t;
+  guint read_percent = record->workload.read_percent;
+  DuelDirection d;
+  g_autofree char *iops_key = NULL;
+  g_autofree char *mbps_key = NULL;
+
+  duel_analysis_throughput (record->series, record->runtime_ns, &t);
+
+  /* The standard set has one direction per test; a mix has no key of its own. */
+  if (read_percent != 0 && read_percent != 100)
+    return;
+  d = read_percent == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
+
+  if (record->workload.pattern == DUEL_PATTERN_SEQUENTIAL)
+    {
+      mbps_key = g_strdup_printf ("seq_%s_mbps", _duel_analysis_direction_name (d));
+      duel_summary_add (summary, mbps_key, t.mb_per_s[d]);
+      return;
+    }
+
+  iops_key = g_strdup_printf ("rand_%s_qd%u_iops", _duel_analysis_direction_name (d), record->workload.queue_depth);
+  mbps_key = g_strdup_printf ("rand_%s_qd%u_mbps", _duel_analysis_direction_name (d), record->workload.queue_depth);
+  duel_summary_add (summary, iops_key, t.iops[d]);
+  duel_summary_add (summary, mbps_key, t.mb_per_s[d]);
+}
+
+static const DuelFigureInfo figures[] = {
+  { "seq_read_mbps",        "MB/s", DUEL_BETTER_HIGHER, N_("128K sequential read QD32") },
+  { "seq_write_mbps",       "MB/s", DUEL_BETTER_HIGHER, N_("128K sequential write QD32") },
+  { "rand_read_qd1_iops",   "IOPS", DUEL_BETTER_HIGHER, N_("4K random read QD1") },
+  { "rand_read_qd1_mbps",   "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD1, MB/s") },
+  { "rand_write_qd1_iops",  "IOPS", DUEL_BETTER_HIGHER, N_("4K random write QD1") },
+  { "rand_write_qd1_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD1, MB/s") },
+  { "rand_read_qd32_iops",  "IOPS", DUEL_BETTER_HIGHER, N_("4K random read QD32") },
+  { "rand_read_qd32_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD32, MB/s") },
+  { "rand_write_qd32_iops", "IOPS", DUEL_BETTER_HIGHER, N_("4K random write QD32") },
+  { "rand_write_qd32_mbps", "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD32, MB/s") },
+};
+
+/* Anything that ran: its IOPS and MB/s. */
+static gboolean
+fits (const DuelTestRecord *record)
+{
+  return record->status == DUEL_TEST_STATUS_COMPLETE || duel_series_get_length (record->series) > 0 ||
+         record->summary != NULL;
+}
+
+const DuelAnalysisOps _duel_analysis_standard_ops = {
+  .kind = DUEL_ANALYSIS_STANDARD,
+  .name = "standard",
+  .figures = figures,
+  .n_figures = G_N_ELEMENTS (figures),
+  .fits = fits,
+  .summarize = summarize,
+};
