@@ -53,8 +53,6 @@ double                duel_chart_record_figure  (const DuelTestRecord *record,
 /* The object member @member of @object, or NULL (any other type is NULL too). */
 JsonObject           *duel_chart_json_object    (JsonObject           *object,
                                                  const char           *member);
-/* summary.details of @record without creating it; NULL when absent. */
-JsonObject           *duel_chart_record_details (const DuelTestRecord *record);
 /* A CSV field, quoted when needed. */
 void                  duel_chart_csv_append_field (GString            *csv,
                                                    const char         *text);

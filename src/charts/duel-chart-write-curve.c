@@ -18,10 +18,6 @@ enum {
   N_MARKS
 };
 
-static const char * const mark_keys[N_MARKS] = {
-  "iops_at_0pct", "iops_at_50pct", "iops_at_100pct", "iops_at_end",
-};
-
 typedef struct
 {
   DuelTestRecord *record;        /* borrowed from the comparison's result */
@@ -99,7 +95,7 @@ build_drive (DuelChartWriteCurve *self,
   const DuelSeriesRow *rows;
   double span, cumulative = 0, written_pct;
   guint n;
-  JsonObject *details, *plateau;
+  DuelSaturationSummary summary;
 
   drive->published = duel_comparison_is_published (comparison, index);
   drive->by_pct = duel_chart_line_new ();
@@ -141,9 +137,10 @@ build_drive (DuelChartWriteCurve *self,
       duel_chart_line_prepare (drive->by_time);
     }
 
+  duel_saturation_summary_from_record (record, &summary);
   for (guint m = 0; m < N_MARKS; m++)
-    drive->mark_iops[m] = duel_chart_record_figure (record, mark_keys[m]);
-  written_pct = duel_chart_record_figure (record, "capacity_written_pct");
+    drive->mark_iops[m] = summary.iops_at_pct[m];
+  written_pct = summary.written_pct;
   if (!isfinite (written_pct) && !drive->published && span > 0)
     written_pct = cumulative / span * 100.0;
   drive->mark_pct[MARK_0] = 0;
@@ -155,19 +152,11 @@ build_drive (DuelChartWriteCurve *self,
     if (isfinite (written_pct) && drive->mark_pct[m] > written_pct + 1e-9)
       drive->mark_iops[m] = NAN;
 
-  drive->plateau_iops = duel_chart_record_figure (record, "plateau_iops");
-  drive->cliff_pct = duel_chart_record_figure (record, "cliff_pct");
-
+  drive->plateau_iops = summary.plateau_iops;
+  drive->cliff_pct = summary.cliff_pct;
   /* The plateau's window as the analysis took it. */
-  details = duel_chart_record_details (record);
-  plateau = duel_chart_json_object (duel_chart_json_object (duel_chart_json_object (details, "saturation"),
-                                                            "points"),
-                                    "plateau");
-  if (plateau != NULL)
-    {
-      drive->plateau_lo_pct = json_object_get_double_member_with_default (plateau, "lo_pct", NAN);
-      drive->plateau_hi_pct = json_object_get_double_member_with_default (plateau, "hi_pct", NAN);
-    }
+  drive->plateau_lo_pct = summary.plateau_lo_pct;
+  drive->plateau_hi_pct = summary.plateau_hi_pct;
   if (!isfinite (drive->plateau_lo_pct) && isfinite (written_pct))
     {
       DuelAnalysisParams params;

@@ -389,14 +389,6 @@ duel_chart_json_object (JsonObject *object,
   return json_node_get_object (node);
 }
 
-JsonObject *
-duel_chart_record_details (const DuelTestRecord *record)
-{
-  if (record == NULL)
-    return NULL;
-  return duel_chart_json_object (record->summary, "details");
-}
-
 void
 duel_chart_add_plot_rect (DuelChart           *self,
                           const DuelChartRect *rect)

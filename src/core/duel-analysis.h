@@ -222,6 +222,22 @@ void duel_analysis_saturation (const DuelSeries         *series,
                                DuelSaturation           *out);
 void duel_saturation_clear    (DuelSaturation           *saturation);
 
+/* The fill's summary as a result holds it (its figures and the plateau's
+ * window from summary.details), typed for the charts: NAN where the record
+ * has no such figure (a published result prints only some). */
+typedef struct
+{
+  double iops_at_pct[4];        /* at 0 %, 50 %, 100 % written and at the end */
+  double written_pct;           /* capacity_written_pct */
+  double plateau_iops;
+  double plateau_lo_pct;        /* the window the plateau averages */
+  double plateau_hi_pct;
+  double cliff_pct;
+} DuelSaturationSummary;
+
+void duel_saturation_summary_from_record (const DuelTestRecord  *record,
+                                          DuelSaturationSummary *out);
+
 /* % of capacity written at the end of each row (cumulative bytes of
  * @direction / @span_bytes x 100): the x axis of the write saturation chart.
  * GArray of double. */

@@ -1017,6 +1017,51 @@ static const DuelFigureInfo figures[] = {
   { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round after the write cliff") },
 };
 
+static double
+figure (const DuelTestRecord *record,
+        const char           *key)
+{
+  double value = NAN;
+
+  return duel_test_record_get_figure (record, key, &value) ? value : NAN;
+}
+
+static JsonObject *
+object_member (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+void
+duel_saturation_summary_from_record (const DuelTestRecord  *record,
+                                     DuelSaturationSummary *out)
+{
+  static const char * const point_keys[] = { "iops_at_0pct", "iops_at_50pct", "iops_at_100pct", "iops_at_end" };
+  JsonObject *plateau;
+
+  g_return_if_fail (record != NULL);
+  g_return_if_fail (out != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (point_keys); i++)
+    out->iops_at_pct[i] = figure (record, point_keys[i]);
+  out->written_pct = figure (record, "capacity_written_pct");
+  out->plateau_iops = figure (record, "plateau_iops");
+  out->cliff_pct = figure (record, "cliff_pct");
+  out->plateau_lo_pct = out->plateau_hi_pct = NAN;
+  /* summarize() above writes details.saturation.points.plateau. */
+  plateau = object_member (object_member (object_member (object_member (record->summary, "details"), "saturation"),
+                                          "points"),
+                           "plateau");
+  if (plateau != NULL)
+    {
+      out->plateau_lo_pct = json_object_get_double_member_with_default (plateau, "lo_pct", NAN);
+      out->plateau_hi_pct = json_object_get_double_member_with_default (plateau, "hi_pct", NAN);
+    }
+}
+
 /* A random write of at least the span once: the drive fills. */
 static gboolean
 fits (const DuelTestRecord *record)
