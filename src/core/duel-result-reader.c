@@ -1,0 +1,1443 @@
+/* duel-result-reader.c — loading a result file with validation
+ *
+ * The loader treats its input as hostile (a fuzzer is pointed at it): every
+ * node's type is checked before use, integers are range-checked, nothing is
+ * allocated from a declared length, and the text is pre-scanned for what
+ * json-glib 1.6 handles badly (deep nesting overflows its recursive parser,
+ * integers beyond 64 bits wrap silently).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-error.h"
+#include "duel-journal-private.h"
+#include "duel-result-internal.h"
+#include "duel-result-private.h"
+#include "duel-result.h"
+#include "duel-series-columns-private.h"
+#include "duel-text.h"
+
+/* Deeper documents are refused before json-glib's recursive parser sees them. */
+#define MAX_NESTING 256
+/* A day of 100 ms rows is ~100 MB of JSON; far larger files are not results. */
+#define MAX_FILE_SIZE (G_GUINT64_CONSTANT (2) << 30)
+
+typedef struct
+{
+  const char        *source;
+  GError           **error;
+  DuelSeriesColumns *columns;   /* the series columns taken from the text, or NULL */
+} Loader;
+
+static gboolean fail (Loader     *loader,
+                      const char *format,
+                      ...) G_GNUC_PRINTF (2, 3);
+
+/* Always returns FALSE, so callers can `return fail (...)`. */
+static gboolean
+fail (Loader     *loader,
+      const char *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  g_autofree char *line = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* Names and excerpts from the file: one line, no terminal controls. */
+  line = duel_text_escape (message);
+
+  if (loader->source != NULL)
+    g_set_error (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, "%s: %s", loader->source, line);
+  else
+    g_set_error_literal (loader->error, DUEL_ERROR, DUEL_ERROR_FORMAT, line);
+  return FALSE;
+}
+
+static char *
+field_name (const char *prefix,
+            const char *name)
+{
+  if (prefix == NULL || prefix[0] == '\0')
+    return g_strdup (name);
+  return g_strconcat (prefix, ".", name, NULL);
+}
+
+static const char *
+describe_node (JsonNode *node)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT: return _("an object");
+    case JSON_NODE_ARRAY:  return _("an array");
+    case JSON_NODE_NULL:   return _("null");
+    case JSON_NODE_VALUE:
+    default:
+      break;
+    }
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:  return _("a string");
+    case G_TYPE_BOOLEAN: return _("true or false");
+    case G_TYPE_INT64:   return _("an integer");
+    case G_TYPE_DOUBLE:  return _("a number with a fraction");
+    default:             return _("an unknown value");
+    }
+}
+
+static gboolean
+wrong_type (Loader     *loader,
+            const char *field,
+            const char *expected,
+            JsonNode   *node)
+{
+  return fail (loader, _("%s should be %s, not %s."), field, expected, describe_node (node));
+}
+
+static gboolean
+is_integer (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64;
+}
+
+static gboolean
+is_number (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) &&
+         (json_node_get_value_type (node) == G_TYPE_INT64 ||
+          json_node_get_value_type (node) == G_TYPE_DOUBLE);
+}
+
+/* An integer in 0..max; @field names it in errors. */
+static gboolean
+check_uint_node (Loader     *loader,
+                 JsonNode   *node,
+                 const char *field,
+                 guint64     max,
+                 guint64    *out)
+{
+  gint64 value;
+
+  if (!is_integer (node))
+    return wrong_type (loader, field, _("an integer"), node);
+  value = json_node_get_int (node);
+  if (value < 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, value);
+      return fail (loader, _("%s is %s, but it cannot be negative."), field, text);
+    }
+  if ((guint64) value > max)
+    {
+      g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, value);
+      g_autofree char *limit = g_strdup_printf ("%" G_GUINT64_FORMAT, max);
+      return fail (loader, _("%s is %s, more than the largest allowed value %s."), field, text, limit);
+    }
+  *out = (guint64) value;
+  return TRUE;
+}
+
+/* Returns the member, or NULL after setting an error if it is required and
+ * missing. An absent optional member returns NULL without an error. JSON
+ * null counts as absent for optional members. */
+static JsonNode *
+get_member (Loader     *loader,
+            JsonObject *object,
+            const char *prefix,
+            const char *name,
+            gboolean    required,
+            gboolean   *failed)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  *failed = FALSE;
+  if (node != NULL && !required && JSON_NODE_HOLDS_NULL (node))
+    node = NULL;
+  if (node == NULL && required)
+    {
+      g_autofree char *field = field_name (prefix, name);
+      *failed = TRUE;
+      fail (loader, _("%s is missing."), field);
+    }
+  return node;
+}
+
+static gboolean
+get_uint (Loader     *loader,
+          JsonObject *object,
+          const char *prefix,
+          const char *name,
+          gboolean    required,
+          guint64     max,
+          guint64    *out)
+{
+  g_autofree char *field = NULL;
+  gboolean failed;
+  JsonNode *node = get_member (loader, object, prefix, name, required, &failed);
+
+  if (node == NULL)
+    return !failed;
+  field = field_name (prefix, name);
+  return check_uint_node (loader, node, field, max, out);
+}
+
+static gboolean
+get_double (Loader     *loader,
+            JsonObject *object,
+            const char *prefix,
+            const char *name,
+            gboolean    required,
+            double     *out)
+{
+  g_autofree char *field = NULL;
+  gboolean failed;
+  JsonNode *node = get_member (loader, object, prefix, name, required, &failed);
+  double value;
+
+  if (node == NULL)
+    return !failed;
+  field = field_name (prefix, name);
+  if (!is_number (node))
+    return wrong_type (loader, field, _("a number"), node);
+  value = json_node_get_double (node);
+  if (!isfinite (value))
+    return fail (loader, _("%s is not a finite number."), field);
+  *out = value;
+  return TRUE;
+}
+
+static gboolean
+get_string (Loader      *loader,
+            JsonObject  *object,
+            const char  *prefix,
+            const char  *name,
+            gboolean     required,
+            const char **out)
+{
+  g_autofree char *field = NULL;
+  gboolean failed;
+  JsonNode *node = get_member (loader, object, prefix, name, required, &failed);
+
+  if (node == NULL)
+    return !failed;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      field = field_name (prefix, name);
+      return wrong_type (loader, field, _("a string"), node);
+    }
+  /* json-glib lets "\ud800" escapes through as invalid UTF-8. */
+  if (!g_utf8_validate (json_node_get_string (node), -1, NULL))
+    {
+      field = field_name (prefix, name);
+      return fail (loader, _("%s is not valid UTF-8 text."), field);
+    }
+  *out = json_node_get_string (node);
+  return TRUE;
+}
+
+static gboolean
+get_bool (Loader     *loader,
+          JsonObject *object,
+          const char *prefix,
+          const char *name,
+          gboolean    required,
+          gboolean   *out)
+{
+  g_autofree char *field = NULL;
+  gboolean failed;
+  JsonNode *node = get_member (loader, object, prefix, name, required, &failed);
+
+  if (node == NULL)
+    return !failed;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      field = field_name (prefix, name);
+      return wrong_type (loader, field, _("true or false"), node);
+    }
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+static gboolean
+get_object (Loader      *loader,
+            JsonObject  *object,
+            const char  *prefix,
+            const char  *name,
+            gboolean     required,
+            JsonObject **out)
+{
+  g_autofree char *field = NULL;
+  gboolean failed;
+  JsonNode *node = get_member (loader, object, prefix, name, required, &failed);
+
+  if (node == NULL)
+    return !failed;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      field = field_name (prefix, name);
+      return wrong_type (loader, field, _("an object"), node);
+    }
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+static gboolean
+get_array (Loader      *loader,
+           JsonObject  *object,
+           const char  *prefix,
+           const char  *name,
+           gboolean     required,
+           JsonArray  **out)
+{
+  g_autofree char *field = NULL;
+  gboolean failed;
+  JsonNode *node = get_member (loader, object, prefix, name, required, &failed);
+
+  if (node == NULL)
+    return !failed;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      field = field_name (prefix, name);
+      return wrong_type (loader, field, _("an array"), node);
+    }
+  *out = json_node_get_array (node);
+  return TRUE;
+}
+
+/* ISO 8601; a missing zone means UTC. Returned in UTC. */
+static gboolean
+get_date (Loader      *loader,
+          JsonObject  *object,
+          const char  *prefix,
+          const char  *name,
+          gboolean     required,
+          GDateTime  **out)
+{
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr(GDateTime) date = NULL;
+  const char *text = NULL;
+
+  if (!get_string (loader, object, prefix, name, required, &text))
+    return FALSE;
+  if (text == NULL)
+    return TRUE;
+  date = g_date_time_new_from_iso8601 (text, utc);
+  if (date == NULL)
+    {
+      g_autofree char *field = field_name (prefix, name);
+      return fail (loader, _("%s (“%s”) is not an ISO 8601 date and time."), field, text);
+    }
+  *out = g_date_time_to_utc (date);
+  return TRUE;
+}
+
+static gboolean
+load_target (Loader         *loader,
+             JsonObject     *object,
+             DuelTargetInfo *info)
+{
+  const char *path = NULL, *kind = NULL;
+  guint64 size = 0, logical = 0, physical = 0;
+
+  if (!get_string (loader, object, "target", "path", TRUE, &path) ||
+      !get_string (loader, object, "target", "kind", TRUE, &kind) ||
+      !get_uint (loader, object, "target", "size_bytes", TRUE, G_MAXINT64, &size) ||
+      !get_uint (loader, object, "target", "logical_block_size", TRUE, G_MAXUINT32, &logical) ||
+      !get_uint (loader, object, "target", "physical_block_size", TRUE, G_MAXUINT32, &physical))
+    return FALSE;
+
+  if (g_strcmp0 (kind, "file") == 0)
+    info->kind = DUEL_TARGET_KIND_FILE;
+  else if (g_strcmp0 (kind, "block") == 0)
+    info->kind = DUEL_TARGET_KIND_BLOCK;
+  else
+    return fail (loader, _("target.kind is “%s”; it should be “file” or “block”."), kind);
+
+  /* 0 means unknown (a published reference); otherwise a power of two. */
+  if (logical != 0 && (logical & (logical - 1)) != 0)
+    return fail (loader, _("target.logical_block_size (%u bytes) is not a power of two."), (guint) logical);
+  if (physical != 0 && (physical & (physical - 1)) != 0)
+    return fail (loader, _("target.physical_block_size (%u bytes) is not a power of two."), (guint) physical);
+
+  info->path = g_strdup (path);
+  info->size_bytes = size;
+  info->logical_block_size = (guint32) logical;
+  info->physical_block_size = (guint32) physical;
+  return TRUE;
+}
+
+static gboolean check_histogram_totals (Loader        *loader,
+                                        const char    *prefix,
+                                        DuelHistogram *hist,
+                                        guint64        samples,
+                                        guint64        total,
+                                        int            first,
+                                        int            last,
+                                        guint64        min,
+                                        guint64        max,
+                                        guint64        sum,
+                                        double         sum_sq);
+
+/* Histograms come back bucket for bucket; min, max and sums from the stored
+ * fields, so statistics are exactly those of the run. */
+static gboolean
+load_histogram (Loader        *loader,
+                JsonObject    *lat,
+                const char    *prefix,
+                DuelHistogram *hist)
+{
+  JsonArray *bins = NULL;
+  JsonObject *percentiles = NULL;
+  guint64 samples = 0, min = 0, max = 0, sum = 0, total = 0;
+  double sum_sq = 0, ignored;
+  guint n_bins;
+  int first = -1, last = -1, previous = -1;
+
+  duel_histogram_init (hist);
+
+  if (!get_uint (loader, lat, prefix, "samples", TRUE, G_MAXINT64, &samples) ||
+      !get_uint (loader, lat, prefix, "min", TRUE, G_MAXINT64, &min) ||
+      !get_uint (loader, lat, prefix, "max", TRUE, G_MAXINT64, &max) ||
+      !get_uint (loader, lat, prefix, "sum", TRUE, G_MAXINT64, &sum) ||
+      !get_double (loader, lat, prefix, "sum_sq", TRUE, &sum_sq) ||
+      !get_array (loader, lat, prefix, "bins", TRUE, &bins) ||
+      /* Informational: recomputed from the bins, but typed. */
+      !get_double (loader, lat, prefix, "mean", FALSE, &ignored) ||
+      !get_double (loader, lat, prefix, "stddev", FALSE, &ignored) ||
+      !get_object (loader, lat, prefix, "percentiles", FALSE, &percentiles))
+    return FALSE;
+
+  if (percentiles != NULL)
+    {
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, percentiles);
+      while (json_object_iter_next (&iter, &key, &value))
+        {
+          if (!is_number (value))
+            {
+              g_autofree char *field = g_strdup_printf ("%s.percentiles.%s", prefix, key);
+              return wrong_type (loader, field, _("a number"), value);
+            }
+        }
+    }
+
+  n_bins = json_array_get_length (bins);
+  for (guint i = 0; i < n_bins; i++)
+    {
+      JsonNode *node = json_array_get_element (bins, i);
+      g_autofree char *field = g_strdup_printf ("%s.bins[%u]", prefix, i);
+      JsonArray *pair;
+      guint64 lower, count;
+      guint index;
+
+      if (!JSON_NODE_HOLDS_ARRAY (node))
+        return wrong_type (loader, field, _("a [lower_ns, count] pair"), node);
+      pair = json_node_get_array (node);
+      if (json_array_get_length (pair) != 2)
+        return fail (loader, _("%s has %u values; a bin is a [lower_ns, count] pair."),
+                     field, json_array_get_length (pair));
+      if (!check_uint_node (loader, json_array_get_element (pair, 0), field, G_MAXINT64, &lower) ||
+          !check_uint_node (loader, json_array_get_element (pair, 1), field, G_MAXINT64, &count))
+        return FALSE;
+
+      index = duel_histogram_bucket_index (lower);
+      if (lower > duel_histogram_bucket_lower_ns (DUEL_HISTOGRAM_N_BUCKETS - 1))
+        {
+          g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, lower);
+          return fail (loader, _("%s starts at %s ns, beyond the histogram’s range."), field, text);
+        }
+      if (duel_histogram_bucket_lower_ns (index) != lower)
+        {
+          g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, lower);
+          return fail (loader, _("%s starts at %s ns, which is not a bucket boundary."), field, text);
+        }
+      if ((int) index <= previous)
+        return fail (loader, _("%s is out of order: bins must be sorted by latency, each once."), field);
+      previous = (int) index;
+      if (count == 0)
+        continue;
+      if (total + count < total || total + count > G_MAXINT64)
+        return fail (loader, _("%s makes the sample count overflow."), field);
+
+      hist->buckets[index] = count;
+      total += count;
+      if (first < 0)
+        first = (int) index;
+      last = (int) index;
+    }
+
+  return check_histogram_totals (loader, prefix, hist, samples, total, first, last, min, max, sum, sum_sq);
+}
+
+/* What a histogram's totals must say of its bins: @total, @first and @last
+ * come from the bins in @hist; the totals are stored in it when they fit. */
+static gboolean
+check_histogram_totals (Loader        *loader,
+                        const char    *prefix,
+                        DuelHistogram *hist,
+                        guint64        samples,
+                        guint64        total,
+                        int            first,
+                        int            last,
+                        guint64        min,
+                        guint64        max,
+                        guint64        sum,
+                        double         sum_sq)
+{
+  if (total != samples)
+    {
+      g_autofree char *a = g_strdup_printf ("%" G_GUINT64_FORMAT, samples);
+      g_autofree char *b = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
+      return fail (loader, _("%s.samples is %s but the bins add up to %s."), prefix, a, b);
+    }
+
+  if (total > 0)
+    {
+      guint64 low;
+
+      if (min > max)
+        return fail (loader, _("%s.min is larger than %s.max."), prefix, prefix);
+      if (duel_histogram_bucket_index (min) != (guint) first)
+        return fail (loader, _("%s.min is not in the first non-empty bin."), prefix);
+      if (duel_histogram_bucket_index (max) != (guint) last)
+        return fail (loader, _("%s.max is not in the last non-empty bin."), prefix);
+      /* min·n <= sum <= max·n; an overflowing bound is no bound. */
+      if (__builtin_mul_overflow (min, total, &low) || sum < low)
+        return fail (loader, _("%s.sum is smaller than %s.min times the sample count."), prefix, prefix);
+      if (!__builtin_mul_overflow (max, total, &low) && sum > low)
+        return fail (loader, _("%s.sum is larger than %s.max times the sample count."), prefix, prefix);
+      if (sum_sq < 0)
+        return fail (loader, _("%s.sum_sq cannot be negative."), prefix);
+    }
+  else if (min != 0 || max != 0 || sum != 0 || sum_sq != 0)
+    return fail (loader, _("%s has no samples but a non-zero min, max or sum."), prefix);
+
+  hist->count = total;
+  hist->min_ns = min;
+  hist->max_ns = max;
+  hist->sum_ns = sum;
+  hist->sum_sq_ns = sum_sq;
+  return TRUE;
+}
+
+/* One column of tests[@test].series: taken from the text (@values) or in
+ * the tree (@array), where a taken column is null. */
+typedef struct
+{
+  const guint64 *values;
+  const double  *doubles;
+  JsonArray     *array;
+  gsize          n;
+} SeriesColumn;
+
+static gboolean
+get_series_column (Loader       *loader,
+                   JsonObject   *object,
+                   const char   *prefix,
+                   guint         test,
+                   guint         column,
+                   gboolean      required,
+                   SeriesColumn *out)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, _duel_result_column_names[column]) : NULL;
+
+  memset (out, 0, sizeof *out);
+  if (node != NULL && JSON_NODE_HOLDS_NULL (node))
+    {
+      if (column == COLUMN_TEMPERATURE)
+        out->doubles = _duel_series_columns_get_double (loader->columns, test, column, &out->n);
+      else
+        out->values = _duel_series_columns_get_uint (loader->columns, test, column, &out->n);
+      if (out->values != NULL || out->doubles != NULL)
+        return TRUE;
+    }
+  if (!get_array (loader, object, prefix, _duel_result_column_names[column], required, &out->array))
+    return FALSE;
+  out->n = out->array != NULL ? json_array_get_length (out->array) : 0;
+  return TRUE;
+}
+
+static gboolean
+load_series (Loader     *loader,
+             JsonObject *object,
+             const char *prefix,
+             guint       test,
+             DuelSeries *series)
+{
+  SeriesColumn columns[N_INT_COLUMNS];
+  SeriesColumn temperature;
+  guint64 declared = 0;
+  gboolean has_declared;
+  guint n;
+  guint64 sum_ops[DUEL_N_DIRECTIONS] = { 0, }, sum_bytes[DUEL_N_DIRECTIONS] = { 0, };
+
+  for (guint c = 0; c < N_INT_COLUMNS; c++)
+    if (!get_series_column (loader, object, prefix, test, c, TRUE, &columns[c]))
+      return FALSE;
+  if (!get_series_column (loader, object, prefix, test, COLUMN_TEMPERATURE, FALSE, &temperature))
+    return FALSE;
+
+  if (columns[COLUMN_T_MS].n > G_MAXUINT)
+    return fail (loader, _("%s has more rows than a result can hold."), prefix);
+  n = (guint) columns[COLUMN_T_MS].n;
+  has_declared = json_object_get_member (object, "rows") != NULL;
+  if (has_declared && !get_uint (loader, object, prefix, "rows", TRUE, G_MAXINT64, &declared))
+    return FALSE;
+  /* The declared count is only compared, never used to allocate. */
+  if (has_declared && declared != n)
+    {
+      g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, declared);
+      return fail (loader, _("%s declares %s rows but t_ms has %u values."), prefix, text, n);
+    }
+  for (guint c = 1; c < N_INT_COLUMNS; c++)
+    if (columns[c].n != n)
+      return fail (loader, _("%s.%s has %u values but t_ms has %u."),
+                   prefix, _duel_result_column_names[c], (guint) MIN (columns[c].n, G_MAXUINT), n);
+  if ((temperature.array != NULL || temperature.doubles != NULL) && temperature.n != n)
+    return fail (loader, _("%s.%s has %u values but t_ms has %u."),
+                 prefix, "temperature_c", (guint) MIN (temperature.n, G_MAXUINT), n);
+
+  /* Columns in the tree: every value an integer 0 to 2^63-1, column by
+   * column (taken columns hold nothing else). */
+  for (guint c = 0; c < N_INT_COLUMNS; c++)
+    for (guint i = 0; columns[c].array != NULL && i < n; i++)
+      {
+        JsonNode *node = json_array_get_element (columns[c].array, i);
+
+        if (G_UNLIKELY (!is_integer (node) || json_node_get_int (node) < 0))
+          {
+            g_autofree char *where = g_strdup_printf ("%s.%s[%u]", prefix, _duel_result_column_names[c], i);
+            guint64 ignored;
+
+            return check_uint_node (loader, node, where, G_MAXINT64, &ignored);
+          }
+      }
+
+  duel_series_reserve (series, n);
+  for (guint i = 0; i < n; i++)
+    {
+      DuelSeriesRow row;
+
+      for (guint c = 0; c < N_INT_COLUMNS; c++)
+        *_duel_result_row_field (&row, (Column) c) = columns[c].values != NULL
+          ? columns[c].values[i] : (guint64) json_node_get_int (json_array_get_element (columns[c].array, i));
+
+      if (i > 0 && row.t_ms <= duel_series_get_row (series, i - 1)->t_ms)
+        return fail (loader, _("%s.t_ms[%u] does not come after t_ms[%u]: times must increase."),
+                     prefix, i, i - 1);
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          guint64 max_bytes;
+
+          /* No I/O moves more than the largest block: catches swapped or
+           * mis-scaled columns. */
+          if (__builtin_mul_overflow (row.ops[d], (guint64) DUEL_WORKLOAD_MAX_BLOCK_SIZE, &max_bytes))
+            max_bytes = G_MAXUINT64;
+          if (row.bytes[d] > max_bytes)
+            return fail (loader, _("%s.%s[%u] is more than 64 MiB per operation in %s."),
+                         prefix, _duel_result_column_names[d == DUEL_DIRECTION_READ ? COLUMN_READ_BYTES : COLUMN_WRITE_BYTES],
+                         i, _duel_result_column_names[d == DUEL_DIRECTION_READ ? COLUMN_READ_OPS : COLUMN_WRITE_OPS]);
+          if (__builtin_add_overflow (sum_ops[d], row.ops[d], &sum_ops[d]) ||
+              __builtin_add_overflow (sum_bytes[d], row.bytes[d], &sum_bytes[d]))
+            return fail (loader, _("%s adds up to more than 2^64 operations or bytes."), prefix);
+        }
+
+      row.temperature_c = NAN;
+      if (temperature.doubles != NULL)
+        row.temperature_c = temperature.doubles[i];
+      else if (temperature.array != NULL)
+        {
+          JsonNode *node = json_array_get_element (temperature.array, i);
+
+          if (!JSON_NODE_HOLDS_NULL (node))
+            {
+              if (!is_number (node))
+                {
+                  g_autofree char *where = g_strdup_printf ("%s.temperature_c[%u]", prefix, i);
+                  return wrong_type (loader, where, _("a number or null"), node);
+                }
+              row.temperature_c = json_node_get_double (node);
+            }
+        }
+      /* JSON has no NaN: a taken column's NaN is a null. */
+      if (!isnan (row.temperature_c) && (!isfinite (row.temperature_c) ||
+                                         row.temperature_c < -273.15 || row.temperature_c > 1000))
+        {
+          g_autofree char *where = g_strdup_printf ("%s.temperature_c[%u]", prefix, i);
+          return fail (loader, _("%s is not a plausible temperature in °C."), where);
+        }
+      duel_series_append (series, &row);
+    }
+  _duel_series_columns_release (loader->columns, test);
+  return TRUE;
+}
+
+static gboolean
+load_summary (Loader     *loader,
+              JsonObject *summary,
+              const char *prefix)
+{
+  JsonArray *figures = NULL;
+  JsonObject *details = NULL;
+  guint n;
+
+  if (!get_array (loader, summary, prefix, "figures", FALSE, &figures) ||
+      !get_object (loader, summary, prefix, "details", FALSE, &details))
+    return FALSE;
+  if (figures == NULL)
+    return TRUE;
+
+  n = json_array_get_length (figures);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (figures, i);
+      g_autofree char *where = g_strdup_printf ("%s.figures[%u]", prefix, i);
+      JsonObject *figure;
+      const char *key = NULL, *unit = NULL, *better = NULL;
+      JsonNode *value;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return wrong_type (loader, where, _("an object"), node);
+      figure = json_node_get_object (node);
+      if (!get_string (loader, figure, where, "key", TRUE, &key) ||
+          !get_string (loader, figure, where, "unit", TRUE, &unit) ||
+          !get_string (loader, figure, where, "better", TRUE, &better))
+        return FALSE;
+      if (g_strcmp0 (better, "higher") != 0 && g_strcmp0 (better, "lower") != 0 &&
+          g_strcmp0 (better, "none") != 0)
+        return fail (loader, _("%s.better is “%s”; it should be “higher”, “lower” or “none”."), where, better);
+      value = json_object_get_member (figure, "value");
+      if (value == NULL)
+        return fail (loader, _("%s.value is missing."), where);
+      if (!JSON_NODE_HOLDS_NULL (value) && !is_number (value))
+        return wrong_type (loader, where, _("a number or null"), value);
+      if (!JSON_NODE_HOLDS_NULL (value) && !isfinite (json_node_get_double (value)))
+        return fail (loader, _("%s.value is not a finite number."), where);
+    }
+  return TRUE;
+}
+
+/* What a test is (name, status, workload, span, start): a file's test with
+ * @out_series non-NULL, where runtime, series and totals are required and
+ * returned; a journal's "test" line with @out_series NULL, where they are
+ * not looked at. The record's series and histograms are empty. */
+static DuelTestRecord *
+load_test_header (Loader                *loader,
+                  JsonObject            *test,
+                  guint                  index,
+                  const DuelTargetInfo  *target,
+                  guint64               *out_runtime_ns,
+                  JsonObject           **out_series,
+                  JsonObject           **out_totals,
+                  JsonObject           **out_summary)
+{
+  g_autofree char *prefix = g_strdup_printf ("tests[%u]", index);
+  g_autofree char *params_prefix = g_strdup_printf ("tests[%u].params", index);
+  g_autoptr(DuelTestRecord) record = NULL;
+  g_autoptr(GError) workload_error = NULL;
+  JsonObject *params = NULL;
+  const char *name = NULL, *preset = NULL, *status = NULL, *error_message = NULL;
+  GDateTime *started = NULL;
+  DuelWorkload workload;
+  guint64 interval_ms = 0;
+  guint64 span_offset = 0, span_bytes = 0, byte_limit = 0;
+  gboolean trimmed = FALSE;
+  gboolean full = out_series != NULL;
+  DuelTestStatus test_status;
+
+  if (!get_string (loader, test, prefix, "name", TRUE, &name) ||
+      !get_string (loader, test, prefix, "preset", FALSE, &preset) ||
+      !get_string (loader, test, prefix, "status", TRUE, &status) ||
+      !get_string (loader, test, prefix, "error", FALSE, &error_message) ||
+      !get_object (loader, test, prefix, "params", TRUE, &params) ||
+      !get_uint (loader, test, prefix, "interval_ms", TRUE, G_MAXUINT32, &interval_ms) ||
+      (full && !get_uint (loader, test, prefix, "runtime_ns", TRUE, G_MAXINT64, out_runtime_ns)) ||
+      (full && !get_object (loader, test, prefix, "series", TRUE, out_series)) ||
+      (full && !get_object (loader, test, prefix, "totals", TRUE, out_totals)) ||
+      !get_object (loader, test, prefix, "summary", FALSE, out_summary))
+    return NULL;
+
+  if (name[0] == '\0')
+    {
+      fail (loader, _("%s.name is empty."), prefix);
+      return NULL;
+    }
+  if (!duel_test_status_from_string (status, &test_status))
+    {
+      fail (loader, _("%s.status is “%s”; it should be pending, running, complete, cancelled or failed."),
+            prefix, status);
+      return NULL;
+    }
+
+  if (!duel_workload_from_json (params, &workload, &workload_error))
+    {
+      fail (loader, "%s: %s", params_prefix, workload_error->message);
+      return NULL;
+    }
+  if (workload.block_size == 0 || workload.queue_depth == 0)
+    {
+      fail (loader, _("%s: the block size and the queue depth must be at least 1."), params_prefix);
+      return NULL;
+    }
+  if (!get_uint (loader, params, params_prefix, "span_offset", TRUE, G_MAXINT64, &span_offset) ||
+      !get_uint (loader, params, params_prefix, "span_bytes", TRUE, G_MAXINT64, &span_bytes) ||
+      !get_uint (loader, params, params_prefix, "byte_limit", TRUE, G_MAXINT64, &byte_limit) ||
+      !get_bool (loader, params, params_prefix, "trimmed", TRUE, &trimmed))
+    return NULL;
+
+  if (interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS || interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)
+    {
+      fail (loader, _("%s.interval_ms is %u; it should be between %u and %u ms."),
+            prefix, (guint) interval_ms, DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS);
+      return NULL;
+    }
+  if (interval_ms != workload.interval_ms)
+    {
+      fail (loader, _("%s.interval_ms is %u but %s.interval_ms is %u."),
+            prefix, (guint) interval_ms, params_prefix, workload.interval_ms);
+      return NULL;
+    }
+  if (span_bytes > 0 && target->size_bytes > 0 &&
+      (span_offset > target->size_bytes || span_bytes > target->size_bytes - span_offset))
+    {
+      fail (loader, _("%s: the span reaches past the end of the target."), params_prefix);
+      return NULL;
+    }
+
+  record = duel_test_record_new (name, &workload);
+  record->preset = g_strdup (preset);
+  record->status = test_status;
+  record->error_message = g_strdup (error_message);
+  record->span_offset = span_offset;
+  record->span_length = span_bytes;
+  record->byte_limit = byte_limit;
+  record->trimmed = trimmed;
+
+  if (!get_date (loader, test, prefix, "started", FALSE, &started))
+    return NULL;
+  record->started = started;
+
+  return g_steal_pointer (&record);
+}
+
+static gboolean
+load_test_summary (Loader         *loader,
+                   JsonObject     *summary,
+                   guint           index,
+                   DuelTestRecord *record)
+{
+  g_autofree char *summary_prefix = NULL;
+
+  if (summary == NULL)
+    return TRUE;
+  summary_prefix = g_strdup_printf ("tests[%u].summary", index);
+  if (!load_summary (loader, summary, summary_prefix))
+    return FALSE;
+  record->summary = _duel_result_copy_sanitized_object (summary);
+  return TRUE;
+}
+
+static DuelTestRecord *
+load_test (Loader               *loader,
+           JsonNode             *node,
+           guint                 index,
+           const DuelTargetInfo *target)
+{
+  g_autofree char *prefix = g_strdup_printf ("tests[%u]", index);
+  g_autofree char *series_prefix = g_strdup_printf ("tests[%u].series", index);
+  g_autoptr(DuelTestRecord) record = NULL;
+  JsonObject *series = NULL, *totals = NULL, *summary = NULL;
+  guint64 runtime_ns = 0;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      wrong_type (loader, prefix, _("an object"), node);
+      return NULL;
+    }
+
+  record = load_test_header (loader, json_node_get_object (node), index, target,
+                             &runtime_ns, &series, &totals, &summary);
+  if (record == NULL)
+    return NULL;
+  record->runtime_ns = runtime_ns;
+
+  if (!load_series (loader, series, series_prefix, index, record->series))
+    return NULL;
+
+  /* Runs are timed in ms rows and ns totals: a complete run cannot have rows
+   * far past its runtime (catches a column written in the wrong unit). */
+  if (record->status == DUEL_TEST_STATUS_COMPLETE && runtime_ns > 0 &&
+      duel_series_get_length (record->series) > 0)
+    {
+      guint n = duel_series_get_length (record->series);
+      guint64 last_ms = duel_series_get_row (record->series, n - 1)->t_ms;
+
+      if (last_ms > duel_test_record_latest_row_ms (record))
+        {
+          g_autofree char *end_text = g_strdup_printf ("%" G_GUINT64_FORMAT, last_ms);
+          g_autofree char *runtime_text = g_strdup_printf ("%" G_GUINT64_FORMAT, runtime_ns / 1000000);
+
+          fail (loader, _("%s.t_ms ends at %s ms, long after the runtime of %s ms; a column may be in the wrong unit."),
+                series_prefix, end_text, runtime_text);
+          return NULL;
+        }
+    }
+
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      g_autofree char *dir_prefix = g_strdup_printf ("%s.totals.%s", prefix, _duel_result_direction_names[d]);
+      g_autofree char *lat_prefix = g_strdup_printf ("%s.lat_ns", dir_prefix);
+      g_autofree char *totals_prefix = g_strdup_printf ("%s.totals", prefix);
+      JsonObject *dir = NULL, *lat = NULL;
+      guint64 ops = 0, bytes = 0, dir_runtime = 0;
+      double iops = 0, bw = 0;
+
+      if (!get_object (loader, totals, totals_prefix, _duel_result_direction_names[d], TRUE, &dir) ||
+          !get_uint (loader, dir, dir_prefix, "ops", TRUE, G_MAXINT64, &ops) ||
+          !get_uint (loader, dir, dir_prefix, "bytes", TRUE, G_MAXINT64, &bytes) ||
+          !get_uint (loader, dir, dir_prefix, "runtime_ns", TRUE, G_MAXINT64, &dir_runtime) ||
+          !get_double (loader, dir, dir_prefix, "iops", TRUE, &iops) ||
+          !get_double (loader, dir, dir_prefix, "bw_bytes_per_sec", TRUE, &bw) ||
+          !get_object (loader, dir, dir_prefix, "lat_ns", FALSE, &lat))
+        return NULL;
+
+      /* Totals are derived from the series; they must say the same. */
+      if (ops != duel_test_record_get_ops (record, d))
+        {
+          g_autofree char *a = g_strdup_printf ("%" G_GUINT64_FORMAT, ops);
+          g_autofree char *b = g_strdup_printf ("%" G_GUINT64_FORMAT, duel_test_record_get_ops (record, d));
+          fail (loader, _("%s.ops is %s but the series adds up to %s."), dir_prefix, a, b);
+          return NULL;
+        }
+      if (bytes != duel_test_record_get_bytes (record, d))
+        {
+          g_autofree char *a = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+          g_autofree char *b = g_strdup_printf ("%" G_GUINT64_FORMAT, duel_test_record_get_bytes (record, d));
+          fail (loader, _("%s.bytes is %s but the series adds up to %s."), dir_prefix, a, b);
+          return NULL;
+        }
+      if (iops < 0 || bw < 0)
+        {
+          fail (loader, _("%s has a negative rate."), dir_prefix);
+          return NULL;
+        }
+
+      if (lat != NULL && !load_histogram (loader, lat, lat_prefix, record->latency[d]))
+        return NULL;
+    }
+
+  if (!load_test_summary (loader, summary, index, record))
+    return NULL;
+
+  return g_steal_pointer (&record);
+}
+
+static gboolean
+load_root (DuelResult *self,
+           Loader     *loader,
+           JsonNode   *root)
+{
+  JsonObject *object, *tool = NULL, *target = NULL, *device = NULL, *rated = NULL;
+  JsonArray *tests = NULL;
+  JsonNode *node;
+  const char *format = NULL, *tool_name = NULL, *tool_version = NULL, *name = NULL;
+  const char *journal_id = NULL;
+  GDateTime *created = NULL;
+  gboolean published = FALSE;
+  gint64 version;
+  guint n;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return fail (loader, _("this is not a Drive Duel result: the file holds %s, not a JSON object."),
+                 root ? describe_node (root) : _("nothing"));
+  object = json_node_get_object (root);
+
+  /* Identify the file first, so a foreign file gets one plain sentence. */
+  node = json_object_get_member (object, "format");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return fail (loader, _("this is not a Drive Duel result: there is no “format” field."));
+  format = json_node_get_string (node);
+  if (g_strcmp0 (format, DUEL_RESULT_FORMAT) != 0)
+    return fail (loader, _("this is not a Drive Duel result: its format is “%s”."), format);
+
+  node = json_object_get_member (object, "version");
+  if (node == NULL)
+    return fail (loader, _("%s is missing."), "version");
+  if (!is_integer (node))
+    return wrong_type (loader, "version", _("an integer"), node);
+  version = json_node_get_int (node);
+  if (version > DUEL_RESULT_VERSION)
+    {
+      g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+      return fail (loader, _("this file was written by a newer Drive Duel (format version %s); update Drive Duel to open it."),
+                   text);
+    }
+  if (version < 1)
+    {
+      g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+      return fail (loader, _("format version %s is not supported."), text);
+    }
+
+  if (!get_object (loader, object, "", "tool", TRUE, &tool) ||
+      !get_string (loader, tool, "tool", "name", TRUE, &tool_name) ||
+      !get_string (loader, tool, "tool", "version", TRUE, &tool_version) ||
+      !get_date (loader, object, "", "created", TRUE, &created))
+    return FALSE;
+  self->created = created;
+  g_free (self->tool_name);
+  self->tool_name = g_strdup (tool_name);
+  g_free (self->tool_version);
+  self->tool_version = g_strdup (tool_version);
+
+  if (!get_string (loader, object, "", "name", FALSE, &name) ||
+      !get_bool (loader, object, "", "published", FALSE, &published) ||
+      !get_object (loader, object, "", "target", TRUE, &target) ||
+      !load_target (loader, target, &self->target) ||
+      !get_object (loader, object, "", "device", FALSE, &device) ||
+      !get_object (loader, object, "", "rated", FALSE, &rated) ||
+      !get_array (loader, object, "", "tests", TRUE, &tests) ||
+      !get_string (loader, object, "", "journal_id", FALSE, &journal_id))
+    return FALSE;
+
+  self->name = g_strdup (name);
+  self->journal_id = g_strdup (journal_id);
+  self->published = published;
+  /* Copies without non-finite numbers (1e999 parses as infinity), so what
+   * is in memory is exactly what saving writes. */
+  if (device != NULL)
+    self->device = _duel_result_copy_sanitized_object (device);
+  if (rated != NULL)
+    self->rated = _duel_result_copy_sanitized_object (rated);
+
+  n = json_array_get_length (tests);
+  if (n > DUEL_RESULT_MAX_TESTS)
+    return fail (loader, _("tests has %u entries; at most %u are supported."), n, DUEL_RESULT_MAX_TESTS);
+  for (guint i = 0; i < n; i++)
+    {
+      DuelTestRecord *record = load_test (loader, json_array_get_element (tests, i), i, &self->target);
+
+      if (record == NULL)
+        return FALSE;
+      g_ptr_array_add (self->tests, record);
+    }
+  return TRUE;
+}
+
+DuelResult *
+duel_result_new_from_json (JsonNode    *root,
+                           const char  *source_name,
+                           GError     **error)
+{
+  g_autoptr(DuelResult) self = NULL;
+  Loader loader = { source_name ? source_name : _("result"), error };
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (DUEL_TYPE_RESULT, NULL);
+  g_clear_pointer (&self->created, g_date_time_unref);
+  if (!load_root (self, &loader, root))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/* Four hex digits at @at, or G_MAXUINT. */
+static guint
+hex4 (const char *data,
+      gsize       length,
+      gsize       at)
+{
+  guint value = 0;
+
+  if (at + 4 > length)
+    return G_MAXUINT;
+  for (gsize k = at; k < at + 4; k++)
+    {
+      int digit = g_ascii_xdigit_value (data[k]);
+
+      if (digit < 0)
+        return G_MAXUINT;
+      value = value * 16 + (guint) digit;
+    }
+  return value;
+}
+
+/* What json-glib 1.6 gets wrong on hostile input, checked on the raw text:
+ * nesting deep enough to overflow its recursive descent, and integers
+ * outside int64, which it wraps around without an error. */
+gboolean
+duel_json_prescan (const char  *data,
+                   gsize        length,
+                   const char **out_problem)
+{
+  guint depth = 0;
+  guint top_level_values = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\' && i + 1 < length && data[i + 1] == 'u')
+            {
+              guint unit = hex4 (data, length, i + 2);
+
+              /* JSON wants four hex digits; json-glib 1.6 reads a shorter
+               * escape as another code unit (swallowing the character
+               * after it) and leaks the string when that unit is a
+               * surrogate without its pair. */
+              if (unit == G_MAXUINT)
+                goto bad_escape;
+              /* A lone surrogate becomes invalid UTF-8 in json-glib. */
+              if (unit >= 0xdc00 && unit <= 0xdfff)
+                goto bad_escape;
+              if (unit >= 0xd800 && unit <= 0xdbff)
+                {
+                  guint low = (i + 7 < length && data[i + 6] == '\\' && data[i + 7] == 'u')
+                              ? hex4 (data, length, i + 8) : G_MAXUINT;
+
+                  if (low < 0xdc00 || low > 0xdfff)
+                    goto bad_escape;
+                  i += 6; /* the low half is part of this character */
+                }
+              i += 5;
+            }
+          else if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      /* json-glib 1.6 leaks what it parsed when more follows the first
+       * value: allow exactly one value at the top level. */
+      if (depth == 0 && !g_ascii_isspace (c) && ++top_level_values > 1)
+        {
+          *out_problem = _("it holds more than one JSON value");
+          return FALSE;
+        }
+
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+
+        case '[':
+        case '{':
+          if (++depth > MAX_NESTING)
+            {
+              *out_problem = _("it is nested too deeply");
+              return FALSE;
+            }
+          break;
+
+        case ']':
+        case '}':
+          if (depth > 0)
+            depth--;
+          break;
+
+        case '-':
+        case '0': case '1': case '2': case '3': case '4':
+        case '5': case '6': case '7': case '8': case '9':
+          {
+            gsize start = i, digits = 0;
+            gboolean fraction = FALSE;
+            char buffer[32];
+            gint64 ignored;
+
+            if (data[i] == '-')
+              i++;
+            while (i < length && g_ascii_isdigit (data[i]))
+              i++, digits++;
+            while (i < length && (data[i] == '.' || data[i] == 'e' || data[i] == 'E' ||
+                                  data[i] == '+' || data[i] == '-' || g_ascii_isdigit (data[i])))
+              i++, fraction = TRUE;
+            if (!fraction && digits > 0)
+              {
+                gsize len = i - start;
+
+                if (len >= sizeof buffer)
+                  goto too_large;
+                memcpy (buffer, data + start, len);
+                buffer[len] = '\0';
+                if (!g_ascii_string_to_signed (buffer, 10, G_MININT64, G_MAXINT64, &ignored, NULL))
+                  goto too_large;
+              }
+            i--;
+          }
+          break;
+
+        default:
+          break;
+        }
+    }
+  return TRUE;
+
+too_large:
+  *out_problem = _("it holds an integer too large for 64 bits");
+  return FALSE;
+
+bad_escape:
+  *out_problem = _("it holds a \\u escape that is not a valid character");
+  return FALSE;
+}
+
+/* Loads @data; with @source NULL the messages name no file. With
+ * @owned_data (the same text, the caller's to free) the text is freed as
+ * soon as the series columns have been taken out of it. */
+static DuelResult *
+load_data (const char  *data,
+           gsize        length,
+           char       **owned_data,
+           gboolean     take_columns,
+           const char  *source,
+           GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(DuelResult) self = NULL;
+  g_autoptr(DuelSeriesColumns) columns = NULL;
+  g_autofree char *rest = NULL;
+  gsize rest_length = 0;
+  Loader loader = { source, error, NULL };
+  const char *problem = NULL;
+
+  if (length == 0)
+    {
+      fail (&loader, _("the file is empty."));
+      return NULL;
+    }
+  if (length > MAX_FILE_SIZE)
+    {
+      fail (&loader, _("the file is larger than 2 GiB, too large to be a Drive Duel result."));
+      return NULL;
+    }
+  /* Also refuses NUL bytes, so binary files stop here. */
+  if (!g_utf8_validate_len (data, length, NULL))
+    {
+      fail (&loader, _("this is not a Drive Duel result: the file is not text (UTF-8 JSON)."));
+      return NULL;
+    }
+  if (!duel_json_prescan (data, length, &problem))
+    {
+      fail (&loader, _("this is not a Drive Duel result: %s."), problem);
+      return NULL;
+    }
+
+  /* The series, nearly all of a long run's file, go straight into typed
+   * columns; json-glib parses the rest. */
+  if (take_columns)
+    columns = _duel_series_columns_extract (data, length, _duel_result_column_names, N_COLUMNS, COLUMN_TEMPERATURE,
+                                            &rest, &rest_length);
+  loader.columns = columns;
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, columns != NULL ? rest : data,
+                                   (gssize) (columns != NULL ? rest_length : length), &local_error))
+    {
+      /* Where the text is broken is said of the file as it is: json-glib
+       * reads it whole for the message. */
+      if (columns != NULL)
+        {
+          g_autoptr(JsonParser) whole = json_parser_new ();
+
+          g_clear_error (&local_error);
+          json_parser_load_from_data (whole, data, (gssize) length, &local_error);
+        }
+      fail (&loader, _("this is not valid JSON (%s); the file may be truncated or damaged."),
+            local_error != NULL ? local_error->message : "?");
+      return NULL;
+    }
+  g_clear_pointer (&rest, g_free);
+  if (columns != NULL && owned_data != NULL)
+    g_clear_pointer (owned_data, g_free);
+
+  /* Names and strings from the file are shown everywhere: escaped once. */
+  if (json_parser_get_root (parser) != NULL)
+    duel_text_make_printable (json_parser_get_root (parser));
+  self = g_object_new (DUEL_TYPE_RESULT, NULL);
+  g_clear_pointer (&self->created, g_date_time_unref);
+  if (!load_root (self, &loader, json_parser_get_root (parser)))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+DuelResult *
+duel_result_load_from_data (const char  *data,
+                            gsize        length,
+                            const char  *source_name,
+                            GError     **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load_data (data, length, NULL, TRUE, source_name ? source_name : _("result"), error);
+}
+
+/* The loader's rules are the contract for every result: a writer that is
+ * not the engine (an importer) checks with the loader itself rather than
+ * restating its rules. */
+gboolean
+duel_result_check_loadable (DuelResult  *self,
+                            GError     **error)
+{
+  g_autoptr(GString) text = NULL;
+  g_autoptr(DuelResult) again = NULL;
+
+  g_return_val_if_fail (DUEL_IS_RESULT (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  text = _duel_result_to_text (self);
+  again = load_data (text->str, text->len, NULL, TRUE, NULL, error);
+  return again != NULL;
+}
+
+/* A journal beside the file (a run that was checkpointing when it stopped)
+ * is folded in when it names the file's journal_id. The folded result no
+ * longer needs that journal: a save of it must not name it again. */
+static void
+fold_journal (DuelResult *self,
+              const char *path)
+{
+  g_autofree char *target = NULL;
+  g_autofree char *journal = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+  GStatBuf st;
+
+  target = duel_result_save_path (path, NULL);
+  if (target == NULL)
+    return;
+  journal = _duel_journal_path_for (target);
+  if (g_stat (journal, &st) != 0 || !S_ISREG (st.st_mode) || (guint64) st.st_size > MAX_FILE_SIZE)
+    return;
+  if (!g_file_get_contents (journal, &data, &length, &error))
+    {
+      g_debug ("Not folding %s: %s", journal, error->message);
+      return;
+    }
+  if (_duel_journal_fold_data (self, data, length, NULL))
+    g_clear_pointer (&self->journal_id, g_free);
+}
+
+DuelResult *
+duel_result_load (const char  *path,
+                  GError     **error)
+{
+  g_autoptr(DuelResult) result = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *data = NULL;
+  GStatBuf st;
+  gsize length = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  display = g_filename_display_name (path);
+
+  /* Refuse before reading a huge file into memory. */
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size > MAX_FILE_SIZE)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                   _("%s: the file is larger than 2 GiB, too large to be a Drive Duel result."), display);
+      return NULL;
+    }
+  if (!g_file_get_contents (path, &data, &length, error))
+    return NULL;
+
+  result = load_data (data, length, &data, TRUE, display, error);
+  if (result != NULL && result->journal_id != NULL)
+    fold_journal (result, path);
+  return g_steal_pointer (&result);
+}
+
+DuelResult *
+_duel_result_load_from_data_in_tree (const char  *data,
+                                     gsize        length,
+                                     const char  *source_name,
+                                     GError     **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load_data (data, length, NULL, FALSE, source_name ? source_name : _("result"), error);
+}
+
+const char * const *
+_duel_result_series_column_names (guint *out_n,
+                                  guint *out_double_column)
+{
+  *out_n = N_COLUMNS;
+  *out_double_column = COLUMN_TEMPERATURE;
+  return _duel_result_column_names;
+}
+
+/* ------------------------------------------------------------------------ */
+/* For the checkpointer's journal (duel-result-private.h)                   */
+
+DuelTestRecord *
+_duel_result_test_header_from_json (JsonObject           *test,
+                                    guint                 index,
+                                    const DuelTargetInfo *target,
+                                    GError              **error)
+{
+  g_autoptr(DuelTestRecord) record = NULL;
+  Loader loader = { NULL, error };
+  JsonObject *summary = NULL;
+
+  g_return_val_if_fail (test != NULL, NULL);
+  g_return_val_if_fail (target != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  record = load_test_header (&loader, test, index, target, NULL, NULL, NULL, &summary);
+  if (record == NULL || !load_test_summary (&loader, summary, index, record))
+    return NULL;
+  return g_steal_pointer (&record);
+}
+
+gboolean
+_duel_result_check_histogram (DuelHistogram  *hist,
+                              const char     *prefix,
+                              GError        **error)
+{
+  Loader loader = { NULL, error };
+  guint64 total = 0;
+  int first = -1, last = -1;
+
+  g_return_val_if_fail (hist != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (guint i = 0; i < DUEL_HISTOGRAM_N_BUCKETS; i++)
+    {
+      if (hist->buckets[i] == 0)
+        continue;
+      if (total + hist->buckets[i] < total || total + hist->buckets[i] > G_MAXINT64)
+        return fail (&loader, _("%s makes the sample count overflow."), prefix);
+      total += hist->buckets[i];
+      if (first < 0)
+        first = (int) i;
+      last = (int) i;
+    }
+  if (!isfinite (hist->sum_sq_ns))
+    {
+      g_autofree char *field = g_strdup_printf ("%s.sum_sq", prefix);
+      return fail (&loader, _("%s is not a finite number."), field);
+    }
+  return check_histogram_totals (&loader, prefix, hist, hist->count, total, first, last,
+                                 hist->min_ns, hist->max_ns, hist->sum_ns, hist->sum_sq_ns);
+}
