@@ -50,9 +50,6 @@ void                  duel_chart_draw_message   (DuelChart            *self,
 /* A figure of @record's summary; NAN when it is missing or null. */
 double                duel_chart_record_figure  (const DuelTestRecord *record,
                                                  const char           *key);
-/* The object member @member of @object, or NULL (any other type is NULL too). */
-JsonObject           *duel_chart_json_object    (JsonObject           *object,
-                                                 const char           *member);
 /* A CSV field, quoted when needed. */
 void                  duel_chart_csv_append_field (GString            *csv,
                                                    const char         *text);

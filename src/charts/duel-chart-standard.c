@@ -9,6 +9,7 @@
 
 #include "duel-chart-private.h"
 #include "duel-chart-standard.h"
+#include "duel-json.h"
 
 typedef enum
 {
@@ -145,21 +146,13 @@ test_value (const DuelTestRecord *record,
   return access == ACCESS_MIXED ? t.total_iops : t.iops[access];
 }
 
+/* A rating: a positive number. */
 static gboolean
 json_number (JsonObject *object,
              const char *member,
              double     *out_value)
 {
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type != G_TYPE_DOUBLE && type != G_TYPE_INT64)
-    return FALSE;
-  *out_value = json_node_get_double (node);
-  return isfinite (*out_value) && *out_value > 0;
+  return duel_json_get_number (object, member, out_value) && *out_value > 0;
 }
 
 static void
@@ -214,7 +207,7 @@ duel_chart_standard_rebuild (DuelChart *chart)
       g_autoptr(GPtrArray) tests = duel_comparison_find_tests (comparison, d, DUEL_ANALYSIS_STANDARD);
       gboolean published = duel_comparison_is_published (comparison, d);
       JsonObject *device = duel_result_get_device (duel_comparison_get_result (comparison, d));
-      JsonObject *link = duel_chart_json_object (device, "link");
+      JsonObject *link = duel_json_get_object (device, "link");
 
       for (guint i = 0; i < tests->len; i++)
         {

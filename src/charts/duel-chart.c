@@ -375,20 +375,6 @@ duel_chart_record_figure (const DuelTestRecord *record,
   return value;
 }
 
-JsonObject *
-duel_chart_json_object (JsonObject *object,
-                        const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL)
-    return NULL;
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-  return json_node_get_object (node);
-}
-
 void
 duel_chart_add_plot_rect (DuelChart           *self,
                           const DuelChartRect *rect)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "duel-cli.h"
+#include "duel-json.h"
 #include "duel-cli-figures.h"
 
 #define LABEL_COLUMNS 52
@@ -152,13 +153,10 @@ summary_from_stored (const DuelTestRecord *record)
 static DuelAnalysisKind
 stored_kind (const DuelTestRecord *record)
 {
-  JsonNode *node = record->summary != NULL ? json_object_get_member (record->summary, "details") : NULL;
+  JsonObject *details = duel_json_get_object (record->summary, "details");
   DuelAnalysisKind kind;
 
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
-      duel_analysis_kind_from_string (json_object_get_string_member_with_default (json_node_get_object (node),
-                                                                                 "analysis", NULL),
-                                      &kind))
+  if (details != NULL && duel_analysis_kind_from_string (duel_json_get_string (details, "analysis"), &kind))
     return kind;
   return duel_analysis_kind_for_test_name (record->name);
 }

@@ -11,6 +11,7 @@
 
 #include "duel-analysis-private.h"
 #include "duel-error.h"
+#include "duel-json.h"
 
 /* ---- The review's tests -------------------------------------------------- */
 
@@ -169,9 +170,7 @@ read_number (JsonObject  *object,
 
   if (node == NULL)
     return TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) ||
-      (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
-       json_node_get_value_type (node) != G_TYPE_INT64))
+  if (!duel_json_node_is_number (node))
     goto bad;
   value = json_node_get_double (node);
   if (!(value >= min && value <= max))
@@ -485,16 +484,10 @@ duel_analysis_resummarize (const DuelTestRecord  *record,
   DuelAnalysisKind kind = DUEL_ANALYSIS_NONE;
   DuelAnalysisParams params;
   JsonObject *details = NULL;
-  JsonNode *node;
 
   g_return_val_if_fail (record != NULL, NULL);
 
-  if (record->summary != NULL)
-    {
-      node = json_object_get_member (record->summary, "details");
-      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
-        details = json_node_get_object (node);
-    }
+  details = duel_json_get_object (record->summary, "details");
 
   if (details != NULL && json_object_has_member (details, "analysis"))
     {
@@ -519,10 +512,7 @@ duel_analysis_resummarize (const DuelTestRecord  *record,
       return NULL;
     }
 
-  node = details != NULL ? json_object_get_member (details, "analysis_parameters") : NULL;
-  if (!duel_analysis_params_from_json (node != NULL && JSON_NODE_HOLDS_OBJECT (node)
-                                         ? json_node_get_object (node) : NULL,
-                                       &params, error))
+  if (!duel_analysis_params_from_json (duel_json_get_object (details, "analysis_parameters"), &params, error))
     return NULL;
 
   if (out_kind != NULL)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "duel-comparison.h"
+#include "duel-json.h"
 #include "duel-error.h"
 
 /* Values this close count as a tie: figures come from histograms and
@@ -97,54 +98,6 @@ duel_comparison_decide (double     a,
 
 /* ---- Reading results ------------------------------------------------------ */
 
-static const char *
-object_string (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL)
-    return NULL;
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-static gboolean
-object_number (JsonObject *object,
-               const char *member,
-               double     *out_value)
-{
-  JsonNode *node;
-  GType type;
-
-  if (object == NULL)
-    return FALSE;
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type != G_TYPE_DOUBLE && type != G_TYPE_INT64)
-    return FALSE;
-  *out_value = json_node_get_double (node);
-  return isfinite (*out_value);
-}
-
-static JsonObject *
-object_object (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL)
-    return NULL;
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-  return json_node_get_object (node);
-}
-
 typedef struct
 {
   const char *key;
@@ -187,13 +140,13 @@ record_figures (const DuelTestRecord *record)
       if (!JSON_NODE_HOLDS_OBJECT (element))
         continue;
       object = json_node_get_object (element);
-      figure.key = object_string (object, "key");
+      figure.key = duel_json_get_string (object, "key");
       if (figure.key == NULL)
         continue;
-      if (!object_number (object, "value", &figure.value))
+      if (!duel_json_get_number (object, "value", &figure.value))
         figure.value = NAN;
-      figure.unit = object_string (object, "unit");
-      figure.better = better_from_string (object_string (object, "better"));
+      figure.unit = duel_json_get_string (object, "unit");
+      figure.better = better_from_string (duel_json_get_string (object, "better"));
       g_array_append_val (figures, figure);
     }
   return figures;
@@ -274,11 +227,11 @@ static char *
 describe_interface (JsonObject *device)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  JsonObject *link = object_object (device, "link");
+  JsonObject *link = duel_json_get_object (device, "link");
   JsonObject *hop = first_hop (link);
-  const char *transport = object_string (device, "transport");
-  const char *explicit = object_string (device, "interface");
-  const char *line_rate = object_string (link, "line_rate");
+  const char *transport = duel_json_get_string (device, "transport");
+  const char *explicit = duel_json_get_string (device, "interface");
+  const char *line_rate = duel_json_get_string (link, "line_rate");
   double width;
 
   if (explicit != NULL)
@@ -297,18 +250,18 @@ describe_interface (JsonObject *device)
 
   if (hop != NULL)
     {
-      const char *generation = object_string (hop, "generation");
+      const char *generation = duel_json_get_string (hop, "generation");
       double gt_s;
 
       if (text->len > 0)
         g_string_append (text, ", ");
       if (generation != NULL)
         g_string_append (text, generation);
-      else if (object_number (hop, "current_gt_s", &gt_s))
+      else if (duel_json_get_number (hop, "current_gt_s", &gt_s))
         g_string_append_printf (text, "PCIe %g GT/s", gt_s);
       else
         g_string_append (text, "PCIe");
-      if (object_number (hop, "current_width", &width))
+      if (duel_json_get_number (hop, "current_width", &width))
         g_string_append_printf (text, " x%u", (guint) width);
     }
   else if (line_rate != NULL)
@@ -363,18 +316,18 @@ identity_text (DuelResult  *result,
   switch (key)
     {
     case IDENTITY_MODEL:
-      text = object_string (device, "model");
+      text = duel_json_get_string (device, "model");
       return text ? g_strstrip (g_strdup (text)) : NULL;
 
     case IDENTITY_FIRMWARE:
-      text = object_string (device, "firmware");
+      text = duel_json_get_string (device, "firmware");
       return text ? g_strstrip (g_strdup (text)) : NULL;
 
     case IDENTITY_CAPACITY:
       /* The device layer writes capacity_bytes; a reference file size_bytes. */
-      if (!object_number (device, "capacity_bytes", &value) &&
-          !object_number (device, "size_bytes", &value) &&
-          !object_number (object_object (device, "block_device"), "size_bytes", &value))
+      if (!duel_json_get_number (device, "capacity_bytes", &value) &&
+          !duel_json_get_number (device, "size_bytes", &value) &&
+          !duel_json_get_number (duel_json_get_object (device, "block_device"), "size_bytes", &value))
         {
           const DuelTargetInfo *target = duel_result_get_target (result);
           if (target == NULL || target->size_bytes == 0 || target->kind != DUEL_TARGET_KIND_BLOCK)
@@ -385,18 +338,18 @@ identity_text (DuelResult  *result,
       return format_capacity (value);
 
     case IDENTITY_FORM_FACTOR:
-      text = object_string (device, "form_factor");
+      text = duel_json_get_string (device, "form_factor");
       return g_strdup (text);
 
     case IDENTITY_INTERFACE:
       return describe_interface (device);
 
     case IDENTITY_SLOT:
-      text = object_string (device, "slot");
+      text = duel_json_get_string (device, "slot");
       return g_strdup (text);
 
     case IDENTITY_CEILING:
-      if (!object_number (object_object (device, "link"), "ceiling_bytes_per_second", &value) || value <= 0)
+      if (!duel_json_get_number (duel_json_get_object (device, "link"), "ceiling_bytes_per_second", &value) || value <= 0)
         return NULL;
       *out_value = value / 1e6;
       return g_strdup_printf ("%.0f MB/s", value / 1e6);
@@ -571,7 +524,7 @@ add_figure_row (DuelComparison *self,
           const Figure *figure = figures[d] ? figures[d] : any;
           int k = rated_key_for (self->results[d], records[d], figure);
 
-          if (k >= 0 && object_number (duel_result_get_rated (self->results[d]), rated_keys[k].key, &row.rated[d]))
+          if (k >= 0 && duel_json_get_number (duel_result_get_rated (self->results[d]), rated_keys[k].key, &row.rated[d]))
             {
               row.has_rated[d] = TRUE;
               self->rated_attached[d] |= 1u << k;
@@ -683,7 +636,7 @@ add_rated_rows (DuelComparison *self)
           double value;
 
           if (!(self->rated_attached[d] & (1u << k)) &&
-              object_number (duel_result_get_rated (self->results[d]), rated_keys[k].key, &value))
+              duel_json_get_number (duel_result_get_rated (self->results[d]), rated_keys[k].key, &value))
             any_rated = TRUE;
         }
       if (!any_rated)
@@ -708,7 +661,7 @@ add_rated_rows (DuelComparison *self)
                   row.has_value[d] = TRUE;
                   row.text[d] = duel_figure_format (measured_key, row.value[d]);
                 }
-              row.has_rated[d] = object_number (duel_result_get_rated (self->results[d]),
+              row.has_rated[d] = duel_json_get_number (duel_result_get_rated (self->results[d]),
                                                 rated_keys[k].key, &row.rated[d]);
             }
           if (row.text[d] == NULL)
@@ -1086,8 +1039,8 @@ duel_comparison_get_warnings (DuelComparison *self)
 static DuelAnalysisKind
 summary_kind (const DuelTestRecord *record)
 {
-  JsonObject *details = object_object (record->summary, "details");
-  const char *text = object_string (details, "analysis");
+  JsonObject *details = duel_json_get_object (record->summary, "details");
+  const char *text = duel_json_get_string (details, "analysis");
   DuelAnalysisKind kind;
 
   if (text != NULL && duel_analysis_kind_from_string (text, &kind))

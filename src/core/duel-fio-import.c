@@ -13,6 +13,7 @@
 #include "duel-analysis.h"
 #include "duel-error.h"
 #include "duel-fio-import.h"
+#include "duel-json.h"
 #include "duel-text.h"
 
 /* A fio log file of more lines than this is not an interval log. */
@@ -49,52 +50,6 @@ fail (Importer   *importer,
 
 /* ---- JSON helpers: every node is checked before use ------------------------- */
 
-static JsonObject *
-member_object (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  return node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static JsonArray *
-member_array (JsonObject *object,
-              const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  return node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static const char *
-member_string (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-static gboolean
-member_number (JsonObject *object,
-               const char *member,
-               double     *out_value)
-{
-  JsonNode *node = object ? json_object_get_member (object, member) : NULL;
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-    return FALSE;
-  *out_value = json_node_get_double (node);
-  return isfinite (*out_value);
-}
-
 /* A count fio printed: absent is 0; a negative, fractional or huge value is
  * refused, so that no total is silently taken as 0. */
 static gboolean
@@ -122,9 +77,9 @@ option (JsonObject *job_options,
         JsonObject *global_options,
         const char *name)
 {
-  const char *value = member_string (job_options, name);
+  const char *value = duel_json_get_string (job_options, name);
 
-  return value != NULL ? value : member_string (global_options, name);
+  return value != NULL ? value : duel_json_get_string (global_options, name);
 }
 
 static gboolean
@@ -232,7 +187,7 @@ import_histogram (Importer      *importer,
                   const char    *where,
                   DuelHistogram *hist)
 {
-  JsonObject *bins = member_object (lat, "bins");
+  JsonObject *bins = duel_json_get_object (lat, "bins");
   JsonObjectIter iter;
   const char *key;
   JsonNode *value;
@@ -240,9 +195,9 @@ import_histogram (Importer      *importer,
   int first = -1, last = -1;
 
   duel_histogram_init (hist);
-  if (lat == NULL || !member_number (lat, "N", &n) || n <= 0)
+  if (lat == NULL || !duel_json_get_number (lat, "N", &n) || n <= 0)
     return TRUE;
-  if (bins == NULL && member_object (clat, "bins") != NULL)
+  if (bins == NULL && duel_json_get_object (clat, "bins") != NULL)
     return fail (importer, _("%s has the completion latency’s histogram (clat) only; Drive Duel measures latency from submission to completion, fio’s lat: run fio with --lat_percentiles=1."),
                  where);
   if (bins == NULL)
@@ -274,10 +229,10 @@ import_histogram (Importer      *importer,
     return TRUE;
 
   /* The exact statistics from fio, kept consistent with the bins. */
-  member_number (lat, "mean", &mean);
-  member_number (lat, "stddev", &stddev);
-  member_number (lat, "min", &min);
-  member_number (lat, "max", &max);
+  duel_json_get_number (lat, "mean", &mean);
+  duel_json_get_number (lat, "stddev", &stddev);
+  duel_json_get_number (lat, "min", &min);
+  duel_json_get_number (lat, "max", &max);
   /* Only values an unsigned 64-bit integer can hold are taken as they are. */
   if (min > 0 && min < 1e19 && duel_histogram_bucket_index ((guint64) min) == (guint) first)
     hist->min_ns = (guint64) min;
@@ -541,8 +496,8 @@ import_job (Importer   *importer,
             char      **out_filename,
             gboolean   *out_clone)
 {
-  JsonObject *global_options = member_object (root, "global options");
-  JsonObject *job_options = member_object (job, "job options");
+  JsonObject *global_options = duel_json_get_object (root, "global options");
+  JsonObject *job_options = duel_json_get_object (job, "job options");
   g_autoptr(DuelTestRecord) record = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *where = NULL;
@@ -554,7 +509,7 @@ import_job (Importer   *importer,
   gboolean time_based, grouped;
   double number;
 
-  name = member_string (job, "jobname");
+  name = duel_json_get_string (job, "jobname");
   if (name == NULL || *name == '\0')
     {
       fail (importer, _("jobs[%u] has no job name; is this fio’s JSON output?"), index);
@@ -671,7 +626,7 @@ import_job (Importer   *importer,
     return NULL;
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
-      JsonObject *section = member_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
+      JsonObject *section = duel_json_get_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
 
       if (section == NULL)
         {
@@ -747,28 +702,28 @@ import_job (Importer   *importer,
   record->byte_limit = workload.size_bytes;
   record->runtime_ns = job_runtime_ms * G_GUINT64_CONSTANT (1000000);
   record->status = DUEL_TEST_STATUS_COMPLETE;
-  if (member_number (job, "error", &number) && number != 0)
+  if (duel_json_get_number (job, "error", &number) && number != 0)
     {
       record->status = DUEL_TEST_STATUS_FAILED;
       record->error_message = g_strdup_printf (_("fio reported error %.0f"), number);
     }
 
   /* A plausible Unix time only: up to the year 9999. */
-  if (member_number (root, "timestamp", &number) && number > 0 && number < 253402300799.0)
+  if (duel_json_get_number (root, "timestamp", &number) && number > 0 && number < 253402300799.0)
     {
       double elapsed = 0;
 
-      if (!member_number (job, "elapsed", &elapsed) || elapsed < 0 || elapsed > number)
+      if (!duel_json_get_number (job, "elapsed", &elapsed) || elapsed < 0 || elapsed > number)
         elapsed = 0;
       record->started = g_date_time_new_from_unix_utc ((gint64) (number - elapsed));
     }
 
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
-      JsonObject *section = member_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
+      JsonObject *section = duel_json_get_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
       g_autofree char *lat_where = g_strdup_printf ("%s.%s.lat_ns", where, d == DUEL_DIRECTION_READ ? "read" : "write");
 
-      if (!import_histogram (importer, member_object (section, "lat_ns"), member_object (section, "clat_ns"),
+      if (!import_histogram (importer, duel_json_get_object (section, "lat_ns"), duel_json_get_object (section, "clat_ns"),
                              lat_where, record->latency[d]))
         return NULL;
     }
@@ -860,8 +815,8 @@ duel_fio_import_data (const char  *json_text,
   if (root_node != NULL)
     duel_text_make_printable (root_node);
   root = root_node && JSON_NODE_HOLDS_OBJECT (root_node) ? json_node_get_object (root_node) : NULL;
-  version = member_string (root, "fio version");
-  jobs = member_array (root, "jobs");
+  version = duel_json_get_string (root, "fio version");
+  jobs = duel_json_get_array (root, "jobs");
   if (version == NULL || jobs == NULL)
     {
       fail (&importer, _("this is not fio JSON output: “fio version” or “jobs” is missing."));
@@ -888,7 +843,7 @@ duel_fio_import_data (const char  *json_text,
         {
           JsonNode *node = json_array_get_element (jobs, i);
           const char *jobname = JSON_NODE_HOLDS_OBJECT (node)
-                                ? member_string (json_node_get_object (node), "jobname") : NULL;
+                                ? duel_json_get_string (json_node_get_object (node), "jobname") : NULL;
           g_autofree char *prefix = jobname ? g_strdup_printf ("%s_iops", jobname) : NULL;
 
           if (prefix != NULL && g_str_has_prefix (base, prefix))
@@ -928,7 +883,7 @@ duel_fio_import_data (const char  *json_text,
           gboolean other_clone = FALSE;
 
           if (next == NULL || !JSON_NODE_HOLDS_OBJECT (next) ||
-              g_strcmp0 (member_string (json_node_get_object (next), "jobname"), record->name) != 0)
+              g_strcmp0 (duel_json_get_string (json_node_get_object (next), "jobname"), record->name) != 0)
             {
               fail (&importer, _("jobs[%u] (%s) is one of %u jobs (numjobs) that fio reported one by one, but the others do not follow it; run fio with group_reporting."),
                     first, record->name, record->workload.numjobs);

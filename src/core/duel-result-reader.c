@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "duel-error.h"
+#include "duel-json.h"
 #include "duel-journal-private.h"
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
@@ -103,20 +104,6 @@ wrong_type (Loader     *loader,
   return fail (loader, _("%s should be %s, not %s."), field, expected, describe_node (node));
 }
 
-static gboolean
-is_integer (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64;
-}
-
-static gboolean
-is_number (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_VALUE (node) &&
-         (json_node_get_value_type (node) == G_TYPE_INT64 ||
-          json_node_get_value_type (node) == G_TYPE_DOUBLE);
-}
-
 /* An integer in 0..max; @field names it in errors. */
 static gboolean
 check_uint_node (Loader     *loader,
@@ -127,7 +114,7 @@ check_uint_node (Loader     *loader,
 {
   gint64 value;
 
-  if (!is_integer (node))
+  if (!duel_json_node_is_integer (node))
     return wrong_type (loader, field, _("an integer"), node);
   value = json_node_get_int (node);
   if (value < 0)
@@ -205,7 +192,7 @@ get_double (Loader     *loader,
   if (node == NULL)
     return !failed;
   field = field_name (prefix, name);
-  if (!is_number (node))
+  if (!duel_json_node_is_number (node))
     return wrong_type (loader, field, _("a number"), node);
   value = json_node_get_double (node);
   if (!isfinite (value))
@@ -424,7 +411,7 @@ load_histogram (Loader        *loader,
       json_object_iter_init (&iter, percentiles);
       while (json_object_iter_next (&iter, &key, &value))
         {
-          if (!is_number (value))
+          if (!duel_json_node_is_number (value))
             {
               g_autofree char *field = g_strdup_printf ("%s.percentiles.%s", prefix, key);
               return wrong_type (loader, field, _("a number"), value);
@@ -615,7 +602,7 @@ load_series (Loader     *loader,
       {
         JsonNode *node = json_array_get_element (columns[c].array, i);
 
-        if (G_UNLIKELY (!is_integer (node) || json_node_get_int (node) < 0))
+        if (G_UNLIKELY (!duel_json_node_is_integer (node) || json_node_get_int (node) < 0))
           {
             g_autofree char *where = g_strdup_printf ("%s.%s[%u]", prefix, _duel_result_column_names[c], i);
             guint64 ignored;
@@ -662,7 +649,7 @@ load_series (Loader     *loader,
 
           if (!JSON_NODE_HOLDS_NULL (node))
             {
-              if (!is_number (node))
+              if (!duel_json_node_is_number (node))
                 {
                   g_autofree char *where = g_strdup_printf ("%s.temperature_c[%u]", prefix, i);
                   return wrong_type (loader, where, _("a number or null"), node);
@@ -720,7 +707,7 @@ load_summary (Loader     *loader,
       value = json_object_get_member (figure, "value");
       if (value == NULL)
         return fail (loader, _("%s.value is missing."), where);
-      if (!JSON_NODE_HOLDS_NULL (value) && !is_number (value))
+      if (!JSON_NODE_HOLDS_NULL (value) && !duel_json_node_is_number (value))
         return wrong_type (loader, where, _("a number or null"), value);
       if (!JSON_NODE_HOLDS_NULL (value) && !isfinite (json_node_get_double (value)))
         return fail (loader, _("%s.value is not a finite number."), where);
@@ -974,7 +961,7 @@ load_root (DuelResult *self,
   node = json_object_get_member (object, "version");
   if (node == NULL)
     return fail (loader, _("%s is missing."), "version");
-  if (!is_integer (node))
+  if (!duel_json_node_is_integer (node))
     return wrong_type (loader, "version", _("an integer"), node);
   version = json_node_get_int (node);
   if (version > DUEL_RESULT_VERSION)

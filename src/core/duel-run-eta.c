@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "duel-json.h"
 #include "duel-run-eta.h"
 
 /* Two live rates. The recent one covers the last 10 % of the span written
@@ -324,15 +325,12 @@ freeze_weights (DuelRunEta *self)
 gboolean
 duel_run_eta_device_is_flash (JsonObject *device)
 {
-  const char *transport, *fs = NULL;
+  const char *transport, *fs;
 
   if (device == NULL)
     return TRUE;
-  transport = json_object_get_string_member_with_default (device, "transport", "");
-  if (json_object_has_member (device, "filesystem") &&
-      JSON_NODE_HOLDS_OBJECT (json_object_get_member (device, "filesystem")))
-    fs = json_object_get_string_member_with_default (json_object_get_object_member (device, "filesystem"),
-                                                     "type", "");
+  transport = duel_json_get_string (device, "transport");
+  fs = duel_json_get_string (duel_json_get_object (device, "filesystem"), "type");
   return !(g_strcmp0 (transport, "zram") == 0 || g_strcmp0 (fs, "tmpfs") == 0 || g_strcmp0 (fs, "ramfs") == 0);
 }
 

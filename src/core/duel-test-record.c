@@ -4,6 +4,7 @@
  */
 #include <math.h>
 
+#include "duel-json.h"
 #include "duel-test-record.h"
 
 G_DEFINE_BOXED_TYPE (DuelTestRecord, duel_test_record,
@@ -267,9 +268,7 @@ duel_test_record_get_figure (const DuelTestRecord *record,
   if (figure == NULL)
     return FALSE;
   value = json_object_get_member (figure, "value");
-  if (value != NULL && JSON_NODE_HOLDS_VALUE (value) &&
-      (json_node_get_value_type (value) == G_TYPE_DOUBLE ||
-       json_node_get_value_type (value) == G_TYPE_INT64))
+  if (duel_json_node_is_number (value))
     v = json_node_get_double (value);
   if (out_value != NULL)
     *out_value = v;

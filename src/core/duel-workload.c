@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "duel-error.h"
+#include "duel-json.h"
 #include "duel-workload.h"
 
 void
@@ -304,20 +305,6 @@ read_uint (JsonObject  *object,
   return TRUE;
 }
 
-/* A string member or NULL; unlike json_object_get_string_member_with_default()
- * it never warns about a member of another type (the input is untrusted). */
-static const char *
-get_string_member (JsonObject *object,
-                   const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 gboolean
 duel_workload_from_json (JsonObject    *object,
                          DuelWorkload  *out_workload,
@@ -333,7 +320,7 @@ duel_workload_from_json (JsonObject    *object,
 
   duel_workload_init (&w);
 
-  rw = get_string_member (object, "rw");
+  rw = duel_json_get_string (object, "rw");
   if (rw == NULL || !duel_workload_set_rw_name (&w, rw, NULL))
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
@@ -385,7 +372,7 @@ duel_workload_from_json (JsonObject    *object,
     }
 
   node = json_object_get_member (object, "seed");
-  seed = get_string_member (object, "seed");
+  seed = duel_json_get_string (object, "seed");
   if (node != NULL && seed == NULL && !JSON_NODE_HOLDS_NULL (node))
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duel-analysis-private.h"
+#include "duel-json.h"
 
 /* The pre-cliff trend of a knee falls at less than this share of the fall's rate. */
 #define DUEL_CLIFF_TURN 0.5
@@ -1026,15 +1027,6 @@ figure (const DuelTestRecord *record,
   return duel_test_record_get_figure (record, key, &value) ? value : NAN;
 }
 
-static JsonObject *
-object_member (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 void
 duel_saturation_summary_from_record (const DuelTestRecord  *record,
                                      DuelSaturationSummary *out)
@@ -1052,7 +1044,7 @@ duel_saturation_summary_from_record (const DuelTestRecord  *record,
   out->cliff_pct = figure (record, "cliff_pct");
   out->plateau_lo_pct = out->plateau_hi_pct = NAN;
   /* summarize() above writes details.saturation.points.plateau. */
-  plateau = object_member (object_member (object_member (object_member (record->summary, "details"), "saturation"),
+  plateau = duel_json_get_object (duel_json_get_object (duel_json_get_object (duel_json_get_object (record->summary, "details"), "saturation"),
                                           "points"),
                            "plateau");
   if (plateau != NULL)

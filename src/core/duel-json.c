@@ -1,0 +1,75 @@
+/* duel-json.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "duel-json.h"
+
+gboolean
+duel_json_node_is_integer (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64;
+}
+
+gboolean
+duel_json_node_is_number (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+         (json_node_get_value_type (node) == G_TYPE_INT64 || json_node_get_value_type (node) == G_TYPE_DOUBLE);
+}
+
+static JsonNode *
+get_member (JsonObject *object,
+            const char *member)
+{
+  return object != NULL ? json_object_get_member (object, member) : NULL;
+}
+
+JsonObject *
+duel_json_get_object (JsonObject *object,
+                      const char *member)
+{
+  JsonNode *node = get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+JsonArray *
+duel_json_get_array (JsonObject *object,
+                     const char *member)
+{
+  JsonNode *node = get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+const char *
+duel_json_get_string (JsonObject *object,
+                      const char *member)
+{
+  JsonNode *node = get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+gboolean
+duel_json_get_number (JsonObject *object,
+                      const char *member,
+                      double     *out_value)
+{
+  JsonNode *node = get_member (object, member);
+  double value;
+
+  if (!duel_json_node_is_number (node))
+    return FALSE;
+  value = json_node_get_double (node);
+  if (!isfinite (value))
+    return FALSE;
+  *out_value = value;
+  return TRUE;
+}

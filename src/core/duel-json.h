@@ -1,0 +1,35 @@
+/* duel-json.h — reading JSON that may hold anything
+ *
+ * Results, fio output and device records come from files: any member may
+ * be missing or of another type. Each getter checks the node first and
+ * answers NULL (or FALSE) for anything but what it asks for, so a caller
+ * never reads a node of the wrong type. The result reader's checks, which
+ * must also say what was wrong and where, are built on the node tests.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* A JSON integer (json-glib's int64). */
+gboolean    duel_json_node_is_integer (JsonNode   *node);
+/* A JSON number: an integer or a double. */
+gboolean    duel_json_node_is_number  (JsonNode   *node);
+
+/* @object's member @member if it is of that type, else NULL; @object may
+ * be NULL, so that lookups chain. */
+JsonObject *duel_json_get_object      (JsonObject *object,
+                                       const char *member);
+JsonArray  *duel_json_get_array       (JsonObject *object,
+                                       const char *member);
+const char *duel_json_get_string      (JsonObject *object,
+                                       const char *member);
+/* A finite number in *@out_value, else FALSE (missing, null, not a number). */
+gboolean    duel_json_get_number      (JsonObject *object,
+                                       const char *member,
+                                       double     *out_value);
+
+G_END_DECLS
