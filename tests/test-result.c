@@ -1145,16 +1145,24 @@ test_series_columns (void)
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000,3000,]", 14 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000]", 15 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,3000,2000]", 15 },
-    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[]", 15 },
+    /* Too short for `null` to take its place: left to the tree. */
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[7]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[ 7]", 15 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":null", 14 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[9223372036854775807,2000,3000]", 15 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1,2,3],\"t_ms\":[1000,2000,3000]", -1 },
     { "\"t_ms\":[1000,2000,3000]", "\"t\\u005fms\":[1000,2000,3000]", -1 },
-    { "\"series\":", "\"series\":{\"t_ms\":[5]},\"series\":", -1 },
+    { "\"series\":", "\"series\":{\"t_ms\":[5000]},\"series\":", -1 },
     /* Not JSON, two values after one key: the tree refuses it. */
-    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000,3000][4]", -1 },
-    { "\"series\":{", "\"series\":{\"t_ms\":[5]}{", -1 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000,3000][4000]", 14 },
+    { "\"series\":{", "\"series\":{\"t_ms\":[5000]}{", -1 },
     { "\"tests\":", "\"tests\":[],\"tests\":", -1 },
+    /* Not a key's value, or nothing after it: left to the tree, whose
+     * errors then name what the file holds. */
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\" [1000,2000,3000]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\"::[1000,2000,3000]", 14 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000,3000]]", -1 },
     { "\"tests\":[", "\"tests\":[7,", 15 },
     { "\"tests\":[", "\"tests\":[{\"x\":{\"series\":{\"t_ms\":[1]}}},", 15 },
     { "\"temperature_c\":[40.5,null,41.25]", "\"temperature_c\":[4.05e1,null,-0.5E-1]", 15 },
@@ -1199,9 +1207,27 @@ test_series_columns (void)
       assert_same_load (changed, strlen (changed));
     }
 
-  /* Cut anywhere: the same error either way. */
-  for (gsize at = 0; at < strlen (text); at++)
+  /* Cut anywhere: the same error either way (every 5th byte, and each of
+   * the last 40, where the columns end and the file closes). */
+  for (gsize at = 0; at < strlen (text); at += at + 40 < strlen (text) ? 5 : 1)
     assert_same_load (text, at);
+
+  /* As a save writes it, on many lines, with a name in UTF-8 before the
+   * columns: a parse error's line and column are the file's. */
+  {
+    g_autofree char *pretty = NULL;
+    g_autoptr(JsonNode) named = NULL;
+
+    duel_result_set_name (result, "固態硬碟 — SSD");
+    named = duel_result_to_json (result);
+    pretty = json_to_string (named, TRUE);
+    g_assert_nonnull (strchr (pretty, '\n'));
+    g_assert_cmpint (columns_taken (pretty), ==, 15);
+    for (gsize at = 0; at < strlen (pretty); at += 3)
+      assert_same_load (pretty, at);
+    pretty[strlen (pretty) - 2] = 'x';
+    assert_same_load (pretty, strlen (pretty));
+  }
 }
 
 /* The loader is the contract for any writer: a result it would refuse is

@@ -1185,7 +1185,7 @@ bad_escape:
 
 /* Loads @data; with @source NULL the messages name no file. With
  * @owned_data (the same text, the caller's to free) the text is freed as
- * soon as the series columns have been taken out of it. */
+ * soon as json-glib has parsed it. */
 static DuelResult *
 load_data (const char  *data,
            gsize        length,
@@ -1228,29 +1228,36 @@ load_data (const char  *data,
   /* The series, nearly all of a long run's file, go straight into typed
    * columns; json-glib parses the rest. */
   if (take_columns)
-    columns = _duel_series_columns_extract (data, length, _duel_result_column_names, N_COLUMNS, COLUMN_TEMPERATURE,
-                                            &rest, &rest_length);
+    columns = _duel_series_columns_extract (data, length, _duel_result_column_names, N_COLUMNS,
+                                            COLUMN_TEMPERATURE, &rest, &rest_length);
   loader.columns = columns;
 
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, columns != NULL ? rest : data,
                                    (gssize) (columns != NULL ? rest_length : length), &local_error))
     {
-      /* Where the text is broken is said of the file as it is: json-glib
-       * reads it whole for the message. */
+      g_autofree char *message = NULL;
+
+      /* Where the text is broken is said of the file as it is. */
       if (columns != NULL)
         {
-          g_autoptr(JsonParser) whole = json_parser_new ();
+          message = _duel_series_columns_map_error (columns, data, length, rest, rest_length,
+                                                    local_error->message);
+          if (message == NULL)
+            {
+              g_autoptr(JsonParser) whole = json_parser_new ();
 
-          g_clear_error (&local_error);
-          json_parser_load_from_data (whole, data, (gssize) length, &local_error);
+              g_clear_error (&local_error);
+              json_parser_load_from_data (whole, data, (gssize) length, &local_error);
+            }
         }
       fail (&loader, _("this is not valid JSON (%s); the file may be truncated or damaged."),
-            local_error != NULL ? local_error->message : "?");
+            message != NULL ? message : local_error != NULL ? local_error->message : "?");
       return NULL;
     }
+  /* The tree holds what it needs. */
   g_clear_pointer (&rest, g_free);
-  if (columns != NULL && owned_data != NULL)
+  if (owned_data != NULL)
     g_clear_pointer (owned_data, g_free);
 
   /* Names and strings from the file are shown everywhere: escaped once. */

@@ -24,10 +24,20 @@ typedef struct
 static const guint64 no_uints[1];
 static const double no_doubles[1];
 
+/* Where a column taken was: [start, end) of the file's text; @rest_start
+ * is where its `null` is in the rest. */
+typedef struct
+{
+  gsize start;
+  gsize end;
+  gsize rest_start;
+} Span;
+
 struct _DuelSeriesColumns
 {
   GPtrArray *tests;               /* (element-type TestColumns) by test index, NULL: none taken */
   guint      double_column;
+  GArray    *spans;               /* Span, in order */
 };
 
 /* Where a container sits on the path tests[i].series.NAME. */
@@ -77,6 +87,7 @@ _duel_series_columns_free (DuelSeriesColumns *columns)
   if (columns == NULL)
     return;
   g_ptr_array_unref (columns->tests);
+  g_clear_pointer (&columns->spans, g_array_unref);
   g_free (columns);
 }
 
@@ -266,6 +277,34 @@ key_bit (int key)
   return key >= 0 ? 1u << key : key == KEY_TESTS ? 1u << 30 : 1u << 31;
 }
 
+/* @start is preceded by `"…":`, white space aside. */
+static gboolean
+follows_key (const char *data,
+             gsize       start)
+{
+  gsize i = start;
+
+  while (i > 0 && is_space (data[i - 1]))
+    i--;
+  if (i == 0 || data[i - 1] != ':')
+    return FALSE;
+  i--;
+  while (i > 0 && is_space (data[i - 1]))
+    i--;
+  return i > 0 && data[i - 1] == '"';
+}
+
+/* @end is followed by , or }, white space aside. */
+static gboolean
+before_more (const char *data,
+             gsize       length,
+             gsize       end)
+{
+  gsize i = skip_space (data, length, end);
+
+  return i < length && (data[i] == ',' || data[i] == '}');
+}
+
 /* Takes the column at @data[@start] for @frame's test, if it is one.
  * Returns the index after it, 0 when it stays in the text; sets
  * *@out_twice when the test has that column already (text that is not
@@ -284,7 +323,14 @@ take_column (DuelSeriesColumns *self,
   gsize n = 0, end;
 
   end = scan_column (data, length, start, is_double, NULL, &n);
-  if (end == 0)
+  /* `null` must fit where the array was: "[]" and "[7]" stay in the text. */
+  if (end == 0 || end - start < 4)
+    return 0;
+  /* Only where json-glib reads the array as that key's value and goes on
+   * past it ("KEY": [ … ] then , or }): a parse error then never falls on
+   * the array or right after it, where json-glib would name `null`
+   * instead of what the file holds. */
+  if (!follows_key (data, start) || !before_more (data, length, end))
     return 0;
   test = frame->test < self->tests->len ? g_ptr_array_index (self->tests, frame->test) : NULL;
   if (test != NULL && test->taken[frame->key])
@@ -309,6 +355,7 @@ take_column (DuelSeriesColumns *self,
   return end;
 }
 
+
 DuelSeriesColumns *
 _duel_series_columns_extract (const char         *data,
                               gsize               length,
@@ -321,7 +368,7 @@ _duel_series_columns_extract (const char         *data,
   g_autoptr(DuelSeriesColumns) self = g_new0 (DuelSeriesColumns, 1);
   g_autoptr(GString) out = NULL;
   Frame stack[MAX_DEPTH + 1];
-  guint depth = 0, taken = 0;
+  guint depth = 0;
   gsize copied = 0;
 
   g_return_val_if_fail (n_names <= MAX_COLUMNS, NULL);
@@ -330,7 +377,7 @@ _duel_series_columns_extract (const char         *data,
   *out_length = 0;
   self->tests = g_ptr_array_new_with_free_func (test_columns_free);
   self->double_column = double_column;
-  out = g_string_sized_new (MIN (length, 1 << 20));
+  self->spans = g_array_new (FALSE, FALSE, sizeof (Span));
 
   for (gsize i = 0; i < length; i++)
     {
@@ -403,10 +450,9 @@ _duel_series_columns_extract (const char         *data,
                 return NULL;
               if (end != 0)
                 {
-                  g_string_append_len (out, data + copied, (gssize) (i - copied));
-                  g_string_append (out, "null");
-                  copied = end;
-                  taken++;
+                  Span span = { i, end, 0 };
+
+                  g_array_append_val (self->spans, span);
                   i = end - 1;
                   continue;
                 }
@@ -426,8 +472,19 @@ _duel_series_columns_extract (const char         *data,
         i++;
     }
 
-  if (taken == 0)
+  if (self->spans->len == 0)
     return NULL;
+  /* The rest: the text with `null` for each column taken. */
+  out = g_string_sized_new (MIN (length, 1 << 20));
+  for (guint k = 0; k < self->spans->len; k++)
+    {
+      Span *span = &g_array_index (self->spans, Span, k);
+
+      g_string_append_len (out, data + copied, (gssize) (span->start - copied));
+      span->rest_start = out->len;
+      g_string_append (out, "null");
+      copied = span->end;
+    }
   g_string_append_len (out, data + copied, (gssize) (length - copied));
   *out_length = out->len;
   *out_text = g_string_free (g_steal_pointer (&out), FALSE);
@@ -484,4 +541,74 @@ _duel_series_columns_release (DuelSeriesColumns *self,
     return;
   test_columns_free (g_ptr_array_index (self->tests, test));
   g_ptr_array_index (self->tests, test) = NULL;
+}
+
+/* The line (from 1) and the byte offset in it of @offset in @text. */
+static void
+line_of (const char *text,
+         gsize       offset,
+         guint      *out_line,
+         gsize      *out_line_start)
+{
+  guint line = 1;
+  gsize start = 0;
+
+  for (gsize i = 0; i < offset; i++)
+    if (text[i] == '\n')
+      line++, start = i + 1;
+  *out_line = line;
+  *out_line_start = start;
+}
+
+char *
+_duel_series_columns_map_error (DuelSeriesColumns *self,
+                                const char        *data,
+                                gsize              length,
+                                const char        *rest,
+                                gsize              rest_length,
+                                const char        *message)
+{
+  guint64 line, column;
+  const char *p;
+  char *end;
+  gsize offset = 0, line_start, original;
+  guint original_line, n = 1;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  /* json-glib: "<data>:LINE:COLUMN: Parse error: …", COLUMN in bytes. */
+  if (!g_str_has_prefix (message, "<data>:"))
+    return NULL;
+  p = message + strlen ("<data>:");
+  line = g_ascii_strtoull (p, &end, 10);
+  if (end == p || *end != ':' || line == 0)
+    return NULL;
+  p = end + 1;
+  column = g_ascii_strtoull (p, &end, 10);
+  if (end == p || *end != ':')
+    return NULL;
+
+  /* Where that is in the rest… */
+  for (; offset < rest_length && n < line; offset++)
+    if (rest[offset] == '\n')
+      n++;
+  if (n < line)
+    return NULL;
+  line_start = offset;
+  /* At the end of the text json-glib counts one past it. */
+  offset = line_start + column;
+  /* …and in the file: each column taken before it is longer than its null. */
+  original = offset;
+  for (guint k = 0; k < self->spans->len; k++)
+    {
+      const Span *span = &g_array_index (self->spans, Span, k);
+
+      if (span->rest_start + 4 > offset)
+        break;
+      original += (span->end - span->start) - 4;
+    }
+  if (original > length + 1)
+    return NULL;
+  line_of (data, MIN (original, length), &original_line, &line_start);
+  return g_strdup_printf ("<data>:%u:%" G_GSIZE_FORMAT "%s", original_line, original - line_start, end);
 }
