@@ -4,6 +4,7 @@
  */
 #include "duel-app-test.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "duel-chart-export.h"
@@ -88,7 +89,13 @@ test_window_builds (void)
   g_assert_true (g_action_group_has_action (group, "preferences"));
   {
     g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.open");
+    g_auto(GStrv) swap = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.swap-drives");
+    g_auto(GStrv) save = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "<Control>s");
+
     g_assert_cmpstr (accels[0], ==, "<Control>o");
+    g_assert_cmpstr (swap[0], ==, "<Shift><Control>x");
+    /* GNOME keeps Ctrl+S for Save: nothing else takes it. */
+    g_assert_null (save[0]);
   }
   g_action_group_activate_action (group, "about", NULL);
   duel_app_test_spin (50);
@@ -491,6 +498,54 @@ estimate_measured (gpointer user_data)
   return text != NULL && g_str_has_prefix (text, "At least ");
 }
 
+/* The first label under @widget whose text holds @needle. */
+static GtkWidget *
+find_label_text (GtkWidget  *widget,
+                 const char *needle)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), needle) != NULL)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label_text (child, needle);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+toast_shows_parse_error (gpointer user_data)
+{
+  return find_label_text (user_data, "<data>:") != NULL;
+}
+
+/* A truncated result opened in the app: the toast says what the loader
+ * said, "<data>:1:…" and all, as text (a toast's title is markup, and the
+ * error used to read as a broken tag: an empty black toast). */
+static void
+test_bad_file_toast (void)
+{
+  DuelWindow *window = new_window ();
+  g_autofree char *dir = duel_app_test_make_dir ();
+  g_autofree char *path = g_build_filename (dir, "cut.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWidget *label;
+
+  g_assert_true (g_file_set_contents (path, "{\"format\": \"driveduel-result\", \"tests\": [", -1, NULL));
+  duel_window_open_files (window, &file, 1);
+  duel_app_test_wait (toast_shows_parse_error, window, 30, "the toast");
+  label = find_label_text (GTK_WIDGET (window), "<data>:");
+  g_test_message ("%s", gtk_label_get_text (GTK_LABEL (label)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "cut.json"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "not valid JSON"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* "Measure" on the scratch file in a fresh home, where the cache folder does
  * not exist yet: it makes the folder and the file, and the estimate comes
  * from the measured pace (it used to stay on "measure to estimate"). */
@@ -566,6 +621,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
   g_test_add_func ("/duel/app/measure-fresh-home", test_measure_fresh_home);
+  g_test_add_func ("/duel/app/bad-file-toast", test_bad_file_toast);
 
   status = g_test_run ();
 

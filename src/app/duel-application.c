@@ -230,7 +230,8 @@ duel_application_startup (GApplication *app)
     { "win.show-page('run')", { "<Alt>2", NULL } },
     { "win.show-page('compare')", { "<Alt>3", NULL } },
     { "win.show-page('history')", { "<Alt>4", NULL } },
-    { "win.swap-drives", { "<Control>s", NULL } },
+    /* Not Ctrl+S: GNOME keeps it for Save. */
+    { "win.swap-drives", { "<Control><Shift>x", NULL } },
   };
 
   G_APPLICATION_CLASS (duel_application_parent_class)->startup (app);

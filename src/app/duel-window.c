@@ -327,12 +327,16 @@ void
 duel_window_add_toast (DuelWindow *self,
                        const char *message)
 {
+  g_autofree char *escaped = NULL;
   AdwToast *toast;
 
   g_return_if_fail (DUEL_IS_WINDOW (self));
   g_return_if_fail (message != NULL);
 
-  toast = adw_toast_new (message);
+  /* A toast's title is Pango markup in libadwaita 1.2: a message that
+   * quotes a file ("<data>:1:5: …") must show as it is. */
+  escaped = g_markup_escape_text (message, -1);
+  toast = adw_toast_new (escaped);
   adw_toast_set_timeout (toast, 5);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
