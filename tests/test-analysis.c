@@ -1178,6 +1178,31 @@ test_fits_and_guess (void)
   g_assert_false (duel_analysis_kind_from_string ("cliff", NULL));
 }
 
+/* How a figure reads in a table: counts with their word, in the plural
+ * they take; the steady-state verdict as yes or no. */
+static void
+test_figure_format (void)
+{
+  static const struct { const char *key; double value; const char *text; } cases[] = {
+    { "ss_rounds", 7, "7 rounds" },
+    { "ss_rounds", 1, "1 round" },
+    { "consistency_intervals", 150, "150 intervals" },
+    { "qos_read_qd1_samples", 1, "1 I/O" },
+    { "qos_read_qd1_samples", 25000, "25000 I/Os" },
+    { "ss_steady", 1, "yes" },
+    { "ss_steady", 0, "no" },
+    { "write_iops_mean", 12345.4, "12345 IOPS" },
+    { "ss_rounds", NAN, "n/a" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = duel_figure_format (cases[i].key, cases[i].value);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1217,6 +1242,7 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/summary/file-roundtrip", test_summary_roundtrip);
   g_test_add_func ("/duel/analysis/params/json", test_params_json);
   g_test_add_func ("/duel/analysis/fits-and-guess", test_fits_and_guess);
+  g_test_add_func ("/duel/analysis/figure-format", test_figure_format);
 
   return g_test_run ();
 }

@@ -574,6 +574,13 @@ duel_figure_get_label (const char *key)
   return _(info->label);
 }
 
+/* ngettext's count for a figure (rounded as printed). */
+static gulong
+count_for_plural (double value)
+{
+  return value >= 0 && value < (double) G_MAXULONG ? (gulong) (value + 0.5) : 0;
+}
+
 char *
 duel_figure_format (const char *key,
                     double      value)
@@ -599,6 +606,17 @@ duel_figure_format (const char *key,
     return g_strdup_printf ("%.1f µs", value);
   if (strcmp (unit, "ratio") == 0)
     return g_strdup_printf ("%.2f", value);
+  /* Counts, in the reader's language. */
+  if (strcmp (unit, "rounds") == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f round", "%.0f rounds", count_for_plural (value)), value);
+  if (strcmp (unit, "intervals") == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f interval", "%.0f intervals", count_for_plural (value)),
+                            value);
+  if (strcmp (unit, "I/Os") == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f I/O", "%.0f I/Os", count_for_plural (value)), value);
+  /* The one figure without a unit is a yes or no. */
+  if (strcmp (key, "ss_steady") == 0 && (value == 0 || value == 1))
+    return g_strdup (value != 0 ? _("yes") : _("no"));
   if (unit[0] != '\0')
     return g_strdup_printf ("%.0f %s", value, unit);
   return g_strdup_printf ("%g", value);
