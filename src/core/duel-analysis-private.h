@@ -10,6 +10,7 @@
 #pragma once
 
 #include "duel-analysis.h"
+#include "duel-json.h"
 
 G_BEGIN_DECLS
 
@@ -47,10 +48,6 @@ const DuelAnalysisOps *_duel_analysis_get_ops (DuelAnalysisKind kind);
 
 /* The end of the last row, ms. */
 guint64     _duel_analysis_series_end_ms      (const DuelSeries *series);
-/* JSON has no NaN: @value as a number, or null. */
-void        _duel_analysis_set_double_or_null (JsonObject       *object,
-                                               const char       *name,
-                                               double            value);
 /* "read" or "write", as figure keys spell them. */
 const char *_duel_analysis_direction_name     (DuelDirection     direction);
 /* For qsort() of doubles. */

@@ -386,18 +386,6 @@ duel_summary_get_details (const DuelSummary *summary)
   return summary->details;
 }
 
-/* JSON has no NaN: a value that could not be computed is null. */
-void
-_duel_analysis_set_double_or_null (JsonObject *object,
-                                   const char *name,
-                                   double      value)
-{
-  if (isfinite (value))
-    json_object_set_double_member (object, name, value);
-  else
-    json_object_set_null_member (object, name);
-}
-
 const char *
 _duel_analysis_direction_name (DuelDirection direction)
 {

@@ -73,3 +73,14 @@ duel_json_get_number (JsonObject *object,
   *out_value = value;
   return TRUE;
 }
+
+void
+duel_json_set_double_or_null (JsonObject *object,
+                              const char *member,
+                              double      value)
+{
+  if (isfinite (value))
+    json_object_set_double_member (object, member, value);
+  else
+    json_object_set_null_member (object, member);
+}

@@ -32,4 +32,11 @@ gboolean    duel_json_get_number      (JsonObject *object,
                                        const char *member,
                                        double     *out_value);
 
+/* A double as a member: JSON has no NaN or infinity (json-glib would
+ * print "nan", which no parser reads back), so a value that could not be
+ * computed is null. */
+void        duel_json_set_double_or_null (JsonObject *object,
+                                          const char *member,
+                                          double      value);
+
 G_END_DECLS

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "duel-error.h"
+#include "duel-json.h"
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
@@ -48,19 +49,6 @@ set_uint (JsonObject *object,
 {
   /* JSON integers are int64 in json-glib; nothing we count gets near 2^63. */
   json_object_set_int_member (object, name, (gint64) MIN (value, (guint64) G_MAXINT64));
-}
-
-/* A double JSON can carry: the generator would print "nan", which no
- * parser reads back, so non-finite values become null. */
-static void
-set_double_or_null (JsonObject *object,
-                    const char *name,
-                    double      value)
-{
-  if (isfinite (value))
-    json_object_set_double_member (object, name, value);
-  else
-    json_object_set_null_member (object, name);
 }
 
 /* A deep copy of free-form data (device, rated, details) with non-finite
@@ -132,10 +120,10 @@ histogram_to_json (const DuelHistogram *hist)
   set_uint (lat, "samples", hist->count);
   set_uint (lat, "min", hist->count ? hist->min_ns : 0);
   set_uint (lat, "max", hist->count ? hist->max_ns : 0);
-  set_double_or_null (lat, "mean", duel_histogram_mean_ns (hist));
-  set_double_or_null (lat, "stddev", duel_histogram_stddev_ns (hist));
+  duel_json_set_double_or_null (lat, "mean", duel_histogram_mean_ns (hist));
+  duel_json_set_double_or_null (lat, "stddev", duel_histogram_stddev_ns (hist));
   set_uint (lat, "sum", hist->sum_ns);
-  set_double_or_null (lat, "sum_sq", hist->sum_sq_ns);
+  duel_json_set_double_or_null (lat, "sum_sq", hist->sum_sq_ns);
 
   /* A percentile from too few samples is just the largest one: leave it out. */
   for (guint i = 0; i < G_N_ELEMENTS (stored_percentiles); i++)
@@ -349,8 +337,8 @@ test_to_json (DuelTestRecord *record,
       set_uint (dir, "ops", duel_test_record_get_ops (record, d));
       set_uint (dir, "bytes", duel_test_record_get_bytes (record, d));
       set_uint (dir, "runtime_ns", record->runtime_ns);
-      set_double_or_null (dir, "iops", duel_test_record_get_iops (record, d));
-      set_double_or_null (dir, "bw_bytes_per_sec", duel_test_record_get_bytes_per_second (record, d));
+      duel_json_set_double_or_null (dir, "iops", duel_test_record_get_iops (record, d));
+      duel_json_set_double_or_null (dir, "bw_bytes_per_sec", duel_test_record_get_bytes_per_second (record, d));
       if (record->latency[d] != NULL)
         json_object_set_object_member (dir, "lat_ns", histogram_to_json (record->latency[d]));
       else

@@ -142,7 +142,7 @@ summarize (const DuelTestRecord     *record,
     json_object_set_string_member (details, "note",
                                    "fewer than 1000 intervals: the 99.9 % slowest interval is a single sample");
   json_object_set_int_member (details, "slowest_rank", c.slowest_rank);
-  _duel_analysis_set_double_or_null (details, "stddev_iops", c.stddev_iops);
+  duel_json_set_double_or_null (details, "stddev_iops", c.stddev_iops);
   json_object_set_int_member (details, "queue_depth", record->workload.queue_depth);
   json_object_set_object_member (duel_summary_get_details (summary), "consistency", details);
 }

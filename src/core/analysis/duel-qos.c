@@ -105,7 +105,7 @@ summarize (const DuelTestRecord     *record,
       duel_summary_add (summary, samples_key, (double) qos.samples);
 
       json_object_set_int_member (dir, "samples", (gint64) qos.samples);
-      _duel_analysis_set_double_or_null (dir, "mean_us", qos.mean_ns / 1e3);
+      duel_json_set_double_or_null (dir, "mean_us", qos.mean_ns / 1e3);
       json_object_set_double_member (dir, "max_us", qos.max_ns / 1e3);
       json_object_set_array_member (dir, "percentiles", points);
       json_object_set_object_member (details, prefix, dir);

@@ -873,10 +873,10 @@ window_mean_to_json (const DuelWindowMean *window)
 {
   JsonObject *object = json_object_new ();
 
-  _duel_analysis_set_double_or_null (object, "lo_pct", window->lo_pct);
-  _duel_analysis_set_double_or_null (object, "hi_pct", window->hi_pct);
-  _duel_analysis_set_double_or_null (object, "seconds", window->seconds);
-  _duel_analysis_set_double_or_null (object, "iops", window->iops);
+  duel_json_set_double_or_null (object, "lo_pct", window->lo_pct);
+  duel_json_set_double_or_null (object, "hi_pct", window->hi_pct);
+  duel_json_set_double_or_null (object, "seconds", window->seconds);
+  duel_json_set_double_or_null (object, "iops", window->iops);
   return object;
 }
 
@@ -890,14 +890,14 @@ steady_state_window_to_json (const DuelSteadyStateWindow *window)
   json_object_set_int_member (object, "rounds", window->n);
   if (window->complete)
     json_object_set_array_member (object, "values", doubles_to_json (window->values, window->n));
-  _duel_analysis_set_double_or_null (object, "mean", window->mean);
-  _duel_analysis_set_double_or_null (object, "slope", window->slope);
-  _duel_analysis_set_double_or_null (object, "intercept", window->intercept);
-  _duel_analysis_set_double_or_null (object, "data_excursion", window->data_excursion);
-  _duel_analysis_set_double_or_null (object, "data_excursion_limit", window->data_limit);
-  _duel_analysis_set_double_or_null (object, "slope_excursion", window->slope_excursion);
-  _duel_analysis_set_double_or_null (object, "slope_excursion_tkperf", window->slope_excursion_tkperf);
-  _duel_analysis_set_double_or_null (object, "slope_excursion_limit", window->slope_limit);
+  duel_json_set_double_or_null (object, "mean", window->mean);
+  duel_json_set_double_or_null (object, "slope", window->slope);
+  duel_json_set_double_or_null (object, "intercept", window->intercept);
+  duel_json_set_double_or_null (object, "data_excursion", window->data_excursion);
+  duel_json_set_double_or_null (object, "data_excursion_limit", window->data_limit);
+  duel_json_set_double_or_null (object, "slope_excursion", window->slope_excursion);
+  duel_json_set_double_or_null (object, "slope_excursion_tkperf", window->slope_excursion_tkperf);
+  duel_json_set_double_or_null (object, "slope_excursion_limit", window->slope_limit);
   json_object_set_boolean_member (object, "data_ok", window->data_ok);
   json_object_set_boolean_member (object, "slope_ok", window->slope_ok);
   json_object_set_boolean_member (object, "slope_ok_tkperf", window->slope_ok_tkperf);
@@ -960,10 +960,10 @@ summarize (const DuelTestRecord     *record,
   json_object_set_string_member (cliff, "rule", "knee");
   json_object_set_boolean_member (cliff, "found", sat.cliff_found);
   json_object_set_double_member (cliff, "fraction", params->cliff_fraction);
-  _duel_analysis_set_double_or_null (cliff, "peak_iops", sat.cliff_peak_iops);
-  _duel_analysis_set_double_or_null (cliff, "threshold_iops", sat.cliff_threshold_iops);
-  _duel_analysis_set_double_or_null (cliff, "pre_cliff_iops", sat.pre_cliff_iops);
-  _duel_analysis_set_double_or_null (cliff, "drop", sat.cliff_drop);
+  duel_json_set_double_or_null (cliff, "peak_iops", sat.cliff_peak_iops);
+  duel_json_set_double_or_null (cliff, "threshold_iops", sat.cliff_threshold_iops);
+  duel_json_set_double_or_null (cliff, "pre_cliff_iops", sat.pre_cliff_iops);
+  duel_json_set_double_or_null (cliff, "drop", sat.cliff_drop);
   if (sat.cliff_found)
     {
       json_object_set_int_member (cliff, "row", sat.cliff_row);
