@@ -112,10 +112,10 @@ build_drive (DuelChartConsistency *self,
 
   if (drive->published)
     {
-      drive->levels[SERIES_TOTAL].mean = duel_chart_record_figure (record, "consistency_mean_iops");
-      drive->levels[SERIES_TOTAL].slowest = duel_chart_record_figure (record, "consistency_slowest_iops");
-      drive->levels[SERIES_READ].mean = duel_chart_record_figure (record, "consistency_read_iops");
-      drive->levels[SERIES_WRITE].mean = duel_chart_record_figure (record, "consistency_write_iops");
+      drive->levels[SERIES_TOTAL].mean = duel_test_record_get_figure_value (record, "consistency_mean_iops");
+      drive->levels[SERIES_TOTAL].slowest = duel_test_record_get_figure_value (record, "consistency_slowest_iops");
+      drive->levels[SERIES_READ].mean = duel_test_record_get_figure_value (record, "consistency_read_iops");
+      drive->levels[SERIES_WRITE].mean = duel_test_record_get_figure_value (record, "consistency_write_iops");
       return;
     }
 

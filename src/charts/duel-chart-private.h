@@ -47,9 +47,6 @@ void                  duel_chart_draw_message   (DuelChart            *self,
                                                  cairo_t              *cr,
                                                  const DuelChartRect  *area,
                                                  const char           *message);
-/* A figure of @record's summary; NAN when it is missing or null. */
-double                duel_chart_record_figure  (const DuelTestRecord *record,
-                                                 const char           *key);
 /* A CSV field, quoted when needed. */
 void                  duel_chart_csv_append_field (GString            *csv,
                                                    const char         *text);

@@ -174,7 +174,7 @@ build_curve (Curve          *curve,
           g_autofree char *key = g_strdup_printf ("qos_%s%s_qd%u_%s_us", mixed ? "mix_" : "",
                                                   direction == DUEL_DIRECTION_READ ? "read" : "write",
                                                   depth, suffixes[p]);
-          double us = duel_chart_record_figure (record, key);
+          double us = duel_test_record_get_figure_value (record, key);
 
           curve->marks_ns[p] = isfinite (us) ? us * 1e3 : NAN;
         }

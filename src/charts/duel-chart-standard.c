@@ -137,7 +137,7 @@ test_value (const DuelTestRecord *record,
       else
         key = g_strdup_printf ("rand_%s_qd%u_iops", access == ACCESS_READ ? "read" : "write",
                                record->workload.queue_depth);
-      return duel_chart_record_figure (record, key);
+      return duel_test_record_get_figure_value (record, key);
     }
 
   duel_analysis_throughput (record->series, record->runtime_ns, &t);

@@ -364,17 +364,6 @@ duel_chart_describe_workload (const DuelTestRecord *record)
   return g_string_free (text, FALSE);
 }
 
-double
-duel_chart_record_figure (const DuelTestRecord *record,
-                          const char           *key)
-{
-  double value = NAN;
-
-  if (record == NULL || !duel_test_record_get_figure (record, key, &value))
-    return NAN;
-  return value;
-}
-
 void
 duel_chart_add_plot_rect (DuelChart           *self,
                           const DuelChartRect *rect)

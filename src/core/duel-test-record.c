@@ -275,6 +275,17 @@ duel_test_record_get_figure (const DuelTestRecord *record,
   return TRUE;
 }
 
+double
+duel_test_record_get_figure_value (const DuelTestRecord *record,
+                                   const char           *key)
+{
+  double value = NAN;
+
+  if (record != NULL)
+    duel_test_record_get_figure (record, key, &value);
+  return value;
+}
+
 JsonObject *
 duel_test_record_get_details (DuelTestRecord *record)
 {

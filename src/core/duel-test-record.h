@@ -93,6 +93,10 @@ void            duel_test_record_set_figure      (DuelTestRecord       *record,
 gboolean        duel_test_record_get_figure      (const DuelTestRecord *record,
                                                   const char           *key,
                                                   double               *out_value);
+/* The figure @key of @record's summary; NAN when @record is NULL, has no
+ * such figure, or it is null (could not be computed). */
+double          duel_test_record_get_figure_value (const DuelTestRecord *record,
+                                                   const char           *key);
 /* summary.details: free-form per-preset structure (windows, verdicts, notes). */
 JsonObject     *duel_test_record_get_details     (DuelTestRecord       *record);
 

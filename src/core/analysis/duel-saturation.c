@@ -1018,15 +1018,6 @@ static const DuelFigureInfo figures[] = {
   { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round after the write cliff") },
 };
 
-static double
-figure (const DuelTestRecord *record,
-        const char           *key)
-{
-  double value = NAN;
-
-  return duel_test_record_get_figure (record, key, &value) ? value : NAN;
-}
-
 void
 duel_saturation_summary_from_record (const DuelTestRecord  *record,
                                      DuelSaturationSummary *out)
@@ -1038,10 +1029,10 @@ duel_saturation_summary_from_record (const DuelTestRecord  *record,
   g_return_if_fail (out != NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (point_keys); i++)
-    out->iops_at_pct[i] = figure (record, point_keys[i]);
-  out->written_pct = figure (record, "capacity_written_pct");
-  out->plateau_iops = figure (record, "plateau_iops");
-  out->cliff_pct = figure (record, "cliff_pct");
+    out->iops_at_pct[i] = duel_test_record_get_figure_value (record, point_keys[i]);
+  out->written_pct = duel_test_record_get_figure_value (record, "capacity_written_pct");
+  out->plateau_iops = duel_test_record_get_figure_value (record, "plateau_iops");
+  out->cliff_pct = duel_test_record_get_figure_value (record, "cliff_pct");
   out->plateau_lo_pct = out->plateau_hi_pct = NAN;
   /* summarize() above writes details.saturation.points.plateau. */
   plateau = duel_json_get_object (duel_json_get_object (duel_json_get_object (duel_json_get_object (record->summary, "details"), "saturation"),
