@@ -139,6 +139,13 @@ has_second_pass (const Step *step)
          step->byte_limit > step->span_bytes / share;
 }
 
+/* The recent window's least length, s: 1 s and 5 intervals. */
+static double
+recent_min_s (const Step *step)
+{
+  return MAX (RECENT_MIN_S, RECENT_MIN_ROWS * step->workload.interval_ms / 1e3);
+}
+
 static void
 find_probe_step (DuelRunEta *self)
 {
@@ -385,7 +392,7 @@ duel_run_eta_update (DuelRunEta         *self,
     {
       double window_bytes = RECENT_SPAN_SHARE * (step->span_bytes > 0 ? MIN (step->span_bytes, step->byte_limit)
                                                                         : step->byte_limit);
-      double window_s = MAX (RECENT_MIN_S, RECENT_MIN_ROWS * step->workload.interval_ms / 1e3);
+      double window_s = recent_min_s (step);
 
       /* Slide the recent window's start over the rows it no longer needs. */
       n_rows = duel_series_get_length (rows);
@@ -448,7 +455,7 @@ duel_run_eta_update (DuelRunEta         *self,
   if (probe_informs (self, step) && !step->past_probe && n_rows > 0)
     {
       double probe_bytes = self->probe_rate * self->probe_s;
-      double window_s = MAX (RECENT_MIN_S, RECENT_MIN_ROWS * step->workload.interval_ms / 1e3);
+      double window_s = recent_min_s (step);
 
       if (step->probe_reached_bytes == 0 && step->bytes >= probe_bytes)
         {
