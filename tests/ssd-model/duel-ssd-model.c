@@ -61,6 +61,7 @@ typedef struct
   guint64 write_bytes_cum;   /* host bytes written (completed) at the end of the second */
   guint64 host_pages_cum;    /* pages the model accepted, at the last completion in the second */
   guint64 programs_cum;      /* flash programs, idem */
+  guint64 unit_idle_ns_cum;  /* units' time waiting for the host, idem */
   guint64 max_wait_ns;       /* longest a request completed in this second waited in the model */
   guint64 sum_wait_ns;       /* sum of the waits: / 1 s = mean requests in service */
 } Second;
@@ -260,6 +261,7 @@ second_at (Server  *s,
           next.write_bytes_cum = prev->write_bytes_cum;
           next.host_pages_cum = prev->host_pages_cum;
           next.programs_cum = prev->programs_cum;
+          next.unit_idle_ns_cum = prev->unit_idle_ns_cum;
         }
       g_array_append_val (s->seconds, next);
     }
@@ -306,6 +308,7 @@ account_locked (Server        *s,
   sec->write_bytes_cum = s->write_bytes;
   sec->host_pages_cum = c.host_pages_written;
   sec->programs_cum = c.programs;
+  sec->unit_idle_ns_cum = c.unit_idle_ns;
   sec->max_wait_ns = MAX (sec->max_wait_ns, wait);
   sec->sum_wait_ns += wait;
   if (wait > s->max_wait_ns)
@@ -536,6 +539,7 @@ build_log_locked (Server   *s,
   json_column (out, "host_bytes_written", s->seconds, G_STRUCT_OFFSET (Second, write_bytes_cum), TRUE);
   json_column (out, "model_host_pages", s->seconds, G_STRUCT_OFFSET (Second, host_pages_cum), TRUE);
   json_column (out, "flash_programs", s->seconds, G_STRUCT_OFFSET (Second, programs_cum), TRUE);
+  json_column (out, "unit_idle_ns", s->seconds, G_STRUCT_OFFSET (Second, unit_idle_ns_cum), TRUE);
   json_column (out, "max_wait_ns", s->seconds, G_STRUCT_OFFSET (Second, max_wait_ns), TRUE);
   json_column (out, "sum_wait_ns", s->seconds, G_STRUCT_OFFSET (Second, sum_wait_ns), FALSE);
   g_string_append (out, "  }\n}\n");

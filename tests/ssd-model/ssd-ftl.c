@@ -353,6 +353,17 @@ idle_work (SsdFtl  *ftl,
   unit->free_at = now;
 }
 
+/* The time @unit sat with nothing to do before a request arrived at @now:
+ * where the host, not the flash, set the pace. */
+static void
+count_idle (SsdFtl  *ftl,
+            Unit    *unit,
+            guint64  now)
+{
+  if (ftl->clock_started && now > unit->free_at)
+    ftl->c.unit_idle_ns += now - unit->free_at;
+}
+
 static void
 start_clock (SsdFtl  *ftl,
              guint64  now)
@@ -398,6 +409,7 @@ write_page (SsdFtl  *ftl,
   guint64 t, cost;
   gboolean cached;
 
+  count_idle (ftl, unit, now);
   idle_work (ftl, unit, now);
   t = MAX (now, unit->free_at);
   invalidate (ftl, lpn);
@@ -493,6 +505,7 @@ ssd_ftl_read (SsdFtl  *ftl,
       if (ppn == SSD_NONE)
         continue;   /* unmapped: the controller answers zeros without flash */
       unit = unit_of_block (ftl, ppn / ftl->config.block_pages);
+      count_idle (ftl, unit, now_ns);
       idle_work (ftl, unit, now_ns);
       t = MAX (now_ns, unit->free_at) + ftl->config.t_read_ns;
       unit->free_at = t;

@@ -68,6 +68,7 @@ typedef struct
   guint64 dirty_blocks;         /* now: full blocks without valid data, waiting for an erase */
   guint64 free_blocks;          /* now: erased blocks */
   guint64 cache_used_pages;     /* now */
+  guint64 unit_idle_ns;         /* summed over units: time a unit waited for the host's next request */
 } SsdCounters;
 
 gboolean     ssd_config_check   (const SsdConfig *config,

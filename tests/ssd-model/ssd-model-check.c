@@ -19,6 +19,10 @@
  *       TAP checks of the consistency preset on a preconditioned model: the
  *       slowest interval and the latency percentiles against the waits and
  *       the per-second IOPS the model logged.
+ *   ssd-model-check paced TRUTH.json RESULT.json
+ *       One TAP check: the model's units were busy at least 90 % of the
+ *       time around the event that causes the fill's cliff, so the curve
+ *       there is the model's and not the host's; exit 1 when not.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -475,6 +479,52 @@ model_window_steady (JsonNode *truth,
 #define SNIA_AGREE 0.01
 
 /* What the analysis says of the fill, against the model's truth. */
+/* Whether the model, not the host, set the pace around the fill's cliff: the
+ * share of the units' time they were busy over the seconds in which the
+ * writes went from 20 % of capacity before the event that causes the cliff
+ * to 10 % after it (with a write cache, from the event on: before it the
+ * cache is faster than this host's FUSE path and the host sets the pace by
+ * design). A busy host (another process, a sanitizer) leaves the units idle
+ * between requests; the curve then has the host's shape, and no analysis
+ * could place the model's cliff on it. The test runs again when this fails. */
+static int
+check_paced (JsonNode *truth)
+{
+  g_autoptr(GArray) written = column (truth, "seconds.host_bytes_written");
+  g_autoptr(GArray) idle = column (truth, "seconds.unit_idle_ns");
+  double capacity = num (truth, "config.capacity_bytes");
+  double units = num (truth, "config.units");
+  gboolean has_cache = num (truth, "config.cache_bytes") > 0;
+  double event = has_cache ? num (truth, "events.cache_exhausted_host_bytes")
+                           : num (truth, "events.gc_first_host_bytes");
+  double lo, hi, busy;
+  guint first = 0, last;
+
+  if (event < 0 || written->len < 3 || idle->len != written->len || !(units > 0))
+    {
+      check (FALSE, "the model logged its units' idle time around the cliff (event at %.0f bytes)", event);
+      return 1;
+    }
+  lo = has_cache ? event : MAX (event - 0.2 * capacity, 0);
+  hi = event + 0.1 * capacity;
+  /* Cumulative columns: second k's value is at its end. */
+  while (first + 1 < written->len && COL (written, first) < lo)
+    first++;
+  first = first > 0 ? first - 1 : 0;
+  last = first + 1;
+  while (last + 1 < written->len && COL (written, last) < hi)
+    last++;
+  if (last < first + 2 && last + 1 < written->len)
+    last++;
+  busy = 1 - (COL (idle, last) - COL (idle, first)) / (units * (last - first) * 1e9);
+  check (busy >= 0.9,
+         "the model set the pace around the cliff: its units were busy %.1f %% of seconds %u-%u "
+         "(%.0f-%.0f %% of capacity written; at least 90 %%)",
+         100 * busy, first + 1, last, 100 * COL (written, first) / capacity,
+         100 * COL (written, last) / capacity);
+  return busy >= 0.9 ? 0 : 1;
+}
+
 static int
 check_analysis (JsonNode *truth,
                 JsonNode *result)
@@ -719,9 +769,9 @@ main (int    argc,
 
   if (argc < 4 || (strcmp (argv[1], "check") != 0 && strcmp (argv[1], "report") != 0 &&
                     strcmp (argv[1], "analysis") != 0 && strcmp (argv[1], "consistency") != 0 &&
-                    strcmp (argv[1], "probe") != 0))
+                    strcmp (argv[1], "probe") != 0 && strcmp (argv[1], "paced") != 0))
     {
-      fprintf (stderr, "usage: %s check|report|analysis|consistency|probe TRUTH.json RESULT.json [--shape NAME]\n",
+      fprintf (stderr, "usage: %s check|report|analysis|consistency|probe|paced TRUTH.json RESULT.json [--shape NAME]\n",
                argv[0]);
       return 2;
     }
@@ -730,6 +780,8 @@ main (int    argc,
       shape = argv[i + 1];
   truth = load (argv[2]);
   result = load (argv[3]);
+  if (strcmp (argv[1], "paced") == 0)
+    return truth != NULL ? check_paced (truth) : 1;
   if (strcmp (argv[1], "analysis") == 0 || strcmp (argv[1], "consistency") == 0 ||
       strcmp (argv[1], "probe") == 0)
     {
