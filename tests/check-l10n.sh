@@ -122,7 +122,8 @@ expect "driveduel-cli analyze --help" "$tmp/analyze-help" "Print the figures as 
 expect "unknown command" "$tmp/unknown" \
     "driveduel-cli: unknown command “%s”; run “driveduel-cli --help” for the list."
 "$cli" run --iodepth 0 "$tmp/never.img" >"$tmp/iodepth" 2>&1
-expect "a bad --iodepth" "$tmp/iodepth" "--iodepth must be between 1 and %u, not %d."
+expect "a bad --iodepth" "$tmp/iodepth" "The %s must be between %s and %s, not %s."
+expect "the queue depth, named" "$tmp/iodepth" "queue depth"
 
 # A short real run on a file: the progress summary, with 64-bit counters.
 check "a one-second run on a file" "$cli" run --rw randrw --bs 4k --iodepth 4 --runtime 1 --span 8m \

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "duel-workload-option.h"
 #include "test-cli.h"
 
 typedef struct
@@ -87,6 +88,29 @@ test_run_options (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     check_refused (&bad[i], FALSE);
+
+  /* One past each end of the option table's ranges, for every option the
+   * CLI takes from it: the same limits as the fio import and the loader. */
+  for (guint id = 0; id < DUEL_N_WORKLOAD_OPTIONS; id++)
+    {
+      const DuelWorkloadOption *o = duel_workload_option_get (id);
+      g_autofree char *flag = NULL;
+      g_autofree char *above = NULL;
+      g_autofree char *below = NULL;
+
+      if (o->cli_name == NULL)
+        continue;
+      flag = g_strconcat ("--", o->cli_name, NULL);
+      above = o->max < G_MAXUINT64 ? g_strdup_printf ("%" G_GUINT64_FORMAT, o->max + 1)
+                                   : g_strdup ("18446744073709551616");
+      below = o->min > 0 ? g_strdup_printf ("%" G_GUINT64_FORMAT, o->min - 1) : g_strdup ("-1");
+      {
+        const BadOption cases[] = { { { flag, above }, flag }, { { flag, below }, flag } };
+
+        for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+          check_refused (&cases[i], FALSE);
+      }
+    }
 }
 
 static void

@@ -7,6 +7,7 @@
 
 #include "duel-error.h"
 #include "duel-workload.h"
+#include "duel-workload-option.h"
 
 #define KiB (G_GUINT64_CONSTANT (1) << 10)
 #define MiB (G_GUINT64_CONSTANT (1) << 20)
@@ -466,6 +467,97 @@ test_json_bad (void)
     }
 }
 
+/* The option table: every reader's names, syntax and ranges come from it,
+ * so its own promises are checked here, entry by entry: the names find the
+ * entry, the range's ends pass and one past them fails with the option's
+ * name, a value written as fio's job line reads back the same, and the
+ * workload check refuses what the table refuses. */
+static void
+test_option_table (void)
+{
+  for (guint id = 0; id < DUEL_N_WORKLOAD_OPTIONS; id++)
+    {
+      const DuelWorkloadOption *o = duel_workload_option_get (id);
+      guint64 values[3];
+
+      g_assert_cmpuint (o->id, ==, id);
+      g_assert_true (duel_workload_option_find_fio (o->fio_name) == o);
+      if (o->fio_alias != NULL)
+        g_assert_true (duel_workload_option_find_fio (o->fio_alias) == o);
+      g_assert_cmpuint (o->min, <=, o->max);
+      g_assert_true (duel_workload_option_check (o, o->min, NULL));
+      g_assert_true (duel_workload_option_check (o, o->max, NULL));
+      if (o->max < G_MAXUINT64)
+        {
+          g_autoptr(GError) error = NULL;
+
+          g_assert_false (duel_workload_option_check (o, o->max + 1, &error));
+          g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+          g_assert_nonnull (strstr (error->message, o->label));
+        }
+      if (o->min > 0)
+        g_assert_false (duel_workload_option_check (o, o->min - 1, NULL));
+
+      values[0] = o->min;
+      values[1] = o->max;
+      values[2] = o->min + (o->max - o->min) / 3;
+      for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+        {
+          g_autofree char *line = duel_workload_option_to_fio (o, values[i]);
+          g_autofree char *prefix = g_strconcat (o->fio_name, "=", NULL);
+          DuelWorkload w;
+          guint64 back = 0;
+          g_autoptr(GError) error = NULL;
+
+          g_assert_true (g_str_has_prefix (line, prefix));
+          g_assert_true (duel_workload_option_parse_fio (o, line + strlen (prefix), &back, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (back, ==, values[i]);
+
+          duel_workload_init (&w);
+          g_assert_true (duel_workload_option_write (o, &w, values[i], NULL));
+          g_assert_cmpuint (duel_workload_option_read (o, &w), ==, values[i]);
+        }
+    }
+  g_assert_null (duel_workload_option_find_fio ("ioengine"));
+
+  /* duel_workload_validate() holds a workload to the same ranges. */
+  {
+    static const DuelWorkloadOptionId checked[] = {
+      DUEL_WORKLOAD_OPTION_BLOCK_SIZE, DUEL_WORKLOAD_OPTION_QUEUE_DEPTH, DUEL_WORKLOAD_OPTION_NUMJOBS,
+      DUEL_WORKLOAD_OPTION_READ_PERCENT, DUEL_WORKLOAD_OPTION_INTERVAL, DUEL_WORKLOAD_OPTION_RUNTIME,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (checked); i++)
+      {
+        const DuelWorkloadOption *o = duel_workload_option_get (checked[i]);
+        g_autoptr(GError) error = NULL;
+        DuelWorkload w;
+
+        duel_workload_init (&w);
+        w.size_multiple = 1;
+        g_assert_true (duel_workload_validate (&w, NULL));
+        duel_workload_option_store (o, &w, o->max + 1);
+        g_assert_false (duel_workload_validate (&w, &error));
+        g_assert_nonnull (strstr (error->message, o->label));
+      }
+  }
+
+  /* fio's syntax: units on times, the first of a read,write pair. */
+  {
+    guint64 v = 0;
+
+    g_assert_true (duel_workload_option_parse_fio (duel_workload_option_get (DUEL_WORKLOAD_OPTION_RUNTIME), "5", &v, NULL));
+    g_assert_cmpuint (v, ==, 5000);
+    g_assert_true (duel_workload_option_parse_fio (duel_workload_option_get (DUEL_WORKLOAD_OPTION_RUNTIME), "2m", &v, NULL));
+    g_assert_cmpuint (v, ==, 120000);
+    g_assert_true (duel_workload_option_parse_fio (duel_workload_option_get (DUEL_WORKLOAD_OPTION_BLOCK_SIZE), "4k,8k", &v, NULL));
+    g_assert_cmpuint (v, ==, 4096);
+    g_assert_false (duel_workload_option_parse_fio (duel_workload_option_get (DUEL_WORKLOAD_OPTION_QUEUE_DEPTH), "-1", &v, NULL));
+    g_assert_false (duel_workload_option_parse_fio (duel_workload_option_get (DUEL_WORKLOAD_OPTION_QUEUE_DEPTH), "8192", &v, NULL));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -481,6 +573,7 @@ main (int   argc,
   g_test_add_func ("/duel/workload/resolve", test_resolve);
   g_test_add_func ("/duel/workload/json-round-trip", test_json_round_trip);
   g_test_add_func ("/duel/workload/json-bad", test_json_bad);
+  g_test_add_func ("/duel/workload/option-table", test_option_table);
 
   return g_test_run ();
 }

@@ -84,34 +84,6 @@ duel_cli_parse_number (const char  *option,
   return TRUE;
 }
 
-/* Digits only: GOptionContext's integers take "-1" and "+2", and report a
- * value that is not one without saying what would do. On error,
- * @out_message gets one sentence naming the option and the range. */
-gboolean
-duel_cli_parse_count (const char  *option,
-                      const char  *text,
-                      guint        min,
-                      guint        max,
-                      guint       *out,
-                      char       **out_message)
-{
-  guint64 value = 0;
-
-  g_return_val_if_fail (option != NULL && out != NULL && out_message != NULL, FALSE);
-
-  if (text == NULL || !g_ascii_isdigit (text[0]) ||
-      !g_ascii_string_to_unsigned (text, 10, min, max, &value, NULL))
-    {
-      /* TRANSLATORS: an option (--numjobs), the lowest and the highest
-       * accepted value, what was given */
-      *out_message = g_strdup_printf (_("%s takes a whole number from %u to %u, not “%s”."),
-                                      option, min, max, text ? text : "");
-      return FALSE;
-    }
-  *out = (guint) value;
-  return TRUE;
-}
-
 struct _DuelCliProgress
 {
   char    *label;

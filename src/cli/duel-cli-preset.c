@@ -22,6 +22,7 @@
 #include "duel-preset.h"
 #include "duel-probe.h"
 #include "duel-safety.h"
+#include "duel-workload-option.h"
 
 
 
@@ -211,7 +212,7 @@ duel_cli_run_preset (int    argc,
   g_autofree char *capacity_multiple_text = NULL, *runtime = NULL, *round = NULL, *probe = NULL;
   g_autofree char *message = NULL;
   double capacity_multiple = 0, runtime_s = 0, round_s = 0, probe_s = DUEL_RUN_DEFAULT_PROBE_MS / 1e3;
-  int interval_ms = G_MININT;   /* not given */
+  g_autofree char *interval_ms = NULL;
   gboolean no_trim = FALSE, destructive = FALSE, wipe_signatures = FALSE;
   GOptionEntry entries[] = {
     { "preset", 0, 0, G_OPTION_ARG_STRING, &preset_name, N_("write-saturation, consistency, qos, standard, review or quick"), "NAME" },
@@ -219,7 +220,7 @@ duel_cli_run_preset (int    argc,
     { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Use this many bytes from the start of the target (default: all of it; quick: at most 1 GiB)"), "BYTES" },
     { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Length of every timed test in seconds (read score, consistency, each QoS and standard test)"), "SECONDS" },
     { "round", 0, 0, G_OPTION_ARG_STRING, &round, N_("Steady-state round length in seconds (default 60)"), "SECONDS" },
-    { "interval-ms", 0, 0, G_OPTION_ARG_INT, &interval_ms, N_("Time-series interval in milliseconds (default 1000)"), "MS" },
+    { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms, N_("Time-series interval in milliseconds (default 1000)"), "MS" },
     { "no-trim", 0, 0, G_OPTION_ARG_NONE, &no_trim, N_("Do not discard the span before the write saturation"), NULL },
     { "probe", 0, 0, G_OPTION_ARG_STRING, &probe, N_("Shortest 4K random write used to estimate the duration, in seconds; it runs on up to 20 s while the write rate has not fallen (default 2, 0 skips)"), "SECONDS" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
@@ -274,11 +275,16 @@ duel_cli_run_preset (int    argc,
   options.round_ms = (guint64) llround (round_s * 1000.0);
   if ((runtime != NULL && options.runtime_ms == 0) || (round != NULL && options.round_ms == 0))
     return duel_cli_usage_error (context, _("--runtime and --round must be at least 1 ms."));
-  if (interval_ms != G_MININT &&
-      (interval_ms < (int) DUEL_WORKLOAD_MIN_INTERVAL_MS || interval_ms > (int) DUEL_WORKLOAD_MAX_INTERVAL_MS))
-    return duel_cli_usage_error (context, _("--interval-ms must be between %u and %u."),
-                                 DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS);
-  options.interval_ms = interval_ms != G_MININT ? (guint) interval_ms : 0;
+  if (interval_ms != NULL)
+    {
+      const DuelWorkloadOption *option = duel_workload_option_get (DUEL_WORKLOAD_OPTION_INTERVAL);
+      DuelWorkload scratch;
+
+      duel_workload_init (&scratch);
+      if (!duel_workload_option_parse_cli (option, interval_ms, &scratch, &error))
+        return duel_cli_usage_error (context, "--%s: %s", option->cli_name, error->message);
+      options.interval_ms = scratch.interval_ms;
+    }
   options.no_trim = no_trim;
 
   preset = duel_preset_new (preset_name, &options, &error);

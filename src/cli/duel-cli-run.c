@@ -17,6 +17,7 @@
 
 #include "duel-cli.h"
 #include "duel-error.h"
+#include "duel-workload-option.h"
 
 static void
 progress_cb (DuelRun         *run,
@@ -54,25 +55,26 @@ duel_cli_run (int    argc,
   g_autofree char *target_path = NULL;
   g_autofree char *runtime = NULL;
   g_autofree char *numjobs = NULL;
+  g_autofree char *iodepth = NULL;
+  g_autofree char *rwmixread = NULL;
+  g_autofree char *interval_ms = NULL;
+  g_autofree char *seed = NULL;
   g_autofree char *message = NULL;
   g_auto(GStrv) rest = NULL;
-  /* G_MININT / G_MININT64: not given (so that -5 is refused, not ignored). */
-  int iodepth = 32, rwmixread = G_MININT, interval_ms = DUEL_WORKLOAD_DEFAULT_INTERVAL_MS;
   double runtime_s = 0;
-  gint64 seed = G_MININT64;
   gboolean destructive = FALSE, wipe_signatures = FALSE;
   GOptionEntry entries[] = {
     { "rw", 0, 0, G_OPTION_ARG_STRING, &rw, N_("Access pattern: randread, randwrite, randrw, read, write or rw (default randread)"), "PATTERN" },
     { "bs", 0, 0, G_OPTION_ARG_STRING, &bs, N_("Block size, e.g. 4k (default 4k)"), "SIZE" },
-    { "iodepth", 0, 0, G_OPTION_ARG_INT, &iodepth, N_("Queue depth (default 32)"), "N" },
+    { "iodepth", 0, 0, G_OPTION_ARG_STRING, &iodepth, N_("Queue depth (default 32)"), "N" },
     { "numjobs", 0, 0, G_OPTION_ARG_STRING, &numjobs, N_("Jobs at once, each with its own queue of --iodepth I/Os; one result for them all (default 1)"), "N" },
-    { "rwmixread", 0, 0, G_OPTION_ARG_INT, &rwmixread, N_("Read percentage of a mixed pattern (default 50)"), "PERCENT" },
+    { "rwmixread", 0, 0, G_OPTION_ARG_STRING, &rwmixread, N_("Read percentage of a mixed pattern (default 50)"), "PERCENT" },
     { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Stop after this many seconds"), "SECONDS" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Stop after transferring this much: bytes, or a multiple of the span such as 2x"), "BYTES|Nx" },
     { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Length of the region used (default: to the end of the target)"), "BYTES" },
     { "offset", 0, 0, G_OPTION_ARG_STRING, &offset, N_("Start of the region used (default 0)"), "BYTES" },
-    { "interval-ms", 0, 0, G_OPTION_ARG_INT, &interval_ms, N_("Time-series interval in milliseconds (default 1000, at least 100)"), "MS" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Seed of the random offsets (default: fixed, recorded in the result)"), "N" },
+    { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms, N_("Time-series interval in milliseconds (default 1000, at least 100)"), "MS" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed, N_("Seed of the random offsets (default: fixed, recorded in the result)"), "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, or to a file holding data Drive Duel did not write, destroying its data"), NULL },
@@ -105,42 +107,46 @@ duel_cli_run (int    argc,
   duel_workload_init (&workload);
   if (rw != NULL && !duel_workload_set_rw_name (&workload, rw, &error))
     return duel_cli_usage_error (context, "%s", error->message);
-  if (rwmixread != G_MININT)
-    {
-      if (rwmixread < 0 || rwmixread > 100)
-        return duel_cli_usage_error (context, _("--rwmixread must be between 0 and 100, not %d."), rwmixread);
-      if (workload.read_percent != 0 && workload.read_percent != 100)
-        workload.read_percent = rwmixread;
-      else if (rw != NULL && strstr (rw, "rw") == NULL)
-        return duel_cli_usage_error (context, _("--rwmixread only applies to --rw randrw or rw."));
-      else
-        {
-          /* --rwmixread alone implies a mixed random run, as in fio. */
-          workload.read_percent = rwmixread;
-        }
-    }
-  if (bs != NULL)
-    {
-      guint64 value;
+  {
+    /* Names, syntax and ranges from the workload's option table. */
+    const struct { DuelWorkloadOptionId id; const char *text; } given[] = {
+      { DUEL_WORKLOAD_OPTION_BLOCK_SIZE, bs },
+      { DUEL_WORKLOAD_OPTION_QUEUE_DEPTH, iodepth },
+      { DUEL_WORKLOAD_OPTION_NUMJOBS, numjobs },
+      { DUEL_WORKLOAD_OPTION_INTERVAL, interval_ms },
+      { DUEL_WORKLOAD_OPTION_SEED, seed },
+    };
 
-      if (!duel_parse_size (bs, &value, &error))
-        return duel_cli_usage_error (context, "--bs: %s", error->message);
-      if (value == 0 || value > DUEL_WORKLOAD_MAX_BLOCK_SIZE)
-        return duel_cli_usage_error (context, _("--bs must be between 1 byte and 64 MiB."));
-      workload.block_size = (guint32) value;
+    for (guint i = 0; i < G_N_ELEMENTS (given); i++)
+      {
+        const DuelWorkloadOption *option = duel_workload_option_get (given[i].id);
+
+        if (given[i].text != NULL && !duel_workload_option_parse_cli (option, given[i].text, &workload, &error))
+          return duel_cli_usage_error (context, "--%s: %s", option->cli_name, error->message);
+      }
+  }
+  if (rwmixread != NULL)
+    {
+      const DuelWorkloadOption *option = duel_workload_option_get (DUEL_WORKLOAD_OPTION_READ_PERCENT);
+      DuelWorkload mix = workload;
+
+      if (!duel_workload_option_parse_cli (option, rwmixread, &mix, &error))
+        return duel_cli_usage_error (context, "--%s: %s", option->cli_name, error->message);
+      if (workload.read_percent == 0 || workload.read_percent == 100)
+        {
+          if (rw != NULL && strstr (rw, "rw") == NULL)
+            return duel_cli_usage_error (context, _("--rwmixread only applies to --rw randrw or rw."));
+          /* --rwmixread alone implies a mixed random run, as in fio. */
+        }
+      workload.read_percent = mix.read_percent;
     }
-  if (iodepth < 1 || iodepth > DUEL_WORKLOAD_MAX_QUEUE_DEPTH)
-    return duel_cli_usage_error (context, _("--iodepth must be between 1 and %u, not %d."),
-                                 DUEL_WORKLOAD_MAX_QUEUE_DEPTH, iodepth);
-  workload.queue_depth = iodepth;
-  if (numjobs != NULL &&
-      !duel_cli_parse_count ("--numjobs", numjobs, 1, DUEL_WORKLOAD_MAX_NUMJOBS, &workload.numjobs, &message))
-    return duel_cli_usage_error (context, "%s", message);
   if (runtime != NULL && !duel_cli_parse_number ("--runtime", runtime, 0, 1e9, FALSE, &runtime_s, &message))
     return duel_cli_usage_error (context, "%s", message);
   workload.runtime_ms = (guint64) (runtime_s * 1000.0 + 0.5);
   if (runtime != NULL && workload.runtime_ms == 0)
     return duel_cli_usage_error (context, _("--runtime must be at least 1 ms."));
+  if (!duel_workload_option_check (duel_workload_option_get (DUEL_WORKLOAD_OPTION_RUNTIME), workload.runtime_ms, &error))
+    return duel_cli_usage_error (context, "--runtime: %s", error->message);
   if (size != NULL && !duel_parse_size_or_multiple (size, &workload.size_bytes, &workload.size_multiple, &error))
     return duel_cli_usage_error (context, "--size: %s", error->message);
   if (size != NULL && workload.size_bytes == 0 && workload.size_multiple == 0)
@@ -149,16 +155,6 @@ duel_cli_run (int    argc,
     return duel_cli_usage_error (context, "%s", message);
   if (offset != NULL && !duel_parse_size (offset, &workload.span_offset, &error))
     return duel_cli_usage_error (context, "--offset: %s", error->message);
-  if (interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS || interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)
-    return duel_cli_usage_error (context, _("--interval-ms must be between %u and %u."),
-                                 DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS);
-  workload.interval_ms = interval_ms;
-  if (seed != G_MININT64)
-    {
-      if (seed < 0)
-        return duel_cli_usage_error (context, _("--seed must be 0 or more, not %" PRId64 "."), seed);
-      workload.seed = (guint64) seed;
-    }
   if (workload.runtime_ms == 0 && workload.size_bytes == 0 && workload.size_multiple == 0)
     workload.size_multiple = 1;   /* like fio: one pass over the span */
   if (!duel_workload_validate (&workload, &error))

@@ -49,13 +49,6 @@ gboolean duel_cli_parse_number   (const char  *option,
                                   gboolean     zero_ok,
                                   double      *out,
                                   char       **out_message);
-/* A count given as text: whole, in [min, max]. */
-gboolean duel_cli_parse_count    (const char  *option,
-                                  const char  *text,
-                                  guint        min,
-                                  guint        max,
-                                  guint       *out,
-                                  char       **out_message);
 int  duel_cli_usage_error        (GOptionContext *context,
                                   const char     *format,
                                   ...) G_GNUC_PRINTF (2, 3);

@@ -9,6 +9,7 @@
 #include "duel-error.h"
 #include "duel-fio-export.h"
 #include "duel-preset.h"
+#include "duel-workload-option.h"
 
 /* Job names become section names and log file names: keep them plain. */
 static char *
@@ -20,6 +21,18 @@ job_name (const char *name)
     if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.')
       *p = '_';
   return copy;
+}
+
+/* One line of the job: the option's fio name and value, from the table. */
+static void
+append_option (GString             *job,
+               DuelWorkloadOptionId id,
+               const DuelWorkload  *workload)
+{
+  const DuelWorkloadOption *option = duel_workload_option_get (id);
+  g_autofree char *line = duel_workload_option_to_fio (option, duel_workload_option_read (option, workload));
+
+  g_string_append_printf (job, "%s\n", line);
 }
 
 char *
@@ -46,13 +59,13 @@ duel_fio_export_job (const DuelTestRecord *record,
   g_string_append (job, "stonewall\n");
   g_string_append_printf (job, "rw=%s\n", duel_workload_get_rw_name (w));
   if (w->read_percent != 0 && w->read_percent != 100)
-    g_string_append_printf (job, "rwmixread=%u\n", w->read_percent);
-  g_string_append_printf (job, "bs=%u\n", w->block_size);
-  g_string_append_printf (job, "iodepth=%u\n", w->queue_depth);
+    append_option (job, DUEL_WORKLOAD_OPTION_READ_PERCENT, w);
+  append_option (job, DUEL_WORKLOAD_OPTION_BLOCK_SIZE, w);
+  append_option (job, DUEL_WORKLOAD_OPTION_QUEUE_DEPTH, w);
   if (w->numjobs > 1)
     {
       /* The jobs as one: one report, the sum, as the engine's record is. */
-      g_string_append_printf (job, "numjobs=%u\n", w->numjobs);
+      append_option (job, DUEL_WORKLOAD_OPTION_NUMJOBS, w);
       g_string_append (job, "group_reporting\n");
     }
   if (span_offset > 0)
@@ -82,7 +95,7 @@ duel_fio_export_job (const DuelTestRecord *record,
     g_string_append_printf (job, "io_size=%" G_GUINT64_FORMAT "\n", io_size);
   if (w->runtime_ms > 0)
     {
-      g_string_append_printf (job, "runtime=%" G_GUINT64_FORMAT "ms\n", w->runtime_ms);
+      append_option (job, DUEL_WORKLOAD_OPTION_RUNTIME, w);
       if (record->byte_limit == 0 && w->size_bytes == 0 && w->size_multiple == 0)
         g_string_append (job, "time_based=1\n");
     }
@@ -96,7 +109,10 @@ duel_fio_export_job (const DuelTestRecord *record,
         {
           g_string_append_printf (job, "; the source states no duration: Drive Duel's %s preset runs this test for %"
                                   G_GUINT64_FORMAT " s\n", record->preset, runtime_ms / 1000);
-          g_string_append_printf (job, "runtime=%" G_GUINT64_FORMAT "ms\ntime_based=1\n", runtime_ms);
+          g_autofree char *line = duel_workload_option_to_fio (duel_workload_option_get (DUEL_WORKLOAD_OPTION_RUNTIME),
+                                                               runtime_ms);
+
+          g_string_append_printf (job, "%s\ntime_based=1\n", line);
         }
       else
         g_string_append (job, "; no duration or size is known for this test: fio goes through size once\n");
@@ -104,8 +120,8 @@ duel_fio_export_job (const DuelTestRecord *record,
 
   /* Per-interval IOPS like our series. */
   g_string_append_printf (job, "write_iops_log=%s\n", name);
-  g_string_append_printf (job, "log_avg_msec=%u\n", w->interval_ms);
-  g_string_append_printf (job, "randseed=%" G_GUINT64_FORMAT "\n", w->seed);
+  append_option (job, DUEL_WORKLOAD_OPTION_INTERVAL, w);
+  append_option (job, DUEL_WORKLOAD_OPTION_SEED, w);
   return g_string_free (job, FALSE);
 }
 

@@ -15,6 +15,7 @@
 #include "duel-fio-import.h"
 #include "duel-json.h"
 #include "duel-text.h"
+#include "duel-workload-option.h"
 
 /* A fio log file of more lines than this is not an interval log. */
 #define MAX_LOG_LINES 50000000
@@ -93,26 +94,6 @@ option_set (JsonObject *job_options,
   return value != NULL && g_strcmp0 (value, "0") != 0;
 }
 
-/* fio sizes: "4k", "4096", "1m"; the first of "4k,8k" (read,write) or "4k-16k". */
-static gboolean
-parse_fio_size (const char *text,
-                guint64    *out_bytes)
-{
-  g_autofree char *first = NULL;
-  char *cut;
-
-  if (text == NULL || *text == '\0' || strchr (text, '%') != NULL)
-    return FALSE;
-  first = g_strdup (text);
-  cut = strpbrk (first, ",:-");
-  if (cut != NULL)
-    *cut = '\0';
-  g_strstrip (first);
-  if (*first == '\0')
-    return FALSE;
-  return duel_parse_size (first, out_bytes, NULL);
-}
-
 /* The largest size in "4k", "4k,8k" or "4k-16k"; FALSE if any part is not a size. */
 static gboolean
 parse_fio_size_largest (const char *text,
@@ -136,42 +117,6 @@ parse_fio_size_largest (const char *text,
       *out_bytes = MAX (*out_bytes, bytes);
     }
   return *out_bytes > 0;
-}
-
-/* fio times: a plain number is seconds; "us", "ms", "s", "m", "h", "d" suffixes. */
-static gboolean
-parse_fio_time_ms (const char *text,
-                   guint64    *out_ms)
-{
-  static const struct { const char *suffix; double ms; } units[] = {
-    { "us", 1e-3 }, { "ms", 1 }, { "s", 1e3 }, { "m", 60e3 }, { "h", 3600e3 }, { "d", 86400e3 },
-  };
-  char *end = NULL;
-  double value;
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  value = g_ascii_strtod (text, &end);
-  if (end == text || !isfinite (value) || value < 0)
-    return FALSE;
-  if (*end == '\0')
-    {
-      if (value * 1e3 >= 9.2e18)
-        return FALSE;
-      *out_ms = (guint64) (value * 1e3);
-      return TRUE;
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    {
-      if (g_ascii_strcasecmp (end, units[i].suffix) == 0)
-        {
-          if (value * units[i].ms >= 9.2e18)
-            return FALSE;
-          *out_ms = (guint64) (value * units[i].ms);
-          return TRUE;
-        }
-    }
-  return FALSE;
 }
 
 /* ---- Histograms ----------------------------------------------------------------- */
@@ -506,6 +451,7 @@ import_job (Importer   *importer,
   DuelWorkload workload;
   DirTotals totals[DUEL_N_DIRECTIONS] = { { 0, }, };
   guint64 value, job_runtime_ms, longest_ms = 0, per_job_limit, log_avg_ms = 0, bs = 4096, largest_bs;
+  const DuelWorkloadOption *bs_option;
   gboolean time_based, grouped;
   double number;
 
@@ -539,21 +485,31 @@ import_job (Importer   *importer,
   if (workload.read_percent != 0 && workload.read_percent != 100)
     {
       /* A mix: rwmixread, or 100 − rwmixwrite; fio's default is 50/50. */
+      const DuelWorkloadOption *mix = duel_workload_option_get (DUEL_WORKLOAD_OPTION_READ_PERCENT);
+      gboolean of_writes = FALSE;
+
       workload.read_percent = 50;
-      if ((text = option (job_options, global_options, "rwmixread")) != NULL &&
-          g_ascii_string_to_unsigned (text, 10, 0, 100, &value, NULL))
-        workload.read_percent = (guint) value;
-      else if ((text = option (job_options, global_options, "rwmixwrite")) != NULL &&
-               g_ascii_string_to_unsigned (text, 10, 0, 100, &value, NULL))
-        workload.read_percent = 100 - (guint) value;
+      text = option (job_options, global_options, mix->fio_name);
+      if (text == NULL && (text = option (job_options, global_options, "rwmixwrite")) != NULL)
+        of_writes = TRUE;
+      if (text != NULL)
+        {
+          if (!duel_workload_option_parse_fio (mix, text, &value, &local_error))
+            {
+              fail (importer, "%s: %s", where, local_error->message);
+              return NULL;
+            }
+          workload.read_percent = (guint) (of_writes ? 100 - value : value);
+        }
     }
 
-  text = option (job_options, global_options, "bs");
+  bs_option = duel_workload_option_get (DUEL_WORKLOAD_OPTION_BLOCK_SIZE);
+  text = option (job_options, global_options, bs_option->fio_name);
   if (text == NULL)
-    text = option (job_options, global_options, "blocksize");
-  if (text != NULL && (!parse_fio_size (text, &bs) || bs == 0 || bs > DUEL_WORKLOAD_MAX_BLOCK_SIZE))
+    text = option (job_options, global_options, bs_option->fio_alias);
+  if (text != NULL && !duel_workload_option_parse_fio (bs_option, text, &bs, &local_error))
     {
-      fail (importer, _("%s has a block size “%s” Drive Duel cannot use."), where, text);
+      fail (importer, "%s: %s", where, local_error->message);
       return NULL;
     }
   workload.block_size = (guint32) bs;
@@ -569,31 +525,32 @@ import_job (Importer   *importer,
         largest_bs = DUEL_WORKLOAD_MAX_BLOCK_SIZE;
     }
 
+  /* fio's default depth is 1 and one job; the table's ranges are the
+   * engine's. numjobs clones of the job ran at once. With group_reporting
+   * fio sums them into one entry: one test of that many jobs, as the engine
+   * runs it. Without, it reports each clone as an entry of its own, one
+   * after the other; the caller sums them (merge_clone()) into the same one
+   * test. */
   workload.queue_depth = 1;
-  if ((text = option (job_options, global_options, "iodepth")) != NULL)
-    {
-      if (!g_ascii_string_to_unsigned (text, 10, 1, DUEL_WORKLOAD_MAX_QUEUE_DEPTH, &value, NULL))
-        {
-          fail (importer, _("%s has a queue depth “%s” Drive Duel cannot use."), where, text);
-          return NULL;
-        }
-      workload.queue_depth = (guint32) value;
-    }
+  workload.numjobs = 1;
+  {
+    static const DuelWorkloadOptionId counted[] = { DUEL_WORKLOAD_OPTION_QUEUE_DEPTH, DUEL_WORKLOAD_OPTION_NUMJOBS };
 
-  /* numjobs clones of the job ran at once. With group_reporting fio sums
-   * them into one entry: one test of that many jobs, as the engine runs it.
-   * Without, it reports each clone as an entry of its own, one after the
-   * other; the caller sums them (merge_clone()) into the same one test. */
-  if ((text = option (job_options, global_options, "numjobs")) != NULL)
-    {
-      if (!g_ascii_string_to_unsigned (text, 10, 1, DUEL_WORKLOAD_MAX_NUMJOBS, &value, NULL))
-        {
-          fail (importer, _("%s has numjobs=%s; Drive Duel runs 1 to %u jobs at once."),
-                where, text, DUEL_WORKLOAD_MAX_NUMJOBS);
-          return NULL;
-        }
-      workload.numjobs = (guint) value;
-    }
+    for (guint i = 0; i < G_N_ELEMENTS (counted); i++)
+      {
+        const DuelWorkloadOption *counted_option = duel_workload_option_get (counted[i]);
+
+        if ((text = option (job_options, global_options, counted_option->fio_name)) == NULL)
+          continue;
+        if (!duel_workload_option_parse_fio (counted_option, text, &value, &local_error))
+          {
+            fail (importer, "%s: %s", where, local_error->message);
+            return NULL;
+          }
+        duel_workload_option_store (counted_option, &workload, value);
+      }
+  }
+
   /* fio's JSON leaves out options given without a value (a bare
    * "group_reporting" or "time_based", in a job file or on the command
    * line); when they are not there, the figures below tell. */
@@ -608,15 +565,15 @@ import_job (Importer   *importer,
     }
 
   if ((text = option (job_options, global_options, "offset")) != NULL)
-    parse_fio_size (text, &workload.span_offset);
+    duel_parse_fio_size (text, &workload.span_offset);
   if ((text = option (job_options, global_options, "size")) != NULL)
-    parse_fio_size (text, &workload.span_length);
+    duel_parse_fio_size (text, &workload.span_length);
   if ((text = option (job_options, global_options, "io_size")) != NULL ||
       (text = option (job_options, global_options, "io_limit")) != NULL)
-    parse_fio_size (text, &workload.size_bytes);
+    duel_parse_fio_size (text, &workload.size_bytes);
   time_based = option_set (job_options, global_options, "time_based");
   if ((text = option (job_options, global_options, "runtime")) != NULL)
-    parse_fio_time_ms (text, &workload.runtime_ms);
+    duel_parse_fio_time_ms (text, &workload.runtime_ms);
   if ((text = option (job_options, global_options, "randseed")) != NULL)
     g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, &workload.seed, NULL);
   if ((text = option (job_options, global_options, "log_avg_msec")) != NULL)

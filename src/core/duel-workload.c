@@ -14,6 +14,7 @@
 #include "duel-error.h"
 #include "duel-json.h"
 #include "duel-workload.h"
+#include "duel-workload-option.h"
 
 void
 duel_workload_init (DuelWorkload *workload)
@@ -43,42 +44,18 @@ duel_workload_validate (const DuelWorkload  *workload,
 {
   g_return_val_if_fail (workload != NULL, FALSE);
 
-  if (workload->block_size == 0 || workload->block_size > DUEL_WORKLOAD_MAX_BLOCK_SIZE)
+  /* The ranges are the option table's, as the CLI and the fio import see them. */
+  static const DuelWorkloadOptionId checked[] = {
+    DUEL_WORKLOAD_OPTION_BLOCK_SIZE, DUEL_WORKLOAD_OPTION_QUEUE_DEPTH, DUEL_WORKLOAD_OPTION_NUMJOBS,
+    DUEL_WORKLOAD_OPTION_READ_PERCENT, DUEL_WORKLOAD_OPTION_INTERVAL, DUEL_WORKLOAD_OPTION_RUNTIME,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (checked); i++)
     {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The block size must be between 1 byte and 64 MiB, not %u bytes."),
-                   workload->block_size);
-      return FALSE;
-    }
-  if (workload->queue_depth == 0 || workload->queue_depth > DUEL_WORKLOAD_MAX_QUEUE_DEPTH)
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The queue depth must be between 1 and %u, not %u."),
-                   DUEL_WORKLOAD_MAX_QUEUE_DEPTH, workload->queue_depth);
-      return FALSE;
-    }
-  if (workload->numjobs == 0 || workload->numjobs > DUEL_WORKLOAD_MAX_NUMJOBS)
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The number of jobs must be between 1 and %u, not %u."),
-                   DUEL_WORKLOAD_MAX_NUMJOBS, workload->numjobs);
-      return FALSE;
-    }
-  if (workload->read_percent > 100)
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The read percentage must be between 0 and 100, not %u."),
-                   workload->read_percent);
-      return FALSE;
-    }
-  if (workload->interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS ||
-      workload->interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("The interval must be between %u and %u ms, not %u ms."),
-                   DUEL_WORKLOAD_MIN_INTERVAL_MS, DUEL_WORKLOAD_MAX_INTERVAL_MS,
-                   workload->interval_ms);
-      return FALSE;
+      const DuelWorkloadOption *option = duel_workload_option_get (checked[i]);
+
+      if (!duel_workload_option_check (option, duel_workload_option_read (option, workload), error))
+        return FALSE;
     }
   if (!(workload->size_multiple >= 0) || !isfinite (workload->size_multiple))
     {
@@ -328,36 +305,37 @@ duel_workload_from_json (JsonObject    *object,
       return FALSE;
     }
 
-  if (!read_uint (object, "bs", DUEL_WORKLOAD_MAX_BLOCK_SIZE, &value, error))
-    return FALSE;
-  w.block_size = (guint32) value;
-  if (!read_uint (object, "iodepth", DUEL_WORKLOAD_MAX_QUEUE_DEPTH, &value, error))
-    return FALSE;
-  w.queue_depth = (guint32) value;
-  /* Files from before jobs existed ran one. */
-  if (json_object_has_member (object, "numjobs"))
-    {
-      if (!read_uint (object, "numjobs", DUEL_WORKLOAD_MAX_NUMJOBS, &value, error))
-        return FALSE;
-      if (value == 0)
-        {
-          g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
-                       _("The workload field “%s” is out of range."), "numjobs");
+  {
+    static const DuelWorkloadOptionId stored[] = {
+      DUEL_WORKLOAD_OPTION_BLOCK_SIZE, DUEL_WORKLOAD_OPTION_QUEUE_DEPTH, DUEL_WORKLOAD_OPTION_NUMJOBS,
+      DUEL_WORKLOAD_OPTION_READ_PERCENT, DUEL_WORKLOAD_OPTION_INTERVAL,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (stored); i++)
+      {
+        const DuelWorkloadOption *option = duel_workload_option_get (stored[i]);
+
+        /* Files from before jobs existed ran one. */
+        if (option->id == DUEL_WORKLOAD_OPTION_NUMJOBS && !json_object_has_member (object, option->result_key))
+          continue;
+        if (!read_uint (object, option->result_key, option->max, &value, error))
           return FALSE;
-        }
-      w.numjobs = (guint) value;
-    }
-  if (!read_uint (object, "rwmixread", 100, &value, error))
-    return FALSE;
-  w.read_percent = (guint) value;
+        if (option->id == DUEL_WORKLOAD_OPTION_NUMJOBS && value == 0)
+          {
+            g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                         _("The workload field “%s” is out of range."), option->result_key);
+            return FALSE;
+          }
+        /* Below the minimum is left to duel_workload_validate(), as the
+         * loader has always done. */
+        duel_workload_option_store (option, &w, value);
+      }
+  }
   if (!read_uint (object, "offset", G_MAXINT64, &w.span_offset, error) ||
       !read_uint (object, "span", G_MAXINT64, &w.span_length, error) ||
       !read_uint (object, "runtime_ms", G_MAXINT64, &w.runtime_ms, error) ||
       !read_uint (object, "size_bytes", G_MAXINT64, &w.size_bytes, error))
     return FALSE;
-  if (!read_uint (object, "interval_ms", DUEL_WORKLOAD_MAX_INTERVAL_MS, &value, error))
-    return FALSE;
-  w.interval_ms = (guint) value;
 
   node = json_object_get_member (object, "size_multiple");
   if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&

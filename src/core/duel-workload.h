@@ -37,6 +37,7 @@ typedef struct
 #define DUEL_WORKLOAD_MAX_QUEUE_DEPTH     4096
 #define DUEL_WORKLOAD_MAX_NUMJOBS         64
 #define DUEL_WORKLOAD_MAX_BLOCK_SIZE      (64u * 1024 * 1024)
+#define DUEL_WORKLOAD_MAX_RUNTIME_MS      G_GUINT64_CONSTANT (1000000000000)  /* 1e9 s, ~31 years */
 
 void         duel_workload_init            (DuelWorkload        *workload);
 gboolean     duel_workload_validate        (const DuelWorkload  *workload,
