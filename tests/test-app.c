@@ -162,6 +162,23 @@ window_with_two_files (void)
   return window;
 }
 
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_two_files_fill_comparison (void)
 {
@@ -187,6 +204,32 @@ test_two_files_fill_comparison (void)
       g_assert_cmpstr (duel_comparison_view_get_visible_tab (view), ==, duel_chart_get_id (chart));
       gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
     }
+  /* The QoS tab switches between the review's two depths. */
+  duel_comparison_view_set_visible_tab (view, "qos");
+  for (guint k = 0; k < 2; k++)
+    {
+      guint depth = k == 0 ? 1 : 32;
+      g_autofree char *name = g_strdup_printf ("qos-qd%u", depth);
+      g_autofree char *want = g_strdup_printf ("QD%u;", depth);
+      GtkWidget *button = find_named (GTK_WIDGET (view), name);
+      DuelChart *qos = NULL;
+      g_autofree char *subtitle = NULL;
+      guint shown = 0;
+
+      g_assert_nonnull (button);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+      for (guint i = 0; i < charts->len; i++)
+        if (g_strcmp0 (G_OBJECT_TYPE_NAME (g_ptr_array_index (charts, i)), "DuelChartQos") == 0)
+          qos = g_ptr_array_index (charts, i);
+      g_assert_nonnull (qos);
+      g_object_get (qos, "queue-depth", &shown, NULL);
+      g_assert_cmpuint (shown, ==, depth);
+      subtitle = duel_chart_get_subtitle (qos);
+      g_assert_nonnull (strstr (subtitle, want));
+      g_assert_true (duel_chart_has_data (qos));
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    }
+
   duel_comparison_view_set_visible_tab (view, "table");
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   g_assert_cmpuint (duel_comparison_get_n_rows (comparison), >, 10);

@@ -82,8 +82,11 @@ test_compare (Fixture       *fixture,
     return;
   g_assert_cmpint (code, ==, 0);
   g_assert_cmpstr (err, ==, "");
-  /* One line per file written: 5 charts × 3, the report, the table, 2 job files. */
-  g_assert_cmpuint (count_lines (out), ==, 19);
+  /* One line per file written: 6 charts × 3 (QoS at QD1 and QD32), the
+   * report, the table, 2 job files. */
+  g_assert_cmpuint (count_lines (out), ==, 22);
+  g_assert_nonnull (strstr (out, "qos-qd1.svg\n"));
+  g_assert_nonnull (strstr (out, "qos-qd32.svg\n"));
   g_assert_true (g_file_test (pdf, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (md, G_FILE_TEST_IS_REGULAR));
   surface = cairo_image_surface_create_from_png (png);

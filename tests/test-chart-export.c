@@ -227,7 +227,8 @@ test_export_all (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) charts = duel_chart_new_all (fixture->comparison, NULL);
   DuelChartExportOptions options;
-  static const char * const ids[] = { "write-curve", "consistency", "qos", "standard", "summary" };
+  /* QoS at both of the review's depths, a chart each. */
+  static const char * const ids[] = { "write-curve", "consistency", "qos-qd1", "qos-qd32", "standard", "summary" };
   g_autofree char *pdf = g_build_filename (fixture->dir, "report.pdf", NULL);
   g_autofree char *md_path = g_build_filename (fixture->dir, "summary.md", NULL);
   g_autofree char *md = NULL;
@@ -238,8 +239,8 @@ test_export_all (Fixture       *fixture,
   g_assert_true (duel_chart_export_all (fixture->comparison, fixture->dir, &options, files, &error));
   g_assert_no_error (error);
 
-  /* 5 charts × (png, svg, csv) + report.pdf + summary.md + 2 fio job files */
-  g_assert_cmpuint (files->len, ==, 5 * 3 + 1 + 1 + 2);
+  /* 6 charts × (png, svg, csv) + report.pdf + summary.md + 2 fio job files */
+  g_assert_cmpuint (files->len, ==, G_N_ELEMENTS (ids) * 3 + 1 + 1 + 2);
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
       g_autofree char *png = g_strdup_printf ("%s/%s.png", fixture->dir, ids[i]);
@@ -254,7 +255,20 @@ test_export_all (Fixture       *fixture,
 
   /* A cover, one page per chart, the table over as many pages as it takes. */
   pages = pdf_page_count (pdf);
-  g_assert_cmpuint (pages, >=, 1 + 4 + 2);
+  g_assert_cmpuint (pages, >=, 1 + 5 + 2);
+  /* Each QoS chart says its depth, and its CSV holds that depth's tests. */
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree char *csv_path = g_strdup_printf ("%s/qos-qd%u.csv", fixture->dir, k == 0 ? 1 : 32);
+      g_autofree char *svg_path = g_strdup_printf ("%s/qos-qd%u.svg", fixture->dir, k == 0 ? 1 : 32);
+      g_autofree char *csv = NULL;
+      g_autofree char *svg = NULL;
+
+      g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+      g_assert_true (g_file_get_contents (svg_path, &svg, NULL, NULL));
+      g_assert_nonnull (strstr (csv, k == 0 ? "qos-read-qd1" : "qos-read-qd32"));
+      g_assert_null (strstr (csv, k == 0 ? "qos-read-qd32" : "qos-read-qd1,"));
+    }
   check_pdf_renders (pdf, pages);
 
   g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
@@ -264,7 +278,33 @@ test_export_all (Fixture       *fixture,
   /* Header plus a line per row, plus the section lines counted apart. */
   g_assert_cmpuint (md_rows, ==, 1 + duel_comparison_get_n_rows (fixture->comparison));
   g_assert_nonnull (strstr (md, "|---|---:|---:|---:|---:|---:|\n"));
-  g_assert_nonnull (strstr (md, "| **wsat-fill** |"));
+  /* Sections under the review's names, not the test ids; the difference
+   * column says which drive against which; no % on counts. */
+  g_assert_nonnull (strstr (md, "| **Write saturation** |"));
+  g_assert_null (strstr (md, "**wsat-fill**"));
+  {
+    g_autofree char *heading = duel_comparison_dup_difference_heading (fixture->comparison);
+    g_autofree char *cell = g_strdup_printf ("| %s |", heading);
+
+    g_assert_nonnull (strstr (heading, " vs "));
+    g_assert_nonnull (strstr (md, cell));
+  }
+  {
+    guint counts = 0;
+
+    for (guint i = 0; i < duel_comparison_get_n_rows (fixture->comparison); i++)
+      {
+        const DuelComparisonRow *row = duel_comparison_get_row (fixture->comparison, i);
+
+        if ((g_strcmp0 (row->unit, "rounds") == 0 || g_strcmp0 (row->unit, "intervals") == 0 ||
+             g_strcmp0 (row->unit, "I/Os") == 0) && row->has_value[0] && row->has_value[1])
+          {
+            g_assert_true (isnan (row->difference_pct));
+            counts++;
+          }
+      }
+    g_assert_cmpuint (counts, >, 0);
+  }
   g_assert_nonnull (strstr (md, " **"));   /* winners in bold */
 
   {
@@ -286,7 +326,7 @@ test_export_formats (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   DuelChartExportOptions options;
   DuelChartExportFormats formats;
-  g_autofree char *png = g_build_filename (fixture->dir, "qos.png", NULL);
+  g_autofree char *png = g_build_filename (fixture->dir, "qos-qd32.png", NULL);
   cairo_surface_t *surface;
   guint32 corner;
 
@@ -306,7 +346,7 @@ test_export_formats (Fixture       *fixture,
   options.theme = DUEL_CHART_THEME_DARK;
   g_assert_true (duel_chart_export_all (fixture->comparison, fixture->dir, &options, files, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (files->len, ==, 5 + 1);
+  g_assert_cmpuint (files->len, ==, 6 + 1);   /* six charts (QoS at QD1 and QD32), summary.md */
   check_png (png, 800, 450);
 
   /* The dark style paints a dark ground. */
@@ -330,8 +370,8 @@ test_export_one_drive (Fixture       *fixture,
   options.formats = DUEL_CHART_EXPORT_PDF | DUEL_CHART_EXPORT_SVG;
   g_assert_true (duel_chart_export_all (single, fixture->dir, &options, files, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (files->len, ==, 5 + 1);
-  g_assert_cmpuint (pdf_page_count (pdf), >=, 1 + 4 + 1);
+  g_assert_cmpuint (files->len, ==, 6 + 1);   /* six SVGs (QoS at QD1 and QD32), the report */
+  g_assert_cmpuint (pdf_page_count (pdf), >=, 1 + 5 + 1);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "duel-chart-consistency.h"
+#include "duel-chart-qos.h"
 #include "duel-chart-view.h"
 #include "duel-chart-write-curve.h"
 #include "duel-comparison-view.h"
@@ -66,27 +67,6 @@ tab_title (const char *id)
   return id;
 }
 
-/* A test's name as a heading: "wsat-fill" → "Write saturation". */
-static char *
-test_heading (const char *test)
-{
-  if (test == NULL)
-    return g_strdup (_("Drive"));
-  if (g_strcmp0 (test, DUEL_TEST_WSAT_FILL) == 0)
-    return g_strdup (_("Write saturation"));
-  if (g_strcmp0 (test, DUEL_TEST_WSAT_READ) == 0)
-    return g_strdup (_("Read score after the fill"));
-  if (g_strcmp0 (test, DUEL_TEST_CONSISTENCY) == 0)
-    return g_strdup (_("Performance consistency"));
-  if (g_str_has_prefix (test, DUEL_TEST_QOS_PREFIX))
-    return g_strdup_printf (_("Quality of service: %s"), test + strlen (DUEL_TEST_QOS_PREFIX));
-  if (g_str_has_prefix (test, DUEL_TEST_STD_PREFIX))
-    return g_strdup_printf (_("Standard set: %s"), test + strlen (DUEL_TEST_STD_PREFIX));
-  if (g_strcmp0 (test, "rated") == 0)
-    return g_strdup (_("Rated by the vendor"));
-  return g_strdup (test);
-}
-
 /* --- the table -------------------------------------------------------------- */
 
 static GtkWidget *
@@ -135,7 +115,11 @@ build_table (DuelComparisonView *self)
       gtk_grid_attach (GTK_GRID (grid), header, 1 + d, y, 1, 1);
     }
   if (n_drives == 2)
-    gtk_grid_attach (GTK_GRID (grid), cell (_("B vs A"), 1, "table-header"), 3, y, 1, 1);
+    {
+      g_autofree char *heading = duel_comparison_dup_difference_heading (comparison);
+
+      gtk_grid_attach (GTK_GRID (grid), cell (heading, 1, "table-header"), 3, y, 1, 1);
+    }
   if (rated)
     for (guint d = 0; d < n_drives; d++)
       {
@@ -152,8 +136,7 @@ build_table (DuelComparisonView *self)
 
       if (g_strcmp0 (row->test, last_test) != 0 || (row->test == NULL && last_test != NULL && *last_test))
         {
-          g_autofree char *heading = test_heading (row->test);
-          GtkWidget *title = cell (heading, 0, "table-section");
+          GtkWidget *title = cell (duel_comparison_get_section_title (comparison, row->test), 0, "table-section");
 
           gtk_grid_attach (GTK_GRID (grid), title, 0, y++, 6, 1);
           last_test = row->test;
@@ -231,6 +214,60 @@ add_option (GtkBox        *box,
   gtk_box_append (box, check);
 }
 
+static void
+depth_toggled_cb (GtkToggleButton *button,
+                  DuelChartView   *view)
+{
+  if (!gtk_toggle_button_get_active (button))
+    return;
+  g_object_set (duel_chart_view_get_chart (view), "queue-depth",
+                GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "duel-depth")), NULL);
+  duel_chart_view_invalidate (view);
+}
+
+/* QD1 | QD32 for the QoS chart, when the comparison measured both (the
+ * review's QoS is at both; exports carry a chart for each). */
+static void
+add_depth_switch (GtkBox        *box,
+                  DuelChartView *view)
+{
+  static const guint depths[] = { 1, 32 };
+  DuelChart *chart = duel_chart_view_get_chart (view);
+  GtkWidget *linked, *first = NULL;
+
+  for (guint k = 0; k < G_N_ELEMENTS (depths); k++)
+    {
+      g_autoptr(DuelChart) probe = g_object_new (DUEL_TYPE_CHART_QOS,
+                                                 "comparison", duel_chart_get_comparison (chart),
+                                                 "queue-depth", depths[k], NULL);
+
+      if (!duel_chart_has_data (probe))
+        return;
+    }
+  linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_add_css_class (linked, "linked");
+  gtk_widget_set_tooltip_text (linked, _("Queue depth of the latency percentiles"));
+  for (guint k = 0; k < G_N_ELEMENTS (depths); k++)
+    {
+      g_autofree char *label = g_strdup_printf (_("QD%u"), depths[k]);
+      g_autofree char *name = g_strdup_printf ("qos-qd%u", depths[k]);
+      GtkWidget *button = gtk_toggle_button_new_with_label (label);
+
+      gtk_widget_set_name (button, name);
+      g_object_set_data (G_OBJECT (button), "duel-depth", GUINT_TO_POINTER (depths[k]));
+      if (first != NULL)
+        gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), GTK_TOGGLE_BUTTON (first));
+      else
+        first = button;
+      g_signal_connect_object (button, "toggled", G_CALLBACK (depth_toggled_cb), view, 0);
+      gtk_box_append (GTK_BOX (linked), button);
+      /* QD32 first, as the chart opens. */
+      if (depths[k] == 32)
+        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+    }
+  gtk_box_append (box, linked);
+}
+
 static GtkWidget *
 build_chart_page (DuelComparisonView *self,
                   DuelChart          *chart)
@@ -259,6 +296,8 @@ build_chart_page (DuelComparisonView *self,
     }
   else if (DUEL_IS_CHART_CONSISTENCY (chart))
     add_option (GTK_BOX (options), DUEL_CHART_VIEW (view), _("_Read and write apart"), "split-directions");
+  else if (DUEL_IS_CHART_QOS (chart))
+    add_depth_switch (GTK_BOX (options), DUEL_CHART_VIEW (view));
 
   gtk_widget_set_visible (options, gtk_widget_get_first_child (options) != NULL);
   gtk_box_append (GTK_BOX (box), options);

@@ -469,7 +469,11 @@ duel_chart_export_markdown (DuelComparison *comparison)
       md_cell (md, label, FALSE);
     }
   if (n > 1)
-    md_cell (md, _("Difference"), FALSE);
+    {
+      g_autofree char *heading = duel_comparison_dup_difference_heading (comparison);
+
+      md_cell (md, heading, FALSE);
+    }
   if (rated)
     for (guint d = 0; d < n; d++)
       {
@@ -527,7 +531,13 @@ duel_chart_export_markdown (DuelComparison *comparison)
     }
 
   if (n > 1)
-    g_string_append_printf (md, "\n%s\n", _("Difference: the second drive against the first. Bold: the better value."));
+    {
+      g_autofree char *heading = duel_comparison_dup_difference_heading (comparison);
+      g_autofree char *note = g_strdup_printf (_("%s: how far the second drive’s figure is from the first’s, in %%; "
+                                                 "counts have none. Bold: the better value."), heading);
+
+      g_string_append_printf (md, "\n%s\n", note);
+    }
 
   warnings = duel_comparison_get_warnings (comparison);
   if (warnings[0] != NULL)
@@ -604,7 +614,7 @@ duel_chart_export_all (DuelComparison               *comparison,
 
   formats = options->formats;
   style = duel_chart_style_new (options->theme);
-  charts = duel_chart_new_all (comparison, style);
+  charts = duel_chart_new_report (comparison, style);
 
   for (guint i = 0; i < charts->len; i++)
     {

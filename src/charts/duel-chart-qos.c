@@ -278,6 +278,10 @@ duel_chart_qos_get_subtitle (DuelChart *chart)
 {
   DuelChartQos *self = DUEL_CHART_QOS (chart);
 
+  /* Published figures with no depth of their own: no "QD0". */
+  if (self->shown_depth == 0)
+    return g_strdup (self->mixed ? _("Mixed read/write; I/O percentiles (count-based), completion latency")
+                                 : _("Random read and random write; I/O percentiles (count-based), completion latency"));
   if (self->mixed)
     return g_strdup_printf (_("Mixed read/write at QD%u; I/O percentiles (count-based), completion latency"),
                             self->shown_depth);

@@ -159,7 +159,7 @@ header_cells (DuelChart *chart)
   for (guint d = 0; d < n; d++)
     g_ptr_array_add (cells, duel_chart_dup_drive_label (chart, d));
   if (n > 1)
-    g_ptr_array_add (cells, g_strdup (_("Difference")));
+    g_ptr_array_add (cells, duel_comparison_dup_difference_heading (comparison));
   if (duel_comparison_has_rated (comparison))
     for (guint d = 0; d < n; d++)
       g_ptr_array_add (cells, g_strdup (_("Rated")));

@@ -22,6 +22,7 @@ typedef struct
   DuelChartStyle *style;
   DuelChartRect   plot;
   gboolean        has_plot;
+  char           *id;           /* a report's own id for this chart ("qos-qd1"); NULL: the class's */
 } DuelChartPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (DuelChart, duel_chart, G_TYPE_OBJECT)
@@ -57,6 +58,7 @@ duel_chart_finalize (GObject *object)
 
   g_clear_object (&priv->comparison);
   g_clear_pointer (&priv->style, duel_chart_style_free);
+  g_free (priv->id);
 
   G_OBJECT_CLASS (duel_chart_parent_class)->finalize (object);
 }
@@ -181,8 +183,12 @@ duel_chart_set_style (DuelChart            *self,
 const char *
 duel_chart_get_id (DuelChart *self)
 {
+  DuelChartPrivate *priv;
+
   g_return_val_if_fail (DUEL_IS_CHART (self), NULL);
-  return DUEL_CHART_GET_CLASS (self)->id;
+
+  priv = duel_chart_get_instance_private (self);
+  return priv->id != NULL ? priv->id : DUEL_CHART_GET_CLASS (self)->id;
 }
 
 char *
@@ -458,5 +464,47 @@ duel_chart_new_all (DuelComparison       *comparison,
                                            "comparison", comparison,
                                            "style", style,
                                            NULL));
+  return charts;
+}
+
+GPtrArray *
+duel_chart_new_report (DuelComparison       *comparison,
+                       const DuelChartStyle *style)
+{
+  GPtrArray *charts = duel_chart_new_all (comparison, style);
+
+  for (guint i = 0; i < charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (charts, i);
+      /* The review's QoS is at QD1 and at QD32: both, where either was measured. */
+      static const guint depths[] = { 1, 32 };
+      guint inserted = 0;
+
+      if (!DUEL_IS_CHART_QOS (chart))
+        continue;
+      for (guint k = 0; k < G_N_ELEMENTS (depths); k++)
+        {
+          DuelChart *at_depth = g_object_new (DUEL_TYPE_CHART_QOS,
+                                              "comparison", comparison,
+                                              "style", style,
+                                              "queue-depth", depths[k],
+                                              NULL);
+
+          if (duel_chart_has_data (at_depth))
+            {
+              DuelChartPrivate *priv = duel_chart_get_instance_private (at_depth);
+
+              /* Its own file names: qos-qd1.png, qos-qd32.svg, … */
+              priv->id = g_strdup_printf ("qos-qd%u", depths[k]);
+              g_ptr_array_insert (charts, (int) (i + 1 + inserted++), at_depth);
+            }
+          else
+            g_object_unref (at_depth);
+        }
+      /* Neither depth (an imported QD4 run): the automatic chart stays. */
+      if (inserted > 0)
+        g_ptr_array_remove_index (charts, i);
+      break;
+    }
   return charts;
 }

@@ -65,6 +65,10 @@ gboolean              duel_chart_get_plot_rect  (DuelChart            *self,
 /* The five charts of a comparison, in report order. */
 GPtrArray            *duel_chart_new_all        (DuelComparison       *comparison,
                                                  const DuelChartStyle *style);
+/* The charts of an export and the PDF: as duel_chart_new_all(), with the QoS
+ * chart at QD1 and at QD32 ("qos-qd1", "qos-qd32") where those were measured. */
+GPtrArray            *duel_chart_new_report     (DuelComparison       *comparison,
+                                                 const DuelChartStyle *style);
 
 /* "4 KiB random write, QD32, to 2× the span": a test's setup in a subtitle. */
 char                 *duel_chart_describe_workload (const DuelTestRecord *record);

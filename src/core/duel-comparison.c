@@ -26,6 +26,7 @@ struct _DuelComparison
   GArray     *rows;        /* DuelComparisonRow */
   GPtrArray  *tests;       /* char*, NULL-terminated */
   GPtrArray  *warnings;    /* char*, NULL-terminated */
+  GHashTable *section_titles;   /* test name → its heading, made on first use */
   gboolean    has_rated;
   guint       rated_attached[DUEL_COMPARISON_MAX_DRIVES];   /* bit per rated_keys[] entry */
 };
@@ -45,6 +46,15 @@ row_clear (gpointer data)
     g_free (row->text[i]);
 }
 
+/* Counts (rounds, intervals, I/Os) and yes/no figures say how a test went,
+ * not how fast: a % difference between them means nothing to a reader. */
+static gboolean
+unit_is_count (const char *unit)
+{
+  return unit == NULL || *unit == '\0' || g_strcmp0 (unit, "rounds") == 0 ||
+         g_strcmp0 (unit, "intervals") == 0 || g_strcmp0 (unit, "I/Os") == 0;
+}
+
 static void
 duel_comparison_finalize (GObject *object)
 {
@@ -58,6 +68,7 @@ duel_comparison_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->tests, g_ptr_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->section_titles, g_hash_table_unref);
 
   G_OBJECT_CLASS (duel_comparison_parent_class)->finalize (object);
 }
@@ -77,6 +88,7 @@ duel_comparison_init (DuelComparison *self)
   g_array_set_clear_func (self->rows, row_clear);
   self->tests = g_ptr_array_new_with_free_func (g_free);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->section_titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 DuelWinner
@@ -536,7 +548,7 @@ add_figure_row (DuelComparison *self,
     }
 
   row.difference_pct = NAN;
-  if (row.has_value[0] && row.has_value[1] && row.value[0] != 0)
+  if (row.has_value[0] && row.has_value[1] && row.value[0] != 0 && !unit_is_count (row.unit))
     row.difference_pct = (row.value[1] - row.value[0]) / fabs (row.value[0]) * 100.0;
   row.winner = duel_comparison_decide (row.value[0], row.value[1], row.better);
 
@@ -698,9 +710,44 @@ duel_comparison_get_section_title (DuelComparison *self,
 {
   g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
 
+  char *title;
+
+  if (test == NULL)
+    return _("Drive");
   if (g_strcmp0 (test, DUEL_COMPARISON_RATED_SECTION) == 0)
     return _("Vendor ratings: rated against measured");
-  return test;
+  title = g_hash_table_lookup (self->section_titles, test);
+  if (title != NULL)
+    return title;
+
+  /* The review's names for the preset's tests, in the session's language;
+   * another test (an imported fio job) keeps its own name. */
+  if (g_strcmp0 (test, DUEL_TEST_WSAT_FILL) == 0)
+    title = g_strdup (_("Write saturation"));
+  else if (g_strcmp0 (test, DUEL_TEST_WSAT_READ) == 0)
+    title = g_strdup (_("Read score after the fill"));
+  else if (g_strcmp0 (test, DUEL_TEST_CONSISTENCY) == 0)
+    title = g_strdup (_("Performance consistency"));
+  else if (g_str_has_prefix (test, DUEL_TEST_QOS_PREFIX))
+    title = g_strdup_printf (_("Quality of service: %s"), test + strlen (DUEL_TEST_QOS_PREFIX));
+  else if (g_str_has_prefix (test, DUEL_TEST_STD_PREFIX))
+    title = g_strdup_printf (_("Standard set: %s"), test + strlen (DUEL_TEST_STD_PREFIX));
+  else
+    title = g_strdup (test);
+  g_hash_table_insert (self->section_titles, g_strdup (test), title);
+  return title;
+}
+
+char *
+duel_comparison_dup_difference_heading (DuelComparison *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+
+  if (self->n_drives < 2)
+    return g_strdup ("");
+  /* TRANSLATORS: the difference column's heading: the second drive's name,
+   * the first's ("Drive B vs Drive A") */
+  return g_strdup_printf (_("%s vs %s"), self->names[1], self->names[0]);
 }
 
 /* ---- Fairness ---------------------------------------------------------------- */

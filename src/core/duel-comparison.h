@@ -80,10 +80,13 @@ const DuelComparisonRow *duel_comparison_get_row        (DuelComparison  *self,
                                                          guint            index);
 /* Names of the tests the rows cover, in order (both results hold them). */
 const char * const      *duel_comparison_get_tests      (DuelComparison  *self);
-/* A section heading for the rows of @test: the test's name, or a translated
- * title for DUEL_COMPARISON_RATED_SECTION. */
+/* A section heading for the rows of @test, translated: "Write saturation" for
+ * wsat-fill, "Drive" for the identity rows (@test NULL), the vendor ratings'
+ * title; a test the presets do not name keeps its own name. */
 const char              *duel_comparison_get_section_title (DuelComparison *self,
                                                             const char     *test);
+/* "Drive B vs Drive A": the difference column's heading, in words; "" for one drive. */
+char                    *duel_comparison_dup_difference_heading (DuelComparison *self);
 /* TRUE when some row carries a vendor-rated figure: show "rated vs measured". */
 gboolean                 duel_comparison_has_rated      (DuelComparison  *self);
 /* The vendor's figure of @row for @drive as printed ("2200 MB/s"); "" without one. */
