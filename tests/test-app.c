@@ -234,6 +234,16 @@ test_two_files_fill_comparison (void)
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   g_assert_cmpuint (duel_comparison_get_n_rows (comparison), >, 10);
   g_assert_cmpuint (duel_comparison_view_get_n_winner_rows (view), >, 0);
+  /* The review's figures lead the table: the quick preset's whole review
+   * holds all fifteen (points, cliff, plateau, read score, consistency,
+   * QoS 99.99 % at QD1 and QD32), unless a flat file curve has no cliff. */
+  {
+    guint n_headline = 0;
+
+    duel_comparison_get_headline (comparison, &n_headline);
+    g_assert_cmpuint (duel_comparison_view_get_n_headline_rows (view), ==, n_headline);
+    g_assert_cmpuint (n_headline, >=, 14);
+  }
 
   /* Swapping sides swaps the drives. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.swap-drives", NULL);

@@ -275,8 +275,23 @@ test_export_all (Fixture       *fixture,
   md_lines = g_strsplit (md, "\n", -1);
   for (guint i = 0; md_lines[i]; i++)
     md_rows += g_str_has_prefix (md_lines[i], "| ") && !g_str_has_prefix (md_lines[i], "| **");
-  /* Header plus a line per row, plus the section lines counted apart. */
-  g_assert_cmpuint (md_rows, ==, 1 + duel_comparison_get_n_rows (fixture->comparison));
+  /* The headline table (header, its rows), then the detail table (header,
+   * a line per row); the section lines are counted apart. */
+  {
+    guint n_headline = 0;
+    const guint *headline = duel_comparison_get_headline (fixture->comparison, &n_headline);
+    g_autofree char *headline_at = NULL;
+    const char *details_at = strstr (md, "### Details");
+
+    g_assert_cmpuint (n_headline, >=, 10);
+    g_assert_cmpuint (md_rows, ==, 1 + n_headline + 1 + duel_comparison_get_n_rows (fixture->comparison));
+    /* It comes first, and its first row is the fill's start. */
+    g_assert_nonnull (details_at);
+    g_assert_true (strstr (md, "### Headline") < details_at);
+    g_assert_cmpstr (duel_comparison_get_row (fixture->comparison, headline[0])->key, ==, "iops_at_0pct");
+    headline_at = g_strdup_printf ("| %s |", duel_comparison_get_row (fixture->comparison, headline[0])->label);
+    g_assert_true (strstr (md, headline_at) < details_at);
+  }
   g_assert_nonnull (strstr (md, "|---|---:|---:|---:|---:|---:|\n"));
   /* Sections under the review's names, not the test ids; the difference
    * column says which drive against which; no % on counts. */

@@ -435,7 +435,17 @@ test_chart_csv (void)
       else if (g_str_equal (id, "qos"))
         g_assert_cmpuint (rows_a, >, 100);
       else if (g_str_equal (id, "summary"))
-        g_assert_cmpuint (g_strv_length (lines) - 2, ==, duel_comparison_get_n_rows (comparison));
+        {
+          guint n_headline = 0, headline_lines = 0;
+
+          /* The headline rows first, then every row once. */
+          duel_comparison_get_headline (comparison, &n_headline);
+          for (guint l = 1; lines[l] != NULL && g_str_has_prefix (lines[l], "headline,"); l++)
+            headline_lines++;
+          g_assert_cmpuint (n_headline, >, 0);
+          g_assert_cmpuint (headline_lines, ==, n_headline);
+          g_assert_cmpuint (g_strv_length (lines) - 2, ==, n_headline + duel_comparison_get_n_rows (comparison));
+        }
     }
 }
 

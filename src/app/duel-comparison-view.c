@@ -29,6 +29,7 @@ struct _DuelComparisonView
   GPtrArray       *charts;          /* DuelChart, shown ones */
   GPtrArray       *chart_views;     /* DuelChartView, same order */
   guint            n_winner_rows;
+  guint            n_headline_rows;   /* shown above the detail table */
   gboolean         updating;
 
   /* Template children */
@@ -94,6 +95,8 @@ build_table (DuelComparisonView *self)
   gboolean rated = duel_comparison_has_rated (comparison);
   GtkWidget *scrolled, *clamp, *grid;
   const char *last_test = "";
+  const guint *headline;
+  guint n_headline;
   int y = 0;
 
   grid = gtk_grid_new ();
@@ -129,12 +132,20 @@ build_table (DuelComparisonView *self)
   y++;
 
   self->n_winner_rows = 0;
-  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+  headline = duel_comparison_get_headline (comparison, &n_headline);
+  self->n_headline_rows = n_headline;
+  /* The review's figures at the top, then every row under its test. */
+  for (guint k = 0; k < n_headline + duel_comparison_get_n_rows (comparison); k++)
     {
-      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+      gboolean in_headline = k < n_headline;
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, in_headline ? headline[k] : k - n_headline);
       g_autofree char *label = NULL;
 
-      if (g_strcmp0 (row->test, last_test) != 0 || (row->test == NULL && last_test != NULL && *last_test))
+      if (in_headline && k == 0)
+        gtk_grid_attach (GTK_GRID (grid), cell (_("Headline"), 0, "table-section"), 0, y++, 6, 1);
+      else if (!in_headline &&
+               (k == n_headline || g_strcmp0 (row->test, last_test) != 0 ||
+                (row->test == NULL && last_test != NULL && *last_test)))
         {
           GtkWidget *title = cell (duel_comparison_get_section_title (comparison, row->test), 0, "table-section");
 
@@ -157,7 +168,7 @@ build_table (DuelComparisonView *self)
                                                                                  : _("Higher is better"));
           gtk_grid_attach (GTK_GRID (grid), value, 1 + d, y, 1, 1);
         }
-      if (row->winner == DUEL_WINNER_A || row->winner == DUEL_WINNER_B)
+      if (!in_headline && (row->winner == DUEL_WINNER_A || row->winner == DUEL_WINNER_B))
         self->n_winner_rows++;
 
       if (n_drives == 2)
@@ -317,6 +328,7 @@ clear_pages (DuelComparisonView *self)
   g_ptr_array_set_size (self->chart_views, 0);
   g_ptr_array_set_size (self->charts, 0);
   self->n_winner_rows = 0;
+  self->n_headline_rows = 0;
 }
 
 static GtkWidget *
@@ -698,6 +710,13 @@ duel_comparison_view_get_n_winner_rows (DuelComparisonView *self)
 {
   g_return_val_if_fail (DUEL_IS_COMPARISON_VIEW (self), 0);
   return self->n_winner_rows;
+}
+
+guint
+duel_comparison_view_get_n_headline_rows (DuelComparisonView *self)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON_VIEW (self), 0);
+  return self->n_headline_rows;
 }
 
 /* --- GObject ---------------------------------------------------------------- */

@@ -38,5 +38,7 @@ const char     *duel_comparison_view_get_visible_tab   (DuelComparisonView *self
 GPtrArray      *duel_comparison_view_get_charts        (DuelComparisonView *self);
 /* Rows of the table as shown (for tests): figure rows with a winner. */
 guint           duel_comparison_view_get_n_winner_rows (DuelComparisonView *self);
+/* Rows of the headline above the table: the review's own figures. */
+guint           duel_comparison_view_get_n_headline_rows (DuelComparisonView *self);
 
 G_END_DECLS

@@ -435,29 +435,12 @@ md_cell (GString    *md,
   g_string_append (md, " |");
 }
 
-char *
-duel_chart_export_markdown (DuelComparison *comparison)
+static void
+md_header (GString        *md,
+           DuelComparison *comparison,
+           guint           n_columns)
 {
-  GString *md;
-  guint n;
-  gboolean rated;
-  guint n_columns;
-  const char *current = NULL;
-  gboolean identity_done = FALSE;
-  const char * const *warnings;
-
-  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
-
-  n = duel_comparison_get_n_drives (comparison);
-  rated = duel_comparison_has_rated (comparison);
-  n_columns = 1 + n + (n > 1 ? 1 : 0) + (rated ? n : 0);
-  md = g_string_new (NULL);
-
-  if (n > 1)
-    g_string_append_printf (md, "## %s vs %s\n\n", duel_comparison_get_drive_name (comparison, 0),
-                            duel_comparison_get_drive_name (comparison, 1));
-  else
-    g_string_append_printf (md, "## %s\n\n", duel_comparison_get_drive_name (comparison, 0));
+  guint n = duel_comparison_get_n_drives (comparison);
 
   g_string_append (md, "|");
   md_cell (md, "", FALSE);
@@ -474,7 +457,7 @@ duel_chart_export_markdown (DuelComparison *comparison)
 
       md_cell (md, heading, FALSE);
     }
-  if (rated)
+  if (duel_comparison_has_rated (comparison))
     for (guint d = 0; d < n; d++)
       {
         g_autofree char *label = g_strdup_printf (_("Rated (%s)"), duel_comparison_get_drive_name (comparison, d));
@@ -484,50 +467,98 @@ duel_chart_export_markdown (DuelComparison *comparison)
   for (guint c = 1; c < n_columns; c++)
     g_string_append (md, "---:|");
   g_string_append_c (md, '\n');
+}
 
+static void
+md_section (GString    *md,
+            const char *title,
+            guint       n_columns)
+{
+  g_string_append (md, "|");
+  md_cell (md, title, TRUE);
+  for (guint c = 1; c < n_columns; c++)
+    md_cell (md, "", FALSE);
+  g_string_append_c (md, '\n');
+}
+
+static void
+md_row (GString                 *md,
+        DuelComparison          *comparison,
+        const DuelComparisonRow *row)
+{
+  guint n = duel_comparison_get_n_drives (comparison);
+
+  g_string_append (md, "|");
+  md_cell (md, row->label, FALSE);
+  for (guint d = 0; d < n; d++)
+    md_cell (md, row->text[d],
+             (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B));
+  if (n > 1)
+    {
+      g_autofree char *diff = NULL;
+
+      if (row->kind == DUEL_COMPARISON_ROW_FIGURE && isfinite (row->difference_pct))
+        diff = g_strdup_printf ("%+.1f %%", row->difference_pct);
+      md_cell (md, diff ? diff : "", FALSE);
+    }
+  if (duel_comparison_has_rated (comparison))
+    for (guint d = 0; d < n; d++)
+      {
+        g_autofree char *text = duel_comparison_row_format_rated (row, d);
+        md_cell (md, text, FALSE);
+      }
+  g_string_append_c (md, '\n');
+}
+
+char *
+duel_chart_export_markdown (DuelComparison *comparison)
+{
+  GString *md;
+  guint n, n_columns, n_headline;
+  const guint *headline;
+  const char *current = NULL;
+  gboolean identity_done = FALSE;
+  const char * const *warnings;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
+
+  n = duel_comparison_get_n_drives (comparison);
+  n_columns = 1 + n + (n > 1 ? 1 : 0) + (duel_comparison_has_rated (comparison) ? n : 0);
+  md = g_string_new (NULL);
+
+  if (n > 1)
+    g_string_append_printf (md, "## %s vs %s\n\n", duel_comparison_get_drive_name (comparison, 0),
+                            duel_comparison_get_drive_name (comparison, 1));
+  else
+    g_string_append_printf (md, "## %s\n\n", duel_comparison_get_drive_name (comparison, 0));
+
+  /* The review's own figures first, ready to paste; then every row. */
+  headline = duel_comparison_get_headline (comparison, &n_headline);
+  if (n_headline > 0)
+    {
+      g_string_append_printf (md, "### %s\n\n", _("Headline"));
+      md_header (md, comparison, n_columns);
+      for (guint i = 0; i < n_headline; i++)
+        md_row (md, comparison, duel_comparison_get_row (comparison, headline[i]));
+      g_string_append_printf (md, "\n### %s\n\n", _("Details"));
+    }
+
+  md_header (md, comparison, n_columns);
   for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
     {
       const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
 
       if (row->kind == DUEL_COMPARISON_ROW_IDENTITY && !identity_done)
         {
-          g_string_append (md, "|");
-          md_cell (md, _("Drive"), TRUE);
-          for (guint c = 1; c < n_columns; c++)
-            md_cell (md, "", FALSE);
-          g_string_append_c (md, '\n');
+          md_section (md, _("Drive"), n_columns);
           identity_done = TRUE;
         }
       else if (row->kind == DUEL_COMPARISON_ROW_FIGURE && g_strcmp0 (current, row->test) != 0)
         {
-          g_string_append (md, "|");
-          md_cell (md, duel_comparison_get_section_title (comparison, row->test), TRUE);
-          for (guint c = 1; c < n_columns; c++)
-            md_cell (md, "", FALSE);
-          g_string_append_c (md, '\n');
+          md_section (md, duel_comparison_get_section_title (comparison, row->test), n_columns);
           current = row->test;
         }
-
-      g_string_append (md, "|");
-      md_cell (md, row->label, FALSE);
-      for (guint d = 0; d < n; d++)
-        md_cell (md, row->text[d],
-                 (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B));
-      if (n > 1)
-        {
-          g_autofree char *diff = NULL;
-
-          if (row->kind == DUEL_COMPARISON_ROW_FIGURE && isfinite (row->difference_pct))
-            diff = g_strdup_printf ("%+.1f %%", row->difference_pct);
-          md_cell (md, diff ? diff : "", FALSE);
-        }
-      if (rated)
-        for (guint d = 0; d < n; d++)
-          {
-            g_autofree char *text = duel_comparison_row_format_rated (row, d);
-            md_cell (md, text, FALSE);
-          }
-      g_string_append_c (md, '\n');
+      md_row (md, comparison, row);
     }
 
   if (n > 1)

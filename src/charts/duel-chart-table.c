@@ -64,8 +64,23 @@ duel_chart_table_rebuild (DuelChart *chart)
   DuelComparison *comparison = duel_chart_get_comparison (chart);
   const char *current_test = NULL;
   gboolean identity_started = FALSE;
+  guint n_headline;
+  const guint *headline = duel_comparison_get_headline (comparison, &n_headline);
 
   g_array_set_size (self->lines, 0);
+  /* The review's figures first: the report's first table page leads with them. */
+  if (n_headline > 0)
+    {
+      Line line = { LINE_SECTION, g_strdup (_("Headline")), 0 };
+
+      g_array_append_val (self->lines, line);
+      for (guint i = 0; i < n_headline; i++)
+        {
+          Line row_line = { LINE_ROW, NULL, headline[i] };
+
+          g_array_append_val (self->lines, row_line);
+        }
+    }
   for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
     {
       const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
@@ -536,12 +551,17 @@ duel_chart_table_write_csv (DuelChart *chart,
   static const char * const better_names[] = { "none", "higher", "lower" };
   static const char * const winner_names[] = { "", "a", "b", "tie" };
 
-  g_string_append (csv, "kind,test,key,label,unit,better,value_a,value_b,text_a,text_b,difference_pct,winner,rated_a,rated_b\n");
-  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
-    {
-      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+  guint n_headline, n_rows = duel_comparison_get_n_rows (comparison);
+  const guint *headline = duel_comparison_get_headline (comparison, &n_headline);
 
-      g_string_append (csv, row->kind == DUEL_COMPARISON_ROW_IDENTITY ? "identity," : "figure,");
+  g_string_append (csv, "kind,test,key,label,unit,better,value_a,value_b,text_a,text_b,difference_pct,winner,rated_a,rated_b\n");
+  /* The headline rows first (kind "headline"), then every row once. */
+  for (guint k = 0; k < n_headline + n_rows; k++)
+    {
+      gboolean in_headline = k < n_headline;
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, in_headline ? headline[k] : k - n_headline);
+
+      g_string_append (csv, in_headline ? "headline," : row->kind == DUEL_COMPARISON_ROW_IDENTITY ? "identity," : "figure,");
       duel_chart_csv_append_field (csv, row->test ? row->test : "");
       g_string_append_c (csv, ',');
       duel_chart_csv_append_field (csv, row->key);

@@ -27,6 +27,7 @@ struct _DuelComparison
   GPtrArray  *tests;       /* char*, NULL-terminated */
   GPtrArray  *warnings;    /* char*, NULL-terminated */
   GHashTable *section_titles;   /* test name → its heading, made on first use */
+  GArray     *headline;   /* guint: indices of the rows the review leads with */
   gboolean    has_rated;
   guint       rated_attached[DUEL_COMPARISON_MAX_DRIVES];   /* bit per rated_keys[] entry */
 };
@@ -69,6 +70,7 @@ duel_comparison_finalize (GObject *object)
   g_clear_pointer (&self->tests, g_ptr_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->section_titles, g_hash_table_unref);
+  g_clear_pointer (&self->headline, g_array_unref);
 
   G_OBJECT_CLASS (duel_comparison_parent_class)->finalize (object);
 }
@@ -736,6 +738,44 @@ duel_comparison_get_section_title (DuelComparison *self,
     title = g_strdup (test);
   g_hash_table_insert (self->section_titles, g_strdup (test), title);
   return title;
+}
+
+/* The figures the review leads with, in its order: the fill's curve at its
+ * points, its cliff and plateau; the read score after it; consistency's
+ * slowest interval and its ratio to the mean; QoS 99.99 % at QD1 and QD32. */
+static const char * const headline_keys[] = {
+  "iops_at_0pct", "iops_at_50pct", "iops_at_100pct", "iops_at_end", "plateau_iops", "cliff_pct",
+  "write_iops_mean", "read_score_iops",
+  "consistency_slowest_iops", "consistency_ratio", "consistency_mean_iops",
+  "qos_read_qd1_p99_99_us", "qos_write_qd1_p99_99_us", "qos_read_qd32_p99_99_us", "qos_write_qd32_p99_99_us",
+};
+
+const guint *
+duel_comparison_get_headline (DuelComparison *self,
+                              guint          *out_n_rows)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+  g_return_val_if_fail (out_n_rows != NULL, NULL);
+
+  if (self->headline == NULL)
+    {
+      self->headline = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint k = 0; k < G_N_ELEMENTS (headline_keys); k++)
+        for (guint i = 0; i < self->rows->len; i++)
+          {
+            const DuelComparisonRow *row = &g_array_index (self->rows, DuelComparisonRow, i);
+
+            /* A measured figure of some drive; the first test that has it. */
+            if (row->kind == DUEL_COMPARISON_ROW_FIGURE && g_strcmp0 (row->key, headline_keys[k]) == 0 &&
+                g_strcmp0 (row->test, DUEL_COMPARISON_RATED_SECTION) != 0)
+              {
+                g_array_append_val (self->headline, i);
+                break;
+              }
+          }
+    }
+  *out_n_rows = self->headline->len;
+  return (const guint *) (gconstpointer) self->headline->data;
 }
 
 char *

@@ -85,6 +85,12 @@ const char * const      *duel_comparison_get_tests      (DuelComparison  *self);
  * title; a test the presets do not name keeps its own name. */
 const char              *duel_comparison_get_section_title (DuelComparison *self,
                                                             const char     *test);
+/* The rows the review leads with (the fill's points, cliff and plateau, the
+ * read score, consistency's slowest interval and ratio, QoS 99.99 % at QD1
+ * and QD32), as indices for duel_comparison_get_row(), in that order; only
+ * those the results hold. */
+const guint             *duel_comparison_get_headline   (DuelComparison  *self,
+                                                         guint           *out_n_rows);
 /* "Drive B vs Drive A": the difference column's heading, in words; "" for one drive. */
 char                    *duel_comparison_dup_difference_heading (DuelComparison *self);
 /* TRUE when some row carries a vendor-rated figure: show "rated vs measured". */
