@@ -162,6 +162,29 @@ window_with_two_files (void)
   return window;
 }
 
+typedef struct
+{
+  char    *text;
+  gboolean done;
+} CopiedText;
+
+static void
+clipboard_text_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  CopiedText *copied = user_data;
+
+  copied->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  copied->done = TRUE;
+}
+
+static gboolean
+copied_text_done (gpointer user_data)
+{
+  return ((CopiedText *) user_data)->done;
+}
+
 static GtkWidget *
 find_named (GtkWidget  *root,
             const char *name)
@@ -243,6 +266,20 @@ test_two_files_fill_comparison (void)
     duel_comparison_get_headline (comparison, &n_headline);
     g_assert_cmpuint (duel_comparison_view_get_n_headline_rows (view), ==, n_headline);
     g_assert_cmpuint (n_headline, >=, 14);
+  }
+
+  /* Copy as text: the clipboard holds the Markdown the export writes. */
+  {
+    GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (window));
+    g_autofree char *expected = duel_chart_export_markdown (comparison);
+    CopiedText copied = { NULL, FALSE };
+
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-comparison", NULL);
+    gdk_clipboard_read_text_async (clipboard, NULL, clipboard_text_cb, &copied);
+    duel_app_test_wait (copied_text_done, &copied, 10, "the clipboard's text");
+    g_assert_cmpstr (copied.text, ==, expected);
+    g_assert_nonnull (strstr (copied.text, "### Headline"));
+    g_free (copied.text);
   }
 
   /* Swapping sides swaps the drives. */

@@ -232,6 +232,7 @@ duel_application_startup (GApplication *app)
     { "win.show-page('history')", { "<Alt>4", NULL } },
     /* Not Ctrl+S: GNOME keeps it for Save. */
     { "win.swap-drives", { "<Control><Shift>x", NULL } },
+    { "win.copy-comparison", { "<Control><Shift>c", NULL } },
   };
 
   G_APPLICATION_CLASS (duel_application_parent_class)->startup (app);

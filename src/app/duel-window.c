@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "duel-application.h"
+#include "duel-chart-export.h"
 #include "duel-comparison-view.h"
 #include "duel-confirm-dialog.h"
 #include "duel-drive-item.h"
@@ -364,6 +365,7 @@ update_actions (DuelWindow *self)
                                  !running && duel_drives_view_get_selected (self->drives_view) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-run", running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", can_export);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-comparison", can_export);
   duel_presets_view_set_running (self->presets_view, running);
   adw_view_stack_page_set_needs_attention (self->run_page, running);
 }
@@ -876,6 +878,28 @@ export_activated (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The headline and the detail table as Markdown, as summary.md has them:
+ * ready to paste into an article, as CrystalDiskMark's and KDiskMark's
+ * "copy" are. */
+static void
+copy_comparison_activated (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+  DuelComparison *comparison = duel_comparison_view_get_comparison (self->comparison_view);
+  g_autofree char *markdown = NULL;
+
+  if (comparison == NULL)
+    {
+      duel_window_add_toast (self, _("Choose a drive to compare first."));
+      return;
+    }
+  markdown = duel_chart_export_markdown (comparison);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), markdown);
+  duel_window_add_toast (self, _("Comparison copied as Markdown tables."));
+}
+
 static void
 add_file_target_activated (GtkWidget  *widget,
                            const char *action_name,
@@ -1267,6 +1291,7 @@ duel_window_class_init (DuelWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_activated);
+  gtk_widget_class_install_action (widget_class, "win.copy-comparison", NULL, copy_comparison_activated);
   gtk_widget_class_install_action (widget_class, "win.add-file-target", NULL, add_file_target_activated);
   gtk_widget_class_install_action (widget_class, "win.start-run", NULL, start_run_activated);
   gtk_widget_class_install_action (widget_class, "win.cancel-run", NULL, cancel_run_activated);
