@@ -185,21 +185,45 @@ copied_text_done (gpointer user_data)
   return ((CopiedText *) user_data)->done;
 }
 
+/* The first widget under @root, @root included, that @matches. */
 static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
+find_widget (GtkWidget     *root,
+             gboolean     (*matches) (GtkWidget  *widget,
+                                  const char *text),
+             const char    *text)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+  if (matches (root, text))
     return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_named (child, name);
+      GtkWidget *found = find_widget (child, matches, text);
 
       if (found != NULL)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+has_name (GtkWidget  *widget,
+          const char *name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+static gboolean
+label_holds (GtkWidget  *widget,
+             const char *needle)
+{
+  return GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), needle) != NULL;
+}
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  return find_widget (root, has_name, name);
 }
 
 static void
@@ -593,17 +617,7 @@ static GtkWidget *
 find_label_text (GtkWidget  *widget,
                  const char *needle)
 {
-  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), needle) != NULL)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label_text (child, needle);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_widget (widget, label_holds, needle);
 }
 
 static gboolean
