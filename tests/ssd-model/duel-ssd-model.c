@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "ssd-ftl.h"
+#include "ssd-shapes.h"
 
 #define ROOT_INO 1
 #define FILE_INO 2
@@ -1041,29 +1042,7 @@ simulate (const SsdConfig *cfg,
   return 0;
 }
 
-/* ---- options and named shapes ---- */
-
-typedef struct
-{
-  const char *name;
-  const char *what;
-  SsdConfig   config;
-  double      cache_pct;   /* of capacity */
-} Shape;
-
-static const Shape shapes[] = {
-  { "falls", "Intel SSD 750-like: high start from the write cache, cliff when it is used up, "
-             "GC plateau after about one capacity",
-    { "falls", 256 << 20, 12.0, 64, 4, 60000, 700000, 250000, 3000000, 0, 2, 0.0, 2000000,
-      SSD_INITIAL_FRESH }, 20.0 },
-  { "rises", "Plextor M8PeG-like: a used, trimmed drive; the erase backlog holds early writes "
-             "back, they speed up when it is gone, then fall with GC",
-    { "rises", 256 << 20, 7.0, 64, 4, 60000, 250000, 250000, 2000000, 0, 2, 29.0, 2000000,
-      SSD_INITIAL_TRIMMED_USED }, 0.0 },
-  { "flat", "No cache, no backlog, plenty of spare area: nearly flat",
-    { "flat", 256 << 20, 100.0, 64, 4, 60000, 500000, 500000, 3000000, 0, 2, 0.0, 2000000,
-      SSD_INITIAL_FRESH }, 0.0 },
-};
+/* ---- options ---- */
 
 static gboolean
 parse_size (const char *text,
@@ -1106,7 +1085,7 @@ main (int    argc,
   int units = -1, block_pages = -1, gc_threshold = -1, threads = 8, sim_qd = 0;
   double sim_multiple = 2.0, precondition = 0;
   gboolean list_shapes = FALSE;
-  const Shape *shape = &shapes[0];
+  const SsdShape *shape = ssd_shape_get (0);
   GOptionEntry entries[] = {
     { "shape", 0, 0, G_OPTION_ARG_STRING, &shape_name, "Named shape the defaults come from: falls, rises, flat (default falls)", "NAME" },
     { "list-shapes", 0, 0, G_OPTION_ARG_NONE, &list_shapes, "List the named shapes and their parameters", NULL },
@@ -1148,14 +1127,15 @@ main (int    argc,
     }
   if (list_shapes)
     {
-      for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+      for (guint i = 0; i < ssd_shape_count (); i++)
         {
-          const SsdConfig *c = &shapes[i].config;
+          const SsdShape *listed = ssd_shape_get (i);
+          const SsdConfig *c = &listed->config;
 
           g_print ("%s: %s\n  --op %.0f --cache %.0f%% --units %u --block-pages %u --t-read-us %.0f"
                    " --t-prog-us %.0f --t-prog-cache-us %.0f --t-erase-us %.0f --gc-threshold %u"
                    " --bg-share %.0f --initial %s\n",
-                   shapes[i].name, shapes[i].what, c->op_pct, shapes[i].cache_pct, c->units,
+                   listed->name, listed->what, c->op_pct, listed->cache_pct, c->units,
                    c->block_pages, c->t_read_ns / 1e3, c->t_prog_ns / 1e3, c->t_prog_cache_ns / 1e3,
                    c->t_erase_ns / 1e3, c->gc_threshold, c->bg_share_pct,
                    c->initial == SSD_INITIAL_FRESH ? "fresh" : "trimmed-used");
@@ -1169,10 +1149,7 @@ main (int    argc,
     }
   if (shape_name != NULL)
     {
-      shape = NULL;
-      for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
-        if (strcmp (shapes[i].name, shape_name) == 0)
-          shape = &shapes[i];
+      shape = ssd_shape_lookup (shape_name);
       if (shape == NULL)
         {
           g_printerr ("duel-ssd-model: unknown shape “%s” (falls, rises, flat)\n", shape_name);
@@ -1180,13 +1157,16 @@ main (int    argc,
         }
     }
 
-  *cfg = shape->config;
-  if (capacity != NULL && !parse_size (capacity, 0, &cfg->capacity_bytes))
-    {
-      g_printerr ("duel-ssd-model: cannot read the capacity “%s”\n", capacity);
-      return 2;
-    }
-  cfg->cache_bytes = (guint64) (cfg->capacity_bytes * shape->cache_pct / 100.0) / SSD_PAGE_SIZE * SSD_PAGE_SIZE;
+  {
+    guint64 capacity_bytes = shape->config.capacity_bytes;
+
+    if (capacity != NULL && !parse_size (capacity, 0, &capacity_bytes))
+      {
+        g_printerr ("duel-ssd-model: cannot read the capacity “%s”\n", capacity);
+        return 2;
+      }
+    ssd_shape_config (shape, capacity_bytes, cfg);
+  }
   if (cache != NULL && !parse_size (cache, cfg->capacity_bytes, &cfg->cache_bytes))
     {
       g_printerr ("duel-ssd-model: cannot read the cache size “%s”\n", cache);

@@ -15,6 +15,9 @@
  *       model's first cache exhaustion is the probe's): where its rate fell
  *       against where the model's cache ran out, or that it saw no fall on
  *       a model without a cache.
+ *   --host-busy REASON (with analysis, probe, consistency): the host was
+ *       busy during the run; a failed check of a rate, a time or a knee is
+ *       reported as TODO, not as a failure.
  *   ssd-model-check consistency TRUTH.json RESULT.json
  *       TAP checks of the consistency preset on a preconditioned model: the
  *       slowest interval and the latency percentiles against the waits and
@@ -35,6 +38,37 @@
 
 static int failures;
 
+/* Set by --host-busy REASON: the host was busy in every attempt of the run
+ * (test-ssd-analysis.sh measures it), so the figures the wall clock shapes
+ * are not the model's. Their checks still print, but a failed one is TODO:
+ * test-ssd-virtual holds the analysis to the same margins on the model's
+ * own clock, where no host can reshape the curve. */
+static const char *host_busy;
+
+static void
+report_check (gboolean    ok,
+              gboolean    timed,
+              const char *format,
+              va_list     args) G_GNUC_PRINTF (3, 0);
+
+static void
+report_check (gboolean    ok,
+              gboolean    timed,
+              const char *format,
+              va_list     args)
+{
+  g_autofree char *text = g_strdup_vprintf (format, args);
+
+  if (!ok && timed && host_busy != NULL)
+    {
+      printf ("not ok - %s # TODO the host was busy (%s)\n", text, host_busy);
+      return;
+    }
+  printf ("%s - %s\n", ok ? "ok" : "not ok", text);
+  if (!ok)
+    failures++;
+}
+
 static void
 check (gboolean    ok,
        const char *format,
@@ -46,14 +80,28 @@ check (gboolean    ok,
        ...)
 {
   va_list args;
-  g_autofree char *text = NULL;
 
   va_start (args, format);
-  text = g_strdup_vprintf (format, args);
+  report_check (ok, FALSE, format, args);
   va_end (args);
-  printf ("%s - %s\n", ok ? "ok" : "not ok", text);
-  if (!ok)
-    failures++;
+}
+
+/* A check of a figure the host's speed shapes: a rate, a time, a knee. */
+static void
+timed_check (gboolean    ok,
+             const char *format,
+             ...) G_GNUC_PRINTF (2, 3);
+
+static void
+timed_check (gboolean    ok,
+             const char *format,
+             ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  report_check (ok, TRUE, format, args);
+  va_end (args);
 }
 
 static JsonNode *
@@ -549,7 +597,7 @@ check_analysis (JsonNode *truth,
    * that causes it in the model (the cache running out; with no cache, GC
    * beginning), in points of capacity written. */
   cliff = figure (fill, "cliff_pct");
-  check (isfinite (cliff) && truth_cliff >= 0 && fabs (cliff - truth_cliff) <= 3.0,
+  timed_check (isfinite (cliff) && truth_cliff >= 0 && fabs (cliff - truth_cliff) <= 3.0,
          "cliff at %.1f %% of capacity written; the model's %s at %.1f %% (within 3 points)",
          cliff, has_cache ? "cache ran out" : "GC began", truth_cliff);
 
@@ -560,7 +608,7 @@ check_analysis (JsonNode *truth,
   hi = num (fill, "summary.details.saturation.points.plateau.hi_pct");
   truth_curve (truth, &tc);
   model_plateau = rate_between (tc.ops, tc.bytes, tc.secs, capacity * lo / 100, capacity * hi / 100 + 1);
-  check (model_plateau > 0 && fabs (plateau / model_plateau - 1) <= 0.05,
+  timed_check (model_plateau > 0 && fabs (plateau / model_plateau - 1) <= 0.05,
          "plateau %.0f IOPS over %.0f-%.0f %% written; the model delivered %.0f IOPS there (within 5 %%)",
          plateau, lo, hi, model_plateau);
   curve_clear (&tc);
@@ -585,12 +633,12 @@ check_analysis (JsonNode *truth,
       double mean = num (window, "mean");
 
       start_pct = 100 * bytes_by (fill, num (window, "first_round") * round_ms) / capacity;
-      check (start_pct >= gc_pct,
+      timed_check (start_pct >= gc_pct,
              "first steady-state window (round %.0f on) starts at %.1f %% written, after the model's GC began (%.1f %%)",
              figure (fill, "ss_first_steady_round"), start_pct, gc_pct);
       /* The analysis holds the window within its data limit of its own
        * plateau, which is within 5 % of the model's (checked above). */
-      check (model_plateau > 0 && data_limit > 0 && fabs (mean / model_plateau - 1) <= data_limit + 0.05,
+      timed_check (model_plateau > 0 && data_limit > 0 && fabs (mean / model_plateau - 1) <= data_limit + 0.05,
              "its mean (%.0f IOPS) is at the model's plateau (%.0f IOPS, within %.0f %% + 5 %%)",
              mean, model_plateau, 100 * data_limit);
     }
@@ -601,7 +649,7 @@ check_analysis (JsonNode *truth,
       if (last_full >= n_window)
         model_window_steady (truth, last_full - n_window, n_window, &data, &slope);
       unsteady = data > 0.2 - SNIA_AGREE || slope > 0.1 - SNIA_AGREE;
-      check (unsteady,
+      timed_check (unsteady,
              "no steady state reported, and the model's last %u full seconds fail SNIA's test too, "
              "to within a point (data %.1f %%, slope %.1f %% of the mean; limits 20 %%, 10 %%)",
              n_window, 100 * data, 100 * slope);
@@ -678,12 +726,12 @@ check_consistency (JsonNode *truth,
          "the slowest interval (%.0f-%.0f ms) is the one the figure reports (%.0f IOPS)",
          slow_a, slow_b, figure (test, "consistency_slowest_iops"));
   model_slowest = model_iops_between (truth, slow_a, slow_b);
-  check (model_slowest > 0 && fabs (slowest / model_slowest - 1) <= 0.03,
+  timed_check (model_slowest > 0 && fabs (slowest / model_slowest - 1) <= 0.03,
          "slowest interval %.0f IOPS; the model completed %.0f IOPS in it (within 3 %%)",
          slowest, model_slowest);
   model_mean = model_iops_between (truth, 0, runtime_ms);
   ratio = figure (test, "consistency_ratio");
-  check (model_mean > 0 && isfinite (ratio) && fabs (ratio / (100 * model_slowest / model_mean) - 1) <= 0.03,
+  timed_check (model_mean > 0 && isfinite (ratio) && fabs (ratio / (100 * model_slowest / model_mean) - 1) <= 0.03,
          "slowest / mean %.1f %%; by the model's own counts %.1f %% (within 3 %%)",
          ratio, 100 * model_slowest / model_mean);
 
@@ -715,7 +763,7 @@ check_consistency (JsonNode *truth,
        * QD / units of them, more than 0.01 % of the run's requests), and
        * the model's stalls are of one size (a victim's copies and an
        * erase): p99.99 sits at the longest stall, not below 90 % of it. */
-      check (engine >= 0.9 * model_max,
+      timed_check (engine >= 0.9 * model_max,
              "%s p99.99 %.2f ms shows the longest stall (%.2f ms; %.0f requests per unit in flight)",
              kinds[k], engine / 1e6, model_max / 1e6, 32 / units);
     }
@@ -741,20 +789,20 @@ check_probe (JsonNode *truth,
   fall = is_number (fall_node) ? num (fill, "summary.details.probe.fall_bytes") : NAN;
   check (runtime_ms >= 2000, "the probe ran its minimum (%.0f ms of at least 2000)", runtime_ms);
   /* It stops by its own rule, not its 20 s limit. */
-  check (runtime_ms > 0 && runtime_ms < 20000, "the probe stopped on its own after %.0f ms", runtime_ms);
+  timed_check (runtime_ms > 0 && runtime_ms < 20000, "the probe stopped on its own after %.0f ms", runtime_ms);
   if (cache > 0)
     {
       /* The fall is found between 100 ms rows; at the model's cache rate a
        * row is about 13 % of a 51 MiB cache. */
-      check (isfinite (fall) && cache_at > 0 && fabs (fall - cache_at) <= 0.2 * cache,
+      timed_check (isfinite (fall) && cache_at > 0 && fabs (fall - cache_at) <= 0.2 * cache,
              "the probe's rate fell after %.1f MiB; the model's cache (%.1f MiB) ran out after %.1f MiB",
              fall / 1048576, cache / 1048576, cache_at / 1048576);
-      check (num (fill, "summary.details.probe.end_write_iops") < num (fill, "summary.details.probe.write_iops"),
+      timed_check (num (fill, "summary.details.probe.end_write_iops") < num (fill, "summary.details.probe.write_iops"),
              "its rate after the fall (%.0f IOPS) is below its mean (%.0f IOPS)",
              num (fill, "summary.details.probe.end_write_iops"), num (fill, "summary.details.probe.write_iops"));
     }
   else
-    check (fall_node != NULL && JSON_NODE_HOLDS_NULL (fall_node),
+    timed_check (fall_node != NULL && JSON_NODE_HOLDS_NULL (fall_node),
            "the probe saw no fall on a model without a write cache (fall_bytes null)");
   return failures > 0;
 }
@@ -771,13 +819,15 @@ main (int    argc,
                     strcmp (argv[1], "analysis") != 0 && strcmp (argv[1], "consistency") != 0 &&
                     strcmp (argv[1], "probe") != 0 && strcmp (argv[1], "paced") != 0))
     {
-      fprintf (stderr, "usage: %s check|report|analysis|consistency|probe|paced TRUTH.json RESULT.json [--shape NAME]\n",
+      fprintf (stderr, "usage: %s check|report|analysis|consistency|probe|paced TRUTH.json RESULT.json [--shape NAME] [--host-busy REASON]\n",
                argv[0]);
       return 2;
     }
   for (int i = 4; i + 1 < argc; i += 2)
     if (strcmp (argv[i], "--shape") == 0)
       shape = argv[i + 1];
+    else if (strcmp (argv[i], "--host-busy") == 0)
+      host_busy = argv[i + 1];
   truth = load (argv[2]);
   result = load (argv[3]);
   if (strcmp (argv[1], "paced") == 0)

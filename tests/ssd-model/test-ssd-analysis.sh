@@ -18,8 +18,11 @@
 # fast this machine is; the margins are the ones the issue set (3 points,
 # 5 %) and the histograms' bucket widths. They hold only while the host
 # keeps up with the model, which serves in real time: a run during which the
-# host was busy is done again (see run below). About 3 minutes on a quiet
-# host.
+# host was busy is done again (see run below), and when it was busy every
+# time, the checks of rates, times and knees are reported as TODO instead of
+# failing; test-ssd-virtual checks the analysis on the same cases in the
+# model's own time, where the host cannot matter. About 3 minutes on a
+# quiet host.
 #
 # Usage: test-ssd-analysis.sh MODEL SSD-MODEL.SH CHECKER [CLI]
 # MODEL is empty when libfuse3 was not found at build time: skipped (77), as
@@ -103,18 +106,22 @@ run() {
         sleep 10
         attempt=$((attempt + 1))
     done
-    [ -z "$busy" ] || echo "# $name: the host was busy in all $attempts attempts ($busy); checking the last"
+    # Busy throughout: the checks of rates, times and knees on the last run
+    # are TODO (test-ssd-virtual holds the analysis to them on the model's
+    # own clock); the rest still count.
+    [ -z "$busy" ] || echo "# $name: the host was busy in all $attempts attempts ($busy); checking the last, its timed checks as TODO"
     tests=$((tests + 1))
     if [ $rc -ne 0 ]; then
         echo "not ok - $name: driveduel-cli exited with $rc"; sed 's/^/# cli: /' "$work/$name.cli"
         failures=$((failures + 1)); return
     fi
     echo "ok - $name: driveduel-cli $1 --preset ran on duel-ssd-model $opts"
-    "$checker" "$mode" "$work/$name.truth.json" "$work/$name.json" >"$work/$name.check" 2>&1
+    "$checker" "$mode" "$work/$name.truth.json" "$work/$name.json" ${busy:+--host-busy "$busy"} \
+        >"$work/$name.check" 2>&1
     sed -n 's/^\(not \)\{0,1\}ok - /&'"$name"': /p' "$work/$name.check"
     grep -v '^\(not \)\{0,1\}ok - ' "$work/$name.check" | sed 's/^/# /'
     tests=$((tests + $(grep -c '^\(not \)\{0,1\}ok - ' "$work/$name.check")))
-    failures=$((failures + $(grep -c '^not ok - ' "$work/$name.check")))
+    failures=$((failures + $(grep '^not ok - ' "$work/$name.check" | grep -vc ' # TODO ')))
     if [ "$mode" = analysis ]; then
         sed 's/^/# /' "$work/$name.paced"
         "$checker" report "$work/$name.truth.json" "$work/$name.json" 2>&1 | sed -n '1,5s/^/# /p'
