@@ -15,7 +15,9 @@
 
 #include "duel-analysis.h"
 #include "duel-error.h"
+#include "duel-number.h"
 #include "duel-result.h"
+#include "test-locale.h"
 
 typedef struct
 {
@@ -1203,6 +1205,70 @@ test_figure_format (void)
     }
 }
 
+/* Figures as the reader's locale writes numbers; the C locale groups
+ * nothing, so what a script reads from the CLI there stays as it was. */
+static void
+test_figure_format_locale (void)
+{
+  static const struct { const char *locale; const char *key; double value; const char *text; } cases[] = {
+    { "en_US.UTF-8", "write_iops_mean", 112540.4, "112,540 IOPS" },
+    { "en_US.UTF-8", "seq_read_mbps", 3938.46, "3,938.5 MB/s" },
+    { "en_US.UTF-8", "qos_read_qd1_samples", 25000, "25,000 I/Os" },
+    { "en_US.UTF-8", "write_iops_mean", 999.4, "999 IOPS" },
+    { "en_US.UTF-8", "write_iops_mean", 1234567, "1,234,567 IOPS" },
+    { "de_DE.UTF-8", "write_iops_mean", 112540.4, "112.540 IOPS" },
+    { "de_DE.UTF-8", "seq_read_mbps", 3938.46, "3.938,5 MB/s" },
+    { "de_DE.UTF-8", "consistency_ratio", 83.14, "83,1 %" },
+    { "zh_TW.UTF-8", "write_iops_mean", 112540.4, "112,540 IOPS" },
+    { "C", "write_iops_mean", 112540.4, "112540 IOPS" },
+    { "C", "seq_read_mbps", 3938.46, "3938.5 MB/s" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+
+      if (strcmp (cases[i].locale, "C") == 0)
+        test_locale_reset ();
+      else if (!test_locale_use (cases[i].locale))
+        return;
+      text = duel_figure_format (cases[i].key, cases[i].value);
+      g_test_message ("%s: %s = %s", cases[i].locale, cases[i].key, text);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+  test_locale_reset ();
+}
+
+/* The number formatter's edges: grouping by the locale's own pattern, no
+ * "-0", and the fallback separator charts use under C. */
+static void
+test_number_format (void)
+{
+  static const struct { const char *locale; double value; int decimals; const char *fallback; const char *text; } cases[] = {
+    { "C", -0.04, 1, NULL, "0.0" },
+    { "C", -1234567.25, 2, NULL, "-1234567.25" },
+    { "C", -1234567.25, 1, ",", "-1,234,567.2" },
+    { "C", 999, 0, ",", "999" },
+    { "C", 1000, 0, ",", "1,000" },
+    { "C", INFINITY, 0, ",", "–" },
+    { "en_IN.UTF-8", 12345678, 0, NULL, "1,23,45,678" },
+    { "de_DE.UTF-8", -1234567.25, 2, ",", "-1.234.567,25" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+
+      if (strcmp (cases[i].locale, "C") == 0)
+        test_locale_reset ();
+      else if (!test_locale_use (cases[i].locale))
+        return;
+      text = duel_number_format_full (cases[i].value, cases[i].decimals, cases[i].fallback);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+  test_locale_reset ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1243,6 +1309,8 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/params/json", test_params_json);
   g_test_add_func ("/duel/analysis/fits-and-guess", test_fits_and_guess);
   g_test_add_func ("/duel/analysis/figure-format", test_figure_format);
+  g_test_add_func ("/duel/analysis/figure-format-locale", test_figure_format_locale);
+  g_test_add_func ("/duel/analysis/number-format", test_number_format);
 
   return g_test_run ();
 }

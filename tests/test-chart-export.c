@@ -18,6 +18,7 @@
 #include "duel-chart-table.h"
 #include "test-chart-helpers.h"
 #include "test-dir.h"
+#include "test-locale.h"
 
 typedef struct
 {
@@ -405,6 +406,69 @@ test_export_unwritable (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "charts"));
 }
 
+/* Under a locale that writes "3,5": the Markdown and the window's text use
+ * its marks, the CSV files stay readable by programs (a point, no
+ * grouping) in every number column. */
+static void
+test_export_locale (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GRegex) grouped = g_regex_new ("\\| \\**[0-9]{1,3}(\\.[0-9]{3})+ IOPS\\** \\|", 0, 0, NULL);
+  g_autoptr(GRegex) plain_time = g_regex_new (",measured,[0-9]+\\.[0-9]{3},", 0, 0, NULL);
+  g_autofree char *md_path = g_build_filename (fixture->dir, "summary.md", NULL);
+  g_autofree char *csv_path = g_build_filename (fixture->dir, "summary.csv", NULL);
+  g_autofree char *curve_path = g_build_filename (fixture->dir, "consistency.csv", NULL);
+  g_autofree char *md = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *curve = NULL;
+  g_auto(GStrv) lines = NULL;
+  DuelChartExportOptions options;
+  const DuelComparisonRow *row = NULL;
+  char expected[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *expected_field = NULL;
+  gboolean found = FALSE;
+
+  if (!test_locale_use ("de_DE.UTF-8"))
+    return;
+  /* Texts are made when the comparison is. */
+  comparison = duel_comparison_new (duel_comparison_get_result (fixture->comparison, 0),
+                                    duel_comparison_get_result (fixture->comparison, 1), NULL);
+  duel_chart_export_options_init (&options);
+  options.formats = DUEL_CHART_EXPORT_MARKDOWN | DUEL_CHART_EXPORT_CSV;
+  g_assert_true (duel_chart_export_all (comparison, fixture->dir, &options, files, &error));
+  g_assert_no_error (error);
+  test_locale_reset ();
+
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  g_assert_true (g_regex_match (grouped, md, 0, NULL));
+
+  g_assert_true (g_file_get_contents (curve_path, &curve, NULL, NULL));
+  g_assert_true (g_regex_match (plain_time, curve, 0, NULL));
+
+  /* summary.csv: the fill's start as its value column holds it. */
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    if (g_strcmp0 (duel_comparison_get_row (comparison, i)->key, "iops_at_0pct") == 0)
+      row = duel_comparison_get_row (comparison, i);
+  g_assert_nonnull (row);
+  g_assert_true (row->has_value[0] && row->value[0] >= 1000);
+  g_ascii_formatd (expected, sizeof expected, "%.10g", row->value[0]);
+  g_assert_null (strchr (expected, ','));
+  expected_field = g_strdup_printf (",%s,", expected);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  lines = g_strsplit (csv, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "figure,") && strstr (lines[i], ",iops_at_0pct,") != NULL)
+      {
+        g_test_message ("%s", lines[i]);
+        g_assert_nonnull (strstr (lines[i], expected_field));
+        found = TRUE;
+      }
+  g_assert_true (found);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -415,6 +479,7 @@ main (int    argc,
   g_test_add ("/duel/chart-export/all", Fixture, NULL, fixture_set_up, test_export_all, fixture_tear_down);
   g_test_add ("/duel/chart-export/formats", Fixture, NULL, fixture_set_up, test_export_formats, fixture_tear_down);
   g_test_add ("/duel/chart-export/one-drive", Fixture, NULL, fixture_set_up, test_export_one_drive, fixture_tear_down);
+  g_test_add ("/duel/chart-export/locale", Fixture, NULL, fixture_set_up, test_export_locale, fixture_tear_down);
   g_test_add ("/duel/chart-export/unwritable", Fixture, NULL, fixture_set_up, test_export_unwritable, fixture_tear_down);
 
   return g_test_run ();

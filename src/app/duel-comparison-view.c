@@ -173,8 +173,7 @@ build_table (DuelComparisonView *self)
 
       if (n_drives == 2)
         {
-          g_autofree char *difference = isfinite (row->difference_pct)
-                                        ? g_strdup_printf ("%+.1f %%", row->difference_pct) : g_strdup ("");
+          g_autofree char *difference = duel_comparison_row_format_difference (row);
           gtk_grid_attach (GTK_GRID (grid), cell (difference, 1, "dim-label"), 3, y, 1, 1);
         }
       if (rated)

@@ -17,6 +17,7 @@
 #include "duel-chart-view.h"
 #include "duel-chart-write-curve.h"
 #include "duel-comparison.h"
+#include "duel-number.h"
 #include "duel-presets-view.h"
 #include "duel-run-view.h"
 
@@ -76,9 +77,7 @@ format_number (double value)
 {
   if (!isfinite (value))
     return g_strdup ("–");
-  if (value >= 100)
-    return g_strdup_printf ("%'.0f", value);
-  return g_strdup_printf ("%.1f", value);
+  return duel_number_format (value, value >= 100 ? 0 : 1);
 }
 
 static void

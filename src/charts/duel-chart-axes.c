@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "duel-chart-axes.h"
+#include "duel-number.h"
 
 #define NINES_MAX 99.99999  /* beyond this a percentile axis would run to infinity */
 
@@ -215,32 +216,12 @@ duel_chart_axis_get_ticks (const DuelChartAxis *axis)
   return ticks;
 }
 
-static void
-insert_grouping (GString *text)
-{
-  const char *dot = strchr (text->str, '.');
-  gssize int_end = dot ? dot - text->str : (gssize) text->len;
-  gssize int_start = text->str[0] == '-' ? 1 : 0;
-
-  for (gssize pos = int_end - 3; pos > int_start; pos -= 3)
-    g_string_insert_c (text, pos, ',');
-}
-
 char *
 duel_chart_format_number (double value,
                           int    decimals)
 {
-  g_autoptr(GString) text = NULL;
-
-  if (!isfinite (value))
-    return g_strdup ("–");
-  decimals = CLAMP (decimals, 0, 9);
-  text = g_string_new (NULL);
-  g_string_printf (text, "%.*f", decimals, value);
-  if (strcmp (text->str, "-0") == 0)
-    g_string_assign (text, "0");
-  insert_grouping (text);
-  return g_string_free (g_steal_pointer (&text), FALSE);
+  /* Grouped under the C locale too: a chart is read, not parsed. */
+  return duel_number_format_full (value, decimals, ",");
 }
 
 char *

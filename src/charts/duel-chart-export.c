@@ -495,11 +495,9 @@ md_row (GString                 *md,
              (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B));
   if (n > 1)
     {
-      g_autofree char *diff = NULL;
+      g_autofree char *diff = duel_comparison_row_format_difference (row);
 
-      if (row->kind == DUEL_COMPARISON_ROW_FIGURE && isfinite (row->difference_pct))
-        diff = g_strdup_printf ("%+.1f %%", row->difference_pct);
-      md_cell (md, diff ? diff : "", FALSE);
+      md_cell (md, diff, FALSE);
     }
   if (duel_comparison_has_rated (comparison))
     for (guint d = 0; d < n; d++)

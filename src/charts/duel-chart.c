@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <locale.h>
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -440,7 +442,26 @@ duel_chart_to_csv (DuelChart *self)
 
   csv = g_string_new (NULL);
   if (DUEL_CHART_GET_CLASS (self)->write_csv)
-    DUEL_CHART_GET_CLASS (self)->write_csv (self, csv);
+    {
+      /* CSV is read by programs: a point for the decimals under any locale
+       * ("3,5" would split the field), the rest of the reader's locale
+       * (the labels' language) kept. */
+      locale_t current = duplocale (uselocale ((locale_t) 0));
+      locale_t numeric_c = current != (locale_t) 0 ? newlocale (LC_NUMERIC_MASK, "C", current) : (locale_t) 0;
+      locale_t previous = (locale_t) 0;
+
+      if (numeric_c != (locale_t) 0)
+        previous = uselocale (numeric_c);
+      else if (current != (locale_t) 0)
+        freelocale (current);   /* newlocale() frees its base only when it succeeds */
+
+      DUEL_CHART_GET_CLASS (self)->write_csv (self, csv);
+      if (numeric_c != (locale_t) 0)
+        {
+          uselocale (previous);
+          freelocale (numeric_c);
+        }
+    }
   return g_string_free (csv, FALSE);
 }
 

@@ -12,6 +12,7 @@
 #include "duel-analysis-private.h"
 #include "duel-error.h"
 #include "duel-json.h"
+#include "duel-number.h"
 
 /* ---- The review's tests -------------------------------------------------- */
 
@@ -569,6 +570,17 @@ count_for_plural (double value)
   return value >= 0 && value < (double) G_MAXULONG ? (gulong) (value + 0.5) : 0;
 }
 
+/* "112,540 IOPS": the number as the locale writes it, a space, the unit. */
+static char *
+with_unit (double      value,
+           int         decimals,
+           const char *unit)
+{
+  g_autofree char *number = duel_number_format (value, decimals);
+
+  return g_strconcat (number, " ", unit, NULL);
+}
+
 char *
 duel_figure_format (const char *key,
                     double      value)
@@ -583,30 +595,34 @@ duel_figure_format (const char *key,
     /* TRANSLATORS: a figure that could not be computed */
     return g_strdup (_("n/a"));
   if (strcmp (unit, "IOPS") == 0)
-    return g_strdup_printf ("%.0f IOPS", value);
+    return with_unit (value, 0, "IOPS");
   if (strcmp (unit, "MB/s") == 0)
-    return g_strdup_printf ("%.1f MB/s", value);
+    return with_unit (value, 1, "MB/s");
   if (strcmp (unit, "GB") == 0)
-    return g_strdup_printf ("%.3f GB", value);
+    return with_unit (value, 3, "GB");
   if (strcmp (unit, "%") == 0)
-    return g_strdup_printf ("%.1f %%", value);
+    return with_unit (value, 1, "%");
   if (strcmp (unit, "us") == 0)
-    return g_strdup_printf ("%.1f µs", value);
+    return with_unit (value, 1, "µs");
   if (strcmp (unit, "ratio") == 0)
-    return g_strdup_printf ("%.2f", value);
+    return duel_number_format (value, 2);
   /* Counts, in the reader's language. */
-  if (strcmp (unit, "rounds") == 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f round", "%.0f rounds", count_for_plural (value)), value);
-  if (strcmp (unit, "intervals") == 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f interval", "%.0f intervals", count_for_plural (value)),
-                            value);
-  if (strcmp (unit, "I/Os") == 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%.0f I/O", "%.0f I/Os", count_for_plural (value)), value);
+  if (strcmp (unit, "rounds") == 0 || strcmp (unit, "intervals") == 0 || strcmp (unit, "I/Os") == 0)
+    {
+      g_autofree char *number = duel_number_format (value, 0);
+      gulong n = count_for_plural (value);
+
+      if (strcmp (unit, "rounds") == 0)
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s round", "%s rounds", n), number);
+      if (strcmp (unit, "intervals") == 0)
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s interval", "%s intervals", n), number);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s I/O", "%s I/Os", n), number);
+    }
   /* The one figure without a unit is a yes or no. */
   if (strcmp (key, "ss_steady") == 0 && (value == 0 || value == 1))
     return g_strdup (value != 0 ? _("yes") : _("no"));
   if (unit[0] != '\0')
-    return g_strdup_printf ("%.0f %s", value, unit);
+    return with_unit (value, 0, unit);
   return g_strdup_printf ("%g", value);
 }
 

@@ -10,6 +10,7 @@
 
 #include "duel-comparison.h"
 #include "duel-json.h"
+#include "duel-number.h"
 #include "duel-error.h"
 
 /* Values this close count as a tie: figures come from histograms and
@@ -788,6 +789,20 @@ duel_comparison_dup_difference_heading (DuelComparison *self)
   /* TRANSLATORS: the difference column's heading: the second drive's name,
    * the first's ("Drive B vs Drive A") */
   return g_strdup_printf (_("%s vs %s"), self->names[1], self->names[0]);
+}
+
+char *
+duel_comparison_row_format_difference (const DuelComparisonRow *row)
+{
+  g_autofree char *number = NULL;
+
+  g_return_val_if_fail (row != NULL, NULL);
+
+  if (row->kind != DUEL_COMPARISON_ROW_FIGURE || !isfinite (row->difference_pct))
+    return g_strdup ("");
+  number = duel_number_format (row->difference_pct, 1);
+  /* The sign always shows: which way B differs is the point. */
+  return g_strdup_printf ("%s%s %%", number[0] != '-' ? "+" : "", number);
 }
 
 /* ---- Fairness ---------------------------------------------------------------- */

@@ -93,6 +93,9 @@ const guint             *duel_comparison_get_headline   (DuelComparison  *self,
                                                          guint           *out_n_rows);
 /* "Drive B vs Drive A": the difference column's heading, in words; "" for one drive. */
 char                    *duel_comparison_dup_difference_heading (DuelComparison *self);
+/* A figure row's difference as the locale writes it ("+12.5 %", "−1,204.0 %"
+ * grouped); "" for a row without one. */
+char                    *duel_comparison_row_format_difference (const DuelComparisonRow *row);
 /* TRUE when some row carries a vendor-rated figure: show "rated vs measured". */
 gboolean                 duel_comparison_has_rated      (DuelComparison  *self);
 /* The vendor's figure of @row for @drive as printed ("2200 MB/s"); "" without one. */

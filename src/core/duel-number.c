@@ -1,0 +1,104 @@
+/* duel-number.c — numbers as the reader's locale writes them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-number.h"
+
+/* Inserts @separator into the integer digits @digits (ASCII, no sign) as
+ * @grouping says: each byte a group size from the right, the last one
+ * repeating, CHAR_MAX or 0 ending the grouping (localeconv(3)). */
+static void
+append_grouped (GString    *out,
+                const char *digits,
+                const char *grouping,
+                const char *separator)
+{
+  gsize n = strlen (digits);
+  g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gsize));   /* digits left of each separator */
+  gsize left = n;
+  guint size = 0;
+
+  for (const char *g = grouping; left > 0; )
+    {
+      if (*g != '\0')
+        {
+          if (*g == CHAR_MAX || *g <= 0)
+            break;
+          size = (guint) *g++;
+        }
+      if (size == 0 || left <= size)
+        break;
+      left -= size;
+      g_array_append_val (cuts, left);
+    }
+  for (gsize i = 0, next = cuts->len; i < n; i++)
+    {
+      if (next > 0 && i == g_array_index (cuts, gsize, next - 1))
+        {
+          g_string_append (out, separator);
+          next--;
+        }
+      g_string_append_c (out, digits[i]);
+    }
+}
+
+char *
+duel_number_format_full (double      value,
+                         int         decimals,
+                         const char *fallback_separator)
+{
+  const struct lconv *conv = localeconv ();
+  const char *separator = conv->thousands_sep;
+  const char *grouping = conv->grouping;
+  const char *point = conv->decimal_point != NULL && *conv->decimal_point != '\0' ? conv->decimal_point : ".";
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE + 32];
+  g_autofree char *format = NULL;
+  g_autofree char *digits = NULL;
+  GString *out;
+  const char *text, *dot;
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  decimals = CLAMP (decimals, 0, 9);
+  format = g_strdup_printf ("%%.%df", decimals);
+  text = g_ascii_formatd (buffer, sizeof buffer, format, value);
+  out = g_string_new (NULL);
+  if (*text == '-')
+    {
+      /* "-0.0" is printed as 0: nothing below the last digit shown. */
+      if (strspn (text + 1, "0.") != strlen (text + 1))
+        g_string_append_c (out, '-');
+      text++;
+    }
+  if (separator == NULL || *separator == '\0')
+    {
+      separator = fallback_separator != NULL ? fallback_separator : "";
+      grouping = "\3";
+    }
+  dot = strchr (text, '.');
+  digits = g_strndup (text, dot != NULL ? (gsize) (dot - text) : strlen (text));
+  if (*separator != '\0')
+    append_grouped (out, digits, grouping != NULL ? grouping : "", separator);
+  else
+    g_string_append (out, digits);
+  if (dot != NULL)
+    {
+      g_string_append (out, point);
+      g_string_append (out, dot + 1);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+duel_number_format (double value,
+                    int    decimals)
+{
+  return duel_number_format_full (value, decimals, NULL);
+}
