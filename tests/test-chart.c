@@ -476,6 +476,111 @@ test_table_paging (void)
   cairo_surface_destroy (surface);
 }
 
+/* ---- Value labels never overlap and never leave the plot ---------------------------- */
+
+/* Every label box the last draw placed lies inside the plot and clear of
+ * every other; returns how many were left out. */
+static guint
+check_label_boxes (DuelChart *chart,
+                   double     width,
+                   double     height)
+{
+  cairo_surface_t *surface = render (chart, width, height, 1);
+  DuelChartRect plot;
+  guint n = 0, dropped = 0;
+  const DuelChartRect *boxes = duel_chart_get_label_boxes (chart, &n, &dropped);
+  const double eps = 1e-6;
+
+  g_assert_true (duel_chart_get_plot_rect (chart, &plot));
+  for (guint i = 0; i < n; i++)
+    {
+      const DuelChartRect *a = &boxes[i];
+
+      if (a->x < plot.x - eps || a->y < plot.y - eps ||
+          a->x + a->width > plot.x + plot.width + eps || a->y + a->height > plot.y + plot.height + eps)
+        g_error ("%s at %.0fx%.0f: label %u (%.1f,%.1f %.1fx%.1f) leaves the plot (%.1f,%.1f %.1fx%.1f)",
+                 duel_chart_get_id (chart), width, height, i, a->x, a->y, a->width, a->height,
+                 plot.x, plot.y, plot.width, plot.height);
+      for (guint j = i + 1; j < n; j++)
+        {
+          const DuelChartRect *b = &boxes[j];
+
+          if (a->x < b->x + b->width - eps && b->x < a->x + a->width - eps &&
+              a->y < b->y + b->height - eps && b->y < a->y + a->height - eps)
+            g_error ("%s at %.0fx%.0f: labels %u and %u overlap", duel_chart_get_id (chart), width, height, i, j);
+        }
+    }
+  g_test_message ("%s at %.0fx%.0f: %u labels placed, %u left out", duel_chart_get_id (chart), width, height,
+                  n, dropped);
+  /* To look at them: DUEL_TEST_CHART_DIR=/some/dir. */
+  if (g_getenv ("DUEL_TEST_CHART_DIR") != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("labels-%s-%.0fx%.0f.png", duel_chart_get_id (chart), width, height);
+      g_autofree char *path = g_build_filename (g_getenv ("DUEL_TEST_CHART_DIR"), name, NULL);
+
+      g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+    }
+  cairo_surface_destroy (surface);
+  return dropped;
+}
+
+static void
+test_chart_labels (void)
+{
+  /* Two drives a whisker apart: every mark, plateau, cliff and level of
+   * one sits on the other's. */
+  static const double sizes[][2] = { { 1200, 675 }, { 800, 450 }, { 560, 320 }, { 400, 240 } };
+  TestDrive a, b;
+  g_autoptr(DuelResult) ra = NULL;
+  g_autoptr(DuelResult) rb = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GPtrArray) charts = NULL;
+  guint placed_at_full = 0;
+
+  test_drive_init (&a, "Alpha SSD", 1.0, 11);
+  a.cliff_pct = 70;
+  a.rated = TRUE;
+  test_drive_init (&b, "Beta SSD", 1.01, 12);
+  b.cliff_pct = 71;
+  b.rated = TRUE;
+  ra = test_make_result (&a);
+  rb = test_make_result (&b);
+  comparison = duel_comparison_new (ra, rb, NULL);
+  charts = duel_chart_new_all (comparison, NULL);
+  for (guint i = 0; i < charts->len; i++)
+    for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+      {
+        DuelChart *chart = g_ptr_array_index (charts, i);
+        guint dropped = check_label_boxes (chart, sizes[k][0], sizes[k][1]);
+
+        /* At the export's size every label finds a place. */
+        if (k == 0)
+          {
+            guint n = 0;
+
+            g_assert_cmpuint (dropped, ==, 0);
+            duel_chart_get_label_boxes (chart, &n, NULL);
+            placed_at_full += n;
+          }
+      }
+  /* Marks, plateaus, cliffs, levels, bar values and ceilings were labelled. */
+  g_assert_cmpuint (placed_at_full, >=, 20);
+
+  /* Where there is room, a label sits by its point, not off on a leader:
+   * the write curve's 0 % mark is labelled just above or below it. */
+  {
+    DuelChart *curve = g_ptr_array_index (charts, 0);
+    const DuelChartRect *boxes;
+    guint n = 0;
+
+    g_assert_cmpstr (duel_chart_get_id (curve), ==, "write-curve");
+    check_label_boxes (curve, 1200, 675);
+    boxes = duel_chart_get_label_boxes (curve, &n, NULL);
+    g_assert_cmpuint (n, >=, 8);
+    g_assert_cmpfloat (boxes[0].height, <, 30);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -496,6 +601,7 @@ main (int    argc,
   g_test_add_func ("/duel/chart/published-markers", test_chart_published_markers);
   g_test_add_func ("/duel/chart/csv", test_chart_csv);
   g_test_add_func ("/duel/chart/table-paging", test_table_paging);
+  g_test_add_func ("/duel/chart/labels", test_chart_labels);
 
   return g_test_run ();
 }

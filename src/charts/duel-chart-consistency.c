@@ -275,7 +275,8 @@ draw_level (cairo_t              *cr,
             double                value,
             gboolean              dashed,
             const char           *label,
-            double                label_x)
+            double                label_x,
+            DuelChartLabels      *labels)
 {
   double dashes[] = { 6, 4 };
   double py;
@@ -300,13 +301,9 @@ draw_level (cairo_t              *cr,
     {
       double w, h;
 
+      /* Above the line, ending at @label_x. */
       duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, label, &w, &h);
-      cairo_save (cr);
-      duel_chart_set_source_color (cr, &style->background);
-      cairo_rectangle (cr, label_x - w - 2, py - h - 2, w + 4, h);
-      cairo_fill (cr);
-      cairo_restore (cr);
-      duel_chart_draw_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, color, label, label_x, py - 2, 1.0, 1.0);
+      duel_chart_labels_add (labels, label, color, label_x - w / 2, py, DUEL_CHART_LABEL_ABOVE);
     }
 }
 
@@ -324,6 +321,7 @@ duel_chart_consistency_draw_content (DuelChart           *chart,
   guint first, last;
   guint label_slot = 0;
   gboolean has_time;
+  g_autoptr(DuelChartLabels) labels = NULL;
 
   visible_series (self, &first, &last);
   for (guint d = 0; d < self->n_drives; d++)
@@ -378,6 +376,7 @@ duel_chart_consistency_draw_content (DuelChart           *chart,
     }
   duel_chart_axes_draw_grid (cr, style, has_time ? &x_axis : NULL, &y_axis, &plot);
   duel_chart_add_plot_rect (chart, &plot);
+  labels = duel_chart_labels_new (&plot);
   /* The points hold seconds; the axis may show minutes or hours. */
   x_seconds = x_axis;
   x_seconds.min *= divisor;
@@ -418,8 +417,8 @@ duel_chart_consistency_draw_content (DuelChart           *chart,
           /* Stagger the labels of different series so they do not sit on each other. */
           double lx = plot.x + plot.width - 4 - (label_slot % 2) * plot.width * 0.28;
 
-          draw_level (cr, style, color, &y_axis, &plot, drive->levels[s].mean, TRUE, mean_label, lx);
-          draw_level (cr, style, color, &y_axis, &plot, drive->levels[s].slowest, FALSE, slowest_label, lx);
+          draw_level (cr, style, color, &y_axis, &plot, drive->levels[s].mean, TRUE, mean_label, lx, labels);
+          draw_level (cr, style, color, &y_axis, &plot, drive->levels[s].slowest, FALSE, slowest_label, lx, labels);
           label_slot++;
           if (drive->published)
             {
@@ -431,6 +430,8 @@ duel_chart_consistency_draw_content (DuelChart           *chart,
         }
     }
 
+  duel_chart_labels_draw (labels, cr, style);
+  duel_chart_add_labels (chart, labels);
   duel_chart_axes_draw (cr, style, has_time ? &x_axis : NULL, &y_axis, x_title, _("IOPS"), &plot);
 }
 

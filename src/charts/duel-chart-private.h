@@ -8,6 +8,7 @@
 #pragma once
 
 #include "duel-chart.h"
+#include "duel-chart-labels.h"
 
 G_BEGIN_DECLS
 
@@ -37,6 +38,9 @@ struct _DuelChartClass
 };
 
 void                  duel_chart_rebuild        (DuelChart            *self);
+/* Records what @labels placed, for duel_chart_get_label_boxes(). */
+void                  duel_chart_add_labels     (DuelChart            *self,
+                                                 DuelChartLabels      *labels);
 /* Records a plot area of this draw (several areas are joined). */
 void                  duel_chart_add_plot_rect  (DuelChart            *self,
                                                  const DuelChartRect  *rect);

@@ -331,6 +331,7 @@ draw_panel (DuelChartStandard   *self,
   const char *y_title = panel == PANEL_SEQUENTIAL ? _("MB/s") : _("IOPS");
   guint k;
   double dashes[] = { 6, 4 };
+  g_autoptr(DuelChartLabels) labels = NULL;
 
   if (n == 0)
     return;
@@ -376,6 +377,7 @@ draw_panel (DuelChartStandard   *self,
   duel_chart_axes_layout (cr, style, NULL, &y_axis, NULL, y_title, &inner, &plot);
   duel_chart_axes_draw_grid (cr, style, NULL, &y_axis, &plot);
   duel_chart_add_plot_rect (chart, &plot);
+  labels = duel_chart_labels_new (&plot);
 
   slot = plot.width / n;
   bar_w = MIN (slot * 0.7 / MAX (self->n_drives, 1), style->font_size * 5);
@@ -402,12 +404,21 @@ draw_panel (DuelChartStandard   *self,
               double top = duel_chart_axis_map (&y_axis, c->value[d]);
               double bottom = duel_chart_axis_map (&y_axis, 0);
               g_autofree char *text = duel_chart_format_number (c->value[d], c->value[d] < 100 ? 1 : 0);
+              DuelChartRect bar = { x + 1, top, bar_w - 2, bottom - top };
+              double w;
 
               duel_chart_set_source_color (cr, color);
-              cairo_rectangle (cr, x + 1, top, bar_w - 2, bottom - top);
+              cairo_rectangle (cr, bar.x, bar.y, bar.width, bar.height);
               cairo_fill (cr);
-              duel_chart_draw_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, &style->foreground, text,
-                                    x + bar_w / 2, top - 2, 0.5, 1.0);
+              /* No label over a bar; "282k" where "281,966" is wider than two bars. */
+              duel_chart_labels_avoid (labels, &bar);
+              duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, text, &w, NULL);
+              if (w > 2 * bar_w - 4)
+                {
+                  g_free (text);
+                  text = duel_chart_format_compact (c->value[d]);
+                }
+              duel_chart_labels_add (labels, text, &style->foreground, x + bar_w / 2, top, DUEL_CHART_LABEL_ABOVE);
             }
           if (isfinite (c->rated[d]))
             {
@@ -421,6 +432,7 @@ draw_panel (DuelChartStandard   *self,
               cairo_stroke (cr);
               cairo_restore (cr);
               duel_chart_draw_mark (cr, style, DUEL_CHART_MARK_MARKER, color, x + bar_w / 2, py, 9);
+              duel_chart_labels_avoid (labels, &(DuelChartRect) { x - 2, py - 4.5, bar_w + 4, 9 });
             }
         }
 
@@ -462,11 +474,19 @@ draw_panel (DuelChartStandard   *self,
           else
             label = g_strdup_printf (_("%s: interface ceiling %s MB/s"),
                                      duel_comparison_get_drive_name (duel_chart_get_comparison (chart), d), value);
-          duel_chart_draw_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, &style->guide, label,
-                                plot.x + plot.width - 2, py - 2, 1.0, 1.0);
+          {
+            double w;
+
+            /* Above the line, at the plot's right end. */
+            duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, label, &w, NULL);
+            duel_chart_labels_add (labels, label, &style->guide, plot.x + plot.width - 2 - w / 2, py,
+                                   DUEL_CHART_LABEL_ABOVE);
+          }
         }
     }
 
+  duel_chart_labels_draw (labels, cr, style);
+  duel_chart_add_labels (chart, labels);
   duel_chart_axes_draw (cr, style, NULL, &y_axis, NULL, y_title, &plot);
 }
 

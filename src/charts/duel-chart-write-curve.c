@@ -290,44 +290,6 @@ mark_x (DuelChartWriteCurve *self,
 }
 
 static void
-draw_value_label (cairo_t              *cr,
-                  const DuelChartStyle *style,
-                  const DuelChartColor *color,
-                  const DuelChartRect  *plot,
-                  double                px,
-                  double                py,
-                  double                value,
-                  gboolean              above)
-{
-  g_autofree char *text = duel_chart_format_number (value, 0);
-  double w, h, xalign = 0.5;
-
-  duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, text, &w, &h);
-  /* Keep labels at the edges inside the plot. */
-  if (px - w / 2 < plot->x)
-    xalign = 0;
-  else if (px + w / 2 > plot->x + plot->width)
-    xalign = 1;
-  if (xalign == 0)
-    px += 4;
-  else if (xalign == 1)
-    px -= 4;
-  if (above && py - h - 6 < plot->y)
-    above = FALSE;
-  if (!above && py + h + 6 > plot->y + plot->height)
-    above = TRUE;
-
-  /* A halo in the background colour keeps the label readable over lines. */
-  cairo_save (cr);
-  duel_chart_set_source_color (cr, &style->background);
-  cairo_rectangle (cr, px - xalign * w - 2, above ? py - 6 - h : py + 6, w + 4, h);
-  cairo_fill (cr);
-  cairo_restore (cr);
-  duel_chart_draw_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, color, text,
-                        px, above ? py - 6 : py + 6, xalign, above ? 1.0 : 0.0);
-}
-
-static void
 duel_chart_write_curve_draw_content (DuelChart           *chart,
                                      cairo_t             *cr,
                                      const DuelChartRect *area)
@@ -339,6 +301,9 @@ duel_chart_write_curve_draw_content (DuelChart           *chart,
   double x_max = 0, y_max = 0, y_min_pos = INFINITY, time_divisor = 1;
   const char *x_title;
   g_autofree char *time_title = NULL;
+  g_autoptr(DuelChartLabels) labels = NULL;
+  char *cliff_label[DUEL_COMPARISON_MAX_DRIVES] = { NULL };
+  double cliff_px[DUEL_COMPARISON_MAX_DRIVES] = { 0 };
   double dashes[] = { 6, 4 };
 
   /* Extents over curves and marks. */
@@ -408,6 +373,7 @@ duel_chart_write_curve_draw_content (DuelChart           *chart,
   duel_chart_axes_layout (cr, style, &x_axis, &y_axis, x_title, _("IOPS"), area, &plot);
   duel_chart_axes_draw_grid (cr, style, &x_axis, &y_axis, &plot);
   duel_chart_add_plot_rect (chart, &plot);
+  labels = duel_chart_labels_new (&plot);
 
   cairo_save (cr);
   cairo_rectangle (cr, plot.x, plot.y, plot.width, plot.height);
@@ -468,15 +434,17 @@ duel_chart_write_curve_draw_content (DuelChart           *chart,
               cairo_move_to (cr, px, plot.y);
               cairo_line_to (cr, px, plot.y + plot.height);
               cairo_stroke (cr);
-              duel_chart_draw_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, color, label,
-                                    px + 4, plot.y + 4 + d * style->font_size * 1.2, 0, 0);
+              cliff_label[d] = g_steal_pointer (&label);
+              cliff_px[d] = px;
             }
         }
     }
   cairo_set_dash (cr, NULL, 0, 0);
   cairo_restore (cr);
 
-  /* Marks with their values: the higher drive's label above, the lower's below. */
+  /* Marks with their values, the higher drive's label above, the lower's
+   * below; then each plateau's value at its left end and each cliff's
+   * position by its line. The marks are drawn first: no label covers one. */
   for (guint m = 0; m < N_MARKS; m++)
     {
       for (guint d = 0; d < self->n_drives; d++)
@@ -500,13 +468,19 @@ duel_chart_write_curve_draw_content (DuelChart           *chart,
           py = duel_chart_axis_map (&y_axis, drive->mark_iops[m]);
           if (py < plot.y - 1 || py > plot.y + plot.height + 1)
             continue;
-          duel_chart_draw_mark (cr, style, DUEL_CHART_MARK_MARKER, color, px, py,
-                                drive->published ? 13 : 10);
-          draw_value_label (cr, style, color, &plot, px, py, drive->mark_iops[m], above);
+          {
+            double size = drive->published ? 13 : 10;
+            DuelChartRect mark = { px - size / 2, py - size / 2, size, size };
+            g_autofree char *value = duel_chart_format_number (drive->mark_iops[m], 0);
+
+            duel_chart_draw_mark (cr, style, DUEL_CHART_MARK_MARKER, color, px, py, size);
+            duel_chart_labels_avoid (labels, &mark);
+            duel_chart_labels_add (labels, value, color, px, py,
+                                   above ? DUEL_CHART_LABEL_ABOVE : DUEL_CHART_LABEL_BELOW);
+          }
         }
     }
 
-  /* The plateau's value at its right end. */
   if (!self->time_axis)
     {
       for (guint d = 0; d < self->n_drives; d++)
@@ -519,12 +493,20 @@ duel_chart_write_curve_draw_content (DuelChart           *chart,
             continue;
           value = duel_chart_format_number (drive->plateau_iops, 0);
           label = g_strdup_printf (_("plateau %s"), value);
-          duel_chart_draw_text (cr, style, DUEL_CHART_TEXT_ANNOTATION,
-                                duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN), label,
-                                duel_chart_axis_map (&x_axis, drive->plateau_lo_pct) - 4,
-                                duel_chart_axis_map (&y_axis, drive->plateau_iops), 1.0, 0.5);
+          duel_chart_labels_add (labels, label, duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN),
+                                 duel_chart_axis_map (&x_axis, drive->plateau_lo_pct),
+                                 duel_chart_axis_map (&y_axis, drive->plateau_iops), DUEL_CHART_LABEL_LEFT);
         }
     }
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      if (cliff_label[d] != NULL)
+        duel_chart_labels_add (labels, cliff_label[d], duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN),
+                               cliff_px[d], plot.y + style->font_size, DUEL_CHART_LABEL_RIGHT);
+      g_free (cliff_label[d]);
+    }
+  duel_chart_labels_draw (labels, cr, style);
+  duel_chart_add_labels (chart, labels);
 
   duel_chart_axes_draw (cr, style, &x_axis, &y_axis, x_title, _("IOPS"), &plot);
 }

@@ -25,6 +25,8 @@ typedef struct
   DuelChartRect   plot;
   gboolean        has_plot;
   char           *id;           /* a report's own id for this chart ("qos-qd1"); NULL: the class's */
+  GArray         *label_boxes;  /* DuelChartRect: the value labels the last draw placed */
+  guint           labels_dropped;
 } DuelChartPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (DuelChart, duel_chart, G_TYPE_OBJECT)
@@ -61,6 +63,7 @@ duel_chart_finalize (GObject *object)
   g_clear_object (&priv->comparison);
   g_clear_pointer (&priv->style, duel_chart_style_free);
   g_free (priv->id);
+  g_clear_pointer (&priv->label_boxes, g_array_unref);
 
   G_OBJECT_CLASS (duel_chart_parent_class)->finalize (object);
 }
@@ -282,6 +285,8 @@ duel_chart_draw (DuelChart *self,
   pad = style->font_size * 1.25;
 
   priv->has_plot = FALSE;
+  g_clear_pointer (&priv->label_boxes, g_array_unref);
+  priv->labels_dropped = 0;
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_clip (cr);
@@ -395,6 +400,39 @@ duel_chart_add_plot_rect (DuelChart           *self,
 
     priv->plot = (DuelChartRect) { x0, y0, x1 - x0, y1 - y0 };
   }
+}
+
+void
+duel_chart_add_labels (DuelChart       *self,
+                       DuelChartLabels *labels)
+{
+  DuelChartPrivate *priv = duel_chart_get_instance_private (self);
+  GArray *boxes;
+
+  g_return_if_fail (DUEL_IS_CHART (self));
+  g_return_if_fail (labels != NULL);
+
+  boxes = duel_chart_labels_get_boxes (labels);
+  if (priv->label_boxes == NULL)
+    priv->label_boxes = g_array_new (FALSE, FALSE, sizeof (DuelChartRect));
+  g_array_append_vals (priv->label_boxes, boxes->data, boxes->len);
+  priv->labels_dropped += duel_chart_labels_get_n_dropped (labels);
+}
+
+const DuelChartRect *
+duel_chart_get_label_boxes (DuelChart *self,
+                            guint     *out_n_boxes,
+                            guint     *out_n_dropped)
+{
+  DuelChartPrivate *priv = duel_chart_get_instance_private (self);
+
+  g_return_val_if_fail (DUEL_IS_CHART (self), NULL);
+
+  if (out_n_boxes != NULL)
+    *out_n_boxes = priv->label_boxes != NULL ? priv->label_boxes->len : 0;
+  if (out_n_dropped != NULL)
+    *out_n_dropped = priv->labels_dropped;
+  return priv->label_boxes != NULL ? (const DuelChartRect *) (gconstpointer) priv->label_boxes->data : NULL;
 }
 
 gboolean

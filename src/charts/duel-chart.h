@@ -61,6 +61,11 @@ char                 *duel_chart_to_csv         (DuelChart            *self);
  * in a widget and for tests. FALSE before the first draw or without data. */
 gboolean              duel_chart_get_plot_rect  (DuelChart            *self,
                                                  DuelChartRect        *out_rect);
+/* The boxes of the value labels the last draw placed (inside the plot, none
+ * over another; see duel-chart-labels.h) and how many it left out. */
+const DuelChartRect  *duel_chart_get_label_boxes (DuelChart           *self,
+                                                  guint               *out_n_boxes,
+                                                  guint               *out_n_dropped);
 
 /* The five charts of a comparison, in report order. */
 GPtrArray            *duel_chart_new_all        (DuelComparison       *comparison,
