@@ -1239,6 +1239,38 @@ test_figure_format_locale (void)
   test_locale_reset ();
 }
 
+/* Rates in the reader's unit: stored in MB/s, shown in MB/s, MiB/s or GB/s;
+ * other units untouched. */
+static void
+test_figure_format_rate_units (void)
+{
+  static const struct { DuelRateUnit unit; const char *key; double value; const char *text; } cases[] = {
+    { DUEL_RATE_UNIT_MB_S,  "seq_read_mbps", 3938.46, "3938.5 MB/s" },
+    /* 3938.46e6 / 2^20 = 3756.01 */
+    { DUEL_RATE_UNIT_MIB_S, "seq_read_mbps", 3938.46, "3756.0 MiB/s" },
+    { DUEL_RATE_UNIT_GB_S,  "seq_read_mbps", 3938.46, "3.94 GB/s" },
+    { DUEL_RATE_UNIT_GB_S,  "write_iops_mean", 12345.4, "12345 IOPS" },
+    { DUEL_RATE_UNIT_MIB_S, "seq_read_mbps", NAN, "n/a" },
+  };
+  DuelRateUnit unit;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+
+      duel_set_rate_unit (cases[i].unit);
+      text = duel_figure_format (cases[i].key, cases[i].value);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+  duel_set_rate_unit (DUEL_RATE_UNIT_MB_S);
+
+  g_assert_true (duel_rate_unit_from_nick ("mib", &unit));
+  g_assert_cmpint (unit, ==, DUEL_RATE_UNIT_MIB_S);
+  g_assert_cmpstr (duel_rate_unit_to_nick (DUEL_RATE_UNIT_GB_S), ==, "gb");
+  g_assert_false (duel_rate_unit_from_nick ("MiB", &unit));
+  g_assert_false (duel_rate_unit_from_nick ("kb", &unit));
+}
+
 /* The number formatter's edges: grouping by the locale's own pattern, no
  * "-0", and the fallback separator charts use under C. */
 static void
@@ -1311,6 +1343,7 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/figure-format", test_figure_format);
   g_test_add_func ("/duel/analysis/figure-format-locale", test_figure_format_locale);
   g_test_add_func ("/duel/analysis/number-format", test_number_format);
+  g_test_add_func ("/duel/analysis/figure-format-rate-units", test_figure_format_rate_units);
 
   return g_test_run ();
 }

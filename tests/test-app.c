@@ -226,6 +226,22 @@ find_named (GtkWidget  *root,
   return find_widget (root, has_name, name);
 }
 
+/* The first label under @widget whose text holds @needle. */
+static GtkWidget *
+find_label_text (GtkWidget  *widget,
+                 const char *needle)
+{
+  return find_widget (widget, label_holds, needle);
+}
+
+static gboolean
+is_units_row (GtkWidget  *widget,
+              const char *unused)
+{
+  return ADW_IS_COMBO_ROW (widget) &&
+         g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), "_Rates in") == 0;
+}
+
 static void
 test_two_files_fill_comparison (void)
 {
@@ -304,6 +320,32 @@ test_two_files_fill_comparison (void)
     g_assert_cmpstr (copied.text, ==, expected);
     g_assert_nonnull (strstr (copied.text, "### Headline"));
     g_free (copied.text);
+  }
+
+  /* Rates in MiB/s, chosen in the preferences: the table is made again in
+   * the new unit, and the standard chart says it. */
+  {
+    DuelPreferencesWindow *preferences = duel_preferences_window_new (duel_application_get_settings (app));
+    GtkWidget *row = find_widget (GTK_WIDGET (preferences), is_units_row, NULL);
+
+    g_assert_null (find_label_text (GTK_WIDGET (view), " MiB/s"));
+    g_assert_nonnull (find_label_text (GTK_WIDGET (view), " MB/s"));
+    g_assert_nonnull (row);
+    adw_combo_row_set_selected (ADW_COMBO_ROW (row), 1);
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    g_assert_nonnull (find_label_text (GTK_WIDGET (view), " MiB/s"));
+    g_assert_null (find_label_text (GTK_WIDGET (view), " MB/s"));
+    for (guint i = 0; i < duel_comparison_view_get_charts (view)->len; i++)
+      {
+        DuelChart *chart = g_ptr_array_index (duel_comparison_view_get_charts (view), i);
+        g_autofree char *title = duel_chart_get_title (chart);
+
+        if (g_strcmp0 (duel_chart_get_id (chart), "standard") == 0)
+          g_assert_nonnull (strstr (title, "MiB/s"));
+      }
+    adw_combo_row_set_selected (ADW_COMBO_ROW (row), 0);
+    gtk_window_destroy (GTK_WINDOW (preferences));
+    g_assert_nonnull (find_label_text (GTK_WIDGET (view), " MB/s"));
   }
 
   /* Swapping sides swaps the drives. */
@@ -610,14 +652,6 @@ estimate_measured (gpointer user_data)
   const char *text = duel_presets_view_get_estimate (user_data);
 
   return text != NULL && g_str_has_prefix (text, "At least ");
-}
-
-/* The first label under @widget whose text holds @needle. */
-static GtkWidget *
-find_label_text (GtkWidget  *widget,
-                 const char *needle)
-{
-  return find_widget (widget, label_holds, needle);
 }
 
 static gboolean

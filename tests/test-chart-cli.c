@@ -122,6 +122,17 @@ test_compare_references_and_formats (Fixture       *fixture,
     g_autofree char *png = g_build_filename (dir, "write-curve.png", NULL);
     g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
   }
+
+  /* --units gb: the SSD 750's rated 2200 MB/s read as 2.20 GB/s, and said. */
+  g_clear_pointer (&md, g_free);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "compare", ssd750, m8peg, "--output-dir", dir, "--format", "md", "--units", "gb", NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  g_assert_nonnull (strstr (md, "2.20 GB/s"));
+  g_assert_null (strstr (md, "2200 MB/s"));
+  g_assert_nonnull (strstr (md, "Rates: 1 GB/s = 10⁹ bytes per second."));
 }
 
 static void
@@ -201,6 +212,7 @@ test_bad_options (Fixture       *fixture,
     { "compare", fixture->a, fixture->b, "--output-dir", dir, "--format", "gif", NULL },
     { "compare", fixture->a, fixture->b, "--output-dir", dir, "--style", "neon", NULL },
     { "compare", fixture->a, fixture->b, "--output-dir", dir, "--scale", "0", NULL },
+    { "compare", fixture->a, fixture->b, "--output-dir", dir, "--units", "kb", NULL },
     { "report", fixture->a, fixture->b, "--output-dir", dir, NULL },
     { "import", fixture->a, NULL },
     { "compare", fixture->a, fixture->b, "--output-dir", dir, "--bogus", NULL },

@@ -16,6 +16,7 @@
 
 #include "duel-chart-export.h"
 #include "duel-chart-table.h"
+#include "duel-number.h"
 #include "test-chart-helpers.h"
 #include "test-dir.h"
 #include "test-locale.h"
@@ -469,6 +470,80 @@ test_export_locale (Fixture       *fixture,
   g_assert_true (found);
 }
 
+/* The rate unit: the Markdown and the charts in MiB/s, saying so; the CSV
+ * value columns in MB/s whatever the unit, as the result files hold them. */
+static void
+test_export_rate_unit (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autofree char *md_path = g_build_filename (fixture->dir, "summary.md", NULL);
+  g_autofree char *csv_path = g_build_filename (fixture->dir, "summary.csv", NULL);
+  g_autofree char *svg_path = g_build_filename (fixture->dir, "standard.svg", NULL);
+  g_autofree char *md = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *shown = NULL;
+  g_auto(GStrv) lines = NULL;
+  DuelChartExportOptions options;
+  const DuelComparisonRow *row = NULL;
+  char value[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean found = FALSE;
+
+  duel_set_rate_unit (DUEL_RATE_UNIT_MIB_S);
+  comparison = duel_comparison_new (duel_comparison_get_result (fixture->comparison, 0),
+                                    duel_comparison_get_result (fixture->comparison, 1), NULL);
+  duel_chart_export_options_init (&options);
+  options.formats = DUEL_CHART_EXPORT_MARKDOWN | DUEL_CHART_EXPORT_CSV | DUEL_CHART_EXPORT_SVG;
+  g_assert_true (duel_chart_export_all (comparison, fixture->dir, &options, files, &error));
+  duel_set_rate_unit (DUEL_RATE_UNIT_MB_S);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    if (g_strcmp0 (duel_comparison_get_row (comparison, i)->key, "seq_read_mbps") == 0)
+      row = duel_comparison_get_row (comparison, i);
+  g_assert_nonnull (row);
+  g_assert_true (row->has_value[0]);
+
+  /* The text: the same rate in MiB/s (2^20 bytes), one decimal. */
+  shown = g_strdup_printf ("%.1f MiB/s", row->value[0] * 1e6 / 1048576.0);
+  g_assert_cmpstr (row->text[0], ==, shown);
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  g_assert_nonnull (strstr (md, shown));
+  g_assert_null (strstr (md, " MB/s"));
+  g_assert_nonnull (strstr (md, "Rates: 1 MiB/s = 2²⁰ (1,048,576) bytes per second."));
+
+  /* The CSV: value in MB/s, unit MB/s, the text as shown. */
+  g_ascii_formatd (value, sizeof value, "%.10g", row->value[0]);
+  expected = g_strdup_printf (",MB/s,higher,%s,", value);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  lines = g_strsplit (csv, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "figure,") && strstr (lines[i], ",seq_read_mbps,") != NULL)
+      {
+        g_assert_nonnull (strstr (lines[i], expected));
+        g_assert_nonnull (strstr (lines[i], shown));
+        found = TRUE;
+      }
+  g_assert_true (found);
+
+  /* The standard chart says the unit in its title (and on its axis). */
+  {
+    g_autoptr(GPtrArray) charts = duel_chart_new_all (comparison, NULL);
+    g_autofree char *title = NULL;
+
+    duel_set_rate_unit (DUEL_RATE_UNIT_GB_S);
+    for (guint i = 0; i < charts->len; i++)
+      if (g_strcmp0 (duel_chart_get_id (g_ptr_array_index (charts, i)), "standard") == 0)
+        title = duel_chart_get_title (g_ptr_array_index (charts, i));
+    duel_set_rate_unit (DUEL_RATE_UNIT_MB_S);
+    g_assert_cmpstr (title, ==, "Standard set: sequential GB/s and random IOPS");
+  }
+  g_assert_true (g_file_test (svg_path, G_FILE_TEST_IS_REGULAR));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -480,6 +555,7 @@ main (int    argc,
   g_test_add ("/duel/chart-export/formats", Fixture, NULL, fixture_set_up, test_export_formats, fixture_tear_down);
   g_test_add ("/duel/chart-export/one-drive", Fixture, NULL, fixture_set_up, test_export_one_drive, fixture_tear_down);
   g_test_add ("/duel/chart-export/locale", Fixture, NULL, fixture_set_up, test_export_locale, fixture_tear_down);
+  g_test_add ("/duel/chart-export/rate-unit", Fixture, NULL, fixture_set_up, test_export_rate_unit, fixture_tear_down);
   g_test_add ("/duel/chart-export/unwritable", Fixture, NULL, fixture_set_up, test_export_unwritable, fixture_tear_down);
 
   return g_test_run ();

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "duel-application.h"
+#include "duel-number.h"
 #include "duel-preferences-window.h"
 #include "duel-window.h"
 
@@ -210,6 +211,16 @@ static const GActionEntry app_actions[] = {
 };
 
 static void
+apply_rate_unit (DuelApplication *self)
+{
+  g_autofree char *nick = g_settings_get_string (self->settings, "rate-unit");
+  DuelRateUnit unit = DUEL_RATE_UNIT_MB_S;
+
+  duel_rate_unit_from_nick (nick, &unit);
+  duel_set_rate_unit (unit);
+}
+
+static void
 duel_application_startup (GApplication *app)
 {
   DuelApplication *self = DUEL_APPLICATION (app);
@@ -238,6 +249,10 @@ duel_application_startup (GApplication *app)
   G_APPLICATION_CLASS (duel_application_parent_class)->startup (app);
 
   self->settings = g_settings_new (APP_ID);
+  /* Connected before any view's handler, so views rebuild in the new unit. */
+  apply_rate_unit (self);
+  g_signal_connect_object (self->settings, "changed::rate-unit", G_CALLBACK (apply_rate_unit), self,
+                           G_CONNECT_SWAPPED);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

@@ -629,10 +629,16 @@ duel_comparison_view_set_settings (DuelComparisonView *self,
 {
   g_return_if_fail (DUEL_IS_COMPARISON_VIEW (self));
 
-  if (!g_set_object (&self->settings, settings))
+  if (self->settings == settings)
     return;
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_func (self->settings, rebuild, self);
+  g_set_object (&self->settings, settings);
   for (guint i = 0; i < self->chart_views->len; i++)
     duel_chart_view_set_settings (g_ptr_array_index (self->chart_views, i), settings);
+  /* The table's texts and the charts' rates are made in the unit of the moment. */
+  if (settings != NULL)
+    g_signal_connect_object (settings, "changed::rate-unit", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
 }
 
 void

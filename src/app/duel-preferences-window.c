@@ -21,6 +21,7 @@ struct _DuelPreferencesWindow
   /* Template children */
   AdwActionRow         *folder_row;
   AdwComboRow          *style_row;
+  AdwComboRow          *units_row;
   GtkSpinButton        *interval_spin;
   GtkSpinButton        *file_size_spin;
 };
@@ -96,6 +97,18 @@ style_selected_cb (DuelPreferencesWindow *self)
     g_settings_set_string (self->settings, "chart-style", style_nicks[selected]);
 }
 
+/* In the order of the row's items (and DuelRateUnit). */
+static const char * const unit_nicks[] = { "mb", "mib", "gb" };
+
+static void
+units_selected_cb (DuelPreferencesWindow *self)
+{
+  guint selected = adw_combo_row_get_selected (self->units_row);
+
+  if (selected < G_N_ELEMENTS (unit_nicks))
+    g_settings_set_string (self->settings, "rate-unit", unit_nicks[selected]);
+}
+
 static void
 file_size_changed_cb (DuelPreferencesWindow *self)
 {
@@ -127,6 +140,7 @@ duel_preferences_window_class_init (DuelPreferencesWindowClass *klass)
                                                "/io/github/driveduel/DriveDuel/duel-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, DuelPreferencesWindow, folder_row);
   gtk_widget_class_bind_template_child (widget_class, DuelPreferencesWindow, style_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPreferencesWindow, units_row);
   gtk_widget_class_bind_template_child (widget_class, DuelPreferencesWindow, interval_spin);
   gtk_widget_class_bind_template_child (widget_class, DuelPreferencesWindow, file_size_spin);
   gtk_widget_class_bind_template_callback (widget_class, folder_clicked_cb);
@@ -144,6 +158,7 @@ duel_preferences_window_new (GSettings *settings)
 {
   DuelPreferencesWindow *self;
   g_autofree char *style = NULL;
+  g_autofree char *units = NULL;
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
@@ -156,6 +171,13 @@ duel_preferences_window_new (GSettings *settings)
       adw_combo_row_set_selected (self->style_row, i);
   g_signal_connect_object (self->style_row, "notify::selected",
                            G_CALLBACK (style_selected_cb), self, G_CONNECT_SWAPPED);
+
+  units = g_settings_get_string (settings, "rate-unit");
+  for (guint i = 0; i < G_N_ELEMENTS (unit_nicks); i++)
+    if (g_strcmp0 (units, unit_nicks[i]) == 0)
+      adw_combo_row_set_selected (self->units_row, i);
+  g_signal_connect_object (self->units_row, "notify::selected",
+                           G_CALLBACK (units_selected_cb), self, G_CONNECT_SWAPPED);
 
   g_settings_bind (settings, "default-interval-ms",
                    gtk_spin_button_get_adjustment (self->interval_spin), "value",

@@ -298,10 +298,13 @@ progress_cb (DuelRunView *self,
   }
   {
     g_autofree char *iops = format_number (engine->interval_iops);
-    g_autofree char *mbps = format_number (engine->interval_bytes_per_second / 1e6);
+    DuelRateUnit unit = duel_get_rate_unit ();
+    g_autofree char *rate = format_number (duel_rate_unit_from_mb_s (unit, engine->interval_bytes_per_second / 1e6));
 
     set_stat (self, STAT_IOPS, iops);
-    set_stat (self, STAT_THROUGHPUT, mbps);
+    set_stat (self, STAT_THROUGHPUT, rate);
+    /* The unit may have changed in the preferences since the last update. */
+    gtk_label_set_text (self->captions[STAT_THROUGHPUT], duel_rate_unit_get_symbol (unit));
   }
   {
     g_autofree char *temperature = isfinite (status->temperature_c)

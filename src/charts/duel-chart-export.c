@@ -16,6 +16,7 @@
 #include "duel-chart-table.h"
 #include "duel-error.h"
 #include "duel-fio-export.h"
+#include "duel-number.h"
 
 /* A4 landscape, in points: the report prints as well as it reads on screen. */
 #define PAGE_WIDTH  841.89
@@ -567,6 +568,12 @@ duel_chart_export_markdown (DuelComparison *comparison)
 
       g_string_append_printf (md, "\n%s\n", note);
     }
+  {
+    /* TRANSLATORS: %s says what the unit is: "1 MiB/s = 2²⁰ (1,048,576) bytes per second" */
+    g_autofree char *units = g_strdup_printf (_("Rates: %s."), duel_rate_unit_describe (duel_get_rate_unit ()));
+
+    g_string_append_printf (md, "\n%s\n", units);
+  }
 
   warnings = duel_comparison_get_warnings (comparison);
   if (warnings[0] != NULL)

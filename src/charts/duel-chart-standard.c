@@ -10,6 +10,7 @@
 #include "duel-chart-private.h"
 #include "duel-chart-standard.h"
 #include "duel-json.h"
+#include "duel-number.h"
 
 typedef enum
 {
@@ -250,7 +251,9 @@ duel_chart_standard_has_data (DuelChart *chart)
 static char *
 duel_chart_standard_get_title (DuelChart *chart)
 {
-  return g_strdup (_("Standard set: sequential MB/s and random IOPS"));
+  /* TRANSLATORS: %s is the rate unit: MB/s, MiB/s or GB/s */
+  return g_strdup_printf (_("Standard set: sequential %s and random IOPS"),
+                          duel_rate_unit_get_symbol (duel_get_rate_unit ()));
 }
 
 static gboolean
@@ -316,6 +319,15 @@ category_layout (cairo_t              *cr,
   return layout;
 }
 
+/* A value as drawn: rates (stored in MB/s) in the reader's unit. */
+static inline double
+shown (gboolean     rates,
+       DuelRateUnit unit,
+       double       value)
+{
+  return rates ? duel_rate_unit_from_mb_s (unit, value) : value;
+}
+
 static void
 draw_panel (DuelChartStandard   *self,
             cairo_t             *cr,
@@ -328,7 +340,10 @@ draw_panel (DuelChartStandard   *self,
   DuelChartAxis y_axis;
   DuelChartRect plot, inner = *area;
   double y_max = 0, label_h = 0, slot, bar_w;
-  const char *y_title = panel == PANEL_SEQUENTIAL ? _("MB/s") : _("IOPS");
+  /* Rates in the reader's unit (MB/s, MiB/s, GB/s); the data stays in MB/s. */
+  DuelRateUnit unit = duel_get_rate_unit ();
+  gboolean rates = panel == PANEL_SEQUENTIAL;
+  const char *y_title = rates ? duel_rate_unit_get_symbol (unit) : _("IOPS");
   guint k;
   double dashes[] = { 6, 4 };
   g_autoptr(DuelChartLabels) labels = NULL;
@@ -344,16 +359,16 @@ draw_panel (DuelChartStandard   *self,
         continue;
       for (guint d = 0; d < self->n_drives; d++)
         {
-          if (isfinite (c->value[d]))
-            y_max = MAX (y_max, c->value[d]);
+          if (isfinite (shown (rates, unit, c->value[d])))
+            y_max = MAX (y_max, shown (rates, unit, c->value[d]));
           if (isfinite (c->rated[d]))
-            y_max = MAX (y_max, c->rated[d]);
+            y_max = MAX (y_max, shown (rates, unit, c->rated[d]));
         }
     }
   if (panel == PANEL_SEQUENTIAL)
     for (guint d = 0; d < self->n_drives; d++)
       if (isfinite (self->ceiling_mb_s[d]))
-        y_max = MAX (y_max, self->ceiling_mb_s[d]);
+        y_max = MAX (y_max, shown (rates, unit, self->ceiling_mb_s[d]));
 
   duel_chart_axis_init (&y_axis, DUEL_CHART_SCALE_LINEAR, DUEL_CHART_FORMAT_NUMBER, 0, 1);
   duel_chart_axis_fit (&y_axis, 0, MAX (y_max * 1.1, 1), TRUE);
@@ -401,9 +416,10 @@ draw_panel (DuelChartStandard   *self,
 
           if (isfinite (c->value[d]))
             {
-              double top = duel_chart_axis_map (&y_axis, c->value[d]);
+              double value = shown (rates, unit, c->value[d]);
+              double top = duel_chart_axis_map (&y_axis, value);
               double bottom = duel_chart_axis_map (&y_axis, 0);
-              g_autofree char *text = duel_chart_format_number (c->value[d], c->value[d] < 100 ? 1 : 0);
+              g_autofree char *text = duel_chart_format_number (value, value < 10 ? 2 : value < 100 ? 1 : 0);
               DuelChartRect bar = { x + 1, top, bar_w - 2, bottom - top };
               double w;
 
@@ -416,13 +432,13 @@ draw_panel (DuelChartStandard   *self,
               if (w > 2 * bar_w - 4)
                 {
                   g_free (text);
-                  text = duel_chart_format_compact (c->value[d]);
+                  text = duel_chart_format_compact (value);
                 }
               duel_chart_labels_add (labels, text, &style->foreground, x + bar_w / 2, top, DUEL_CHART_LABEL_ABOVE);
             }
           if (isfinite (c->rated[d]))
             {
-              double py = duel_chart_axis_map (&y_axis, c->rated[d]);
+              double py = duel_chart_axis_map (&y_axis, shown (rates, unit, c->rated[d]));
 
               cairo_save (cr);
               duel_chart_set_source_color (cr, &style->foreground);
@@ -458,7 +474,7 @@ draw_panel (DuelChartStandard   *self,
 
           if (!isfinite (self->ceiling_mb_s[d]) || (same && d == 1))
             continue;
-          py = duel_chart_snap_y (cr, duel_chart_axis_map (&y_axis, self->ceiling_mb_s[d]));
+          py = duel_chart_snap_y (cr, duel_chart_axis_map (&y_axis, shown (rates, unit, self->ceiling_mb_s[d])));
           cairo_save (cr);
           duel_chart_set_source_color (cr, &style->guide);
           cairo_set_line_width (cr, style->line_width);
@@ -468,11 +484,11 @@ draw_panel (DuelChartStandard   *self,
           cairo_stroke (cr);
           cairo_restore (cr);
 
-          value = duel_chart_format_number (self->ceiling_mb_s[d], 0);
+          value = duel_rate_format_rounded (self->ceiling_mb_s[d]);
           if (same || self->n_drives == 1)
-            label = g_strdup_printf (_("interface ceiling %s MB/s"), value);
+            label = g_strdup_printf (_("interface ceiling %s"), value);
           else
-            label = g_strdup_printf (_("%s: interface ceiling %s MB/s"),
+            label = g_strdup_printf (_("%s: interface ceiling %s"),
                                      duel_comparison_get_drive_name (duel_chart_get_comparison (chart), d), value);
           {
             double w;

@@ -233,8 +233,11 @@ duel_cli_analyze (int    argc,
 {
   gboolean as_json = FALSE;
   g_auto(GStrv) rest = NULL;
+  g_autofree char *units = NULL;
+  g_autofree char *message = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, N_("Print the figures as JSON"), NULL },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &units, N_("Rates in mb (MB/s, the default), mib (MiB/s) or gb (GB/s)"), "UNIT" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -253,6 +256,8 @@ duel_cli_analyze (int    argc,
     return duel_cli_usage_error (context, "%s", error->message);
   if (rest == NULL || g_strv_length (rest) != 1)
     return duel_cli_usage_error (context, _("Give one result file."));
+  if (!duel_cli_set_units (units, &message))
+    return duel_cli_usage_error (context, "%s", message);
 
   result = duel_result_load (rest[0], &error);
   if (result == NULL)

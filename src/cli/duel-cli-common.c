@@ -15,6 +15,7 @@
 
 #include "duel-cli.h"
 #include "duel-error.h"
+#include "duel-number.h"
 #include "duel-text.h"
 
 void
@@ -380,5 +381,22 @@ duel_cli_target_args_ok (GStrv   rest,
       *out_message = g_strdup (_("The target is an empty name; give a file or a device."));
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+duel_cli_set_units (const char  *text,
+                    char       **out_message)
+{
+  DuelRateUnit unit;
+
+  if (text == NULL)
+    return TRUE;
+  if (!duel_rate_unit_from_nick (text, &unit))
+    {
+      *out_message = g_strdup_printf (_("--units must be mb (MB/s), mib (MiB/s) or gb (GB/s), not “%s”."), text);
+      return FALSE;
+    }
+  duel_set_rate_unit (unit);
   return TRUE;
 }

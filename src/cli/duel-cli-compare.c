@@ -26,6 +26,7 @@ typedef struct
   char   *output_dir;
   char   *formats;
   char   *style;
+  char   *units;
   double  width;
   double  height;
   double  scale;
@@ -38,6 +39,7 @@ export_args_clear (ExportArgs *args)
   g_clear_pointer (&args->output_dir, g_free);
   g_clear_pointer (&args->formats, g_free);
   g_clear_pointer (&args->style, g_free);
+  g_clear_pointer (&args->units, g_free);
   g_clear_pointer (&args->files, g_strfreev);
 }
 
@@ -58,6 +60,7 @@ run_export (const char *command,
     { "height", 0, 0, G_OPTION_ARG_DOUBLE, &args.height, N_("Chart height in pixels at scale 1 (default 675)"), "H" },
     { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &args.scale, N_("PNG pixels per unit, e.g. 2 for high-density screens (default 2)"), "S" },
     { "style", 0, 0, G_OPTION_ARG_STRING, &args.style, N_("Chart style: light (for articles) or dark (default light)"), "STYLE" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &args.units, N_("Rates in mb (MB/s, the default), mib (MiB/s) or gb (GB/s)"), "UNIT" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.files, NULL, NULL },
     { NULL }
   };
@@ -67,6 +70,7 @@ run_export (const char *command,
   g_autoptr(GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
   DuelChartExportOptions options;
   const char * const *warnings;
+  g_autofree char *message = NULL;
   guint given;
 
   context = g_option_context_new (usage);
@@ -92,6 +96,8 @@ run_export (const char *command,
     return duel_cli_usage_error (context, "--format: %s", error->message);
   if (args.style != NULL && !duel_chart_theme_from_string (args.style, &options.theme))
     return duel_cli_usage_error (context, _("--style must be light or dark, not “%s”."), args.style);
+  if (!duel_cli_set_units (args.units, &message))
+    return duel_cli_usage_error (context, "%s", message);
   if (!(args.width >= 16 && args.width <= 16384) || !(args.height >= 16 && args.height <= 16384))
     return duel_cli_usage_error (context, _("--width and --height must be between 16 and 16384."));
   if (!(args.scale > 0 && args.scale <= 8))

@@ -49,6 +49,10 @@ gboolean duel_cli_parse_number   (const char  *option,
                                   gboolean     zero_ok,
                                   double      *out,
                                   char       **out_message);
+/* --units: sets the process's rate unit from "mb", "mib" or "gb"; FALSE
+ * (with the sentence to print in @out_message) for anything else. */
+gboolean duel_cli_set_units     (const char  *text,
+                                 char       **out_message);
 int  duel_cli_usage_error        (GOptionContext *context,
                                   const char     *format,
                                   ...) G_GNUC_PRINTF (2, 3);

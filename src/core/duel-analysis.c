@@ -597,7 +597,7 @@ duel_figure_format (const char *key,
   if (strcmp (unit, "IOPS") == 0)
     return with_unit (value, 0, "IOPS");
   if (strcmp (unit, "MB/s") == 0)
-    return with_unit (value, 1, "MB/s");
+    return duel_rate_format (value);
   if (strcmp (unit, "GB") == 0)
     return with_unit (value, 3, "GB");
   if (strcmp (unit, "%") == 0)

@@ -367,7 +367,7 @@ identity_text (DuelResult  *result,
       if (!duel_json_get_number (duel_json_get_object (device, "link"), "ceiling_bytes_per_second", &value) || value <= 0)
         return NULL;
       *out_value = value / 1e6;
-      return g_strdup_printf ("%.0f MB/s", value / 1e6);
+      return duel_rate_format_rounded (value / 1e6);
 
     case N_IDENTITY:
     default:
@@ -660,7 +660,9 @@ add_rated_rows (DuelComparison *self)
       row.kind = DUEL_COMPARISON_ROW_FIGURE;
       row.test = g_strdup (DUEL_COMPARISON_RATED_SECTION);
       row.key = g_strdup (rated_keys[k].key);
-      row.label = g_strdup_printf ("%s (%s)", _(rated_labels[k]), rated_keys[k].unit);
+      row.label = g_strdup_printf ("%s (%s)", _(rated_labels[k]),
+                                   strcmp (rated_keys[k].unit, "MB/s") == 0
+                                   ? duel_rate_unit_get_symbol (duel_get_rate_unit ()) : rated_keys[k].unit);
       row.unit = g_strdup (rated_keys[k].unit);
       row.better = DUEL_BETTER_HIGHER;
       for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
@@ -702,8 +704,14 @@ duel_comparison_row_format_rated (const DuelComparisonRow *row,
     return g_strdup ("");
   if (duel_figure_lookup (row->key) != NULL)
     return duel_figure_format (row->key, row->rated[drive]);
+  if (g_strcmp0 (row->unit, "MB/s") == 0)
+    return duel_rate_format_rounded (row->rated[drive]);
   if (row->unit != NULL && *row->unit != '\0')
-    return g_strdup_printf ("%.0f %s", row->rated[drive], row->unit);
+    {
+      g_autofree char *number = duel_number_format (row->rated[drive], 0);
+
+      return g_strconcat (number, " ", row->unit, NULL);
+    }
   return g_strdup_printf ("%g", row->rated[drive]);
 }
 

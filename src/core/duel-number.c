@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
@@ -101,4 +103,115 @@ duel_number_format (double value,
                     int    decimals)
 {
   return duel_number_format_full (value, decimals, NULL);
+}
+
+/* ---- rates ---- */
+
+static const struct
+{
+  const char *nick;
+  const char *symbol;
+  const char *description;   /* translatable */
+  double      bytes;         /* per unit */
+  int         decimals;
+} rate_units[] = {
+  [DUEL_RATE_UNIT_MB_S]  = { "mb",  "MB/s",  N_("1 MB/s = 10⁶ bytes per second"), 1e6, 1 },
+  [DUEL_RATE_UNIT_MIB_S] = { "mib", "MiB/s", N_("1 MiB/s = 2²⁰ (1,048,576) bytes per second"), 1048576.0, 1 },
+  [DUEL_RATE_UNIT_GB_S]  = { "gb",  "GB/s",  N_("1 GB/s = 10⁹ bytes per second"), 1e9, 2 },
+};
+
+static gint rate_unit = DUEL_RATE_UNIT_MB_S;
+
+gboolean
+duel_rate_unit_from_nick (const char   *nick,
+                          DuelRateUnit *out_unit)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (rate_units); i++)
+    if (g_strcmp0 (nick, rate_units[i].nick) == 0)
+      {
+        *out_unit = (DuelRateUnit) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+duel_rate_unit_to_nick (DuelRateUnit unit)
+{
+  g_return_val_if_fail ((guint) unit < G_N_ELEMENTS (rate_units), "mb");
+
+  return rate_units[unit].nick;
+}
+
+const char *
+duel_rate_unit_get_symbol (DuelRateUnit unit)
+{
+  g_return_val_if_fail ((guint) unit < G_N_ELEMENTS (rate_units), "MB/s");
+
+  return rate_units[unit].symbol;
+}
+
+const char *
+duel_rate_unit_describe (DuelRateUnit unit)
+{
+  g_return_val_if_fail ((guint) unit < G_N_ELEMENTS (rate_units), "");
+
+  return _(rate_units[unit].description);
+}
+
+int
+duel_rate_unit_get_decimals (DuelRateUnit unit)
+{
+  g_return_val_if_fail ((guint) unit < G_N_ELEMENTS (rate_units), 1);
+
+  return rate_units[unit].decimals;
+}
+
+double
+duel_rate_unit_from_mb_s (DuelRateUnit unit,
+                          double       mb_s)
+{
+  g_return_val_if_fail ((guint) unit < G_N_ELEMENTS (rate_units), mb_s);
+
+  return mb_s * 1e6 / rate_units[unit].bytes;
+}
+
+void
+duel_set_rate_unit (DuelRateUnit unit)
+{
+  g_return_if_fail ((guint) unit < G_N_ELEMENTS (rate_units));
+
+  g_atomic_int_set (&rate_unit, (gint) unit);
+}
+
+DuelRateUnit
+duel_get_rate_unit (void)
+{
+  return (DuelRateUnit) g_atomic_int_get (&rate_unit);
+}
+
+static char *
+rate_format (double mb_s,
+             int    decimals)
+{
+  DuelRateUnit unit = duel_get_rate_unit ();
+  g_autofree char *number = NULL;
+
+  if (!isfinite (mb_s))
+    return g_strdup ("–");
+  number = duel_number_format (duel_rate_unit_from_mb_s (unit, mb_s),
+                               decimals >= 0 ? decimals : duel_rate_unit_get_decimals (unit));
+  return g_strconcat (number, " ", rate_units[unit].symbol, NULL);
+}
+
+char *
+duel_rate_format (double mb_s)
+{
+  return rate_format (mb_s, -1);
+}
+
+char *
+duel_rate_format_rounded (double mb_s)
+{
+  return rate_format (mb_s, duel_get_rate_unit () == DUEL_RATE_UNIT_GB_S ? 2 : 0);
 }

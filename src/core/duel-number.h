@@ -24,4 +24,38 @@ char *duel_number_format_full (double      value,
                                int         decimals,
                                const char *fallback_separator);
 
+/* The unit rates are shown in: decimal megabytes (the review's and the
+ * stored unit), binary mebibytes, or decimal gigabytes per second. Results
+ * and CSV value columns always hold MB/s; this is how they are read. */
+typedef enum
+{
+  DUEL_RATE_UNIT_MB_S,
+  DUEL_RATE_UNIT_MIB_S,
+  DUEL_RATE_UNIT_GB_S,
+} DuelRateUnit;
+
+/* "mb", "mib", "gb" (the CLI's --units and the setting's values). */
+gboolean      duel_rate_unit_from_nick   (const char   *nick,
+                                          DuelRateUnit *out_unit);
+const char   *duel_rate_unit_to_nick     (DuelRateUnit  unit);
+/* "MB/s", "MiB/s", "GB/s": symbols, the same in every language. */
+const char   *duel_rate_unit_get_symbol  (DuelRateUnit  unit);
+/* What the symbol means, for a note under a table ("1 MiB/s = 2^20 bytes per second"). */
+const char   *duel_rate_unit_describe    (DuelRateUnit  unit);
+/* The digits after the mark that keep about four significant figures
+ * for a drive's rates: 1 for MB/s and MiB/s, 2 for GB/s. */
+int           duel_rate_unit_get_decimals(DuelRateUnit  unit);
+double        duel_rate_unit_from_mb_s   (DuelRateUnit  unit,
+                                          double        mb_s);
+
+/* The unit this process shows rates in (MB/s until set): the CLI sets it
+ * from --units, the app from its setting. */
+void          duel_set_rate_unit         (DuelRateUnit  unit);
+DuelRateUnit  duel_get_rate_unit         (void);
+/* "3,938.5 MB/s", "3,756.0 MiB/s", "3.94 GB/s" from MB/s, in the process's unit. */
+char         *duel_rate_format           (double        mb_s);
+/* For round figures (a vendor's rating, a link's ceiling): "3,938 MB/s",
+ * "3.94 GB/s". */
+char         *duel_rate_format_rounded   (double        mb_s);
+
 G_END_DECLS

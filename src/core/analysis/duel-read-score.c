@@ -25,7 +25,7 @@ summarize (const DuelTestRecord     *record,
 
 static const DuelFigureInfo figures[] = {
   { "read_score_iops",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random read score (filled)") },
-  { "read_score_mbps",        "MB/s",   DUEL_BETTER_HIGHER, N_("4K random read score (filled), MB/s") },
+  { "read_score_mbps",        "MB/s",   DUEL_BETTER_HIGHER, N_("4K random read score (filled), throughput") },
 };
 
 /* A random read: on a filled drive, the read score. */

@@ -46,13 +46,13 @@ static const DuelFigureInfo figures[] = {
   { "seq_read_mbps",        "MB/s", DUEL_BETTER_HIGHER, N_("128K sequential read QD32") },
   { "seq_write_mbps",       "MB/s", DUEL_BETTER_HIGHER, N_("128K sequential write QD32") },
   { "rand_read_qd1_iops",   "IOPS", DUEL_BETTER_HIGHER, N_("4K random read QD1") },
-  { "rand_read_qd1_mbps",   "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD1, MB/s") },
+  { "rand_read_qd1_mbps",   "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD1, throughput") },
   { "rand_write_qd1_iops",  "IOPS", DUEL_BETTER_HIGHER, N_("4K random write QD1") },
-  { "rand_write_qd1_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD1, MB/s") },
+  { "rand_write_qd1_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD1, throughput") },
   { "rand_read_qd32_iops",  "IOPS", DUEL_BETTER_HIGHER, N_("4K random read QD32") },
-  { "rand_read_qd32_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD32, MB/s") },
+  { "rand_read_qd32_mbps",  "MB/s", DUEL_BETTER_HIGHER, N_("4K random read QD32, throughput") },
   { "rand_write_qd32_iops", "IOPS", DUEL_BETTER_HIGHER, N_("4K random write QD32") },
-  { "rand_write_qd32_mbps", "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD32, MB/s") },
+  { "rand_write_qd32_mbps", "MB/s", DUEL_BETTER_HIGHER, N_("4K random write QD32, throughput") },
 };
 
 /* Anything that ran: its IOPS and MB/s. */
