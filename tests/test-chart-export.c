@@ -140,6 +140,31 @@ pdf_page_count (const char *path)
   return pages;
 }
 
+/* The text of page @page as ghostscript extracts it; NULL without gs. */
+static char *
+pdf_page_text (const char *path,
+               guint       page)
+{
+  g_autofree char *gs = g_find_program_in_path ("gs");
+  g_autofree char *first = g_strdup_printf ("-dFirstPage=%u", page);
+  g_autofree char *last = g_strdup_printf ("-dLastPage=%u", page);
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status;
+
+  if (gs == NULL)
+    return NULL;
+  {
+    const char *argv[] = { gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite", first, last,
+                           "-sOutputFile=-", path, NULL };
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                 &out, NULL, &status, &error));
+  }
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
 static void
 check_pdf_renders (const char *path,
                    guint       pages)
@@ -272,6 +297,25 @@ test_export_all (Fixture       *fixture,
       g_assert_null (strstr (csv, k == 0 ? "qos-read-qd32" : "qos-read-qd1,"));
     }
   check_pdf_renders (pdf, pages);
+  /* The cover leads with the headline, before the drives' identity. */
+  {
+    g_autofree char *cover = pdf_page_text (pdf, 1);
+    guint n_headline = 0;
+    const guint *headline = duel_comparison_get_headline (fixture->comparison, &n_headline);
+
+    if (cover != NULL)
+      {
+        const char *at = strstr (cover, "Headline");
+        const char *label = NULL;
+
+        g_assert_nonnull (at);
+        g_assert_cmpuint (n_headline, >, 0);
+        label = strstr (at, duel_comparison_get_row (fixture->comparison, headline[0])->label);
+        g_assert_nonnull (label);
+        g_assert_nonnull (strstr (label, duel_comparison_get_row (fixture->comparison, headline[n_headline - 1])->label));
+        g_assert_true (strstr (cover, "Drives") > label);
+      }
+  }
 
   g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
   md_lines = g_strsplit (md, "\n", -1);

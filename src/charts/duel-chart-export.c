@@ -222,6 +222,73 @@ flow_text (Flow             *flow,
   flow->y += h + 3;
 }
 
+/* One line of text in a column: @xalign 0 at @x, 1 ending at @x + @width. */
+static double
+cell_text (Flow                 *flow,
+           DuelChartTextRole     role,
+           const DuelChartColor *color,
+           const char           *text,
+           double                x,
+           double                width,
+           double                xalign)
+{
+  g_autoptr(PangoLayout) layout = duel_chart_style_create_layout (flow->style, flow->cr, role, text);
+  PangoRectangle logical;
+  double w;
+
+  pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_get_extents (layout, NULL, &logical);
+  w = (double) logical.width / PANGO_SCALE;
+  cairo_save (flow->cr);
+  duel_chart_set_source_color (flow->cr, color);
+  cairo_move_to (flow->cr, x + xalign * (width - w), flow->y);
+  pango_cairo_show_layout (flow->cr, layout);
+  cairo_restore (flow->cr);
+  return (double) logical.height / PANGO_SCALE;
+}
+
+/* The review's figures first, as the Compare page leads with them: a row
+ * each, a column per drive, the better value in bold. */
+static void
+draw_headline (DuelComparison *comparison,
+               Flow           *flow)
+{
+  const DuelChartStyle *style = flow->style;
+  guint n = duel_comparison_get_n_drives (comparison), n_headline = 0;
+  const guint *headline = duel_comparison_get_headline (comparison, &n_headline);
+  double left = PAGE_MARGIN + 12, width = PAGE_WIDTH - 2 * PAGE_MARGIN - 12;
+  double label_w = width * 0.5, column_w = (width - label_w) / MAX (n, 1), h = 0;
+
+  if (n_headline == 0)
+    return;
+  flow_text (flow, DUEL_CHART_TEXT_TABLE_HEADER, &style->foreground, _("Headline"), 0);
+  for (guint d = 0; d < n; d++)
+    h = MAX (h, cell_text (flow, DUEL_CHART_TEXT_TABLE_HEADER,
+                           duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN),
+                           duel_comparison_get_drive_name (comparison, d),
+                           left + label_w + d * column_w, column_w - 8, 1.0));
+  flow->y += h + 3;
+  for (guint i = 0; i < n_headline; i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, headline[i]);
+
+      if (flow->y + h > PAGE_HEIGHT - PAGE_MARGIN)
+        flow_new_page (flow);
+      h = cell_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground, row->label, left, label_w - 8, 0);
+      for (guint d = 0; d < n; d++)
+        {
+          gboolean wins = (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B);
+
+          h = MAX (h, cell_text (flow, wins ? DUEL_CHART_TEXT_TABLE_HEADER : DUEL_CHART_TEXT_TABLE,
+                                 &style->foreground, row->text[d] != NULL ? row->text[d] : "–",
+                                 left + label_w + d * column_w, column_w - 8, 1.0));
+        }
+      flow->y += h + 2;
+    }
+  flow->y += 8;
+}
+
 static void
 draw_cover (DuelComparison       *comparison,
             Flow                 *flow)
@@ -247,6 +314,8 @@ draw_cover (DuelComparison       *comparison,
     flow_text (flow, DUEL_CHART_TEXT_SUBTITLE, &style->muted, line, 0);
   }
   flow->y += 8;
+
+  draw_headline (comparison, flow);
 
   /* The drives, as the results identify them. */
   flow_text (flow, DUEL_CHART_TEXT_TABLE_HEADER, &style->foreground, _("Drives"), 0);
