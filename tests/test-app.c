@@ -5,6 +5,7 @@
 #include "duel-app-test.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "duel-chart-export.h"
@@ -586,6 +587,33 @@ test_history_rename_delete (void)
   g_assert_no_error (error);
   item = duel_history_add (history, path, result);
   g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, 1);
+
+  /* Its row carries the run's headline figures, as the table prints them. */
+  {
+    GtkWidget *window = gtk_window_new ();
+    GtkWidget *view = g_object_new (DUEL_TYPE_HISTORY_VIEW, NULL);
+    g_autofree char *start = NULL;
+    g_autofree char *figure = NULL;
+    double value = NAN;
+    GtkWidget *label;
+    GPtrArray *tests = duel_result_get_tests (result);
+
+    for (guint i = 0; i < tests->len && !isfinite (value); i++)
+      value = duel_test_record_get_figure_value (g_ptr_array_index (tests, i), "iops_at_0pct");
+    g_assert_true (isfinite (value));
+    figure = duel_figure_format ("iops_at_0pct", value);
+    start = g_strconcat ("start ", figure, NULL);
+    duel_history_view_set_history (DUEL_HISTORY_VIEW (view), history);
+    gtk_window_set_child (GTK_WINDOW (window), view);
+    gtk_window_present (GTK_WINDOW (window));
+    gtk_test_widget_wait_for_draw (window);
+    g_test_message ("%s", duel_result_item_get_figures (item));
+    g_assert_nonnull (strstr (duel_result_item_get_figures (item), start));
+    label = find_label_text (window, start);
+    g_assert_nonnull (label);
+    g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "read score "));
+    gtk_window_destroy (GTK_WINDOW (window));
+  }
 
   /* Renaming changes the name inside the file, atomically. */
   g_assert_true (duel_history_rename (history, item, "  Renamed Drive ", &error));

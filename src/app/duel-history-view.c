@@ -172,6 +172,19 @@ create_compare_button (DuelHistoryView *self,
   return button;
 }
 
+/* When and what, then the run's figures on a second line. */
+static void
+update_row_subtitle (GtkWidget      *row,
+                     GParamSpec     *pspec,
+                     DuelResultItem *item)
+{
+  const char *subtitle = duel_result_item_get_subtitle (item);
+  const char *figures = duel_result_item_get_figures (item);
+  g_autofree char *text = figures != NULL ? g_strdup_printf ("%s\n%s", subtitle, figures) : g_strdup (subtitle);
+
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), text);
+}
+
 static GtkWidget *
 create_row_cb (gpointer object,
                gpointer user_data)
@@ -182,7 +195,9 @@ create_row_cb (gpointer object,
   GtkWidget *delete;
 
   g_object_bind_property (item, "title", row, "title", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (item, "subtitle", row, "subtitle", G_BINDING_SYNC_CREATE);
+  update_row_subtitle (row, NULL, item);
+  g_signal_connect_object (item, "notify::subtitle", G_CALLBACK (update_row_subtitle), row, G_CONNECT_SWAPPED);
+  g_signal_connect_object (item, "notify::figures", G_CALLBACK (update_row_subtitle), row, G_CONNECT_SWAPPED);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("x-office-document-symbolic"));
 

@@ -5,7 +5,9 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
+#include "duel-analysis.h"
 #include "duel-result-item.h"
 
 struct _DuelResultItem
@@ -17,6 +19,7 @@ struct _DuelResultItem
   DuelResult       *result;
   char             *title;
   char             *subtitle;
+  char             *figures;
   char             *label;
 };
 
@@ -34,6 +37,7 @@ enum {
   PROP_RESULT,
   PROP_TITLE,
   PROP_SUBTITLE,
+  PROP_FIGURES,
   PROP_LABEL,
   N_PROPS
 };
@@ -66,6 +70,41 @@ describe_status (DuelResult *result)
         }
     }
   return NULL;
+}
+
+/* A few of the review's figures in a line, for a history row: the first
+ * test that has each, as the table would print it; NULL with none. */
+static char *
+describe_figures (DuelResult *result)
+{
+  static const struct { const char *key; const char *name; } picks[] = {
+    /* TRANSLATORS: the history's one-line summary of a run: the fill's
+     * first IOPS, its plateau, where its cliff is, the read score, the
+     * slowest consistency interval, QoS at QD1 ("start 112,540 IOPS") */
+    { "iops_at_0pct",             N_("start") },
+    { "plateau_iops",             N_("plateau") },
+    { "cliff_pct",                N_("cliff at") },
+    { "read_score_iops",          N_("read score") },
+    { "consistency_slowest_iops", N_("slowest interval") },
+    { "qos_read_qd1_p99_99_us",   N_("QD1 read, 99.99 %") },
+  };
+  GPtrArray *tests = duel_result_get_tests (result);
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  for (guint k = 0; k < G_N_ELEMENTS (picks); k++)
+    for (guint i = 0; i < tests->len; i++)
+      {
+        double value = duel_test_record_get_figure_value (g_ptr_array_index (tests, i), picks[k].key);
+
+        if (isfinite (value))
+          {
+            g_autofree char *text = duel_figure_format (picks[k].key, value);
+
+            g_string_append_printf (line, "%s%s %s", line->len > 0 ? " · " : "", _(picks[k].name), text);
+            break;
+          }
+      }
+  return line->len > 0 ? g_string_free (g_steal_pointer (&line), FALSE) : NULL;
 }
 
 static void
@@ -121,6 +160,8 @@ update_texts (DuelResultItem *self)
 
   g_free (self->subtitle);
   self->subtitle = g_string_free (g_steal_pointer (&subtitle), FALSE);
+  g_free (self->figures);
+  self->figures = self->result != NULL ? describe_figures (self->result) : NULL;
 
   g_free (self->label);
   switch (self->origin)
@@ -151,6 +192,7 @@ update_texts (DuelResultItem *self)
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FIGURES]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LABEL]);
 }
 
@@ -174,6 +216,7 @@ duel_result_item_finalize (GObject *object)
   g_clear_object (&self->result);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->subtitle, g_free);
+  g_clear_pointer (&self->figures, g_free);
   g_clear_pointer (&self->label, g_free);
 
   G_OBJECT_CLASS (duel_result_item_parent_class)->finalize (object);
@@ -203,6 +246,9 @@ duel_result_item_get_property (GObject    *object,
       break;
     case PROP_SUBTITLE:
       g_value_set_string (value, self->subtitle);
+      break;
+    case PROP_FIGURES:
+      g_value_set_string (value, self->figures);
       break;
     case PROP_LABEL:
       g_value_set_string (value, self->label);
@@ -260,6 +306,10 @@ duel_result_item_class_init (DuelResultItemClass *klass)
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SUBTITLE] =
     g_param_spec_string ("subtitle", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* A few of the run's headline figures in a line; NULL without any. */
+  properties[PROP_FIGURES] =
+    g_param_spec_string ("figures", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_LABEL] =
     g_param_spec_string ("label", NULL, NULL, NULL,
@@ -330,6 +380,14 @@ duel_result_item_get_title (DuelResultItem *self)
 {
   g_return_val_if_fail (DUEL_IS_RESULT_ITEM (self), NULL);
   return self->title;
+}
+
+const char *
+duel_result_item_get_figures (DuelResultItem *self)
+{
+  g_return_val_if_fail (DUEL_IS_RESULT_ITEM (self), NULL);
+
+  return self->figures;
 }
 
 const char *

@@ -37,6 +37,8 @@ void              duel_result_item_set_result   (DuelResultItem   *self,
 const char       *duel_result_item_get_title    (DuelResultItem   *self);
 /* What, when and how: "Reference · 2 tests", "12 Mar 2024 14:02 · /dev/nvme0n1 · cancelled". */
 const char       *duel_result_item_get_subtitle (DuelResultItem   *self);
+/* "start 112,540 IOPS · plateau 17,660 IOPS · …"; NULL without figures. */
+const char       *duel_result_item_get_figures  (DuelResultItem   *self);
 /* The title with its origin, for drop-downs: "Intel SSD 750 (reference)". */
 const char       *duel_result_item_get_label    (DuelResultItem   *self);
 GDateTime        *duel_result_item_get_created  (DuelResultItem   *self);
