@@ -99,7 +99,7 @@ expect "driveduel-cli --help: commands heading" "$tmp/help" "Commands:"
 expect "driveduel-cli --help: the run command" "$tmp/help" \
     "Run a workload or a review preset on a file or a block device"
 expect "driveduel-cli --help: the compare command" "$tmp/help" \
-    "Compare two result files: charts, a PDF report, CSV and Markdown"
+    "Compare two to four result files: charts, a PDF report, CSV and Markdown"
 n=$((n + 1))
 if grep -q 'Commands:' "$tmp/help"; then
     failed=$((failed + 1)); echo "not ok $n - no English left in driveduel-cli --help"

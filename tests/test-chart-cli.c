@@ -123,6 +123,32 @@ test_compare_references_and_formats (Fixture       *fixture,
     g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
   }
 
+  /* Three drives (the 750 twice): a column each, no difference column, the
+   * best marked, the CSV with a value column per drive. */
+  g_clear_pointer (&md, g_free);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "compare", ssd750, m8peg, ssd750, "--output-dir", dir, "--format", "md,csv", NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  g_assert_nonnull (strstr (md, "## Intel SSD 750 400GB vs Plextor M8PeG 512GB vs Intel SSD 750 400GB (2)\n"));
+  g_assert_nonnull (strstr (md, "| 4K random write at 0 % written | **112540 IOPS** | 33578 IOPS | **112540 IOPS** |"));
+  g_assert_null (strstr (md, " vs Intel SSD 750 400GB |"));   /* no "B vs A" column */
+  {
+    g_autofree char *csv_path = g_build_filename (dir, "summary.csv", NULL);
+    g_autofree char *csv = NULL;
+
+    g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+    g_assert_true (g_str_has_prefix (csv, "kind,test,key,label,unit,better,value_a,value_b,value_c,text_a,"));
+    g_assert_nonnull (strstr (csv, ",a+c,"));
+  }
+  /* Five are too many. */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "compare", ssd750, m8peg, ssd750, m8peg, ssd750, "--output-dir", dir, NULL);
+  g_assert_cmpint (code, ==, 2);
+  g_assert_nonnull (strstr (err, "two to 4 result files, not 5"));
+
   /* --units gb: the SSD 750's rated 2200 MB/s read as 2.20 GB/s, and said. */
   g_clear_pointer (&md, g_free);
   g_clear_pointer (&out, g_free);

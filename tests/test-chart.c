@@ -221,9 +221,24 @@ test_line_queries (void)
 /* ---- Every chart shows both drives ------------------------------------------------- */
 
 static void
+check_drives (DuelChart            *chart,
+              const DuelChartStyle *style,
+              double                scale,
+              guint                 n_drives);
+
+static void
 check_both_drives (DuelChart            *chart,
                    const DuelChartStyle *style,
                    double                scale)
+{
+  check_drives (chart, style, scale, 2);
+}
+
+static void
+check_drives (DuelChart            *chart,
+              const DuelChartStyle *style,
+              double                scale,
+              guint                 n_drives)
 {
   /* The table is drawn at its full height, as it is exported. */
   cairo_surface_t *surface = render (chart, 1200, duel_chart_export_height_for (chart, 1200, 675), scale);
@@ -235,7 +250,7 @@ check_both_drives (DuelChart            *chart,
   g_assert_cmpfloat (plot.width, >, 300);
   g_assert_cmpfloat (plot.height, >, 100);
 
-  for (guint d = 0; d < 2; d++)
+  for (guint d = 0; d < n_drives; d++)
     {
       guint n = count_color (surface, &plot, scale, duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN));
       if (n < 40)
@@ -476,6 +491,58 @@ test_table_paging (void)
   cairo_surface_destroy (surface);
 }
 
+static guint check_label_boxes (DuelChart *chart,
+                               double     width,
+                               double     height);
+
+/* Four drives in every chart, each in its own colour, in both styles; the
+ * colours differ from each other and from the ground. */
+static void
+test_charts_draw_four_drives (gconstpointer data)
+{
+  DuelChartTheme theme = GPOINTER_TO_INT (data);
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (theme);
+  static const double speeds[4] = { 1.0, 0.6, 1.4, 0.8 };
+  TestDrive drives[4];
+  DuelResult *results[4];
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GPtrArray) charts = NULL;
+
+  for (guint d = 0; d < 4; d++)
+    {
+      test_drive_init (&drives[d], d == 0 ? "Alpha SSD" : d == 1 ? "Beta SSD" : d == 2 ? "Gamma SSD" : "Delta SSD",
+                       speeds[d], 30 + d);
+      drives[d].cliff_pct = 40 + 15 * d;
+      results[d] = test_make_result (&drives[d]);
+    }
+  comparison = duel_comparison_new_for_results (results, 4, NULL);
+  for (guint d = 0; d < 4; d++)
+    g_object_unref (results[d]);
+  g_assert_nonnull (comparison);
+
+  for (guint d = 0; d < 4; d++)
+    for (guint e = 0; e < d; e++)
+      {
+        const DuelChartColor *cd = duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN);
+        const DuelChartColor *ce = duel_chart_style_get_drive_color (style, e, DUEL_CHART_ROLE_MAIN);
+
+        g_assert_true (fabs (cd->red - ce->red) + fabs (cd->green - ce->green) + fabs (cd->blue - ce->blue) > 0.3);
+      }
+
+  charts = duel_chart_new_all (comparison, style);
+  g_assert_cmpuint (charts->len, ==, 5);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (charts, i);
+
+      /* The table names the drives in their colours in its header only. */
+      if (g_strcmp0 (duel_chart_get_id (chart), "summary") == 0)
+        continue;
+      check_drives (chart, style, 1, 4);
+      check_label_boxes (chart, 1200, 675);
+    }
+}
+
 /* ---- Value labels never overlap and never leave the plot ---------------------------- */
 
 /* Every label box the last draw placed lies inside the plot and clear of
@@ -596,6 +663,10 @@ main (int    argc,
                         test_charts_draw_both_drives);
   g_test_add_data_func ("/duel/chart/both-drives/dark", GINT_TO_POINTER (DUEL_CHART_THEME_DARK),
                         test_charts_draw_both_drives);
+  g_test_add_data_func ("/duel/chart/four-drives/light", GINT_TO_POINTER (DUEL_CHART_THEME_LIGHT),
+                        test_charts_draw_four_drives);
+  g_test_add_data_func ("/duel/chart/four-drives/dark", GINT_TO_POINTER (DUEL_CHART_THEME_DARK),
+                        test_charts_draw_four_drives);
   g_test_add_func ("/duel/chart/options", test_chart_options);
   g_test_add_func ("/duel/chart/missing-drive", test_chart_missing_drive);
   g_test_add_func ("/duel/chart/published-markers", test_chart_published_markers);

@@ -168,6 +168,89 @@ test_fairness_warnings (void)
     }
 }
 
+/* Four drives: every drive's value on each row, the best marked (several
+ * when they tie), no B-vs-A difference, a title naming all of them, the
+ * fairness warnings for each against the first, and a test one drive
+ * skipped still compared among the others. */
+static void
+test_four_drives (void)
+{
+  TestDrive drives[4];
+  DuelResult *results[4];
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *heading = NULL;
+  const DuelComparisonRow *row;
+  static const double speeds[4] = { 1.0, 0.6, 1.4, 0.8 };
+  static const char * const names[4] = { "Alpha SSD", "Beta SSD", "Alpha SSD", "Delta SSD" };
+
+  for (guint d = 0; d < 4; d++)
+    {
+      test_drive_init (&drives[d], names[d], speeds[d], 10 + d);
+      drives[d].cliff_pct = 40 + 10 * d;
+    }
+  drives[3].fill_queue_depth = 16;
+  for (guint d = 0; d < 4; d++)
+    results[d] = test_make_result (&drives[d]);
+  /* Beta did not run the consistency test. */
+  {
+    GPtrArray *tests = duel_result_get_tests (results[1]);
+
+    for (guint i = 0; i < tests->len; i++)
+      if (g_strcmp0 (((DuelTestRecord *) g_ptr_array_index (tests, i))->name, DUEL_TEST_CONSISTENCY) == 0)
+        g_ptr_array_remove_index (tests, i);
+  }
+
+  comparison = duel_comparison_new_for_results (results, 4, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_comparison_get_n_drives (comparison), ==, 4);
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 2), ==, "Alpha SSD (2)");
+  title = duel_comparison_dup_title (comparison);
+  g_assert_cmpstr (title, ==, "Alpha SSD vs Beta SSD vs Alpha SSD (2) vs Delta SSD");
+  heading = duel_comparison_dup_difference_heading (comparison);
+  g_assert_cmpstr (heading, ==, "");
+
+  /* The fastest drive holds the best mean write IOPS; only it is marked. */
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "write_iops_mean");
+  g_assert_nonnull (row);
+  for (guint d = 0; d < 4; d++)
+    {
+      g_assert_true (row->has_value[d]);
+      g_assert_cmpint (duel_comparison_row_is_best (row, d), ==, d == 2);
+    }
+  g_assert_true (isnan (row->difference_pct));
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_NONE);
+  /* A lower-is-better figure: the fastest drive's latency wins. */
+  row = find_row (comparison, "qos-read-qd1", "qos_read_qd1_p99_us");
+  g_assert_nonnull (row);
+  g_assert_true (duel_comparison_row_is_best (row, 2));
+  g_assert_cmpuint (row->winners, ==, 1u << 2);
+
+  /* Consistency, skipped by Beta: compared among the three that ran it. */
+  row = find_row (comparison, DUEL_TEST_CONSISTENCY, "consistency_mean_iops");
+  g_assert_nonnull (row);
+  g_assert_false (row->has_value[1]);
+  g_assert_cmpstr (row->text[1], ==, "–");
+  g_assert_true (row->has_value[0] && row->has_value[2] && row->has_value[3]);
+  g_assert_true (has_warning (comparison, "consistency was not run on Beta SSD"));
+  /* Delta's fill at QD16, against the first drive's. */
+  g_assert_true (has_warning (comparison, "queue depths differ (32 on Alpha SSD, 16 on Delta SSD)"));
+
+  /* Ties: two drives with the same value share the mark. */
+  {
+    DuelResult *pair[3] = { results[0], results[0], results[1] };
+    g_autoptr(DuelComparison) tied = duel_comparison_new_for_results (pair, 3, NULL);
+
+    row = find_row (tied, DUEL_TEST_WSAT_FILL, "write_iops_mean");
+    g_assert_nonnull (row);
+    g_assert_cmpuint (row->winners, ==, 0x3);
+  }
+
+  for (guint d = 0; d < 4; d++)
+    g_object_unref (results[d]);
+}
+
 static void
 test_single_drive (void)
 {
@@ -348,6 +431,7 @@ main (int    argc,
   g_test_add_func ("/duel/comparison/decide", test_decide);
   g_test_add_func ("/duel/comparison/fairness-warnings", test_fairness_warnings);
   g_test_add_func ("/duel/comparison/single-drive", test_single_drive);
+  g_test_add_func ("/duel/comparison/four-drives", test_four_drives);
   g_test_add_func ("/duel/comparison/references", test_references);
   g_test_add_func ("/duel/comparison/measured-against-reference", test_measured_against_reference);
   g_test_add_func ("/duel/comparison/refuses-bad-files", test_refuses_empty_and_bad_files);

@@ -159,7 +159,7 @@ build_table (DuelComparisonView *self)
 
       for (guint d = 0; d < n_drives; d++)
         {
-          gboolean wins = (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B);
+          gboolean wins = duel_comparison_row_is_best (row, d);
           GtkWidget *value = cell (row->text[d] != NULL ? row->text[d] : "–", 1,
                                    wins ? "winner" : "numeric");
 
@@ -168,7 +168,7 @@ build_table (DuelComparisonView *self)
                                                                                  : _("Higher is better"));
           gtk_grid_attach (GTK_GRID (grid), value, 1 + d, y, 1, 1);
         }
-      if (!in_headline && (row->winner == DUEL_WINNER_A || row->winner == DUEL_WINNER_B))
+      if (!in_headline && row->winners != 0)
         self->n_winner_rows++;
 
       if (n_drives == 2)

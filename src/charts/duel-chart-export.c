@@ -278,7 +278,7 @@ draw_headline (DuelComparison *comparison,
       h = cell_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground, row->label, left, label_w - 8, 0);
       for (guint d = 0; d < n; d++)
         {
-          gboolean wins = (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B);
+          gboolean wins = duel_comparison_row_is_best (row, d);
 
           h = MAX (h, cell_text (flow, wins ? DUEL_CHART_TEXT_TABLE_HEADER : DUEL_CHART_TEXT_TABLE,
                                  &style->foreground, row->text[d] != NULL ? row->text[d] : "–",
@@ -301,12 +301,11 @@ draw_cover (DuelComparison       *comparison,
   g_autofree char *when = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
 
-  if (n == 1)
-    title = g_strdup_printf (_("Drive Duel report: %s"), duel_comparison_get_drive_name (comparison, 0));
-  else
-    title = g_strdup_printf (_("Drive Duel report: %s vs %s"),
-                             duel_comparison_get_drive_name (comparison, 0),
-                             duel_comparison_get_drive_name (comparison, 1));
+  {
+    g_autofree char *names = duel_comparison_dup_title (comparison);
+
+    title = g_strdup_printf (_("Drive Duel report: %s"), names);
+  }
   flow_text (flow, DUEL_CHART_TEXT_TITLE, &style->foreground, title, 0);
   when = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
   {
@@ -410,10 +409,7 @@ duel_chart_export_pdf_report (DuelComparison  *comparison,
       cairo_surface_destroy (surface);
       return FALSE;
     }
-  title = duel_comparison_get_n_drives (comparison) > 1
-          ? g_strdup_printf ("%s vs %s", duel_comparison_get_drive_name (comparison, 0),
-                             duel_comparison_get_drive_name (comparison, 1))
-          : g_strdup (duel_comparison_get_drive_name (comparison, 0));
+  title = duel_comparison_dup_title (comparison);
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Drive Duel " PACKAGE_VERSION);
 
@@ -521,7 +517,7 @@ md_header (GString        *md,
                                : g_strdup (duel_comparison_get_drive_name (comparison, d));
       md_cell (md, label, FALSE);
     }
-  if (n > 1)
+  if (n == 2)
     {
       g_autofree char *heading = duel_comparison_dup_difference_heading (comparison);
 
@@ -562,8 +558,8 @@ md_row (GString                 *md,
   md_cell (md, row->label, FALSE);
   for (guint d = 0; d < n; d++)
     md_cell (md, row->text[d],
-             (d == 0 && row->winner == DUEL_WINNER_A) || (d == 1 && row->winner == DUEL_WINNER_B));
-  if (n > 1)
+             duel_comparison_row_is_best (row, d));
+  if (n == 2)
     {
       g_autofree char *diff = duel_comparison_row_format_difference (row);
 
@@ -591,14 +587,14 @@ duel_chart_export_markdown (DuelComparison *comparison)
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
 
   n = duel_comparison_get_n_drives (comparison);
-  n_columns = 1 + n + (n > 1 ? 1 : 0) + (duel_comparison_has_rated (comparison) ? n : 0);
+  n_columns = 1 + n + (n == 2 ? 1 : 0) + (duel_comparison_has_rated (comparison) ? n : 0);
   md = g_string_new (NULL);
 
-  if (n > 1)
-    g_string_append_printf (md, "## %s vs %s\n\n", duel_comparison_get_drive_name (comparison, 0),
-                            duel_comparison_get_drive_name (comparison, 1));
-  else
-    g_string_append_printf (md, "## %s\n\n", duel_comparison_get_drive_name (comparison, 0));
+  {
+    g_autofree char *title = duel_comparison_dup_title (comparison);
+
+    g_string_append_printf (md, "## %s\n\n", title);
+  }
 
   /* The review's own figures first, ready to paste; then every row. */
   headline = duel_comparison_get_headline (comparison, &n_headline);
@@ -629,7 +625,9 @@ duel_chart_export_markdown (DuelComparison *comparison)
       md_row (md, comparison, row);
     }
 
-  if (n > 1)
+  if (n > 2)
+    g_string_append_printf (md, "\n%s\n", _("Bold: the best value of the row."));
+  if (n == 2)
     {
       g_autofree char *heading = duel_comparison_dup_difference_heading (comparison);
       g_autofree char *note = g_strdup_printf (_("%s: how far the second drive’s figure is from the first’s, in %%; "

@@ -426,10 +426,10 @@ draw_panel (DuelChartStandard   *self,
               duel_chart_set_source_color (cr, color);
               cairo_rectangle (cr, bar.x, bar.y, bar.width, bar.height);
               cairo_fill (cr);
-              /* No label over a bar; "282k" where "281,966" is wider than two bars. */
+              /* No label over a bar; "282k" where "281,966" is wider than its bar. */
               duel_chart_labels_avoid (labels, &bar);
               duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, text, &w, NULL);
-              if (w > 2 * bar_w - 4)
+              if (w > bar_w + 4)
                 {
                   g_free (text);
                   text = duel_chart_format_compact (value);
@@ -464,16 +464,32 @@ draw_panel (DuelChartStandard   *self,
 
   if (panel == PANEL_SEQUENTIAL)
     {
-      gboolean same = self->n_drives == 2 && self->ceiling_mb_s[0] == self->ceiling_mb_s[1];
+      DuelComparison *comparison = duel_chart_get_comparison (chart);
+      gboolean all_same = TRUE;
 
+      for (guint d = 1; d < self->n_drives; d++)
+        all_same &= self->ceiling_mb_s[d] == self->ceiling_mb_s[0];
+
+      /* One line per distinct ceiling, naming its drives when they differ. */
       for (guint d = 0; d < self->n_drives; d++)
         {
-          g_autofree char *value = NULL;
+          g_autofree char *number = NULL;
           g_autofree char *label = NULL;
-          double py;
+          g_autoptr(GString) names = g_string_new (NULL);
+          gboolean seen = FALSE;
+          double py, w;
 
-          if (!isfinite (self->ceiling_mb_s[d]) || (same && d == 1))
+          if (!isfinite (self->ceiling_mb_s[d]))
             continue;
+          for (guint e = 0; e < d; e++)
+            seen |= self->ceiling_mb_s[e] == self->ceiling_mb_s[d];
+          if (seen)
+            continue;
+          for (guint e = d; e < self->n_drives; e++)
+            if (self->ceiling_mb_s[e] == self->ceiling_mb_s[d])
+              g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "",
+                                      duel_comparison_get_drive_name (comparison, e));
+
           py = duel_chart_snap_y (cr, duel_chart_axis_map (&y_axis, shown (rates, unit, self->ceiling_mb_s[d])));
           cairo_save (cr);
           duel_chart_set_source_color (cr, &style->guide);
@@ -484,20 +500,21 @@ draw_panel (DuelChartStandard   *self,
           cairo_stroke (cr);
           cairo_restore (cr);
 
-          value = duel_rate_format_rounded (self->ceiling_mb_s[d]);
-          if (same || self->n_drives == 1)
-            label = g_strdup_printf (_("interface ceiling %s"), value);
-          else
-            label = g_strdup_printf (_("%s: interface ceiling %s"),
-                                     duel_comparison_get_drive_name (duel_chart_get_comparison (chart), d), value);
+          /* A round figure, grouped as the chart's other numbers are. */
           {
-            double w;
+            g_autofree char *digits = duel_chart_format_number (shown (rates, unit, self->ceiling_mb_s[d]),
+                                                                unit == DUEL_RATE_UNIT_GB_S ? 2 : 0);
 
-            /* Above the line, at the plot's right end. */
-            duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, label, &w, NULL);
-            duel_chart_labels_add (labels, label, &style->guide, plot.x + plot.width - 2 - w / 2, py,
-                                   DUEL_CHART_LABEL_ABOVE);
+            number = g_strconcat (digits, " ", duel_rate_unit_get_symbol (unit), NULL);
           }
+          if (all_same || self->n_drives == 1)
+            label = g_strdup_printf (_("interface ceiling %s"), number);
+          else
+            label = g_strdup_printf (_("%s: interface ceiling %s"), names->str, number);
+          /* Above the line, at the plot's right end. */
+          duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, label, &w, NULL);
+          duel_chart_labels_add (labels, label, &style->guide, plot.x + plot.width - 2 - w / 2, py,
+                                 DUEL_CHART_LABEL_ABOVE);
         }
     }
 

@@ -40,6 +40,10 @@ duel_chart_style_new (DuelChartTheme theme)
       duel_chart_palette_get (DUEL_CHART_PALETTE_BLUISH_GREEN, &style->drive[0][DUEL_CHART_ROLE_SECOND]);
       duel_chart_palette_get (DUEL_CHART_PALETTE_ORANGE, &style->drive[1][DUEL_CHART_ROLE_MAIN]);
       duel_chart_palette_get (DUEL_CHART_PALETTE_REDDISH_PURPLE, &style->drive[1][DUEL_CHART_ROLE_SECOND]);
+      /* Drives 3 and 4: the palette's yellow and vermillion, whose hues are
+       * far from the first two; their second colours are paler shades. */
+      duel_chart_palette_get (DUEL_CHART_PALETTE_YELLOW, &style->drive[2][DUEL_CHART_ROLE_MAIN]);
+      duel_chart_palette_get (DUEL_CHART_PALETTE_VERMILLION, &style->drive[3][DUEL_CHART_ROLE_MAIN]);
     }
   else
     {
@@ -55,7 +59,14 @@ duel_chart_style_new (DuelChartTheme theme)
       duel_chart_palette_get (DUEL_CHART_PALETTE_SKY_BLUE, &style->drive[0][DUEL_CHART_ROLE_SECOND]);
       duel_chart_palette_get (DUEL_CHART_PALETTE_VERMILLION, &style->drive[1][DUEL_CHART_ROLE_MAIN]);
       duel_chart_palette_get (DUEL_CHART_PALETTE_ORANGE, &style->drive[1][DUEL_CHART_ROLE_SECOND]);
+      /* Drives 3 and 4: bluish green and reddish purple, which keep their
+       * contrast on white; their second colours are paler shades. */
+      duel_chart_palette_get (DUEL_CHART_PALETTE_BLUISH_GREEN, &style->drive[2][DUEL_CHART_ROLE_MAIN]);
+      duel_chart_palette_get (DUEL_CHART_PALETTE_REDDISH_PURPLE, &style->drive[3][DUEL_CHART_ROLE_MAIN]);
     }
+  for (guint d = 2; d < DUEL_CHART_MAX_DRIVES; d++)
+    duel_chart_color_mix (&style->drive[d][DUEL_CHART_ROLE_MAIN], &style->background, 0.45,
+                          &style->drive[d][DUEL_CHART_ROLE_SECOND]);
 
   style->font_family = g_strdup ("Sans");
   style->font_size = 13.0;

@@ -26,7 +26,7 @@ typedef enum
 
 /* The two drives of a comparison; each has a main colour and a second one for
  * its other direction (read and write drawn side by side). */
-#define DUEL_CHART_MAX_DRIVES 2
+#define DUEL_CHART_MAX_DRIVES 4
 
 typedef enum
 {

@@ -45,8 +45,8 @@ G_DEFINE_FINAL_TYPE (DuelChartTable, duel_chart_table, DUEL_TYPE_CHART)
 typedef struct
 {
   guint  n_columns;
-  double x[8];
-  double width[8];
+  double x[12];
+  double width[12];
   double line_h;
 } Layout;
 
@@ -155,7 +155,7 @@ row_cells (DuelComparison          *comparison,
   g_ptr_array_add (cells, g_strdup (row->label));
   for (guint d = 0; d < n; d++)
     g_ptr_array_add (cells, g_strdup (row->text[d]));
-  if (n > 1)
+  if (n == 2)
     g_ptr_array_add (cells, difference_text (row));
   if (duel_comparison_has_rated (comparison))
     for (guint d = 0; d < n; d++)
@@ -173,7 +173,7 @@ header_cells (DuelChart *chart)
   g_ptr_array_add (cells, g_strdup (""));
   for (guint d = 0; d < n; d++)
     g_ptr_array_add (cells, duel_chart_dup_drive_label (chart, d));
-  if (n > 1)
+  if (n == 2)
     g_ptr_array_add (cells, duel_comparison_dup_difference_heading (comparison));
   if (duel_comparison_has_rated (comparison))
     for (guint d = 0; d < n; d++)
@@ -290,7 +290,7 @@ draw_header (DuelChartTable *self,
   /* A small colour key under each drive's columns ties the table to the charts. */
   for (guint d = 0; d < n; d++)
     {
-      guint columns[2] = { 1 + d, rated ? 1 + n + (n > 1 ? 1 : 0) + d : 0 };
+      guint columns[2] = { 1 + d, rated ? 1 + n + (n == 2 ? 1 : 0) + d : 0 };
 
       duel_chart_set_source_color (cr, duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN));
       for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
@@ -347,8 +347,9 @@ draw_line (DuelChartTable *self,
 
   for (guint c = 0; c < MIN (cells->len, layout->n_columns); c++)
     {
-      gboolean winner = (c == 1 && (row->winner == DUEL_WINNER_A)) ||
-                        (c == 2 && duel_comparison_get_n_drives (comparison) > 1 && row->winner == DUEL_WINNER_B);
+      /* Cells 1 to n are the drives'. */
+      gboolean winner = c >= 1 && c <= duel_comparison_get_n_drives (comparison) &&
+                        duel_comparison_row_is_best (row, c - 1);
 
       if (winner)
         {
@@ -554,7 +555,19 @@ duel_chart_table_write_csv (DuelChart *chart,
   guint n_headline, n_rows = duel_comparison_get_n_rows (comparison);
   const guint *headline = duel_comparison_get_headline (comparison, &n_headline);
 
-  g_string_append (csv, "kind,test,key,label,unit,better,value_a,value_b,text_a,text_b,difference_pct,winner,rated_a,rated_b\n");
+  /* A column per drive (two at least, as the format began), letters a to d. */
+  guint n_columns = MAX (2, duel_comparison_get_n_drives (comparison));
+  static const char letters[] = "abcd";
+
+  g_string_append (csv, "kind,test,key,label,unit,better");
+  for (guint d = 0; d < n_columns; d++)
+    g_string_append_printf (csv, ",value_%c", letters[d]);
+  for (guint d = 0; d < n_columns; d++)
+    g_string_append_printf (csv, ",text_%c", letters[d]);
+  g_string_append (csv, ",difference_pct,winner");
+  for (guint d = 0; d < n_columns; d++)
+    g_string_append_printf (csv, ",rated_%c", letters[d]);
+  g_string_append_c (csv, '\n');
   /* The headline rows first (kind "headline"), then every row once. */
   for (guint k = 0; k < n_headline + n_rows; k++)
     {
@@ -570,13 +583,13 @@ duel_chart_table_write_csv (DuelChart *chart,
       g_string_append_c (csv, ',');
       duel_chart_csv_append_field (csv, row->unit);
       g_string_append_printf (csv, ",%s", better_names[MIN ((guint) row->better, 2u)]);
-      for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+      for (guint d = 0; d < n_columns; d++)
         {
           g_string_append_c (csv, ',');
           if (row->has_value[d] && isfinite (row->value[d]))
             g_string_append_printf (csv, "%.10g", row->value[d]);
         }
-      for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+      for (guint d = 0; d < n_columns; d++)
         {
           g_string_append_c (csv, ',');
           duel_chart_csv_append_field (csv, row->has_value[d] ? row->text[d] : "");
@@ -584,8 +597,17 @@ duel_chart_table_write_csv (DuelChart *chart,
       g_string_append_c (csv, ',');
       if (isfinite (row->difference_pct))
         g_string_append_printf (csv, "%.4g", row->difference_pct);
-      g_string_append_printf (csv, ",%s", winner_names[MIN ((guint) row->winner, 3u)]);
-      for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+      if (duel_comparison_get_n_drives (comparison) <= 2)
+        g_string_append_printf (csv, ",%s", winner_names[MIN ((guint) row->winner, 3u)]);
+      else
+        {
+          /* More drives: the letters of those with the best value, "a+c". */
+          g_string_append_c (csv, ',');
+          for (guint d = 0, shown = 0; d < n_columns; d++)
+            if (duel_comparison_row_is_best (row, d))
+              g_string_append_printf (csv, "%s%c", shown++ > 0 ? "+" : "", letters[d]);
+        }
+      for (guint d = 0; d < n_columns; d++)
         {
           g_string_append_c (csv, ',');
           if (row->has_rated[d])

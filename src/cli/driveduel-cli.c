@@ -23,7 +23,7 @@ static const DuelCliCommand commands[] = {
   { "analyze", duel_cli_analyze, N_("Recompute and print the summary figures of a result file") },
   { "list", duel_cli_list, N_("List the block devices with their model, size and use") },
   { "info", duel_cli_info, N_("Show a drive's identity, interface link and health") },
-  { "compare", duel_cli_compare, N_("Compare two result files: charts, a PDF report, CSV and Markdown") },
+  { "compare", duel_cli_compare, N_("Compare two to four result files: charts, a PDF report, CSV and Markdown") },
   { "report", duel_cli_report, N_("Charts, a PDF report, CSV and Markdown for one result file") },
   { "import", duel_cli_import, N_("Turn fio JSON output (json+) into a result file") },
 };

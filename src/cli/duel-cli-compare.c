@@ -1,7 +1,8 @@
 /* duel-cli-compare.c — `compare`, `report` and `import`: results into articles
  *
- *   driveduel-cli compare A.json B.json --output-dir DIR [--format …] [--width W
- *                 --height H --scale S] [--style light|dark]
+ *   driveduel-cli compare A.json B.json [C.json [D.json]] --output-dir DIR
+ *                 [--format …] [--width W --height H --scale S] [--style light|dark]
+ *                 [--units mb|mib|gb]
  *   driveduel-cli report RESULT.json --output-dir DIR [same options]
  *   driveduel-cli import FIO.json [--iops-log FILE] --output RESULT.json
  *
@@ -83,11 +84,11 @@ run_export (const char *command,
     return duel_cli_usage_error (context, "%s", error->message);
 
   given = args.files ? g_strv_length (args.files) : 0;
-  if (given != n_files)
-    return duel_cli_usage_error (context,
-                                 n_files == 2 ? _("%s needs two result files, not %u.")
-                                              : _("%s needs one result file, not %u."),
-                                 command, given);
+  if (n_files == 1 && given != 1)
+    return duel_cli_usage_error (context, _("%s needs one result file, not %u."), command, given);
+  if (n_files > 1 && (given < 2 || given > DUEL_COMPARISON_MAX_DRIVES))
+    return duel_cli_usage_error (context, _("%s needs two to %u result files, not %u."), command,
+                                 DUEL_COMPARISON_MAX_DRIVES, given);
   if (args.output_dir == NULL)
     return duel_cli_usage_error (context, _("%s needs --output-dir."), command);
 
@@ -106,7 +107,7 @@ run_export (const char *command,
   options.height = args.height;
   options.scale = args.scale;
 
-  comparison = duel_comparison_new_for_paths (args.files[0], n_files > 1 ? args.files[1] : NULL, &error);
+  comparison = duel_comparison_new_for_pathv ((const char * const *) args.files, given, &error);
   if (comparison == NULL)
     {
       duel_cli_print_error (error);
@@ -135,7 +136,8 @@ int
 duel_cli_compare (int    argc,
                   char **argv)
 {
-  return run_export ("compare", 2, _("A.json B.json — compare two drives: charts, report, tables"), argc, argv);
+  return run_export ("compare", DUEL_COMPARISON_MAX_DRIVES,
+                     _("A.json B.json [C.json [D.json]] — compare two to four drives: charts, report, tables"), argc, argv);
 }
 
 int

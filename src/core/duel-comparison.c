@@ -111,6 +111,61 @@ duel_comparison_decide (double     a,
   return a < b ? DUEL_WINNER_A : DUEL_WINNER_B;
 }
 
+/* Which drives hold @row's best value: a bit each; none when fewer than two
+ * values are there, the row has no better direction, or all are equal. */
+static guint
+decide_winners (const DuelComparisonRow *row,
+                guint                    n_drives)
+{
+  double best = NAN;
+  guint n_values = 0, mask = 0, n_best = 0;
+
+  if (row->better == DUEL_BETTER_NONE)
+    return 0;
+  for (guint d = 0; d < n_drives; d++)
+    {
+      if (!row->has_value[d] || !isfinite (row->value[d]))
+        continue;
+      n_values++;
+      if (!isfinite (best) || (row->better == DUEL_BETTER_HIGHER ? row->value[d] > best : row->value[d] < best))
+        best = row->value[d];
+    }
+  if (n_values < 2)
+    return 0;
+  for (guint d = 0; d < n_drives; d++)
+    if (row->has_value[d] && isfinite (row->value[d]) &&
+        duel_comparison_decide (row->value[d], best, row->better) == DUEL_WINNER_TIE)
+      {
+        mask |= 1u << d;
+        n_best++;
+      }
+  return n_best == n_values ? 0 : mask;
+}
+
+/* The winner columns of a row from its values: the mask for any number of
+ * drives, the A/B verdict and the difference for two. */
+static void
+settle_row (DuelComparisonRow *row,
+            guint              n_drives)
+{
+  row->winners = decide_winners (row, n_drives);
+  row->winner = n_drives == 2 ? duel_comparison_decide (row->value[0], row->value[1], row->better)
+                              : DUEL_WINNER_NONE;
+  row->difference_pct = NAN;
+  if (n_drives == 2 && row->kind == DUEL_COMPARISON_ROW_FIGURE && row->has_value[0] && row->has_value[1] &&
+      row->value[0] != 0 && !unit_is_count (row->unit))
+    row->difference_pct = (row->value[1] - row->value[0]) / fabs (row->value[0]) * 100.0;
+}
+
+gboolean
+duel_comparison_row_is_best (const DuelComparisonRow *row,
+                             guint                    drive)
+{
+  g_return_val_if_fail (row != NULL, FALSE);
+
+  return drive < DUEL_COMPARISON_MAX_DRIVES && (row->winners & (1u << drive)) != 0;
+}
+
 /* ---- Reading results ------------------------------------------------------ */
 
 typedef struct
@@ -513,7 +568,10 @@ add_figure_row (DuelComparison *self,
                 DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES])
 {
   DuelComparisonRow row = { 0, };
-  const Figure *any = figures[0] ? figures[0] : figures[1];
+  const Figure *any = NULL;
+
+  for (guint d = 0; d < self->n_drives && any == NULL; d++)
+    any = figures[d];
 
   row.kind = DUEL_COMPARISON_ROW_FIGURE;
   row.test = g_strdup (test);
@@ -550,10 +608,7 @@ add_figure_row (DuelComparison *self,
         row.text[d] = g_strdup ("–");
     }
 
-  row.difference_pct = NAN;
-  if (row.has_value[0] && row.has_value[1] && row.value[0] != 0 && !unit_is_count (row.unit))
-    row.difference_pct = (row.value[1] - row.value[0]) / fabs (row.value[0]) * 100.0;
-  row.winner = duel_comparison_decide (row.value[0], row.value[1], row.better);
+  settle_row (&row, self->n_drives);
 
   g_array_append_val (self->rows, row);
 }
@@ -563,40 +618,43 @@ add_test_rows (DuelComparison *self,
                const char     *test)
 {
   DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
-  g_autoptr(GArray) first = NULL;
-  g_autoptr(GArray) second = NULL;
-  GArray *lists[DUEL_COMPARISON_MAX_DRIVES];
+  GArray *lists[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
   gboolean published = FALSE;
 
   for (guint d = 0; d < self->n_drives; d++)
     {
       records[d] = duel_result_find_test (self->results[d], test);
+      lists[d] = records[d] != NULL ? record_figures (records[d]) : g_array_new (FALSE, TRUE, sizeof (Figure));
       published |= duel_result_is_published (self->results[d]);
     }
-  first = record_figures (records[0]);
-  second = self->n_drives > 1 ? record_figures (records[1]) : g_array_new (FALSE, TRUE, sizeof (Figure));
-  lists[0] = first;
-  lists[1] = second;
 
-  /* A's order, then what only B has. A figure only one side holds is shown
-   * unless the other side is a published reference, which prints few. */
+  /* A's order, then what only later drives have. A figure one drive alone
+   * holds is shown unless a published reference is among them, which
+   * prints few. */
   for (guint pass = 0; pass < self->n_drives; pass++)
     {
       for (guint i = 0; i < lists[pass]->len; i++)
         {
           const Figure *figure = &g_array_index (lists[pass], Figure, i);
-          const Figure *pair[DUEL_COMPARISON_MAX_DRIVES];
-          guint other = 1 - pass;
+          const Figure *row[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
+          gboolean earlier = FALSE;
+          guint holders = 0;
 
-          pair[pass] = figure;
-          pair[other] = self->n_drives > 1 ? find_figure (lists[other], figure->key) : NULL;
-          if (pass == 1 && pair[0] != NULL)
-            continue;   /* already added in A's pass */
-          if (self->n_drives > 1 && pair[other] == NULL && published)
+          for (guint d = 0; d < self->n_drives; d++)
+            {
+              row[d] = d == pass ? figure : find_figure (lists[d], figure->key);
+              holders += row[d] != NULL;
+              earlier |= d < pass && row[d] != NULL;
+            }
+          if (earlier)
+            continue;   /* added in an earlier drive's pass */
+          if (self->n_drives > 1 && holders < 2 && published)
             continue;
-          add_figure_row (self, test, pair, records);
+          add_figure_row (self, test, row, records);
         }
     }
+  for (guint d = 0; d < self->n_drives; d++)
+    g_array_unref (lists[d]);
 }
 
 static const char * const rated_labels[G_N_ELEMENTS (rated_keys)] = {
@@ -684,10 +742,7 @@ add_rated_rows (DuelComparison *self)
           if (row.text[d] == NULL)
             row.text[d] = g_strdup ("–");
         }
-      row.difference_pct = NAN;
-      if (row.has_value[0] && row.has_value[1] && row.value[0] != 0)
-        row.difference_pct = (row.value[1] - row.value[0]) / fabs (row.value[0]) * 100.0;
-      row.winner = duel_comparison_decide (row.value[0], row.value[1], row.better);
+      settle_row (&row, self->n_drives);
       self->has_rated = TRUE;
       g_array_append_val (self->rows, row);
     }
@@ -788,11 +843,28 @@ duel_comparison_get_headline (DuelComparison *self,
 }
 
 char *
+duel_comparison_dup_title (DuelComparison *self)
+{
+  GString *title;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+
+  title = g_string_new (self->names[0]);
+  for (guint d = 1; d < self->n_drives; d++)
+    {
+      /* TRANSLATORS: between the drives' names in a title ("A vs B vs C") */
+      g_string_append (title, _(" vs "));
+      g_string_append (title, self->names[d]);
+    }
+  return g_string_free (title, FALSE);
+}
+
+char *
 duel_comparison_dup_difference_heading (DuelComparison *self)
 {
   g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
 
-  if (self->n_drives < 2)
+  if (self->n_drives != 2)
     return g_strdup ("");
   /* TRANSLATORS: the difference column's heading: the second drive's name,
    * the first's ("Drive B vs Drive A") */
@@ -854,20 +926,23 @@ capacity_multiple (const DuelTestRecord *record)
   return NAN;
 }
 
+/* Drive @j's run of @test against drive @i's (the first drive that ran it). */
 static void
 check_fairness (DuelComparison *self,
-                const char     *test)
+                const char     *test,
+                guint           i,
+                guint           j)
 {
-  DuelTestRecord *a = duel_result_find_test (self->results[0], test);
-  DuelTestRecord *b = duel_result_find_test (self->results[1], test);
-  const char *name_a = self->names[0], *name_b = self->names[1];
+  DuelTestRecord *a = duel_result_find_test (self->results[i], test);
+  DuelTestRecord *b = duel_result_find_test (self->results[j], test);
+  const char *name_a = self->names[i], *name_b = self->names[j];
   double fa, fb, ma, mb;
 
   if (a == NULL || b == NULL)
     return;
 
-  fa = span_fraction (self->results[0], a);
-  fb = span_fraction (self->results[1], b);
+  fa = span_fraction (self->results[i], a);
+  fb = span_fraction (self->results[j], b);
   if (isfinite (fa) && isfinite (fb) && fabs (fa - fb) > 0.01)
     warn (self, _("%s: the span covers %.0f %% of %s but %.0f %% of %s."),
           test, fa * 100, name_a, fb * 100, name_b);
@@ -880,8 +955,8 @@ check_fairness (DuelComparison *self,
   mb = capacity_multiple (b);
   if (isfinite (ma) && isfinite (mb) && fabs (ma - mb) > 0.01 * MAX (ma, mb))
     warn (self, _("%s: %s wrote %.2g× its span but %s wrote %.2g×."), test, name_a, ma, name_b, mb);
-  else if (isfinite (ma) != isfinite (mb) && !duel_result_is_published (self->results[0]) &&
-           !duel_result_is_published (self->results[1]))
+  else if (isfinite (ma) != isfinite (mb) && !duel_result_is_published (self->results[i]) &&
+           !duel_result_is_published (self->results[j]))
     warn (self, _("%s: one run was bounded by a capacity multiple, the other was not."), test);
 
   if (a->workload.runtime_ms > 0 && b->workload.runtime_ms > 0 &&
@@ -895,8 +970,8 @@ check_fairness (DuelComparison *self,
     warn (self, _("%s: the runs lasted %.0f s on %s and %.0f s on %s."),
           test, a->runtime_ns / 1e9, name_a, b->runtime_ns / 1e9, name_b);
 
-  if (a->trimmed != b->trimmed && !duel_result_is_published (self->results[0]) &&
-      !duel_result_is_published (self->results[1]))
+  if (a->trimmed != b->trimmed && !duel_result_is_published (self->results[i]) &&
+      !duel_result_is_published (self->results[j]))
     warn (self, _("%s: the span was trimmed before the run on %s only."), test, a->trimmed ? name_a : name_b);
 
   if (a->workload.block_size != b->workload.block_size)
@@ -927,51 +1002,65 @@ check_fairness (DuelComparison *self,
 static void
 build (DuelComparison *self)
 {
-  GPtrArray *tests_a = duel_result_get_tests (self->results[0]);
-  g_autoptr(GPtrArray) only_a = g_ptr_array_new ();   /* borrowed names */
-  g_autoptr(GPtrArray) only_b = g_ptr_array_new ();
-  GPtrArray *only[DUEL_COMPARISON_MAX_DRIVES] = { only_a, only_b };
+  GPtrArray *only[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };   /* borrowed names */
 
   for (guint d = 0; d < self->n_drives; d++)
     {
       GPtrArray *tests = duel_result_get_tests (self->results[d]);
+
+      only[d] = g_ptr_array_new ();
       for (guint i = 0; i < tests->len; i++)
         ensure_summary (g_ptr_array_index (tests, i));
     }
 
   add_identity_rows (self);
 
-  for (guint i = 0; i < tests_a->len; i++)
+  /* The first drive's tests in its order, then those of the others it did
+   * not run. A test is compared when two drives or more ran it (a report
+   * on one drive: all of them); one drive alone is left out, said once. */
+  for (guint d = 0; d < self->n_drives; d++)
     {
-      DuelTestRecord *record = g_ptr_array_index (tests_a, i);
+      GPtrArray *tests = duel_result_get_tests (self->results[d]);
 
-      /* A name twice in one file: the first counts, as in duel_result_find_test(). */
-      if (duel_result_find_test (self->results[0], record->name) != record)
-        continue;
-      if (self->n_drives > 1 && duel_result_find_test (self->results[1], record->name) == NULL)
+      for (guint i = 0; i < tests->len; i++)
         {
-          g_ptr_array_add (only[0], record->name);
-          continue;
+          DuelTestRecord *record = g_ptr_array_index (tests, i);
+          guint holders = 0, first = d;
+
+          /* A name twice in one file: the first counts, as in duel_result_find_test(). */
+          if (duel_result_find_test (self->results[d], record->name) != record)
+            continue;
+          if (g_ptr_array_find_with_equal_func (self->tests, record->name, g_str_equal, NULL))
+            continue;
+          for (guint e = 0; e < self->n_drives; e++)
+            if (duel_result_find_test (self->results[e], record->name) != NULL)
+              {
+                if (holders++ == 0)
+                  first = e;
+              }
+          if (first < d)
+            continue;   /* an earlier drive ran it, and it was left out there */
+          if (self->n_drives > 1 && holders < 2)
+            {
+              g_ptr_array_add (only[d], record->name);
+              continue;
+            }
+          g_ptr_array_add (self->tests, g_strdup (record->name));
+          add_test_rows (self, record->name);
+          for (guint e = d + 1; e < self->n_drives; e++)
+            {
+              if (duel_result_find_test (self->results[e], record->name) != NULL)
+                check_fairness (self, record->name, d, e);
+              else
+                warn (self, _("%s was not run on %s; its rows are empty there."), record->name, self->names[e]);
+            }
+          for (guint e = 0; e < d; e++)
+            warn (self, _("%s was not run on %s; its rows are empty there."), record->name, self->names[e]);
         }
-      g_ptr_array_add (self->tests, g_strdup (record->name));
-      add_test_rows (self, record->name);
-      if (self->n_drives > 1)
-        check_fairness (self, record->name);
     }
 
   if (self->n_drives > 1)
     {
-      GPtrArray *tests_b = duel_result_get_tests (self->results[1]);
-
-      for (guint i = 0; i < tests_b->len; i++)
-        {
-          DuelTestRecord *record = g_ptr_array_index (tests_b, i);
-
-          if (duel_result_find_test (self->results[1], record->name) == record &&
-              duel_result_find_test (self->results[0], record->name) == NULL)
-            g_ptr_array_add (only[1], record->name);
-        }
-
       /* One sentence per drive, however many tests it alone ran. */
       for (guint d = 0; d < self->n_drives; d++)
         {
@@ -988,8 +1077,12 @@ build (DuelComparison *self)
                 list, self->names[d]);
         }
       if (self->tests->len == 0)
-        warn (self, _("The two results have no test in common: only their identities can be compared."));
+        warn (self, self->n_drives == 2
+                    ? _("The two results have no test in common: only their identities can be compared.")
+                    : _("No two of the results have a test in common: only their identities can be compared."));
     }
+  for (guint d = 0; d < self->n_drives; d++)
+    g_ptr_array_unref (only[d]);
 
   add_rated_rows (self);
 
@@ -998,37 +1091,46 @@ build (DuelComparison *self)
 }
 
 DuelComparison *
-duel_comparison_new (DuelResult  *a,
-                     DuelResult  *b,
-                     GError     **error)
+duel_comparison_new_for_results (DuelResult * const *results,
+                                 guint               n_results,
+                                 GError            **error)
 {
   g_autoptr(DuelComparison) self = NULL;
+  static const char * const default_names[DUEL_COMPARISON_MAX_DRIVES] = {
+    N_("Drive A"), N_("Drive B"), N_("Drive C"), N_("Drive D"),
+  };
+  const char *base[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };   /* the names before "(2)" */
 
-  g_return_val_if_fail (DUEL_IS_RESULT (a), NULL);
-  g_return_val_if_fail (b == NULL || DUEL_IS_RESULT (b), NULL);
+  g_return_val_if_fail (results != NULL, NULL);
+  g_return_val_if_fail (n_results >= 1 && n_results <= DUEL_COMPARISON_MAX_DRIVES, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self = g_object_new (DUEL_TYPE_COMPARISON, NULL);
-  self->results[0] = g_object_ref (a);
-  self->results[1] = b ? g_object_ref (b) : NULL;
-  self->n_drives = b ? 2 : 1;
+  self->n_drives = n_results;
+  for (guint d = 0; d < n_results; d++)
+    {
+      g_return_val_if_fail (DUEL_IS_RESULT (results[d]), NULL);
+      self->results[d] = g_object_ref (results[d]);
+    }
 
   for (guint d = 0; d < self->n_drives; d++)
     {
       const char *name = duel_result_get_name (self->results[d]);
+      guint same = 0;
 
       if (name == NULL || *name == '\0')
-        name = d == 0 ? _("Drive A") : _("Drive B");
+        name = _(default_names[d]);
+      base[d] = name;
       if (duel_result_get_tests (self->results[d])->len == 0)
         {
           g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
                        _("%s: the result holds no test, so there is nothing to compare."), name);
           return NULL;
         }
-      if (d == 1 && g_strcmp0 (name, self->names[0]) == 0)
-        self->names[d] = g_strdup_printf ("%s (2)", name);
-      else
-        self->names[d] = g_strdup (name);
+      /* Two drives of one name: "Name", "Name (2)". */
+      for (guint e = 0; e < d; e++)
+        same += g_strcmp0 (base[e], name) == 0;
+      self->names[d] = same > 0 ? g_strdup_printf ("%s (%u)", name, same + 1) : g_strdup (name);
     }
 
   build (self);
@@ -1036,40 +1138,71 @@ duel_comparison_new (DuelResult  *a,
 }
 
 DuelComparison *
+duel_comparison_new (DuelResult  *a,
+                     DuelResult  *b,
+                     GError     **error)
+{
+  DuelResult *results[] = { a, b };
+
+  g_return_val_if_fail (DUEL_IS_RESULT (a), NULL);
+  g_return_val_if_fail (b == NULL || DUEL_IS_RESULT (b), NULL);
+
+  return duel_comparison_new_for_results (results, b != NULL ? 2 : 1, error);
+}
+
+DuelComparison *
 duel_comparison_new_for_paths (const char  *path_a,
                                const char  *path_b,
                                GError     **error)
 {
-  g_autoptr(DuelResult) a = NULL;
-  g_autoptr(DuelResult) b = NULL;
-  g_autoptr(GError) local_error = NULL;
-  DuelComparison *comparison;
+  const char *paths[] = { path_a, path_b };
 
   g_return_val_if_fail (path_a != NULL, NULL);
+
+  return duel_comparison_new_for_pathv (paths, path_b != NULL ? 2 : 1, error);
+}
+
+DuelComparison *
+duel_comparison_new_for_pathv (const char * const *paths,
+                               guint               n_paths,
+                               GError            **error)
+{
+  DuelResult *results[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
+  g_autoptr(GError) local_error = NULL;
+  DuelComparison *comparison = NULL;
+
+  g_return_val_if_fail (paths != NULL, NULL);
+  g_return_val_if_fail (n_paths >= 1 && n_paths <= DUEL_COMPARISON_MAX_DRIVES, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  a = duel_result_load (path_a, error);
-  if (a == NULL)
-    return NULL;
-  if (path_b != NULL)
+  for (guint d = 0; d < n_paths; d++)
     {
-      b = duel_result_load (path_b, error);
-      if (b == NULL)
-        return NULL;
+      results[d] = duel_result_load (paths[d], error);
+      if (results[d] == NULL)
+        goto out;
     }
 
-  comparison = duel_comparison_new (a, b, &local_error);
+  comparison = duel_comparison_new_for_results (results, n_paths, &local_error);
   if (comparison == NULL)
     {
       /* Name the file rather than the drive. */
+      const char *path = paths[0];
       g_autofree char *display = NULL;
-      const char *path = duel_result_get_tests (a)->len == 0 ? path_a : path_b;
 
+      for (guint d = 0; d < n_paths; d++)
+        if (duel_result_get_tests (results[d])->len == 0)
+          {
+            path = paths[d];
+            break;
+          }
       display = g_filename_display_name (path);
       g_set_error (error, local_error->domain, local_error->code,
                    _("%s: the result holds no test, so there is nothing to compare."), display);
-      return NULL;
     }
+
+out:
+  for (guint d = 0; d < n_paths; d++)
+    g_clear_object (&results[d]);
   return comparison;
 }
 

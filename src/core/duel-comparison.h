@@ -17,7 +17,7 @@
 
 G_BEGIN_DECLS
 
-#define DUEL_COMPARISON_MAX_DRIVES 2
+#define DUEL_COMPARISON_MAX_DRIVES 4
 /* The test name of the rows that set vendor ratings against measurements
  * when no common test carries them (e.g. a run against a published reference). */
 #define DUEL_COMPARISON_RATED_SECTION "rated"
@@ -47,8 +47,9 @@ typedef struct
   gboolean    has_value[DUEL_COMPARISON_MAX_DRIVES];
   double      value[DUEL_COMPARISON_MAX_DRIVES];   /* NAN when not available */
   char       *text[DUEL_COMPARISON_MAX_DRIVES];    /* as printed; "–" when missing */
-  double      difference_pct;       /* (B − A) / A × 100; NAN when undefined */
-  DuelWinner  winner;
+  double      difference_pct;       /* two drives: (B − A) / A × 100; NAN when undefined or more drives */
+  DuelWinner  winner;               /* two drives: A, B, a tie or none; NONE with more drives */
+  guint       winners;              /* bit d: drive d holds the best value (none when all are equal) */
   gboolean    has_rated[DUEL_COMPARISON_MAX_DRIVES];
   double      rated[DUEL_COMPARISON_MAX_DRIVES];   /* the vendor's figure for this row */
 } DuelComparisonRow;
@@ -57,6 +58,11 @@ typedef struct
 
 G_DECLARE_FINAL_TYPE (DuelComparison, duel_comparison, DUEL, COMPARISON, GObject)
 
+/* Up to DUEL_COMPARISON_MAX_DRIVES results, the first the baseline; fails
+ * when a result holds no test. */
+DuelComparison          *duel_comparison_new_for_results (DuelResult * const *results,
+                                                          guint               n_results,
+                                                          GError            **error);
 /* @b may be NULL: a report on one drive. Fails when a result holds no test. */
 DuelComparison          *duel_comparison_new            (DuelResult      *a,
                                                          DuelResult      *b,
@@ -65,6 +71,13 @@ DuelComparison          *duel_comparison_new            (DuelResult      *a,
 DuelComparison          *duel_comparison_new_for_paths  (const char      *path_a,
                                                          const char      *path_b,
                                                          GError         **error);
+/* The same for 1 to DUEL_COMPARISON_MAX_DRIVES files. */
+DuelComparison          *duel_comparison_new_for_pathv  (const char * const *paths,
+                                                         guint               n_paths,
+                                                         GError            **error);
+/* TRUE when @drive holds the row's best value (and not every drive does). */
+gboolean                 duel_comparison_row_is_best    (const DuelComparisonRow *row,
+                                                         guint                    drive);
 
 guint                    duel_comparison_get_n_drives   (DuelComparison  *self);
 DuelResult              *duel_comparison_get_result     (DuelComparison  *self,
@@ -91,7 +104,9 @@ const char              *duel_comparison_get_section_title (DuelComparison *self
  * those the results hold. */
 const guint             *duel_comparison_get_headline   (DuelComparison  *self,
                                                          guint           *out_n_rows);
-/* "Drive B vs Drive A": the difference column's heading, in words; "" for one drive. */
+/* "Drive A vs Drive B vs Drive C"; one drive's name alone. */
+char                    *duel_comparison_dup_title      (DuelComparison  *self);
+/* "Drive B vs Drive A": the difference column's heading, in words; "" unless two drives. */
 char                    *duel_comparison_dup_difference_heading (DuelComparison *self);
 /* A figure row's difference as the locale writes it ("+12.5 %", "−1,204.0 %"
  * grouped); "" for a row without one. */
