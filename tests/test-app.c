@@ -349,6 +349,23 @@ test_two_files_fill_comparison (void)
     g_assert_nonnull (find_label_text (GTK_WIDGET (view), " MB/s"));
   }
 
+  /* A third drive in slot C (the first run again): three columns, three
+   * drives in every chart, and back to two when C is cleared. */
+  duel_comparison_view_set_item (view, 2, duel_comparison_view_get_item (view, 0));
+  comparison = duel_comparison_view_get_comparison (view);
+  g_assert_cmpuint (duel_comparison_get_n_drives (comparison), ==, 3);
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 2), ==, "Drive One (2)");
+  duel_comparison_view_set_visible_tab (view, "table");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  g_assert_nonnull (find_label_text (GTK_WIDGET (view), "Drive One (2)"));
+  for (guint i = 0; i < duel_comparison_view_get_charts (view)->len; i++)
+    g_assert_true (duel_chart_has_data (g_ptr_array_index (duel_comparison_view_get_charts (view), i)));
+  duel_comparison_view_set_visible_tab (view, "write-curve");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  duel_comparison_view_set_item (view, 2, NULL);
+  comparison = duel_comparison_view_get_comparison (view);
+  g_assert_cmpuint (duel_comparison_get_n_drives (comparison), ==, 2);
+
   /* Swapping sides swaps the drives. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.swap-drives", NULL);
   comparison = duel_comparison_view_get_comparison (view);

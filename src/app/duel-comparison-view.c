@@ -24,7 +24,7 @@ struct _DuelComparisonView
   GListModel      *sources;
   GListModel      *choices;         /* "None", then the sources: what the drop-downs list */
   GSettings       *settings;
-  DuelResultItem  *items[2];
+  DuelResultItem  *items[DUEL_COMPARISON_MAX_DRIVES];   /* A, B, and the optional C and D */
   DuelComparison  *comparison;
   GPtrArray       *charts;          /* DuelChart, shown ones */
   GPtrArray       *chart_views;     /* DuelChartView, same order */
@@ -33,8 +33,7 @@ struct _DuelComparisonView
   gboolean         updating;
 
   /* Template children */
-  GtkDropDown     *a_dropdown;
-  GtkDropDown     *b_dropdown;
+  GtkDropDown     *dropdowns[DUEL_COMPARISON_MAX_DRIVES];
   GtkStack        *stack;
   AdwStatusPage   *empty_page;
   GtkBox          *warnings_box;
@@ -93,6 +92,11 @@ build_table (DuelComparisonView *self)
   DuelComparison *comparison = self->comparison;
   guint n_drives = duel_comparison_get_n_drives (comparison);
   gboolean rated = duel_comparison_has_rated (comparison);
+  static const char * const drive_classes[DUEL_COMPARISON_MAX_DRIVES] = { "drive-a", "drive-b", "drive-c", "drive-d" };
+  /* Label, a column per drive, B vs A with two, a rating per drive. */
+  int difference_column = 1 + (int) n_drives;
+  int rated_column = difference_column + (n_drives == 2 ? 1 : 0);
+  int n_columns = rated_column + (rated ? (int) n_drives : 0);
   GtkWidget *scrolled, *clamp, *grid;
   const char *last_test = "";
   const guint *headline;
@@ -114,20 +118,21 @@ build_table (DuelComparisonView *self)
     {
       GtkWidget *header = cell (duel_comparison_get_drive_name (comparison, d), 1, "table-header");
 
-      gtk_widget_add_css_class (header, d == 0 ? "drive-a" : "drive-b");
+      gtk_widget_add_css_class (header, drive_classes[d]);
       gtk_grid_attach (GTK_GRID (grid), header, 1 + d, y, 1, 1);
     }
   if (n_drives == 2)
     {
       g_autofree char *heading = duel_comparison_dup_difference_heading (comparison);
 
-      gtk_grid_attach (GTK_GRID (grid), cell (heading, 1, "table-header"), 3, y, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (heading, 1, "table-header"), difference_column, y, 1, 1);
     }
   if (rated)
     for (guint d = 0; d < n_drives; d++)
       {
-        g_autofree char *text = g_strdup_printf (_("Rated (%s)"), d == 0 ? "A" : "B");
-        gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "table-header"), 4 + d, y, 1, 1);
+        char letter[2] = { (char) ('A' + d), '\0' };
+        g_autofree char *text = g_strdup_printf (_("Rated (%s)"), letter);
+        gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "table-header"), rated_column + d, y, 1, 1);
       }
   y++;
 
@@ -142,14 +147,14 @@ build_table (DuelComparisonView *self)
       g_autofree char *label = NULL;
 
       if (in_headline && k == 0)
-        gtk_grid_attach (GTK_GRID (grid), cell (_("Headline"), 0, "table-section"), 0, y++, 6, 1);
+        gtk_grid_attach (GTK_GRID (grid), cell (_("Headline"), 0, "table-section"), 0, y++, n_columns, 1);
       else if (!in_headline &&
                (k == n_headline || g_strcmp0 (row->test, last_test) != 0 ||
                 (row->test == NULL && last_test != NULL && *last_test)))
         {
           GtkWidget *title = cell (duel_comparison_get_section_title (comparison, row->test), 0, "table-section");
 
-          gtk_grid_attach (GTK_GRID (grid), title, 0, y++, 6, 1);
+          gtk_grid_attach (GTK_GRID (grid), title, 0, y++, n_columns, 1);
           last_test = row->test;
         }
 
@@ -174,14 +179,14 @@ build_table (DuelComparisonView *self)
       if (n_drives == 2)
         {
           g_autofree char *difference = duel_comparison_row_format_difference (row);
-          gtk_grid_attach (GTK_GRID (grid), cell (difference, 1, "dim-label"), 3, y, 1, 1);
+          gtk_grid_attach (GTK_GRID (grid), cell (difference, 1, "dim-label"), difference_column, y, 1, 1);
         }
       if (rated)
         for (guint d = 0; d < n_drives; d++)
           {
             g_autofree char *text = row->has_rated[d] && row->kind == DUEL_COMPARISON_ROW_FIGURE
                                     ? duel_figure_format (row->key, row->rated[d]) : g_strdup ("");
-            gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "dim-label"), 4 + d, y, 1, 1);
+            gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "dim-label"), rated_column + d, y, 1, 1);
           }
       y++;
     }
@@ -389,8 +394,8 @@ show_warnings (DuelComparisonView *self)
 static void
 rebuild (DuelComparisonView *self)
 {
-  DuelResult *a = self->items[0] != NULL ? duel_result_item_get_result (self->items[0]) : NULL;
-  DuelResult *b = self->items[1] != NULL ? duel_result_item_get_result (self->items[1]) : NULL;
+  DuelResult *results[DUEL_COMPARISON_MAX_DRIVES];
+  guint n_results = 0;
   g_autofree char *visible = g_strdup (gtk_stack_get_visible_child_name (self->charts_stack));
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) all = NULL;
@@ -398,11 +403,12 @@ rebuild (DuelComparisonView *self)
   clear_pages (self);
   g_clear_object (&self->comparison);
 
-  /* One drive alone is a report on it. */
-  if (a == NULL)
-    a = g_steal_pointer (&b);
-  if (a != NULL)
-    self->comparison = duel_comparison_new (a, b, &error);
+  /* The chosen drives in their slots' order; one alone is a report on it. */
+  for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    if (self->items[d] != NULL && duel_result_item_get_result (self->items[d]) != NULL)
+      results[n_results++] = duel_result_item_get_result (self->items[d]);
+  if (n_results > 0)
+    self->comparison = duel_comparison_new_for_results (results, n_results, &error);
 
   if (self->comparison == NULL)
     {
@@ -474,8 +480,8 @@ static void
 sync_dropdowns (DuelComparisonView *self)
 {
   self->updating = TRUE;
-  gtk_drop_down_set_selected (self->a_dropdown, find_position (self, self->items[0]));
-  gtk_drop_down_set_selected (self->b_dropdown, find_position (self, self->items[1]));
+  for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    gtk_drop_down_set_selected (self->dropdowns[d], find_position (self, self->items[d]));
   self->updating = FALSE;
 }
 
@@ -484,12 +490,14 @@ dropdown_selected_cb (DuelComparisonView *self,
                       GParamSpec         *pspec,
                       GtkDropDown        *dropdown)
 {
-  guint slot = dropdown == self->a_dropdown ? 0 : 1;
+  guint slot = 0;
   gpointer selected = gtk_drop_down_get_selected_item (dropdown);
   DuelResultItem *item = DUEL_IS_RESULT_ITEM (selected) ? selected : NULL;
 
   if (self->updating)
     return;
+  while (slot + 1 < DUEL_COMPARISON_MAX_DRIVES && self->dropdowns[slot] != dropdown)
+    slot++;
   /* A source list that changed under the drop-down keeps the chosen item. */
   if (item == NULL && self->items[slot] != NULL &&
       find_position (self, self->items[slot]) != GTK_INVALID_LIST_POSITION)
@@ -617,8 +625,8 @@ duel_comparison_view_set_sources (DuelComparisonView *self,
   self->choices = G_LIST_MODEL (gtk_flatten_list_model_new (G_LIST_MODEL (parts)));
 
   self->updating = TRUE;
-  gtk_drop_down_set_model (self->a_dropdown, self->choices);
-  gtk_drop_down_set_model (self->b_dropdown, self->choices);
+  for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    gtk_drop_down_set_model (self->dropdowns[d], self->choices);
   self->updating = FALSE;
   sync_dropdowns (self);
 }
@@ -647,7 +655,7 @@ duel_comparison_view_set_item (DuelComparisonView *self,
                                DuelResultItem     *item)
 {
   g_return_if_fail (DUEL_IS_COMPARISON_VIEW (self));
-  g_return_if_fail (slot < 2);
+  g_return_if_fail (slot < DUEL_COMPARISON_MAX_DRIVES);
   g_return_if_fail (item == NULL || DUEL_IS_RESULT_ITEM (item));
 
   if (!g_set_object (&self->items[slot], item))
@@ -661,7 +669,7 @@ duel_comparison_view_get_item (DuelComparisonView *self,
                                guint               slot)
 {
   g_return_val_if_fail (DUEL_IS_COMPARISON_VIEW (self), NULL);
-  g_return_val_if_fail (slot < 2, NULL);
+  g_return_val_if_fail (slot < DUEL_COMPARISON_MAX_DRIVES, NULL);
   return self->items[slot];
 }
 
@@ -733,8 +741,8 @@ duel_comparison_view_dispose (GObject *object)
 
   /* The bin (or window) disposes its child; disposing the template too would unparent it twice. */
 
-  g_clear_object (&self->items[0]);
-  g_clear_object (&self->items[1]);
+  for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    g_clear_object (&self->items[d]);
   g_clear_object (&self->comparison);
   g_clear_object (&self->sources);
   g_clear_object (&self->choices);
@@ -788,8 +796,14 @@ duel_comparison_view_class_init (DuelComparisonViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/driveduel/DriveDuel/duel-comparison-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, a_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, b_dropdown);
+  gtk_widget_class_bind_template_child_full (widget_class, "a_dropdown", FALSE,
+                                             G_STRUCT_OFFSET (DuelComparisonView, dropdowns[0]));
+  gtk_widget_class_bind_template_child_full (widget_class, "b_dropdown", FALSE,
+                                             G_STRUCT_OFFSET (DuelComparisonView, dropdowns[1]));
+  gtk_widget_class_bind_template_child_full (widget_class, "c_dropdown", FALSE,
+                                             G_STRUCT_OFFSET (DuelComparisonView, dropdowns[2]));
+  gtk_widget_class_bind_template_child_full (widget_class, "d_dropdown", FALSE,
+                                             G_STRUCT_OFFSET (DuelComparisonView, dropdowns[3]));
   gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, stack);
   gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, empty_page);
   gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, warnings_box);
@@ -805,11 +819,11 @@ duel_comparison_view_init (DuelComparisonView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  setup_dropdown (self->a_dropdown);
-  setup_dropdown (self->b_dropdown);
-  g_signal_connect_object (self->a_dropdown, "notify::selected",
-                           G_CALLBACK (dropdown_selected_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->b_dropdown, "notify::selected",
-                           G_CALLBACK (dropdown_selected_cb), self, G_CONNECT_SWAPPED);
+  for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    {
+      setup_dropdown (self->dropdowns[d]);
+      g_signal_connect_object (self->dropdowns[d], "notify::selected",
+                               G_CALLBACK (dropdown_selected_cb), self, G_CONNECT_SWAPPED);
+    }
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }

@@ -21,7 +21,7 @@ void            duel_comparison_view_set_sources       (DuelComparisonView *self
                                                         GListModel         *sources);
 void            duel_comparison_view_set_settings      (DuelComparisonView *self,
                                                         GSettings          *settings);
-/* @slot: 0 for drive A, 1 for drive B; @item may be NULL. */
+/* @slot: 0 for drive A, 1 for B, 2 and 3 for the optional C and D; @item may be NULL. */
 void            duel_comparison_view_set_item          (DuelComparisonView *self,
                                                         guint               slot,
                                                         DuelResultItem     *item);
