@@ -236,6 +236,13 @@ find_label_text (GtkWidget  *widget,
 }
 
 static gboolean
+is_expander_titled (GtkWidget  *widget,
+                    const char *title)
+{
+  return GTK_IS_EXPANDER (widget) && g_strcmp0 (gtk_expander_get_label (GTK_EXPANDER (widget)), title) == 0;
+}
+
+static gboolean
 is_units_row (GtkWidget  *widget,
               const char *unused)
 {
@@ -307,6 +314,27 @@ test_two_files_fill_comparison (void)
     duel_comparison_get_headline (comparison, &n_headline);
     g_assert_cmpuint (duel_comparison_view_get_n_headline_rows (view), ==, n_headline);
     g_assert_cmpuint (n_headline, >=, 14);
+  }
+
+  /* The detail groups fold: the write-saturation group's cells hide under
+   * its title's arrow and come back; the headline stays. */
+  {
+    const char *section = duel_comparison_get_section_title (comparison, DUEL_TEST_WSAT_FILL);
+    GtkWidget *title = find_widget (GTK_WIDGET (view), is_expander_titled, section);
+    GPtrArray *cells;
+
+    g_assert_nonnull (title);
+    cells = g_object_get_data (G_OBJECT (title), "duel-group-widgets");
+    g_assert_nonnull (cells);
+    g_assert_cmpuint (cells->len, >, 10);
+    g_assert_true (gtk_widget_get_visible (g_ptr_array_index (cells, 0)));
+    gtk_expander_set_expanded (GTK_EXPANDER (title), FALSE);
+    for (guint i = 0; i < cells->len; i++)
+      g_assert_false (gtk_widget_get_visible (g_ptr_array_index (cells, i)));
+    g_assert_true (gtk_widget_get_visible (find_label_text (GTK_WIDGET (view), "Headline")));
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    gtk_expander_set_expanded (GTK_EXPANDER (title), TRUE);
+    g_assert_true (gtk_widget_get_visible (g_ptr_array_index (cells, cells->len - 1)));
   }
 
   /* Copy as text: the clipboard holds the Markdown the export writes. */

@@ -86,6 +86,31 @@ cell (const char *text,
   return label;
 }
 
+/* Shows or hides a detail group's cells with its title's arrow. */
+static void
+group_expanded_cb (GtkExpander *title,
+                   GParamSpec  *pspec,
+                   gpointer     user_data)
+{
+  GPtrArray *group = g_object_get_data (G_OBJECT (title), "duel-group-widgets");
+
+  for (guint i = 0; group != NULL && i < group->len; i++)
+    gtk_widget_set_visible (g_ptr_array_index (group, i), gtk_expander_get_expanded (title));
+}
+
+/* One cell of the table, remembered by its detail group (NULL: none). */
+static void
+attach (GtkWidget *grid,
+        GPtrArray *group,
+        GtkWidget *widget,
+        int        column,
+        int        row)
+{
+  gtk_grid_attach (GTK_GRID (grid), widget, column, row, 1, 1);
+  if (group != NULL)
+    g_ptr_array_add (group, widget);
+}
+
 static GtkWidget *
 build_table (DuelComparisonView *self)
 {
@@ -99,6 +124,7 @@ build_table (DuelComparisonView *self)
   int n_columns = rated_column + (rated ? (int) n_drives : 0);
   GtkWidget *scrolled, *clamp, *grid;
   const char *last_test = "";
+  GPtrArray *group = NULL;   /* the cells of the current detail group, owned by its title */
   const guint *headline;
   guint n_headline;
   int y = 0;
@@ -152,15 +178,21 @@ build_table (DuelComparisonView *self)
                (k == n_headline || g_strcmp0 (row->test, last_test) != 0 ||
                 (row->test == NULL && last_test != NULL && *last_test)))
         {
-          GtkWidget *title = cell (duel_comparison_get_section_title (comparison, row->test), 0, "table-section");
+          /* A detail group opens and closes under its title. */
+          GtkWidget *title = gtk_expander_new (duel_comparison_get_section_title (comparison, row->test));
 
+          group = g_ptr_array_new ();
+          gtk_expander_set_expanded (GTK_EXPANDER (title), TRUE);
+          gtk_widget_add_css_class (title, "table-section");
+          g_object_set_data_full (G_OBJECT (title), "duel-group-widgets", group, (GDestroyNotify) g_ptr_array_unref);
+          g_signal_connect (title, "notify::expanded", G_CALLBACK (group_expanded_cb), NULL);
           gtk_grid_attach (GTK_GRID (grid), title, 0, y++, n_columns, 1);
           last_test = row->test;
         }
 
       /* The values carry their units ("12345 IOPS"), as the exports print them. */
       label = g_strdup (row->label);
-      gtk_grid_attach (GTK_GRID (grid), cell (label, 0, "table-label"), 0, y, 1, 1);
+      attach (grid, in_headline ? NULL : group, cell (label, 0, "table-label"), 0, y);
 
       for (guint d = 0; d < n_drives; d++)
         {
@@ -171,7 +203,7 @@ build_table (DuelComparisonView *self)
           if (wins)
             gtk_widget_set_tooltip_text (value, row->better == DUEL_BETTER_LOWER ? _("Lower is better")
                                                                                  : _("Higher is better"));
-          gtk_grid_attach (GTK_GRID (grid), value, 1 + d, y, 1, 1);
+          attach (grid, in_headline ? NULL : group, value, 1 + d, y);
         }
       if (!in_headline && row->winners != 0)
         self->n_winner_rows++;
@@ -179,14 +211,14 @@ build_table (DuelComparisonView *self)
       if (n_drives == 2)
         {
           g_autofree char *difference = duel_comparison_row_format_difference (row);
-          gtk_grid_attach (GTK_GRID (grid), cell (difference, 1, "dim-label"), difference_column, y, 1, 1);
+          attach (grid, in_headline ? NULL : group, cell (difference, 1, "dim-label"), difference_column, y);
         }
       if (rated)
         for (guint d = 0; d < n_drives; d++)
           {
             g_autofree char *text = row->has_rated[d] && row->kind == DUEL_COMPARISON_ROW_FIGURE
                                     ? duel_figure_format (row->key, row->rated[d]) : g_strdup ("");
-            gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "dim-label"), rated_column + d, y, 1, 1);
+            attach (grid, in_headline ? NULL : group, cell (text, 1, "dim-label"), rated_column + d, y);
           }
       y++;
     }
