@@ -733,6 +733,12 @@ toast_shows_parse_error (gpointer user_data)
   return find_label_text (user_data, "<data>:") != NULL;
 }
 
+static gboolean
+toast_names_other (gpointer user_data)
+{
+  return find_label_text (user_data, "other.json") != NULL;
+}
+
 /* A truncated result opened in the app: the toast says what the loader
  * said, "<data>:1:…" and all, as text (a toast's title is markup, and the
  * error used to read as a broken tag: an empty black toast). */
@@ -752,6 +758,18 @@ test_bad_file_toast (void)
   g_test_message ("%s", gtk_label_get_text (GTK_LABEL (label)));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "cut.json"));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "not valid JSON"));
+
+  /* Two bad files: a message each, the second once the first has gone. */
+  {
+    g_autofree char *other = g_build_filename (dir, "other.json", NULL);
+    g_autoptr(GFile) other_file = g_file_new_for_path (other);
+    GFile *both[2] = { file, other_file };
+
+    g_assert_true (g_file_set_contents (other, "{\"format\": \"driveduel-result\", \"version\": ", -1, NULL));
+    duel_window_open_files (window, both, 2);
+    duel_app_test_wait (toast_names_other, window, 40, "the second file's toast");
+    g_unlink (other);
+  }
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);

@@ -271,12 +271,13 @@ duel_window_open_files (DuelWindow  *self,
 
   self->files_opened = TRUE;
 
-  for (int i = 0; i < MIN (n_files, 2); i++)
+  for (int i = 0; i < MIN (n_files, DUEL_COMPARISON_MAX_DRIVES); i++)
     {
       OpenData *data = g_new0 (OpenData, 1);
 
       data->self = g_object_ref (self);
-      /* One file fills the free side, else B; two files are A and B. */
+      /* One file fills the free side, else B; several are A, B, C and D.
+       * A file that fails says so in a toast of its own. */
       if (n_files == 1)
         data->slot = duel_comparison_view_get_item (self->comparison_view, 0) == NULL ? 0 : 1;
       else
@@ -287,8 +288,8 @@ duel_window_open_files (DuelWindow  *self,
                                    file_loaded_cb, data);
     }
 
-  if (n_files > 2)
-    duel_window_add_toast (self, _("Only the first two files are compared."));
+  if (n_files > DUEL_COMPARISON_MAX_DRIVES)
+    duel_window_add_toast (self, _("Only the first four files are compared."));
 }
 
 gboolean
