@@ -169,6 +169,22 @@ else
     fi
 fi
 
+# A bad --tab: one sentence and exit 2, before any window (with a display;
+# without one the app runs its headless review instead).
+if [ -n "${wrapper:-}" ]; then
+    GSETTINGS_SCHEMA_DIR="$schemas" GSETTINGS_BACKEND=memory GTK_A11Y=none NO_AT_BRIDGE=1 \
+        GSK_RENDERER=cairo GDK_DEBUG=gl-disable DRIVEDUEL_DATADIR="$share/driveduel" \
+        "$wrapper" "$app" --tab=charts >"$tmp/log" 2>&1
+    status=$?
+    if [ "$status" -eq 77 ]; then
+        n=$((n + 1)); echo "ok $n # SKIP no display and no Xvfb for the installed app"
+    elif [ "$status" -eq 2 ] && grep -q "unknown tab “charts”" "$tmp/log"; then
+        pass "installed driveduel --tab=charts says the tab is unknown and exits 2"
+    else
+        fail "installed driveduel --tab=charts (exit $status)"
+    fi
+fi
+
 # --- the Flatpak manifest ----------------------------------------------------------
 manifest="$src/build-aux/flatpak/$app_id.json"
 if command -v python3 >/dev/null 2>&1; then

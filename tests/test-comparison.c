@@ -80,6 +80,14 @@ test_rows_and_winners (void)
   g_assert_cmpint (row->better, ==, DUEL_BETTER_HIGHER);
   g_assert_cmpstr (row->unit, ==, "IOPS");
 
+  /* A figure that is a percentage gets no relative difference: the cliff
+   * at 35 % against 70 % is not "-50 %". */
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "cliff_pct");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (row->unit, ==, "%");
+  g_assert_true (row->has_value[0] && row->has_value[1]);
+  g_assert_true (isnan (row->difference_pct));
+
   /* Lower is better: A's latencies are shorter, so A wins with the smaller value. */
   row = find_row (comparison, "qos-read-qd32", "qos_read_qd32_p99_us");
   g_assert_nonnull (row);

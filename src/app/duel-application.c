@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "duel-application.h"
+#include "duel-comparison-view.h"
 #include "duel-number.h"
 #include "duel-preferences-window.h"
 #include "duel-window.h"
@@ -19,6 +20,7 @@ struct _DuelApplication
   DuelHistory    *history;
   char           *screenshot_path;
   char           *start_page;
+  char           *start_tab;
   guint           inhibit_cookie;
   guint           inhibit_count;
   gboolean        force_dark;
@@ -31,6 +33,8 @@ static const GOptionEntry option_entries[] = {
     N_("Save a screenshot of the window as a PNG file once it is drawn, then quit"), N_("FILE") },
   { "page", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Open on this page: drives, run, compare or history"), N_("PAGE") },
+  { "tab", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Show this tab of the Compare page: write-curve, consistency, qos, standard or table"), N_("TAB") },
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Use the dark style"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
@@ -79,6 +83,11 @@ present_window (DuelApplication *self,
       duel_window_set_page (window, self->start_page);
       g_clear_pointer (&self->start_page, g_free);
     }
+  if (self->start_tab != NULL)
+    {
+      duel_comparison_view_set_visible_tab (duel_window_get_comparison_view (window), self->start_tab);
+      g_clear_pointer (&self->start_tab, g_free);
+    }
   gtk_window_present (GTK_WINDOW (window));
 
   if (self->screenshot_path != NULL)
@@ -117,6 +126,7 @@ duel_application_handle_local_options (GApplication *app,
   DuelApplication *self = DUEL_APPLICATION (app);
   const char *screenshot = NULL;
   const char *page = NULL;
+  const char *tab = NULL;
 
   if (g_variant_dict_contains (options, "version"))
     {
@@ -141,6 +151,18 @@ duel_application_handle_local_options (GApplication *app,
         }
       g_free (self->start_page);
       self->start_page = g_strdup (page);
+    }
+  if (g_variant_dict_lookup (options, "tab", "&s", &tab))
+    {
+      static const char * const tabs[] = { "write-curve", "consistency", "qos", "standard", "table", NULL };
+
+      if (!g_strv_contains (tabs, tab))
+        {
+          g_printerr (_("driveduel: unknown tab “%s”; use write-curve, consistency, qos, standard or table.\n"), tab);
+          return 2;
+        }
+      g_free (self->start_tab);
+      self->start_tab = g_strdup (tab);
     }
   if (g_variant_dict_contains (options, "dark"))
     self->force_dark = TRUE;
@@ -285,6 +307,7 @@ duel_application_finalize (GObject *object)
   g_clear_object (&self->history);
   g_clear_pointer (&self->screenshot_path, g_free);
   g_clear_pointer (&self->start_page, g_free);
+  g_clear_pointer (&self->start_tab, g_free);
 
   G_OBJECT_CLASS (duel_application_parent_class)->finalize (object);
 }

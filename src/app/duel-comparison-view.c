@@ -25,6 +25,7 @@ struct _DuelComparisonView
   GListModel      *choices;         /* "None", then the sources: what the drop-downs list */
   GSettings       *settings;
   DuelResultItem  *items[DUEL_COMPARISON_MAX_DRIVES];   /* A, B, and the optional C and D */
+  char            *wanted_tab;   /* asked for before there was a comparison to show it */
   DuelComparison  *comparison;
   GPtrArray       *charts;          /* DuelChart, shown ones */
   GPtrArray       *chart_views;     /* DuelChartView, same order */
@@ -477,8 +478,14 @@ rebuild (DuelComparisonView *self)
     }
   gtk_stack_add_titled (self->charts_stack, build_table (self), "table", tab_title ("table"));
 
-  if (visible != NULL && gtk_stack_get_child_by_name (self->charts_stack, visible) != NULL)
-    gtk_stack_set_visible_child_name (self->charts_stack, visible);
+  if (self->wanted_tab != NULL && gtk_stack_get_child_by_name (self->charts_stack, self->wanted_tab) != NULL)
+    {
+      /* No cross-fade: the page is new, and a screenshot may follow. */
+      gtk_stack_set_visible_child_full (self->charts_stack, self->wanted_tab, GTK_STACK_TRANSITION_TYPE_NONE);
+      g_clear_pointer (&self->wanted_tab, g_free);
+    }
+  else if (visible != NULL && gtk_stack_get_child_by_name (self->charts_stack, visible) != NULL)
+    gtk_stack_set_visible_child_full (self->charts_stack, visible, GTK_STACK_TRANSITION_TYPE_NONE);
 
   show_warnings (self);
   gtk_stack_set_visible_child_name (self->stack, "compare");
@@ -734,6 +741,12 @@ duel_comparison_view_set_visible_tab (DuelComparisonView *self,
 
   if (gtk_stack_get_child_by_name (self->charts_stack, name) != NULL)
     gtk_stack_set_visible_child_name (self->charts_stack, name);
+  else
+    {
+      /* Shown once a comparison has that tab (files still loading). */
+      g_free (self->wanted_tab);
+      self->wanted_tab = g_strdup (name);
+    }
 }
 
 const char *
@@ -775,6 +788,7 @@ duel_comparison_view_dispose (GObject *object)
 
   for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
     g_clear_object (&self->items[d]);
+  g_clear_pointer (&self->wanted_tab, g_free);
   g_clear_object (&self->comparison);
   g_clear_object (&self->sources);
   g_clear_object (&self->choices);

@@ -631,7 +631,7 @@ duel_chart_export_markdown (DuelComparison *comparison)
     {
       g_autofree char *heading = duel_comparison_dup_difference_heading (comparison);
       g_autofree char *note = g_strdup_printf (_("%s: how far the second drive’s figure is from the first’s, in %%; "
-                                                 "counts have none. Bold: the better value."), heading);
+                                                 "counts and percentages have none. Bold: the better value."), heading);
 
       g_string_append_printf (md, "\n%s\n", note);
     }

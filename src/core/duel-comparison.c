@@ -48,13 +48,15 @@ row_clear (gpointer data)
     g_free (row->text[i]);
 }
 
-/* Counts (rounds, intervals, I/Os) and yes/no figures say how a test went,
- * not how fast: a % difference between them means nothing to a reader. */
+/* No relative difference for counts (rounds, intervals, I/Os) and yes/no
+ * figures, which say how a test went, not how fast; nor for figures that
+ * are themselves percentages (the cliff at 18 % against 104 % is not
+ * "+461 %"): the two values side by side say it. */
 static gboolean
-unit_is_count (const char *unit)
+unit_has_no_difference (const char *unit)
 {
   return unit == NULL || *unit == '\0' || g_strcmp0 (unit, "rounds") == 0 ||
-         g_strcmp0 (unit, "intervals") == 0 || g_strcmp0 (unit, "I/Os") == 0;
+         g_strcmp0 (unit, "intervals") == 0 || g_strcmp0 (unit, "I/Os") == 0 || g_strcmp0 (unit, "%") == 0;
 }
 
 static void
@@ -153,7 +155,7 @@ settle_row (DuelComparisonRow *row,
                               : DUEL_WINNER_NONE;
   row->difference_pct = NAN;
   if (n_drives == 2 && row->kind == DUEL_COMPARISON_ROW_FIGURE && row->has_value[0] && row->has_value[1] &&
-      row->value[0] != 0 && !unit_is_count (row->unit))
+      row->value[0] != 0 && !unit_has_no_difference (row->unit))
     row->difference_pct = (row->value[1] - row->value[0]) / fabs (row->value[0]) * 100.0;
 }
 
