@@ -44,6 +44,18 @@ new_window (void)
   return window;
 }
 
+static GtkWidget *find_widget (GtkWidget     *root,
+                               gboolean     (*matches) (GtkWidget  *widget,
+                                                        const char *text),
+                               const char    *text);
+
+static gboolean
+is_start_button (GtkWidget  *widget,
+                 const char *unused)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "win.start-run") == 0;
+}
+
 static void
 test_window_builds (void)
 {
@@ -63,6 +75,22 @@ test_window_builds (void)
       gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", pages[i]);
       g_assert_cmpstr (duel_window_get_page (window), ==, pages[i]);
     }
+
+  /* Start Run is on screen at the default size, whatever the settings above it take. */
+  {
+    GtkWidget *start;
+    graphene_rect_t bounds;
+
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "drives");
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    start = find_widget (GTK_WIDGET (window), is_start_button, NULL);
+    g_assert_nonnull (start);
+    g_assert_true (gtk_widget_compute_bounds (start, GTK_WIDGET (window), &bounds));
+    g_test_message ("Start Run at y %.0f–%.0f in a window %d high", bounds.origin.y,
+                    bounds.origin.y + bounds.size.height, gtk_widget_get_height (GTK_WIDGET (window)));
+    g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (window)));
+    g_assert_cmpfloat (bounds.size.height, >, 0);
+  }
 
   /* The scratch file is always offered, and choosing it enables the run. */
   {

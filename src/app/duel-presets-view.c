@@ -46,7 +46,6 @@ struct _DuelPresetsView
   GtkSpinButton  *interval_spin;
   GtkSwitch      *trim_switch;
   GtkButton      *probe_button;
-  GtkButton      *start_button;
 };
 
 G_DEFINE_FINAL_TYPE (DuelPresetsView, duel_presets_view, ADW_TYPE_BIN)
@@ -619,7 +618,6 @@ duel_presets_view_class_init (DuelPresetsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, interval_spin);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, trim_switch);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, probe_button);
-  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, start_button);
   gtk_widget_class_bind_template_callback (widget_class, probe_clicked_cb);
 }
 
