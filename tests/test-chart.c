@@ -648,6 +648,30 @@ test_chart_labels (void)
   }
 }
 
+/* A title longer than a narrow chart ends with "…" inside the margin:
+ * the right margin beside the title and subtitle stays the ground's colour. */
+static void
+test_chart_title_fits (void)
+{
+  g_autoptr(DuelComparison) comparison = make_comparison ();
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (DUEL_CHART_THEME_LIGHT);
+  g_autoptr(GPtrArray) charts = duel_chart_new_all (comparison, style);
+  const double width = 360, height = 240, pad = style->font_size * 1.25;
+
+  for (guint i = 0; i < charts->len; i++)
+    {
+      cairo_surface_t *surface = render (g_ptr_array_index (charts, i), width, height, 1);
+      DuelChartRect margin = { width - pad + 1, 0, pad - 1, pad + 2 * style->font_size * 1.6 };
+      guint area = (guint) (margin.width) * (guint) margin.height;
+      guint ground = count_color (surface, &margin, 1, &style->background);
+
+      if (ground < area)
+        g_error ("%s at %.0f px: %u pixels drawn in the right margin beside the title",
+                 duel_chart_get_id (g_ptr_array_index (charts, i)), width, area - ground);
+      cairo_surface_destroy (surface);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -673,6 +697,7 @@ main (int    argc,
   g_test_add_func ("/duel/chart/csv", test_chart_csv);
   g_test_add_func ("/duel/chart/table-paging", test_table_paging);
   g_test_add_func ("/duel/chart/labels", test_chart_labels);
+  g_test_add_func ("/duel/chart/title-fits", test_chart_title_fits);
 
   return g_test_run ();
 }
