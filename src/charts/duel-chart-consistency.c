@@ -457,12 +457,22 @@ duel_chart_consistency_write_csv (DuelChart *chart,
       for (guint i = 0; i < duel_chart_line_get_length (drive->points[SERIES_TOTAL]); i++)
         {
           duel_chart_csv_append_field (csv, name);
-          g_string_append_printf (csv, ",measured,%.3f,%.6g,%.6g,%.6g\n", x[i], read[i], write[i], total[i]);
+          g_string_append (csv, ",measured,");
+          duel_chart_csv_append_number (csv, "%.3f", x[i]);
+          g_string_append_c (csv, ',');
+          duel_chart_csv_append_number (csv, "%.6g", read[i]);
+          g_string_append_c (csv, ',');
+          duel_chart_csv_append_number (csv, "%.6g", write[i]);
+          g_string_append_c (csv, ',');
+          duel_chart_csv_append_number (csv, "%.6g", total[i]);
+          g_string_append_c (csv, '\n');
         }
       if (drive->published && isfinite (drive->levels[SERIES_TOTAL].slowest))
         {
           duel_chart_csv_append_field (csv, name);
-          g_string_append_printf (csv, ",published-99.9%%-slowest,,,,%.6g\n", drive->levels[SERIES_TOTAL].slowest);
+          g_string_append (csv, ",published-99.9%-slowest,,,,");
+          duel_chart_csv_append_number (csv, "%.6g", drive->levels[SERIES_TOTAL].slowest);
+          g_string_append_c (csv, '\n');
         }
     }
 }

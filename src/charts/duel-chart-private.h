@@ -52,6 +52,11 @@ void                  duel_chart_draw_message   (DuelChart            *self,
                                                  const DuelChartRect  *area,
                                                  const char           *message);
 /* A CSV field, quoted when needed. */
+/* A number in CSV: @format ("%.6g") in the C locale's terms whatever the
+ * reader's ("3,5" would split the field). */
+void                  duel_chart_csv_append_number (GString           *csv,
+                                                    const char        *format,
+                                                    double             value);
 void                  duel_chart_csv_append_field (GString            *csv,
                                                    const char         *text);
 

@@ -450,7 +450,11 @@ duel_chart_qos_write_csv (DuelChart *chart,
               duel_chart_csv_append_field (csv, name);
               g_string_append_c (csv, ',');
               duel_chart_csv_append_field (csv, curve->record->name);
-              g_string_append_printf (csv, ",%s,histogram,%.8g,%.0f\n", dir_name, x[i], y[i]);
+              g_string_append_printf (csv, ",%s,histogram,", dir_name);
+              duel_chart_csv_append_number (csv, "%.8g", x[i]);
+              g_string_append_c (csv, ',');
+              duel_chart_csv_append_number (csv, "%.0f", y[i]);
+              g_string_append_c (csv, '\n');
             }
           for (guint p = 0; p < DUEL_QOS_N_PERCENTILES; p++)
             {
@@ -459,9 +463,11 @@ duel_chart_qos_write_csv (DuelChart *chart,
               duel_chart_csv_append_field (csv, name);
               g_string_append_c (csv, ',');
               duel_chart_csv_append_field (csv, curve->record->name);
-              g_string_append_printf (csv, ",%s,%s,%.8g,%.0f\n", dir_name,
-                                      self->drives[d].published ? "published" : "qos-point",
-                                      percentiles[p], curve->marks_ns[p]);
+              g_string_append_printf (csv, ",%s,%s,", dir_name, self->drives[d].published ? "published" : "qos-point");
+              duel_chart_csv_append_number (csv, "%.8g", percentiles[p]);
+              g_string_append_c (csv, ',');
+              duel_chart_csv_append_number (csv, "%.0f", curve->marks_ns[p]);
+              g_string_append_c (csv, '\n');
             }
         }
     }

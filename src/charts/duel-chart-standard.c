@@ -574,10 +574,10 @@ duel_chart_standard_write_csv (DuelChart *chart,
                                   c->panel == PANEL_SEQUENTIAL ? "sequential" : "random",
                                   access_names[c->access], c->block_size, c->queue_depth);
           if (isfinite (c->value[d]))
-            g_string_append_printf (csv, "%.6g", c->value[d]);
+            duel_chart_csv_append_number (csv, "%.6g", c->value[d]);
           g_string_append_printf (csv, ",%s,", c->panel == PANEL_SEQUENTIAL ? "MB/s" : "IOPS");
           if (isfinite (c->rated[d]))
-            g_string_append_printf (csv, "%.6g", c->rated[d]);
+            duel_chart_csv_append_number (csv, "%.6g", c->rated[d]);
           g_string_append_c (csv, '\n');
         }
     }

@@ -587,7 +587,7 @@ duel_chart_table_write_csv (DuelChart *chart,
         {
           g_string_append_c (csv, ',');
           if (row->has_value[d] && isfinite (row->value[d]))
-            g_string_append_printf (csv, "%.10g", row->value[d]);
+            duel_chart_csv_append_number (csv, "%.10g", row->value[d]);
         }
       for (guint d = 0; d < n_columns; d++)
         {
@@ -596,7 +596,7 @@ duel_chart_table_write_csv (DuelChart *chart,
         }
       g_string_append_c (csv, ',');
       if (isfinite (row->difference_pct))
-        g_string_append_printf (csv, "%.4g", row->difference_pct);
+        duel_chart_csv_append_number (csv, "%.4g", row->difference_pct);
       if (duel_comparison_get_n_drives (comparison) <= 2)
         g_string_append_printf (csv, ",%s", winner_names[MIN ((guint) row->winner, 3u)]);
       else
@@ -611,7 +611,7 @@ duel_chart_table_write_csv (DuelChart *chart,
         {
           g_string_append_c (csv, ',');
           if (row->has_rated[d])
-            g_string_append_printf (csv, "%.10g", row->rated[d]);
+            duel_chart_csv_append_number (csv, "%.10g", row->rated[d]);
         }
       g_string_append_c (csv, '\n');
     }

@@ -532,7 +532,13 @@ duel_chart_write_curve_write_csv (DuelChart *chart,
       for (guint i = 0; i < duel_chart_line_get_length (drive->by_pct); i++)
         {
           duel_chart_csv_append_field (csv, name);
-          g_string_append_printf (csv, ",measured,%.6g,%.3f,%.6g\n", px[i], tx[i], y[i]);
+          g_string_append (csv, ",measured,");
+          duel_chart_csv_append_number (csv, "%.6g", px[i]);
+          g_string_append_c (csv, ',');
+          duel_chart_csv_append_number (csv, "%.3f", tx[i]);
+          g_string_append_c (csv, ',');
+          duel_chart_csv_append_number (csv, "%.6g", y[i]);
+          g_string_append_c (csv, '\n');
         }
       if (drive->published)
         {
@@ -541,7 +547,11 @@ duel_chart_write_curve_write_csv (DuelChart *chart,
               if (!isfinite (drive->mark_iops[m]) || !isfinite (drive->mark_pct[m]))
                 continue;
               duel_chart_csv_append_field (csv, name);
-              g_string_append_printf (csv, ",published,%.6g,,%.6g\n", drive->mark_pct[m], drive->mark_iops[m]);
+              g_string_append (csv, ",published,");
+              duel_chart_csv_append_number (csv, "%.6g", drive->mark_pct[m]);
+              g_string_append (csv, ",,");
+              duel_chart_csv_append_number (csv, "%.6g", drive->mark_iops[m]);
+              g_string_append_c (csv, '\n');
             }
         }
     }

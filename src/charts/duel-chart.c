@@ -4,8 +4,6 @@
  */
 #include "config.h"
 
-#include <locale.h>
-
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -469,6 +467,16 @@ duel_chart_get_plot_rect (DuelChart     *self,
 }
 
 void
+duel_chart_csv_append_number (GString    *csv,
+                              const char *format,
+                              double      value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE + 32];
+
+  g_string_append (csv, g_ascii_formatd (buffer, sizeof buffer, format, value));
+}
+
+void
 duel_chart_csv_append_field (GString    *csv,
                              const char *text)
 {
@@ -498,26 +506,7 @@ duel_chart_to_csv (DuelChart *self)
 
   csv = g_string_new (NULL);
   if (DUEL_CHART_GET_CLASS (self)->write_csv)
-    {
-      /* CSV is read by programs: a point for the decimals under any locale
-       * ("3,5" would split the field), the rest of the reader's locale
-       * (the labels' language) kept. */
-      locale_t current = duplocale (uselocale ((locale_t) 0));
-      locale_t numeric_c = current != (locale_t) 0 ? newlocale (LC_NUMERIC_MASK, "C", current) : (locale_t) 0;
-      locale_t previous = (locale_t) 0;
-
-      if (numeric_c != (locale_t) 0)
-        previous = uselocale (numeric_c);
-      else if (current != (locale_t) 0)
-        freelocale (current);   /* newlocale() frees its base only when it succeeds */
-
-      DUEL_CHART_GET_CLASS (self)->write_csv (self, csv);
-      if (numeric_c != (locale_t) 0)
-        {
-          uselocale (previous);
-          freelocale (numeric_c);
-        }
-    }
+    DUEL_CHART_GET_CLASS (self)->write_csv (self, csv);
   return g_string_free (csv, FALSE);
 }
 

@@ -298,6 +298,7 @@ test_fill (gconstpointer user_data)
     {
       g_assert_false (sat.cliff_found);
       g_assert_true (isnan (sat.cliff_pct));
+      duel_saturation_clear (&sat);
       fill_clear (&fill);
       return;
     }
@@ -328,6 +329,7 @@ test_fill (gconstpointer user_data)
       g_assert_true (data > params.ss_data_limit || slope > params.ss_slope_limit);
     }
 
+  duel_saturation_clear (&sat);
   fill_clear (&fill);
 }
 
