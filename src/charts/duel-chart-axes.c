@@ -305,6 +305,34 @@ duel_chart_snap_y (cairo_t *cr,
   return y;
 }
 
+double
+duel_chart_draw_text_in (cairo_t              *cr,
+                         const DuelChartStyle *style,
+                         DuelChartTextRole     role,
+                         const DuelChartColor *color,
+                         const char           *text,
+                         const DuelChartRect  *box,
+                         double                xalign,
+                         double                yalign)
+{
+  g_autoptr(PangoLayout) layout = duel_chart_style_create_layout (style, cr, role, text);
+  PangoRectangle logical;
+  double h;
+
+  pango_layout_set_width (layout, (int) (MAX (box->width, 1) * PANGO_SCALE));
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_alignment (layout, xalign >= 0.75 ? PANGO_ALIGN_RIGHT
+                                      : xalign >= 0.25 ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
+  pango_layout_get_extents (layout, NULL, &logical);
+  h = (double) logical.height / PANGO_SCALE;
+  cairo_save (cr);
+  duel_chart_set_source_color (cr, color);
+  cairo_move_to (cr, box->x, box->y + yalign * (box->height - h));
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+  return h;
+}
+
 void
 duel_chart_measure_text (cairo_t              *cr,
                          const DuelChartStyle *style,

@@ -114,6 +114,18 @@ void     duel_chart_draw_text        (cairo_t              *cr,
                                       double                y,
                                       double                xalign,
                                       double                yalign);
+/* One line of text in @box, ended with "…" where it is wider: placed by
+ * @xalign (0 left, 0.5 centre, 1 right) and, within the box's height, by
+ * @yalign (0 top; a box of height 0 puts the line's top at its y). Returns
+ * the line's height. */
+double   duel_chart_draw_text_in     (cairo_t              *cr,
+                                      const DuelChartStyle *style,
+                                      DuelChartTextRole     role,
+                                      const DuelChartColor *color,
+                                      const char           *text,
+                                      const DuelChartRect  *box,
+                                      double                xalign,
+                                      double                yalign);
 void     duel_chart_measure_text     (cairo_t              *cr,
                                       const DuelChartStyle *style,
                                       DuelChartTextRole     role,

@@ -222,7 +222,7 @@ flow_text (Flow             *flow,
   flow->y += h + 3;
 }
 
-/* One line of text in a column: @xalign 0 at @x, 1 ending at @x + @width. */
+/* One line of the cover's headline in a column, at the flow's line. */
 static double
 cell_text (Flow                 *flow,
            DuelChartTextRole     role,
@@ -232,20 +232,8 @@ cell_text (Flow                 *flow,
            double                width,
            double                xalign)
 {
-  g_autoptr(PangoLayout) layout = duel_chart_style_create_layout (flow->style, flow->cr, role, text);
-  PangoRectangle logical;
-  double w;
-
-  pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_get_extents (layout, NULL, &logical);
-  w = (double) logical.width / PANGO_SCALE;
-  cairo_save (flow->cr);
-  duel_chart_set_source_color (flow->cr, color);
-  cairo_move_to (flow->cr, x + xalign * (width - w), flow->y);
-  pango_cairo_show_layout (flow->cr, layout);
-  cairo_restore (flow->cr);
-  return (double) logical.height / PANGO_SCALE;
+  return duel_chart_draw_text_in (flow->cr, flow->style, role, color, text,
+                                  &(DuelChartRect) { x, flow->y, width, 0 }, xalign, 0);
 }
 
 /* The review's figures first, as the Compare page leads with them: a row

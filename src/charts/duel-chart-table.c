@@ -256,18 +256,9 @@ draw_cell_text (cairo_t              *cr,
                 double                height,
                 gboolean              right)
 {
-  g_autoptr(PangoLayout) layout = duel_chart_style_create_layout (style, cr, role, text);
-  PangoRectangle logical;
-
-  pango_layout_set_width (layout, (int) (MAX (width - 2 * CELL_PAD_X, 1) * PANGO_SCALE));
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_alignment (layout, right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
-  pango_layout_get_extents (layout, NULL, &logical);
-  cairo_save (cr);
-  duel_chart_set_source_color (cr, color);
-  cairo_move_to (cr, x + CELL_PAD_X, y + (height - (double) logical.height / PANGO_SCALE) / 2);
-  pango_cairo_show_layout (cr, layout);
-  cairo_restore (cr);
+  duel_chart_draw_text_in (cr, style, role, color, text,
+                           &(DuelChartRect) { x + CELL_PAD_X, y, width - 2 * CELL_PAD_X, height },
+                           right ? 1.0 : 0.0, 0.5);
 }
 
 static void

@@ -260,32 +260,6 @@ duel_chart_draw_message (DuelChart           *self,
                         area->x + area->width / 2, area->y + area->height / 2, 0.5, 0.5);
 }
 
-/* A title line, ended with "…" where the chart is narrower than it (a
- * narrow window); returns its height. */
-static double
-draw_heading (cairo_t              *cr,
-              const DuelChartStyle *style,
-              DuelChartTextRole     role,
-              const DuelChartColor *color,
-              const char           *text,
-              double                x,
-              double                y,
-              double                max_width)
-{
-  g_autoptr(PangoLayout) layout = duel_chart_style_create_layout (style, cr, role, text);
-  PangoRectangle logical;
-
-  pango_layout_set_width (layout, (int) (MAX (max_width, 1) * PANGO_SCALE));
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_get_extents (layout, NULL, &logical);
-  cairo_save (cr);
-  duel_chart_set_source_color (cr, color);
-  cairo_move_to (cr, x, y);
-  pango_cairo_show_layout (cr, layout);
-  cairo_restore (cr);
-  return (double) logical.height / PANGO_SCALE;
-}
-
 void
 duel_chart_draw (DuelChart *self,
                  cairo_t   *cr,
@@ -319,11 +293,14 @@ duel_chart_draw (DuelChart *self,
 
   y = pad;
   title = duel_chart_get_title (self);
+  /* Ended with "…" where the chart is narrower than they are (a narrow window). */
   if (title && *title)
-    y += draw_heading (cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, title, pad, y, width - 2 * pad);
+    y += duel_chart_draw_text_in (cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, title,
+                                  &(DuelChartRect) { pad, y, width - 2 * pad, 0 }, 0, 0);
   subtitle = duel_chart_get_subtitle (self);
   if (subtitle && *subtitle)
-    y += 2 + draw_heading (cr, style, DUEL_CHART_TEXT_SUBTITLE, &style->muted, subtitle, pad, y + 2, width - 2 * pad);
+    y += 2 + duel_chart_draw_text_in (cr, style, DUEL_CHART_TEXT_SUBTITLE, &style->muted, subtitle,
+                                      &(DuelChartRect) { pad, y + 2, width - 2 * pad, 0 }, 0, 0);
   y += pad / 2;
 
   legend = duel_chart_legend_new ();
