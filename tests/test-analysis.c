@@ -323,7 +323,6 @@ check_saturation (const char *name)
       { "ss_first_steady_round", s.steady_state.found ? s.steady_state.first_steady_round : NAN },
       { "snia_found", snia.found },
       { "snia_first_steady_round", snia.found ? snia.first_steady_round : NAN },
-      { "cliff_threshold_iops", s.cliff_threshold_iops },
       { "pre_cliff_iops", s.pre_cliff_iops },
       { "fall_end_pct", s.fall_end_pct },
     };
@@ -437,15 +436,70 @@ test_saturation_interval_independent (void)
     g_assert_cmpfloat_with_epsilon (g_array_index (pct, double, 49), 200, 1e-9);
     g_assert_cmpfloat_with_epsilon (g_array_index (pct, double, 99), 250, 1e-9);
   }
-  /* 50000 blocks at 1000 IOPS = 200 % of 25000: the knee is at 200 %, within
-   * a point (the grid point at 200 % straddles the step), and the same for
-   * both cuttings of the run. */
+  /* 50000 blocks at 1000 IOPS = 200 % of 25000: the knee is at 200 %, and
+   * the two cuttings of the run agree within the resolution stated. The 1 s
+   * rows are 4 % wide, so the knee is placed inside them from their rates
+   * (exactly, for a step on a row's border) and the resolution stated is
+   * a row's share; on 100 ms rows it is half the point of capacity the
+   * throughput is read over. */
   g_assert_true (a.cliff_found && b.cliff_found);
-  g_assert_cmpfloat (fabs (a.cliff_pct - 200), <=, 1);
-  g_assert_cmpfloat_with_epsilon (a.cliff_pct, b.cliff_pct, 1e-9);
-  g_assert_cmpfloat_with_epsilon (a.fall_end_pct, b.fall_end_pct, 1e-9);
+  g_assert_cmpfloat (fabs (a.cliff_pct - 200), <=, 1e-6);
+  g_assert_cmpfloat_with_epsilon (a.cliff_resolution_pct, 5, 1e-9);   /* the first slow row (1 %) and the fast one before it (4 %) */
+  g_assert_cmpfloat (fabs (b.cliff_pct - 200), <=, b.cliff_resolution_pct);
+  g_assert_cmpfloat (fabs (a.cliff_pct - b.cliff_pct), <=, b.cliff_resolution_pct + 1e-9);
   duel_saturation_clear (&a);
   duel_saturation_clear (&b);
+}
+
+/* Coarse rows: a 128 MiB target in 100 ms rows, each fast row 6 % of
+ * capacity, with a step from 19 660 to 5 000 IOPS at @step_pct. The row
+ * that straddles the step is written exactly (its time is the fast part's
+ * plus the slow part's), so the knee is placed inside it from its rate
+ * against its neighbours, where spreading it over its bytes put a step at
+ * 85 % at 77.75–82.25 %. */
+static void
+check_coarse_step (double step_pct)
+{
+  g_autoptr(DuelSeries) series = duel_series_new ();
+  const double pages = 32768, fast = 19660, slow = 5000;
+  double written = 0, t = 0;
+  DuelAnalysisParams params;
+  DuelSaturation s;
+
+  while (written < 2 * pages - 0.5)
+    {
+      double step = step_pct / 100 * pages, ops, secs = 0.1;
+      DuelSeriesRow row = { .temperature_c = NAN };
+
+      if (written + fast * secs <= step)
+        ops = fast * secs;
+      else if (written >= step)
+        ops = slow * secs;
+      else
+        ops = (step - written) + slow * (secs - (step - written) / fast);
+      ops = MIN (floor (ops + 0.5), 2 * pages - written);
+      t += secs;
+      row.t_ms = (guint64) llround (t * 1000);
+      row.ops[DUEL_DIRECTION_WRITE] = (guint64) ops;
+      row.bytes[DUEL_DIRECTION_WRITE] = (guint64) ops * 4096;
+      duel_series_append (series, &row);
+      written += ops;
+    }
+  duel_analysis_params_init (&params);
+  duel_analysis_saturation (series, (guint64) pages * 4096, &params, &s);
+  g_test_message ("step at %.2f %%: knee at %.2f %% (± %.2f)", step_pct, s.cliff_pct, s.cliff_resolution_pct);
+  g_assert_cmpuint (s.falls.falls->len, ==, 1);
+  g_assert_cmpfloat (s.cliff_resolution_pct, >=, 5.9);
+  g_assert_cmpfloat (fabs (s.cliff_pct - step_pct), <=, 0.5);
+  duel_saturation_clear (&s);
+}
+
+static void
+test_saturation_coarse_rows (void)
+{
+  check_coarse_step (60);
+  check_coarse_step (85);
+  check_coarse_step (62.5);
 }
 
 /* A run stopped before 100 % has no 100 % point: NAN, never a guess. */
@@ -497,9 +551,11 @@ typedef struct
   Knot        knots[8];
   guint       n_knots;
   double      dip_pct;       /* a single deep dip of 1 % of capacity at 15 % of the level; 0: none */
-  gboolean    cliff;         /* the curve has a cliff … */
-  double      knee_pct;      /* … at this % written (the built-in knee) */
+  guint       n_falls;       /* the falls built in (docs/analysis.md) … */
+  double      knee_pct;      /* … the last (the cliff) at this % written */
+  double      first_knee_pct; /* … with two, the first at this % */
   double      plateau_iops;  /* the built-in level of the last 10 % */
+  gboolean    decline;       /* without a fall: a decline is reported */
 } Curve;
 
 /* Knuth's MMIX LCG; the top 53 bits as a double in [0, 1). */
@@ -587,51 +643,62 @@ series_time_at_bytes (DuelSeries *series,
 #define PLEXTOR_SPAN G_GUINT64_CONSTANT (512000000000)
 #define INTEL_SPAN   G_GUINT64_CONSTANT (400000000000)
 
+#define KNOTS(...) .knots = { __VA_ARGS__ }, .n_knots = G_N_ELEMENTS (((Knot[]) { __VA_ARGS__ }))
+
 static const Curve crafted_curves[] = {
   /* The Intel SSD 750: fastest at the start, slowing down all the way to the
    * knee (112 540 at 0 %, 83 061 at 50 %), then the fall to 15 885. */
-  { "intel-750", INTEL_SPAN,
-    { { 0, 112540 }, { 50, 83061 }, { 65, 74217 }, { 70, 15885 }, { 200, 15885 } }, 5,
-    0, TRUE, 65, 15885 },
-  /* A drive that falls from the first byte: the knee is at 0 %. */
-  { "falls-from-start", INTEL_SPAN,
-    { { 0, 112540 }, { 25, 15885 }, { 200, 15885 } }, 3,
-    0, TRUE, 0, 15885 },
+  { "intel-750", INTEL_SPAN, KNOTS ({ 0, 112540 }, { 50, 83061 }, { 65, 74217 }, { 70, 15885 }, { 200, 15885 }),
+    .n_falls = 1, .knee_pct = 65, .plateau_iops = 15885 },
+  /* Through all of the SSD 750's published figures (112 540 at 0 %, 83 061
+   * at 50 %, 15 885 at the end) with the knee as late as 113 %: the same
+   * decline carried on, then the fall (the halfway rule said 81.5 %). */
+  { "intel-750-late-knee", INTEL_SPAN,
+    KNOTS ({ 0, 112540 }, { 50, 83061 }, { 113, 45917 }, { 116, 15885 }, { 200, 15885 }),
+    .n_falls = 1, .knee_pct = 113, .plateau_iops = 15885 },
+  /* A drive that falls from the first byte, within 12 points: the knee is
+   * at 0 %. */
+  { "falls-from-start", INTEL_SPAN, KNOTS ({ 0, 112540 }, { 12, 15885 }, { 200, 15885 }),
+    .n_falls = 1, .knee_pct = 0, .plateau_iops = 15885 },
   /* The Plextor M8PeG: speeds up from 33 578 to 47 061 at 50 %, knee at 75 %,
    * down to 9 087 (the old rule said 83 %). */
-  { "rise-knee-75", PLEXTOR_SPAN,
-    { { 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 } }, 5,
-    0, TRUE, 75, 9087 },
-  /* Knee at 60 % and a gradual fall over 60 points (the old rule said 108 %). */
-  { "knee-60-gradual", PLEXTOR_SPAN,
-    { { 0, 33578 }, { 50, 47061 }, { 60, 47061 }, { 120, 9087 }, { 200, 9087 } }, 5,
-    0, TRUE, 60, 9087 },
+  { "rise-knee-75", PLEXTOR_SPAN, KNOTS ({ 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 }),
+    .n_falls = 1, .knee_pct = 75, .plateau_iops = 9087 },
+  /* A TLC drive: its SLC cache runs out at 25 %, garbage collection begins
+   * at 100 %. Two falls; the cliff is the second, into the plateau. */
+  { "tlc-two-falls", PLEXTOR_SPAN,
+    KNOTS ({ 0, 90000 }, { 25, 90000 }, { 26, 30000 }, { 100, 30000 }, { 104, 12000 }, { 200, 12000 }),
+    .n_falls = 2, .knee_pct = 100, .first_knee_pct = 25, .plateau_iops = 12000 },
+  /* Level until 60 %, then a gradual fall over 60 points: too slow to be a
+   * fall (20 points at most); a decline from 60 % to 120 %. */
+  { "knee-60-gradual", PLEXTOR_SPAN, KNOTS ({ 0, 33578 }, { 50, 47061 }, { 60, 47061 }, { 120, 9087 }, { 200, 9087 }),
+    .n_falls = 0, .plateau_iops = 9087, .decline = TRUE },
   /* The plateau stays above half the start (the old rule found no cliff). */
   { "plateau-above-half", PLEXTOR_SPAN,
-    { { 0, 33578 }, { 50, 47061 }, { 70, 47061 }, { 74, 20000 }, { 200, 20000 } }, 5,
-    0, TRUE, 70, 20000 },
+    KNOTS ({ 0, 33578 }, { 50, 47061 }, { 70, 47061 }, { 74, 20000 }, { 200, 20000 }),
+    .n_falls = 1, .knee_pct = 70, .plateau_iops = 20000 },
   /* A single deep dip (1 % of capacity at 15 % of the level) at 40 %, well
    * before the real knee at 75 %. */
   { "dip-before-knee", PLEXTOR_SPAN,
-    { { 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 } }, 5,
-    40, TRUE, 75, 9087 },
+    KNOTS ({ 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 }),
+    .dip_pct = 40, .n_falls = 1, .knee_pct = 75, .plateau_iops = 9087 },
   /* The same dip 10 points before the knee. */
   { "dip-near-knee", PLEXTOR_SPAN,
-    { { 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 } }, 5,
-    65, TRUE, 75, 9087 },
-  /* A flat curve: no cliff. */
-  { "flat", PLEXTOR_SPAN,
-    { { 0, 30000 }, { 200, 30000 } }, 2,
-    0, FALSE, 0, 30000 },
-  /* A slow decline of 20 % without a knee: no cliff either. */
-  { "slow-decline", PLEXTOR_SPAN,
-    { { 0, 30000 }, { 200, 24000 } }, 2,
-    0, FALSE, 0, 24300 },
-  /* A flat curve with a deep dip at 40 %: a dip is not a cliff. */
-  { "flat-dip", PLEXTOR_SPAN,
-    { { 0, 30000 }, { 200, 30000 } }, 2,
-    40, FALSE, 0, 30000 },
+    KNOTS ({ 0, 33578 }, { 50, 47061 }, { 75, 47061 }, { 78, 9087 }, { 200, 9087 }),
+    .dip_pct = 65, .n_falls = 1, .knee_pct = 75, .plateau_iops = 9087 },
+  /* A flat curve: no fall. */
+  { "flat", PLEXTOR_SPAN, KNOTS ({ 0, 30000 }, { 200, 30000 }), .plateau_iops = 30000 },
+  /* A slow decline of 20 % without a knee: no fall, and too little for a
+   * decline. */
+  { "slow-decline", PLEXTOR_SPAN, KNOTS ({ 0, 30000 }, { 200, 24000 }), .plateau_iops = 24300 },
+  /* A straight decline from 100 000 to 40 000 (the halfway rule said
+   * "write cliff 45.75 %"): a decline, no fall. */
+  { "straight-decline", PLEXTOR_SPAN, KNOTS ({ 0, 100000 }, { 200, 40000 }),
+    .plateau_iops = 42931, .decline = TRUE },
+  /* A flat curve with a deep dip at 40 %: a dip is not a fall. */
+  { "flat-dip", PLEXTOR_SPAN, KNOTS ({ 0, 30000 }, { 200, 30000 }), .dip_pct = 40, .plateau_iops = 30000 },
 };
+
 
 static void
 check_crafted (const Curve *curve,
@@ -652,7 +719,7 @@ check_crafted (const Curve *curve,
                   curve->name, noise == NOISE_NONE ? "" : " (noisy)",
                   duel_series_get_length (series), s.written_pct,
                   s.cliff_found ? "found" : "not found", s.cliff_pct,
-                  curve->cliff ? "at" : "none,", curve->knee_pct,
+                  curve->n_falls > 0 ? "at" : "none,", curve->knee_pct,
                   s.pre_cliff_iops, s.fall_end_pct,
                   s.plateau.iops, curve->plateau_iops,
                   (s.plateau.iops / curve->plateau_iops - 1) * 100,
@@ -665,7 +732,8 @@ check_crafted (const Curve *curve,
   /* The plateau: within 5 % of the level built in. */
   g_assert_cmpfloat (fabs (s.plateau.iops / curve->plateau_iops - 1), <=, 0.05);
 
-  if (!curve->cliff)
+  g_assert_cmpuint (s.falls.falls->len, ==, curve->n_falls);
+  if (curve->n_falls == 0)
     {
       g_assert_false (s.cliff_found);
       g_assert_true (isnan (s.cliff_pct));
@@ -673,17 +741,19 @@ check_crafted (const Curve *curve,
       g_assert_false (ss->searched);
       g_assert_false (ss->found);
       g_assert_true (ss->last.complete);
+      g_assert_cmpuint (s.falls.declines->len, ==, curve->decline ? 1 : 0);
       duel_saturation_clear (&s);
       return;
     }
+  if (curve->n_falls == 2)
+    g_assert_cmpfloat (fabs (g_array_index (s.falls.falls, DuelFall, 0).knee_pct - curve->first_knee_pct), <=, 3);
 
   /* The knee: within 3 points of % of capacity written. */
   g_assert_true (s.cliff_found);
   g_assert_cmpfloat (fabs (s.cliff_pct - curve->knee_pct), <=, 3);
   g_assert_cmpfloat (s.cliff_gb, ==, s.cliff_bytes / 1e9);
   g_assert_cmpfloat (s.fall_end_pct, >, s.cliff_pct);
-  g_assert_cmpfloat (s.cliff_threshold_iops, <, s.pre_cliff_iops);
-  g_assert_cmpfloat (s.cliff_threshold_iops, >, s.plateau.iops);
+  g_assert_cmpfloat (s.post_cliff_iops, <, 0.75 * s.pre_cliff_iops);
   /* The interval that passed the knee. */
   {
     guint64 before = 0;
@@ -725,14 +795,15 @@ test_crafted_noisy (gconstpointer data)
 static void
 test_crafted_fob_not_steady (void)
 {
-  g_autoptr(DuelSeries) series = curve_series (&crafted_curves[2], NOISE_JITTER, 20151130);
+  g_autoptr(DuelSeries) series = curve_series (&crafted_curves[3], NOISE_JITTER, 20151130);
   DuelAnalysisParams params;
   DuelSaturation s;
   DuelSteadyState plain;
   double cliff_ms;
 
   duel_analysis_params_init (&params);
-  duel_analysis_saturation (series, crafted_curves[2].span_bytes, &params, &s);
+  g_assert_cmpstr (crafted_curves[3].name, ==, "rise-knee-75");
+  duel_analysis_saturation (series, crafted_curves[3].span_bytes, &params, &s);
   cliff_ms = series_time_at_bytes (series, s.cliff_bytes);
 
   /* Plain SNIA from round 5 passes long before the cliff … */
@@ -972,7 +1043,7 @@ test_summary_roundtrip (void)
 
   duel_analysis_params_init (&params);
   params.round_ms = 10000;    /* stored in the details, so the reload must use it */
-  params.cliff_fraction = 0.4;
+  params.fall_turn = 5;
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
@@ -1044,7 +1115,7 @@ test_params_json (void)
   duel_analysis_params_init (&params);
   params.round_ms = 1234;
   params.cliff_smooth_pct = 3;
-  params.cliff_min_drop = 0.2;
+  params.fall_min_drop = 0.2;
   params.ss_slope_limit = 0.05;
   node = duel_analysis_params_to_json (&params);
   g_assert_true (duel_analysis_params_from_json (json_node_get_object (node), &back, &error));
@@ -1053,24 +1124,27 @@ test_params_json (void)
   g_assert_cmpfloat (back.point_window_pct, ==, params.point_window_pct);
   g_assert_cmpfloat (back.edge_window_pct, ==, params.edge_window_pct);
   g_assert_cmpfloat (back.plateau_fraction, ==, params.plateau_fraction);
-  g_assert_cmpfloat (back.cliff_fraction, ==, params.cliff_fraction);
   g_assert_cmpfloat (back.cliff_smooth_pct, ==, 3);
   g_assert_cmpfloat (back.cliff_step_pct, ==, params.cliff_step_pct);
-  g_assert_cmpfloat (back.cliff_fit_pct, ==, params.cliff_fit_pct);
-  g_assert_cmpfloat (back.cliff_min_drop, ==, 0.2);
+  g_assert_cmpfloat (back.fall_min_drop, ==, 0.2);
+  g_assert_cmpfloat (back.fall_max_pct, ==, params.fall_max_pct);
+  g_assert_cmpfloat (back.fall_turn, ==, params.fall_turn);
+  g_assert_cmpfloat (back.fall_trend_pct, ==, params.fall_trend_pct);
+  g_assert_cmpfloat (back.fall_hold_pct, ==, params.fall_hold_pct);
   g_assert_cmpuint (back.round_ms, ==, 1234);
   g_assert_cmpuint (back.ss_window_rounds, ==, params.ss_window_rounds);
   g_assert_cmpfloat (back.ss_data_limit, ==, params.ss_data_limit);
   g_assert_cmpfloat (back.ss_slope_limit, ==, 0.05);
 
   object = json_node_get_object (node);
-  json_object_set_double_member (object, "cliff_fraction", 3);
+  json_object_set_double_member (object, "fall_turn", 0.5);
   g_assert_false (duel_analysis_params_from_json (object, &back, &error));
   g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
   g_clear_error (&error);
 
-  /* A file from before the knee rule: cliff_smooth_rows is accepted (and
-   * still checked), the new parameters take their defaults. */
+  /* A file from before the falls: the halfway rule's cliff_fraction is
+   * accepted (and still checked), the falls' parameters take their
+   * defaults. */
   {
     g_autoptr(JsonParser) parser = json_parser_new ();
     DuelAnalysisParams defaults;
@@ -1088,8 +1162,8 @@ test_params_json (void)
     g_assert_no_error (error);
     g_assert_cmpfloat (back.cliff_smooth_pct, ==, defaults.cliff_smooth_pct);
     g_assert_cmpfloat (back.cliff_step_pct, ==, defaults.cliff_step_pct);
-    g_assert_cmpfloat (back.cliff_fit_pct, ==, defaults.cliff_fit_pct);
-    g_assert_cmpfloat (back.cliff_min_drop, ==, defaults.cliff_min_drop);
+    g_assert_cmpfloat (back.fall_min_drop, ==, defaults.fall_min_drop);
+    g_assert_cmpfloat (back.fall_max_pct, ==, defaults.fall_max_pct);
     g_assert_cmpuint (back.round_ms, ==, 60000);
 
     g_assert_true (json_parser_load_from_data (parser, "{\"cliff_smooth_rows\": 0}", -1, &error));
@@ -1312,6 +1386,7 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/saturation/spike", test_saturation_spike);
   g_test_add_func ("/duel/analysis/saturation/interval-independent", test_saturation_interval_independent);
   g_test_add_func ("/duel/analysis/saturation/unreached", test_saturation_unreached);
+  g_test_add_func ("/duel/analysis/saturation/coarse-rows", test_saturation_coarse_rows);
   for (guint i = 0; i < G_N_ELEMENTS (crafted_curves); i++)
     {
       g_autofree char *clean = g_strdup_printf ("/duel/analysis/crafted/%s", crafted_curves[i].name);

@@ -122,12 +122,14 @@ duel_analysis_params_init (DuelAnalysisParams *params)
     .point_window_pct = 1.0,
     .edge_window_pct = 2.0,
     .plateau_fraction = 0.10,
-    .cliff_fraction = 0.50,
     .cliff_smooth_rows = 5,
     .cliff_smooth_pct = 2.0,
     .cliff_step_pct = 0.25,
-    .cliff_fit_pct = 50.0,
-    .cliff_min_drop = 0.25,
+    .fall_min_drop = 0.25,
+    .fall_max_pct = 20.0,
+    .fall_turn = 4.0,
+    .fall_trend_pct = 10.0,
+    .fall_hold_pct = 5.0,
     .round_ms = 60000,
     .ss_window_rounds = 5,
     .ss_data_limit = 0.20,
@@ -144,12 +146,14 @@ duel_analysis_params_to_json (const DuelAnalysisParams *params)
   json_object_set_double_member (object, "point_window_pct", params->point_window_pct);
   json_object_set_double_member (object, "edge_window_pct", params->edge_window_pct);
   json_object_set_double_member (object, "plateau_fraction", params->plateau_fraction);
-  json_object_set_double_member (object, "cliff_fraction", params->cliff_fraction);
   json_object_set_int_member (object, "cliff_smooth_rows", params->cliff_smooth_rows);
   json_object_set_double_member (object, "cliff_smooth_pct", params->cliff_smooth_pct);
   json_object_set_double_member (object, "cliff_step_pct", params->cliff_step_pct);
-  json_object_set_double_member (object, "cliff_fit_pct", params->cliff_fit_pct);
-  json_object_set_double_member (object, "cliff_min_drop", params->cliff_min_drop);
+  json_object_set_double_member (object, "fall_min_drop", params->fall_min_drop);
+  json_object_set_double_member (object, "fall_max_pct", params->fall_max_pct);
+  json_object_set_double_member (object, "fall_turn", params->fall_turn);
+  json_object_set_double_member (object, "fall_trend_pct", params->fall_trend_pct);
+  json_object_set_double_member (object, "fall_hold_pct", params->fall_hold_pct);
   json_object_set_int_member (object, "round_ms", (gint64) params->round_ms);
   json_object_set_int_member (object, "ss_window_rounds", params->ss_window_rounds);
   json_object_set_double_member (object, "ss_data_limit", params->ss_data_limit);
@@ -192,7 +196,7 @@ duel_analysis_params_from_json (JsonObject          *object,
                                 GError             **error)
 {
   DuelAnalysisParams p;
-  double smooth, round_ms, window;
+  double smooth, round_ms, window, retired = 0;
 
   g_return_val_if_fail (out_params != NULL, FALSE);
 
@@ -209,12 +213,19 @@ duel_analysis_params_from_json (JsonObject          *object,
   if (!read_number (object, "point_window_pct", 0, 100, &p.point_window_pct, error) ||
       !read_number (object, "edge_window_pct", 0, 100, &p.edge_window_pct, error) ||
       !read_number (object, "plateau_fraction", 0, 1, &p.plateau_fraction, error) ||
-      !read_number (object, "cliff_fraction", 0, 1, &p.cliff_fraction, error) ||
+      /* The halfway rule's parameters (files before the falls): checked,
+       * not used; such files are recomputed with the falls' defaults. */
+      !read_number (object, "cliff_fraction", 0, 1, &retired, error) ||
+      !read_number (object, "cliff_fit_pct", 0, 1000, &retired, error) ||
+      !read_number (object, "cliff_min_drop", 0, 1, &retired, error) ||
       !read_number (object, "cliff_smooth_rows", 1, DUEL_CLIFF_MAX_SMOOTH_ROWS, &smooth, error) ||
       !read_number (object, "cliff_smooth_pct", 0, 100, &p.cliff_smooth_pct, error) ||
       !read_number (object, "cliff_step_pct", DUEL_CLIFF_MIN_STEP_PCT, 10, &p.cliff_step_pct, error) ||
-      !read_number (object, "cliff_fit_pct", 0, 1000, &p.cliff_fit_pct, error) ||
-      !read_number (object, "cliff_min_drop", 0, 1, &p.cliff_min_drop, error) ||
+      !read_number (object, "fall_min_drop", 0.01, 0.99, &p.fall_min_drop, error) ||
+      !read_number (object, "fall_max_pct", 0.05, 100, &p.fall_max_pct, error) ||
+      !read_number (object, "fall_turn", 1, 100, &p.fall_turn, error) ||
+      !read_number (object, "fall_trend_pct", 0.1, 100, &p.fall_trend_pct, error) ||
+      !read_number (object, "fall_hold_pct", 0.1, 100, &p.fall_hold_pct, error) ||
       !read_number (object, "round_ms", 1, 24.0 * 3600 * 1000, &round_ms, error) ||
       !read_number (object, "ss_window_rounds", 2, DUEL_STEADY_STATE_MAX_WINDOW, &window, error) ||
       !read_number (object, "ss_data_limit", 0, 10, &p.ss_data_limit, error) ||

@@ -44,15 +44,20 @@ typedef struct
   double  point_window_pct;    /* 1.0: the 50 % and 100 % points average [p − 1, p + 1] % of capacity */
   double  edge_window_pct;     /* 2.0: the 0 % point averages [0, 2] %, the end the last 2 % written */
   double  plateau_fraction;    /* 0.10: the plateau averages the last 10 % of the bytes written */
-  /* The write cliff (docs/analysis.md): the knee where the smoothed curve
-   * leaves its pre-cliff level on its last fall into the plateau. */
-  double  cliff_fraction;      /* 0.50: the fall is located where the curve last crosses 50 % of the
-                                * way from its highest smoothed level down to the plateau */
+  /* The curve the falls are read on (docs/analysis.md): a running median
+   * of rows, then a grid of % of capacity written. */
   guint   cliff_smooth_rows;   /* 5: running median over 5 intervals first (single intervals out) */
-  double  cliff_smooth_pct;    /* 2.0: then a centred mean over 2 % of capacity written (±1 %) */
-  double  cliff_step_pct;      /* 0.25: grid step of the smoothed curve, % of capacity */
-  double  cliff_fit_pct;       /* 50: the knee fit starts this far (% of capacity) before the crossing */
-  double  cliff_min_drop;      /* 0.25: no cliff unless the plateau is >= 25 % below the pre-cliff level */
+  double  cliff_smooth_pct;    /* 2.0: the drawn curve: a centred mean over 2 % of capacity (±1 %) */
+  double  cliff_step_pct;      /* 0.25: grid step, % of capacity */
+  /* A fall: it drops by fall_min_drop or more within fall_max_pct points,
+   * the trends on either side (fitted over fall_trend_pct) change at most
+   * 1 / fall_turn as fast, and it holds for fall_hold_pct. The write cliff
+   * is the last fall. */
+  double  fall_min_drop;       /* 0.25: the level after is at most 75 % of the level before */
+  double  fall_max_pct;        /* 20: done within 20 points of capacity written */
+  double  fall_turn;           /* 4: at least 4 times as steep as the trends either side */
+  double  fall_trend_pct;      /* 10: the trends either side are fitted over up to 10 points */
+  double  fall_hold_pct;       /* 5: the trend after holds for at least 5 points */
   guint64 round_ms;            /* 60000: SNIA round length */
   guint   ss_window_rounds;    /* 5: SNIA measurement window */
   double  ss_data_limit;       /* 0.20: max − min <= 20 % of the window mean */
@@ -176,6 +181,45 @@ void duel_analysis_steady_state_from (const double             *round_values,
                                       DuelSteadyState          *out);
 void duel_steady_state_clear    (DuelSteadyState          *state);
 
+/* One fall of a fill's write curve (docs/analysis.md, "Falls"). */
+typedef struct
+{
+  guint64 knee_bytes;         /* written before the fall began */
+  double  knee_pct;
+  guint   knee_row;           /* the interval during which the writes passed the knee */
+  guint64 foot_bytes;         /* written when the fall ended */
+  double  foot_pct;
+  guint64 foot_ms;            /* when the writes passed foot_bytes */
+  double  level_before_iops;  /* the fitted line at the knee */
+  double  level_after_iops;   /* the fitted line at the foot */
+  double  drop;               /* 1 − after / before */
+  double  resolution_pct;     /* ± how far the knee may lie from knee_pct: a grid step, or the
+                               * share of capacity of the row it falls in when rows are coarser */
+} DuelFall;
+
+/* A stretch between falls that loses fall_min_drop or more without a fall:
+ * from the level at the stretch's start to the level at its end, mostly
+ * between from_pct and to_pct (10 % and 90 % of the way). */
+typedef struct
+{
+  double from_pct;
+  double to_pct;
+  double from_iops;
+  double to_iops;
+} DuelDecline;
+
+typedef struct
+{
+  GArray *falls;              /* DuelFall, in order */
+  GArray *declines;           /* DuelDecline, in order */
+} DuelFalls;
+
+void duel_analysis_falls (const DuelSeries         *series,
+                          guint64                   span_bytes,
+                          const DuelAnalysisParams *params,
+                          DuelFalls                *out);
+void duel_falls_clear    (DuelFalls                *falls);
+
 typedef struct
 {
   guint64         span_bytes;
@@ -187,27 +231,20 @@ typedef struct
   DuelWindowMean  at_100;             /* [100 − w, 100 + w] % */
   DuelWindowMean  at_end;             /* [written − edge, written] % */
   DuelWindowMean  plateau;            /* the last plateau_fraction of the bytes written */
-  /* The write cliff (docs/analysis.md): the curve of
-   * duel_analysis_cliff_curve() (a running median of cliff_smooth_rows
-   * intervals, then a centred mean over cliff_smooth_pct of capacity, on a
-   * grid of cliff_step_pct). Its highest value is R, the plateau P. The fall
-   * is located where that curve last crosses R − cliff_fraction x (R − P)
-   * and stays below to the end. A continuous three-segment line (pre-cliff
-   * trend, fall, plateau), fitted by least squares from the highest point
-   * within cliff_fit_pct before that crossing to the end, puts the knee at
-   * its first breakpoint. No cliff when P >= (1 − cliff_min_drop) x R, or
-   * when the plateau is less than cliff_min_drop below the fitted level at
-   * the knee. */
-  double          cliff_threshold_iops; /* the level the curve crossed on its last fall; NAN without one */
-  double          cliff_peak_iops;    /* R: the highest smoothed IOPS */
+  /* Every fall of the curve and every decline between them
+   * (duel_analysis_falls()); the write cliff is the last fall, into the
+   * plateau. The cliff_* and fall_end_* fields repeat that fall. */
+  DuelFalls       falls;
   gboolean        cliff_found;
   guint           cliff_row;          /* the interval during which the writes passed the knee */
   guint64         cliff_bytes;        /* written before the knee */
   double          cliff_pct;          /* NAN without a cliff */
   double          cliff_gb;
+  double          cliff_resolution_pct; /* ± how far the knee may lie from cliff_pct */
   double          pre_cliff_iops;     /* the fitted level at the knee: the level the curve leaves */
-  double          cliff_drop;         /* 1 − plateau / pre_cliff_iops */
-  guint64         fall_end_bytes;     /* the fit's second breakpoint: where the plateau begins */
+  double          post_cliff_iops;    /* the fitted level at the foot: the level it falls to */
+  double          cliff_drop;         /* 1 − post_cliff_iops / pre_cliff_iops */
+  guint64         fall_end_bytes;     /* the foot: where the fall ends */
   double          fall_end_pct;
   guint64         fall_end_ms;        /* when the writes passed fall_end_bytes */
   /* Rounds as duel_analysis_rounds(); the first passing window is searched

@@ -12,9 +12,6 @@
 #include "duel-analysis-private.h"
 #include "duel-json.h"
 
-/* The pre-cliff trend of a knee falls at less than this share of the fall's rate. */
-#define DUEL_CLIFF_TURN 0.5
-
 /* ---- Write saturation ------------------------------------------------------ */
 
 static guint64
@@ -301,465 +298,12 @@ duel_analysis_written_pct (const DuelSeries *series,
   return out;
 }
 
-/* The cumulative curve of one direction: bytes, ops and time at each row's
- * end (index 0 is the start), so that any byte position can be interpolated
- * (a row's rate is taken as even within it, as in the window rule). */
-typedef struct
-{
-  guint   n;         /* rows + 1 */
-  double *bytes;
-  double *ops;
-  double *ms;
-} Cumulative;
-
-/* With @median_rows > 1, each row's rate is first replaced by the median
- * rate of the @median_rows rows centred on it (fewer at the ends): its bytes
- * and ops stay, its time becomes ops / median. A single interval, a burst or
- * a stall, then cannot move the curve, however many bytes it covers. */
-static void
-cumulative_init (Cumulative       *c,
-                 const DuelSeries *series,
-                 DuelDirection     direction,
-                 guint             median_rows)
-{
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series);
-  guint half = median_rows / 2;
-  g_autofree double *rate = g_new (double, MAX (n, 1));
-  g_autofree double *window = g_new (double, 2 * half + 1);
-  guint64 prev_t = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      guint64 ms = rows[i].t_ms > prev_t ? rows[i].t_ms - prev_t : 0;
-
-      rate[i] = ms > 0 ? rows[i].ops[direction] / (ms / 1e3) : NAN;
-      prev_t = rows[i].t_ms;
-    }
-
-  c->n = n + 1;
-  c->bytes = g_new (double, n + 1);
-  c->ops = g_new (double, n + 1);
-  c->ms = g_new (double, n + 1);
-  c->bytes[0] = c->ops[0] = c->ms[0] = 0;
-  prev_t = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      double ms = rows[i].t_ms > prev_t ? (double) (rows[i].t_ms - prev_t) : 0;
-      double ops = (double) rows[i].ops[direction];
-
-      prev_t = rows[i].t_ms;
-      if (half > 0)
-        {
-          guint lo = i >= half ? i - half : 0, hi = MIN (i + half, n - 1), k = 0;
-
-          for (guint j = lo; j <= hi; j++)
-            {
-              if (!isnan (rate[j]))
-                window[k++] = rate[j];
-            }
-          if (k > 0)
-            {
-              double median;
-
-              qsort (window, k, sizeof (double), _duel_analysis_compare_doubles);
-              median = k % 2 ? window[k / 2] : (window[k / 2 - 1] + window[k / 2]) / 2;
-              if (median > 0)
-                ms = ops / median * 1e3;
-            }
-        }
-      c->bytes[i + 1] = c->bytes[i] + (double) rows[i].bytes[direction];
-      c->ops[i + 1] = c->ops[i] + ops;
-      c->ms[i + 1] = c->ms[i] + ms;
-    }
-}
-
-static void
-cumulative_clear (Cumulative *c)
-{
-  g_clear_pointer (&c->bytes, g_free);
-  g_clear_pointer (&c->ops, g_free);
-  g_clear_pointer (&c->ms, g_free);
-}
-
-static double
-cumulative_total (const Cumulative *c)
-{
-  return c->bytes[c->n - 1];
-}
-
-/* The first row end at or past @b bytes (1-based into the arrays); @b is
- * inside (0, total]. */
-static guint
-cumulative_lower_bound (const Cumulative *c,
-                        double            b)
-{
-  guint lo = 1, hi = c->n - 1;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (c->bytes[mid] >= b)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  return lo;
-}
-
-/* Ops done and time spent when the writes first reached @b bytes. */
-static void
-cumulative_at (const Cumulative *c,
-               double            b,
-               double           *out_ops,
-               double           *out_ms)
-{
-  double total = cumulative_total (c), f;
-  guint i;
-
-  if (b <= 0 || total <= 0)
-    {
-      *out_ops = 0;
-      *out_ms = 0;
-      return;
-    }
-  b = MIN (b, total);
-  i = cumulative_lower_bound (c, b);
-  f = (b - c->bytes[i - 1]) / (c->bytes[i] - c->bytes[i - 1]);
-  *out_ops = c->ops[i - 1] + f * (c->ops[i] - c->ops[i - 1]);
-  *out_ms = c->ms[i - 1] + f * (c->ms[i] - c->ms[i - 1]);
-}
-
-/* The smoothed curve on the grid x_j = j x step (bytes), j = 0 … J with
- * x_J <= the bytes written: the mean IOPS over [x_j − half, x_j + half]
- * clipped to [0, written]. NAN where that window has no time. */
-static GArray *
-smoothed_grid (const Cumulative *c,
-               double            step,
-               double            half)
-{
-  double total = cumulative_total (c);
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (double));
-  guint n_points;
-
-  if (!(step > 0) || !(total > 0))
-    return out;
-  /* A window narrower than a grid step would skip data between points. */
-  half = MAX (half, step / 2);
-  n_points = (guint) floor (total / step * (1 + 1e-12)) + 1;
-  g_array_set_size (out, n_points);
-  for (guint j = 0; j < n_points; j++)
-    {
-      double x = j * step, ops_lo, ms_lo, ops_hi, ms_hi, value = NAN;
-
-      cumulative_at (c, MAX (x - half, 0), &ops_lo, &ms_lo);
-      cumulative_at (c, MIN (x + half, total), &ops_hi, &ms_hi);
-      if (ms_hi > ms_lo)
-        value = (ops_hi - ops_lo) / ((ms_hi - ms_lo) / 1e3);
-      g_array_index (out, double, j) = isfinite (value) ? value : NAN;
-    }
-  return out;
-}
-
-GArray *
-duel_analysis_cliff_curve (const DuelSeries         *series,
-                           guint64                   span_bytes,
-                           const DuelAnalysisParams *params)
-{
-  Cumulative c;
-  GArray *out;
-
-  g_return_val_if_fail (series != NULL, NULL);
-  g_return_val_if_fail (params != NULL, NULL);
-
-  if (span_bytes == 0)
-    return g_array_new (FALSE, TRUE, sizeof (double));
-  cumulative_init (&c, series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
-  out = smoothed_grid (&c, MAX (params->cliff_step_pct, DUEL_CLIFF_MIN_STEP_PCT) / 100.0 * (double) span_bytes,
-                       MAX (params->cliff_smooth_pct, 0) / 200.0 * (double) span_bytes);
-  cumulative_clear (&c);
-  return out;
-}
-
-/* ---- The knee fit ----------------------------------------------------------- */
-
-/* Prefix sums over grid points j < i of 1, j, j², y, j·y, y². */
-typedef struct
-{
-  double s0, s1, s2, y0, y1, y2;
-} Moments;
-
-static Moments *
-moments_prefix (const double *y,
-                guint         n)
-{
-  Moments *prefix = g_new0 (Moments, n + 1);
-
-  for (guint j = 0; j < n; j++)
-    {
-      prefix[j + 1] = prefix[j];
-      prefix[j + 1].s0 += 1;
-      prefix[j + 1].s1 += j;
-      prefix[j + 1].s2 += (double) j * j;
-      prefix[j + 1].y0 += y[j];
-      prefix[j + 1].y1 += j * y[j];
-      prefix[j + 1].y2 += y[j] * y[j];
-    }
-  return prefix;
-}
-
-/* Least squares of the continuous piecewise-linear function with knots
- * k[0] < … < k[m − 1] (grid indices, m <= 4) to the points k[0] … k[m − 1].
- * Each point belongs to the segment it starts or lies in, the last point to
- * the last segment; on a segment the function is θ_i (1 − u) + θ_(i+1) u,
- * u = (j − k_i) / (k_(i+1) − k_i). The normal equations are tridiagonal.
- * Fills @theta (the values at the knots) and returns the residual sum of
- * squares. */
-static double
-fit_segments (const Moments *prefix,
-              const guint   *k,
-              guint          m,
-              double        *theta)
-{
-  double diag[4] = { 0 }, off[4] = { 0 }, rhs[4] = { 0 };
-  double cp[4], dp[4], sse;
-
-  g_assert (m >= 2 && m <= 4);
-
-  for (guint i = 0; i + 1 < m; i++)
-    {
-      guint a = k[i], b = k[i + 1];
-      guint end = i + 2 == m ? b + 1 : b;
-      double d = (double) (b - a);
-      double s0 = prefix[end].s0 - prefix[a].s0;
-      double s1 = prefix[end].s1 - prefix[a].s1;
-      double s2 = prefix[end].s2 - prefix[a].s2;
-      double y0 = prefix[end].y0 - prefix[a].y0;
-      double y1 = prefix[end].y1 - prefix[a].y1;
-      double su = (s1 - a * s0) / d;
-      double suu = (s2 - 2.0 * a * s1 + (double) a * a * s0) / (d * d);
-      double suy = (y1 - a * y0) / d;
-
-      diag[i] += s0 - 2 * su + suu;
-      off[i] += su - suu;
-      diag[i + 1] += suu;
-      rhs[i] += y0 - suy;
-      rhs[i + 1] += suy;
-    }
-
-  /* Thomas algorithm: every knot has a point where its basis is 1 and the
-   * others 0, so the matrix is positive definite. */
-  cp[0] = off[0] / diag[0];
-  dp[0] = rhs[0] / diag[0];
-  for (guint i = 1; i < m; i++)
-    {
-      double denom = diag[i] - off[i - 1] * cp[i - 1];
-
-      cp[i] = off[i] / denom;
-      dp[i] = (rhs[i] - off[i - 1] * dp[i - 1]) / denom;
-    }
-  theta[m - 1] = dp[m - 1];
-  for (guint i = m - 1; i-- > 0;)
-    theta[i] = dp[i] - cp[i] * theta[i + 1];
-
-  sse = prefix[k[m - 1] + 1].y2 - prefix[k[0]].y2;
-  for (guint i = 0; i < m; i++)
-    sse -= theta[i] * rhs[i];
-  return sse;
-}
-
-typedef struct
-{
-  guint  knee;          /* grid index of the first breakpoint */
-  guint  fall_end;      /* grid index of the second */
-  double knee_level;    /* the fitted values there, in the units of y */
-  double fall_end_level;
-} KneeFit;
-
-/* Over the grid points @first … @last, the continuous three-segment line
- * (pre-cliff trend, fall, plateau) with the least squared residuals, its
- * knee in [@first, @anchor] and the end of its fall in (@anchor, @fall_max].
- * A knee at @first leaves no pre-cliff segment (two segments). */
-static void
-fit_knee (const Moments *prefix,
-          guint          first,
-          guint          anchor,
-          guint          fall_max,
-          guint          last,
-          KneeFit       *out)
-{
-  double best = INFINITY;
-
-  g_assert (first <= anchor && anchor < fall_max && fall_max < last);
-
-  for (guint k1 = first; k1 <= anchor; k1++)
-    for (guint k2 = anchor + 1; k2 <= fall_max; k2++)
-      {
-        guint knots[4];
-        double theta[4], sse;
-        guint m = 0;
-
-        knots[m++] = first;
-        if (k1 > first)
-          knots[m++] = k1;
-        knots[m++] = k2;
-        knots[m++] = last;
-        sse = fit_segments (prefix, knots, m, theta);
-        /* A knee is a turn: before it the curve falls at less than half the
-         * rate of the fall (or rises). Otherwise the breakpoint only cuts a
-         * straight fall in two, wherever the noise puts it best. */
-        if (m == 4)
-          {
-            double pre = (theta[1] - theta[0]) / (double) (k1 - first);
-            double fall = (theta[2] - theta[1]) / (double) (k2 - k1);
-
-            if (!(fall < 0 && pre > DUEL_CLIFF_TURN * fall))
-              continue;
-          }
-        if (sse < best)
-          {
-            best = sse;
-            out->knee = k1;
-            out->fall_end = k2;
-            out->knee_level = theta[m - 3];
-            out->fall_end_level = theta[m - 2];
-          }
-      }
-}
-
-static void
-find_cliff (const Cumulative         *cum,
-            const Cumulative         *raw,
-            double                    span,
-            const DuelAnalysisParams *params,
-            DuelSaturation           *out)
-{
-  double step = MAX (params->cliff_step_pct, DUEL_CLIFF_MIN_STEP_PCT) / 100.0 * span;
-  double half = MAX (params->cliff_smooth_pct, 0) / 200.0 * span;
-  double plateau = out->plateau.iops, peak = -INFINITY, level, scale;
-  double min_drop = CLAMP (params->cliff_min_drop, 0, 1);
-  g_autoptr(GArray) smoothed = NULL;
-  g_autoptr(GArray) fine = NULL;
-  g_autofree Moments *prefix = NULL;
-  g_autofree double *y = NULL;
-  const double *s;
-  guint n, anchor = 0, reach, first, fall_max;
-  gboolean crossed = FALSE;
-  KneeFit fit = { 0 };
-
-  if (!(span > 0) || !isfinite (plateau))
-    return;
-  smoothed = smoothed_grid (cum, step, half);
-  s = (const double *) (gpointer) smoothed->data;
-  n = smoothed->len;
-  for (guint j = 0; j < n; j++)
-    {
-      if (isnan (s[j]))
-        return;
-      peak = MAX (peak, s[j]);
-    }
-  if (n < 4 || !(peak > 0))
-    return;
-  out->cliff_peak_iops = peak;
-
-  /* Not a quarter above the plateau anywhere: no cliff to look for. */
-  if (plateau >= (1 - min_drop) * peak)
-    return;
-
-  /* The fall: the last crossing of the level between the peak and the
-   * plateau, after which the curve stays below it. A dip that recovers, a
-   * drive that speeds up first, a plateau above half the start: none of
-   * them moves this crossing. */
-  level = peak - CLAMP (params->cliff_fraction, 0, 1) * (peak - plateau);
-  for (guint j = n; j-- > 0;)
-    {
-      if (s[j] >= level)
-        {
-          anchor = j;
-          crossed = TRUE;
-          break;
-        }
-    }
-  /* The run must go on below the level, with room for a plateau segment. */
-  if (!crossed || anchor + 2 >= n)
-    return;
-  out->cliff_threshold_iops = level;
-
-  /* The knee: where the fitted pre-cliff trend turns into the fall. A
-   * least-squares fit of lines uses the whole stretch, so it finds the
-   * turn of a gradual fall and of a drive that was still speeding up or
-   * slowing down, where any one level would be crossed early or late. */
-  reach = (guint) ceil (MAX (params->cliff_fit_pct, 0) / 100.0 * span / step);
-  /* The fit starts at the highest point in reach before the crossing: what
-   * came before it (a drive still speeding up) is not part of the fall, and
-   * a straight pre-cliff segment would bend to follow it. */
-  first = anchor > reach ? anchor - reach : 0;
-  for (guint j = first + 1; j <= anchor; j++)
-    {
-      if (s[j] > s[first])
-        first = j;
-    }
-  fall_max = MIN (anchor + MAX (reach, 1), n - 2);
-  /* The fit reads the curve at the grid's own resolution: the median has
-   * taken out single intervals, the least squares average the rest, and a
-   * wider window would round a sharp knee off into an earlier breakpoint. */
-  fine = smoothed_grid (cum, step, step / 2);
-  g_assert (fine->len == n);
-  scale = peak;
-  y = g_new (double, n);
-  for (guint j = 0; j < n; j++)
-    {
-      y[j] = g_array_index (fine, double, j) / scale;
-      if (isnan (y[j]))
-        return;
-    }
-  prefix = moments_prefix (y, n);
-  fit_knee (prefix, first, anchor, fall_max, n - 1, &fit);
-
-  out->pre_cliff_iops = fit.knee_level * scale;
-  out->cliff_drop = out->pre_cliff_iops > 0 ? 1 - plateau / out->pre_cliff_iops : NAN;
-  if (!(out->cliff_drop >= min_drop))
-    return;
-
-  out->cliff_found = TRUE;
-  out->cliff_bytes = (guint64) llround (fit.knee * step);
-  out->cliff_pct = (double) out->cliff_bytes / span * 100.0;
-  out->cliff_gb = (double) out->cliff_bytes / 1e9;
-  /* The interval during which the writes passed the knee: the first row
-   * that ends after it. */
-  {
-    double b = (double) out->cliff_bytes;
-    guint lo = 1, hi = cum->n - 1;
-
-    while (lo < hi)
-      {
-        guint mid = lo + (hi - lo) / 2;
-
-        if (cum->bytes[mid] > b)
-          hi = mid;
-        else
-          lo = mid + 1;
-      }
-    out->cliff_row = lo - 1;
-  }
-  out->fall_end_bytes = (guint64) llround (fit.fall_end * step);
-  out->fall_end_pct = (double) out->fall_end_bytes / span * 100.0;
-  {
-    double ops, ms;
-
-    cumulative_at (raw, (double) out->fall_end_bytes, &ops, &ms);
-    out->fall_end_ms = (guint64) ceil (ms);
-  }
-}
-
 void
 duel_analysis_saturation (const DuelSeries         *series,
                           guint64                   span_bytes,
                           const DuelAnalysisParams *params,
                           DuelSaturation           *out)
 {
-  guint n;
   double span = (double) span_bytes, written, edge, point;
   guint64 end_ms;
   g_autoptr(GArray) rounds = NULL;
@@ -770,8 +314,6 @@ duel_analysis_saturation (const DuelSeries         *series,
   g_return_if_fail (out != NULL);
 
   memset (out, 0, sizeof *out);
-  n = duel_series_get_length (series);
-
   duel_series_sum (series, &total);
   end_ms = _duel_analysis_series_end_ms (series);
   out->span_bytes = span_bytes;
@@ -808,22 +350,26 @@ duel_analysis_saturation (const DuelSeries         *series,
       out->at_end.iops = out->plateau.iops = NAN;
     }
 
-  out->cliff_threshold_iops = out->cliff_peak_iops = NAN;
-  out->cliff_pct = out->cliff_gb = NAN;
-  out->pre_cliff_iops = out->cliff_drop = out->fall_end_pct = NAN;
-  if (n > 0)
+  /* The write cliff is the last fall: the one into the plateau. */
+  duel_analysis_falls (series, span_bytes, params, &out->falls);
+  out->cliff_pct = out->cliff_gb = out->cliff_resolution_pct = NAN;
+  out->pre_cliff_iops = out->post_cliff_iops = out->cliff_drop = out->fall_end_pct = NAN;
+  if (out->falls.falls->len > 0)
     {
-      Cumulative cum;
+      const DuelFall *last = &g_array_index (out->falls.falls, DuelFall, out->falls.falls->len - 1);
 
-      Cumulative raw;
-
-      /* The curve the cliff rule reads is median-filtered; the time at which
-       * the fall ended comes from the series as measured. */
-      cumulative_init (&cum, series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
-      cumulative_init (&raw, series, DUEL_DIRECTION_WRITE, 1);
-      find_cliff (&cum, &raw, span, params, out);
-      cumulative_clear (&cum);
-      cumulative_clear (&raw);
+      out->cliff_found = TRUE;
+      out->cliff_row = last->knee_row;
+      out->cliff_bytes = last->knee_bytes;
+      out->cliff_pct = last->knee_pct;
+      out->cliff_gb = (double) last->knee_bytes / 1e9;
+      out->cliff_resolution_pct = last->resolution_pct;
+      out->pre_cliff_iops = last->level_before_iops;
+      out->post_cliff_iops = last->level_after_iops;
+      out->cliff_drop = last->drop;
+      out->fall_end_bytes = last->foot_bytes;
+      out->fall_end_pct = last->foot_pct;
+      out->fall_end_ms = last->foot_ms;
     }
 
   rounds = duel_analysis_rounds (series, DUEL_DIRECTION_WRITE, MAX (params->round_ms, 1));
@@ -847,6 +393,7 @@ duel_saturation_clear (DuelSaturation *saturation)
 {
   g_return_if_fail (saturation != NULL);
 
+  duel_falls_clear (&saturation->falls);
   duel_steady_state_clear (&saturation->steady_state);
 }
 
@@ -905,6 +452,50 @@ steady_state_window_to_json (const DuelSteadyStateWindow *window)
   return object;
 }
 
+static JsonArray *
+falls_to_json (GArray *falls)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; i < falls->len; i++)
+    {
+      const DuelFall *fall = &g_array_index (falls, DuelFall, i);
+      JsonObject *object = json_object_new ();
+
+      json_object_set_int_member (object, "knee_bytes", (gint64) fall->knee_bytes);
+      json_object_set_double_member (object, "knee_pct", fall->knee_pct);
+      json_object_set_int_member (object, "knee_row", fall->knee_row);
+      json_object_set_int_member (object, "foot_bytes", (gint64) fall->foot_bytes);
+      json_object_set_double_member (object, "foot_pct", fall->foot_pct);
+      json_object_set_int_member (object, "foot_ms", (gint64) fall->foot_ms);
+      json_object_set_double_member (object, "level_before_iops", fall->level_before_iops);
+      json_object_set_double_member (object, "level_after_iops", fall->level_after_iops);
+      json_object_set_double_member (object, "drop", fall->drop);
+      json_object_set_double_member (object, "resolution_pct", fall->resolution_pct);
+      json_array_add_object_element (array, object);
+    }
+  return array;
+}
+
+static JsonArray *
+declines_to_json (GArray *declines)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; i < declines->len; i++)
+    {
+      const DuelDecline *decline = &g_array_index (declines, DuelDecline, i);
+      JsonObject *object = json_object_new ();
+
+      json_object_set_double_member (object, "from_pct", decline->from_pct);
+      json_object_set_double_member (object, "to_pct", decline->to_pct);
+      json_object_set_double_member (object, "from_iops", decline->from_iops);
+      json_object_set_double_member (object, "to_iops", decline->to_iops);
+      json_array_add_object_element (array, object);
+    }
+  return array;
+}
+
 static double
 pct_of (double part,
         double whole)
@@ -957,22 +548,24 @@ summarize (const DuelTestRecord     *record,
   json_object_set_object_member (points, "plateau", window_mean_to_json (&sat.plateau));
   json_object_set_object_member (details, "points", points);
 
-  json_object_set_string_member (cliff, "rule", "knee");
+  json_object_set_string_member (cliff, "rule", "last-fall");
   json_object_set_boolean_member (cliff, "found", sat.cliff_found);
-  json_object_set_double_member (cliff, "fraction", params->cliff_fraction);
-  duel_json_set_double_or_null (cliff, "peak_iops", sat.cliff_peak_iops);
-  duel_json_set_double_or_null (cliff, "threshold_iops", sat.cliff_threshold_iops);
-  duel_json_set_double_or_null (cliff, "pre_cliff_iops", sat.pre_cliff_iops);
-  duel_json_set_double_or_null (cliff, "drop", sat.cliff_drop);
   if (sat.cliff_found)
     {
+      json_object_set_int_member (cliff, "fall", sat.falls.falls->len - 1);
       json_object_set_int_member (cliff, "row", sat.cliff_row);
       json_object_set_int_member (cliff, "bytes_before", (gint64) sat.cliff_bytes);
       json_object_set_double_member (cliff, "pct", sat.cliff_pct);
+      json_object_set_double_member (cliff, "resolution_pct", sat.cliff_resolution_pct);
+      json_object_set_double_member (cliff, "pre_cliff_iops", sat.pre_cliff_iops);
+      json_object_set_double_member (cliff, "post_cliff_iops", sat.post_cliff_iops);
+      json_object_set_double_member (cliff, "drop", sat.cliff_drop);
       json_object_set_int_member (cliff, "fall_end_bytes", (gint64) sat.fall_end_bytes);
       json_object_set_double_member (cliff, "fall_end_pct", sat.fall_end_pct);
       json_object_set_int_member (cliff, "fall_end_ms", (gint64) sat.fall_end_ms);
     }
+  json_object_set_array_member (details, "falls", falls_to_json (sat.falls.falls));
+  json_object_set_array_member (details, "declines", declines_to_json (sat.falls.declines));
   json_object_set_object_member (details, "cliff", cliff);
 
   json_object_set_int_member (ss, "round_ms", (gint64) params->round_ms);

@@ -1,0 +1,1297 @@
+/* duel-falls.c — the falls of a fill's write curve, its declines, and the curve they are read on
+ *
+ * docs/analysis.md defines what a fall is; this file is that definition,
+ * computed. The curve is IOPS over % of capacity written, read through a
+ * running median of rows and on a grid of cliff_step_pct; a fall is a
+ * stretch of it that drops by fall_min_drop or more within fall_max_pct
+ * points, with a turn at both ends, and holds. Everything here is a pure
+ * function of the series and the parameters.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duel-analysis-private.h"
+
+/* Sorts @n doubles: insertion sort for the short windows of the running
+ * medians (called once a row and once a grid point), qsort beyond. */
+static void
+sort_doubles (double *v,
+              guint   n)
+{
+  if (n > 32)
+    {
+      qsort (v, n, sizeof (double), _duel_analysis_compare_doubles);
+      return;
+    }
+  for (guint i = 1; i < n; i++)
+    {
+      double x = v[i];
+      guint j = i;
+
+      for (; j > 0 && v[j - 1] > x; j--)
+        v[j] = v[j - 1];
+      v[j] = x;
+    }
+}
+
+/* ---- The cumulative curve --------------------------------------------------- */
+
+/* The cumulative curve of one direction: bytes, ops and time at each row's
+ * end (index 0 is the start), so that any byte position can be interpolated
+ * (a row's rate is taken as even within it, as in the window rule). */
+typedef struct
+{
+  guint   n;         /* rows + 1 */
+  double *bytes;
+  double *ops;
+  double *ms;
+} Cumulative;
+
+/* With @median_rows > 1, each row's rate is first replaced by the median
+ * rate of the @median_rows rows centred on it (fewer at the ends): its bytes
+ * and ops stay, its time becomes ops / median. A single interval, a burst or
+ * a stall, then cannot move the curve, however many bytes it covers. */
+static void
+cumulative_init (Cumulative       *c,
+                 const DuelSeries *series,
+                 DuelDirection     direction,
+                 guint             median_rows)
+{
+  const DuelSeriesRow *rows = duel_series_get_rows (series);
+  guint n = duel_series_get_length (series);
+  guint half = median_rows / 2;
+  g_autofree double *rate = g_new (double, MAX (n, 1));
+  g_autofree double *smooth = g_new (double, MAX (n, 1));
+  g_autofree double *window = g_new (double, 2 * half + 1);
+  guint64 prev_t = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 ms = rows[i].t_ms > prev_t ? rows[i].t_ms - prev_t : 0;
+
+      rate[i] = ms > 0 ? rows[i].ops[direction] / (ms / 1e3) : NAN;
+      prev_t = rows[i].t_ms;
+    }
+
+  /* The median of each row's window (rows without time left out). */
+  for (guint i = 0; i < n && half > 0; i++)
+    {
+      guint lo = i >= half ? i - half : 0, hi = MIN (i + half, n - 1), k = 0;
+
+      for (guint j = lo; j <= hi; j++)
+        {
+          if (!isnan (rate[j]))
+            window[k++] = rate[j];
+        }
+      smooth[i] = NAN;
+      if (k > 0)
+        {
+          sort_doubles (window, k);
+          smooth[i] = k % 2 ? window[k / 2] : (window[k / 2 - 1] + window[k / 2]) / 2;
+        }
+    }
+  c->n = n + 1;
+  c->bytes = g_new (double, n + 1);
+  c->ops = g_new (double, n + 1);
+  c->ms = g_new (double, n + 1);
+  c->bytes[0] = c->ops[0] = c->ms[0] = 0;
+  prev_t = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      double ms = rows[i].t_ms > prev_t ? (double) (rows[i].t_ms - prev_t) : 0;
+      double ops = (double) rows[i].ops[direction];
+
+      prev_t = rows[i].t_ms;
+      if (half > 0 && smooth[i] > 0)
+        ms = ops / smooth[i] * 1e3;
+      c->bytes[i + 1] = c->bytes[i] + (double) rows[i].bytes[direction];
+      c->ops[i + 1] = c->ops[i] + ops;
+      c->ms[i + 1] = c->ms[i] + ms;
+    }
+}
+
+static void
+cumulative_clear (Cumulative *c)
+{
+  g_clear_pointer (&c->bytes, g_free);
+  g_clear_pointer (&c->ops, g_free);
+  g_clear_pointer (&c->ms, g_free);
+}
+
+static double
+cumulative_total (const Cumulative *c)
+{
+  return c->bytes[c->n - 1];
+}
+
+/* The first row end at or past @b bytes (1-based into the arrays); @b is
+ * inside (0, total]. */
+static guint
+cumulative_lower_bound (const Cumulative *c,
+                        double            b)
+{
+  guint lo = 1, hi = c->n - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (c->bytes[mid] >= b)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
+/* Ops done and time spent when the writes first reached @b bytes. */
+static void
+cumulative_at (const Cumulative *c,
+               double            b,
+               double           *out_ops,
+               double           *out_ms)
+{
+  double total = cumulative_total (c), f;
+  guint i;
+
+  if (b <= 0 || total <= 0)
+    {
+      *out_ops = 0;
+      *out_ms = 0;
+      return;
+    }
+  b = MIN (b, total);
+  i = cumulative_lower_bound (c, b);
+  f = (b - c->bytes[i - 1]) / (c->bytes[i] - c->bytes[i - 1]);
+  *out_ops = c->ops[i - 1] + f * (c->ops[i] - c->ops[i - 1]);
+  *out_ms = c->ms[i - 1] + f * (c->ms[i] - c->ms[i - 1]);
+}
+
+/* The row (0-based) during which the writes passed @b bytes: the first row
+ * that ends after it. */
+static guint
+cumulative_row_passing (const Cumulative *c,
+                        double            b)
+{
+  guint lo = 1, hi = c->n - 1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (c->bytes[mid] > b)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo - 1;
+}
+
+static double
+series_written (const DuelSeries *series)
+{
+  DuelSeriesRow total;
+
+  duel_series_sum (series, &total);
+  return (double) total.bytes[DUEL_DIRECTION_WRITE];
+}
+
+/* Rows with fewer writes are taken together with the next (1 / sqrt (100):
+ * a 10 % count noise at most). */
+#define DUEL_FALLS_MIN_ROW_OPS 100
+/* A 2x fill on the finest grid (0.05 %). */
+#define DUEL_FALLS_MAX_POINTS 4000
+/* The throughput the falls are read on is over a point of capacity. */
+#define DUEL_FALLS_POINT_PCT 1.0
+/* The noise of a level is measured on throughput over two points: a drive
+ * whose garbage collection alternates fast and slow points holds a steady
+ * level over two, and the spread of single points would take that
+ * alternation for noise. */
+#define DUEL_FALLS_NOISE_PCT 2.0
+
+/* @series with consecutive rows summed until each holds at least @min_ops
+ * writes (the last may hold fewer): their time and counts, the end of the
+ * last of them. Then Tukey's end-point rule for the first row: its rate
+ * is held against its neighbour and the line through the next two (the
+ * median of the three), so that a first interval faster or slower than the
+ * run (a start the device was not yet in step with) is not a level; its
+ * time changes, and with it the end of every row after. */
+static DuelSeries *
+coalesce_rows (const DuelSeries *series,
+               guint64           min_ops)
+{
+  const DuelSeriesRow *rows = duel_series_get_rows (series);
+  guint n = duel_series_get_length (series);
+  g_autoptr(GArray) merged = g_array_new (FALSE, TRUE, sizeof (DuelSeriesRow));
+  DuelSeries *out = duel_series_new ();
+  DuelSeriesRow sum = { 0 };
+  gboolean open = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          sum.ops[d] += rows[i].ops[d];
+          sum.bytes[d] += rows[i].bytes[d];
+        }
+      sum.t_ms = rows[i].t_ms;
+      open = TRUE;
+      if (sum.ops[DUEL_DIRECTION_WRITE] >= min_ops)
+        {
+          g_array_append_val (merged, sum);
+          memset (&sum, 0, sizeof sum);
+          open = FALSE;
+        }
+    }
+  if (open)
+    g_array_append_val (merged, sum);
+
+  if (merged->len >= 3)
+    {
+      DuelSeriesRow *r = (DuelSeriesRow *) (gpointer) merged->data;
+      double t[3] = { r[0].t_ms, r[1].t_ms - r[0].t_ms, r[2].t_ms - r[1].t_ms }, v[3];
+      double ops0 = r[0].ops[DUEL_DIRECTION_WRITE];
+
+      if (t[0] > 0 && t[1] > 0 && t[2] > 0 && ops0 > 0)
+        {
+          double next = r[1].ops[DUEL_DIRECTION_WRITE] / t[1];
+
+          v[0] = ops0 / t[0];
+          v[1] = next;
+          v[2] = 3 * next - 2 * (r[2].ops[DUEL_DIRECTION_WRITE] / t[2]);
+          sort_doubles (v, 3);
+          if (v[1] > 0)
+            {
+              gint64 shift = llround (ops0 / v[1]) - (gint64) r[0].t_ms;
+
+              for (guint i = 0; i < merged->len; i++)
+                r[i].t_ms = (guint64) MAX ((gint64) r[i].t_ms + shift, 1);
+            }
+        }
+    }
+  for (guint i = 0; i < merged->len; i++)
+    duel_series_append (out, &g_array_index (merged, DuelSeriesRow, i));
+  return out;
+}
+
+/* The smoothed curve on the grid x_j = j x step (bytes), j = 0 … J with
+ * x_J <= the bytes written: the mean IOPS over [x_j − half, x_j + half]
+ * clipped to [0, written]. NAN where that window has no time. */
+static GArray *
+smoothed_grid (const Cumulative *c,
+               double            step,
+               double            half)
+{
+  double total = cumulative_total (c);
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (double));
+  guint n_points;
+
+  if (!(step > 0) || !(total > 0))
+    return out;
+  /* A window narrower than a grid step would skip data between points. */
+  half = MAX (half, step / 2);
+  n_points = (guint) floor (total / step * (1 + 1e-12)) + 1;
+  g_array_set_size (out, n_points);
+  for (guint j = 0; j < n_points; j++)
+    {
+      double x = j * step, ops_lo, ms_lo, ops_hi, ms_hi, value = NAN;
+
+      cumulative_at (c, MAX (x - half, 0), &ops_lo, &ms_lo);
+      cumulative_at (c, MIN (x + half, total), &ops_hi, &ms_hi);
+      if (ms_hi > ms_lo)
+        value = (ops_hi - ops_lo) / ((ms_hi - ms_lo) / 1e3);
+      g_array_index (out, double, j) = isfinite (value) ? value : NAN;
+    }
+  return out;
+}
+
+static double
+grid_step_bytes (const DuelAnalysisParams *params,
+                 double                    span)
+{
+  return MAX (params->cliff_step_pct, DUEL_CLIFF_MIN_STEP_PCT) / 100.0 * span;
+}
+
+GArray *
+duel_analysis_cliff_curve (const DuelSeries         *series,
+                           guint64                   span_bytes,
+                           const DuelAnalysisParams *params)
+{
+  Cumulative c;
+  GArray *out;
+
+  g_return_val_if_fail (series != NULL, NULL);
+  g_return_val_if_fail (params != NULL, NULL);
+
+  if (span_bytes == 0)
+    return g_array_new (FALSE, TRUE, sizeof (double));
+  cumulative_init (&c, series, DUEL_DIRECTION_WRITE, params->cliff_smooth_rows);
+  out = smoothed_grid (&c, grid_step_bytes (params, (double) span_bytes),
+                       MAX (params->cliff_smooth_pct, 0) / 200.0 * (double) span_bytes);
+  cumulative_clear (&c);
+  return out;
+}
+
+/* ---- Lines fitted by least squares ------------------------------------------ */
+
+/* Prefix sums over grid points j < i of 1, j, j², y, j·y, y². */
+typedef struct
+{
+  double s0, s1, s2, y0, y1, y2;
+} Moments;
+
+static Moments *
+moments_prefix (const double *y,
+                guint         n)
+{
+  Moments *prefix = g_new0 (Moments, n + 1);
+
+  for (guint j = 0; j < n; j++)
+    {
+      prefix[j + 1] = prefix[j];
+      prefix[j + 1].s0 += 1;
+      prefix[j + 1].s1 += j;
+      prefix[j + 1].s2 += (double) j * j;
+      prefix[j + 1].y0 += y[j];
+      prefix[j + 1].y1 += j * y[j];
+      prefix[j + 1].y2 += y[j] * y[j];
+    }
+  return prefix;
+}
+
+/* Least squares of the continuous piecewise-linear function with knots
+ * k[0] < … < k[m − 1] (grid indices, m <= 4) to the points k[0] … k[m − 1].
+ * Each point belongs to the segment it starts or lies in, the last point to
+ * the last segment; on a segment the function is θ[i] (1 − u) + θ[i + 1] u,
+ * u = (j − k[i]) / (k[i + 1] − k[i]). The normal equations are tridiagonal.
+ * Fills @theta (the values at the knots) and returns the residual sum of
+ * squares. */
+static double
+fit_segments (const Moments *prefix,
+              const guint   *k,
+              guint          m,
+              double        *theta)
+{
+  double diag[4] = { 0 }, off[4] = { 0 }, rhs[4] = { 0 };
+  double cp[4], dp[4], sse;
+
+  g_assert (m >= 2 && m <= 4);
+
+  for (guint i = 0; i + 1 < m; i++)
+    {
+      guint a = k[i], b = k[i + 1];
+      guint end = i + 2 == m ? b + 1 : b;
+      double d = (double) (b - a);
+      double s0 = prefix[end].s0 - prefix[a].s0;
+      double s1 = prefix[end].s1 - prefix[a].s1;
+      double s2 = prefix[end].s2 - prefix[a].s2;
+      double y0 = prefix[end].y0 - prefix[a].y0;
+      double y1 = prefix[end].y1 - prefix[a].y1;
+      double su = (s1 - a * s0) / d;
+      double suu = (s2 - 2.0 * a * s1 + (double) a * a * s0) / (d * d);
+      double suy = (y1 - a * y0) / d;
+
+      diag[i] += s0 - 2 * su + suu;
+      off[i] += su - suu;
+      diag[i + 1] += suu;
+      rhs[i] += y0 - suy;
+      rhs[i + 1] += suy;
+    }
+
+  /* Thomas algorithm: every knot has a point where its basis is 1 and the
+   * others 0, so the matrix is positive definite. */
+  cp[0] = off[0] / diag[0];
+  dp[0] = rhs[0] / diag[0];
+  for (guint i = 1; i < m; i++)
+    {
+      double denom = diag[i] - off[i - 1] * cp[i - 1];
+
+      cp[i] = off[i] / denom;
+      dp[i] = (rhs[i] - off[i - 1] * dp[i - 1]) / denom;
+    }
+  theta[m - 1] = dp[m - 1];
+  for (guint i = m - 1; i-- > 0;)
+    theta[i] = dp[i] - cp[i] * theta[i + 1];
+
+  sse = prefix[k[m - 1] + 1].y2 - prefix[k[0]].y2;
+  for (guint i = 0; i < m; i++)
+    sse -= theta[i] * rhs[i];
+  return sse;
+}
+
+/* ---- Falls ------------------------------------------------------------------ */
+
+/* The median of @y[@from … @to]. */
+static double
+median_of (const double *y,
+           guint         from,
+           guint         to)
+{
+  guint n = to - from + 1;
+  double stack[256];
+  g_autofree double *heap = n > G_N_ELEMENTS (stack) ? g_new (double, n) : NULL;
+  double *v = heap != NULL ? heap : stack;
+
+  memcpy (v, y + from, n * sizeof (double));
+  sort_doubles (v, n);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A robust standard deviation of @y[@from … @to]: 1.4826 times the median
+ * absolute deviation from their median. */
+static double
+spread_of (const double *y,
+           guint         from,
+           guint         to)
+{
+  guint n = to - from + 1;
+  double centre = median_of (y, from, to), stack[256];
+  g_autofree double *heap = n > G_N_ELEMENTS (stack) ? g_new (double, n) : NULL;
+  double *v = heap != NULL ? heap : stack;
+
+  for (guint k = 0; k < n; k++)
+    v[k] = fabs (y[from + k] - centre);
+  return 1.4826 * median_of (v, 0, n - 1);
+}
+
+
+/* The rule in grid steps, from the parameters in % of capacity. */
+typedef struct
+{
+  const double *y;        /* IOPS on the grid, over their median: what the lines are fitted to */
+  const double *ln_y;     /* ln IOPS on the grid */
+  const double *med_back;  /* median of ln_y over the hold window ending at j */
+  const double *med_ahead; /* … starting at j */
+  const double *med_half;  /* … over the half trend window ending at j */
+  const double *error_back;  /* the standard error of med_back[j], from the unfiltered points */
+  const double *error_ahead; /* … of med_ahead[j] */
+  const double *noise_ln;    /* ln IOPS over two points around each grid point */
+  const guint  *row_at;      /* the row each grid point falls in */
+  double        per_point;   /* grid steps a point of capacity */
+  double        step_bytes;  /* bytes a grid step */
+  const Cumulative *rows;    /* the rows the grid was made from */
+  const Moments *prefix;
+  guint  n;
+  guint  max_width;       /* fall_max_pct */
+  guint  trend;           /* fall_trend_pct: how far the trends on either side are fitted */
+  guint  hold;            /* fall_hold_pct: the least trend after a fall (and before, but at the start) */
+  double min_depth;       /* −ln (1 − fall_min_drop) */
+  double turn;            /* fall_turn */
+} Rule;
+
+/* How fast ln IOPS fall over [@from, @to] (per step), from the medians of
+ * its two halves: robust to blips that would tilt a line. */
+static double
+halves_loss_rate (const Rule *rule,
+                  guint       from,
+                  guint       to)
+{
+  guint mid = from + (to - from) / 2;
+  double first, second;
+
+  if (to - from == rule->trend)
+    {
+      first = rule->med_half[mid];
+      second = rule->med_half[to];
+    }
+  else
+    {
+      first = median_of (rule->ln_y, from, mid);
+      second = median_of (rule->ln_y, mid, to);
+    }
+  return (first - second) / ((double) (to - from) / 2);
+}
+
+/* The standard error of the median of ln IOPS over [@from, @to]: the
+ * points' spread (1.4826 x their median absolute deviation, unaffected by
+ * a few outliers, over four points at least) over the square root of how
+ * many independent measurements the stretch holds — its points of
+ * capacity (each grid point's throughput spans one), or its rows where
+ * rows are wider; a median's standard error is 1.2533 times a mean's. */
+static double
+level_error (const Rule *rule,
+             guint       from,
+             guint       to)
+{
+  double measurements = MIN ((to - from + 1) / (rule->per_point * DUEL_FALLS_NOISE_PCT / DUEL_FALLS_POINT_PCT),
+                             rule->row_at[to] - rule->row_at[from] + 1);
+  guint last = MIN (MAX (to, from + 3), rule->n - 1), first = last >= 3 ? MIN (from, last - 3) : 0;
+
+  return 1.2533 * spread_of (rule->noise_ln, first, last) / sqrt (MAX (measurements, 1));
+}
+
+/* The standard error of halves_loss_rate (@rule, @from, @to). */
+static double
+halves_loss_error (const Rule *rule,
+                   guint       from,
+                   guint       to)
+{
+  guint mid = from + (to - from) / 2;
+
+  return hypot (level_error (rule, from, mid), level_error (rule, mid, to)) / ((double) (to - from) / 2);
+}
+
+/* How many of the five rows next to the knee (@before: back from the
+ * row it is in) or the foot (on from its row) hold that level: a rate on
+ * its side of halfway, in ln IOPS, between the medians over
+ * fall_hold_pct before the knee and after the foot. The knee's and the
+ * foot's own rows are left out (the fall may begin or end in them); for a
+ * fall from the first byte, the run's first five rows are its level
+ * before. Most of five, not five in a row: after garbage collection
+ * starts, rows that caught no stall run at the old rate now and then. */
+static guint
+rows_on_level (const Rule *rule,
+               guint       a,
+               guint       b,
+               gboolean    before)
+{
+  const Cumulative *c = rule->rows;
+  double half = (rule->med_back[a] + rule->med_ahead[b]) / 2;
+  guint row = rule->row_at[before ? a : b], count = 0;
+  /* A fall from the first byte: its level before is the run's first rows. */
+  gboolean from_start = before && a == 0;
+
+  for (guint k = 1; k <= 5; k++)
+    {
+      guint r;
+      double ms, ops;
+
+      if (before && !from_start && k > row)
+        break;
+      r = from_start ? k - 1 : before ? row - k : row + k;
+      if (r + 1 >= c->n)
+        break;
+      ms = c->ms[r + 1] - c->ms[r];
+      ops = c->ops[r + 1] - c->ops[r];
+      if (ms > 0 && ops > 0 && (before ? log (ops / ms * 1e3) > half : log (ops / ms * 1e3) < half))
+        count++;
+    }
+  return count;
+}
+
+/* Whether the rows show the level before the fall (@before) or after it:
+ * its fall_hold_pct window holds six rows or more (then its median is a
+ * level, however garbage collection spreads its stalls over them), or
+ * three of the five rows next to the knee (the foot) are on its side of
+ * halfway. */
+static gboolean
+level_in_rows (const Rule *rule,
+               guint       a,
+               guint       b,
+               gboolean    before)
+{
+  guint from = before ? (a >= rule->hold ? a - rule->hold : 0) : b;
+  guint to = before ? a : MIN (b + rule->hold, rule->n - 1);
+
+  return rule->row_at[to] - rule->row_at[from] + 1 >= 6 || rows_on_level (rule, a, b, before) >= 3;
+}
+
+/* The width, in grid steps, of the widest of the rows the knee @a and the
+ * foot @b lie in. */
+static double
+rows_width (const Rule *rule,
+            guint       a,
+            guint       b)
+{
+  const Cumulative *c = rule->rows;
+  double widest = 0;
+
+  for (guint r = rule->row_at[a]; r <= rule->row_at[b] && r + 1 < c->n; r += MAX (rule->row_at[b] - rule->row_at[a], 1))
+    widest = MAX (widest, c->bytes[r + 1] - c->bytes[r]);
+  return widest / rule->step_bytes;
+}
+
+/* A fall tried: knee a, foot b, and the lines on either side. */
+typedef struct
+{
+  guint  lo, a, b, hi;    /* the fit's window [lo, hi] and its breakpoints */
+  double level_a, level_b; /* ln IOPS of the fitted line at a and b */
+  double sse;
+  gboolean sure;          /* deep beyond the noise of the levels */
+} Trial;
+
+
+/* The standard error of the slope of a line fitted to @n evenly spaced
+ * points with residuals of @sigma: sigma / sqrt (n (n² − 1) / 12). */
+static double
+slope_error (double sigma,
+             guint  n)
+{
+  return n > 1 ? sigma / sqrt ((double) n * ((double) n * n - 1) / 12) : INFINITY;
+}
+
+/* The continuous line (trend before, fall, trend after) with breakpoints
+ * @a < @b fitted to the grid over [@lo, @hi]; a knee at @lo leaves no trend
+ * before (a fall from the first byte). Fills @out (levels in ln IOPS, NAN
+ * where the line is not above zero) and @theta (the line at its knots);
+ * returns how many knots. */
+static guint
+trial_line (const Rule *rule,
+            guint       lo,
+            guint       a,
+            guint       b,
+            guint       hi,
+            Trial      *out,
+            double     *theta)
+{
+  guint knots[4], m = 0;
+
+  g_assert (lo <= a && a < b && b < hi && hi < rule->n);
+
+  knots[m++] = lo;
+  if (a > lo)
+    knots[m++] = a;
+  knots[m++] = b;
+  knots[m++] = hi;
+  out->sse = fit_segments (rule->prefix, knots, m, theta);
+  out->lo = lo;
+  out->a = a;
+  out->b = b;
+  out->hi = hi;
+  out->sure = FALSE;
+  out->level_a = theta[m - 3] > 0 ? log (theta[m - 3]) : NAN;
+  out->level_b = theta[m - 3] > 0 ? log (MAX (theta[m - 2], theta[m - 3] * 1e-3)) : NAN;
+  return m;
+}
+
+/* Fits the continuous line (trend before, fall, trend after) with
+ * breakpoints @a < @b to the grid over [@lo, @hi]; a knee at @lo leaves no
+ * trend before (a fall from the first byte). Then checks the definition:
+ * deep enough, a turn at both ends, still down at the end of the trend
+ * after. */
+static gboolean
+trial_fit (const Rule *rule,
+           guint       lo,
+           guint       a,
+           guint       b,
+           guint       hi,
+           Trial      *out)
+{
+  guint m;
+  double theta[4], fall, before, after, drop, width;
+
+  /* Not deep between the levels either side: no need to fit (most pairs). */
+  if (!(rule->med_back[a] - rule->med_ahead[b] >= rule->min_depth))
+    return FALSE;
+
+  m = trial_line (rule, lo, a, b, hi, out, theta);
+  /* The fit is in IOPS (scaled), as the chart draws them: a fall straight
+   * in IOPS has its knee where it starts, which in ln IOPS it would not.
+   * The rule itself is in ratios. */
+  {
+    double lin_lo = theta[0], lin_a = theta[m - 3], lin_b = theta[m - 2], lin_hi = theta[m - 1];
+    double floor_b = lin_a * 1e-3;
+
+    if (!(lin_a > 0 && lin_hi > 0 && (m == 3 || lin_lo > 0)))
+      return FALSE;
+    drop = out->level_a - out->level_b;
+    if (!(drop >= rule->min_depth))
+      return FALSE;
+    /* Rates of loss in ln IOPS per grid step. A turn: the trend on each
+     * side loses at most 1/turn as fast as the fall, or rises. Otherwise
+     * the stretch is part of a longer decline. */
+    /* No sharper than the rows can show: on rows wider than the grid, a
+     * step from one row to the next took the row's width, as far as
+     * anyone can tell (else every stair of a fall over several coarse
+     * rows would be a fall of its own). */
+    width = MAX ((double) (b - a), rows_width (rule, a, b));
+    fall = drop / width;
+    before = m == 4 ? log (lin_lo / lin_a) / (double) (a - lo) : 0;
+    after = log (MAX (lin_b, floor_b) / lin_hi) / (double) (hi - b);
+    /* With two standard errors of each trend's slope added: on a noisy
+     * curve, of the thousands of stretches tried, some would show a turn
+     * by chance. The residuals of the whole fit give the noise, so a
+     * curved decline (which three lines fit badly) has to turn more
+     * clearly than a straight one. */
+    {
+      double sigma = sqrt (MAX (out->sse, 0) / MAX ((double) (hi - lo + 1) - m, 1));
+
+      if (m == 4)
+        before += 2 * slope_error (sigma, a - lo + 1) / ((lin_lo + lin_a) / 2);
+      after += 2 * slope_error (sigma, hi - b + 1) / ((MAX (lin_b, floor_b) + lin_hi) / 2);
+    }
+    if (!(before <= fall / rule->turn) || !(after <= fall / rule->turn))
+      return FALSE;
+    /* It holds: at the end of the trend after, the curve is still down by
+     * the depth a fall needs. */
+    if (!(out->level_a - log (lin_hi) >= rule->min_depth))
+      return FALSE;
+  }
+  /* The same, measured on the curve itself with medians: the levels over
+   * fall_hold_pct before the knee (or from the start) and after the foot
+   * differ by the depth, and the trends (the medians of each half of the
+   * windows either side) turn. The end of a burst, a dip that recovers,
+   * a dip that bends a line: under half of the points cannot move a
+   * median. */
+  {
+    double depth = rule->med_back[a] - rule->med_ahead[b];
+    double fall_rate = depth / width;
+    guint from = lo, to = hi;
+
+    /* Each level is seen in rows: on coarse rows, a single row between two
+     * levels is the row in which the fall happened, not a level of its
+     * own, and one or two fast rows are a burst (level_in_rows()). */
+    if (!level_in_rows (rule, a, b, TRUE) || !level_in_rows (rule, a, b, FALSE))
+      return FALSE;
+    /* Deep by more than the levels' own uncertainty (two standard errors
+     * of the difference of the two medians): a fall for sure. A noisy
+     * level after a fall makes only the pairs whose foot lies far into it
+     * sure, and those place the knee early; so any pair of a fall locates
+     * it, and one sure pair among them makes it a fall. */
+    out->sure = depth - 2 * hypot (rule->error_back[a], rule->error_ahead[b]) >= rule->min_depth;
+    /* … or over fall_trend_pct after the foot: a noisy level is surer
+     * over more of it. */
+    if (!out->sure && b + rule->trend < rule->n)
+      out->sure = rule->med_back[a] - median_of (rule->ln_y, b, b + rule->trend) -
+                  2 * hypot (rule->error_back[a], level_error (rule, b, b + rule->trend)) >= rule->min_depth;
+    if (a - from >= 4 && halves_loss_rate (rule, from, a) > fall_rate / rule->turn)
+      return FALSE;
+    if (halves_loss_rate (rule, b, to) > fall_rate / rule->turn)
+      return FALSE;
+    /* Sure also of the turns: with two standard errors of the trends
+     * added, they still turn. A decline that slows down looks like a turn
+     * on a short noisy stretch now and then. */
+    if (out->sure)
+      out->sure = (a - from < 4 ||
+                   halves_loss_rate (rule, from, a) + 2 * halves_loss_error (rule, from, a) <= fall_rate / rule->turn) &&
+                  halves_loss_rate (rule, b, to) + 2 * halves_loss_error (rule, b, to) <= fall_rate / rule->turn;
+    return TRUE;
+  }
+}
+
+/* The window a fall with knee @a and foot @b is tried on: @reach grid
+ * steps either side, within the fill. */
+static gboolean
+trial_window (const Rule *rule,
+              guint       a,
+              guint       b,
+              guint       reach,
+              guint      *out_lo,
+              guint      *out_hi)
+{
+  guint lo = a > reach ? a - reach : 0;
+  guint hi = MIN (b + reach, rule->n - 1);
+
+  /* The trend before may be short only where the fill begins; the trend
+   * after must be long enough to show that the fall holds. */
+  if (a - lo < rule->hold && lo > 0)
+    return FALSE;
+  if (b >= hi || hi - b < rule->hold)
+    return FALSE;
+  *out_lo = lo;
+  *out_hi = hi;
+  return TRUE;
+}
+
+/* A (knee, foot) pair that passed on its own window. */
+typedef struct
+{
+  guint a, b;
+  Trial trial;
+} Pair;
+
+/* The fall among @pairs[@from … @to), which all pass the definition and
+ * overlap: where is it? The pair with the least residual per point on its
+ * own window gives the window (windows differ, and one that reaches
+ * further into a quiet level scores better whatever its knee, so no more
+ * than that). On it, every knee and foot that passes is fitted again and
+ * the least squared residuals pick the fall. Its knee is then where the
+ * line fits best with no test at all, if that is within fall_hold_pct of
+ * it: on a fall no deeper than the definition asks, only a foot far into
+ * the level after passes, and a straight line to it starts early, while
+ * the line that fits best turns where the curve does. Returns FALSE when
+ * no pair passes on the common window. */
+static gboolean
+best_of_pairs (const Rule *rule,
+               const Pair *pairs,
+               guint       from,
+               guint       to,
+               Trial      *out)
+{
+  double best = INFINITY, best_any = INFINITY;
+  Trial seed = pairs[from].trial, any = { 0 };
+
+  for (guint i = from; i < to; i++)
+    {
+      const Trial *t = &pairs[i].trial;
+      double score = t->sse / (t->hi - t->lo + 1);
+
+      if (score < best)
+        {
+          best = score;
+          seed = *t;
+        }
+    }
+  best = INFINITY;
+  for (guint ka = seed.lo; ka < seed.hi; ka++)
+    {
+      if (ka - seed.lo < rule->hold && seed.lo > 0)
+        continue;
+      for (guint kb = ka + 1; kb <= MIN (ka + rule->max_width, seed.hi); kb++)
+        {
+          Trial t;
+          double theta[4];
+
+          if (seed.hi - kb < rule->hold)
+            break;
+          trial_line (rule, seed.lo, ka, kb, seed.hi, &t, theta);
+          if (t.level_a > t.level_b && t.sse < best_any)
+            {
+              best_any = t.sse;
+              any = t;
+            }
+          if (t.sse < best && trial_fit (rule, seed.lo, ka, kb, seed.hi, &t))
+            {
+              best = t.sse;
+              *out = t;
+            }
+        }
+    }
+  if (!isfinite (best))
+    return FALSE;
+  if (isfinite (best_any) && any.a < out->b && (any.a > out->a ? any.a - out->a : out->a - any.a) <= rule->hold)
+    {
+      double theta[4];
+      gboolean sure = out->sure;
+
+      trial_line (rule, seed.lo, any.a, out->b, seed.hi, out, theta);
+      out->sure = sure;
+    }
+  return TRUE;
+}
+
+/* The falls among @pairs[@from … @to), in order, into @falls. The first
+ * run of overlapping pairs is one fall or more: the best of them is one;
+ * the pairs that end before its knee and those that begin after its foot
+ * and hold (a second fall close by) are searched again on either side. */
+static void
+falls_of_pairs (const Rule *rule,
+                const Pair *pairs,
+                guint       from,
+                guint       to,
+                GArray     *falls)
+{
+  guint end = from, b_max;
+  gboolean sure = FALSE;
+  Trial chosen;
+  g_autoptr(GArray) before = NULL;
+
+  if (from >= to)
+    return;
+  b_max = pairs[from].b;
+  while (end < to && pairs[end].a <= b_max)
+    {
+      b_max = MAX (b_max, pairs[end].b);
+      sure |= pairs[end].trial.sure;
+      end++;
+    }
+  if (!sure)
+    {
+      falls_of_pairs (rule, pairs, end, to, falls);
+      return;
+    }
+  if (!best_of_pairs (rule, pairs, from, end, &chosen))
+    {
+      falls_of_pairs (rule, pairs, end, to, falls);
+      return;
+    }
+
+  before = g_array_new (FALSE, FALSE, sizeof (Pair));
+  for (guint i = from; i < end; i++)
+    {
+      if (pairs[i].b + rule->hold <= chosen.a)
+        g_array_append_val (before, pairs[i]);
+    }
+  falls_of_pairs (rule, (const Pair *) (gpointer) before->data, 0, before->len, falls);
+  g_array_append_val (falls, chosen);
+  /* Pairs of this run that begin past the fall and its hold go on with
+   * the rest (they are sorted by knee). */
+  {
+    guint next = from;
+
+    while (next < end && pairs[next].a < chosen.b + rule->hold)
+      next++;
+    falls_of_pairs (rule, pairs, next, to, falls);
+  }
+}
+
+/* Every fall of the grid curve, in order (GArray of Trial): every (knee,
+ * foot) pair that passes on its own window, then the falls among them. */
+static GArray *
+find_falls (const Rule *rule)
+{
+  g_autoptr(GArray) pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
+  GArray *falls = g_array_new (FALSE, FALSE, sizeof (Trial));
+  guint n = rule->n;
+
+  if (n < 2 * rule->hold + 2)
+    return falls;
+
+  for (guint a = 0; a + 1 < n; a++)
+    for (guint b = a + 1; b <= MIN (a + rule->max_width, n - 1); b++)
+      {
+        guint lo, hi;
+        Pair p = { .a = a, .b = b };
+
+        /* The trends either side over fall_trend_pct, or where another
+         * fall is that close, over fall_hold_pct. */
+        if ((trial_window (rule, a, b, rule->trend, &lo, &hi) && trial_fit (rule, lo, a, b, hi, &p.trial)) ||
+            (trial_window (rule, a, b, rule->hold, &lo, &hi) && trial_fit (rule, lo, a, b, hi, &p.trial)))
+          g_array_append_val (pairs, p);
+      }
+  falls_of_pairs (rule, (const Pair *) (gpointer) pairs->data, 0, pairs->len, falls);
+  return falls;
+}
+
+/* The width of row @r in bytes; 0 outside the series. */
+static double
+row_width (const Cumulative *raw,
+           guint             r)
+{
+  return r + 1 < raw->n ? raw->bytes[r + 1] - raw->bytes[r] : 0;
+}
+
+/* The share of row @r's ops done at @before_iops, if the row ran at that
+ * rate and then at @after_iops: from its time t and ops o,
+ * (t − o / after) / (o / before − o / after). NAN for an empty row. */
+static double
+row_share_before (const Cumulative *raw,
+                  guint             r,
+                  double            before_iops,
+                  double            after_iops)
+{
+  double ops = raw->ops[r + 1] - raw->ops[r];
+  double s = (raw->ms[r + 1] - raw->ms[r]) / 1e3;
+
+  if (!(ops > 0 && s > 0))
+    return NAN;
+  return (s - ops / after_iops) / (ops / before_iops - ops / after_iops);
+}
+
+/* On rows coarser than the grid, the grid spreads each row's rate evenly
+ * over its bytes, so the fit puts a knee at a row's border. The knee is in
+ * the first row that leaves the level before: its rate a tenth of the way
+ * (in ln IOPS) down to the level after. If the next row is at the level
+ * after (within a tenth of the way), the fall is a step inside that row,
+ * and its time against the levels gives the share of its ops done before
+ * the step, (t − o / after) / (o / before − o / after): the knee is there,
+ * exactly so for a step. Otherwise the fall takes rows, and it began
+ * where that row begins.
+ * Returns the knee's bytes; @out_resolution gets how far it may be off:
+ * half of the @point of capacity the throughput is read over, or on coarse
+ * rows that row's width and the one's before it (a fall that takes rows
+ * may have begun in the row before, at a rate its mean cannot tell from
+ * the level). */
+static double
+knee_in_row (const Cumulative *raw,
+             double            knee,
+             double            foot,
+             double            before_iops,
+             double            after_iops,
+             double            step,
+             double            point,
+             double           *out_resolution)
+{
+  guint first = cumulative_row_passing (raw, knee);
+  guint last = cumulative_row_passing (raw, MAX (foot - 1, knee));
+  guint lo = first > 0 ? first - 1 : 0, hi = MIN (last + 1, raw->n - 2);
+  double width = row_width (raw, first), drop = log (before_iops / after_iops);
+
+  if (width <= 2 * step || !(drop > 0))
+    {
+      *out_resolution = MAX (step, point / 2);
+      return knee;
+    }
+  *out_resolution = width + (first > 0 ? row_width (raw, first - 1) : 0);
+  for (guint r = lo; r <= hi; r++)
+    {
+      double ops = raw->ops[r + 1] - raw->ops[r], s = (raw->ms[r + 1] - raw->ms[r]) / 1e3;
+      double left;
+
+      if (!(ops > 0 && s > 0) || log (before_iops / (ops / s)) < 0.1 * drop)
+        continue;
+      left = 0;
+      if (r + 2 < raw->n)
+        {
+          double next_ops = raw->ops[r + 2] - raw->ops[r + 1], next_s = (raw->ms[r + 2] - raw->ms[r + 1]) / 1e3;
+
+          if (next_ops > 0 && next_s > 0 && log ((next_ops / next_s) / after_iops) < 0.1 * drop)
+            left = CLAMP (row_share_before (raw, r, before_iops, after_iops), 0, 1);
+        }
+      *out_resolution = row_width (raw, r) + (r > 0 ? row_width (raw, r - 1) : 0);
+      return raw->bytes[r] + left * row_width (raw, r);
+    }
+  return knee;
+}
+
+/* ---- Declines --------------------------------------------------------------- */
+
+/* Between falls (and before the first, after the last) the curve follows a
+ * trend. Where that trend loses fall_min_drop or more, it is a decline: from
+ * the level at its start to the level at its end (the mean ln IOPS of its
+ * first and last 2 points), mostly between where the curve has gone 10 %
+ * and 90 % of the way. @ln_y is the running median the falls are read on. */
+static void
+add_decline (GArray       *declines,
+             const double *ln_y,
+             guint         from,
+             guint         to,
+             guint         edge,
+             double        min_depth,
+             double        step_pct)
+{
+  double start = 0, end = 0, first_ln, last_ln;
+  guint lo_j = from, hi_j = to;
+
+  if (to <= from + 2 * edge)
+    return;
+  for (guint k = 0; k < edge; k++)
+    {
+      start += ln_y[from + k] / edge;
+      end += ln_y[to - k] / edge;
+    }
+  if (start - end < min_depth)
+    return;
+  first_ln = start - 0.1 * (start - end);
+  last_ln = start - 0.9 * (start - end);
+  while (lo_j < to && ln_y[lo_j] > first_ln)
+    lo_j++;
+  while (hi_j > lo_j && ln_y[hi_j] < last_ln)
+    hi_j--;
+  {
+    DuelDecline d = {
+      .from_pct = lo_j * step_pct,
+      .to_pct = MAX (hi_j, lo_j) * step_pct,
+      .from_iops = exp (start),
+      .to_iops = exp (end),
+    };
+
+    g_array_append_val (declines, d);
+  }
+}
+
+/* ---- The whole rule --------------------------------------------------------- */
+
+void
+duel_analysis_falls (const DuelSeries         *series,
+                     guint64                   span_bytes,
+                     const DuelAnalysisParams *params,
+                     DuelFalls                *out)
+{
+  double span = (double) span_bytes, step, step_pct, per_pct;
+  Cumulative raw;
+  g_autoptr(DuelSeries) measured = NULL;
+  g_autoptr(GArray) fine = NULL;
+  g_autoptr(GArray) trials = NULL;
+  g_autofree double *y = NULL;
+  g_autofree double *ln_y = NULL;
+  g_autofree double *med_back = NULL;
+  g_autofree double *med_ahead = NULL;
+  g_autofree double *med_half = NULL;
+  g_autofree double *raw_ln = NULL;
+  g_autofree double *noise_ln = NULL;
+  g_autofree double *error_back = NULL;
+  g_autofree double *error_ahead = NULL;
+  g_autofree guint *row_at = NULL;
+  g_autofree Moments *prefix = NULL;
+  guint n, kept = 0;
+  double ln_scale;
+  Rule rule;
+
+  g_return_if_fail (series != NULL);
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (out != NULL);
+
+  out->falls = g_array_new (FALSE, TRUE, sizeof (DuelFall));
+  out->declines = g_array_new (FALSE, TRUE, sizeof (DuelDecline));
+  if (!(span > 0) || duel_series_get_length (series) == 0)
+    return;
+
+  /* At most DUEL_FALLS_MAX_POINTS grid points, however far past the span
+   * a run wrote: the pairs tried grow with their square. */
+  step = MAX (grid_step_bytes (params, span), (double) duel_series_get_length (series) > 0
+                                              ? series_written (series) / DUEL_FALLS_MAX_POINTS : 0);
+  step_pct = step / span * 100.0;
+  per_pct = 1.0 / step_pct;
+  /* Rows of a handful of writes are counts, not rates: a row with none
+   * during a stall has no bytes, so a median over rows would drop its time.
+   * Consecutive rows are taken together until they hold enough writes
+   * that one more or less moves the rate by a few per cent at most. */
+  measured = coalesce_rows (series, DUEL_FALLS_MIN_ROW_OPS);
+  cumulative_init (&raw, measured, DUEL_DIRECTION_WRITE, 1);
+
+  /* Each grid point is the throughput over the point of capacity around
+   * it (half a point either side, each row's rate even within it): a
+   * stall is the drive's time as much as a burst, and a point holds many
+   * of garbage collection's stalls on any but the coarsest rows, so no
+   * median over rows (which keeps the fast rows and drops the stalls'
+   * time) comes before it. The levels are then compared in ln IOPS (a fall
+   * is a ratio, and the noise is a share of the rate). */
+  fine = smoothed_grid (&raw, step, DUEL_FALLS_POINT_PCT / 200.0 * span);
+  n = fine->len;
+  y = g_new (double, MAX (n, 1));
+  ln_y = g_new (double, MAX (n, 1));
+  for (guint j = 0; j < n; j++)
+    {
+      double v = g_array_index (fine, double, j);
+
+      if (!(v > 0))
+        goto out;
+      ln_y[j] = log (v);
+    }
+  /* A running median over fall_hold_pct (half of it either side): a dip
+   * or a burst narrower than half of that is gone, while a step, a ramp
+   * and the corner between a level and a ramp stay where they are (a
+   * median keeps every monotone stretch). */
+  {
+    guint half = MAX ((guint) llround (params->fall_hold_pct * per_pct / 2), 1);
+
+    raw_ln = g_memdup2 (ln_y, n * sizeof (double));
+    /* Near the ends the window shrinks to stay centred, so that a level
+     * the fill starts or ends with is not outvoted by the one next to it. */
+    for (guint j = 0; j < n; j++)
+      {
+        guint h = MIN (half, MIN (j, n - 1 - j));
+
+        ln_y[j] = median_of (raw_ln, j - h, j + h);
+      }
+  }
+  ln_scale = median_of (ln_y, 0, n - 1);
+  for (guint j = 0; j < n; j++)
+    y[j] = exp (ln_y[j] - ln_scale);
+  prefix = moments_prefix (y, n);
+
+  rule = (Rule) {
+    .y = y,
+    .ln_y = ln_y,
+    .prefix = prefix,
+    .n = n,
+    .max_width = MAX ((guint) llround (params->fall_max_pct * per_pct), 1),
+    .trend = MAX ((guint) llround (params->fall_trend_pct * per_pct), 2),
+    .hold = MAX ((guint) llround (params->fall_hold_pct * per_pct), 2),
+    .min_depth = -log (1 - CLAMP (params->fall_min_drop, 0.01, 0.99)),
+    .turn = MAX (params->fall_turn, 1),
+  };
+  rule.trend = MAX (rule.trend, rule.hold);
+  rule.trend += rule.trend % 2;
+  med_back = g_new (double, n);
+  med_ahead = g_new (double, n);
+  med_half = g_new (double, n);
+  for (guint j = 0; j < n; j++)
+    {
+      med_back[j] = median_of (ln_y, j >= rule.hold ? j - rule.hold : 0, j);
+      med_ahead[j] = median_of (ln_y, j, MIN (j + rule.hold, n - 1));
+      med_half[j] = median_of (ln_y, j >= rule.trend / 2 ? j - rule.trend / 2 : 0, j);
+    }
+  rule.med_back = med_back;
+  rule.med_ahead = med_ahead;
+  rule.med_half = med_half;
+
+  /* How far each hold window's level can be off (level_error()). */
+  {
+    g_autoptr(GArray) wide = smoothed_grid (&raw, step, DUEL_FALLS_NOISE_PCT / 200.0 * span);
+
+    noise_ln = g_new (double, n);
+    for (guint j = 0; j < n; j++)
+      noise_ln[j] = j < wide->len && g_array_index (wide, double, j) > 0 ? log (g_array_index (wide, double, j)) : ln_y[j];
+  }
+  row_at = g_new (guint, n);
+  for (guint j = 0; j < n; j++)
+    row_at[j] = cumulative_row_passing (&raw, MIN (j * step, cumulative_total (&raw)));
+  rule.row_at = row_at;
+  rule.noise_ln = noise_ln;
+  error_back = g_new (double, n);
+  error_ahead = g_new (double, n);
+  for (guint j = 0; j < n; j++)
+    {
+      error_back[j] = level_error (&rule, j >= rule.hold ? j - rule.hold : 0, j);
+      error_ahead[j] = level_error (&rule, j, MIN (j + rule.hold, n - 1));
+    }
+  rule.error_back = error_back;
+  rule.error_ahead = error_ahead;
+  rule.rows = &raw;
+  rule.per_point = per_pct * DUEL_FALLS_POINT_PCT;
+  rule.step_bytes = step;
+  trials = find_falls (&rule);
+
+  for (guint i = 0; i < trials->len; i++)
+    {
+      Trial *t = &g_array_index (trials, Trial, i);
+      DuelFall fall = { 0 };
+      double knee, resolution;
+
+      fall.level_before_iops = exp (t->level_a + ln_scale);
+      fall.level_after_iops = exp (t->level_b + ln_scale);
+      /* The levels either side as the medians over the hold windows say
+       * them, the one after a hold window past the foot: the line's values
+       * at a knee or foot inside a coarse row are the row's mix. */
+      knee = knee_in_row (&raw, t->a * step, t->b * step, exp (rule.med_back[t->a]),
+                          exp (rule.med_ahead[MIN (t->b + rule.hold, n - 1)]),
+                          step, DUEL_FALLS_POINT_PCT / 100.0 * span, &resolution);
+      fall.knee_bytes = (guint64) llround (knee);
+      fall.foot_bytes = (guint64) llround (MAX (t->b * step, knee));
+      /* Placed inside a coarse row, a fall can land on the one before it,
+       * or the two be a row apart (one fall the grid saw in two parts, on
+       * either side of the row it happened in): one fall. */
+      if (out->falls->len > 0)
+        {
+          DuelFall *prev = &g_array_index (out->falls, DuelFall, out->falls->len - 1);
+
+          if (fall.knee_bytes <= prev->foot_bytes ||
+              cumulative_row_passing (&raw, knee) <= cumulative_row_passing (&raw, (double) prev->foot_bytes) + 1)
+            {
+              prev->foot_bytes = MAX (prev->foot_bytes, fall.foot_bytes);
+              prev->level_after_iops = MIN (prev->level_after_iops, fall.level_after_iops);
+              g_array_index (trials, Trial, kept - 1).b = MAX (g_array_index (trials, Trial, kept - 1).b, t->b);
+              continue;
+            }
+        }
+      fall.knee_row = cumulative_row_passing (&raw, knee);
+      fall.resolution_pct = resolution / span * 100.0;
+      g_array_append_val (out->falls, fall);
+      g_array_index (trials, Trial, kept++) = *t;
+    }
+  g_array_set_size (trials, kept);
+  for (guint i = 0; i < out->falls->len; i++)
+    {
+      DuelFall *fall = &g_array_index (out->falls, DuelFall, i);
+      double ops, ms;
+
+      fall->knee_pct = (double) fall->knee_bytes / span * 100.0;
+      fall->foot_pct = (double) fall->foot_bytes / span * 100.0;
+      fall->drop = 1 - fall->level_after_iops / fall->level_before_iops;
+      cumulative_at (&raw, (double) fall->foot_bytes, &ops, &ms);
+      fall->foot_ms = (guint64) ceil (ms);
+    }
+
+  /* The stretches between falls. */
+  {
+    guint edge = MAX ((guint) llround (2 * per_pct), 1), from = 0;
+
+    for (guint i = 0; i <= trials->len; i++)
+      {
+        guint to = i < trials->len ? g_array_index (trials, Trial, i).a : n - 1;
+
+        add_decline (out->declines, ln_y, from, to, edge, rule.min_depth, step_pct);
+        if (i < trials->len)
+          from = g_array_index (trials, Trial, i).b;
+      }
+  }
+
+out:
+  cumulative_clear (&raw);
+}
+
+void
+duel_falls_clear (DuelFalls *falls)
+{
+  g_return_if_fail (falls != NULL);
+
+  g_clear_pointer (&falls->falls, g_array_unref);
+  g_clear_pointer (&falls->declines, g_array_unref);
+}

@@ -1,0 +1,512 @@
+/* fill-shapes.c — fill curves with known falls, from a seed (fill-shapes.h)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fill-shapes.h"
+
+#define FILL_PCT   200.0
+#define CELLS      20000       /* the clean time is tabulated every 0.01 point */
+#define MAX_BLIPS  6
+#define PAGE       4096.0
+
+typedef enum
+{
+  FALL_LINEAR,              /* straight in IOPS */
+  FALL_LOG,                 /* straight in ln IOPS */
+  FALL_SMOOTH,              /* smoothstep: eases in and out */
+  FALL_EXP,                 /* steep at first, then easing into the level after */
+  N_FALL_FORMS
+} FallForm;
+
+typedef struct
+{
+  double at_pct, width_pct, ratio;
+} Blip;
+
+typedef struct
+{
+  double    trend[SHAPE_MAX_FALLS + 1];  /* ln IOPS per point, one per stretch between falls */
+  ShapeFall falls[SHAPE_MAX_FALLS];
+  FallForm  forms[SHAPE_MAX_FALLS];
+  guint     n_falls;
+  double    rise_at, rise_width, rise_ratio;   /* rise_ratio 1: none */
+  double    decay_at, decay_tau, decay_floor;  /* decay_tau 0: none */
+  double    linear_end;                        /* IOPS at 200 % / at 0 %; 1: none */
+  Blip      blips[MAX_BLIPS];
+  guint     n_blips;
+} Curve;
+
+/* Knuth's MMIX LCG; the top 53 bits as a double in [0, 1). */
+static double
+uniform (guint64 *state)
+{
+  *state = *state * G_GUINT64_CONSTANT (6364136223846793005) + G_GUINT64_CONSTANT (1442695040888963407);
+  return (double) (*state >> 11) / 9007199254740992.0;
+}
+
+static double
+between (guint64 *state,
+         double   lo,
+         double   hi)
+{
+  return lo + (hi - lo) * uniform (state);
+}
+
+static double
+log_between (guint64 *state,
+             double   lo,
+             double   hi)
+{
+  return exp (between (state, log (lo), log (hi)));
+}
+
+const char *
+shape_kind_name (ShapeKind kind)
+{
+  static const char * const names[] = {
+    "one-fall", "two-falls", "three-falls", "rise-fall", "decline-knee",
+    "flat", "linear", "decay", "dips",
+  };
+
+  g_return_val_if_fail (kind < SHAPE_N_KINDS, "?");
+  return names[kind];
+}
+
+/* ln of the fall's share done at u in [0, 1]: 0 at the start, ln ratio at the end. */
+static double
+fall_ln (FallForm form,
+         double   ratio,
+         double   u)
+{
+  switch (form)
+    {
+    case FALL_LINEAR:
+      return log (1 - (1 - ratio) * u);
+    case FALL_LOG:
+      return u * log (ratio);
+    case FALL_SMOOTH:
+      return (3 * u * u - 2 * u * u * u) * log (ratio);
+    case FALL_EXP:
+    case N_FALL_FORMS:
+    default:
+      {
+        double e = (exp (-5 * u) - exp (-5)) / (1 - exp (-5));
+
+        return log (ratio + (1 - ratio) * e);
+      }
+    }
+}
+
+/* ln IOPS of the noise-free curve at @x % written, the level at 0 % being 1. */
+static double
+curve_ln (const Curve *c,
+          double       x)
+{
+  double v = 0, from = 0;
+  guint stretch = 0;
+
+  /* The trends, each from where the stretch begins, and the falls. */
+  for (guint i = 0; i < c->n_falls; i++)
+    {
+      const ShapeFall *f = &c->falls[i];
+      double end = f->knee_pct + f->width_pct;
+
+      if (x <= f->knee_pct)
+        break;
+      v += c->trend[i] * (f->knee_pct - from);
+      if (x < end && f->width_pct > 0)
+        {
+          v += fall_ln (c->forms[i], f->ratio, (x - f->knee_pct) / f->width_pct);
+          return v;
+        }
+      v += log (f->ratio);
+      from = end;
+      stretch = i + 1;
+    }
+  if (x > from)
+    v += c->trend[stretch] * (x - from);
+  return v;
+}
+
+/* The parts that are not falls: a rise, a decay, a straight decline,
+ * dips and bursts. */
+static double
+extras_ln (const Curve *c,
+           double       x)
+{
+  double v = 0;
+
+  if (c->rise_ratio != 1 && x > c->rise_at)
+    {
+      double u = c->rise_width > 0 ? MIN ((x - c->rise_at) / c->rise_width, 1) : 1;
+
+      /* Slow at first, up to the level: the rise ends at 1, where the rest
+       * of the curve is defined. */
+      v += log (1 / c->rise_ratio) * (1 - u);
+    }
+  else if (c->rise_ratio != 1)
+    v += log (1 / c->rise_ratio);
+  if (c->decay_tau > 0 && x > c->decay_at)
+    v += log (c->decay_floor + (1 - c->decay_floor) * exp (-(x - c->decay_at) / c->decay_tau));
+  if (c->linear_end != 1)
+    v += log (1 - (1 - c->linear_end) * x / FILL_PCT);
+  for (guint i = 0; i < c->n_blips; i++)
+    {
+      const Blip *b = &c->blips[i];
+
+      if (x >= b->at_pct && x < b->at_pct + b->width_pct)
+        v += log (b->ratio);
+    }
+  return v;
+}
+
+static double
+rate_at (const Curve *c,
+         double       x)
+{
+  return exp (curve_ln (c, x) + extras_ln (c, x));
+}
+
+/* Falls at least @gap apart in [lo, hi], in order. */
+static void
+place_falls (guint64 *state,
+             Curve   *c,
+             guint    n,
+             double   lo,
+             double   hi,
+             double   gap)
+{
+  c->n_falls = n;
+  for (guint i = 0; i < n; i++)
+    {
+      double room_lo = i == 0 ? lo : c->falls[i - 1].knee_pct + c->falls[i - 1].width_pct + gap;
+      double room_hi = hi - (n - 1 - i) * (gap + 8);
+
+      c->falls[i].width_pct = uniform (state) < 0.3 ? 0 : between (state, 0.2, 8);
+      c->falls[i].ratio = log_between (state, 0.08, 0.6);
+      c->falls[i].knee_pct = between (state, room_lo, MAX (room_lo, room_hi));
+      c->forms[i] = (FallForm) (uniform (state) * N_FALL_FORMS);
+    }
+}
+
+static void
+add_blips (guint64 *state,
+           Curve   *c,
+           guint    n)
+{
+  for (guint tries = 0; tries < 50 && c->n_blips < n; tries++)
+    {
+      Blip b = {
+        .at_pct = between (state, 3, 190),
+        .width_pct = between (state, 0.3, 1.2),
+        .ratio = uniform (state) < 0.5 ? between (state, 0.1, 0.5) : between (state, 1.5, 2.5),
+      };
+      gboolean clear = TRUE;
+
+      /* Well away from a fall's knee and foot, and from each other. */
+      for (guint i = 0; i < c->n_falls; i++)
+        clear &= b.at_pct + b.width_pct < c->falls[i].knee_pct - 12 ||
+                 b.at_pct > c->falls[i].knee_pct + c->falls[i].width_pct + 12;
+      for (guint i = 0; i < c->n_blips; i++)
+        clear &= fabs (b.at_pct - c->blips[i].at_pct) > 8;
+      if (clear)
+        c->blips[c->n_blips++] = b;
+    }
+}
+
+static void
+make_curve (guint64    *state,
+            ShapeKind   kind,
+            Curve      *c)
+{
+  memset (c, 0, sizeof *c);
+  c->rise_ratio = 1;
+  c->linear_end = 1;
+  for (guint i = 0; i <= SHAPE_MAX_FALLS; i++)
+    c->trend[i] = uniform (state) < 0.4 ? 0 : between (state, -0.008, 0.003);
+
+  switch (kind)
+    {
+    case SHAPE_KIND_ONE_FALL:
+      place_falls (state, c, 1, 0, 185, 0);
+      break;
+    case SHAPE_KIND_TWO_FALLS:
+      /* A cache, then garbage collection once the drive is full. */
+      place_falls (state, c, 1, 2, 70, 0);
+      c->n_falls = 2;
+      c->falls[1].width_pct = uniform (state) < 0.3 ? 0 : between (state, 0.2, 8);
+      c->falls[1].ratio = log_between (state, 0.15, 0.6);
+      c->falls[1].knee_pct = between (state, MAX (95, c->falls[0].knee_pct + c->falls[0].width_pct + 15), 150);
+      c->forms[1] = (FallForm) (uniform (state) * N_FALL_FORMS);
+      break;
+    case SHAPE_KIND_THREE_FALLS:
+      place_falls (state, c, 3, 1, 185, 8);
+      break;
+    case SHAPE_KIND_RISE_FALL:
+      c->rise_at = between (state, 5, 40);
+      c->rise_width = between (state, 0, 10);
+      c->rise_ratio = between (state, 1.2, 1.6);
+      place_falls (state, c, 1, c->rise_at + c->rise_width + 10, 150, 0);
+      c->trend[0] = 0;
+      break;
+    case SHAPE_KIND_DECLINE_KNEE:
+      /* Slowing down before a late knee, as the SSD 750 from 112 540 at
+       * 0 % to 83 061 at 50 %. */
+      c->trend[0] = between (state, -0.008, -0.004);
+      place_falls (state, c, 1, 60, 150, 0);
+      break;
+    case SHAPE_KIND_FLAT:
+      c->trend[0] = between (state, -0.001, 0.001);
+      break;
+    case SHAPE_KIND_LINEAR:
+      c->trend[0] = 0;
+      c->linear_end = between (state, 0.3, 0.9);
+      break;
+    case SHAPE_KIND_DECAY:
+      c->trend[0] = 0;
+      c->decay_at = uniform (state) < 0.5 ? 0 : between (state, 5, 80);
+      c->decay_tau = log_between (state, 20, 80);
+      c->decay_floor = between (state, 0.1, 0.7);
+      break;
+    case SHAPE_KIND_DIPS:
+      c->trend[0] = between (state, -0.002, 0.001);
+      add_blips (state, c, 2 + (guint) (uniform (state) * 4));
+      break;
+    case SHAPE_N_KINDS:
+    default:
+      g_assert_not_reached ();
+    }
+  if (kind != SHAPE_KIND_DIPS && uniform (state) < 0.3)
+    add_blips (state, c, 1 + (guint) (uniform (state) * 2));
+  /* All falls together to no less than a fiftieth: a drive that falls a
+   * thousandfold would take millions of rows at its end. */
+  {
+    double product = 1;
+
+    for (guint i = 0; i < c->n_falls; i++)
+      product *= c->falls[i].ratio;
+    if (product < 0.02)
+      {
+        guint low = 0;
+
+        for (guint i = 1; i < c->n_falls; i++)
+          if (c->falls[i].ratio < c->falls[low].ratio)
+            low = i;
+        c->falls[low].ratio = MIN (c->falls[low].ratio * 0.02 / product, 0.6);
+      }
+  }
+}
+
+/* The row noise: a multiplier of the drive's speed over one row. */
+typedef struct
+{
+  double jitter;            /* uniform in [1 − jitter, 1 + jitter] */
+  double stall_p;           /* a stall: 5–50 % of the speed */
+  double burst_p;           /* a burst: 1.5–3 times */
+  double scatter_p;         /* after the last fall: garbage collection holds the row at 20–60 % */
+  double scatter_from_pct;
+} Noise;
+
+static double
+noise_mean (const Noise *noise,
+            gboolean     scatter)
+{
+  double m = (1 - noise->stall_p * (1 - 0.275)) * (1 + noise->burst_p * 1.25);
+
+  return scatter ? m * (1 - noise->scatter_p * 0.6) : m;
+}
+
+static double
+noise_draw (guint64     *state,
+            const Noise *noise,
+            double       x)
+{
+  double m = between (state, 1 - noise->jitter, 1 + noise->jitter);
+  double u = uniform (state);
+
+  if (u < noise->stall_p)
+    m *= between (state, 0.05, 0.5);
+  else if (u > 1 - noise->burst_p)
+    m *= between (state, 1.5, 3);
+  if (x >= noise->scatter_from_pct && uniform (state) < noise->scatter_p)
+    m *= between (state, 0.2, 0.6);
+  return m;
+}
+
+DuelSeries *
+shape_generate (guint64     seed,
+                gboolean    coarse,
+                guint       min_rows,
+                guint       max_rows,
+                ShapeTruth *out)
+{
+  guint64 state = seed * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + 1;
+  g_autofree double *t1 = g_new (double, CELLS + 1);   /* clean time at level 1 to reach cell k */
+  DuelSeries *series = duel_series_new ();
+  Curve c;
+  Noise noise = { 0 };
+  double cell = FILL_PCT / CELLS, level, rows_wanted, ops_per_pct, tau = 0, dt;
+  guint64 total_ops, done_ops = 0;
+  guint64 t_ms = 0;
+  char shape_name[80];
+  double coarse_row_pct = 0, fastest = 0;
+
+  memset (out, 0, sizeof *out);
+  out->seed = seed;
+  out->coarse = coarse;
+  uniform (&state);
+  out->kind = (ShapeKind) (uniform (&state) * SHAPE_N_KINDS);
+  make_curve (&state, out->kind, &c);
+  /* On rows of several % each, a dip or a burst of a point or two is
+   * spread over the two rows it straddles: the rows cannot tell it from a
+   * level, so coarse curves have none. */
+  if (coarse)
+    c.n_blips = 0;
+
+  out->n_falls = c.n_falls;
+  memcpy (out->falls, c.falls, sizeof c.falls);
+  out->decline_ratio = c.decay_tau > 0 ? c.decay_floor + (1 - c.decay_floor) * exp (-(FILL_PCT - c.decay_at) / c.decay_tau)
+                       : c.linear_end;
+
+  /* Rows: a few dozen (each several % of capacity), or min–max rows with
+   * a few hundred to tens of thousands of 4 KiB writes each. */
+  if (coarse)
+    {
+      /* As a 128 MiB target in 100 ms rows: the fastest rows take
+       * 1.5–6 % of capacity each, the slower ones less. */
+      rows_wanted = 0;
+      coarse_row_pct = log_between (&state, 1.5, 6);
+      out->interval_ms = 100;
+      out->span_bytes = (guint64) log_between (&state, 128.0 * 1048576, 4.0 * 1073741824) / 4096 * 4096;
+      noise.jitter = between (&state, 0, 0.05);
+    }
+  else
+    {
+      double ops_per_row = log_between (&state, 300, 30000);
+
+      rows_wanted = log_between (&state, min_rows, max_rows);
+      out->interval_ms = uniform (&state) < 0.5 ? 100 : 1000;
+      out->span_bytes = (guint64) (rows_wanted * ops_per_row * PAGE / 2) / 4096 * 4096;
+      noise.jitter = between (&state, 0, 0.2);
+      noise.stall_p = uniform (&state) < 0.5 ? between (&state, 0, 0.03) : 0;
+      noise.burst_p = uniform (&state) < 0.5 ? between (&state, 0, 0.01) : 0;
+      /* GC scatter only where enough rows average it: on fewer, the noise
+       * itself moves the last 10 % by more than the 5 % the plateau is
+       * held to. */
+      if (c.n_falls > 0 && uniform (&state) < 0.5 && rows_wanted >= 4000)
+        {
+          const ShapeFall *last = &c.falls[c.n_falls - 1];
+
+          noise.scatter_p = between (&state, 0, 0.4);
+          noise.scatter_from_pct = last->knee_pct + last->width_pct;
+        }
+    }
+  if (noise.scatter_p == 0)
+    noise.scatter_from_pct = G_MAXDOUBLE;
+
+  /* The clean time to write each 0.01 point at level 1, from the rate at
+   * its middle; a step's cell is off by at most one cell. */
+  ops_per_pct = (double) out->span_bytes / PAGE / 100;
+  t1[0] = 0;
+  for (guint k = 0; k < CELLS; k++)
+    t1[k + 1] = t1[k] + ops_per_pct * cell / rate_at (&c, (k + 0.5) * cell);
+
+  /* The level that makes the run about rows_wanted rows long; for fine
+   * rows, also slow enough that no row is more than 1 % of capacity (a
+   * drive that falls a hundredfold takes more rows). */
+  dt = out->interval_ms / 1e3;
+  for (guint k = 0; k < CELLS; k += 10)
+    fastest = MAX (fastest, rate_at (&c, (k + 0.5) * cell));
+  if (coarse)
+    level = ops_per_pct * coarse_row_pct / (fastest * dt);
+  else
+    {
+      level = t1[CELLS] / (rows_wanted * dt * noise_mean (&noise, FALSE));
+      level = MIN (level, ops_per_pct / (fastest * dt * 3));
+      /* And no more jitter than leaves the mean of a point's rows within
+       * 4 % (one standard deviation) where rows are widest: a knee is
+       * placed from the levels either side, and the noise of a handful of
+       * rows can make a level where there is none. */
+      {
+        double rows_per_pct = ops_per_pct / (fastest * level * dt);
+
+        noise.jitter = MIN (noise.jitter, 0.04 * sqrt (3 * rows_per_pct));
+      }
+    }
+  total_ops = (guint64) llround (2 * (double) out->span_bytes / PAGE);
+
+  /* Each row gets m x dt of the drive's own time (m the noise): how far
+   * that takes it on the clean curve is how much it wrote. */
+  while (done_ops < total_ops)
+    {
+      double x = (double) done_ops / ops_per_pct, m = noise_draw (&state, &noise, x);
+      double target = (tau + m * dt) * level, pos;
+      guint lo = 0, hi = CELLS;
+      guint64 ops;
+      DuelSeriesRow row = { .temperature_c = NAN };
+
+      if (target >= t1[CELLS])
+        {
+          double f = (t1[CELLS] / level - tau) / (m * dt);
+
+          ops = total_ops - done_ops;
+          t_ms += MAX ((guint64) ceil (f * out->interval_ms), 1);
+        }
+      else
+        {
+          while (lo + 1 < hi)
+            {
+              guint mid = (lo + hi) / 2;
+
+              if (t1[mid] <= target)
+                lo = mid;
+              else
+                hi = mid;
+            }
+          pos = (lo + (target - t1[lo]) / (t1[lo + 1] - t1[lo])) * cell;
+          ops = MIN ((guint64) floor (pos * ops_per_pct), total_ops) - done_ops;
+          t_ms += out->interval_ms;
+        }
+      tau += m * dt;
+      row.t_ms = t_ms;
+      row.ops[DUEL_DIRECTION_WRITE] = ops;
+      row.bytes[DUEL_DIRECTION_WRITE] = ops * 4096;
+      duel_series_append (series, &row);
+      done_ops += ops;
+    }
+
+  /* The plateau: over the last 10 % written, the clean curve's ops over its
+   * time, each cell's time divided by the noise's mean there (a row of
+   * noise m moves the drive on by m rows of its own time). */
+  {
+    guint from = (guint) llround (0.9 * CELLS);
+    double ops = ops_per_pct * (FILL_PCT - from * cell), secs = 0;
+
+    for (guint k = from; k < CELLS; k++)
+      secs += (t1[k + 1] - t1[k]) / level / noise_mean (&noise, k * cell >= noise.scatter_from_pct);
+    out->plateau_iops = ops / secs;
+  }
+
+  if (c.decay_tau > 0)
+    g_snprintf (shape_name, sizeof shape_name, "decay from %.1f %%, tau %.1f points, to %.2f", c.decay_at,
+                c.decay_tau, c.decay_floor);
+  else if (c.linear_end != 1)
+    g_snprintf (shape_name, sizeof shape_name, "linear to %.2f", c.linear_end);
+  else
+    g_strlcpy (shape_name, shape_kind_name (out->kind), sizeof shape_name);
+  if (coarse)
+    g_snprintf (shape_name + strlen (shape_name), sizeof shape_name - strlen (shape_name),
+                ", fastest rows %.1f %%", coarse_row_pct);
+  g_snprintf (out->description, sizeof out->description,
+              "%s, %u rows of %" G_GUINT64_FORMAT " ms, span %.3g GB, jitter %.0f %%, stalls %.1f %%, bursts %.1f %%, GC scatter %.0f %%",
+              shape_name, duel_series_get_length (series), out->interval_ms,
+              out->span_bytes / 1e9, 100 * noise.jitter, 100 * noise.stall_p, 100 * noise.burst_p,
+              100 * noise.scatter_p);
+  return series;
+}

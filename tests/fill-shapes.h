@@ -1,0 +1,78 @@
+/* fill-shapes.h — fill curves with known falls, from a seed
+ *
+ * A generator of write-saturation series for the tests: IOPS as a function
+ * of % of capacity written, built from a level, gentle trends, rises,
+ * exponential decays and falls (steps, ramps, rounded), then written out in
+ * rows of equal time with per-row noise (jitter, stalls, bursts, GC
+ * scatter after a fall). Every choice comes from the seed, so a seed is a
+ * curve, the same on every host. What the curve is made of is the truth
+ * the analysis is held to: where each fall begins, how deep it is, and the
+ * plateau the noise-free curve (times the noise's mean) has over the last
+ * 10 % written.
+ *
+ * The falls are made well inside docs/analysis.md's definition (at least
+ * 40 % deep, done within 8 points, trends at most a fifth as steep), and
+ * everything that is not a fall well outside it (trends under 1 % per
+ * point, decays with a time constant of 20 points or more, dips and bursts
+ * under 1.2 points wide: the definition takes out those under 1.5), so
+ * that "found" and "invented" are not decided by
+ * a hair.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "duel-series.h"
+
+G_BEGIN_DECLS
+
+#define SHAPE_MAX_FALLS 3
+
+typedef enum
+{
+  SHAPE_KIND_ONE_FALL,      /* a write cache running out */
+  SHAPE_KIND_TWO_FALLS,     /* a cache, then garbage collection */
+  SHAPE_KIND_THREE_FALLS,
+  SHAPE_KIND_RISE_FALL,     /* slow at first (an erase backlog), faster, then a fall */
+  SHAPE_KIND_DECLINE_KNEE,  /* the SSD 750: slowing down all the way to a late knee */
+  SHAPE_KIND_FLAT,
+  SHAPE_KIND_LINEAR,        /* a straight decline, no knee */
+  SHAPE_KIND_DECAY,         /* an exponential decay, no knee */
+  SHAPE_KIND_DIPS,          /* a level with short dips and bursts that recover */
+  SHAPE_N_KINDS
+} ShapeKind;
+
+typedef struct
+{
+  double knee_pct;          /* where the fall begins, % of capacity written */
+  double width_pct;         /* how long it takes (0: a step) */
+  double ratio;             /* level after / level before */
+} ShapeFall;
+
+typedef struct
+{
+  guint64    seed;
+  ShapeKind  kind;
+  guint64    span_bytes;
+  guint64    interval_ms;
+  guint      n_falls;
+  ShapeFall  falls[SHAPE_MAX_FALLS];
+  double     plateau_iops;  /* the truth of the last 10 % written */
+  double     decline_ratio; /* end level / start level of the noise-free curve without falls */
+  gboolean   coarse;        /* a few dozen rows: each row several % of capacity */
+  char       description[200];
+} ShapeTruth;
+
+/* A fill of 2x the span for @seed; @coarse asks for rows of 1.5–6 % of
+ * capacity where the drive is fastest (a small target in 100 ms rows),
+ * else @min_rows to @max_rows (log-uniform) with the fastest rows under
+ * 0.34 %. Free with duel_series_free(). */
+DuelSeries *shape_generate (guint64     seed,
+                            gboolean    coarse,
+                            guint       min_rows,
+                            guint       max_rows,
+                            ShapeTruth *out_truth);
+
+const char *shape_kind_name (ShapeKind kind);
+
+G_END_DECLS

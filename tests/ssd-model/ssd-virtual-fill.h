@@ -1,0 +1,56 @@
+/* ssd-virtual-fill.h — the write-saturation fill on the FTL model, in the model's own time
+ *
+ * The preset's fill as the engine runs it on a drive: a discard of the
+ * whole span, then 4 KiB random writes (the engine's own offset generator)
+ * at a queue depth until a multiple of the capacity is written. The host
+ * here runs on the model's clock, not the wall clock: a write is issued the
+ * instant the one before it in its slot completes, and completions are
+ * counted into rows of that clock. No FUSE, no threads, no wall clock: the
+ * same series, bit for bit, on any host and under a sanitizer.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "duel-series.h"
+#include "ssd-ftl.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  DuelSeries  *series;
+  GArray      *done_ns;    /* guint64: when the k-th completed write completed, from the start */
+  SsdCounters  counters;   /* the model's account at the end */
+  guint64      n_pages;
+} SsdVirtualFill;
+
+/* Fills @cfg's model to @multiple x its capacity at @queue_depth, in rows of
+ * @interval_ms of the model's time; @seed seeds the offsets. */
+void ssd_virtual_fill_run   (const SsdConfig *cfg,
+                             guint            queue_depth,
+                             double           multiple,
+                             guint            interval_ms,
+                             guint64          seed,
+                             SsdVirtualFill  *out);
+void ssd_virtual_fill_clear (SsdVirtualFill  *fill);
+
+/* The rate (writes a second) of the writes that completed while @lo_pct to
+ * @hi_pct of the capacity was written, from the completions themselves. */
+double ssd_virtual_fill_rate (const SsdVirtualFill *fill,
+                              double                lo_pct,
+                              double                hi_pct);
+
+/* A model configuration drawn from @seed, within what drives are: a write
+ * cache of 0–50 % of capacity, spare area 3–40 %, 1–16 flash units, 32–128
+ * pages a block, a GC threshold of 1–4 blocks, program, read and erase
+ * times over a factor of several, fresh or a used drive after a trim (an
+ * erase backlog cleared in the background). The capacity gives each unit
+ * 48–128 blocks (more where the spare area needs them), 64–256 MiB in all.
+ * @out_what gets a one-line description. */
+void ssd_random_config (guint64    seed,
+                        SsdConfig *out,
+                        char      *out_what,
+                        gsize      what_size);
+
+G_END_DECLS
