@@ -12,6 +12,7 @@
 #include "duel-comparison.h"
 #include "duel-error.h"
 #include "test-chart-helpers.h"
+#include "test-locale.h"
 
 static const DuelComparisonRow *
 find_row (DuelComparison *comparison,
@@ -374,6 +375,60 @@ test_measured_against_reference (void)
   g_assert_nonnull (find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_50pct"));
 }
 
+/* Ends @result's consistency run with a last interval of @last_ms, as when
+ * the run stops inside it, and analyses it again. */
+static void
+cut_consistency_short (DuelResult *result,
+                       guint       last_ms)
+{
+  DuelTestRecord *record = duel_result_find_test (result, DUEL_TEST_CONSISTENCY);
+  guint n = duel_series_get_length (record->series);
+  DuelSeriesRow row = *duel_series_get_row (record->series, n - 1);
+
+  row.t_ms += last_ms;
+  duel_series_append (record->series, &row);
+  record->runtime_ns = row.t_ms * G_GUINT64_CONSTANT (1000000);
+  test_analyse (record);
+}
+
+/* A consistency run whose last interval was cut short gets a note under its
+ * rows, naming the drive and both lengths; the other drive and the other
+ * tests get none. */
+static void
+test_partial_interval_notes (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelComparison) alone = NULL;
+  const char * const *notes;
+  const DuelComparisonRow *row;
+
+  test_locale_reset ();
+  test_make_pair (&a, &b);
+  cut_consistency_short (b, 400);
+  comparison = duel_comparison_new (a, b, NULL);
+
+  notes = duel_comparison_get_notes (comparison, DUEL_TEST_CONSISTENCY);
+  g_assert_cmpuint (g_strv_length ((char **) notes), ==, 1);
+  g_assert_cmpstr (notes[0], ==, "Beta SSD: The last interval (0.4 s) was shorter than 1 s "
+                                 "and is not counted in the consistency figures.");
+  /* The figures beside it leave that interval out. */
+  row = find_row (comparison, DUEL_TEST_CONSISTENCY, "consistency_intervals");
+  g_assert_cmpfloat (row->value[0], ==, 1200);
+  g_assert_cmpfloat (row->value[1], ==, 1200);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, DUEL_TEST_WSAT_FILL)), ==, 0);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, "qos-mix-qd32")), ==, 0);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, "no-such-test")), ==, 0);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, NULL)), ==, 0);
+
+  /* One drive alone: the sentence without a name. */
+  alone = duel_comparison_new (b, NULL, NULL);
+  notes = duel_comparison_get_notes (alone, DUEL_TEST_CONSISTENCY);
+  g_assert_cmpuint (g_strv_length ((char **) notes), ==, 1);
+  g_assert_true (g_str_has_prefix (notes[0], "The last interval (0.4 s)"));
+}
+
 static void
 test_refuses_empty_and_bad_files (void)
 {
@@ -443,6 +498,7 @@ main (int    argc,
   g_test_add_func ("/duel/comparison/references", test_references);
   g_test_add_func ("/duel/comparison/measured-against-reference", test_measured_against_reference);
   g_test_add_func ("/duel/comparison/refuses-bad-files", test_refuses_empty_and_bad_files);
+  g_test_add_func ("/duel/comparison/partial-interval-notes", test_partial_interval_notes);
 
   return g_test_run ();
 }

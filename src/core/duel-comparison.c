@@ -27,6 +27,7 @@ struct _DuelComparison
   GArray     *rows;        /* DuelComparisonRow */
   GPtrArray  *tests;       /* char*, NULL-terminated */
   GPtrArray  *warnings;    /* char*, NULL-terminated */
+  GHashTable *notes;       /* test name → GPtrArray of char*, NULL-terminated */
   GHashTable *section_titles;   /* test name → its heading, made on first use */
   GArray     *headline;   /* guint: indices of the rows the review leads with */
   gboolean    has_rated;
@@ -72,6 +73,7 @@ duel_comparison_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->tests, g_ptr_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->notes, g_hash_table_unref);
   g_clear_pointer (&self->section_titles, g_hash_table_unref);
   g_clear_pointer (&self->headline, g_array_unref);
 
@@ -93,6 +95,7 @@ duel_comparison_init (DuelComparison *self)
   g_array_set_clear_func (self->rows, row_clear);
   self->tests = g_ptr_array_new_with_free_func (g_free);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->section_titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -999,6 +1002,44 @@ check_fairness (DuelComparison *self,
           duel_test_status_to_string (a->status != DUEL_TEST_STATUS_COMPLETE ? a->status : b->status));
 }
 
+/* ---- Notes -------------------------------------------------------------------- */
+
+static DuelAnalysisKind summary_kind (const DuelTestRecord *record);
+
+/* The notes on @test's rows: for now, a consistency run whose last interval
+ * was cut short and left out of its figures. */
+static void
+add_notes (DuelComparison *self,
+           const char     *test)
+{
+  GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      DuelTestRecord *record = duel_result_find_test (self->results[d], test);
+      DuelAnalysisKind kind;
+      g_autofree char *note = NULL;
+
+      if (record == NULL)
+        continue;
+      kind = summary_kind (record);
+      if (kind == DUEL_ANALYSIS_NONE)
+        kind = duel_analysis_kind_for_test_name (record->name);
+      if (kind != DUEL_ANALYSIS_CONSISTENCY)
+        continue;
+      note = duel_analysis_consistency_dup_partial_note (record);
+      if (note == NULL)
+        continue;
+      if (self->n_drives > 1)
+        /* TRANSLATORS: a note on one drive's figures: the drive's name, the note */
+        g_ptr_array_add (notes, g_strdup_printf (_("%s: %s"), self->names[d], note));
+      else
+        g_ptr_array_add (notes, g_steal_pointer (&note));
+    }
+  g_ptr_array_add (notes, NULL);
+  g_hash_table_replace (self->notes, g_strdup (test), notes);
+}
+
 /* ---- Construction -------------------------------------------------------------- */
 
 static void
@@ -1049,6 +1090,7 @@ build (DuelComparison *self)
             }
           g_ptr_array_add (self->tests, g_strdup (record->name));
           add_test_rows (self, record->name);
+          add_notes (self, record->name);
           for (guint e = d + 1; e < self->n_drives; e++)
             {
               if (duel_result_find_test (self->results[e], record->name) != NULL)
@@ -1277,6 +1319,19 @@ duel_comparison_get_warnings (DuelComparison *self)
 {
   g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
   return (const char * const *) self->warnings->pdata;
+}
+
+const char * const *
+duel_comparison_get_notes (DuelComparison *self,
+                           const char     *test)
+{
+  static const char * const none[] = { NULL };
+  GPtrArray *notes;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), none);
+
+  notes = test != NULL ? g_hash_table_lookup (self->notes, test) : NULL;
+  return notes != NULL ? (const char * const *) notes->pdata : none;
 }
 
 /* ---- Finding the test a chart needs ---------------------------------------- */

@@ -118,6 +118,13 @@ char                    *duel_comparison_row_format_rated (const DuelComparisonR
                                                            guint                    drive);
 /* Translated sentences, NULL-terminated; empty when the runs were set up alike. */
 const char * const      *duel_comparison_get_warnings   (DuelComparison  *self);
+/* What a reader of @test's rows needs to know about how a drive's figures
+ * were computed, a translated sentence per drive that has something to say,
+ * led by its name when there are several ("Drive B: The last interval
+ * (0.4 s) was shorter than 1 s and is not counted in the consistency
+ * figures."). NULL-terminated; empty for most tests. */
+const char * const      *duel_comparison_get_notes      (DuelComparison  *self,
+                                                         const char      *test);
 
 /* The record of @drive that serves analysis @kind: the preset's test of that
  * name first, then one whose summary names the kind, then one whose workload
