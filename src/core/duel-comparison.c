@@ -618,6 +618,39 @@ add_figure_row (DuelComparison *self,
   g_array_append_val (self->rows, row);
 }
 
+/* The review's scores and the measured figures they are not: the review
+ * does not say how its script computes a score, so a score is never set
+ * against a drive's mean over the run or read score. Each has a row of its
+ * own, shown even where one drive alone holds it (beside a reference,
+ * figures one drive alone holds are otherwise left out). */
+static const struct
+{
+  const char *score;
+  const char *measured;
+} review_scores[] = {
+  { "review_write_score_iops", "write_iops_mean" },
+  { "review_read_score_iops",  "read_score_iops" },
+};
+
+/* Whether @key gets a row though one drive alone holds it: a review score,
+ * or the measured figure beside a drive that has the score instead. */
+static gboolean
+shown_alone (DuelComparison *self,
+             GArray         *lists[DUEL_COMPARISON_MAX_DRIVES],
+             const char     *key)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (review_scores); k++)
+    {
+      if (g_strcmp0 (key, review_scores[k].score) == 0)
+        return TRUE;
+      if (g_strcmp0 (key, review_scores[k].measured) == 0)
+        for (guint d = 0; d < self->n_drives; d++)
+          if (find_figure (lists[d], review_scores[k].score) != NULL)
+            return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 add_test_rows (DuelComparison *self,
                const char     *test)
@@ -635,7 +668,7 @@ add_test_rows (DuelComparison *self,
 
   /* A's order, then what only later drives have. A figure one drive alone
    * holds is shown unless a published reference is among them, which
-   * prints few. */
+   * prints few; the review's scores and their measured neighbours are. */
   for (guint pass = 0; pass < self->n_drives; pass++)
     {
       for (guint i = 0; i < lists[pass]->len; i++)
@@ -653,7 +686,7 @@ add_test_rows (DuelComparison *self,
             }
           if (earlier)
             continue;   /* added in an earlier drive's pass */
-          if (self->n_drives > 1 && holders < 2 && published)
+          if (self->n_drives > 1 && holders < 2 && published && !shown_alone (self, lists, figure->key))
             continue;
           add_figure_row (self, test, row, records);
         }
@@ -810,11 +843,13 @@ duel_comparison_get_section_title (DuelComparison *self,
 }
 
 /* The figures the review leads with, in its order: the fill's curve at its
- * points, its cliff and plateau; the read score after it; consistency's
- * slowest interval and its ratio to the mean; QoS 99.99 % at QD1 and QD32. */
+ * points, its cliff and plateau; the mean over the run and the read score
+ * after it, each followed by the review's own score in a row of its own;
+ * consistency's slowest interval and its ratio to the mean; QoS 99.99 % at
+ * QD1 and QD32. */
 static const char * const headline_keys[] = {
   "iops_at_0pct", "iops_at_50pct", "iops_at_100pct", "iops_at_end", "plateau_iops", "cliff_pct",
-  "write_iops_mean", "read_score_iops",
+  "write_iops_mean", "review_write_score_iops", "read_score_iops", "review_read_score_iops",
   "consistency_slowest_iops", "consistency_ratio", "consistency_mean_iops",
   "qos_read_qd1_p99_99_us", "qos_write_qd1_p99_99_us", "qos_read_qd32_p99_99_us", "qos_write_qd32_p99_99_us",
 };

@@ -99,9 +99,10 @@ const char * const      *duel_comparison_get_tests      (DuelComparison  *self);
 const char              *duel_comparison_get_section_title (DuelComparison *self,
                                                             const char     *test);
 /* The rows the review leads with (the fill's points, cliff and plateau, the
- * read score, consistency's slowest interval and ratio, QoS 99.99 % at QD1
- * and QD32), as indices for duel_comparison_get_row(), in that order; only
- * those the results hold. */
+ * mean over the run and the read score, each beside the review's own score
+ * in a row of its own, consistency's slowest interval and ratio, QoS
+ * 99.99 % at QD1 and QD32), as indices for duel_comparison_get_row(), in
+ * that order; only those the results hold. */
 const guint             *duel_comparison_get_headline   (DuelComparison  *self,
                                                          guint           *out_n_rows);
 /* "Drive A vs Drive B vs Drive C"; one drive's name alone. */
