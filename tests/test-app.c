@@ -430,6 +430,132 @@ test_two_files_fill_comparison (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* @path's result again as @name.json in the scratch folder, its consistency
+ * run replaced by ten whole intervals and, when @last_ms is not 0, a last
+ * one of @last_ms: the run stopped inside it. Returns the copy's path. */
+static char *
+copy_with_consistency (const char *path,
+                       const char *name,
+                       guint       last_ms)
+{
+  g_autoptr(DuelResult) result = NULL;
+  g_autoptr(DuelSummary) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file = g_strdup_printf ("%s.json", name);
+  char *copy = g_build_filename (scratch_dir, file, NULL);
+  DuelTestRecord *record;
+  DuelAnalysisKind kind;
+  guint interval_ms;
+  guint64 t_ms = 0;
+
+  result = duel_result_load (path, &error);
+  g_assert_no_error (error);
+  duel_result_set_name (result, name);
+  record = duel_result_find_test (result, DUEL_TEST_CONSISTENCY);
+  g_assert_nonnull (record);
+  interval_ms = record->workload.interval_ms;
+  duel_series_free (record->series);
+  record->series = duel_series_new ();
+  for (guint i = 0; i < 10 + (last_ms > 0); i++)
+    {
+      DuelSeriesRow row = { 0, };
+
+      t_ms += i < 10 ? interval_ms : last_ms;
+      row.t_ms = t_ms;
+      row.ops[DUEL_DIRECTION_READ] = 40 + i;
+      row.ops[DUEL_DIRECTION_WRITE] = 40 - i;
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          row.bytes[d] = row.ops[d] * record->workload.block_size;
+          row.lat_max_ns[d] = 500000;
+        }
+      row.temperature_c = NAN;
+      duel_series_append (record->series, &row);
+    }
+  record->runtime_ns = t_ms * G_GUINT64_CONSTANT (1000000);
+  summary = duel_analysis_resummarize (record, &kind, &error);
+  g_assert_no_error (error);
+  duel_analysis_apply (record, kind, NULL, summary);
+  duel_result_save (result, copy, &error);
+  g_assert_no_error (error);
+  return copy;
+}
+
+static gboolean
+is_note_label (GtkWidget  *widget,
+               const char *unused)
+{
+  return GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), "The last interval") != NULL;
+}
+
+static guint
+count_widgets (GtkWidget  *root,
+               gboolean  (*matches) (GtkWidget  *widget,
+                                     const char *text),
+               const char *text)
+{
+  guint n = matches (root, text) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_widgets (child, matches, text);
+  return n;
+}
+
+/* A consistency run whose last interval was cut short: the table says so
+ * under the consistency figures, for that drive alone, and the note folds
+ * with them. */
+static void
+test_partial_interval_note (void)
+{
+  DuelWindow *window = new_window ();
+  DuelComparisonView *view = duel_window_get_comparison_view (window);
+  g_autofree char *whole = NULL;
+  g_autofree char *cut = NULL;
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+  GFile *files[2];
+  DuelComparison *comparison;
+  const char *section;
+  GtkWidget *title, *note;
+  GPtrArray *cells;
+
+  ensure_results ();
+  whole = copy_with_consistency (result_a, "Drive Whole", 0);
+  cut = copy_with_consistency (result_b, "Drive Cut", 40);
+  a = g_file_new_for_path (whole);
+  b = g_file_new_for_path (cut);
+  files[0] = a;
+  files[1] = b;
+  duel_window_open_files (window, files, 2);
+  duel_app_test_wait (comparison_ready, window, 30, "the comparison of two files");
+  comparison = duel_comparison_view_get_comparison (view);
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 1), ==, "Drive Cut");
+
+  duel_comparison_view_set_visible_tab (view, "table");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  g_assert_cmpuint (count_widgets (GTK_WIDGET (view), is_note_label, NULL), ==, 1);
+  note = find_widget (GTK_WIDGET (view), is_note_label, NULL);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (note)), ==,
+                   "Drive Cut: The last interval (0.04 s) was shorter than 0.1 s "
+                   "and is not counted in the consistency figures.");
+
+  /* It belongs to the consistency group: it folds with its rows. */
+  section = duel_comparison_get_section_title (comparison, DUEL_TEST_CONSISTENCY);
+  title = find_widget (GTK_WIDGET (view), is_expander_titled, section);
+  g_assert_nonnull (title);
+  cells = g_object_get_data (G_OBJECT (title), "duel-group-widgets");
+  g_assert_true (g_ptr_array_find (cells, note, NULL));
+  gtk_expander_set_expanded (GTK_EXPANDER (title), FALSE);
+  g_assert_false (gtk_widget_get_visible (note));
+  gtk_expander_set_expanded (GTK_EXPANDER (title), TRUE);
+  g_assert_true (gtk_widget_get_visible (note));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (whole);
+  g_unlink (cut);
+}
+
 static gboolean
 comparison_has_drives (gpointer user_data)
 {
@@ -875,6 +1001,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/screenshot-comparison", test_screenshot_comparison);
   g_test_add_func ("/duel/app/two-files-fill-comparison", test_two_files_fill_comparison);
   g_test_add_func ("/duel/app/open-and-drop", test_open_and_drop);
+  g_test_add_func ("/duel/app/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
   g_test_add_func ("/duel/app/measure-fresh-home", test_measure_fresh_home);

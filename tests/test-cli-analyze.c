@@ -3,7 +3,9 @@
  * The reference files (data/reference/) hold the figures the review printed
  * and no series: analyze must print those figures, say that they are
  * published and not measured, and not claim that they differ from a
- * recomputation. Runs the built CLI ($DRIVEDUEL_CLI) in English.
+ * recomputation. A measured consistency run whose last interval was cut
+ * short must say that it is left out of the figures. Runs the built CLI
+ * ($DRIVEDUEL_CLI) in English.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,7 +13,11 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
+
+#include "duel-analysis.h"
+#include "duel-result.h"
 #include "test-cli.h"
 
 #define PUBLISHED_NOTE "Published figures from the review, not measured by Drive Duel."
@@ -27,20 +33,20 @@ typedef struct
 static const Reference references[] = {
   { "intel-ssd-750-400gb.json", "Intel SSD 750 400GB",
     { "Capacity written                                     200.0 %",
-      "4K random write, mean over the run                   29752 IOPS",
+      "The review’s 4K write score (method not stated)      29752 IOPS",
       "4K random write at 0 % written                       112540 IOPS",
       "4K random write at 50 % written                      83061 IOPS",
       "4K random write at the end                           15885 IOPS",
-      "4K random read score (filled)                        253262 IOPS",
+      "The review’s 4K read score (method not stated)       253262 IOPS",
       "Mixed 50/50, 99.9 % slowest interval                 12263 IOPS",
       NULL } },
   { "plextor-m8peg-512gb.json", "Plextor M8PeG 512GB",
     { "Capacity written                                     200.0 %",
-      "4K random write, mean over the run                   18363 IOPS",
+      "The review’s 4K write score (method not stated)      18363 IOPS",
       "4K random write at 0 % written                       33578 IOPS",
       "4K random write at 50 % written                      47061 IOPS",
       "4K random write at the end                           9087 IOPS",
-      "4K random read score (filled)                        262899 IOPS",
+      "The review’s 4K read score (method not stated)       262899 IOPS",
       "Mixed 50/50, 99.9 % slowest interval                 16164 IOPS",
       NULL } },
 };
@@ -73,6 +79,9 @@ test_text (gconstpointer data)
   g_assert_null (strstr (out, "n/a"));
   g_assert_null (strstr (out, "100 % written"));
   g_assert_null (strstr (out, "Steady-state"));
+  /* The script's scores are scores: not a mean over the run, not a read score measured here. */
+  g_assert_null (strstr (out, "mean over the run"));
+  g_assert_null (strstr (out, "read score (filled)"));
 }
 
 static void
@@ -313,6 +322,110 @@ test_untrusted_names (void)
   g_rmdir (dir);
 }
 
+/* A consistency test as the preset runs it: @n_whole intervals of
+ * @interval_ms, then, when @last_ms is not 0, one of @last_ms (the run
+ * stopped inside it). Analysed and saved at @path. */
+static void
+write_consistency_result (const char *path,
+                          guint       interval_ms,
+                          guint       n_whole,
+                          guint       last_ms)
+{
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelTestRecord) record = NULL;
+  g_autoptr(DuelSummary) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelTargetInfo target = { .path = (char *) "/srv/scratch.img", .kind = DUEL_TARGET_KIND_FILE,
+                            .size_bytes = 1 << 30, .logical_block_size = 512, .physical_block_size = 4096 };
+  DuelWorkload workload;
+  guint64 t_ms = 0;
+
+  duel_workload_init (&workload);
+  g_assert_true (duel_workload_set_rw_name (&workload, "randrw", NULL));
+  workload.read_percent = 50;
+  workload.queue_depth = 32;
+  workload.interval_ms = interval_ms;
+  record = duel_test_record_new (DUEL_TEST_CONSISTENCY, &workload);
+  record->preset = g_strdup ("consistency");
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  record->span_length = target.size_bytes;
+  for (guint i = 0; i < n_whole + (last_ms > 0); i++)
+    {
+      guint length = i < n_whole ? interval_ms : last_ms;
+      DuelSeriesRow row = { 0, };
+
+      t_ms += length;
+      row.t_ms = t_ms;
+      /* 40000 IOPS, half reads, whatever the interval's length. */
+      row.ops[DUEL_DIRECTION_READ] = row.ops[DUEL_DIRECTION_WRITE] = 20 * length;
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          row.bytes[d] = row.ops[d] * 4096;
+          row.lat_max_ns[d] = 2000000;
+        }
+      row.temperature_c = NAN;
+      duel_series_append (record->series, &row);
+    }
+  record->runtime_ns = t_ms * G_GUINT64_CONSTANT (1000000);
+  summary = duel_analysis_summarize (record, DUEL_ANALYSIS_CONSISTENCY, NULL);
+  duel_analysis_apply (record, DUEL_ANALYSIS_CONSISTENCY, NULL, summary);
+
+  duel_result_set_target (result, &target);
+  duel_result_set_name (result, "Scratch");
+  duel_result_add_test (result, record);
+  g_assert_true (duel_result_save (result, path, &error));
+  g_assert_no_error (error);
+}
+
+/* A final interval shorter than the others is left out of the consistency
+ * figures; analyze says so, with both lengths, and says nothing when every
+ * interval was whole. */
+static void
+test_partial_interval_note (void)
+{
+  static const struct
+  {
+    guint       interval_ms;
+    guint       n_whole;
+    guint       last_ms;
+    const char *note;        /* NULL: none */
+    const char *intervals;   /* the figure: the whole intervals only */
+  } cases[] = {
+    { 1000, 5, 400, "\n  The last interval (0.4 s) was shorter than 1 s and is not counted "
+                    "in the consistency figures.\n", "5 intervals\n" },
+    { 100, 20, 37, "\n  The last interval (0.037 s) was shorter than 0.1 s and is not counted "
+                   "in the consistency figures.\n", "20 intervals\n" },
+    { 1500, 4, 1250, "\n  The last interval (1.25 s) was shorter than 1.5 s and is not counted "
+                     "in the consistency figures.\n", "4 intervals\n" },
+    { 1000, 6, 0, NULL, "6 intervals\n" },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-analyze-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "consistency.json", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      int code;
+
+      write_consistency_result (path, cases[i].interval_ms, cases[i].n_whole, cases[i].last_ms);
+      code = run_cli (&out, &err, "analyze", path, NULL);
+      if (code < 0)
+        break;
+      g_test_message ("%s", out);
+      g_assert_cmpint (code, ==, 0);
+      /* Recomputed from the file, the figures are the stored ones. */
+      g_assert_cmpstr (err, ==, "");
+      g_assert_nonnull (strstr (out, cases[i].intervals));
+      if (cases[i].note != NULL)
+        g_assert_nonnull (strstr (out, cases[i].note));
+      else
+        g_assert_null (strstr (out, "The last interval"));
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -329,6 +442,7 @@ main (int    argc,
     }
   g_test_add_func ("/duel/cli-analyze/measured", test_measured_has_no_note);
   g_test_add_func ("/duel/cli-analyze/plain-status", test_plain_status);
+  g_test_add_func ("/duel/cli-analyze/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/cli-analyze/untrusted-names", test_untrusted_names);
 
   return g_test_run ();

@@ -12,6 +12,7 @@
 #include "duel-comparison.h"
 #include "duel-error.h"
 #include "test-chart-helpers.h"
+#include "test-locale.h"
 
 static const DuelComparisonRow *
 find_row (DuelComparison *comparison,
@@ -36,6 +37,20 @@ has_warning (DuelComparison *comparison,
 
   for (guint i = 0; warnings[i] != NULL; i++)
     if (strstr (warnings[i], needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether the headline holds the row of @key. */
+static gboolean
+headline_has (DuelComparison *comparison,
+              const char     *key)
+{
+  guint n = 0;
+  const guint *headline = duel_comparison_get_headline (comparison, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (duel_comparison_get_row (comparison, headline[i])->key, key) == 0)
       return TRUE;
   return FALSE;
 }
@@ -308,13 +323,22 @@ test_references (void)
   row = find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_end");
   g_assert_cmpfloat (row->value[0], ==, 15885);
   g_assert_cmpfloat (row->value[1], ==, 9087);
-  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "write_iops_mean");
+  /* The script's scores, as scores: the review does not say how they are
+   * computed, so they are not a mean over the run or a read score. Two of
+   * them, from the same script, compare with each other. */
+  row = find_row (comparison, DUEL_TEST_WSAT_FILL, "review_write_score_iops");
   g_assert_cmpfloat (row->value[0], ==, 29752);
   g_assert_cmpfloat (row->value[1], ==, 18363);
-  row = find_row (comparison, DUEL_TEST_WSAT_READ, "read_score_iops");
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_A);
+  g_assert_cmpstr (row->label, ==, "The review’s 4K write score (method not stated)");
+  row = find_row (comparison, DUEL_TEST_WSAT_READ, "review_read_score_iops");
   g_assert_cmpfloat (row->value[0], ==, 253262);
   g_assert_cmpfloat (row->value[1], ==, 262899);
   g_assert_cmpint (row->winner, ==, DUEL_WINNER_B);
+  g_assert_null (find_row (comparison, DUEL_TEST_WSAT_FILL, "write_iops_mean"));
+  g_assert_null (find_row (comparison, DUEL_TEST_WSAT_READ, "read_score_iops"));
+  g_assert_true (headline_has (comparison, "review_write_score_iops"));
+  g_assert_true (headline_has (comparison, "review_read_score_iops"));
   row = find_row (comparison, DUEL_TEST_CONSISTENCY, "consistency_slowest_iops");
   g_assert_cmpfloat (row->value[0], ==, 12263);
   g_assert_cmpfloat (row->value[1], ==, 16164);
@@ -340,6 +364,37 @@ test_references (void)
   row = find_row (comparison, NULL, "capacity");
   g_assert_cmpstr (row->text[0], ==, "400 GB");
   g_assert_cmpstr (row->text[1], ==, "512 GB");
+}
+
+/* A measured run (A) beside the SSD 750's reference (B): the review's
+ * scores and the run's mean over the run and read score are in rows of
+ * their own, each with one value, so no winner and no difference between
+ * a score and a measurement; the headline holds all four. */
+static void
+check_scores_apart (DuelComparison *comparison)
+{
+  static const struct { const char *test; const char *key; guint holder; double value; } rows[] = {
+    { DUEL_TEST_WSAT_FILL, "write_iops_mean",         0, NAN },
+    { DUEL_TEST_WSAT_FILL, "review_write_score_iops", 1, 29752 },
+    { DUEL_TEST_WSAT_READ, "read_score_iops",         0, NAN },
+    { DUEL_TEST_WSAT_READ, "review_read_score_iops",  1, 253262 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const DuelComparisonRow *row = find_row (comparison, rows[i].test, rows[i].key);
+
+      g_assert_nonnull (row);
+      g_assert_true (row->has_value[rows[i].holder]);
+      g_assert_false (row->has_value[1 - rows[i].holder]);
+      g_assert_cmpstr (row->text[1 - rows[i].holder], ==, "–");
+      if (!isnan (rows[i].value))
+        g_assert_cmpfloat (row->value[rows[i].holder], ==, rows[i].value);
+      g_assert_cmpint (row->winner, ==, DUEL_WINNER_NONE);
+      g_assert_cmpuint (row->winners, ==, 0);
+      g_assert_true (isnan (row->difference_pct));
+      g_assert_true (headline_has (comparison, rows[i].key));
+    }
 }
 
 /* A measured run beside a reference: the reference's ratings meet the run's
@@ -371,7 +426,126 @@ test_measured_against_reference (void)
 
   /* A figure only the measured run has is left out beside a reference. */
   g_assert_null (find_row (comparison, DUEL_TEST_WSAT_FILL, "ss_rounds"));
+  g_assert_null (find_row (comparison, DUEL_TEST_WSAT_READ, "read_score_mbps"));
   g_assert_nonnull (find_row (comparison, DUEL_TEST_WSAT_FILL, "iops_at_50pct"));
+
+  check_scores_apart (comparison);
+}
+
+/* A reference file from before the review's scores had keys of their own
+ * (they were write_iops_mean and read_score_iops) loads with them as the
+ * scores they are, and compares as the current file does. */
+static void
+test_old_reference_file (void)
+{
+  g_autofree char *ssd750 = reference_path ("intel-ssd-750-400gb.json");
+  g_autofree char *text = NULL;
+  g_autofree char *old_text = NULL;
+  g_autoptr(DuelResult) reference = NULL;
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelTestRecord *fill, *read;
+  double value;
+  TestDrive d;
+
+  g_assert_true (g_file_get_contents (ssd750, &text, NULL, &error));
+  g_assert_no_error (error);
+  {
+    g_auto(GStrv) parts = g_strsplit (text, "\"review_write_score_iops\"", -1);
+    g_autofree char *joined = g_strjoinv ("\"write_iops_mean\"", parts);
+    g_auto(GStrv) parts2 = g_strsplit (joined, "\"review_read_score_iops\"", -1);
+
+    g_assert_cmpuint (g_strv_length (parts), ==, 2);
+    g_assert_cmpuint (g_strv_length (parts2), ==, 2);
+    old_text = g_strjoinv ("\"read_score_iops\"", parts2);
+  }
+  reference = duel_result_load_from_data (old_text, strlen (old_text), "old.json", &error);
+  g_assert_no_error (error);
+  fill = duel_result_find_test (reference, DUEL_TEST_WSAT_FILL);
+  read = duel_result_find_test (reference, DUEL_TEST_WSAT_READ);
+  g_assert_false (duel_test_record_get_figure (fill, "write_iops_mean", &value));
+  g_assert_true (duel_test_record_get_figure (fill, "review_write_score_iops", &value));
+  g_assert_cmpfloat (value, ==, 29752);
+  g_assert_false (duel_test_record_get_figure (read, "read_score_iops", &value));
+  g_assert_true (duel_test_record_get_figure (read, "review_read_score_iops", &value));
+  g_assert_cmpfloat (value, ==, 253262);
+
+  test_drive_init (&d, "Alpha SSD", 1.0, 4);
+  a = test_make_result (&d);
+  comparison = duel_comparison_new (a, reference, NULL);
+  check_scores_apart (comparison);
+
+  /* Only a published result's keys are read so: the same file, not
+   * published, keeps them. */
+  {
+    /* The first is the top level's; the others are in the tests' details. */
+    g_auto(GStrv) parts = g_strsplit (old_text, "\"published\": true", 2);
+    g_autofree char *measured_text = g_strjoinv ("\"published\": false", parts);
+    g_autoptr(DuelResult) measured = NULL;
+
+    g_assert_cmpuint (g_strv_length (parts), ==, 2);
+    measured = duel_result_load_from_data (measured_text, strlen (measured_text), "measured.json", &error);
+    g_assert_no_error (error);
+    fill = duel_result_find_test (measured, DUEL_TEST_WSAT_FILL);
+    g_assert_true (duel_test_record_get_figure (fill, "write_iops_mean", &value));
+    g_assert_cmpfloat (value, ==, 29752);
+    g_assert_false (duel_test_record_get_figure (fill, "review_write_score_iops", &value));
+  }
+}
+
+/* Ends @result's consistency run with a last interval of @last_ms, as when
+ * the run stops inside it, and analyses it again. */
+static void
+cut_consistency_short (DuelResult *result,
+                       guint       last_ms)
+{
+  DuelTestRecord *record = duel_result_find_test (result, DUEL_TEST_CONSISTENCY);
+  guint n = duel_series_get_length (record->series);
+  DuelSeriesRow row = *duel_series_get_row (record->series, n - 1);
+
+  row.t_ms += last_ms;
+  duel_series_append (record->series, &row);
+  record->runtime_ns = row.t_ms * G_GUINT64_CONSTANT (1000000);
+  test_analyse (record);
+}
+
+/* A consistency run whose last interval was cut short gets a note under its
+ * rows, naming the drive and both lengths; the other drive and the other
+ * tests get none. */
+static void
+test_partial_interval_notes (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelComparison) alone = NULL;
+  const char * const *notes;
+  const DuelComparisonRow *row;
+
+  test_locale_reset ();
+  test_make_pair (&a, &b);
+  cut_consistency_short (b, 400);
+  comparison = duel_comparison_new (a, b, NULL);
+
+  notes = duel_comparison_get_notes (comparison, DUEL_TEST_CONSISTENCY);
+  g_assert_cmpuint (g_strv_length ((char **) notes), ==, 1);
+  g_assert_cmpstr (notes[0], ==, "Beta SSD: The last interval (0.4 s) was shorter than 1 s "
+                                 "and is not counted in the consistency figures.");
+  /* The figures beside it leave that interval out. */
+  row = find_row (comparison, DUEL_TEST_CONSISTENCY, "consistency_intervals");
+  g_assert_cmpfloat (row->value[0], ==, 1200);
+  g_assert_cmpfloat (row->value[1], ==, 1200);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, DUEL_TEST_WSAT_FILL)), ==, 0);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, "qos-mix-qd32")), ==, 0);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, "no-such-test")), ==, 0);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, NULL)), ==, 0);
+
+  /* One drive alone: the sentence without a name. */
+  alone = duel_comparison_new (b, NULL, NULL);
+  notes = duel_comparison_get_notes (alone, DUEL_TEST_CONSISTENCY);
+  g_assert_cmpuint (g_strv_length ((char **) notes), ==, 1);
+  g_assert_true (g_str_has_prefix (notes[0], "The last interval (0.4 s)"));
 }
 
 static void
@@ -442,7 +616,9 @@ main (int    argc,
   g_test_add_func ("/duel/comparison/four-drives", test_four_drives);
   g_test_add_func ("/duel/comparison/references", test_references);
   g_test_add_func ("/duel/comparison/measured-against-reference", test_measured_against_reference);
+  g_test_add_func ("/duel/comparison/old-reference-file", test_old_reference_file);
   g_test_add_func ("/duel/comparison/refuses-bad-files", test_refuses_empty_and_bad_files);
+  g_test_add_func ("/duel/comparison/partial-interval-notes", test_partial_interval_notes);
 
   return g_test_run ();
 }

@@ -87,6 +87,30 @@ cell (const char *text,
   return label;
 }
 
+/* The notes on @test's figures, under its rows, the whole width of the
+ * table; they fold with the group. Returns the next free row. */
+static int
+attach_notes (DuelComparisonView *self,
+              GtkWidget          *grid,
+              GPtrArray          *group,
+              const char         *test,
+              int                 n_columns,
+              int                 y)
+{
+  const char * const *notes = duel_comparison_get_notes (self->comparison, test);
+
+  for (guint i = 0; notes[i] != NULL; i++)
+    {
+      GtkWidget *note = cell (notes[i], 0, "dim-label");
+
+      gtk_widget_add_css_class (note, "caption");
+      gtk_grid_attach (GTK_GRID (grid), note, 0, y++, n_columns, 1);
+      if (group != NULL)
+        g_ptr_array_add (group, note);
+    }
+  return y;
+}
+
 /* Shows or hides a detail group's cells with its title's arrow. */
 static void
 group_expanded_cb (GtkExpander *title,
@@ -179,8 +203,12 @@ build_table (DuelComparisonView *self)
                (k == n_headline || g_strcmp0 (row->test, last_test) != 0 ||
                 (row->test == NULL && last_test != NULL && *last_test)))
         {
-          /* A detail group opens and closes under its title. */
+          /* A detail group opens and closes under its title; the one
+           * before it ends with its notes. */
           GtkWidget *title = gtk_expander_new (duel_comparison_get_section_title (comparison, row->test));
+
+          if (group != NULL)
+            y = attach_notes (self, grid, group, last_test, n_columns, y);
 
           group = g_ptr_array_new ();
           gtk_expander_set_expanded (GTK_EXPANDER (title), TRUE);
@@ -223,6 +251,8 @@ build_table (DuelComparisonView *self)
           }
       y++;
     }
+  if (group != NULL)
+    attach_notes (self, grid, group, last_test, n_columns, y);
 
   clamp = adw_clamp_new ();
   adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 1100);

@@ -113,10 +113,16 @@ duel_cli_print_figures (const DuelTestRecord *record,
       print_padded (duel_figure_get_label (key));
       printf (" %s\n", value);
     }
-  if (duel_summary_lookup (summary, "consistency_intervals", &intervals) &&
-      intervals < DUEL_CONSISTENCY_MIN_INTERVALS)
-    printf (_("  Note: fewer than %u intervals, so the 99.9 %% slowest interval is a single sample.\n"),
-            DUEL_CONSISTENCY_MIN_INTERVALS);
+  if (duel_summary_lookup (summary, "consistency_intervals", &intervals))
+    {
+      g_autofree char *partial = duel_analysis_consistency_dup_partial_note (record);
+
+      if (intervals < DUEL_CONSISTENCY_MIN_INTERVALS)
+        printf (_("  Note: fewer than %u intervals, so the 99.9 %% slowest interval is a single sample.\n"),
+                DUEL_CONSISTENCY_MIN_INTERVALS);
+      if (partial != NULL)
+        printf ("  %s\n", partial);
+    }
 }
 
 /* The figures stored in the record, in their order: what a published

@@ -320,6 +320,12 @@ void   duel_analysis_consistency         (const DuelSeries *series,
 /* The number of rows the per-interval statistics use (all but a final short one). */
 guint  duel_analysis_complete_intervals  (const DuelSeries *series,
                                           guint             interval_ms);
+/* One translated sentence when the consistency figures of @record leave out
+ * a final interval shorter than its interval_ms (the run stopped inside it),
+ * with both lengths: "The last interval (0.4 s) was shorter than 1 s and is
+ * not counted in the consistency figures." NULL when every interval counts.
+ * The caller knows that @record is a consistency test. */
+char  *duel_analysis_consistency_dup_partial_note (const DuelTestRecord *record);
 /* Queue depth / the interval's largest latency of either direction: the IOPS
  * the interval would reach if every I/O took that long. NAN without I/O.
  * With several jobs, @queue_depth is all of theirs (iodepth × numjobs). */

@@ -27,6 +27,7 @@ struct _DuelComparison
   GArray     *rows;        /* DuelComparisonRow */
   GPtrArray  *tests;       /* char*, NULL-terminated */
   GPtrArray  *warnings;    /* char*, NULL-terminated */
+  GHashTable *notes;       /* test name → GPtrArray of char*, NULL-terminated */
   GHashTable *section_titles;   /* test name → its heading, made on first use */
   GArray     *headline;   /* guint: indices of the rows the review leads with */
   gboolean    has_rated;
@@ -72,6 +73,7 @@ duel_comparison_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->tests, g_ptr_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->notes, g_hash_table_unref);
   g_clear_pointer (&self->section_titles, g_hash_table_unref);
   g_clear_pointer (&self->headline, g_array_unref);
 
@@ -93,6 +95,7 @@ duel_comparison_init (DuelComparison *self)
   g_array_set_clear_func (self->rows, row_clear);
   self->tests = g_ptr_array_new_with_free_func (g_free);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->section_titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -615,6 +618,39 @@ add_figure_row (DuelComparison *self,
   g_array_append_val (self->rows, row);
 }
 
+/* The review's scores and the measured figures they are not: the review
+ * does not say how its script computes a score, so a score is never set
+ * against a drive's mean over the run or read score. Each has a row of its
+ * own, shown even where one drive alone holds it (beside a reference,
+ * figures one drive alone holds are otherwise left out). */
+static const struct
+{
+  const char *score;
+  const char *measured;
+} review_scores[] = {
+  { "review_write_score_iops", "write_iops_mean" },
+  { "review_read_score_iops",  "read_score_iops" },
+};
+
+/* Whether @key gets a row though one drive alone holds it: a review score,
+ * or the measured figure beside a drive that has the score instead. */
+static gboolean
+shown_alone (DuelComparison *self,
+             GArray         *lists[DUEL_COMPARISON_MAX_DRIVES],
+             const char     *key)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (review_scores); k++)
+    {
+      if (g_strcmp0 (key, review_scores[k].score) == 0)
+        return TRUE;
+      if (g_strcmp0 (key, review_scores[k].measured) == 0)
+        for (guint d = 0; d < self->n_drives; d++)
+          if (find_figure (lists[d], review_scores[k].score) != NULL)
+            return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 add_test_rows (DuelComparison *self,
                const char     *test)
@@ -632,7 +668,7 @@ add_test_rows (DuelComparison *self,
 
   /* A's order, then what only later drives have. A figure one drive alone
    * holds is shown unless a published reference is among them, which
-   * prints few. */
+   * prints few; the review's scores and their measured neighbours are. */
   for (guint pass = 0; pass < self->n_drives; pass++)
     {
       for (guint i = 0; i < lists[pass]->len; i++)
@@ -650,7 +686,7 @@ add_test_rows (DuelComparison *self,
             }
           if (earlier)
             continue;   /* added in an earlier drive's pass */
-          if (self->n_drives > 1 && holders < 2 && published)
+          if (self->n_drives > 1 && holders < 2 && published && !shown_alone (self, lists, figure->key))
             continue;
           add_figure_row (self, test, row, records);
         }
@@ -807,11 +843,13 @@ duel_comparison_get_section_title (DuelComparison *self,
 }
 
 /* The figures the review leads with, in its order: the fill's curve at its
- * points, its cliff and plateau; the read score after it; consistency's
- * slowest interval and its ratio to the mean; QoS 99.99 % at QD1 and QD32. */
+ * points, its cliff and plateau; the mean over the run and the read score
+ * after it, each followed by the review's own score in a row of its own;
+ * consistency's slowest interval and its ratio to the mean; QoS 99.99 % at
+ * QD1 and QD32. */
 static const char * const headline_keys[] = {
   "iops_at_0pct", "iops_at_50pct", "iops_at_100pct", "iops_at_end", "plateau_iops", "cliff_pct",
-  "write_iops_mean", "read_score_iops",
+  "write_iops_mean", "review_write_score_iops", "read_score_iops", "review_read_score_iops",
   "consistency_slowest_iops", "consistency_ratio", "consistency_mean_iops",
   "qos_read_qd1_p99_99_us", "qos_write_qd1_p99_99_us", "qos_read_qd32_p99_99_us", "qos_write_qd32_p99_99_us",
 };
@@ -999,6 +1037,44 @@ check_fairness (DuelComparison *self,
           duel_test_status_to_string (a->status != DUEL_TEST_STATUS_COMPLETE ? a->status : b->status));
 }
 
+/* ---- Notes -------------------------------------------------------------------- */
+
+static DuelAnalysisKind summary_kind (const DuelTestRecord *record);
+
+/* The notes on @test's rows: for now, a consistency run whose last interval
+ * was cut short and left out of its figures. */
+static void
+add_notes (DuelComparison *self,
+           const char     *test)
+{
+  GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      DuelTestRecord *record = duel_result_find_test (self->results[d], test);
+      DuelAnalysisKind kind;
+      g_autofree char *note = NULL;
+
+      if (record == NULL)
+        continue;
+      kind = summary_kind (record);
+      if (kind == DUEL_ANALYSIS_NONE)
+        kind = duel_analysis_kind_for_test_name (record->name);
+      if (kind != DUEL_ANALYSIS_CONSISTENCY)
+        continue;
+      note = duel_analysis_consistency_dup_partial_note (record);
+      if (note == NULL)
+        continue;
+      if (self->n_drives > 1)
+        /* TRANSLATORS: a note on one drive's figures: the drive's name, the note */
+        g_ptr_array_add (notes, g_strdup_printf (_("%s: %s"), self->names[d], note));
+      else
+        g_ptr_array_add (notes, g_steal_pointer (&note));
+    }
+  g_ptr_array_add (notes, NULL);
+  g_hash_table_replace (self->notes, g_strdup (test), notes);
+}
+
 /* ---- Construction -------------------------------------------------------------- */
 
 static void
@@ -1049,6 +1125,7 @@ build (DuelComparison *self)
             }
           g_ptr_array_add (self->tests, g_strdup (record->name));
           add_test_rows (self, record->name);
+          add_notes (self, record->name);
           for (guint e = d + 1; e < self->n_drives; e++)
             {
               if (duel_result_find_test (self->results[e], record->name) != NULL)
@@ -1277,6 +1354,19 @@ duel_comparison_get_warnings (DuelComparison *self)
 {
   g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
   return (const char * const *) self->warnings->pdata;
+}
+
+const char * const *
+duel_comparison_get_notes (DuelComparison *self,
+                           const char     *test)
+{
+  static const char * const none[] = { NULL };
+  GPtrArray *notes;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), none);
+
+  notes = test != NULL ? g_hash_table_lookup (self->notes, test) : NULL;
+  return notes != NULL ? (const char * const *) notes->pdata : none;
 }
 
 /* ---- Finding the test a chart needs ---------------------------------------- */

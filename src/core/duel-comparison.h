@@ -99,9 +99,10 @@ const char * const      *duel_comparison_get_tests      (DuelComparison  *self);
 const char              *duel_comparison_get_section_title (DuelComparison *self,
                                                             const char     *test);
 /* The rows the review leads with (the fill's points, cliff and plateau, the
- * read score, consistency's slowest interval and ratio, QoS 99.99 % at QD1
- * and QD32), as indices for duel_comparison_get_row(), in that order; only
- * those the results hold. */
+ * mean over the run and the read score, each beside the review's own score
+ * in a row of its own, consistency's slowest interval and ratio, QoS
+ * 99.99 % at QD1 and QD32), as indices for duel_comparison_get_row(), in
+ * that order; only those the results hold. */
 const guint             *duel_comparison_get_headline   (DuelComparison  *self,
                                                          guint           *out_n_rows);
 /* "Drive A vs Drive B vs Drive C"; one drive's name alone. */
@@ -118,6 +119,13 @@ char                    *duel_comparison_row_format_rated (const DuelComparisonR
                                                            guint                    drive);
 /* Translated sentences, NULL-terminated; empty when the runs were set up alike. */
 const char * const      *duel_comparison_get_warnings   (DuelComparison  *self);
+/* What a reader of @test's rows needs to know about how a drive's figures
+ * were computed, a translated sentence per drive that has something to say,
+ * led by its name when there are several ("Drive B: The last interval
+ * (0.4 s) was shorter than 1 s and is not counted in the consistency
+ * figures."). NULL-terminated; empty for most tests. */
+const char * const      *duel_comparison_get_notes      (DuelComparison  *self,
+                                                         const char      *test);
 
 /* The record of @drive that serves analysis @kind: the preset's test of that
  * name first, then one whose summary names the kind, then one whose workload

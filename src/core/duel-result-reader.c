@@ -930,6 +930,46 @@ load_test (Loader               *loader,
   return g_steal_pointer (&record);
 }
 
+/* Reference files written before the review's scores had keys of their own
+ * stored them under the measured figures they are not: in a published
+ * result, write_iops_mean and read_score_iops are the review's scores
+ * (docs/result-format.md), and are renamed unless the test holds the new
+ * key already. */
+static void
+rename_published_scores (DuelTestRecord *record)
+{
+  static const struct { const char *old_key; const char *new_key; } renamed[] = {
+    { "write_iops_mean", "review_write_score_iops" },
+    { "read_score_iops", "review_read_score_iops" },
+  };
+  JsonNode *node = record->summary != NULL ? json_object_get_member (record->summary, "figures") : NULL;
+  JsonArray *figures;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+  figures = json_node_get_array (node);
+  for (guint k = 0; k < G_N_ELEMENTS (renamed); k++)
+    {
+      JsonObject *old = NULL;
+      gboolean has_new = FALSE;
+
+      for (guint i = 0; i < json_array_get_length (figures); i++)
+        {
+          JsonNode *element = json_array_get_element (figures, i);
+          const char *key;
+
+          if (!JSON_NODE_HOLDS_OBJECT (element))
+            continue;
+          key = duel_json_get_string (json_node_get_object (element), "key");
+          if (old == NULL && g_strcmp0 (key, renamed[k].old_key) == 0)
+            old = json_node_get_object (element);
+          has_new |= g_strcmp0 (key, renamed[k].new_key) == 0;
+        }
+      if (old != NULL && !has_new)
+        json_object_set_string_member (old, "key", renamed[k].new_key);
+    }
+}
+
 static gboolean
 load_root (DuelResult *self,
            Loader     *loader,
@@ -1016,6 +1056,8 @@ load_root (DuelResult *self,
 
       if (record == NULL)
         return FALSE;
+      if (published)
+        rename_published_scores (record);
       g_ptr_array_add (self->tests, record);
     }
   return TRUE;

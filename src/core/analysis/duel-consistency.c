@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duel-analysis-private.h"
+#include "duel-number.h"
 
 
 guint
@@ -25,6 +26,38 @@ duel_analysis_complete_intervals (const DuelSeries *series,
   if (n > 0 && duel_series_row_duration_ms (series, n - 1) < interval_ms)
     n--;
   return n;
+}
+
+/* Milliseconds as seconds in the reader's locale, with the digits they
+ * need and no more: "1", "0.4", "0.037". */
+static char *
+format_seconds (guint64 ms)
+{
+  int decimals = ms % 1000 == 0 ? 0 : ms % 100 == 0 ? 1 : ms % 10 == 0 ? 2 : 3;
+
+  return duel_number_format (ms / 1e3, decimals);
+}
+
+char *
+duel_analysis_consistency_dup_partial_note (const DuelTestRecord *record)
+{
+  guint n;
+  g_autofree char *last = NULL;
+  g_autofree char *whole = NULL;
+
+  g_return_val_if_fail (record != NULL, NULL);
+
+  n = duel_series_get_length (record->series);
+  /* The rule duel_analysis_consistency() applies. */
+  if (n == 0 || duel_analysis_complete_intervals (record->series, record->workload.interval_ms) == n)
+    return NULL;
+  last = format_seconds (duel_series_row_duration_ms (record->series, n - 1));
+  whole = format_seconds (record->workload.interval_ms);
+  /* TRANSLATORS: the performance consistency test's last interval, cut
+   * short when the run stopped, and the length of a whole interval, in
+   * seconds ("The last interval (0.4 s) was shorter than 1 s …") */
+  return g_strdup_printf (_("The last interval (%s s) was shorter than %s s and is not counted "
+                            "in the consistency figures."), last, whole);
 }
 
 double

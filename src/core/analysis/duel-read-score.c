@@ -26,6 +26,8 @@ summarize (const DuelTestRecord     *record,
 static const DuelFigureInfo figures[] = {
   { "read_score_iops",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random read score (filled)") },
   { "read_score_mbps",        "MB/s",   DUEL_BETTER_HIGHER, N_("4K random read score (filled), throughput") },
+  /* Only in a published reference: the score the review prints. */
+  { "review_read_score_iops", "IOPS",   DUEL_BETTER_HIGHER, N_("The review’s 4K read score (method not stated)") },
 };
 
 /* A random read: on a filled drive, the read score. */

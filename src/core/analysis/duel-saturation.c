@@ -595,6 +595,7 @@ static const DuelFigureInfo figures[] = {
   { "written_gb",             "GB",     DUEL_BETTER_NONE,   N_("Data written") },
   { "capacity_written_pct",   "%",      DUEL_BETTER_NONE,   N_("Capacity written") },
   { "write_iops_mean",        "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write, mean over the run") },
+  { "review_write_score_iops", "IOPS",  DUEL_BETTER_HIGHER, N_("The review’s 4K write score (method not stated)") },
   { "iops_at_0pct",           "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 0 % written") },
   { "iops_at_50pct",          "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 50 % written") },
   { "iops_at_100pct",         "IOPS",   DUEL_BETTER_HIGHER, N_("4K random write at 100 % written") },
