@@ -282,8 +282,8 @@ def spread(values):
     return (max(values) - min(values)) / m * 100 if m else 0
 
 print()
-print("| target | workload | IOPS ours | IOPS fio | IOPS ours/fio | CPU s per M I/O ours | CPU s per M I/O fio | CPU ours/fio | IOPS spread ours / fio | CPU spread ours / fio | most load: others / steal / psi % |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| target | workload | IOPS ours | IOPS fio | IOPS ours/fio | IOPS ours/fio by pair | CPU s per M I/O ours | CPU s per M I/O fio | CPU ours/fio | IOPS spread ours / fio | CPU spread ours / fio | most load: others / steal / psi % |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for target, name in order:
     ours = runs[(target, name, "ours")]
     fio = runs[(target, name, "fio")]
@@ -292,12 +292,17 @@ for target, name in order:
     oc = statistics.median(r[1] for r in ours)
     fc = statistics.median(r[1] for r in fio)
     both = ours + fio
-    print(f"| {target} | {name} | {oi:,.0f} | {fi:,.0f} | {oi / fi:.3f} | {oc:.2f} | {fc:.2f} | {oc / fc:.3f} | "
+    # The two runs of a pair are next to each other in time: their ratio is
+    # free of the drift the machine shows over minutes.
+    pairs = sorted(o[0] / f[0] for o, f in zip(ours, fio))
+    print(f"| {target} | {name} | {oi:,.0f} | {fi:,.0f} | {oi / fi:.3f} | "
+          f"{statistics.median(pairs):.3f} ({pairs[0]:.2f}–{pairs[-1]:.2f}) | {oc:.2f} | {fc:.2f} | {oc / fc:.3f} | "
           f"{spread([r[0] for r in ours]):.0f} % / {spread([r[0] for r in fio]):.0f} % | "
           f"{spread([r[1] for r in ours]):.0f} % / {spread([r[1] for r in fio]):.0f} % | "
           f"{max(r[2] for r in both):.1f} / {max(r[3] for r in both):.1f} / {max(r[4] for r in both):.1f} |")
 print()
 print("CPU: user + system seconds of the whole process per million I/Os (lower is better).")
+print("By pair: the median (min-max) of the ratios of the two runs of each pair.")
 print("Spread: (max - min) / median over the repeats.")
 print("Load during a run, in % of one CPU: others (user + nice time of other processes),")
 print("steal (the host), psi (CPU pressure stall time, the tools' own hand-offs included).")
