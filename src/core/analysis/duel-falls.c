@@ -738,6 +738,17 @@ trial_fit (const Rule *rule,
      * own, and one or two fast rows are a burst (level_in_rows()). */
     if (!level_in_rows (rule, a, b, TRUE) || !level_in_rows (rule, a, b, FALSE))
       return FALSE;
+    /* It holds: for twice fall_trend_pct after the foot (or to the end),
+     * no level over fall_hold_pct climbs back above halfway between the
+     * levels before and after. A dip of ten points that recovers is not a
+     * fall. */
+    {
+      double halfway = (rule->med_back[a] + rule->med_ahead[b]) / 2;
+
+      for (guint k = b + rule->hold / 2; k + rule->hold < rule->n && k <= b + 2 * rule->trend; k += MAX (rule->hold / 2, 1))
+        if (rule->med_ahead[k] > halfway)
+          return FALSE;
+    }
     /* Deep by more than the levels' own uncertainty (two standard errors
      * of the difference of the two medians): a fall for sure. A noisy
      * level after a fall makes only the pairs whose foot lies far into it
