@@ -488,6 +488,10 @@ build_log_locked (Server   *s,
   json_nullable (out, "gc_first", c.gc_first_at, n_pages, TRUE);
   json_nullable (out, "erase_first", c.erase_first_at, n_pages, TRUE);
   json_nullable (out, "backlog_cleared", c.backlog_cleared_at, n_pages, TRUE);
+  /* The fill's own: from the last trim of the whole device (the probe
+   * writes before it). */
+  json_nullable (out, "whole_trim", c.whole_trim_at, n_pages, TRUE);
+  json_nullable (out, "cache_exhausted_after_trim", c.cache_exhausted_after_trim_at, n_pages, TRUE);
   g_string_append_printf (out, "    \"cache_exhausted_count\": %" G_GUINT64_FORMAT ",\n"
                           "    \"backlog_initial_blocks\": %" G_GUINT64_FORMAT "\n  },\n",
                           c.cache_exhausted_count, c.backlog_initial);

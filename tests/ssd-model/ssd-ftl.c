@@ -441,6 +441,8 @@ write_page (SsdFtl  *ftl,
           ftl->c.cache_exhausted_count++;
           if (ftl->c.cache_exhausted_at < 0)
             ftl->c.cache_exhausted_at = (gint64) ftl->c.host_pages_written;
+          if (ftl->c.cache_exhausted_after_trim_at < 0)
+            ftl->c.cache_exhausted_after_trim_at = (gint64) ftl->c.host_pages_written;
         }
     }
   t += cost;
@@ -538,6 +540,9 @@ ssd_ftl_trim (SsdFtl  *ftl,
             dirty_add (ftl, b);
         }
       ftl->cache_used = 0;   /* nothing left to fold */
+      /* A fill starts here (the probe before it wrote into the cache). */
+      ftl->c.whole_trim_at = (gint64) ftl->c.host_pages_written;
+      ftl->c.cache_exhausted_after_trim_at = -1;
       return;
     }
   for (guint64 i = 0; i < n_pages; i++)
@@ -575,6 +580,8 @@ ssd_ftl_new (const SsdConfig *config)
   ftl->c.gc_first_at = -1;
   ftl->c.erase_first_at = -1;
   ftl->c.backlog_cleared_at = -1;
+  ftl->c.whole_trim_at = -1;
+  ftl->c.cache_exhausted_after_trim_at = -1;
 
   for (guint u = 0; u < config->units; u++)
     {

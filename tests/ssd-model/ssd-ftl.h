@@ -64,6 +64,8 @@ typedef struct
   gint64  gc_first_at;          /* host pages written when GC first copied valid pages; -1 */
   gint64  erase_first_at;       /* host pages written at the first erase; -1 */
   gint64  backlog_cleared_at;   /* host pages written when the erase backlog was gone; -1 */
+  gint64  whole_trim_at;        /* host pages written at the last trim of the whole device; -1: none */
+  gint64  cache_exhausted_after_trim_at; /* host pages written when the cache first ran out after it; -1 */
   guint64 backlog_initial;      /* blocks holding only invalid data when the clock started */
   guint64 dirty_blocks;         /* now: full blocks without valid data, waiting for an erase */
   guint64 free_blocks;          /* now: erased blocks */

@@ -581,11 +581,18 @@ check_analysis (JsonNode *truth,
   Curve tc = { 0 };
   double capacity = num (truth, "config.capacity_bytes");
   gboolean has_cache = num (truth, "config.cache_bytes") > 0;
-  double truth_cliff = has_cache ? num (truth, "events.cache_exhausted_pct") : num (truth, "events.gc_first_pct");
-  double gc_pct = num (truth, "events.gc_first_pct");
+  /* The fill's own account starts at its discard, the last trim of the
+   * whole model: the probe wrote before it (into the cache, which the
+   * trim empties), and its bytes are not the fill's. */
+  double origin_pct = is_number (at (truth, "events.whole_trim_pct")) ? num (truth, "events.whole_trim_pct") : 0;
+  double origin = capacity * origin_pct / 100;
+  double cache_pct = has_cache && is_number (at (truth, "events.cache_exhausted_after_trim_pct"))
+                     ? num (truth, "events.cache_exhausted_after_trim_pct") - origin_pct : NAN;
+  double gc_pct = is_number (at (truth, "events.gc_first_pct")) ? num (truth, "events.gc_first_pct") - origin_pct : NAN;
   double cliff, plateau, lo, hi, model_plateau, round_ms, start_pct, data = NAN, slope = NAN, data_limit;
-  guint n_window, last_full;
-  JsonNode *window;
+  guint n_window, last_full, n_falls;
+  JsonNode *window, *falls;
+  gboolean cache_found = FALSE, gc_found = FALSE;
 
   check (fill != NULL, "the result holds the fill (wsat-fill)");
   if (fill == NULL)
@@ -593,13 +600,39 @@ check_analysis (JsonNode *truth,
   check (num (fill, "params.span_bytes") == capacity,
          "the fill covered the whole model (%.0f bytes)", capacity);
 
-  /* The cliff: the knee where the curve leaves its level, against the event
-   * that causes it in the model (the cache running out; with no cache, GC
-   * beginning), in points of capacity written. */
+  /* The falls (docs/analysis.md): each at an event of the model's that
+   * makes one (its cache running out, GC beginning), within 3 points of
+   * capacity written or the resolution the analysis states. */
+  falls = at (fill, "summary.details.saturation.falls");
+  n_falls = falls != NULL && JSON_NODE_HOLDS_ARRAY (falls) ? json_array_get_length (json_node_get_array (falls)) : 0;
+  for (guint i = 0; i < n_falls; i++)
+    {
+      JsonObject *f = json_array_get_object_element (json_node_get_array (falls), i);
+      double knee = json_object_get_double_member_with_default (f, "knee_pct", NAN);
+      double tolerance = MAX (3.0, json_object_get_double_member_with_default (f, "resolution_pct", 0));
+      gboolean at_cache = isfinite (cache_pct) && fabs (knee - cache_pct) <= tolerance;
+      gboolean at_gc = isfinite (gc_pct) && fabs (knee - gc_pct) <= tolerance;
+
+      cache_found |= at_cache;
+      gc_found |= at_gc;
+      timed_check (at_cache || at_gc,
+                   "a fall at %.1f %% of capacity written, where the model's %s (within %.1f points)",
+                   knee, at_cache ? "cache ran out" : at_gc ? "GC began" : "events were not", tolerance);
+    }
+  if (isfinite (cache_pct))
+    timed_check (cache_found, "the model's cache ran out at %.1f %% written: a fall there", cache_pct);
+  if (isfinite (gc_pct))
+    printf ("# GC began at %.1f %% written%s\n", gc_pct,
+            gc_found ? ": a fall there" : " (no fall reported there: a shallow one is no fall)");
+
+  /* The write cliff is the last fall. */
   cliff = figure (fill, "cliff_pct");
-  timed_check (isfinite (cliff) && truth_cliff >= 0 && fabs (cliff - truth_cliff) <= 3.0,
-         "cliff at %.1f %% of capacity written; the model's %s at %.1f %% (within 3 points)",
-         cliff, has_cache ? "cache ran out" : "GC began", truth_cliff);
+  if (n_falls > 0)
+    check (cliff == json_object_get_double_member_with_default (
+                      json_array_get_object_element (json_node_get_array (falls), n_falls - 1), "knee_pct", NAN),
+           "the write cliff (%.1f %%) is the last fall", cliff);
+  else
+    check (!isfinite (cliff), "no falls, no write cliff");
 
   /* The plateau, against the IOPS the model delivered while the same bytes
    * were written (its own per-second log, prorated at the edges). */
@@ -607,7 +640,7 @@ check_analysis (JsonNode *truth,
   lo = num (fill, "summary.details.saturation.points.plateau.lo_pct");
   hi = num (fill, "summary.details.saturation.points.plateau.hi_pct");
   truth_curve (truth, &tc);
-  model_plateau = rate_between (tc.ops, tc.bytes, tc.secs, capacity * lo / 100, capacity * hi / 100 + 1);
+  model_plateau = rate_between (tc.ops, tc.bytes, tc.secs, origin + capacity * lo / 100, origin + capacity * hi / 100 + 1);
   timed_check (model_plateau > 0 && fabs (plateau / model_plateau - 1) <= 0.05,
          "plateau %.0f IOPS over %.0f-%.0f %% written; the model delivered %.0f IOPS there (within 5 %%)",
          plateau, lo, hi, model_plateau);

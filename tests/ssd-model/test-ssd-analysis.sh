@@ -5,8 +5,9 @@
 # and the rising shape), a 256 MiB model is mounted through FUSE and the real
 #   driveduel-cli run --preset write-saturation
 # discards it, fills it twice over and scores reads; then ssd-model-check
-# compares what the analysis reports with what the model logged: the cliff
-# within 3 points of capacity written of the event that causes it, the
+# compares what the analysis reports with what the model logged: every fall
+# within 3 points of capacity written of an event that causes one (the
+# cache running out, GC beginning), the cliff the last of them, the
 # plateau within 5 % of the IOPS the model delivered over the same bytes, the
 # first steady-state window after the model's GC began. The probe that
 # estimates a fill: its fall against the model's cache. Then the consistency
@@ -141,6 +142,13 @@ more-op|--shape falls --op 28
 two-units|--shape falls --units 2 --t-prog-cache-us 125 --t-prog-us 350
 rises|--shape rises
 EOF
+
+# The same fill after the preset's own 2 s probe, which writes into the
+# model's cache before the discard: the checker counts the fill from the
+# discard on.
+# shellcheck disable=SC2086
+run falls-probed analysis "--shape falls" \
+    run --preset write-saturation --runtime 1 --round 1 --interval-ms 100 --probe 2
 
 # The fill's probe (before the discard): where its rate fell against where
 # the model's cache ran out; on a model without a cache, no fall. A short
