@@ -32,6 +32,9 @@ typedef struct
   double          plateau_lo_pct;
   double          plateau_hi_pct;
   double          cliff_pct;
+  guint           n_falls;       /* every fall the analysis reported; the last is the cliff */
+  double          fall_pct[DUEL_SATURATION_MAX_FALLS];
+  double          fall_resolution_pct[DUEL_SATURATION_MAX_FALLS];
 } Drive;
 
 struct _DuelChartWriteCurve
@@ -105,6 +108,7 @@ build_drive (DuelChartWriteCurve *self,
   for (guint m = 0; m < N_MARKS; m++)
     drive->mark_pct[m] = drive->mark_iops[m] = NAN;
   drive->plateau_iops = drive->plateau_lo_pct = drive->plateau_hi_pct = drive->cliff_pct = NAN;
+  drive->n_falls = 0;
 
   drive->record = record;
   if (record == NULL)
@@ -154,6 +158,12 @@ build_drive (DuelChartWriteCurve *self,
 
   drive->plateau_iops = summary.plateau_iops;
   drive->cliff_pct = summary.cliff_pct;
+  drive->n_falls = summary.n_falls;
+  for (guint f = 0; f < summary.n_falls; f++)
+    {
+      drive->fall_pct[f] = summary.falls[f].knee_pct;
+      drive->fall_resolution_pct[f] = summary.falls[f].resolution_pct;
+    }
   /* The plateau's window as the analysis took it. */
   drive->plateau_lo_pct = summary.plateau_lo_pct;
   drive->plateau_hi_pct = summary.plateau_hi_pct;
@@ -257,7 +267,7 @@ duel_chart_write_curve_fill_legend (DuelChart       *chart,
 {
   DuelChartWriteCurve *self = DUEL_CHART_WRITE_CURVE (chart);
   const DuelChartStyle *style = duel_chart_get_style (chart);
-  gboolean any_plateau = FALSE, any_cliff = FALSE;
+  gboolean any_plateau = FALSE, any_cliff = FALSE, any_fall = FALSE;
 
   for (guint d = 0; d < self->n_drives; d++)
     {
@@ -269,12 +279,16 @@ duel_chart_write_curve_fill_legend (DuelChart       *chart,
       duel_chart_legend_add (legend, drive->published ? DUEL_CHART_MARK_MARKER : DUEL_CHART_MARK_LINE,
                              duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN), label);
       any_plateau |= isfinite (drive->plateau_iops) && !self->time_axis;
-      any_cliff |= isfinite (drive->cliff_pct);
+      any_cliff |= drive->n_falls > 0;
+      any_fall |= drive->n_falls > 1;
     }
   if (any_plateau)
     duel_chart_legend_add (legend, DUEL_CHART_MARK_DASH, &style->guide, _("Plateau (last 10 % written)"));
   if (any_cliff)
-    duel_chart_legend_add (legend, DUEL_CHART_MARK_DASH, &style->guide, _("Write cliff"));
+    duel_chart_legend_add (legend, DUEL_CHART_MARK_DASH, &style->guide,
+                           /* TRANSLATORS: the chart's legend: dashed lines mark where
+                            * the curve falls; the last fall is the write cliff */
+                           any_fall ? _("Falls; the last is the write cliff") : _("Write cliff"));
 }
 
 /* The x of a point given as % written, on either axis; NAN when unplaceable. */
@@ -302,8 +316,8 @@ duel_chart_write_curve_draw_content (DuelChart           *chart,
   const char *x_title;
   g_autofree char *time_title = NULL;
   g_autoptr(DuelChartLabels) labels = NULL;
-  char *cliff_label[DUEL_COMPARISON_MAX_DRIVES] = { NULL };
-  double cliff_px[DUEL_COMPARISON_MAX_DRIVES] = { 0 };
+  char *fall_label[DUEL_COMPARISON_MAX_DRIVES][DUEL_SATURATION_MAX_FALLS] = { { NULL } };
+  double fall_px[DUEL_COMPARISON_MAX_DRIVES][DUEL_SATURATION_MAX_FALLS] = { { 0 } };
   double dashes[] = { 6, 4 };
 
   /* Extents over curves and marks. */
@@ -421,22 +435,38 @@ duel_chart_write_curve_draw_content (DuelChart           *chart,
           cairo_stroke (cr);
         }
 
-      if (isfinite (drive->cliff_pct))
+      /* Each fall at its knee; the last is the write cliff. */
+      for (guint f = 0; f < drive->n_falls; f++)
         {
-          double cx = mark_x (self, drive, drive->cliff_pct, time_divisor);
+          double cx = mark_x (self, drive, drive->fall_pct[f], time_divisor);
+          gboolean cliff = f + 1 == drive->n_falls;
+          g_autofree char *pct = NULL;
+          g_autofree char *label = NULL;
+          double px;
 
-          if (isfinite (cx))
+          if (!isfinite (cx))
+            continue;
+          pct = duel_chart_format_number (drive->fall_pct[f], 0);
+          /* Coarse rows: how far off the knee may be. */
+          if (drive->fall_resolution_pct[f] >= 1)
             {
-              g_autofree char *pct = duel_chart_format_number (drive->cliff_pct, 0);
-              g_autofree char *label = g_strdup_printf (_("cliff %s %%"), pct);
-              double px = duel_chart_snap_x (cr, duel_chart_axis_map (&x_axis, cx));
+              g_autofree char *within = duel_chart_format_number (drive->fall_resolution_pct[f], 0);
 
-              cairo_move_to (cr, px, plot.y);
-              cairo_line_to (cr, px, plot.y + plot.height);
-              cairo_stroke (cr);
-              cliff_label[d] = g_steal_pointer (&label);
-              cliff_px[d] = px;
+              /* TRANSLATORS: chart labels at the falls of the write curve:
+               * where each begins, in % of capacity written, ± how far off
+               * that may be; the last fall is the write cliff */
+              label = cliff ? g_strdup_printf (_("cliff %s %% ± %s"), pct, within)
+                            : g_strdup_printf (_("fall %s %% ± %s"), pct, within);
             }
+          else
+            /* TRANSLATORS: chart labels at the falls of the write curve, in % of capacity written */
+            label = cliff ? g_strdup_printf (_("cliff %s %%"), pct) : g_strdup_printf (_("fall %s %%"), pct);
+          px = duel_chart_snap_x (cr, duel_chart_axis_map (&x_axis, cx));
+          cairo_move_to (cr, px, plot.y);
+          cairo_line_to (cr, px, plot.y + plot.height);
+          cairo_stroke (cr);
+          fall_label[d][f] = g_steal_pointer (&label);
+          fall_px[d][f] = px;
         }
     }
   cairo_set_dash (cr, NULL, 0, 0);
@@ -499,12 +529,14 @@ duel_chart_write_curve_draw_content (DuelChart           *chart,
         }
     }
   for (guint d = 0; d < self->n_drives; d++)
-    {
-      if (cliff_label[d] != NULL)
-        duel_chart_labels_add (labels, cliff_label[d], duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN),
-                               cliff_px[d], plot.y + style->font_size, DUEL_CHART_LABEL_RIGHT);
-      g_free (cliff_label[d]);
-    }
+    for (guint f = 0; f < DUEL_SATURATION_MAX_FALLS; f++)
+      {
+        if (fall_label[d][f] != NULL)
+          duel_chart_labels_add (labels, fall_label[d][f],
+                                 duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN),
+                                 fall_px[d][f], plot.y + style->font_size, DUEL_CHART_LABEL_RIGHT);
+        g_free (fall_label[d][f]);
+      }
   duel_chart_labels_draw (labels, cr, style);
   duel_chart_add_labels (chart, labels);
 

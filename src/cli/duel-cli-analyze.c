@@ -113,6 +113,13 @@ duel_cli_print_figures (const DuelTestRecord *record,
       print_padded (duel_figure_get_label (key));
       printf (" %s\n", value);
     }
+  if (duel_summary_lookup (summary, "cliff_pct", &intervals))
+    {
+      g_auto(GStrv) falls = duel_saturation_dup_falls_text (duel_summary_get_details ((DuelSummary *) summary));
+
+      for (guint i = 0; falls[i] != NULL; i++)
+        printf ("  %s\n", falls[i]);
+    }
   if (duel_summary_lookup (summary, "consistency_intervals", &intervals))
     {
       g_autofree char *partial = duel_analysis_consistency_dup_partial_note (record);

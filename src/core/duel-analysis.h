@@ -259,6 +259,8 @@ void duel_analysis_saturation (const DuelSeries         *series,
                                DuelSaturation           *out);
 void duel_saturation_clear    (DuelSaturation           *saturation);
 
+#define DUEL_SATURATION_MAX_FALLS 8
+
 /* The fill's summary as a result holds it (its figures and the plateau's
  * window from summary.details), typed for the charts: NAN where the record
  * has no such figure (a published result prints only some). */
@@ -270,10 +272,27 @@ typedef struct
   double plateau_lo_pct;        /* the window the plateau averages */
   double plateau_hi_pct;
   double cliff_pct;
+  /* The falls as summary.details.saturation.falls holds them, in order;
+   * the last is the cliff. A record without them but with a cliff_pct (a
+   * published reference, a file from before the falls) has that one. */
+  guint  n_falls;
+  struct
+  {
+    double knee_pct;
+    double resolution_pct;      /* NAN when not known */
+    double before_iops;
+    double after_iops;
+  } falls[DUEL_SATURATION_MAX_FALLS];
 } DuelSaturationSummary;
 
 void duel_saturation_summary_from_record (const DuelTestRecord  *record,
                                           DuelSaturationSummary *out);
+
+/* One sentence for each fall and each decline of a fill, as the summary
+ * @details hold them (a record's summary.details, or
+ * duel_summary_get_details()), in the reader's language; the last fall is
+ * named the write cliff. NULL-terminated; empty when there are none. */
+char **duel_saturation_dup_falls_text    (JsonObject            *details);
 
 /* % of capacity written at the end of each row (cumulative bytes of
  * @direction / @span_bytes x 100): the x axis of the write saturation chart.

@@ -11,6 +11,7 @@
 
 #include "duel-analysis-private.h"
 #include "duel-json.h"
+#include "duel-number.h"
 
 /* ---- Write saturation ------------------------------------------------------ */
 
@@ -612,6 +613,21 @@ static const DuelFigureInfo figures[] = {
   { "ss_first_steady_round",  "rounds", DUEL_BETTER_NONE,   N_("First steady-state round after the write cliff") },
 };
 
+static JsonArray *saturation_details_array (JsonObject *details,
+                                            const char *name);
+static void       falls_from_details       (JsonObject            *details,
+                                            DuelSaturationSummary *out);
+
+/* A number member, or NAN. */
+static double
+member_or_nan (JsonObject *object,
+               const char *member)
+{
+  double value;
+
+  return duel_json_get_number (object, member, &value) ? value : NAN;
+}
+
 void
 duel_saturation_summary_from_record (const DuelTestRecord  *record,
                                      DuelSaturationSummary *out)
@@ -637,6 +653,116 @@ duel_saturation_summary_from_record (const DuelTestRecord  *record,
       out->plateau_lo_pct = json_object_get_double_member_with_default (plateau, "lo_pct", NAN);
       out->plateau_hi_pct = json_object_get_double_member_with_default (plateau, "hi_pct", NAN);
     }
+
+  falls_from_details (duel_json_get_object (record->summary, "details"), out);
+  if (out->n_falls == 0 && isfinite (out->cliff_pct))
+    {
+      out->falls[0].knee_pct = out->cliff_pct;
+      out->falls[0].resolution_pct = out->falls[0].before_iops = out->falls[0].after_iops = NAN;
+      out->n_falls = 1;
+    }
+}
+
+static JsonArray *
+saturation_details_array (JsonObject *details,
+                          const char *name)
+{
+  return duel_json_get_array (duel_json_get_object (details, "saturation"), name);
+}
+
+/* summarize() writes details.saturation.falls. */
+static void
+falls_from_details (JsonObject            *details,
+                    DuelSaturationSummary *out)
+{
+  JsonArray *falls = saturation_details_array (details, "falls");
+
+  out->n_falls = 0;
+  for (guint i = 0; falls != NULL && i < json_array_get_length (falls) && out->n_falls < DUEL_SATURATION_MAX_FALLS; i++)
+    {
+      JsonNode *node = json_array_get_element (falls, i);
+      JsonObject *fall = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      double knee = fall != NULL ? member_or_nan (fall, "knee_pct") : NAN;
+
+      if (!isfinite (knee))
+        continue;
+      out->falls[out->n_falls].knee_pct = knee;
+      out->falls[out->n_falls].resolution_pct = member_or_nan (fall, "resolution_pct");
+      out->falls[out->n_falls].before_iops = member_or_nan (fall, "level_before_iops");
+      out->falls[out->n_falls].after_iops = member_or_nan (fall, "level_after_iops");
+      out->n_falls++;
+    }
+}
+
+char **
+duel_saturation_dup_falls_text (JsonObject *details)
+{
+  g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
+  DuelSaturationSummary sat;
+  JsonArray *declines;
+
+  falls_from_details (details, &sat);
+  for (guint i = 0; i < sat.n_falls; i++)
+    {
+      g_autofree char *at = duel_number_format (sat.falls[i].knee_pct, 1);
+      g_autofree char *before = duel_number_format (sat.falls[i].before_iops, 0);
+      g_autofree char *after = duel_number_format (sat.falls[i].after_iops, 0);
+      g_autofree char *where = NULL;
+      g_autofree char *line = NULL;
+
+      /* Coarse rows: say how far off the knee may be. */
+      if (sat.falls[i].resolution_pct >= 1)
+        {
+          g_autofree char *within = duel_number_format (sat.falls[i].resolution_pct, 1);
+
+          /* TRANSLATORS: where a fall of the write curve begins, in % of
+           * capacity written, and how far off that may be ("20.0 % (± 6.0)") */
+          where = g_strdup_printf (_("%s %% (± %s)"), at, within);
+        }
+      else
+        /* TRANSLATORS: where a fall of the write curve begins, in % of capacity written */
+        where = g_strdup_printf (_("%s %%"), at);
+
+      if (!isfinite (sat.falls[i].before_iops) || !isfinite (sat.falls[i].after_iops))
+        line = i + 1 == sat.n_falls
+               /* TRANSLATORS: the write cliff: the last fall of the write curve, into its plateau */
+               ? g_strdup_printf (_("Write cliff at %s of capacity written."), where)
+               : g_strdup_printf (_("A fall at %s of capacity written."), where);
+      else if (i + 1 == sat.n_falls)
+        /* TRANSLATORS: the write cliff, where it begins, and the IOPS levels before and after it */
+        line = g_strdup_printf (_("Write cliff at %s of capacity written: from %s to %s IOPS, into the plateau."),
+                                where, before, after);
+      else
+        /* TRANSLATORS: a fall of the write curve before the cliff (a write cache running out, say) */
+        line = g_strdup_printf (_("A fall at %s of capacity written: from %s to %s IOPS."), where, before, after);
+      g_strv_builder_add (lines, line);
+    }
+
+  declines = saturation_details_array (details, "declines");
+  for (guint i = 0; declines != NULL && i < json_array_get_length (declines); i++)
+    {
+      JsonNode *node = json_array_get_element (declines, i);
+      JsonObject *d = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      g_autofree char *from = NULL;
+      g_autofree char *to = NULL;
+      g_autofree char *lo = NULL;
+      g_autofree char *hi = NULL;
+      g_autofree char *line = NULL;
+
+      if (d == NULL)
+        continue;
+      from = duel_number_format (member_or_nan (d, "from_iops"), 0);
+      to = duel_number_format (member_or_nan (d, "to_iops"), 0);
+      lo = duel_number_format (member_or_nan (d, "from_pct"), 0);
+      hi = duel_number_format (member_or_nan (d, "to_pct"), 0);
+      /* TRANSLATORS: a slow decline of the write curve, not a fall: the
+       * IOPS it declines from and to, and where most of it happens, in %
+       * of capacity written */
+      line = g_strdup_printf (_("A decline, not a fall: from %s to %s IOPS, mostly between %s %% and %s %% "
+                                "of capacity written."), from, to, lo, hi);
+      g_strv_builder_add (lines, line);
+    }
+  return g_strv_builder_end (lines);
 }
 
 /* A random write of at least the span once: the drive fills. */
