@@ -530,6 +530,9 @@ summarize (const DuelTestRecord     *record,
   duel_summary_add (summary, "plateau_iops", sat.plateau.iops);
   duel_summary_add (summary, "cliff_pct", sat.cliff_pct);
   duel_summary_add (summary, "cliff_gb", sat.cliff_gb);
+  /* A fall before the cliff: on most drives, the write cache running out. */
+  duel_summary_add (summary, "first_fall_pct",
+                    sat.falls.falls->len >= 2 ? g_array_index (sat.falls.falls, DuelFall, 0).knee_pct : NAN);
   duel_summary_add (summary, "ss_rounds", sat.steady_state.rounds->len);
   duel_summary_add (summary, "ss_window_mean_iops", last->complete ? last->mean : NAN);
   duel_summary_add (summary, "ss_data_excursion_pct",
@@ -605,6 +608,8 @@ static const DuelFigureInfo figures[] = {
   /* xgettext:no-c-format */
   { "cliff_pct",              "%",      DUEL_BETTER_HIGHER, N_("Write cliff, % of capacity written") },
   { "cliff_gb",               "GB",     DUEL_BETTER_HIGHER, N_("Data written before the write cliff") },
+  /* xgettext:no-c-format */
+  { "first_fall_pct",         "%",      DUEL_BETTER_HIGHER, N_("First fall before the cliff, % of capacity written") },
   { "ss_rounds",              "rounds", DUEL_BETTER_NONE,   N_("Steady-state rounds measured") },
   { "ss_window_mean_iops",    "IOPS",   DUEL_BETTER_HIGHER, N_("Steady-state window mean") },
   { "ss_data_excursion_pct",  "%",      DUEL_BETTER_LOWER,  N_("Steady-state data excursion") },
