@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duel-comparison.h"
+#include "duel-json.h"
 #include "duel-error.h"
 #include "test-chart-helpers.h"
 #include "test-locale.h"
@@ -536,7 +537,29 @@ test_partial_interval_notes (void)
   row = find_row (comparison, DUEL_TEST_CONSISTENCY, "consistency_intervals");
   g_assert_cmpfloat (row->value[0], ==, 1200);
   g_assert_cmpfloat (row->value[1], ==, 1200);
-  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, DUEL_TEST_WSAT_FILL)), ==, 0);
+  /* The fill's notes are its falls, a sentence each, under each drive's name. */
+  {
+    const char * const *fill = duel_comparison_get_notes (comparison, DUEL_TEST_WSAT_FILL);
+    DuelResult *drives[] = { a, b };
+    const char *names[] = { "Alpha SSD", "Beta SSD" };
+    guint k = 0;
+
+    for (guint d = 0; d < 2; d++)
+      {
+        DuelTestRecord *record = duel_result_find_test (drives[d], DUEL_TEST_WSAT_FILL);
+        g_auto(GStrv) falls = duel_saturation_dup_falls_text (duel_json_get_object (record->summary, "details"));
+
+        for (guint i = 0; falls[i] != NULL; i++, k++)
+          {
+            g_autofree char *want = g_strdup_printf ("%s: %s", names[d], falls[i]);
+
+            g_assert_nonnull (fill[k]);
+            g_assert_cmpstr (fill[k], ==, want);
+          }
+      }
+    g_assert_null (fill[k]);
+    g_assert_cmpuint (k, >, 0);
+  }
   g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, "qos-mix-qd32")), ==, 0);
   g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, "no-such-test")), ==, 0);
   g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_notes (comparison, NULL)), ==, 0);

@@ -1041,8 +1041,22 @@ check_fairness (DuelComparison *self,
 
 static DuelAnalysisKind summary_kind (const DuelTestRecord *record);
 
-/* The notes on @test's rows: for now, a consistency run whose last interval
- * was cut short and left out of its figures. */
+static void
+add_drive_note (DuelComparison *self,
+                GPtrArray      *notes,
+                guint           drive,
+                const char     *note)
+{
+  if (self->n_drives > 1)
+    /* TRANSLATORS: a note on one drive's figures: the drive's name, the note */
+    g_ptr_array_add (notes, g_strdup_printf (_("%s: %s"), self->names[drive], note));
+  else
+    g_ptr_array_add (notes, g_strdup (note));
+}
+
+/* The notes on @test's rows: the falls and declines of a fill, and a
+ * consistency run whose last interval was cut short and left out of its
+ * figures. */
 static void
 add_notes (DuelComparison *self,
            const char     *test)
@@ -1060,16 +1074,20 @@ add_notes (DuelComparison *self,
       kind = summary_kind (record);
       if (kind == DUEL_ANALYSIS_NONE)
         kind = duel_analysis_kind_for_test_name (record->name);
+      if (kind == DUEL_ANALYSIS_SATURATION)
+        {
+          /* Each fall and decline of the fill, in a sentence. */
+          g_auto(GStrv) falls = duel_saturation_dup_falls_text (duel_json_get_object (record->summary, "details"));
+
+          for (guint i = 0; falls[i] != NULL; i++)
+            add_drive_note (self, notes, d, falls[i]);
+          continue;
+        }
       if (kind != DUEL_ANALYSIS_CONSISTENCY)
         continue;
       note = duel_analysis_consistency_dup_partial_note (record);
-      if (note == NULL)
-        continue;
-      if (self->n_drives > 1)
-        /* TRANSLATORS: a note on one drive's figures: the drive's name, the note */
-        g_ptr_array_add (notes, g_strdup_printf (_("%s: %s"), self->names[d], note));
-      else
-        g_ptr_array_add (notes, g_steal_pointer (&note));
+      if (note != NULL)
+        add_drive_note (self, notes, d, note);
     }
   g_ptr_array_add (notes, NULL);
   g_hash_table_replace (self->notes, g_strdup (test), notes);
