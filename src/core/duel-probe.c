@@ -9,7 +9,6 @@
 #include "duel-engine.h"
 #include "duel-probe.h"
 
-#define PROBE_INTERVAL_MS     100
 #define FALL_MIN_ROWS_BEFORE  3
 #define FALL_MIN_ROWS_AFTER   5
 /* Confirmed with twice that: by then the split one row early (a fast row
@@ -122,28 +121,46 @@ duel_probe_longest_ms (guint64 min_ms)
   return MAX (min_ms, DUEL_PROBE_MAX_MS);
 }
 
+guint
+duel_probe_interval_ms (guint64 min_ms)
+{
+  return (guint) MAX (MIN (DUEL_PROBE_INTERVAL_MS, min_ms), DUEL_WORKLOAD_MIN_INTERVAL_MS);
+}
+
+gboolean
+duel_probe_should_stop (const DuelSeries *series,
+                        guint64           elapsed_ns,
+                        guint64           written_bytes,
+                        guint64           min_ms,
+                        guint64           span_bytes)
+{
+  gboolean confirmed = FALSE;
+  gboolean fell;
+
+  if (elapsed_ns < min_ms * G_GUINT64_CONSTANT (1000000))
+    return FALSE;
+  fell = duel_probe_find_fall (series, NULL, &confirmed);
+  return (fell && confirmed) || (!fell && written_bytes >= (guint64) (DUEL_PROBE_SPAN_SHARE * span_bytes));
+}
+
 typedef struct
 {
-  guint64       min_ns;
-  guint64       enough_bytes;
+  guint64       min_ms;
+  guint64       span_bytes;
   GCancellable *stop;
 } Watch;
 
-/* In the engine thread: stop once the minimum has run and the fall is
- * confirmed, or nothing fell over enough bytes to have shown a cache. */
+/* In the engine thread, at each interval's end. */
 static void
 watch_progress (const DuelProgress *progress,
                 DuelTestRecord     *record,
                 gpointer            user_data)
 {
   Watch *watch = user_data;
-  gboolean confirmed = FALSE;
-  gboolean fell;
 
-  if (!progress->interval_closed || progress->elapsed_ns < watch->min_ns)
-    return;
-  fell = duel_probe_find_fall (record->series, NULL, &confirmed);
-  if ((fell && confirmed) || (!fell && progress->bytes[DUEL_DIRECTION_WRITE] >= watch->enough_bytes))
+  if (progress->interval_closed &&
+      duel_probe_should_stop (record->series, progress->elapsed_ns, progress->bytes[DUEL_DIRECTION_WRITE],
+                              watch->min_ms, watch->span_bytes))
     g_cancellable_cancel (watch->stop);
 }
 
@@ -176,11 +193,10 @@ duel_probe_run (DuelTarget       *target,
   workload.read_percent = 0;
   workload.span_length = span_bytes;
   workload.runtime_ms = duel_probe_longest_ms (min_ms);
-  workload.interval_ms = MAX (MIN (PROBE_INTERVAL_MS, min_ms), DUEL_WORKLOAD_MIN_INTERVAL_MS);
+  workload.interval_ms = duel_probe_interval_ms (min_ms);
   probe = duel_test_record_new ("probe", &workload);
 
-  watch = (Watch) { .min_ns = min_ms * G_GUINT64_CONSTANT (1000000),
-                    .enough_bytes = (guint64) (DUEL_PROBE_SPAN_SHARE * span_bytes), .stop = stop };
+  watch = (Watch) { .min_ms = min_ms, .span_bytes = span_bytes, .stop = stop };
   if (cancellable != NULL)
     handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), g_object_ref (stop), g_object_unref);
   ok = duel_engine_run (target, probe, stop, watch_progress, &watch, &local_error);

@@ -26,6 +26,8 @@ G_BEGIN_DECLS
 #define DUEL_PROBE_SPAN_SHARE    0.25
 /* A fall: the rate after it under 1/this of the rate before. */
 #define DUEL_PROBE_FALL_FACTOR   2.0
+/* Its rows, unless its minimum is shorter. */
+#define DUEL_PROBE_INTERVAL_MS   100
 
 typedef struct
 {
@@ -50,6 +52,20 @@ gboolean duel_probe_find_fall (const DuelSeries *series,
 void     duel_probe_summarize (const DuelSeries *series,
                                guint64           runtime_ns,
                                DuelProbeResult  *out);
+
+/* The interval of a probe asked to run at least @min_ms. */
+guint    duel_probe_interval_ms (guint64          min_ms);
+
+/* The probe's stopping rule, at the end of an interval: @series its rows
+ * so far, @written_bytes in @elapsed_ns. TRUE once it ran at least @min_ms
+ * and either its fall is confirmed or, with no fall, it wrote
+ * DUEL_PROBE_SPAN_SHARE of @span_bytes. (Its longest, duel_probe_longest_ms(),
+ * is its runtime limit.) Pure, so a simulated drive can be probed the same way. */
+gboolean duel_probe_should_stop (const DuelSeries *series,
+                                 guint64           elapsed_ns,
+                                 guint64           written_bytes,
+                                 guint64           min_ms,
+                                 guint64           span_bytes);
 
 /* The longest a probe asked to run at least @min_ms runs. */
 guint64  duel_probe_longest_ms (guint64           min_ms);
