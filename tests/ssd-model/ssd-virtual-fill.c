@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "duel-offsets.h"
+#include "duel-probe.h"
 #include "ssd-virtual-fill.h"
 
 #define NSEC G_GUINT64_CONSTANT (1000000000)
@@ -30,17 +31,19 @@ close_rows (SsdVirtualFill *fill,
     }
 }
 
-void
-ssd_virtual_fill_run (const SsdConfig *cfg,
-                      guint            queue_depth,
-                      double           multiple,
-                      guint            interval_ms,
-                      guint64          seed,
-                      SsdVirtualFill  *fill)
+/* The fill on @ftl: a discard of the whole span at @trim_at on the model's
+ * clock, then the writes from @origin. */
+static void
+fill_on (SsdFtl          *ftl,
+         guint64          trim_at,
+         guint64          origin,
+         guint            queue_depth,
+         double           multiple,
+         guint            interval_ms,
+         guint64          seed,
+         SsdVirtualFill  *fill)
 {
-  SsdFtl *ftl = ssd_ftl_new (cfg);
   guint64 n_pages = ssd_ftl_n_pages (ftl), total = (guint64) llround (multiple * n_pages), issued = 0, end = 0;
-  guint64 origin = NSEC;   /* the model's clock may not start at 0 */
   g_autofree guint64 *done = g_new (guint64, queue_depth);
   g_autofree guint64 *issued_at = g_new (guint64, queue_depth);
   DuelSeriesRow row = { .t_ms = interval_ms, .temperature_c = NAN };
@@ -55,7 +58,7 @@ ssd_virtual_fill_run (const SsdConfig *cfg,
   fill->n_pages = n_pages;
   duel_offsets_init (&offsets, DUEL_PATTERN_RANDOM, 0, n_pages * SSD_PAGE_SIZE, SSD_PAGE_SIZE, 0, seed);
 
-  ssd_ftl_trim (ftl, 0, n_pages, origin);
+  ssd_ftl_trim (ftl, 0, n_pages, trim_at);
   for (guint i = 0; i < queue_depth; i++)
     {
       issued_at[i] = origin;
@@ -94,6 +97,97 @@ ssd_virtual_fill_run (const SsdConfig *cfg,
   ssd_ftl_counters (ftl, &fill->counters);
   if (!ssd_ftl_check (ftl, &error))
     g_error ("the model is inconsistent: %s", error->message);
+}
+
+void
+ssd_virtual_fill_run (const SsdConfig *cfg,
+                      guint            queue_depth,
+                      double           multiple,
+                      guint            interval_ms,
+                      guint64          seed,
+                      SsdVirtualFill  *fill)
+{
+  SsdFtl *ftl = ssd_ftl_new (cfg);
+
+  /* The model's clock may not start at 0. */
+  fill_on (ftl, NSEC, NSEC, queue_depth, multiple, interval_ms, seed, fill);
+  ssd_ftl_free (ftl);
+}
+
+/* The probe of duel-probe.c on @ftl from @origin: 4 KiB random writes at
+ * @queue_depth over the whole capacity in rows of its interval, stopped by
+ * duel_probe_should_stop() at each row's end or at its longest, the writes
+ * in flight then completing. Returns when the last one completed. */
+static guint64
+probe_on (SsdFtl          *ftl,
+          guint64          origin,
+          guint            queue_depth,
+          guint64          min_ms,
+          guint64          seed,
+          DuelProbeResult *out)
+{
+  guint64 n_pages = ssd_ftl_n_pages (ftl), written = 0, end = 0;
+  guint64 longest_ns = duel_probe_longest_ms (min_ms) * MSEC;
+  guint interval_ms = duel_probe_interval_ms (min_ms);
+  g_autofree guint64 *done = g_new (guint64, queue_depth);
+  g_autoptr(DuelSeries) series = duel_series_new ();
+  DuelSeriesRow row = { .t_ms = interval_ms, .temperature_c = NAN };
+  gboolean stopped = FALSE;
+  DuelOffsets offsets;
+
+  duel_offsets_init (&offsets, DUEL_PATTERN_RANDOM, 0, n_pages * SSD_PAGE_SIZE, SSD_PAGE_SIZE, 0, seed);
+  for (guint i = 0; i < queue_depth; i++)
+    done[i] = ssd_ftl_write (ftl, duel_offsets_next (&offsets) / SSD_PAGE_SIZE, 1, origin);
+  for (;;)
+    {
+      guint m = 0;
+      guint64 t;
+
+      for (guint i = 1; i < queue_depth; i++)
+        if (done[i] < done[m])
+          m = i;
+      if (done[m] == G_MAXUINT64)
+        break;
+      t = done[m] - origin;
+      /* An interval's end: where the engine calls the probe's watch. */
+      while (t >= row.t_ms * MSEC)
+        {
+          duel_series_append (series, &row);
+          stopped |= duel_probe_should_stop (series, row.t_ms * MSEC, written, min_ms, n_pages * SSD_PAGE_SIZE);
+          memset (&row, 0, sizeof row);
+          row.t_ms = duel_series_get_length (series) * (guint64) interval_ms + interval_ms;
+          row.temperature_c = NAN;
+        }
+      row.ops[DUEL_DIRECTION_WRITE]++;
+      row.bytes[DUEL_DIRECTION_WRITE] += SSD_PAGE_SIZE;
+      written += SSD_PAGE_SIZE;
+      end = t;
+      if (!stopped && done[m] - origin < longest_ns)
+        done[m] = ssd_ftl_write (ftl, duel_offsets_next (&offsets) / SSD_PAGE_SIZE, 1, done[m]);
+      else
+        done[m] = G_MAXUINT64;
+    }
+  row.t_ms = MAX ((end + MSEC - 1) / MSEC, duel_series_get_length (series) * (guint64) interval_ms + 1);
+  duel_series_append (series, &row);
+  duel_probe_summarize (series, end, out);
+  return origin + end;
+}
+
+void
+ssd_virtual_fill_run_probed (const SsdConfig *cfg,
+                             guint            queue_depth,
+                             double           multiple,
+                             guint            interval_ms,
+                             guint64          probe_min_ms,
+                             guint64          gap_ms,
+                             guint64          seed,
+                             DuelProbeResult *out_probe,
+                             SsdVirtualFill  *fill)
+{
+  SsdFtl *ftl = ssd_ftl_new (cfg);
+  guint64 probe_end = probe_on (ftl, NSEC, queue_depth, probe_min_ms, seed ^ G_GUINT64_CONSTANT (0x9e0be), out_probe);
+
+  fill_on (ftl, probe_end, probe_end + gap_ms * MSEC, queue_depth, multiple, interval_ms, seed, fill);
   ssd_ftl_free (ftl);
 }
 
@@ -199,4 +293,40 @@ ssd_random_config (guint64    seed,
               out->gc_threshold, out->t_prog_ns / 1e3, out->t_prog_cache_ns / 1e3, out->t_read_ns / 1e3,
               out->t_erase_ns / 1e3,
               out->initial == SSD_INITIAL_FRESH ? "fresh" : "used, trimmed");
+}
+
+/* splitmix64's finaliser. */
+static guint64
+mix (guint64 x)
+{
+  x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  x = (x ^ (x >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x = (x ^ (x >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+
+void
+ssd_random_drive (guint64    seed,
+                  SsdConfig *out,
+                  guint     *out_interval_ms,
+                  char      *out_what,
+                  gsize      what_size)
+{
+  guint64 state = mix (seed ^ G_GUINT64_CONSTANT (0xd21e));
+  char what[300];
+  double scale, rows, fill_s;
+
+  ssd_random_config (mix (seed), out, what, sizeof what);
+  uniform (&state);
+  scale = exp (between (&state, 0, log (30)));
+  out->t_read_ns = (guint64) (out->t_read_ns * scale);
+  out->t_prog_ns = (guint64) (out->t_prog_ns * scale);
+  out->t_prog_cache_ns = (guint64) (out->t_prog_cache_ns * scale);
+  out->t_erase_ns = (guint64) (out->t_erase_ns * scale);
+  out->idle_ns = (guint64) (out->idle_ns * scale);
+  /* The fill's time at the native program time, in rows. */
+  rows = exp (between (&state, log (500), log (20000)));
+  fill_s = 2.0 * out->capacity_bytes / SSD_PAGE_SIZE * out->t_prog_ns / out->units / 1e9;
+  *out_interval_ms = CLAMP ((guint) (fill_s * 1000 / rows), 1, 1000);
+  g_snprintf (out_what, what_size, "%s, times x %.1f, rows of %u ms", what, scale, *out_interval_ms);
 }

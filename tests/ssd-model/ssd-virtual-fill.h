@@ -12,6 +12,7 @@
  */
 #pragma once
 
+#include "duel-probe.h"
 #include "duel-series.h"
 #include "ssd-ftl.h"
 
@@ -35,6 +36,22 @@ void ssd_virtual_fill_run   (const SsdConfig *cfg,
                              SsdVirtualFill  *out);
 void ssd_virtual_fill_clear (SsdVirtualFill  *fill);
 
+/* As the write-saturation preset runs it: first the probe of duel-probe.c
+ * (at least @probe_min_ms, its own stopping rule: duel_probe_should_stop())
+ * on the drive as @cfg leaves it, its result in @out_probe; @gap_ms later
+ * (the discard) the fill as ssd_virtual_fill_run() does it, on the drive
+ * the probe left. The fill's rows count from its own start; its counters
+ * hold the probe's writes too (the fill's own events from whole_trim_at). */
+void ssd_virtual_fill_run_probed (const SsdConfig *cfg,
+                                  guint            queue_depth,
+                                  double           multiple,
+                                  guint            interval_ms,
+                                  guint64          probe_min_ms,
+                                  guint64          gap_ms,
+                                  guint64          seed,
+                                  DuelProbeResult *out_probe,
+                                  SsdVirtualFill  *fill);
+
 /* The rate (writes a second) of the writes that completed while @lo_pct to
  * @hi_pct of the capacity was written, from the completions themselves. */
 double ssd_virtual_fill_rate (const SsdVirtualFill *fill,
@@ -52,5 +69,16 @@ void ssd_random_config (guint64    seed,
                         SsdConfig *out,
                         char      *out_what,
                         gsize      what_size);
+
+/* A drive for the time-left tests: ssd_random_config() of @seed well mixed
+ * (it draws alike for consecutive seeds), its flash times scaled by 1 to
+ * 30 (a drive up to 30 times slower, whose fill the probe's 2–20 s see
+ * less of, as on a drive of terabytes), and an interval that gives its
+ * fill 500 to 20 000 rows. */
+void ssd_random_drive (guint64    seed,
+                       SsdConfig *out,
+                       guint     *out_interval_ms,
+                       char      *out_what,
+                       gsize      what_size);
 
 G_END_DECLS
