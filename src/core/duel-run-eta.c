@@ -12,18 +12,35 @@
 /* Two live rates. The recent one covers the last 10 % of the span written
  * (the analysis's plateau window) and at least 1 s and 5 intervals: what
  * the drive does now. The regime's covers everything since the rate last
- * changed by a factor of two (a write cliff halves it or more), so noise
- * in a steady stretch averages out instead of swinging the estimate. */
+ * changed for good, so noise in a steady stretch averages out instead of
+ * swinging the estimate. */
 #define RECENT_SPAN_SHARE   0.1
 #define RECENT_MIN_S        1.0
 #define RECENT_MIN_ROWS     5
-#define REGIME_CHANGE       2.0
+/* A change of level: the last 2 % of the span written (and 1 s, 5
+ * intervals) under 3/4 of the regime's rate before it, or over 4/3 of it,
+ * and the rate since staying there while twice as much more is written. A
+ * dip or a burst of the shapes the analysis ignores (under 1.5 % of the
+ * capacity, docs/analysis.md) is over before that. */
+#define DETECT_SPAN_SHARE   0.02
+#define LEVEL_FALL          0.75
+#define LEVEL_CONFIRM       2.0
+/* A regime's drift: from its two halves once it is 10 % of the span long,
+ * shrunk towards none while it is short (as much again as its length, 20 %
+ * of the span: half), and never followed below half the rate it has now.
+ * After GC starts its cost keeps growing for the rest of a 2x fill. */
+#define TREND_MIN_SHARE     0.1
+#define TREND_SHRINK_SHARE  0.2
+#define TREND_FLOOR         0.5
 /* Without a complete row, a rate needs this much time behind it. */
 #define RATE_MIN_S          1.0
 /* GC shows as a recent rate this far below the first pass's end rate. */
 #define GC_SEEN_DROP        0.2
-/* Past 1.5 spans with no such fall the drive has over 50 % spare area or no
- * GC at all: either way it costs little for the rest of the fill. */
+/* GC starts once the spare area is written too: past 1.1 spans with none
+ * seen, the drive has over 10 % of it, and the more it has the less GC
+ * costs; past 1.5 spans, over 50 % or no GC at all: either way it costs
+ * little for the rest of the fill. The prior fades to nothing in between. */
+#define GC_EARLIEST_PASS    1.1
 #define GC_LATEST_PASS      1.5
 #define PROBE_BLOCK_BYTES   4096.0
 /* Past the probe's bytes, a fill this much faster than the probe's end
@@ -36,6 +53,15 @@ typedef enum
   STEP_RUNNING,
   STEP_DONE,
 } StepState;
+
+/* A window over the last rows: it starts after row @lo - 1, at @lo_bytes
+ * and @lo_s. */
+typedef struct
+{
+  guint        lo;
+  guint64      lo_bytes;
+  double       lo_s;
+} Window;
 
 typedef struct
 {
@@ -61,23 +87,25 @@ typedef struct
   double       remaining_s;       /* at @remaining_us, NAN until known */
   gint64       remaining_us;
 
-  /* The recent window starts after row @lo - 1, at @lo_bytes and @lo_s;
-   * the regime at @regime_bytes and @regime_s. */
-  guint        lo;
-  guint64      lo_bytes;
-  double       lo_s;
+  Window       recent;
+  Window       detect;
+  Window       mid;               /* the regime's second half */
+  /* The regime starts at @regime_bytes and @regime_s. */
   guint64      regime_bytes;
   double       regime_s;
-  /* A fall not yet confirmed: from @drop_bytes at @drop_s, under half of
+  /* A change not yet confirmed: from @drop_bytes at @drop_s, away from
    * @drop_before_rate (NAN: none). */
   guint64      drop_bytes;
   double       drop_s;
   double       drop_before_rate;
+  guint        drop_row;
+  guint64      last_fall_bytes;   /* where the last confirmed fall was seen (0: none) */
 
   /* Passes over the span (random writes). */
   gboolean     past_probe;        /* the recent window starts past the probe's bytes */
   guint64      probe_reached_bytes; /* where the fill first passed them (0: not yet) */
   double       probe_reached_s;
+  guint        probe_reached_row;
   gboolean     past_first;
   double       first_rate;        /* the regime's rate when the first pass ended */
   gboolean     gc_seen;
@@ -230,6 +258,67 @@ probe_informs (DuelRunEta *self,
          isfinite (self->probe_rate);
 }
 
+static void
+regime_restart (Step   *step,
+                guint   row,
+                guint64 bytes,
+                double  s,
+                double  rate)
+{
+  step->regime_bytes = bytes;
+  step->regime_s = s;
+  step->regime_rate = rate;
+  step->mid = (Window) { .lo = row, .lo_bytes = bytes, .lo_s = s };
+  step->drop_before_rate = NAN;
+}
+
+/* The regime's rate changes along it by this factor per byte (ln), from
+ * its two halves, when it is long enough to say: only a decline, and only
+ * a drift (within the band of a level change: a fall still in the window
+ * is not a trend). Shrunk towards 0 while the regime is short. */
+static double
+regime_trend (const Step *step)
+{
+  double span = step->span_bytes > 0 ? MIN (step->span_bytes, step->byte_limit) : step->byte_limit;
+  double length = step->bytes - step->regime_bytes;
+  double r1, r2;
+
+  if (length < TREND_MIN_SHARE * span || step->mid.lo_s <= step->regime_s || step->elapsed_s <= step->mid.lo_s ||
+      step->mid.lo_bytes <= step->regime_bytes)
+    return 0;
+  r1 = (step->mid.lo_bytes - step->regime_bytes) / (step->mid.lo_s - step->regime_s);
+  r2 = (step->bytes - step->mid.lo_bytes) / (step->elapsed_s - step->mid.lo_s);
+  if (!(r2 < r1) || r2 < LEVEL_FALL * r1)
+    return 0;
+  return log (r2 / r1) / (length / 2) * length / (length + TREND_SHRINK_SHARE * span);
+}
+
+/* Seconds to write @bytes from a rate of @rate that changes by @trend (ln
+ * per byte, <= 0), down to TREND_FLOOR of it at most. */
+static double
+time_with_trend (double bytes,
+                 double rate,
+                 double trend)
+{
+  double to_floor;
+
+  if (trend >= 0 || bytes <= 0)
+    return bytes / rate;
+  to_floor = log (TREND_FLOOR) / trend;
+  if (bytes <= to_floor)
+    return expm1 (-trend * bytes) / (-trend * rate);
+  return expm1 (-trend * to_floor) / (-trend * rate) + (bytes - to_floor) / (TREND_FLOOR * rate);
+}
+
+/* The rate fell for good in the second pass: GC began, and the regime
+ * since is its rate. */
+static gboolean
+gc_fall_seen (const Step *step)
+{
+  return has_second_pass (step) && step->last_fall_bytes > 0 &&
+         step->last_fall_bytes >= step->span_bytes / write_share (step);
+}
+
 /* Seconds to transfer the rest of a size-bounded step, from @done bytes at
  * @elapsed_s, with the live rates (bytes/s, NAN when none yet). */
 static double
@@ -243,7 +332,7 @@ predict_bytes_s (DuelRunEta *self,
   double limit = (double) step->byte_limit;
   double first_end = limit;
   double first_rate = regime_rate;
-  double seconds = 0;
+  double seconds = 0, trend = 0;
 
   if (has_second_pass (step))
     first_end = step->span_bytes / write_share (step);
@@ -273,25 +362,36 @@ predict_bytes_s (DuelRunEta *self,
 
   if (done < first_end)
     {
-      seconds += (first_end - done) / first_rate;
+      /* The regime's own rate goes on as it went. */
+      seconds += first_rate == regime_rate ? time_with_trend (first_end - done, first_rate, regime_trend (step))
+                                           : (first_end - done) / first_rate;
       done = first_end;
     }
   if (done < limit)
     {
       double second_rate = step->past_first ? step->first_rate : first_rate;
 
-      /* Flash: GC from here on, at the prior until the drive shows its
-       * own (slower) rate, or none by the latest plausible start. */
-      if (self->flash)
+      /* Flash: GC from here on, at the prior until the drive shows it
+       * (then its own rate and drift), fading when it does not show. */
+      if (self->flash && gc_fall_seen (step))
         {
-          if (!step->past_first || step->gc_seen || step->write_bytes < GC_LATEST_PASS * step->span_bytes)
-            second_rate *= DUEL_RUN_ETA_GC_PRIOR;
+          second_rate = isfinite (recent_rate) && recent_rate > 0 ? MIN (regime_rate, recent_rate) : regime_rate;
+          trend = regime_trend (step);
+        }
+      else if (self->flash)
+        {
+          /* Not shown yet: the later GC starts, the more spare area it
+           * has, the less it costs; by GC_LATEST_PASS it would have shown. */
+          double x = step->past_first && !step->gc_seen ? (double) step->write_bytes / step->span_bytes : 1;
+          double u = CLAMP ((x - GC_EARLIEST_PASS) / (GC_LATEST_PASS - GC_EARLIEST_PASS), 0, 1);
+
+          second_rate *= DUEL_RUN_ETA_GC_PRIOR + (1 - DUEL_RUN_ETA_GC_PRIOR) * u;
           if (step->past_first && isfinite (recent_rate) && recent_rate > 0)
             second_rate = MIN (second_rate, recent_rate);
         }
       else if (step->past_first)
         second_rate = regime_rate;
-      seconds += (limit - done) / second_rate;
+      seconds += time_with_trend (limit - done, second_rate, trend);
     }
   return seconds;
 }
@@ -360,6 +460,87 @@ duel_run_eta_step_started (DuelRunEta *self,
   step->remaining_us = now_us;
 }
 
+/* Slides @window's start over the rows it no longer needs: it keeps at
+ * least @bytes and recent_min_s(). */
+static void
+window_slide (Window           *window,
+              const DuelSeries *rows,
+              guint             n_rows,
+              const Step       *step,
+              double            bytes)
+{
+  double min_s = recent_min_s (step);
+
+  while (window->lo < n_rows)
+    {
+      const DuelSeriesRow *row = duel_series_get_row (rows, window->lo);
+      guint64 next_bytes = window->lo_bytes + row->bytes[DUEL_DIRECTION_READ] + row->bytes[DUEL_DIRECTION_WRITE];
+      double next_s = row->t_ms / 1e3;
+
+      if (step->bytes < next_bytes + bytes || step->elapsed_s < next_s + min_s)
+        break;
+      window->lo_bytes = next_bytes;
+      window->lo_s = next_s;
+      window->lo++;
+    }
+}
+
+/* Outside [LEVEL_FALL, 1 / LEVEL_FALL] x @level. */
+static gboolean
+out_of_band (double rate,
+             double level)
+{
+  return rate < LEVEL_FALL * level || rate * LEVEL_FALL > level;
+}
+
+/* A new regime starts when the detection window's rate leaves the band
+ * around the regime's rate before it and the rate since stays out of it,
+ * now and on the whole, while LEVEL_CONFIRM windows more are written: a
+ * write cache running out, GC starting, a trim backlog cleared. A slow
+ * second on a busy host does not reset what was learnt. */
+static void
+detect_level_change (Step  *step,
+                     guint  n_rows)
+{
+  double window_bytes = step->bytes - step->detect.lo_bytes;
+  double window_s = step->elapsed_s - step->detect.lo_s;
+  double now, before;
+
+  if (window_s <= 0)
+    return;
+  now = window_bytes / window_s;
+  if (isfinite (step->drop_before_rate))
+    {
+      double since_s = step->elapsed_s - step->drop_s;
+      double since_bytes = step->bytes - step->drop_bytes;
+      double since = since_s > 0 ? since_bytes / since_s : NAN;
+
+      /* Back within the band, now or on the whole since: a dip. */
+      if (!out_of_band (now, step->drop_before_rate) ||
+          (isfinite (since) && !out_of_band (since, step->drop_before_rate)))
+        step->drop_before_rate = NAN;
+      else if (since_bytes >= LEVEL_CONFIRM * window_bytes && since_s >= LEVEL_CONFIRM * recent_min_s (step))
+        {
+          if (since < step->drop_before_rate)
+            step->last_fall_bytes = step->drop_bytes;
+          regime_restart (step, step->drop_row, step->drop_bytes, step->drop_s, since);
+        }
+      return;
+    }
+  /* The regime's time before the window, at least a window long. */
+  if (step->detect.lo_bytes < step->regime_bytes + window_bytes || step->detect.lo_s <= step->regime_s)
+    return;
+  before = (step->detect.lo_bytes - step->regime_bytes) / (step->detect.lo_s - step->regime_s);
+  if (out_of_band (now, before))
+    {
+      /* From now: the window still holds the time before the change. */
+      step->drop_bytes = step->bytes;
+      step->drop_s = step->elapsed_s;
+      step->drop_row = n_rows;
+      step->drop_before_rate = before;
+    }
+}
+
 void
 duel_run_eta_update (DuelRunEta         *self,
                      guint               index,
@@ -390,60 +571,20 @@ duel_run_eta_update (DuelRunEta         *self,
 
   if (rows != NULL)
     {
-      double window_bytes = RECENT_SPAN_SHARE * (step->span_bytes > 0 ? MIN (step->span_bytes, step->byte_limit)
-                                                                        : step->byte_limit);
-      double window_s = recent_min_s (step);
+      double span = step->span_bytes > 0 ? MIN (step->span_bytes, step->byte_limit) : step->byte_limit;
 
-      /* Slide the recent window's start over the rows it no longer needs. */
       n_rows = duel_series_get_length (rows);
-      while (step->lo < n_rows)
-        {
-          const DuelSeriesRow *row = duel_series_get_row (rows, step->lo);
-          guint64 next_bytes = step->lo_bytes + row->bytes[DUEL_DIRECTION_READ] + row->bytes[DUEL_DIRECTION_WRITE];
-          double next_s = row->t_ms / 1e3;
-
-          if (step->bytes < next_bytes + window_bytes || step->elapsed_s < next_s + window_s)
-            break;
-          step->lo_bytes = next_bytes;
-          step->lo_s = next_s;
-          step->lo++;
-        }
+      window_slide (&step->recent, rows, n_rows, step, RECENT_SPAN_SHARE * span);
+      window_slide (&step->detect, rows, n_rows, step, DETECT_SPAN_SHARE * span);
+      window_slide (&step->mid, rows, n_rows, step, (step->bytes - step->regime_bytes) / 2.0);
     }
-  if (step->elapsed_s > step->lo_s && step->bytes >= step->lo_bytes &&
+  if (step->elapsed_s > step->recent.lo_s && step->bytes >= step->recent.lo_bytes &&
       (n_rows > 0 || step->elapsed_s >= RATE_MIN_S))
     {
-      double window_s = step->elapsed_s - step->lo_s;
-
-      step->recent_rate = (step->bytes - step->lo_bytes) / window_s;
+      step->recent_rate = (step->bytes - step->recent.lo_bytes) / (step->elapsed_s - step->recent.lo_s);
       step->regime_rate = (step->bytes - step->regime_bytes) / (step->elapsed_s - step->regime_s);
-
-      /* A new regime (a cliff) starts when the recent window falls under
-       * half the rate of the regime's time before it, once the rate since
-       * has stayed there for two windows: a slow second on a busy host does
-       * not reset what was learnt. Only falls: a rise (a trim backlog
-       * erased) is averaged in. */
-      if (isfinite (step->drop_before_rate))
-        {
-          double since = (step->bytes - step->drop_bytes) / (step->elapsed_s - step->drop_s);
-
-          if (since * REGIME_CHANGE >= step->drop_before_rate)
-            step->drop_before_rate = NAN;
-          else if (step->elapsed_s - step->drop_s >= 2 * window_s)
-            {
-              step->regime_bytes = step->drop_bytes;
-              step->regime_s = step->drop_s;
-              step->regime_rate = since;
-              step->drop_before_rate = NAN;
-            }
-        }
-      else if (step->lo_s > step->regime_s &&
-               step->recent_rate * REGIME_CHANGE < (step->lo_bytes - step->regime_bytes) / (step->lo_s - step->regime_s))
-        {
-          /* From now: the window still holds the time before the fall. */
-          step->drop_bytes = step->bytes;
-          step->drop_s = step->elapsed_s;
-          step->drop_before_rate = (step->lo_bytes - step->regime_bytes) / (step->lo_s - step->regime_s);
-        }
+      if (n_rows > 0)
+        detect_level_change (step, n_rows);
     }
 
   /* Once its recent window is past the probe's bytes the fill has seen all
@@ -461,14 +602,12 @@ duel_run_eta_update (DuelRunEta         *self,
         {
           step->probe_reached_bytes = step->bytes;
           step->probe_reached_s = step->elapsed_s;
+          step->probe_reached_row = n_rows;
         }
-      if (step->lo_bytes >= probe_bytes)
+      if (step->recent.lo_bytes >= probe_bytes)
         {
           step->past_probe = TRUE;
-          step->regime_bytes = step->lo_bytes;
-          step->regime_s = step->lo_s;
-          step->regime_rate = step->recent_rate;
-          step->drop_before_rate = NAN;
+          regime_restart (step, step->recent.lo, step->recent.lo_bytes, step->recent.lo_s, step->recent_rate);
         }
       else if (step->probe_reached_bytes > 0 && step->elapsed_s - step->probe_reached_s >= window_s)
         {
@@ -477,10 +616,7 @@ duel_run_eta_update (DuelRunEta         *self,
           if (since >= PROBE_NOT_SEEN * self->probe_end_rate)
             {
               step->past_probe = TRUE;
-              step->regime_bytes = step->probe_reached_bytes;
-              step->regime_s = step->probe_reached_s;
-              step->regime_rate = since;
-              step->drop_before_rate = NAN;
+              regime_restart (step, step->probe_reached_row, step->probe_reached_bytes, step->probe_reached_s, since);
             }
         }
     }

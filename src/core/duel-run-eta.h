@@ -13,16 +13,19 @@
  *
  * Time left: a timed step counts its time left. A size-bounded step is
  * predicted in passes over its span. The first pass runs at the rate of its
- * regime (everything since the rate last fell by half and stayed there: a
- * write cliff), capped by the probe's end rate until the fill's recent window
- * is past the probe's bytes (the probe took its time for those, and it ran
- * until it saw a write cache run out, or long enough to say there was none
- * to see: duel-probe.h). A random write's second pass
- * on flash garbage-collects: DUEL_RUN_ETA_GC_PRIOR of the first pass's end
- * rate, or the rate of the last 10 % of the span written once that is
- * lower; on a target without an FTL, the first pass's rate. What comes after
- * one span cannot be measured before it: at 50 % of a 2x fill the estimate
- * is the prior's. docs/eta.md has the method and its measured errors.
+ * regime (everything since the rate last changed for good: it fell under
+ * 3/4 of what it was, or rose over 4/3, and stayed there — a write cache
+ * running out, GC starting, a trim backlog cleared), following its drift,
+ * capped by the probe's end rate until the fill's recent window is past the
+ * probe's bytes (the probe took its time for those, and it ran until it
+ * saw a write cache run out, or long enough to say there was none to see:
+ * duel-probe.h). A random write's second pass on flash garbage-collects:
+ * DUEL_RUN_ETA_GC_PRIOR of the first pass's end rate until GC shows (a
+ * fall past one span: then its own rate and drift), fading towards the
+ * first pass's rate when none shows from 1.1 to 1.5 spans; on a target
+ * without an FTL, the first pass's rate. What comes after one span cannot
+ * be measured before it: at 50 % of a 2x fill the middle is the prior's.
+ * docs/eta.md has the method and its measured errors.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
