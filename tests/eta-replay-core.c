@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "duel-error.h"
-#include "duel-run-eta.h"
+#include "duel-run-eta-private.h"
 #include "eta-replay-core.h"
 
 /* As duel-preset.c weighs a discard and a fill without a probe. */
@@ -60,6 +60,7 @@ was_trimmed (DuelTestRecord *record)
 static void
 add_sample (GArray     *samples,
             DuelRunEta *eta,
+            gint        step,
             gint64      t0_us,
             gint64      now_us,
             gint64      end_us)
@@ -68,9 +69,17 @@ add_sample (GArray     *samples,
     .at_s = (now_us - t0_us) / 1e6,
     .fraction = duel_run_eta_get_fraction (eta),
     .estimate_s = duel_run_eta_get_remaining_s (eta, now_us),
+    .low_s = NAN,
+    .high_s = NAN,
     .actual_s = (end_us - now_us) / 1e6,
+    .step_progress = NAN,
+    .range = -1,
   };
+  DuelRunEtaRange range;
 
+  duel_run_eta_get_range (eta, now_us, &sample.low_s, &sample.high_s);
+  if (step >= 0 && _duel_run_eta_step_range (eta, step, &range, &sample.step_progress))
+    sample.range = range;
   g_array_append_val (samples, sample);
 }
 
@@ -164,12 +173,12 @@ eta_replay (DuelResult             *result,
       if (index > 0 && (i == 0 || g_array_index (step_of, gint, i - 1) != index - 1))
         {
           duel_run_eta_step_started (eta, index - 1, start_us);
-          add_sample (samples, eta, t0_us, start_us, end_us);
+          add_sample (samples, eta, index - 1, t0_us, start_us, end_us);
           duel_run_eta_step_finished (eta, index - 1, start_us);
         }
 
       duel_run_eta_step_started (eta, index, start_us);
-      add_sample (samples, eta, t0_us, start_us, end_us);
+      add_sample (samples, eta, index, t0_us, start_us, end_us);
 
       memset (&progress, 0, sizeof progress);
       progress.byte_limit = record->byte_limit;
@@ -198,12 +207,89 @@ eta_replay (DuelResult             *result,
           progress.n_intervals = r + 1;
           progress.interval_closed = TRUE;
           duel_run_eta_update (eta, index, &progress, rows, now_us);
-          add_sample (samples, eta, t0_us, now_us, end_us);
+          add_sample (samples, eta, index, t0_us, now_us, end_us);
         }
       duel_run_eta_step_finished (eta, index, start_us + (gint64) (record->runtime_ns / 1000));
     }
 
   return g_steal_pointer (&samples);
+}
+
+GArray *
+eta_replay_fill (const EtaFill *fill)
+{
+  g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+  g_autoptr(DuelSeries) rows = duel_series_new ();
+  GArray *samples = g_array_new (FALSE, FALSE, sizeof (EtaSample));
+  guint n = duel_series_get_length (fill->series);
+  guint64 limit = 0;
+  gint64 start_us = 0, end_us;
+  DuelWorkload workload;
+  DuelProgress progress = { 0 };
+  guint index = 0;
+
+  g_return_val_if_fail (n > 0, samples);
+
+  for (guint r = 0; r < n; r++)
+    limit += duel_series_get_row (fill->series, r)->bytes[DUEL_DIRECTION_WRITE];
+  duel_workload_init (&workload);
+  workload.pattern = DUEL_PATTERN_RANDOM;
+  workload.block_size = 4096;
+  workload.read_percent = 0;
+  workload.queue_depth = 32;
+  workload.size_multiple = fill->multiple;
+  workload.interval_ms = fill->interval_ms;
+
+  /* As duel_preset_estimate() weighs them: the discard's fixed guess, the
+   * fill at the probe's rate (or unknown). */
+  if (fill->discard_s >= 0)
+    duel_run_eta_add_step (eta, NULL, fill->span_bytes, 0, DISCARD_EXPECTED_S);
+  duel_run_eta_add_step (eta, &workload, fill->span_bytes, limit,
+                         fill->probe != NULL ? limit / (fill->probe->write_iops * 4096.0) : limit / NOMINAL_FILL_RATE);
+  if (fill->probe != NULL)
+    duel_run_eta_set_probe (eta, fill->probe->write_iops, fill->probe->end_write_iops, fill->probe->runtime_ms);
+  duel_run_eta_set_flash (eta, fill->flash);
+
+  if (fill->discard_s >= 0)
+    {
+      start_us = (gint64) (fill->discard_s * G_USEC_PER_SEC);
+      end_us = start_us + (gint64) duel_series_get_row (fill->series, n - 1)->t_ms * 1000;
+      duel_run_eta_step_started (eta, 0, 0);
+      add_sample (samples, eta, 0, 0, 0, end_us);
+      duel_run_eta_step_finished (eta, 0, start_us);
+      index = 1;
+    }
+  end_us = start_us + (gint64) duel_series_get_row (fill->series, n - 1)->t_ms * 1000;
+
+  duel_run_eta_step_started (eta, index, start_us);
+  add_sample (samples, eta, index, 0, start_us, end_us);
+  progress.byte_limit = limit;
+  for (guint r = 0; r < n; r++)
+    {
+      const DuelSeriesRow *row = duel_series_get_row (fill->series, r);
+      gint64 now_us = start_us + (gint64) row->t_ms * 1000;
+
+      duel_series_append (rows, row);
+      progress.elapsed_ns = row->t_ms * G_GUINT64_CONSTANT (1000000);
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          progress.ops[d] += row->ops[d];
+          progress.bytes[d] += row->bytes[d];
+        }
+      progress.fraction_done = MIN ((double) progress.bytes[DUEL_DIRECTION_WRITE] / limit, 1.0);
+      progress.n_intervals = r + 1;
+      progress.interval_closed = TRUE;
+      duel_run_eta_update (eta, index, &progress, rows, now_us);
+      add_sample (samples, eta, index, 0, now_us, end_us);
+    }
+  return samples;
+}
+
+gboolean
+eta_sample_covered (const EtaSample *sample)
+{
+  /* A microsecond either side: the sums of the steps' ranges round. */
+  return sample->low_s <= sample->actual_s + 1e-6 && sample->actual_s <= sample->high_s + 1e-6;
 }
 
 gboolean
@@ -252,4 +338,155 @@ eta_replay_worst (GArray *samples,
       worst = MAX (worst, fabs (error));
     }
   return worst;
+}
+
+double
+eta_point (guint i)
+{
+  return 0.10 + 0.05 * i;
+}
+
+void
+eta_coverage_init (EtaCoverage *coverage)
+{
+  memset (coverage, 0, sizeof *coverage);
+  for (guint i = 0; i < ETA_N_POINTS; i++)
+    {
+      coverage->errors[i] = g_array_new (FALSE, FALSE, sizeof (double));
+      coverage->widths[i] = g_array_new (FALSE, FALSE, sizeof (double));
+      coverage->ratios[i] = g_array_new (FALSE, FALSE, sizeof (double));
+    }
+  coverage->worst_miss = 1;
+}
+
+void
+eta_coverage_clear (EtaCoverage *coverage)
+{
+  for (guint i = 0; i < ETA_N_POINTS; i++)
+    {
+      g_clear_pointer (&coverage->errors[i], g_array_unref);
+      g_clear_pointer (&coverage->widths[i], g_array_unref);
+      g_clear_pointer (&coverage->ratios[i], g_array_unref);
+    }
+}
+
+void
+eta_coverage_add (EtaCoverage *coverage,
+                  GArray      *samples,
+                  const char  *what)
+{
+  for (guint i = 0; i < ETA_N_POINTS; i++)
+    {
+      EtaSample s;
+      double error, width, miss, ratio;
+
+      if (!eta_replay_at (samples, eta_point (i), &s) || !(s.actual_s > 0))
+        continue;
+      coverage->n[i]++;
+      error = eta_sample_error (&s);
+      width = s.high_s / s.low_s;
+      g_array_append_val (coverage->errors[i], error);
+      g_array_append_val (coverage->widths[i], width);
+      ratio = s.actual_s / s.estimate_s;
+      g_array_append_val (coverage->ratios[i], ratio);
+      coverage->within[i] += fabs (error) <= 0.25;
+      if (eta_sample_covered (&s))
+        {
+          coverage->covered[i]++;
+          continue;
+        }
+      miss = isfinite (s.low_s) ? MAX (s.actual_s / s.high_s, s.low_s / s.actual_s) : INFINITY;
+      if (miss > coverage->worst_miss)
+        {
+          coverage->worst_miss = miss;
+          g_snprintf (coverage->worst_what, sizeof coverage->worst_what,
+                      "%s at %.0f %%: %.1f s left, the range %.1f to %.1f s", what, 100 * eta_point (i),
+                      s.actual_s, s.low_s, s.high_s);
+        }
+    }
+}
+
+double
+eta_coverage_share (const EtaCoverage *coverage,
+                    guint              i)
+{
+  return coverage->n[i] > 0 ? (double) coverage->covered[i] / coverage->n[i] : NAN;
+}
+
+double
+eta_coverage_within (const EtaCoverage *coverage,
+                     guint              i)
+{
+  return coverage->n[i] > 0 ? (double) coverage->within[i] / coverage->n[i] : NAN;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+quantile_of (GArray *values,
+             double  q)
+{
+  if (values->len == 0)
+    return NAN;
+  g_array_sort (values, compare_doubles);
+  return g_array_index (values, double, (guint) floor (q * (values->len - 1) + 0.5));
+}
+
+double
+eta_coverage_error (const EtaCoverage *coverage,
+                    guint              i,
+                    double             q)
+{
+  return quantile_of (coverage->errors[i], q);
+}
+
+double
+eta_coverage_width (const EtaCoverage *coverage,
+                    guint              i,
+                    double             q)
+{
+  return quantile_of (coverage->widths[i], q);
+}
+
+void
+eta_coverage_report (const char        *what,
+                     const EtaCoverage *coverage)
+{
+  g_test_message ("%s: at P %% progress, the range holds the truth in C %% of N runs, its high end is W times "
+                  "its low (median; the narrowest range around the middle that holds 95 %% of them: O); the "
+                  "middle is within 25 %% in M %%, its error E %% (median), from L to H %% (5th and 95th "
+                  "percentiles)", what);
+  for (guint i = 0; i < ETA_N_POINTS; i++)
+    g_test_message ("%s: P %2.0f  C %5.1f  N %3u  W %4.1f  O %4.1f  M %5.1f  E %+4.0f  L %+4.0f  H %+4.0f", what,
+                    100 * eta_point (i), 100 * eta_coverage_share (coverage, i), coverage->n[i],
+                    eta_coverage_width (coverage, i, 0.5), eta_coverage_narrowest (coverage, i, 0.95),
+                    100 * eta_coverage_within (coverage, i),
+                    100 * eta_coverage_error (coverage, i, 0.5), 100 * eta_coverage_error (coverage, i, 0.05),
+                    100 * eta_coverage_error (coverage, i, 0.95));
+  if (coverage->worst_what[0] != '\0')
+    g_test_message ("%s: the worst miss, by %.2f times: %s", what, coverage->worst_miss, coverage->worst_what);
+}
+
+double
+eta_coverage_narrowest (const EtaCoverage *coverage,
+                        guint              i,
+                        double             share)
+{
+  GArray *v = coverage->ratios[i];
+  guint take = (guint) ceil (share * v->len);
+  double best = INFINITY;
+
+  if (v->len == 0 || take == 0)
+    return NAN;
+  g_array_sort (v, compare_doubles);
+  for (guint lo = 0; lo + take <= v->len; lo++)
+    best = MIN (best, g_array_index (v, double, lo + take - 1) / g_array_index (v, double, lo));
+  return best;
 }

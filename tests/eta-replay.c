@@ -2,9 +2,11 @@
  *
  *   eta-replay [--no-probe] [--flash yes|no] [--baseline] [--curve] RESULT.json…
  *
- * Prints, per file, the error of the time left ((estimate − actual) / actual)
- * at 10, 50 and 90 % progress and the worst over 10–90 %; --curve prints
- * every instant (progress, time, estimate, actual, error) instead; with
+ * Prints, per file, the error of the time left's middle ((estimate −
+ * actual) / actual) at 10, 50 and 90 % progress and the worst over 10–90 %,
+ * then the range at the same points as low and high over the truth (the
+ * range holds it when low <= 1 <= high); --curve prints every instant
+ * (progress, time, estimate, low, high, actual, error) instead; with
  * --baseline the estimate is elapsed x (1 - f) / f (the app's rule before
  * DuelRunEta) on the same progress f. Exit 1
  * when a file cannot be replayed. See eta-replay-core.h and docs/eta.md.
@@ -61,7 +63,8 @@ main (int    argc,
     options.flash = g_strcmp0 (flash, "yes") == 0 ? 1 : 0;
 
   if (!curve)
-    printf ("%-40s  %7s  %7s  %7s  %7s  %8s\n", "run", "@10%", "@50%", "@90%", "worst", "total s");
+    printf ("%-40s  %7s  %7s  %7s  %7s  %8s  %-11s  %-11s  %-11s\n", "run", "@10%", "@50%", "@90%", "worst", "total s",
+            "range @10%", "range @50%", "range @90%");
   for (guint f = 0; files[f] != NULL; f++)
     {
       g_autoptr(DuelResult) result = duel_result_load (files[f], &error);
@@ -87,13 +90,13 @@ main (int    argc,
         }
       if (curve)
         {
-          printf ("# %s\n# fraction  at_s  estimate_s  actual_s  error\n", name);
+          printf ("# %s\n# fraction  at_s  estimate_s  low_s  high_s  actual_s  error\n", name);
           for (guint i = 0; i < samples->len; i++)
             {
               const EtaSample *s = &g_array_index (samples, EtaSample, i);
 
-              printf ("%.4f  %.2f  %.2f  %.2f  %+.3f\n",
-                      s->fraction, s->at_s, s->estimate_s, s->actual_s, eta_sample_error (s));
+              printf ("%.4f  %.2f  %.2f  %.2f  %.2f  %.2f  %+.3f\n",
+                      s->fraction, s->at_s, s->estimate_s, s->low_s, s->high_s, s->actual_s, eta_sample_error (s));
             }
           continue;
         }
@@ -105,7 +108,18 @@ main (int    argc,
           print_error (eta_replay_at (samples, points[p], &sample) ? eta_sample_error (&sample) : NAN);
         }
       print_error (eta_replay_worst (samples, 0.1, 0.9));
-      printf ("  %8.1f\n", samples->len > 0 ? g_array_index (samples, EtaSample, 0).actual_s : 0);
+      printf ("  %8.1f", samples->len > 0 ? g_array_index (samples, EtaSample, 0).actual_s : 0);
+      for (guint p = 0; p < G_N_ELEMENTS (points); p++)
+        {
+          EtaSample sample;
+
+          if (baseline || !eta_replay_at (samples, points[p], &sample) || !(sample.actual_s > 0) ||
+              !isfinite (sample.low_s))
+            printf ("  %-11s", "-");
+          else
+            printf ("  %4.2f-%-6.2f", sample.low_s / sample.actual_s, sample.high_s / sample.actual_s);
+        }
+      printf ("\n");
     }
   return status;
 }

@@ -417,6 +417,45 @@ test_eta_probe_fall (void)
   g_assert_cmpfloat_with_epsilon (probe.end_write_iops, (4 * 1000 + 100) / 0.5, EPSILON);
 }
 
+/* The range: a timed step's is its time left, and its end's drain; a
+ * size-bounded step's holds its middle and narrows with its progress. */
+static void
+test_eta_range (void)
+{
+  g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
+  DuelWorkload timed = workload (DUEL_PATTERN_RANDOM, 4096, 100, 10000);
+  DuelWorkload fill = workload (DUEL_PATTERN_RANDOM, 4096, 0, 0);
+  double low, high, width_before, middle;
+  Feed feed;
+
+  fill.size_multiple = 2;
+  duel_run_eta_add_step (eta, &fill, 1000 * MIB, 2000 * MIB, 20);
+  duel_run_eta_add_step (eta, &timed, 1000 * MIB, 0, 10);
+  duel_run_eta_step_started (eta, 0, T0_US);
+  g_assert_false (duel_run_eta_get_range (eta, T0_US, &low, &high));
+
+  feed_init (&feed, T0_US);
+  feed_rows (eta, 0, &feed, 20, 10 * MIB);
+  middle = duel_run_eta_get_remaining_s (eta, feed_now (&feed));
+  g_assert_true (duel_run_eta_get_range (eta, feed_now (&feed), &low, &high));
+  g_assert_cmpfloat (low, <=, middle);
+  g_assert_cmpfloat (middle, <, high);
+  width_before = high / low;
+  feed_rows (eta, 0, &feed, 120, 10 * MIB);
+  middle = duel_run_eta_get_remaining_s (eta, feed_now (&feed));
+  g_assert_true (duel_run_eta_get_range (eta, feed_now (&feed), &low, &high));
+  g_assert_cmpfloat (low, <=, middle);
+  g_assert_cmpfloat (middle, <, high);
+  g_assert_cmpfloat (high / low, <, width_before);
+  feed_clear (&feed);
+
+  duel_run_eta_step_finished (eta, 0, T0_US + 20 * G_USEC_PER_SEC);
+  duel_run_eta_step_started (eta, 1, T0_US + 20 * G_USEC_PER_SEC);
+  g_assert_true (duel_run_eta_get_range (eta, T0_US + 24 * G_USEC_PER_SEC, &low, &high));
+  g_assert_cmpfloat_with_epsilon (low, 6, EPSILON);
+  g_assert_cmpfloat_with_epsilon (high, 6.05, EPSILON);
+}
+
 /* Recorded runs, replayed: within 25 % at 10, 50 and 90 % progress. */
 static void
 test_eta_replay (gconstpointer data)
@@ -441,10 +480,12 @@ test_eta_replay (gconstpointer data)
 
       g_assert_true (eta_replay_at (samples, points[i], &sample));
       err = eta_sample_error (&sample);
-      g_test_message ("%s at %.0f %% (%.1f s in): %.1f s left, estimated %.1f s: %+.1f %%",
-                      name, points[i] * 100, sample.at_s, sample.actual_s, sample.estimate_s, err * 100);
+      g_test_message ("%s at %.0f %% (%.1f s in): %.1f s left, estimated %.1f s (%.1f to %.1f s): %+.1f %%",
+                      name, points[i] * 100, sample.at_s, sample.actual_s, sample.estimate_s, sample.low_s,
+                      sample.high_s, err * 100);
       g_assert_false (isnan (err));
       g_assert_cmpfloat (fabs (err), <=, 0.25);
+      g_assert_true (eta_sample_covered (&sample));
     }
   /* The end: all done, nothing left. */
   last = g_array_index (samples, EtaSample, samples->len - 1);
@@ -472,6 +513,7 @@ main (int    argc,
   g_test_add_func ("/duel/eta/probe", test_eta_probe);
   g_test_add_func ("/duel/eta/probe-fall", test_eta_probe_fall);
   g_test_add_func ("/duel/eta/probe-dip", test_eta_probe_dip);
+  g_test_add_func ("/duel/eta/range", test_eta_range);
   for (guint i = 0; i < G_N_ELEMENTS (replays); i++)
     {
       g_autofree char *path = g_strdup_printf ("/duel/eta/replay/%s", replays[i]);

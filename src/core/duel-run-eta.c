@@ -7,7 +7,9 @@
 #include <math.h>
 
 #include "duel-json.h"
-#include "duel-run-eta.h"
+#include "duel-run-eta-private.h"
+
+#include "duel-run-eta-table.h"
 
 /* Two live rates. The recent one covers the last 10 % of the span written
  * (the analysis's plateau window) and at least 1 s and 5 intervals: what
@@ -43,6 +45,8 @@
 #define GC_EARLIEST_PASS    1.1
 #define GC_LATEST_PASS      1.5
 #define PROBE_BLOCK_BYTES   4096.0
+/* A timed step's end past its limit: the drain, the next step's start. */
+#define STEP_END_S          0.05
 /* Past the probe's bytes, a fill this much faster than the probe's end
  * rate for a recent window's time has not met what the probe saw. */
 #define PROBE_NOT_SEEN      1.5
@@ -85,6 +89,8 @@ typedef struct
   double       recent_rate;       /* bytes/s, NAN until known */
   double       regime_rate;
   double       remaining_s;       /* at @remaining_us, NAN until known */
+  double       low_s;             /* the range around it */
+  double       high_s;
   gint64       remaining_us;
 
   Window       recent;
@@ -214,6 +220,8 @@ duel_run_eta_add_step (DuelRunEta         *self,
   step.regime_rate = NAN;
   step.drop_before_rate = NAN;
   step.remaining_s = NAN;
+  step.low_s = NAN;
+  step.high_s = NAN;
   step.first_rate = NAN;
   g_array_append_val (self->steps, step);
   find_probe_step (self);
@@ -412,6 +420,104 @@ expected_s (DuelRunEta *self,
   return step->expected_s;
 }
 
+double
+_duel_run_eta_knot (guint k)
+{
+  g_return_val_if_fail (k < DUEL_RUN_ETA_N_KNOTS, NAN);
+  return k + 1 < DUEL_RUN_ETA_N_KNOTS ? 0.05 * (k + 1) : 0.975;
+}
+
+DuelRunEtaFactors
+_duel_run_eta_table (DuelRunEtaRange range,
+                     guint           k)
+{
+  static const DuelRunEtaFactors none = { 1, 1 };
+
+  g_return_val_if_fail (range < DUEL_RUN_ETA_N_RANGES && k < DUEL_RUN_ETA_N_KNOTS, none);
+  return range_table[range][k];
+}
+
+/* A size-bounded step's range kind. */
+static DuelRunEtaRange
+range_of (DuelRunEta *self,
+          const Step *step)
+{
+  if (!self->flash || !has_second_pass (step))
+    return DUEL_RUN_ETA_RANGE_ONE_PASS;
+  return gc_fall_seen (step) ? DUEL_RUN_ETA_RANGE_AFTER_GC : DUEL_RUN_ETA_RANGE_BEFORE_GC;
+}
+
+/* The table's factors at @progress, interpolated between its knots in
+ * logarithms; the first knot's before it, the last one's after it. */
+static DuelRunEtaFactors
+range_factors (DuelRunEtaRange range,
+               double          progress)
+{
+  const DuelRunEtaFactors *row = range_table[range];
+  guint k = 0;
+  double u;
+
+  if (!(progress > _duel_run_eta_knot (0)))
+    return row[0];
+  while (k + 1 < DUEL_RUN_ETA_N_KNOTS && _duel_run_eta_knot (k + 1) < progress)
+    k++;
+  if (k + 1 == DUEL_RUN_ETA_N_KNOTS)
+    return row[k];
+  u = (progress - _duel_run_eta_knot (k)) / (_duel_run_eta_knot (k + 1) - _duel_run_eta_knot (k));
+  return (DuelRunEtaFactors) {
+    .low = exp ((1 - u) * log (row[k].low) + u * log (row[k + 1].low)),
+    .high = exp ((1 - u) * log (row[k].high) + u * log (row[k + 1].high)),
+  };
+}
+
+gboolean
+_duel_run_eta_step_range (DuelRunEta      *self,
+                          guint            index,
+                          DuelRunEtaRange *out_range,
+                          double          *out_progress)
+{
+  const Step *step;
+
+  g_return_val_if_fail (self != NULL && index < self->steps->len, FALSE);
+  step = get_step (self, index);
+  if (step->state != STEP_RUNNING || step->discard || step->byte_limit == 0)
+    return FALSE;
+  *out_range = range_of (self, step);
+  *out_progress = (double) step->bytes / step->byte_limit;
+  return TRUE;
+}
+
+/* The range around @middle seconds of @step at @progress: a size-bounded
+ * step's from the table; a timed one ends at its limit, and then the I/O
+ * in flight drains and the next step starts (5 to 28 ms in the recorded
+ * runs); a discard's guess is taken as it is. */
+static void
+step_range (DuelRunEta *self,
+            const Step *step,
+            double      middle,
+            double      progress,
+            double     *out_low,
+            double     *out_high)
+{
+  DuelRunEtaFactors f;
+
+  if (!isfinite (middle))
+    *out_low = *out_high = middle;
+  else if (step->discard)
+    *out_low = *out_high = middle;
+  else if (step->byte_limit == 0)
+    {
+      *out_low = middle;
+      *out_high = middle + STEP_END_S;
+    }
+  else
+    {
+      f = range_factors (range_of (self, step), progress);
+      *out_low = middle * MIN (f.low, 1);
+      *out_high = middle * MAX (f.high, 1);
+    }
+}
+
 static void
 freeze_weights (DuelRunEta *self)
 {
@@ -457,6 +563,7 @@ duel_run_eta_step_started (DuelRunEta *self,
   step->start_us = now_us;
   step->fraction = 0;
   step->remaining_s = step->byte_limit > 0 && !probe_informs (self, step) ? NAN : expected_s (self, step);
+  step_range (self, step, step->remaining_s, 0, &step->low_s, &step->high_s);
   step->remaining_us = now_us;
 }
 
@@ -633,15 +740,22 @@ duel_run_eta_update (DuelRunEta         *self,
     }
 
   if (step->byte_limit > 0)
-    step->remaining_s = predict_bytes_s (self, step, step->bytes, step->elapsed_s,
-                                         step->regime_rate, step->recent_rate);
+    {
+      step->remaining_s = predict_bytes_s (self, step, step->bytes, step->elapsed_s,
+                                           step->regime_rate, step->recent_rate);
+      step_range (self, step, step->remaining_s, (double) step->bytes / step->byte_limit,
+                  &step->low_s, &step->high_s);
+    }
   else
-    step->remaining_s = NAN;
+    step->remaining_s = step->low_s = step->high_s = NAN;
   if (step->runtime_s > 0)
     {
+      /* The time limit ends it at the latest. */
       double left = MAX (step->runtime_s - step->elapsed_s, 0);
 
       step->remaining_s = isfinite (step->remaining_s) ? MIN (step->remaining_s, left) : left;
+      step->low_s = isfinite (step->low_s) ? MIN (step->low_s, left) : left;
+      step->high_s = isfinite (step->high_s) ? MIN (step->high_s, left + STEP_END_S) : left + STEP_END_S;
     }
   step->remaining_us = now_us;
 }
@@ -660,7 +774,7 @@ duel_run_eta_step_finished (DuelRunEta *self,
   step = get_step (self, index);
   step->state = STEP_DONE;
   step->fraction = 1;
-  step->remaining_s = 0;
+  step->remaining_s = step->low_s = step->high_s = 0;
   step->remaining_us = now_us;
 }
 
@@ -719,4 +833,53 @@ duel_run_eta_get_remaining_s (DuelRunEta *self,
         }
     }
   return seconds;
+}
+
+gboolean
+duel_run_eta_get_range (DuelRunEta *self,
+                        gint64      now_us,
+                        double     *out_low_s,
+                        double     *out_high_s)
+{
+  double low = 0, high = 0;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const Step *step = get_step (self, i);
+
+      switch (step->state)
+        {
+        case STEP_PENDING:
+          {
+            double l, h;
+
+            step_range (self, step, expected_s (self, step), 0, &l, &h);
+            low += l;
+            high += h;
+          }
+          break;
+        case STEP_RUNNING:
+          {
+            double passed = (now_us - step->remaining_us) / 1e6;
+
+            if (isnan (step->remaining_s) || isnan (step->low_s) || isnan (step->high_s))
+              return FALSE;
+            low += MAX (step->low_s - passed, 0);
+            high += MAX (step->high_s - passed, 0);
+          }
+          break;
+        case STEP_DONE:
+        default:
+          break;
+        }
+    }
+  if (!isfinite (low) || !isfinite (high))
+    return FALSE;
+  if (out_low_s != NULL)
+    *out_low_s = low;
+  if (out_high_s != NULL)
+    *out_high_s = high;
+  return TRUE;
 }

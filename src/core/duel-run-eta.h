@@ -25,7 +25,12 @@
  * first pass's rate when none shows from 1.1 to 1.5 spans; on a target
  * without an FTL, the first pass's rate. What comes after one span cannot
  * be measured before it: at 50 % of a 2x fill the middle is the prior's.
- * docs/eta.md has the method and its measured errors.
+ *
+ * The range: the middle times two factors, by the running step's kind (one
+ * pass; before GC showed; after) and its progress, from a table made on
+ * fills of known truth (duel-run-eta-table.h, tests/ssd-model/eta-calibrate.c)
+ * so that the real time left lies in it at least 97.5 % of the time on
+ * them. docs/eta.md has the method and its measured coverage and errors.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -96,9 +101,18 @@ void        duel_run_eta_step_finished    (DuelRunEta         *self,
 
 /* 0..1, what the progress bar shows. */
 double      duel_run_eta_get_fraction     (DuelRunEta         *self);
-/* Seconds; NAN while unknown (a size-bounded step with no rate yet). */
+/* Seconds, the middle of the range below; NAN while unknown (a
+ * size-bounded step with no rate yet). */
 double      duel_run_eta_get_remaining_s  (DuelRunEta         *self,
                                            gint64              now_us);
+/* The range the real time left lies in, low <= middle <= high seconds;
+ * FALSE while unknown. Timed steps and discards count exactly; a
+ * size-bounded step's middle is widened by factors that depend on how far
+ * it is and on what it has shown (docs/eta.md), narrowing as it goes. */
+gboolean    duel_run_eta_get_range        (DuelRunEta         *self,
+                                           gint64              now_us,
+                                           double             *out_low_s,
+                                           double             *out_high_s);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelRunEta, duel_run_eta_free)
 
