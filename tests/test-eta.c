@@ -16,6 +16,7 @@
 
 #include "duel-probe.h"
 #include "duel-run-eta.h"
+#include "duel-run.h"
 #include "eta-replay-core.h"
 
 #define MIB        (G_GUINT64_CONSTANT (1) << 20)
@@ -456,6 +457,41 @@ test_eta_range (void)
   g_assert_cmpfloat_with_epsilon (high, 6.05, EPSILON);
 }
 
+/* What the app and the CLI show (the C locale): a range while wide, low
+ * end down, high end up; the middle alone when narrow; short times in
+ * tenths, never a whole second from 0.3 s. */
+static void
+test_eta_format (void)
+{
+  static const struct
+  {
+    double      low, middle, high;
+    const char *text;
+  } cases[] = {
+    { 1500, 2400, 4200, "25–70 min" },
+    { 40, 100, 720, "40 s – 12 min" },
+    { 70, 100, 720, "1–12 min" },
+    { 3.44, 5, 40, "3.4–40 s" },
+    { 0.45, 2, 10.2, "0.4–11 s" },
+    { 0.31, 0.5, 1.24, "0.3–1.3 s" },
+    { 5400, 9000, 15120, "90 min – 4.2 h" },
+    { 9000, 10000, 15120, "2.5–4.2 h" },
+    { 600, 700, 720, "11:40" },
+    { 4000, 4000, 4100, "1:06:40" },
+    { 3.3, 3.44, 3.5, "3.4 s" },
+    { 0.25, 0.3, 0.31, "under a second" },
+    { NAN, 12, NAN, "0:12" },
+  };
+
+  g_assert_null (duel_run_format_time_left (NAN, NAN, NAN));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = duel_run_format_time_left (cases[i].low, cases[i].middle, cases[i].high);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
 /* Recorded runs, replayed: within 25 % at 10, 50 and 90 % progress. */
 static void
 test_eta_replay (gconstpointer data)
@@ -514,6 +550,7 @@ main (int    argc,
   g_test_add_func ("/duel/eta/probe-fall", test_eta_probe_fall);
   g_test_add_func ("/duel/eta/probe-dip", test_eta_probe_dip);
   g_test_add_func ("/duel/eta/range", test_eta_range);
+  g_test_add_func ("/duel/eta/format", test_eta_format);
   for (guint i = 0; i < G_N_ELEMENTS (replays); i++)
     {
       g_autofree char *path = g_strdup_printf ("/duel/eta/replay/%s", replays[i]);

@@ -220,12 +220,13 @@ update_header (DuelRunView *self)
   gtk_label_set_text (self->step_label, line);
 
   /* Time left only while the steps run: a stopping or ended run has none. */
-  left = format_duration (status->state == DUEL_RUN_STATE_RUNNING ? status->eta_seconds : -1);
+  if (status->state == DUEL_RUN_STATE_RUNNING && status->eta_seconds >= 0)
+    left = duel_run_format_time_left (status->eta_low_s, status->eta_s, status->eta_high_s);
   switch (status->state)
     {
     case DUEL_RUN_STATE_RUNNING:
-      if (status->eta_seconds >= 0)
-        /* Translators: progress bar text, e.g. "42 % — 12:30 left" */
+      if (left != NULL)
+        /* Translators: progress bar text, e.g. "42 % — 12:30 left" or "42 % — 25–70 min left" */
         text = g_strdup_printf (_("%.0f %% — %s left"), percent, left);
       else
         text = g_strdup_printf ("%.0f %%", percent);
@@ -252,7 +253,7 @@ update_header (DuelRunView *self)
   gtk_progress_bar_set_fraction (self->progress_bar, status->state == DUEL_RUN_STATE_FINISHED ? 1.0
                                                      : CLAMP (status->fraction_done, 0.0, 1.0));
   gtk_progress_bar_set_text (self->progress_bar, text);
-  set_stat (self, STAT_LEFT, left);
+  set_stat (self, STAT_LEFT, left != NULL ? left : "–");
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button), duel_run_is_running (self->task));
   gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), status->state != DUEL_RUN_STATE_STOPPING);
 }

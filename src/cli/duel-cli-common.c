@@ -91,7 +91,7 @@ struct _DuelCliProgress
   gboolean enabled;     /* stdout is a terminal */
   gboolean drawn;       /* a line is on screen and needs clearing */
   gint64   last_draw_us;
-  gint64   eta_seconds;  /* the whole run's time left; -1 unknown */
+  char    *left;         /* the whole run's time left (duel_run_format_time_left()); NULL unknown */
 };
 
 DuelCliProgress *
@@ -101,7 +101,6 @@ duel_cli_progress_new (const char *label)
 
   progress->label = g_strdup (label);
   progress->enabled = isatty (STDOUT_FILENO);
-  progress->eta_seconds = -1;
   return progress;
 }
 
@@ -111,6 +110,7 @@ duel_cli_progress_free (DuelCliProgress *progress)
   if (progress == NULL)
     return;
   duel_cli_progress_finish (progress);
+  g_free (progress->left);
   g_free (progress->label);
   g_free (progress);
 }
@@ -143,16 +143,13 @@ duel_cli_progress_update (DuelCliProgress    *progress,
                           elapsed_s, percent,
                           snapshot->interval_iops,
                           snapshot->interval_bytes_per_second / 1e6);
-  if (progress->eta_seconds >= 0)
+  if (progress->left != NULL)
     {
-      gint64 s = progress->eta_seconds;
-      g_autofree char *left = s >= 3600
-        ? g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT, s / 3600, (s % 3600) / 60, s % 60)
-        : g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT, s / 60, s % 60);
       g_autofree char *with_left = NULL;
 
-      /* TRANSLATORS: the progress line followed by the run's time left, e.g. "… 12:30 left" */
-      with_left = g_strdup_printf (_("%s  %s left"), line, left);
+      /* TRANSLATORS: the progress line followed by the run's time left, e.g.
+       * "… 12:30 left" or "… 25–70 min left" */
+      with_left = g_strdup_printf (_("%s  %s left"), line, progress->left);
       g_free (line);
       line = g_steal_pointer (&with_left);
     }
@@ -162,11 +159,14 @@ duel_cli_progress_update (DuelCliProgress    *progress,
 }
 
 void
-duel_cli_progress_set_eta (DuelCliProgress *progress,
-                           gint64           eta_seconds)
+duel_cli_progress_set_eta (DuelCliProgress     *progress,
+                           const DuelRunStatus *status)
 {
-  if (progress != NULL)
-    progress->eta_seconds = eta_seconds;
+  if (progress == NULL)
+    return;
+  g_free (progress->left);
+  progress->left = status->eta_seconds >= 0
+    ? duel_run_format_time_left (status->eta_low_s, status->eta_s, status->eta_high_s) : NULL;
 }
 
 void

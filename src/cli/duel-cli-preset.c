@@ -179,7 +179,7 @@ progress_cb (DuelRun    *run,
       view->progress = duel_cli_progress_new (label);
       view->progress_percent = percent;
     }
-  duel_cli_progress_set_eta (view->progress, status->eta_seconds);
+  duel_cli_progress_set_eta (view->progress, status);
   duel_cli_progress_update (view->progress, &status->engine);
 }
 

@@ -23,7 +23,7 @@ static void
 progress_cb (DuelRun         *run,
              DuelCliProgress *progress)
 {
-  duel_cli_progress_set_eta (progress, duel_run_get_status (run)->eta_seconds);
+  duel_cli_progress_set_eta (progress, duel_run_get_status (run));
   duel_cli_progress_update (progress, &duel_run_get_status (run)->engine);
 }
 

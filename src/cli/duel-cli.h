@@ -64,8 +64,8 @@ void             duel_cli_progress_update(DuelCliProgress    *progress,
                                           const DuelProgress *snapshot);
 void             duel_cli_progress_finish(DuelCliProgress *progress);
 /* The whole run's time left, shown on the next update; -1 hides it. */
-void             duel_cli_progress_set_eta(DuelCliProgress *progress,
-                                           gint64           eta_seconds);
+void             duel_cli_progress_set_eta(DuelCliProgress     *progress,
+                                           const DuelRunStatus *status);
 /* Runs @run to its end while the main loop turns SIGINT and SIGTERM into
  * duel_run_cancel(); FALSE with the run's error. */
 gboolean duel_cli_run_and_wait   (DuelRun        *run,

@@ -19,6 +19,7 @@
 
 #include "duel-checkpointer.h"
 #include "duel-error.h"
+#include "duel-number.h"
 #include "duel-preflight.h"
 #include "duel-run-context.h"
 #include "duel-run-eta.h"
@@ -109,6 +110,8 @@ struct _DuelRun
     guint                n_tests;
     double               fraction_done;   /* of the whole run (DuelRunEta's); < 0 until known */
     double               remaining_s;     /* DuelRunEta's, NAN while unknown ... */
+    double               remaining_low_s; /* ... its range ... */
+    double               remaining_high_s;
     gint64               remaining_at_us; /* ... as of this time */
     char                *test_name;
     char                *section;
@@ -276,7 +279,10 @@ duel_run_init (DuelRun *self)
   self->shared.rows = g_array_new (FALSE, FALSE, sizeof (DuelSeriesRow));
   self->shared.fraction_done = -1;
   self->shared.remaining_s = NAN;
+  self->shared.remaining_low_s = NAN;
+  self->shared.remaining_high_s = NAN;
   self->status.eta_seconds = -1;
+  self->status.eta_s = self->status.eta_low_s = self->status.eta_high_s = NAN;
   self->status.temperature_c = NAN;
   self->open_mode = OPEN_WITH_SAFETY;
   self->probe_ms = DUEL_RUN_DEFAULT_PROBE_MS;
@@ -494,6 +500,8 @@ static void
 update_eta (DuelRun *self,
             double   fraction,
             double   remaining_s,
+            double   low_s,
+            double   high_s,
             gint64   remaining_at_us)
 {
   DuelRunStatus *status = &self->status;
@@ -502,21 +510,28 @@ update_eta (DuelRun *self,
     status->fraction_done = CLAMP (fraction, 0.0, 1.0);
   if (self->state == DUEL_RUN_STATE_RUNNING && isfinite (remaining_s))
     {
-      double left = remaining_s - (g_get_monotonic_time () - remaining_at_us) / (double) G_USEC_PER_SEC;
+      double passed = (g_get_monotonic_time () - remaining_at_us) / (double) G_USEC_PER_SEC;
 
-      status->eta_seconds = (gint64) ceil (MAX (left, 0.0));
+      status->eta_s = MAX (remaining_s - passed, 0.0);
+      status->eta_low_s = isfinite (low_s) ? MAX (low_s - passed, 0.0) : NAN;
+      status->eta_high_s = isfinite (high_s) ? MAX (high_s - passed, 0.0) : NAN;
+      status->eta_seconds = (gint64) llround (status->eta_s);
     }
   else
-    status->eta_seconds = -1;
+    {
+      status->eta_seconds = -1;
+      status->eta_s = status->eta_low_s = status->eta_high_s = NAN;
+    }
 
   /* G_MESSAGES_DEBUG=DriveDuel logs the time left at each tenth of the run,
    * to set against the run's real end (tests/bench/eta-campaign.sh). */
   if (status->eta_seconds >= 0 && (int) floor (status->fraction_done * 10) > self->logged_tenth)
     {
       self->logged_tenth = (int) floor (status->fraction_done * 10);
-      g_debug ("Time left at %.1f %% (%.1f s in): %" G_GINT64_FORMAT " s",
+      g_debug ("Time left at %.1f %% (%.1f s in): %.1f s, %.1f to %.1f s",
                status->fraction_done * 100,
-               (g_get_monotonic_time () - self->start_us) / (double) G_USEC_PER_SEC, status->eta_seconds);
+               (g_get_monotonic_time () - self->start_us) / (double) G_USEC_PER_SEC, status->eta_s,
+               status->eta_low_s, status->eta_high_s);
     }
 }
 
@@ -531,7 +546,7 @@ apply_snapshot (DuelRun *self)
   guint generation, test_index, n_tests;
   guint64 span_length, byte_limit;
   DuelTargetKind target_kind;
-  double fraction, remaining_s;
+  double fraction, remaining_s, low_s, high_s;
   gint64 remaining_at_us;
   Event *event;
 
@@ -542,6 +557,8 @@ apply_snapshot (DuelRun *self)
   n_tests = self->shared.n_tests;
   fraction = self->shared.fraction_done;
   remaining_s = self->shared.remaining_s;
+  low_s = self->shared.remaining_low_s;
+  high_s = self->shared.remaining_high_s;
   remaining_at_us = self->shared.remaining_at_us;
   span_length = self->shared.span_length;
   byte_limit = self->shared.byte_limit;
@@ -626,7 +643,7 @@ apply_snapshot (DuelRun *self)
                        event->fraction_done);
       event_free (event);
     }
-  update_eta (self, fraction, remaining_s, remaining_at_us);
+  update_eta (self, fraction, remaining_s, low_s, high_s, remaining_at_us);
 
   g_signal_emit (self, signals[PROGRESS], 0);
 }
@@ -770,6 +787,8 @@ publish_eta (DuelRun *self,
 
   self->shared.fraction_done = duel_run_eta_get_fraction (job->eta);
   self->shared.remaining_s = duel_run_eta_get_remaining_s (job->eta, now);
+  if (!duel_run_eta_get_range (job->eta, now, &self->shared.remaining_low_s, &self->shared.remaining_high_s))
+    self->shared.remaining_low_s = self->shared.remaining_high_s = NAN;
   self->shared.remaining_at_us = now;
 }
 
@@ -1141,6 +1160,7 @@ run_done_cb (GObject      *object,
   else
     set_state (self, DUEL_RUN_STATE_FAILED);
   self->status.eta_seconds = ok ? 0 : -1;
+  self->status.eta_s = self->status.eta_low_s = self->status.eta_high_s = ok ? 0 : NAN;
   if (ok)
     self->status.fraction_done = 1.0;
   g_signal_emit (self, signals[PROGRESS], 0);
@@ -1211,6 +1231,144 @@ duel_run_cancel (DuelRun *self)
   if (!duel_run_is_running (self))
     return;
   self->status.eta_seconds = -1;
+  self->status.eta_s = self->status.eta_low_s = self->status.eta_high_s = NAN;
   set_state (self, DUEL_RUN_STATE_STOPPING);
   g_cancellable_cancel (self->cancellable);
+}
+
+/* Units of the time left, by size: tenths of seconds, seconds, minutes,
+ * hours. */
+typedef enum
+{
+  UNIT_TENTHS,
+  UNIT_SECONDS,
+  UNIT_MINUTES,
+  UNIT_HOURS,
+} TimeUnit;
+
+static TimeUnit
+unit_of (double seconds)
+{
+  if (seconds < 10)
+    return UNIT_TENTHS;
+  if (seconds < 100)
+    return UNIT_SECONDS;
+  if (seconds < 100 * 60)
+    return UNIT_MINUTES;
+  return UNIT_HOURS;
+}
+
+/* @seconds in @unit, rounded down (@up FALSE) or up: a range so rounded
+ * still holds what it held. */
+static char *
+format_in_unit (double   seconds,
+                TimeUnit unit,
+                gboolean up)
+{
+  double (*round_fn) (double) = up ? ceil : floor;
+
+  switch (unit)
+    {
+    case UNIT_TENTHS:
+      return duel_number_format (round_fn (seconds * 10) / 10, 1);
+    case UNIT_SECONDS:
+      return duel_number_format (round_fn (seconds), 0);
+    case UNIT_MINUTES:
+      return duel_number_format (round_fn (seconds / 60), 0);
+    case UNIT_HOURS:
+    default:
+      /* Tenths of an hour below ten hours. */
+      if (seconds < 10 * 3600)
+        return duel_number_format (round_fn (seconds / 360) / 10, 1);
+      return duel_number_format (round_fn (seconds / 3600), 0);
+    }
+}
+
+static char *
+with_unit (const char *number,
+           TimeUnit    unit)
+{
+  switch (unit)
+    {
+    case UNIT_TENTHS:
+    case UNIT_SECONDS:
+      /* Translators: a time left in seconds, e.g. "3.4 s" or "40 s" */
+      return g_strdup_printf (C_("time left", "%s s"), number);
+    case UNIT_MINUTES:
+      /* Translators: a time left in minutes, e.g. "25 min" */
+      return g_strdup_printf (C_("time left", "%s min"), number);
+    case UNIT_HOURS:
+    default:
+      /* Translators: a time left in hours, e.g. "2.5 h" */
+      return g_strdup_printf (C_("time left", "%s h"), number);
+    }
+}
+
+static char *
+range_in_unit (const char *low,
+               const char *high,
+               TimeUnit    unit)
+{
+  switch (unit)
+    {
+    case UNIT_TENTHS:
+    case UNIT_SECONDS:
+      /* Translators: a range of the time left in seconds, e.g. "3–40 s" */
+      return g_strdup_printf (C_("time left", "%s–%s s"), low, high);
+    case UNIT_MINUTES:
+      /* Translators: a range of the time left in minutes, e.g. "25–70 min" */
+      return g_strdup_printf (C_("time left", "%s–%s min"), low, high);
+    case UNIT_HOURS:
+    default:
+      /* Translators: a range of the time left in hours, e.g. "1.5–4.2 h" */
+      return g_strdup_printf (C_("time left", "%s–%s h"), low, high);
+    }
+}
+
+char *
+duel_run_format_time_left (double low_s,
+                           double middle_s,
+                           double high_s)
+{
+  if (!isfinite (middle_s))
+    return NULL;
+  if (isfinite (low_s) && isfinite (high_s) && high_s >= DUEL_RUN_ETA_NARROW * MAX (low_s, 0.05))
+    {
+      TimeUnit low_unit = unit_of (low_s), high_unit = unit_of (high_s);
+      g_autofree char *low = NULL;
+      g_autofree char *high = NULL;
+
+      /* One unit for both ends where the low end reads well in the high's. */
+      if (low_unit != high_unit && high_unit != UNIT_HOURS && low_s >= 60)
+        low_unit = high_unit;
+      low = format_in_unit (low_s, low_unit, FALSE);
+      high = format_in_unit (high_s, high_unit, TRUE);
+      /* Seconds with tenths and without are one unit: "0.4–11 s". */
+      if (low_unit == high_unit || (low_unit == UNIT_TENTHS && high_unit == UNIT_SECONDS))
+        return range_in_unit (low, high, high_unit);
+      {
+        g_autofree char *low_text = with_unit (low, low_unit);
+        g_autofree char *high_text = with_unit (high, high_unit);
+
+        /* Translators: a range of the time left in different units, e.g. "40 s – 12 min" */
+        return g_strdup_printf (C_("time left", "%s – %s"), low_text, high_text);
+      }
+    }
+  if (middle_s < 1)
+    /* Translators: the time left when it is less than a second, followed by "left" */
+    return g_strdup (_("under a second"));
+  if (middle_s < 10)
+    {
+      g_autofree char *number = duel_number_format (round (middle_s * 10) / 10, 1);
+
+      return with_unit (number, UNIT_TENTHS);
+    }
+  {
+    gint64 s = llround (middle_s);
+
+    if (s >= 3600)
+      return g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT,
+                              s / 3600, (s % 3600) / 60, s % 60);
+    return g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT, s / 60, s % 60);
+  }
 }

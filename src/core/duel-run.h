@@ -59,7 +59,10 @@ typedef struct
   const char     *test_name;       /* the running test, or "discard" */
   const char     *section;         /* a preset's section ("write-saturation"), else NULL */
   double          fraction_done;   /* of the whole run, 0..1 */
-  gint64          eta_seconds;     /* -1 while unknown */
+  gint64          eta_seconds;     /* -1 while unknown (the middle, whole seconds) */
+  double          eta_s;           /* the time left: the middle ... */
+  double          eta_low_s;       /* ... and the range it lies in; NAN while unknown */
+  double          eta_high_s;
   guint64         span_bytes;      /* of the running test, for "× capacity" */
   guint64         target_size;     /* 0 until the target is open */
   double          temperature_c;   /* the drive's, polled; NAN without a sensor */
@@ -120,6 +123,18 @@ gboolean             duel_run_run_finish        (DuelRun              *self,
 /* Stops the run: the engine drains within a second, the partial result is
  * saved. The state becomes STOPPING at once. */
 void                 duel_run_cancel            (DuelRun              *self);
+
+/* Above this ratio of its high end to its low one, the time left is shown
+ * as a range ("25–70 min"); below, as the middle alone. */
+#define DUEL_RUN_ETA_NARROW 1.3
+
+/* The time left as the app and the CLI show it, to follow "left": a range
+ * while it is wide ("25–70 min", "40 s – 12 min", its low end rounded down
+ * and its high end up), else the middle ("12:30", "3.4 s", "under a
+ * second"). NULL while unknown. */
+char                *duel_run_format_time_left  (double                low_s,
+                                                 double                middle_s,
+                                                 double                high_s);
 
 /* --- what the owner's thread reads -------------------------------------------- */
 
