@@ -9,8 +9,9 @@
 # random write (no probe, no discard) on the model, and the quick preset on
 # zram; keeps every result in OUTDIR/NAME.json (with the model's truth log
 # next to it), then replays them all through eta-replay: the error
-# of the time left at 10, 50 and 90 % progress and the worst over 10–90 %,
-# with the probe and as if none had run. NAMEs pick runs (default: all). A
+# of the time left's middle at 10, 50 and 90 % progress and the worst over
+# 10–90 %, and its range over the truth at the same points, with the probe
+# and as if none had run. NAMEs pick runs (default: all). A
 # model run takes 15–40 s (large: 2 min); zram needs root (skipped
 # otherwise). About 10 minutes in all.
 set -u
