@@ -230,6 +230,16 @@ between (guint64 *state,
   return lo + (hi - lo) * uniform (state);
 }
 
+/* splitmix64's finaliser: neighbouring seeds give unrelated streams. */
+static guint64
+mix (guint64 x)
+{
+  x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  x = (x ^ (x >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x = (x ^ (x >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+
 void
 ssd_random_config (guint64    seed,
                    SsdConfig *out,
@@ -237,7 +247,7 @@ ssd_random_config (guint64    seed,
                    gsize      what_size)
 {
   static const guint block_sizes[] = { 32, 64, 128 };
-  guint64 state = seed * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + 7;
+  guint64 state = mix (seed ^ 7);
   guint blocks_per_unit, need;
   double cache_pct;
 
@@ -293,16 +303,6 @@ ssd_random_config (guint64    seed,
               out->gc_threshold, out->t_prog_ns / 1e3, out->t_prog_cache_ns / 1e3, out->t_read_ns / 1e3,
               out->t_erase_ns / 1e3,
               out->initial == SSD_INITIAL_FRESH ? "fresh" : "used, trimmed");
-}
-
-/* splitmix64's finaliser. */
-static guint64
-mix (guint64 x)
-{
-  x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  x = (x ^ (x >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  x = (x ^ (x >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return x ^ (x >> 31);
 }
 
 void
