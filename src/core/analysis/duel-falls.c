@@ -740,13 +740,15 @@ trial_fit (const Rule *rule,
       return FALSE;
     /* It holds: for twice fall_trend_pct after the foot (or to the end),
      * no level over fall_hold_pct climbs back above halfway between the
-     * levels before and after. A dip of ten points that recovers is not a
-     * fall. */
+     * levels before and after, nor to within a fall's depth of the level
+     * before. A dip of ten points that recovers is not a fall; a deep fall
+     * that recovers part of the way (a cache run out, then its flushing
+     * done) still is one. */
     {
-      double halfway = (rule->med_back[a] + rule->med_ahead[b]) / 2;
+      double ceiling = MAX ((rule->med_back[a] + rule->med_ahead[b]) / 2, rule->med_back[a] - rule->min_depth);
 
       for (guint k = b + rule->hold / 2; k + rule->hold < rule->n && k <= b + 2 * rule->trend; k += MAX (rule->hold / 2, 1))
-        if (rule->med_ahead[k] > halfway)
+        if (rule->med_ahead[k] > ceiling)
           return FALSE;
     }
     /* Deep by more than the levels' own uncertainty (two standard errors
@@ -804,6 +806,7 @@ typedef struct
 {
   guint a, b;
   Trial trial;
+  gboolean wide;  /* it passed on the fall_trend_pct window */
 } Pair;
 
 /* The fall among @pairs[@from … @to), which all pass the definition and
@@ -827,17 +830,24 @@ best_of_pairs (const Rule *rule,
   double best = INFINITY, best_any = INFINITY;
   Trial seed = pairs[from].trial, any = { 0 };
 
-  for (guint i = from; i < to; i++)
-    {
-      const Trial *t = &pairs[i].trial;
-      double score = t->sse / (t->hi - t->lo + 1);
+  /* Windows that reach fall_trend_pct either side come first: a pair that
+   * passes only on the short windows kept for falls close together may be
+   * the steep end of a fall that began further back, and its short window
+   * would hide where. */
+  for (guint pass = 0; pass < 2 && !isfinite (best); pass++)
+    for (guint i = from; i < to; i++)
+      {
+        const Trial *t = &pairs[i].trial;
+        double score = t->sse / (t->hi - t->lo + 1);
 
-      if (score < best)
-        {
-          best = score;
-          seed = *t;
-        }
-    }
+        if (pass == 0 && !pairs[i].wide)
+          continue;
+        if (score < best)
+          {
+            best = score;
+            seed = *t;
+          }
+      }
   best = INFINITY;
   for (guint ka = seed.lo; ka < seed.hi; ka++)
     {
@@ -951,8 +961,8 @@ find_falls (const Rule *rule)
 
         /* The trends either side over fall_trend_pct, or where another
          * fall is that close, over fall_hold_pct. */
-        if ((trial_window (rule, a, b, rule->trend, &lo, &hi) && trial_fit (rule, lo, a, b, hi, &p.trial)) ||
-            (trial_window (rule, a, b, rule->hold, &lo, &hi) && trial_fit (rule, lo, a, b, hi, &p.trial)))
+        p.wide = trial_window (rule, a, b, rule->trend, &lo, &hi) && trial_fit (rule, lo, a, b, hi, &p.trial);
+        if (p.wide || (trial_window (rule, a, b, rule->hold, &lo, &hi) && trial_fit (rule, lo, a, b, hi, &p.trial)))
           g_array_append_val (pairs, p);
       }
   falls_of_pairs (rule, (const Pair *) (gpointer) pairs->data, 0, pairs->len, falls);
