@@ -40,6 +40,8 @@ typedef struct
   double    linear_end;                        /* IOPS at 200 % / at 0 %; 1: none */
   Blip      blips[MAX_BLIPS];
   guint     n_blips;
+  Blip      long_dips[2];                      /* 3–14 points: coarse rows show them too */
+  guint     n_long_dips;
 } Curve;
 
 /* Knuth's MMIX LCG; the top 53 bits as a double in [0, 1). */
@@ -48,6 +50,18 @@ uniform (guint64 *state)
 {
   *state = *state * G_GUINT64_CONSTANT (6364136223846793005) + G_GUINT64_CONSTANT (1442695040888963407);
   return (double) (*state >> 11) / 9007199254740992.0;
+}
+
+/* splitmix64's finaliser: neighbouring seeds give unrelated streams (a
+ * plain multiple of the seed gives an LCG whose streams for seeds n and
+ * n + 1 differ by the same offset at every draw). */
+static guint64
+mix_seed (guint64 x)
+{
+  x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  x = (x ^ (x >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x = (x ^ (x >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return x ^ (x >> 31);
 }
 
 static double
@@ -71,7 +85,7 @@ shape_kind_name (ShapeKind kind)
 {
   static const char * const names[] = {
     "one-fall", "two-falls", "three-falls", "rise-fall", "decline-knee",
-    "flat", "linear", "decay", "dips",
+    "flat", "linear", "decay", "dips", "fall-recover", "long-dips",
   };
 
   g_return_val_if_fail (kind < SHAPE_N_KINDS, "?");
@@ -163,6 +177,13 @@ extras_ln (const Curve *c,
       if (x >= b->at_pct && x < b->at_pct + b->width_pct)
         v += log (b->ratio);
     }
+  for (guint i = 0; i < c->n_long_dips; i++)
+    {
+      const Blip *b = &c->long_dips[i];
+
+      if (x >= b->at_pct && x < b->at_pct + b->width_pct)
+        v += log (b->ratio);
+    }
   return v;
 }
 
@@ -209,10 +230,14 @@ add_blips (guint64 *state,
       };
       gboolean clear = TRUE;
 
-      /* Well away from a fall's knee and foot, and from each other. */
+      /* Well away from a fall's knee and foot, from a long dip, and from
+       * each other. */
       for (guint i = 0; i < c->n_falls; i++)
         clear &= b.at_pct + b.width_pct < c->falls[i].knee_pct - 12 ||
                  b.at_pct > c->falls[i].knee_pct + c->falls[i].width_pct + 12;
+      for (guint i = 0; i < c->n_long_dips; i++)
+        clear &= b.at_pct + b.width_pct < c->long_dips[i].at_pct - 8 ||
+                 b.at_pct > c->long_dips[i].at_pct + c->long_dips[i].width_pct + 8;
       for (guint i = 0; i < c->n_blips; i++)
         clear &= fabs (b.at_pct - c->blips[i].at_pct) > 8;
       if (clear)
@@ -277,6 +302,36 @@ make_curve (guint64    *state,
     case SHAPE_KIND_DIPS:
       c->trend[0] = between (state, -0.002, 0.001);
       add_blips (state, c, 2 + (guint) (uniform (state) * 4));
+      break;
+    case SHAPE_KIND_FALL_RECOVER:
+      /* A fall to r, then after 3–40 points a rise that wins back part of
+       * it, to R of the level before: the rise as rise_ratio R / r, the
+       * whole curve before it that much lower. */
+      place_falls (state, c, 1, 2, 110, 0);
+      c->falls[0].ratio = log_between (state, 0.08, 0.35);
+      {
+        double r = c->falls[0].ratio, big_r = between (state, MIN (1.5 * r, 0.55), 0.55);
+
+        c->rise_at = c->falls[0].knee_pct + c->falls[0].width_pct + between (state, 3, 40);
+        c->rise_width = uniform (state) < 0.3 ? 0 : between (state, 0.2, 8);
+        c->rise_ratio = big_r / r;
+      }
+      break;
+    case SHAPE_KIND_LONG_DIPS:
+      /* Each 3–14 points down to 0.1–0.6 of the level and back, ending
+       * 20 points or more before the fill does (else no one could tell it
+       * recovers), 25 points or more apart. */
+      c->trend[0] = between (state, -0.002, 0.001);
+      c->n_long_dips = 1 + (uniform (state) < 0.5);
+      for (guint i = 0; i < c->n_long_dips; i++)
+        {
+          double lo = i == 0 ? 8 : c->long_dips[0].at_pct + c->long_dips[0].width_pct + 25;
+          double hi = 180 - (c->n_long_dips - 1 - i) * 40;
+
+          c->long_dips[i].width_pct = between (state, 3, 14);
+          c->long_dips[i].ratio = log_between (state, 0.1, 0.6);
+          c->long_dips[i].at_pct = between (state, lo, MAX (lo, hi - c->long_dips[i].width_pct));
+        }
       break;
     case SHAPE_N_KINDS:
     default:
@@ -346,7 +401,7 @@ shape_generate (guint64     seed,
                 guint       max_rows,
                 ShapeTruth *out)
 {
-  guint64 state = seed * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + 1;
+  guint64 state = mix_seed (seed);
   g_autofree double *t1 = g_new (double, CELLS + 1);   /* clean time at level 1 to reach cell k */
   DuelSeries *series = duel_series_new ();
   Curve c;

@@ -14,9 +14,12 @@
  * 40 % deep, done within 8 points, trends at most a fifth as steep), and
  * everything that is not a fall well outside it (trends under 1 % per
  * point, decays with a time constant of 20 points or more, dips and bursts
- * under 1.2 points wide: the definition takes out those under 1.5), so
- * that "found" and "invented" are not decided by
- * a hair.
+ * under 1.2 points wide: the definition takes out those under 1.5; dips
+ * of 3–14 points that come back to the level: the definition asks a fall
+ * to hold for 20), so that "found" and "invented" are not decided by a
+ * hair. A fall may be followed by a rise that wins back part of it, to no
+ * more than 0.55 of the level before: still a fall, as the definition
+ * counts one (down by a quarter or more, and staying so).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -39,6 +42,8 @@ typedef enum
   SHAPE_KIND_LINEAR,        /* a straight decline, no knee */
   SHAPE_KIND_DECAY,         /* an exponential decay, no knee */
   SHAPE_KIND_DIPS,          /* a level with short dips and bursts that recover */
+  SHAPE_KIND_FALL_RECOVER,  /* a cache runs out, its flushing ends, part of the speed comes back */
+  SHAPE_KIND_LONG_DIPS,     /* dips of 3–14 points that recover: a stall, not a fall */
   SHAPE_N_KINDS
 } ShapeKind;
 
