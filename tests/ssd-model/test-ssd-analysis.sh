@@ -72,8 +72,13 @@ load_end() {
 max_pressure=25
 max_steal=5
 # Steal on this VM comes in bursts of a minute or more (11-27 % seen for
-# three runs in a row): more attempts, a pause between them.
+# three runs in a row): more attempts, a pause between them. But the whole
+# test has a budget of extra attempts: on a host busy throughout (a CPU
+# pressure of 70-99 % from other jobs), five attempts for each of nine runs
+# took longer than the test's timeout, and the verdict was the host's. With
+# the budget spent, a busy run's timed checks are TODO at once.
 attempts=5
+retries_left=4
 
 # run NAME CHECK-MODE "MODEL OPTIONS" CLI-ARGS...: one mount, one CLI run,
 # the checker's TAP lines prefixed with NAME. When the host was busy during
@@ -102,15 +107,16 @@ run() {
             busy="${busy:+$busy, }$(sed -n 's/^not ok - //p' "$work/$name.paced")"
         fi
         echo "# $name: attempt $attempt, CPU pressure $pressure %, steal $steal %"
-        [ $rc -eq 0 ] && [ -n "$busy" ] && [ $attempt -lt $attempts ] || break
+        [ $rc -eq 0 ] && [ -n "$busy" ] && [ $attempt -lt $attempts ] && [ $retries_left -gt 0 ] || break
         echo "# $name: the host was busy ($busy): once more"
         sleep 10
         attempt=$((attempt + 1))
+        retries_left=$((retries_left - 1))
     done
     # Busy throughout: the checks of rates, times and knees on the last run
     # are TODO (test-ssd-virtual holds the analysis to them on the model's
     # own clock); the rest still count.
-    [ -z "$busy" ] || echo "# $name: the host was busy in all $attempts attempts ($busy); checking the last, its timed checks as TODO"
+    [ -z "$busy" ] || echo "# $name: the host was busy in all $attempt attempt(s) ($busy; extra attempts left for the test: $retries_left); checking the last, its timed checks as TODO"
     tests=$((tests + 1))
     if [ $rc -ne 0 ]; then
         echo "not ok - $name: driveduel-cli exited with $rc"; sed 's/^/# cli: /' "$work/$name.cli"
