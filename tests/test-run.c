@@ -299,7 +299,7 @@ test_preset_probes (Fixture       *fixture,
   g_assert_cmpstr (watch.states->str, ==, "preparing probing running finished");
   g_assert_true (g_str_has_prefix (watch.steps->str, "0/3:discard 1/3:wsat-fill 2/3:wsat-read"));
   g_assert_true (duel_run_get_estimate (run, &estimate));
-  g_assert_cmpuint (estimate.probe_ms, ==, 300);
+  g_assert_cmpuint (estimate.probe_ms, >=, 300); /* at least its time; how much more is the host's */
   g_assert_cmpfloat (estimate.probe_write_iops, >, 0);
   watch_clear (&watch);
 }
