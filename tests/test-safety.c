@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -527,8 +528,11 @@ test_files (void)
   g_autofree char *notes = g_build_filename (dir, "notes.txt", NULL);
   g_autofree char *made = g_build_filename (dir, "made.img", NULL);
   g_autofree char *zeros = g_malloc0 (8 * MiB);
+  g_autofree guint8 *aligned = NULL;
 
   g_assert_no_error (error);
+  g_assert_cmpint (posix_memalign ((void **) &aligned, 4096, 4096), ==, 0);
+  memset (aligned, 0xd0, 4096);
 
   /* A file the run creates. */
   g_assert_true (duel_safety_check_write (fresh, DUEL_SAFETY_FLAGS_NONE, &report, &error));
@@ -554,44 +558,112 @@ test_files (void)
   g_assert_true (duel_safety_check_write (notes, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
   g_clear_pointer (&report, duel_safety_report_free);
 
-  /* A file Drive Duel created holds only what it wrote: no consent again. */
+  /* --wipe-signatures is no consent to overwrite data: only in addition. */
+  g_assert_false (duel_safety_check_write (notes, DUEL_SAFETY_WIPE_SIGNATURES, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  /* A file Drive Duel wrote and closed holds only what it wrote: no consent
+   * again, until something else writes to it. */
   {
     g_autoptr(DuelTarget) target = duel_target_open (made, DUEL_TARGET_OPEN_READ | DUEL_TARGET_OPEN_WRITE |
                                                      DUEL_TARGET_OPEN_CREATE, MiB, &error);
 
     g_assert_no_error (error);
-  }
-  {
-    g_autofree char *text = g_strnfill (MiB, 'x');
-    int fd = open (made, O_WRONLY | O_CLOEXEC);
-
-    g_assert_cmpint (fd, >=, 0);
-    g_assert_cmpint (pwrite (fd, text, MiB, 0), ==, MiB);
-    close (fd);
+    g_assert_cmpint (pwrite (duel_target_get_fd (target), aligned, 4096, 0), ==, 4096);
   }
   if (getxattr (made, DUEL_TARGET_MADE_XATTR, NULL, 0) > 0)
     {
+      g_autofree char *text = g_strnfill (MiB, 'x');
+      int fd;
+
       g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
       g_assert_no_error (error);
       g_clear_pointer (&report, duel_safety_report_free);
+
+      /* The user's data written over it, in place: the mark stays, but no
+       * longer describes the file. */
+      fd = open (made, O_WRONLY | O_CLOEXEC);
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_cmpint (pwrite (fd, text, MiB, 0), ==, MiB);
+      close (fd);
+      g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+      g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+      g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+      g_assert_nonnull (strstr (error->message, "changed after Drive Duel last wrote it"));
+      g_assert_nonnull (strstr (error->message, "--destructive"));
+      g_clear_error (&error);
+      g_clear_pointer (&report, duel_safety_report_free);
+
+      /* Only the ends are hashed: the same size and time with other ends
+       * are caught by the hash, a new time by the time. */
+      {
+        struct stat before;
+        struct timespec times[2];
+
+        g_assert_cmpint (stat (made, &before), ==, 0);
+        {
+          g_autoptr(DuelTarget) target = duel_target_open (made, DUEL_TARGET_OPEN_WRITE, 0, &error);
+
+          g_assert_no_error (error);
+        }
+        g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
+        g_assert_cmpint (stat (made, &before), ==, 0);
+        fd = open (made, O_WRONLY | O_CLOEXEC);
+        g_assert_cmpint (pwrite (fd, "y", 1, MiB - 1), ==, 1);
+        close (fd);
+        times[0] = before.st_atim;
+        times[1] = before.st_mtim;
+        g_assert_cmpint (utimensat (AT_FDCWD, made, times, 0), ==, 0);
+        g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
+      }
+
+      /* A mark from before marks described the file (version 1) tells
+       * nothing: data under it needs consent. */
+      g_assert_cmpint (setxattr (made, DUEL_TARGET_MADE_XATTR, "1", 1, 0), ==, 0);
+      g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+      g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+      g_clear_error (&error);
+      g_clear_pointer (&report, duel_safety_report_free);
+
+      /* A run killed while writing leaves "writing SIZE": the same size is
+       * its own file, another size is not. */
+      g_assert_cmpint (setxattr (made, DUEL_TARGET_MADE_XATTR, "2 writing 1048576", 17, 0), ==, 0);
+      g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
+      g_assert_cmpint (truncate (made, 2 * MiB), ==, 0);
+      g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
     }
   else
     g_test_message ("this filesystem keeps no user attributes: no check of a made file");
 
-  /* A disk image. */
+  /* A disk image: data (--destructive) and a signature (--wipe-signatures). */
   g_assert_true (g_file_set_contents (image, zeros, 8 * MiB, NULL));
   {
     const char *mkfs[] = { "mkfs.ext4", "-q", "-F", image, NULL };
 
     if (run_quiet (mkfs))
       {
+        g_assert_false (duel_safety_check_write (image, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+        g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+        g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+        g_assert_nonnull (strstr (error->message, "--destructive and --wipe-signatures"));
+        g_clear_error (&error);
+        g_clear_pointer (&report, duel_safety_report_free);
+        g_assert_false (duel_safety_check_write (image, DUEL_SAFETY_WIPE_SIGNATURES, &report, &error));
+        g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+        g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+        g_clear_error (&error);
+        g_clear_pointer (&report, duel_safety_report_free);
         g_assert_false (duel_safety_check_write (image, DUEL_SAFETY_DESTRUCTIVE, &report, &error));
         g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
         g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_HAS_SIGNATURE);
         g_assert_cmpstr (report->signature, ==, "ext4");
         g_clear_error (&error);
         g_clear_pointer (&report, duel_safety_report_free);
-        g_assert_true (duel_safety_check_write (image, DUEL_SAFETY_WIPE_SIGNATURES, &report, &error));
+        g_assert_true (duel_safety_check_write (image, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
+                                                &report, &error));
         g_clear_pointer (&report, duel_safety_report_free);
       }
     else

@@ -1092,6 +1092,7 @@ run_thread (GTask        *task,
 
   /* Health after, with the deltas (data written, peak temperature, throttling). */
   duel_run_context_finish (job->run_context, job->result);
+  duel_target_finish_writing (job->target);
 
   /* The final save; a stopped or failed run keeps what it measured. */
   if (job->checkpointer != NULL)

@@ -483,17 +483,18 @@ all_zeros (int                fd,
 }
 
 /* Does the file hold data Drive Duel did not write? An empty file, a sparse
- * one or one of zeros has nothing to lose; a file Drive Duel created carries
- * DUEL_TARGET_MADE_XATTR. */
+ * one or one of zeros has nothing to lose; a file Drive Duel wrote carries
+ * DUEL_TARGET_MADE_XATTR, which must still describe it (@out_mark). */
 static gboolean
 holds_foreign_data (int                fd,
-                    const struct stat *st)
+                    const struct stat *st,
+                    DuelTargetMark    *out_mark)
 {
-  char mark[4];
-
+  *out_mark = DUEL_TARGET_MARK_NONE;
   if (st->st_size == 0 || st->st_blocks == 0)
     return FALSE;
-  if (fgetxattr (fd, DUEL_TARGET_MADE_XATTR, mark, sizeof mark) > 0)
+  *out_mark = duel_target_check_mark (fd);
+  if (*out_mark == DUEL_TARGET_MARK_MATCHES)
     return FALSE;
   return !all_zeros (fd, st);
 }
@@ -507,6 +508,7 @@ check_file (const char        *path,
   g_autoptr(DuelDeviceMounts) mounts = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *loop = NULL;
+  DuelTargetMark mark;
   gboolean foreign;
   int fd;
 
@@ -544,26 +546,42 @@ check_file (const char        *path,
       g_close (fd, NULL);
       return refuse (report, DUEL_SAFETY_UNREADABLE, g_strdup (local_error->message));
     }
-  foreign = holds_foreign_data (fd, st);
+  foreign = holds_foreign_data (fd, st, &mark);
   g_close (fd, NULL);
+
+  /* A file someone else wrote is data: the same consent as a device,
+   * --destructive, and for a disk image --wipe-signatures as well. */
+  if ((foreign || report->signature != NULL) && (flags & DUEL_SAFETY_DESTRUCTIVE) == 0)
+    {
+      g_autofree char *size = g_format_size_full ((guint64) st->st_blocks * 512, G_FORMAT_SIZE_IEC_UNITS);
+
+      if (report->signature != NULL)
+        {
+          g_autofree char *signature = describe_signature (report);
+
+          return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
+                         g_strdup_printf (_("“%s” holds %s: it looks like a disk image. "
+                                            "Give --destructive and --wipe-signatures to overwrite it."),
+                                          path, signature));
+        }
+      if (mark == DUEL_TARGET_MARK_STALE)
+        /* TRANSLATORS: a file, the size of the data it holds */
+        return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
+                       g_strdup_printf (_("“%s” changed after Drive Duel last wrote it: it holds %s of data "
+                                          "that may not be Drive Duel’s. Give --destructive to overwrite it."),
+                                        path, size));
+      /* TRANSLATORS: a file, the size of the data it holds */
+      return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
+                     g_strdup_printf (_("“%s” is a file holding %s of data that Drive Duel did not write. "
+                                        "Give --destructive to overwrite it."), path, size));
+    }
   if (report->signature != NULL && (flags & DUEL_SAFETY_WIPE_SIGNATURES) == 0)
     {
       g_autofree char *signature = describe_signature (report);
 
       return refuse (report, DUEL_SAFETY_HAS_SIGNATURE,
                      g_strdup_printf (_("“%s” holds %s: it looks like a disk image. "
-                                        "Give --wipe-signatures to overwrite it."), path, signature));
-    }
-  /* A file someone else wrote is data: the same consent as a device
-   * (--wipe-signatures, given for an image, is consent too). */
-  if (foreign && (flags & (DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES)) == 0)
-    {
-      g_autofree char *size = g_format_size_full ((guint64) st->st_blocks * 512, G_FORMAT_SIZE_IEC_UNITS);
-
-      /* TRANSLATORS: a file, the size of the data it holds */
-      return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
-                     g_strdup_printf (_("“%s” is a file holding %s of data that Drive Duel did not write. "
-                                        "Give --destructive to overwrite it."), path, size));
+                                        "Give --wipe-signatures as well to overwrite it."), path, signature));
     }
 
   report->verdict = DUEL_SAFETY_ALLOWED;

@@ -9,8 +9,11 @@
  * (DUEL_TARGET_OPEN_EXCLUSIVE). Read-only runs need none of this.
  *
  * File targets: a directory or a device node is refused, so are an active
- * swap file, a loop device's backing file, and a file holding a filesystem
- * or partition table (a disk image) without --wipe-signatures.
+ * swap file and a loop device's backing file. A file holding data Drive Duel
+ * did not write (not empty, sparse or all zeros, and without a made mark
+ * that still describes it, DUEL_TARGET_MADE_XATTR) needs --destructive, a
+ * disk image (a filesystem or partition table in it) --wipe-signatures as
+ * well.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -46,6 +46,7 @@ struct _DuelTarget
   guint32         logical_block_size;
   guint32         physical_block_size;
   gboolean        writable;
+  gboolean        marking;    /* a file opened for writing: marked again when closed */
 };
 
 G_DEFINE_FINAL_TYPE (DuelTarget, duel_target, G_TYPE_OBJECT)
@@ -55,6 +56,7 @@ duel_target_finalize (GObject *object)
 {
   DuelTarget *self = (DuelTarget *) object;
 
+  duel_target_finish_writing (self);
   if (self->fd >= 0)
     g_close (self->fd, NULL);
   g_clear_pointer (&self->path, g_free);
@@ -260,15 +262,136 @@ read_geometry (DuelTarget   *self,
   return TRUE;
 }
 
-/* Marks a file as holding only what Drive Duel wrote (see
- * DUEL_TARGET_MADE_XATTR); where the filesystem keeps no user attributes, a
- * later write asks for consent. */
+/* The mark (DUEL_TARGET_MADE_XATTR) says what the file was when Drive Duel
+ * last had it open for writing: "2 writing SIZE" from the open, "2 done SIZE
+ * MTIME_S MTIME_NS HASH" from the close, HASH being SHA-256 of its first and
+ * last MARK_HASH_BYTES. A file written by anything else since no longer
+ * matches its mark (its size, time or ends changed). A run killed before the
+ * close leaves "writing": its size alone is checked. Where the filesystem
+ * keeps no user attributes, a later write asks for consent. */
+#define MARK_VERSION     "2"
+#define MARK_HASH_BYTES  (64 * 1024)
+
+static char *
+mark_hash (int                fd,
+           const struct stat *st)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree guint8 *buffer = g_malloc (MARK_HASH_BYTES);
+  off_t starts[2] = { 0, MAX (st->st_size - MARK_HASH_BYTES, (off_t) 0) };
+  int status_flags = fcntl (fd, F_GETFL);
+  gboolean ok = TRUE;
+
+  /* Buffered reads of any length: O_DIRECT (a target's descriptor) is off
+   * meanwhile. */
+  if (status_flags < 0 ||
+      ((status_flags & O_DIRECT) != 0 && fcntl (fd, F_SETFL, status_flags & ~O_DIRECT) != 0))
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (starts) && ok; i++)
+    {
+      off_t at = starts[i];
+      off_t end = MIN (at + MARK_HASH_BYTES, st->st_size);
+
+      while (at < end)
+        {
+          ssize_t n = pread (fd, buffer, (size_t) (end - at), at);
+
+          if (n <= 0)
+            {
+              ok = n == 0;
+              break;
+            }
+          g_checksum_update (checksum, buffer, n);
+          at += n;
+        }
+    }
+  if ((status_flags & O_DIRECT) != 0)
+    fcntl (fd, F_SETFL, status_flags);
+  return ok ? g_strdup (g_checksum_get_string (checksum)) : NULL;
+}
+
+static char *
+mark_done_value (int fd)
+{
+  g_autofree char *hash = NULL;
+  struct stat st;
+
+  if (fstat (fd, &st) != 0 || (hash = mark_hash (fd, &st)) == NULL)
+    return NULL;
+  return g_strdup_printf (MARK_VERSION " done %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %ld %s",
+                          (gint64) st.st_size, (gint64) st.st_mtim.tv_sec, st.st_mtim.tv_nsec, hash);
+}
+
 static void
-mark_made (int         fd,
+set_mark (int         fd,
+          const char *path,
+          const char *value)
+{
+  if (value == NULL || fsetxattr (fd, DUEL_TARGET_MADE_XATTR, value, strlen (value), 0) != 0)
+    g_debug ("%s: no mark of what Drive Duel wrote (%s)", path,
+             value == NULL ? "unreadable" : g_strerror (errno));
+}
+
+static void
+mark_done (int         fd,
            const char *path)
 {
-  if (fsetxattr (fd, DUEL_TARGET_MADE_XATTR, "1", 1, 0) != 0)
-    g_debug ("%s: no mark of creation (%s)", path, g_strerror (errno));
+  g_autofree char *value = mark_done_value (fd);
+
+  set_mark (fd, path, value);
+}
+
+void
+duel_target_finish_writing (DuelTarget *self)
+{
+  g_return_if_fail (DUEL_IS_TARGET (self));
+
+  /* What the file holds now is what Drive Duel left in it. */
+  if (self->fd >= 0 && self->marking)
+    mark_done (self->fd, self->path);
+  self->marking = FALSE;
+}
+
+DuelTargetMark
+duel_target_check_mark (int fd)
+{
+  char value[256];
+  g_auto(GStrv) fields = NULL;
+  ssize_t length;
+  struct stat st;
+
+  g_return_val_if_fail (fd >= 0, DUEL_TARGET_MARK_NONE);
+
+  length = fgetxattr (fd, DUEL_TARGET_MADE_XATTR, value, sizeof value - 1);
+  if (length <= 0)
+    return DUEL_TARGET_MARK_NONE;
+  value[length] = '\0';
+  if (fstat (fd, &st) != 0)
+    return DUEL_TARGET_MARK_STALE;
+  fields = g_strsplit (value, " ", -1);
+
+  /* Interrupted: nothing but the size can tell. */
+  if (g_strv_length (fields) == 3 && g_str_equal (fields[0], MARK_VERSION) &&
+      g_str_equal (fields[1], "writing"))
+    {
+      guint64 size;
+
+      if (g_ascii_string_to_unsigned (fields[2], 10, 0, G_MAXINT64, &size, NULL) &&
+          size == (guint64) st.st_size)
+        return DUEL_TARGET_MARK_MATCHES;
+      return DUEL_TARGET_MARK_STALE;
+    }
+  if (g_strv_length (fields) == 6 && g_str_equal (fields[0], MARK_VERSION) &&
+      g_str_equal (fields[1], "done"))
+    {
+      g_autofree char *now = mark_done_value (fd);
+
+      if (now != NULL && g_str_equal (now, value))
+        return DUEL_TARGET_MARK_MATCHES;
+    }
+  /* Changed since, or a mark without a description (version 1): not
+   * enough to tell what the file holds. */
+  return DUEL_TARGET_MARK_STALE;
 }
 
 DuelTarget *
@@ -333,7 +456,6 @@ duel_target_open (const char           *path,
           return NULL;
         }
       created = TRUE;
-      mark_made (self->fd, path);
     }
   else if (S_ISDIR (st.st_mode))
     {
@@ -384,11 +506,6 @@ duel_target_open (const char           *path,
           set_open_error (error, path, errno, FALSE);
           return NULL;
         }
-      /* An empty or wholly sparse file held nothing: once written, what it
-       * holds is Drive Duel's, as in a file it created. (A file of zeros
-       * needs no consent either, but is not marked: it is checked again.) */
-      if (writing && (st.st_size == 0 || st.st_blocks == 0))
-        mark_made (self->fd, path);
     }
   else
     {
@@ -399,6 +516,16 @@ duel_target_open (const char           *path,
 
   if (!read_geometry (self, path, creating, create_size, error))
     goto fail;
+
+  /* Opened for writing, with consent where the file held data: from now on
+   * it holds what Drive Duel writes, marked as such until it is closed. */
+  if (writing && self->kind == DUEL_TARGET_KIND_FILE)
+    {
+      g_autofree char *value = g_strdup_printf (MARK_VERSION " writing %" G_GUINT64_FORMAT, self->size);
+
+      set_mark (self->fd, path, value);
+      self->marking = TRUE;
+    }
 
   return g_steal_pointer (&self);
 
