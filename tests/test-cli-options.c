@@ -21,7 +21,7 @@
 
 typedef struct
 {
-  const char *args[4];
+  const char *args[5];
   const char *names;   /* what the message must mention */
 } BadOption;
 
@@ -83,6 +83,16 @@ test_run_options (void)
     { { "--numjobs", "2.5" }, "--numjobs" },
     { { "--numjobs", "two" }, "--numjobs" },
     { { "--interval-ms", "5" }, "--interval-ms" },
+    /* Sizes no drive's blocks divide, limits that round to nothing (which
+     * meant no limit: an endless run). */
+    { { "--bs", "1e3" }, "--bs" },
+    { { "--bs", "4097" }, "--bs" },
+    { { "--offset", "1e3" }, "--offset" },
+    { { "--span", "1000" }, "--span" },
+    { { "--span", "1.5k" }, "span" },
+    { { "--size", "1000" }, "--size" },
+    { { "--size", "1e-9x", "--span", "4m" }, "size to transfer" },
+    { { "--size", "0.0009x", "--span", "4m" }, "size to transfer" },
     { { "" }, "target" },
   };
 
@@ -127,6 +137,7 @@ test_preset_options (void)
     { { "--capacity-multiple", "inf" }, "--capacity-multiple" },
     { { "--interval-ms", "5" }, "--interval-ms" },
     { { "--span", "0" }, "--span" },
+    { { "--span", "1000" }, "--span" },
     { { "" }, "target" },
   };
 

@@ -4,7 +4,7 @@
  * size, modification time, made mark, SHA-256) is recorded before and after
  * the run, which must leave it exactly as it was: nothing created, removed
  * or written. The cases: consent for a file of data, and sizes and
- * alignment against the target's blocks. Runs the built CLI
+ * alignment against the target's blocks (exit 2). Runs the built CLI
  * ($DRIVEDUEL_CLI) in English.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -228,6 +228,84 @@ test_made_then_filled (Fixture       *fixture,
   g_assert_nonnull (strstr (err, "--destructive"));
 }
 
+/* --- sizes and alignment against the target ------------------------------------ */
+
+/* Stderr is one line: "driveduel-cli: " and one sentence. */
+static void
+assert_one_sentence (const char *err)
+{
+  g_assert_true (g_str_has_prefix (err, "driveduel-cli: "));
+  g_assert_nonnull (strchr (err, '\n'));
+  g_assert_cmpstr (strchr (err, '\n') + 1, ==, "");
+}
+
+/* What only the target can tell is checked once it is open, before anything
+ * is written to it: a limit that rounds to less than a block of its span
+ * (which meant no limit: an endless destructive run), a block size or an
+ * offset its blocks do not divide. Exit 2, one sentence; a new target is
+ * not left behind, an existing one not extended. */
+static void
+test_fit_before_write (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *fresh = NULL;
+  g_autofree char *existing = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  struct stat st;
+  int code;
+
+  if (!have_dir (fixture))
+    return;
+  fresh = g_build_filename (fixture->dir, "new.img", NULL);
+  existing = g_build_filename (fixture->dir, "scratch.img", NULL);
+  output = g_build_filename (fixture->dir, "r.json", NULL);
+
+  code = run_refused (fixture->dir, &err, "--rw", "randwrite", "--size", "1e-9x", "--output", output,
+                      fresh, NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 2);
+  g_assert_nonnull (strstr (err, "smaller than one block"));
+  assert_one_sentence (err);
+  g_clear_pointer (&err, g_free);
+
+  /* The same with a preset's fill: --capacity-multiple 1e-300 of 8 MiB. */
+  code = run_refused (fixture->dir, &err, "--preset", "write-saturation", "--capacity-multiple", "1e-300",
+                      "--span", "8m", "--probe", "0", "--output", output, fresh, NULL);
+  g_assert_cmpint (code, ==, 2);
+  g_assert_nonnull (strstr (err, "smaller than one block"));
+  assert_one_sentence (err);
+  g_clear_pointer (&err, g_free);
+
+  /* A file of Drive Duel's, 4 MiB: against its blocks (the filesystem's,
+   * 4 KiB on ext4), 512-byte blocks and offsets do not fit. */
+  code = run_cli (&out, &err, "run", "--rw", "randwrite", "--size", "1x", "--span", "4m", existing, NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (stat (existing, &st), ==, 0);
+  if (st.st_blksize <= 512)
+    {
+      g_test_message ("this filesystem's blocks are 512 bytes: no misaligned case");
+      return;
+    }
+  {
+    const char *cases[][2] = { { "--bs", "512" }, { "--offset", "512" } };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        /* --span 8m: the file would be extended first, were the check after. */
+        code = run_refused (fixture->dir, &err, "--rw", "randwrite", "--runtime", "1", "--span", "8m",
+                            cases[i][0], cases[i][1], "--output", output, existing, NULL);
+        g_assert_cmpint (code, ==, 2);
+        g_assert_nonnull (strstr (err, "logical block size"));
+        assert_one_sentence (err);
+        g_clear_pointer (&err, g_free);
+      }
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -238,6 +316,9 @@ main (int    argc,
               fixture_setup, test_wipe_signatures_alone, fixture_teardown);
   g_test_add ("/duel/cli-safety/made-then-filled", Fixture, NULL,
               fixture_setup, test_made_then_filled, fixture_teardown);
+
+  g_test_add ("/duel/cli-safety/fit-before-write", Fixture, NULL,
+              fixture_setup, test_fit_before_write, fixture_teardown);
 
   return g_test_run ();
 }

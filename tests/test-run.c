@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
+#include "duel-error.h"
 #include "duel-run.h"
 #include "test-dir.h"
 
@@ -231,6 +233,75 @@ test_preflight_before_any_write (Fixture       *fixture,
     }
 }
 
+/* What only the target can tell is checked before anything is written to
+ * it, however the run opens it (the CLI's safety checks, or the flags the
+ * app opens with after its confirmations): a block size its blocks do not
+ * divide leaves an existing file as it was, not even extended; a limit that
+ * rounds to less than a block leaves no new file behind. */
+static void
+test_plan_fits_before_write (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autofree char *existing = g_build_filename (fixture->dir, "existing.img", NULL);
+  g_autofree char *fresh = g_build_filename (fixture->dir, "new.img", NULL);
+  g_autofree char *output = g_build_filename (fixture->dir, "result.json", NULL);
+  g_autofree char *before = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize before_length = 0;
+  GStatBuf st;
+
+  {
+    g_autoptr(DuelTarget) target = duel_target_open (existing, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE,
+                                                     1024 * 1024, &error);
+
+    g_assert_no_error (error);
+    if (duel_target_get_logical_block_size (target) <= 512)
+      {
+        g_test_skip ("this filesystem's blocks are 512 bytes");
+        return;
+      }
+  }
+  g_assert_true (g_file_get_contents (existing, &before, &before_length, NULL));
+
+  for (guint mode = 0; mode < 2; mode++)
+    for (guint which = 0; which < 2; which++)
+      {
+        const char *path = which == 0 ? existing : fresh;
+        g_autoptr(DuelRun) run = duel_run_new (path);
+        g_autofree char *after = NULL;
+        gsize after_length = 0;
+        DuelWorkload write;
+        Watch watch = { 0 };
+
+        timed_workload (&write, "randwrite");
+        if (which == 0)
+          write.block_size = 512;
+        else
+          {
+            write.runtime_ms = 0;
+            write.size_multiple = 1e-9;
+          }
+        duel_run_set_output (run, output);
+        if (mode == 0)
+          duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, 4 * 1024 * 1024);
+        else
+          duel_run_set_open_flags (run, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, 4 * 1024 * 1024);
+        duel_run_add_workload (run, NULL, &write);
+        run_to_end (run, &watch);
+
+        g_assert_error (watch.error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+        g_assert_cmpstr (watch.states->str, ==, "preparing failed");
+        g_assert_null (duel_run_get_result (run));
+        g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+        g_assert_false (g_file_test (fresh, G_FILE_TEST_EXISTS));
+        g_assert_cmpint (g_stat (existing, &st), ==, 0);
+        g_assert_cmpint (st.st_size, ==, 1024 * 1024);
+        g_assert_true (g_file_get_contents (existing, &after, &after_length, NULL));
+        g_assert_true (after_length == before_length && memcmp (after, before, after_length) == 0);
+        watch_clear (&watch);
+      }
+}
+
 /* Stop after a few intervals: stopping, then stopped; the partial result
  * is saved, cancelled, with the rows measured. */
 static void
@@ -313,6 +384,8 @@ main (int   argc,
   g_test_add ("/duel/run/states-in-order", Fixture, NULL, fixture_setup, test_states_in_order, fixture_teardown);
   g_test_add ("/duel/run/preflight-before-any-write", Fixture, NULL, fixture_setup,
               test_preflight_before_any_write, fixture_teardown);
+  g_test_add ("/duel/run/plan-fits-before-write", Fixture, NULL, fixture_setup,
+              test_plan_fits_before_write, fixture_teardown);
   g_test_add ("/duel/run/stop-keeps-result", Fixture, NULL, fixture_setup, test_stop_keeps_result, fixture_teardown);
   g_test_add ("/duel/run/preset-probes", Fixture, NULL, fixture_setup, test_preset_probes, fixture_teardown);
 

@@ -346,6 +346,22 @@ test_resolve (void)
   EXPECT_FAIL (GiB, 512, "too large");
   w.size_multiple = 8.6e9;   /* 2^63 bytes of a 1 GiB span */
   EXPECT_FAIL (GiB, 512, "too large");
+  /* A multiple that rounds to less than a block: no limit would be an
+   * endless run (it was, with 0 bytes, for 1e-9 and 1e-300). */
+  valid_workload (&w);
+  w.runtime_ms = 0;
+  w.size_multiple = 1e-300;
+  EXPECT_FAIL (GiB, 512, "smaller than one block");
+  w.size_multiple = 1e-9;
+  EXPECT_FAIL (GiB, 512, "smaller than one block");
+  w.size_multiple = 4095.0 / GiB;
+  EXPECT_FAIL (GiB, 512, "smaller than one block");
+  w.size_bytes = 100 * MiB;     /* an absolute size beside it changes nothing */
+  EXPECT_FAIL (GiB, 512, "smaller than one block");
+  w.size_bytes = 0;
+  w.size_multiple = 4096.0 / GiB;
+  g_assert_true (duel_workload_resolve (&w, GiB, 512, NULL, NULL, &limit, NULL));
+  g_assert_cmpuint (limit, ==, 4096);
 #undef EXPECT_FAIL
 }
 
@@ -413,6 +429,31 @@ test_json_round_trip (void)
       g_assert_true (duel_workload_from_json (json_node_get_object (n), &back, NULL));
       assert_workload_equal (&w, &back);
     }
+
+  /* Multiples json-glib would write without a point get one, so that the
+   * text parses: 1e-08 was written "1e-08.0", which no loader reads. The
+   * value moves by one ulp at most. */
+  {
+    static const double multiples[] = { 1e-300, 1e-8, 3e-9, 2e-16, 1e17, 1e22, 0.5, 2, 100 };
+
+    duel_workload_init (&w);
+    for (guint i = 0; i < G_N_ELEMENTS (multiples); i++)
+      {
+        g_autoptr(JsonNode) n = NULL;
+        g_autoptr(JsonNode) p = NULL;
+        g_autofree char *t = NULL;
+
+        w.size_multiple = multiples[i];
+        n = duel_workload_to_json (&w);
+        t = json_to_string (n, FALSE);
+        p = json_from_string (t, &error);
+        g_assert_no_error (error);
+        g_assert_true (duel_workload_from_json (json_node_get_object (p), &back, &error));
+        g_assert_no_error (error);
+        g_assert_true (back.size_multiple == multiples[i] ||
+                       back.size_multiple == nextafter (multiples[i], G_MAXDOUBLE));
+      }
+  }
 
   /* A file from before jobs existed ran one. */
   {

@@ -326,6 +326,16 @@ duel_cli_conclude_run (DuelRun      *run,
   return ok ? DUEL_CLI_EXIT_OK : DUEL_CLI_EXIT_FAILED;
 }
 
+/* A run refused before anything was written: 2 when its options do not
+ * fit the target (a block size its blocks do not divide, a size that
+ * rounds to nothing), 1 for everything else (safety, the result's file). */
+int
+duel_cli_exit_code_refused (const GError *error)
+{
+  return g_error_matches (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT) ? DUEL_CLI_EXIT_USAGE
+                                                                         : DUEL_CLI_EXIT_FAILED;
+}
+
 /* What `run` and `run --preset` share about their target. */
 
 /* The target given on the command line, or the scratch file in the user's
@@ -363,6 +373,22 @@ duel_cli_parse_span (const char  *text,
       return FALSE;
     }
   return TRUE;
+}
+
+/* A size that the target's blocks must divide (--bs, --offset, --span):
+ * before the target is known, a multiple of the smallest block any drive
+ * has. Else FALSE with one sentence naming @option in @out_message. */
+gboolean
+duel_cli_check_aligned (const char  *option,
+                        guint64      value,
+                        char       **out_message)
+{
+  if (value % DUEL_WORKLOAD_MIN_LOGICAL_BLOCK_SIZE == 0)
+    return TRUE;
+  /* TRANSLATORS: an option (--bs), its value in bytes, the smallest block size */
+  *out_message = g_strdup_printf (_("%s: %" PRIu64 " bytes is not a multiple of %u bytes, the smallest block of any drive."),
+                                  option, value, DUEL_WORKLOAD_MIN_LOGICAL_BLOCK_SIZE);
+  return FALSE;
 }
 
 /* The targets left on a run's command line: none (the scratch file) or one,

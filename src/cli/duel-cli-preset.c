@@ -260,7 +260,8 @@ duel_cli_run_preset (int    argc,
     return duel_cli_usage_error (context, _("--preset needs a name."));
 
   duel_preset_options_init (&options);
-  if (span != NULL && !duel_cli_parse_span (span, &options.span_bytes, &message))
+  if (span != NULL && (!duel_cli_parse_span (span, &options.span_bytes, &message) ||
+                       !duel_cli_check_aligned ("--span", options.span_bytes, &message)))
     return duel_cli_usage_error (context, "%s", message);
   /* Unset, each stays 0: the preset's own default. */
   if ((capacity_multiple_text != NULL &&
@@ -325,7 +326,7 @@ duel_cli_run_preset (int    argc,
     {
       /* Refused before the first byte: nothing was measured. */
       duel_cli_print_error (error);
-      return DUEL_CLI_EXIT_FAILED;
+      return duel_cli_exit_code_refused (error);
     }
 
   if (duel_run_get_result (run) != NULL)

@@ -159,6 +159,21 @@ duel_cli_run (int    argc,
     workload.size_multiple = 1;   /* like fio: one pass over the span */
   if (!duel_workload_validate (&workload, &error))
     return duel_cli_usage_error (context, "%s", error->message);
+  /* What no target can take is refused now; the rest against the target's
+   * own blocks once it is open, before anything is written (exit 2 too). */
+  if (!duel_cli_check_aligned ("--bs", workload.block_size, &message) ||
+      !duel_cli_check_aligned ("--offset", workload.span_offset, &message) ||
+      !duel_cli_check_aligned ("--span", workload.span_length, &message))
+    return duel_cli_usage_error (context, "%s", message);
+  if (workload.size_bytes > 0 && workload.size_bytes < workload.block_size)
+    return duel_cli_usage_error (context, _("--size: %" PRIu64 " bytes is less than one block of %u bytes."),
+                                 workload.size_bytes, workload.block_size);
+  /* With the span known, so is the byte limit: one that rounds to less
+   * than a block (--size 1e-9x) would otherwise mean no limit at all. */
+  if (workload.span_length > 0 &&
+      !duel_workload_resolve (&workload, workload.span_offset + workload.span_length,
+                              DUEL_WORKLOAD_MIN_LOGICAL_BLOCK_SIZE, NULL, NULL, NULL, &error))
+    return duel_cli_usage_error (context, "%s", error->message);
 
   if (!duel_cli_target_args_ok (rest, &message))
     return duel_cli_usage_error (context, "%s", message);
@@ -193,7 +208,7 @@ duel_cli_run (int    argc,
           !g_file_test (target_path, G_FILE_TEST_EXISTS))
         g_printerr (_("driveduel-cli: a read run needs data to read; write the scratch file first "
                       "(driveduel-cli run --rw write --bs 1m --size 1x), or give a target.\n"));
-      return DUEL_CLI_EXIT_FAILED;
+      return duel_cli_exit_code_refused (error);
     }
 
   duel_cli_print_test_summary (g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0));

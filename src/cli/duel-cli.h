@@ -39,6 +39,7 @@ int  duel_cli_import       (int argc, char **argv);
 char *duel_cli_target_path (GStrv rest);
 gboolean duel_cli_target_args_ok (GStrv rest, char **out_message);
 gboolean duel_cli_parse_span (const char *text, guint64 *out, char **out_message);
+gboolean duel_cli_check_aligned (const char *option, guint64 value, char **out_message);
 
 /* duel-cli-common.c (lead) */
 void duel_cli_print_error        (const GError *error);
@@ -75,6 +76,8 @@ gboolean duel_cli_run_and_wait   (DuelRun        *run,
 int  duel_cli_conclude_run       (DuelRun        *run,
                                   gboolean        ok,
                                   const GError   *run_error);
+/* The exit code of a run refused before its first byte (no result). */
+int  duel_cli_exit_code_refused  (const GError   *error);
 /* The human summary of one test: IOPS, MB/s, latency mean and 99/99.9/99.99 %. */
 void duel_cli_print_test_summary (const DuelTestRecord *record);
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "duel-json.h"
 
@@ -80,7 +81,24 @@ duel_json_set_double_or_null (JsonObject *object,
                               double      value)
 {
   if (isfinite (value))
-    json_object_set_double_member (object, member, value);
+    json_object_set_double_member (object, member, duel_json_writable_double (value));
   else
     json_object_set_null_member (object, member);
+}
+
+double
+duel_json_writable_double (double value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* json-glib formats with g_ascii_dtostr(), as here. A step of one ulp
+   * gives seventeen digits, hence a point. */
+  for (guint i = 0; i < 4 && isfinite (value); i++)
+    {
+      g_ascii_dtostr (text, sizeof text, value);
+      if (strchr (text, '.') != NULL || strpbrk (text, "eE") == NULL)
+        break;
+      value = nextafter (value, value < 0 ? -G_MAXDOUBLE : G_MAXDOUBLE);
+    }
+  return value;
 }

@@ -38,5 +38,10 @@ gboolean    duel_json_get_number      (JsonObject *object,
 void        duel_json_set_double_or_null (JsonObject *object,
                                           const char *member,
                                           double      value);
+/* @value, or the next double away from zero when json-glib would write it
+ * as text no parser reads: it appends ".0" to a number written without a
+ * point, so 1e-08 becomes "1e-08.0" (1.0000000000000001e-08 is written as
+ * it is). Finite values only; others are returned as they are. */
+double      duel_json_writable_double    (double      value);
 
 G_END_DECLS

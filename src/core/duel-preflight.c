@@ -55,14 +55,19 @@ duel_preflight_output (const char  *path,
                            _("The result file has an empty name."));
       return FALSE;
     }
-  /* Where the save will write (never over a device node or a folder). */
-  target = duel_result_save_path (path, error);
+  /* Where the save will write (never over a device node or a folder).
+   * Refusals from here on are about the files, not the options (the CLI's
+   * exit code 1, not 2). */
+  target = duel_result_save_path (path, &local_error);
   if (target == NULL)
-    return FALSE;
+    {
+      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
+      return FALSE;
+    }
   dir = g_path_get_dirname (target);
   if (g_stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
     {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
                    _("The folder %s for the result does not exist."), dir);
       return FALSE;
     }
@@ -73,7 +78,7 @@ duel_preflight_output (const char  *path,
                                  G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
                                  0600, &local_error))
     {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
                    _("The result cannot be saved in %s: %s"), dir, local_error->message);
       return FALSE;
     }
@@ -85,7 +90,7 @@ duel_preflight_output (const char  *path,
                                                        G_FORMAT_SIZE_IEC_UNITS);
       g_autofree char *room_text = g_format_size_full (room_bytes, G_FORMAT_SIZE_IEC_UNITS);
 
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
                    _("Only %s are free in %s; the result may need %s."),
                    free_text, dir, room_text);
       return FALSE;

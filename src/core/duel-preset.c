@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duel-error.h"
+#include "duel-json.h"
 #include "duel-preset.h"
 #include "duel-probe.h"
 
@@ -342,6 +343,19 @@ duel_preset_prepare (DuelPreset  *self,
                         duel_target_get_path (target), error);
 }
 
+gboolean
+duel_preset_prepare_for_size (DuelPreset  *self,
+                              guint64      size,
+                              guint32      logical_block_size,
+                              const char  *display,
+                              GError     **error)
+{
+  g_return_val_if_fail (DUEL_IS_PRESET (self), FALSE);
+  g_return_val_if_fail (display != NULL, FALSE);
+
+  return prepare_steps (self, size, logical_block_size, display, error);
+}
+
 guint64
 duel_preset_default_runtime_ms (const char *preset_name,
                                 const char *test_name)
@@ -506,7 +520,7 @@ duel_preset_get_parameters (DuelPreset *self)
   object = json_object_new ();
   json_object_set_string_member (object, "preset", self->info->name);
   json_object_set_int_member (object, "span_bytes", (gint64) plan->span_bytes);
-  json_object_set_double_member (object, "capacity_multiple", plan->capacity_multiple);
+  json_object_set_double_member (object, "capacity_multiple", duel_json_writable_double (plan->capacity_multiple));
   json_object_set_int_member (object, "fill_max_ms", (gint64) plan->fill_max_ms);
   json_object_set_int_member (object, "read_score_ms", (gint64) plan->read_score_ms);
   json_object_set_int_member (object, "consistency_ms", (gint64) plan->consistency_ms);

@@ -112,6 +112,13 @@ const DuelAnalysisParams *duel_preset_get_analysis_params (DuelPreset         *s
 gboolean             duel_preset_prepare            (DuelPreset               *self,
                                                      DuelTarget               *target,
                                                      GError                  **error);
+/* The same against a target's geometry before it is written to (@size
+ * bytes in @logical_block_size-byte blocks; @display names it in errors). */
+gboolean             duel_preset_prepare_for_size   (DuelPreset               *self,
+                                                     guint64                   size,
+                                                     guint32                   logical_block_size,
+                                                     const char               *display,
+                                                     GError                  **error);
 guint                duel_preset_get_n_steps        (DuelPreset               *self);
 const DuelPresetStep*duel_preset_get_step           (DuelPreset               *self,
                                                      guint                     index);

@@ -55,16 +55,47 @@ duel_run_context_init (DuelRunContext *self)
 {
 }
 
-DuelRunContext *
-duel_run_context_new (const char       *path,
-                      gboolean          writes,
-                      DuelSafetyFlags   safety_flags,
-                      guint64           file_size,
-                      GError          **error)
+gboolean
+duel_run_context_check (const char       *path,
+                        gboolean          writes,
+                        DuelSafetyFlags   safety_flags,
+                        gboolean         *out_check_fd,
+                        GError          **error)
 {
-  g_autoptr(DuelTarget) target = NULL;
   g_autoptr(DuelSafetyReport) report = NULL;
   g_autoptr(GError) local_error = NULL;
+  GStatBuf st;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (out_check_fd != NULL, FALSE);
+
+  *out_check_fd = FALSE;
+  if (!writes || duel_safety_check_write (path, safety_flags, &report, &local_error))
+    return TRUE;
+
+  /* A device this user may not open: the target comes from UDisks
+   * (duel_target_open), then the same rules are checked through its
+   * descriptor, which holds O_EXCL, before the first write. */
+  if (g_stat (path, &st) == 0 && S_ISBLK (st.st_mode) && report->access_denied)
+    {
+      *out_check_fd = TRUE;
+      return TRUE;
+    }
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
+}
+
+DuelRunContext *
+duel_run_context_open (const char           *path,
+                       gboolean              writes,
+                       DuelSafetyFlags       safety_flags,
+                       guint64               file_size,
+                       gboolean              check_fd,
+                       DuelTargetCheckFunc   check,
+                       gpointer              check_data,
+                       GError              **error)
+{
+  g_autoptr(DuelTarget) target = NULL;
   DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
   guint64 create_size = 0;
   GStatBuf st;
@@ -72,26 +103,17 @@ duel_run_context_new (const char       *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  exists = g_stat (path, &st) == 0;
-
-  /* Every refusal happens here, before the target is opened for I/O. */
-  if (writes && !duel_safety_check_write (path, safety_flags, &report, &local_error))
+  if (check_fd)
     {
-      /* A device this user may not open: the target comes from UDisks
-       * (duel_target_open), then the same rules are checked through its
-       * descriptor, which holds O_EXCL, before the first write. */
-      if (!(exists && S_ISBLK (st.st_mode) && report->access_denied))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-      target = duel_target_open (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0, error);
+      target = duel_target_open_checked (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0,
+                                         check, check_data, error);
       if (target == NULL ||
           !duel_safety_check_write_fd (path, duel_target_get_fd (target), safety_flags, NULL, error))
         return NULL;
       return duel_run_context_new_for_target (target, NULL);
     }
 
+  exists = g_stat (path, &st) == 0;
   if (writes)
     flags |= DUEL_TARGET_OPEN_WRITE;
   if (exists && S_ISBLK (st.st_mode))
@@ -105,11 +127,28 @@ duel_run_context_new (const char       *path,
       create_size = file_size > 0 ? file_size : (exists ? 0 : DUEL_RUN_CONTEXT_DEFAULT_FILE_SIZE);
     }
 
-  target = duel_target_open (path, flags, create_size, error);
+  target = duel_target_open_checked (path, flags, create_size, check, check_data, error);
   if (target == NULL)
     return NULL;
 
   return duel_run_context_new_for_target (target, NULL);
+}
+
+DuelRunContext *
+duel_run_context_new (const char       *path,
+                      gboolean          writes,
+                      DuelSafetyFlags   safety_flags,
+                      guint64           file_size,
+                      GError          **error)
+{
+  gboolean check_fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  /* Every refusal happens here, before the target is opened for I/O. */
+  if (!duel_run_context_check (path, writes, safety_flags, &check_fd, error))
+    return NULL;
+  return duel_run_context_open (path, writes, safety_flags, file_size, check_fd, NULL, NULL, error);
 }
 
 DuelRunContext *

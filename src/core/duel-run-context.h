@@ -36,6 +36,26 @@ DuelRunContext *duel_run_context_new             (const char       *path,
                                                   DuelSafetyFlags   safety_flags,
                                                   guint64           file_size,
                                                   GError          **error);
+/* The same in two steps, so that the caller can check more between them
+ * (the result's path) and what it will do against the target's geometry:
+ * the safety layer's refusals, which write nothing; TRUE with
+ * *@out_check_fd set when the device may only be opened through UDisks,
+ * whose descriptor the open then checks again. */
+gboolean        duel_run_context_check           (const char       *path,
+                                                  gboolean          writes,
+                                                  DuelSafetyFlags   safety_flags,
+                                                  gboolean         *out_check_fd,
+                                                  GError          **error);
+/* Then the open, asking @check before anything is written to the target
+ * (duel_target_open_checked()). */
+DuelRunContext *duel_run_context_open            (const char           *path,
+                                                  gboolean              writes,
+                                                  DuelSafetyFlags       safety_flags,
+                                                  guint64               file_size,
+                                                  gboolean              check_fd,
+                                                  DuelTargetCheckFunc   check,
+                                                  gpointer              check_data,
+                                                  GError              **error);
 /* For a target the caller opened itself (the GUI, after its confirmations,
  * or on a descriptor from UDisks): identity, health and temperature only.
  * @thermometer: one the caller already made, or NULL to make one here. */

@@ -902,6 +902,26 @@ expected_result_room (DuelRun *self)
   return duel_preflight_result_room (rows, 1);
 }
 
+/* Whether every step fits a target of @size bytes in @lbs-byte blocks:
+ * block size, offset and span aligned, a limit of at least one block. Asked
+ * when the target is open, before anything is written to it. */
+static gboolean
+plan_fits_cb (guint64    size,
+              guint32    lbs,
+              gpointer   user_data,
+              GError   **error)
+{
+  DuelRun *self = user_data;
+
+  if (self->preset != NULL)
+    return duel_preset_prepare_for_size (self->preset, size, lbs, self->target_path, error);
+  for (guint i = 0; i < self->steps->len; i++)
+    if (!duel_workload_resolve (&g_array_index (self->steps, Step, i).workload, size, lbs,
+                                NULL, NULL, NULL, error))
+      return FALSE;
+  return TRUE;
+}
+
 /* Everything before the first write: the result can be kept, the target
  * opens with the safety checks, the plan fits it, the first checkpoint is
  * on disk. */
@@ -910,6 +930,7 @@ prepare (Job     *job,
          GError **error)
 {
   DuelRun *self = job->self;
+  gboolean check_fd = FALSE;
 
   if (self->result_path != NULL &&
       !duel_preflight_output (self->result_path, expected_result_room (self), error))
@@ -918,20 +939,28 @@ prepare (Job     *job,
   switch (self->open_mode)
     {
     case OPEN_WITH_SAFETY:
-      job->run_context = duel_run_context_new (self->target_path, plan_writes (self),
-                                               self->safety_flags, self->file_size, error);
+      if (!duel_run_context_check (self->target_path, plan_writes (self), self->safety_flags,
+                                   &check_fd, error))
+        return FALSE;
+      job->run_context = duel_run_context_open (self->target_path, plan_writes (self), self->safety_flags,
+                                                self->file_size, check_fd, plan_fits_cb, self, error);
       if (job->run_context == NULL)
         return FALSE;
       job->target = g_object_ref (duel_run_context_get_target (job->run_context));
       break;
     case OPEN_WITH_FLAGS:
-      job->target = duel_target_open (self->target_path, self->open_flags, self->file_size, error);
+      job->target = duel_target_open_checked (self->target_path, self->open_flags, self->file_size,
+                                              plan_fits_cb, self, error);
       if (job->target == NULL)
         return FALSE;
       job->run_context = duel_run_context_new_for_target (job->target, self->thermometer);
       break;
     case OPEN_GIVEN:
     default:
+      /* Opened by the caller, nothing written yet. */
+      if (!plan_fits_cb (duel_target_get_size (job->target), duel_target_get_logical_block_size (job->target),
+                         self, error))
+        return FALSE;
       job->run_context = duel_run_context_new_for_target (job->target, self->thermometer);
       break;
     }

@@ -189,13 +189,11 @@ extend_file (int          fd,
   return FALSE;
 }
 
-/* Reads size and block sizes from the descriptor just opened (or adopted),
- * and extends a file being created. */
+/* Reads size and block sizes from the descriptor just opened (or adopted);
+ * changes nothing. */
 static gboolean
 read_geometry (DuelTarget   *self,
                const char   *path,
-               gboolean      creating,
-               guint64       create_size,
                GError      **error)
 {
   struct stat st;
@@ -240,23 +238,9 @@ read_geometry (DuelTarget   *self,
           return FALSE;
         }
 
-      if (creating && create_size > (guint64) st.st_size)
-        {
-          if (!extend_file (self->fd, path, st.st_size, create_size, error))
-            return FALSE;
-          st.st_size = create_size;
-        }
-
       self->size = st.st_size;
       self->logical_block_size = file_block_size (self->fd, &st);
       self->physical_block_size = self->logical_block_size;
-    }
-
-  if (self->size == 0)
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
-                   _("“%s” is empty (0 bytes)."), path);
-      return FALSE;
     }
 
   return TRUE;
@@ -400,7 +384,19 @@ duel_target_open (const char           *path,
                   guint64               create_size,
                   GError              **error)
 {
+  return duel_target_open_checked (path, flags, create_size, NULL, NULL, error);
+}
+
+DuelTarget *
+duel_target_open_checked (const char            *path,
+                          DuelTargetOpenFlags    flags,
+                          guint64                create_size,
+                          DuelTargetCheckFunc    check,
+                          gpointer               user_data,
+                          GError               **error)
+{
   g_autoptr(DuelTarget) self = NULL;
+  guint64 size;
   gboolean writing = (flags & DUEL_TARGET_OPEN_WRITE) != 0;
   gboolean creating = writing && (flags & DUEL_TARGET_OPEN_CREATE) != 0;
   gboolean created = FALSE;
@@ -514,8 +510,26 @@ duel_target_open (const char           *path,
       return NULL;
     }
 
-  if (!read_geometry (self, path, creating, create_size, error))
+  if (!read_geometry (self, path, error))
     goto fail;
+
+  /* What the run will do must fit the target before anything is written
+   * to it: a file is not extended yet, a new one still empty. */
+  size = creating ? MAX (self->size, create_size) : self->size;
+  if (check != NULL && size > 0 && !check (size, self->logical_block_size, user_data, error))
+    goto fail;
+  if (size > self->size)
+    {
+      if (!extend_file (self->fd, path, self->size, size, error))
+        goto fail;
+      self->size = size;
+    }
+  if (self->size == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” is empty (0 bytes)."), path);
+      goto fail;
+    }
 
   /* Opened for writing, with consent where the file held data: from now on
    * it holds what Drive Duel writes, marked as such until it is closed. */
@@ -573,7 +587,7 @@ duel_target_new_for_fd (int          fd,
       return NULL;
     }
 
-  if (!read_geometry (self, path, FALSE, 0, error))
+  if (!read_geometry (self, path, error))
     return NULL;
   if (self->size == 0)
     {

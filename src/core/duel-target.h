@@ -48,6 +48,22 @@ DuelTarget     *duel_target_open                   (const char           *path,
                                                     DuelTargetOpenFlags   flags,
                                                     guint64               create_size,
                                                     GError              **error);
+/* Whether what the caller will do fits a target of @size bytes (what a file
+ * will be once extended) in @logical_block_size-byte blocks: FALSE with one
+ * sentence otherwise. */
+typedef gboolean (*DuelTargetCheckFunc) (guint64     size,
+                                         guint32     logical_block_size,
+                                         gpointer    user_data,
+                                         GError    **error);
+/* duel_target_open() that asks @check once the target is open and its
+ * geometry known, before anything is written to it: a file is extended only
+ * after, a file this call created is removed again on a refusal. */
+DuelTarget     *duel_target_open_checked           (const char           *path,
+                                                    DuelTargetOpenFlags   flags,
+                                                    guint64               create_size,
+                                                    DuelTargetCheckFunc   check,
+                                                    gpointer              user_data,
+                                                    GError              **error);
 /* Adopts a block device descriptor opened elsewhere (UDisks' OpenDevice):
  * it must have O_DIRECT, and O_RDWR when @writable. Takes ownership of @fd,
  * even on failure. */

@@ -192,7 +192,15 @@ duel_workload_resolve (const DuelWorkload  *workload,
                        workload->size_multiple);
           return FALSE;
         }
+      /* A limit of 0 would mean none at all: an endless run. */
       limit = (guint64) llround (bytes);
+      if (limit < workload->block_size)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                       _("The size to transfer (%g times the span of %" PRIu64 " bytes) is smaller than one block of %u bytes."),
+                       workload->size_multiple, span_length, workload->block_size);
+          return FALSE;
+        }
     }
   if (workload->size_bytes > 0)
     limit = limit > 0 ? MIN (limit, workload->size_bytes) : workload->size_bytes;
@@ -243,7 +251,7 @@ duel_workload_to_json (const DuelWorkload *workload)
   json_builder_set_member_name (builder, "size_bytes");
   json_builder_add_int_value (builder, (gint64) workload->size_bytes);
   json_builder_set_member_name (builder, "size_multiple");
-  json_builder_add_double_value (builder, workload->size_multiple);
+  json_builder_add_double_value (builder, duel_json_writable_double (workload->size_multiple));
   json_builder_set_member_name (builder, "interval_ms");
   json_builder_add_int_value (builder, workload->interval_ms);
   json_builder_set_member_name (builder, "seed");

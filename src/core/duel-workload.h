@@ -38,6 +38,9 @@ typedef struct
 #define DUEL_WORKLOAD_MAX_NUMJOBS         64
 #define DUEL_WORKLOAD_MAX_BLOCK_SIZE      (64u * 1024 * 1024)
 #define DUEL_WORKLOAD_MAX_RUNTIME_MS      G_GUINT64_CONSTANT (1000000000000)  /* 1e9 s, ~31 years */
+/* The smallest logical block of any drive: before the target is known, a
+ * block size, offset or span must at least be a multiple of it. */
+#define DUEL_WORKLOAD_MIN_LOGICAL_BLOCK_SIZE 512u
 
 void         duel_workload_init            (DuelWorkload        *workload);
 gboolean     duel_workload_validate        (const DuelWorkload  *workload,
