@@ -923,19 +923,108 @@ test_checkpointer_symlink (Fixture       *fixture,
   g_assert_cmpint (symlink ("result.json", link), ==, 0);
 
   checkpointer = duel_checkpointer_new (link);
+  _duel_checkpointer_set_period (checkpointer, 0);
   duel_result_add_test (result, record);
   g_assert_true (duel_checkpointer_start (checkpointer, result, &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (duel_checkpointer_get_journal_path (checkpointer), ==, fixture->journal);
   add_rows (record, 9);
   duel_checkpointer_update (checkpointer, result, FALSE);
   _duel_checkpointer_flush (checkpointer);
+  /* The file there was replaced once rows were on disk (see replace-existing). */
+  g_assert_cmpstr (duel_checkpointer_get_journal_path (checkpointer), ==, fixture->journal);
 
   via_link = load_checked (link);
   direct = load_checked (fixture->path);
   g_assert_cmpuint (n_rows (via_link, 0), ==, 9);
   g_assert_cmpuint (n_rows (direct, 0), ==, 9);
   g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+}
+
+/* A result already at the path stays as it was until the new run has rows
+ * on disk: the run writes beside it (result.json.new and its journal),
+ * then takes its name. Finished with nothing measured, it leaves the old
+ * one and says so. */
+static void
+test_checkpointer_replace_existing (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  g_autofree char *staging = g_strconcat (fixture->path, ".new", NULL);
+  g_autofree char *staging_journal = g_strconcat (staging, ".journal", NULL);
+  g_autofree char *old_text = NULL;
+  g_autofree char *text = NULL;
+
+  {
+    g_autoptr(DuelCheckpointer) checkpointer = duel_checkpointer_new (fixture->path);
+    g_autoptr(DuelResult) result = new_result ();
+    g_autoptr(DuelTestRecord) record = new_record ("old");
+    g_autoptr(GError) error = NULL;
+
+    duel_result_add_test (result, record);
+    add_rows (record, 4);
+    record->status = DUEL_TEST_STATUS_COMPLETE;
+    g_assert_true (duel_checkpointer_start (checkpointer, result, &error));
+    g_assert_true (duel_checkpointer_finish (checkpointer, result, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (g_file_get_contents (fixture->path, &old_text, NULL, NULL));
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(DuelCheckpointer) checkpointer = duel_checkpointer_new (fixture->path);
+      g_autoptr(DuelResult) result = new_result ();
+      g_autoptr(DuelTestRecord) record = new_record ("new");
+      g_autoptr(DuelResult) loaded = NULL;
+      g_autoptr(GError) error = NULL;
+
+      _duel_checkpointer_set_period (checkpointer, 0);
+      duel_result_add_test (result, record);
+      g_assert_true (duel_checkpointer_start (checkpointer, result, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_test (staging, G_FILE_TEST_EXISTS));
+      g_assert_cmpstr (duel_checkpointer_get_journal_path (checkpointer), ==, staging_journal);
+
+      /* Described, running, synced: still nothing measured. */
+      record->status = DUEL_TEST_STATUS_RUNNING;
+      duel_checkpointer_update (checkpointer, result, TRUE);
+      _duel_checkpointer_flush (checkpointer);
+      g_clear_pointer (&text, g_free);
+      g_assert_true (g_file_get_contents (fixture->path, &text, NULL, NULL));
+      g_assert_cmpstr (text, ==, old_text);
+
+      if (pass == 0)
+        {
+          /* Stopped now: the old result is left, the new files go. */
+          record->status = DUEL_TEST_STATUS_CANCELLED;
+          g_assert_false (duel_checkpointer_finish (checkpointer, result, &error));
+          g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FAILED);
+          g_assert_nonnull (strstr (error->message, "left as it was"));
+          g_clear_pointer (&text, g_free);
+          g_assert_true (g_file_get_contents (fixture->path, &text, NULL, NULL));
+          g_assert_cmpstr (text, ==, old_text);
+          g_assert_false (g_file_test (staging, G_FILE_TEST_EXISTS));
+          g_assert_false (g_file_test (staging_journal, G_FILE_TEST_EXISTS));
+          continue;
+        }
+
+      /* Rows on disk: the new result takes the name, with its journal. */
+      add_rows (record, 3);
+      duel_checkpointer_update (checkpointer, result, FALSE);
+      _duel_checkpointer_flush (checkpointer);
+      g_assert_false (g_file_test (staging, G_FILE_TEST_EXISTS));
+      g_assert_false (g_file_test (staging_journal, G_FILE_TEST_EXISTS));
+      g_assert_cmpstr (duel_checkpointer_get_journal_path (checkpointer), ==, fixture->journal);
+      loaded = load_checked (fixture->path);
+      g_assert_cmpstr (test_of (loaded, 0)->name, ==, "new");
+      g_assert_cmpuint (n_rows (loaded, 0), ==, 3);
+
+      record->status = DUEL_TEST_STATUS_COMPLETE;
+      g_assert_true (duel_checkpointer_finish (checkpointer, result, &error));
+      g_assert_no_error (error);
+      g_assert_false (journal_exists (fixture));
+      g_clear_object (&loaded);
+      loaded = load_checked (fixture->path);
+      g_assert_cmpint (test_of (loaded, 0)->status, ==, DUEL_TEST_STATUS_COMPLETE);
+    }
 }
 
 /* ---- a real run, killed ----------------------------------------------------- */
@@ -1158,6 +1247,8 @@ main (int   argc,
   g_test_add ("/duel/checkpointer/finish-fails", Fixture, NULL, fixture_set_up, test_checkpointer_finish_fails, fixture_tear_down);
   g_test_add ("/duel/checkpointer/start-fails", Fixture, NULL, fixture_set_up, test_checkpointer_start_fails, fixture_tear_down);
   g_test_add ("/duel/checkpointer/symlink", Fixture, NULL, fixture_set_up, test_checkpointer_symlink, fixture_tear_down);
+  g_test_add ("/duel/checkpointer/replace-existing", Fixture, NULL, fixture_set_up,
+              test_checkpointer_replace_existing, fixture_tear_down);
   g_test_add_func ("/duel/checkpointer/crash", test_checkpointer_crash);
 
   return g_test_run ();

@@ -93,6 +93,8 @@ test_run_options (void)
     { { "--size", "1000" }, "--size" },
     { { "--size", "1e-9x", "--span", "4m" }, "size to transfer" },
     { { "--size", "0.0009x", "--span", "4m" }, "size to transfer" },
+    { { "--output", "" }, "--output" },
+    { { "-o", "" }, "--output" },
     { { "" }, "target" },
   };
 
@@ -138,6 +140,7 @@ test_preset_options (void)
     { { "--interval-ms", "5" }, "--interval-ms" },
     { { "--span", "0" }, "--span" },
     { { "--span", "1000" }, "--span" },
+    { { "--output", "" }, "--output" },
     { { "" }, "target" },
   };
 

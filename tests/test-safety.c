@@ -2,7 +2,8 @@
  *
  * Each case sets a loop device up in this process (root only; otherwise it
  * skips), runs its checks in a subprocess, and tears the device down
- * whatever the subprocess did. The checks call duel_safety_check_write()
+ * whatever the subprocess did. The result file on a filesystem that lives
+ * on the target is refused too. The checks call duel_safety_check_write()
  * and `driveduel-cli run --destructive --rw randwrite`, and compare the
  * device's sha256 before and after: a refusal must not have written a byte.
  *
@@ -14,6 +15,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
@@ -32,6 +34,8 @@ typedef enum
   SETUP_CLEAN,
   SETUP_EXT4,
   SETUP_EXT4_MOUNTED,
+  SETUP_EXT4_MOUNTED_RW,
+  SETUP_PARTITION_MOUNTED_RW,
   SETUP_SWAP,
 } Setup;
 
@@ -91,8 +95,22 @@ loop_setup (LoopFixture *f,
   }
   close (fd);
 
+  if (setup == SETUP_PARTITION_MOUNTED_RW)
+    {
+      /* One partition from 1 MiB to the end. */
+      g_autofree char *script = g_strdup_printf ("printf 'label: dos\\nstart=2048, type=83\\n' | sfdisk -q '%s'",
+                                                 f->backing);
+      const char *sfdisk[] = { "sh", "-c", script, NULL };
+
+      if (!run_quiet (sfdisk))
+        {
+          g_test_skip ("sfdisk cannot partition the image");
+          return FALSE;
+        }
+    }
   {
-    const char *argv[] = { "losetup", "--find", "--show", f->backing, NULL };
+    const char *argv[] = { "losetup", "--find", "--show", f->backing,
+                           setup == SETUP_PARTITION_MOUNTED_RW ? "--partscan" : NULL, NULL };
 
     if (run_command (argv, &out, NULL) != 0)
       {
@@ -123,6 +141,28 @@ loop_setup (LoopFixture *f,
             g_assert_true (run_quiet (mount));
             f->mounted = TRUE;
           }
+      }
+      break;
+    case SETUP_EXT4_MOUNTED_RW:
+    case SETUP_PARTITION_MOUNTED_RW:
+      {
+        /* Read-write, as a filesystem someone uses: the checks below watch
+         * its folder, not its bytes, which ext4 writes on its own. */
+        g_autofree char *fs_device = setup == SETUP_PARTITION_MOUNTED_RW ? g_strconcat (f->device, "p1", NULL)
+                                                                           : g_strdup (f->device);
+        const char *mkfs[] = { "mkfs.ext4", "-q", "-F", fs_device, NULL };
+        const char *mount[] = { "mount", fs_device, f->mount_dir, NULL };
+
+        for (guint i = 0; i < 100 && !g_file_test (fs_device, G_FILE_TEST_EXISTS); i++)
+          g_usleep (20 * 1000);   /* udev makes the partition's node */
+        if (!g_file_test (fs_device, G_FILE_TEST_EXISTS))
+          {
+            g_test_skip ("no partition node for the loop device");
+            return FALSE;
+          }
+        g_assert_true (run_quiet (mkfs));
+        g_assert_true (run_quiet (mount));
+        f->mounted = TRUE;
       }
       break;
     case SETUP_SWAP:
@@ -292,6 +332,64 @@ mounted_child (void)
 
   after = device_sha256 (device);
   g_assert_cmpstr (before, ==, after);
+}
+
+/* The result on a filesystem on the target: refused before the output's
+ * probe (which made, synced, renamed and removed a file in it) and before
+ * the target's safety check had refused the target. inotify sees every
+ * file created in the folder, even for a moment. */
+static void
+output_on_target_child (void)
+{
+  const char *device = g_getenv ("DUEL_TEST_DEVICE");
+  const char *mount_dir = g_getenv ("DUEL_TEST_MOUNT_DIR");
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autofree char *output = NULL;
+  g_autofree char *partition = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  union { struct inotify_event event; char bytes[4096]; } events;
+  int watch;
+
+  if (!in_child ())
+    return;
+  output = g_build_filename (mount_dir, "r.json", NULL);
+  partition = g_strconcat (device, "p1", NULL);
+  watch = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
+  g_assert_cmpint (watch, >=, 0);
+  g_assert_cmpint (inotify_add_watch (watch, mount_dir, IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MODIFY), >=, 0);
+
+  /* The whole device, the partition when the filesystem is on one, and
+   * the file the loop device is backed by (a file target holding it). */
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *target = i == 0 ? device : i == 1 ? partition : g_getenv ("DUEL_TEST_BACKING");
+      g_autoptr(GError) error = NULL;
+
+      if (i == 1 && !g_file_test (partition, G_FILE_TEST_EXISTS))
+        continue;
+      g_assert_false (duel_safety_check_output (output, target, TRUE, FALSE, &error));
+      g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+      g_assert_nonnull (strstr (error->message, "lives on the target"));
+      g_clear_error (&error);
+      /* A run that only reads the device may keep its result there. */
+      g_assert_true (duel_safety_check_output (output, target, FALSE, FALSE, &error));
+      g_assert_no_error (error);
+    }
+
+  if (cli != NULL && g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      const char *argv[] = { cli, "run", "--destructive", "--wipe-signatures", "--rw", "randwrite",
+                             "--runtime", "1", "-o", output, device, NULL };
+      int code = run_command (argv, &out, &err);
+
+      g_test_message ("driveduel-cli run: exit %d, %s", code, err);
+      g_assert_cmpint (code, ==, 1);
+      g_assert_nonnull (strstr (err, mount_dir));
+    }
+
+  g_assert_cmpint (read (watch, &events, sizeof events), <, 0);
+  close (watch);
 }
 
 static void
@@ -484,6 +582,18 @@ static void
 test_clean (void)
 {
   run_on_loop (SETUP_CLEAN, "/duel/safety/subprocess/clean");
+}
+
+static void
+test_output_on_target (void)
+{
+  run_on_loop (SETUP_EXT4_MOUNTED_RW, "/duel/safety/subprocess/output-on-target");
+}
+
+static void
+test_output_on_partition (void)
+{
+  run_on_loop (SETUP_PARTITION_MOUNTED_RW, "/duel/safety/subprocess/output-on-target");
 }
 
 /* The disk under / is never a target, whatever the flags (no root needed:
@@ -708,11 +818,14 @@ main (int   argc,
   g_test_add_func ("/duel/safety/exclusive", test_exclusive);
   g_test_add_func ("/duel/safety/swap", test_swap);
   g_test_add_func ("/duel/safety/clean", test_clean);
+  g_test_add_func ("/duel/safety/output-on-target", test_output_on_target);
+  g_test_add_func ("/duel/safety/output-on-partition", test_output_on_partition);
   g_test_add_func ("/duel/safety/subprocess/mounted", mounted_child);
   g_test_add_func ("/duel/safety/subprocess/signature", signature_child);
   g_test_add_func ("/duel/safety/subprocess/exclusive", exclusive_child);
   g_test_add_func ("/duel/safety/subprocess/swap", swap_child);
   g_test_add_func ("/duel/safety/subprocess/clean", clean_child);
+  g_test_add_func ("/duel/safety/subprocess/output-on-target", output_on_target_child);
 
   return g_test_run ();
 }

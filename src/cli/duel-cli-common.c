@@ -410,6 +410,19 @@ duel_cli_target_args_ok (GStrv   rest,
   return TRUE;
 }
 
+/* --output, when given, names a file. Else FALSE with one sentence. */
+gboolean
+duel_cli_output_arg_ok (const char  *output,
+                        char       **out_message)
+{
+  if (output != NULL && *output == '\0')
+    {
+      *out_message = g_strdup (_("--output is an empty name; give a file for the result."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 duel_cli_set_units (const char  *text,
                     char       **out_message)

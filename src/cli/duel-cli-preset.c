@@ -213,7 +213,7 @@ duel_cli_run_preset (int    argc,
   g_autofree char *message = NULL;
   double capacity_multiple = 0, runtime_s = 0, round_s = 0, probe_s = DUEL_RUN_DEFAULT_PROBE_MS / 1e3;
   g_autofree char *interval_ms = NULL;
-  gboolean no_trim = FALSE, destructive = FALSE, wipe_signatures = FALSE;
+  gboolean no_trim = FALSE, destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE;
   GOptionEntry entries[] = {
     { "preset", 0, 0, G_OPTION_ARG_STRING, &preset_name, N_("write-saturation, consistency, qos, standard, review or quick"), "NAME" },
     { "capacity-multiple", 0, 0, G_OPTION_ARG_STRING, &capacity_multiple_text, N_("Write saturation: write this many times the span (default 2)"), "N" },
@@ -224,6 +224,7 @@ duel_cli_run_preset (int    argc,
     { "no-trim", 0, 0, G_OPTION_ARG_NONE, &no_trim, N_("Do not discard the span before the write saturation"), NULL },
     { "probe", 0, 0, G_OPTION_ARG_STRING, &probe, N_("Shortest 4K random write used to estimate the duration, in seconds; it runs on up to 20 s while the write rate has not fallen (default 2, 0 skips)"), "SECONDS" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
+    { "overwrite-output", 0, 0, G_OPTION_ARG_NONE, &overwrite_output, N_("Let the result replace an existing file that is not a Drive Duel result"), NULL },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, or to a file holding data Drive Duel did not write, destroying its data"), NULL },
     { "wipe-signatures", 0, 0, G_OPTION_ARG_NONE, &wipe_signatures, N_("With --destructive, also allow it when the target holds a filesystem, RAID member or partition table"), NULL },
@@ -294,6 +295,8 @@ duel_cli_run_preset (int    argc,
 
   if (!duel_cli_target_args_ok (rest, &message))
     return duel_cli_usage_error (context, "%s", message);
+  if (!duel_cli_output_arg_ok (output, &message))
+    return duel_cli_usage_error (context, "%s", message);
   target_path = duel_cli_target_path (rest);
 
   /* Every preset writes: mounted, held, busy or system disks are refused,
@@ -303,6 +306,7 @@ duel_cli_run_preset (int    argc,
    * the span, never shrunk. */
   run = duel_run_new (target_path);
   duel_run_set_output (run, output);
+  duel_run_set_output_overwrite (run, overwrite_output);
   duel_run_set_name (run, name);
   duel_run_set_safety (run,
                        (destructive ? DUEL_SAFETY_DESTRUCTIVE : 0) |

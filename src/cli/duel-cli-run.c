@@ -62,7 +62,7 @@ duel_cli_run (int    argc,
   g_autofree char *message = NULL;
   g_auto(GStrv) rest = NULL;
   double runtime_s = 0;
-  gboolean destructive = FALSE, wipe_signatures = FALSE;
+  gboolean destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE;
   GOptionEntry entries[] = {
     { "rw", 0, 0, G_OPTION_ARG_STRING, &rw, N_("Access pattern: randread, randwrite, randrw, read, write or rw (default randread)"), "PATTERN" },
     { "bs", 0, 0, G_OPTION_ARG_STRING, &bs, N_("Block size, e.g. 4k (default 4k)"), "SIZE" },
@@ -76,6 +76,7 @@ duel_cli_run (int    argc,
     { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms, N_("Time-series interval in milliseconds (default 1000, at least 100)"), "MS" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &seed, N_("Seed of the random offsets (default: fixed, recorded in the result)"), "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
+    { "overwrite-output", 0, 0, G_OPTION_ARG_NONE, &overwrite_output, N_("Let the result replace an existing file that is not a Drive Duel result"), NULL },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, or to a file holding data Drive Duel did not write, destroying its data"), NULL },
     { "wipe-signatures", 0, 0, G_OPTION_ARG_NONE, &wipe_signatures, N_("With --destructive, also allow it when the target holds a filesystem, RAID member or partition table"), NULL },
@@ -177,6 +178,8 @@ duel_cli_run (int    argc,
 
   if (!duel_cli_target_args_ok (rest, &message))
     return duel_cli_usage_error (context, "%s", message);
+  if (!duel_cli_output_arg_ok (output, &message))
+    return duel_cli_usage_error (context, "%s", message);
   target_path = duel_cli_target_path (rest);
 
   if (destructive)
@@ -189,6 +192,7 @@ duel_cli_run (int    argc,
    * extended to cover the span, never shrunk. */
   run = duel_run_new (target_path);
   duel_run_set_output (run, output);
+  duel_run_set_output_overwrite (run, overwrite_output);
   duel_run_set_name (run, name);
   duel_run_set_safety (run, safety_flags,
                        workload.span_length > 0 ? workload.span_offset + workload.span_length : 0);

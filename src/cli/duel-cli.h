@@ -38,6 +38,7 @@ int  duel_cli_import       (int argc, char **argv);
  * scratch file in the user's cache directory (its folder made). */
 char *duel_cli_target_path (GStrv rest);
 gboolean duel_cli_target_args_ok (GStrv rest, char **out_message);
+gboolean duel_cli_output_arg_ok (const char *output, char **out_message);
 gboolean duel_cli_parse_span (const char *text, guint64 *out, char **out_message);
 gboolean duel_cli_check_aligned (const char *option, guint64 value, char **out_message);
 

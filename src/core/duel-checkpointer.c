@@ -13,6 +13,12 @@
  * it: a journal left over from before (a crash between the save and the new
  * journal, or another run) never folds into a file it does not extend.
  *
+ * A result already at the path is not replaced before the new run has
+ * something to replace it with: the run writes RESULT.new and its journal
+ * beside it, and renames both over the old ones once a checkpoint holding
+ * rows is on disk (a synced journal, a compaction, or the final save). A
+ * run that measured nothing leaves the old result as it was.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -28,7 +34,9 @@
 
 #include "duel-checkpointer-private.h"
 #include "duel-checkpointer.h"
+#include "duel-error.h"
 #include "duel-journal-private.h"
+#include "duel-preflight.h"
 #include "duel-result-private.h"
 
 #define NS_PER_SEC             G_GUINT64_CONSTANT (1000000000)
@@ -100,6 +108,11 @@ struct _DuelCheckpointer
   char                  *result_path;
   char                  *save_path;
   char                  *journal_path;
+  /* While an old result is kept: where save_path and journal_path go once
+   * the run has rows on disk (the writer's, then the caller's after the join). */
+  char                  *final_path;
+  char                  *final_journal_path;
+  gboolean               have_rows;        /* the writer folded a row */
   guint64                period_ns;
   guint64                compact_bytes;
   gboolean               compact_exact;    /* a test's threshold: the last save's size does not count */
@@ -476,6 +489,45 @@ file_size (const char *path)
   return (guint64) st.st_size;
 }
 
+/* The new result and its journal take the old one's names: from here on
+ * the old result is gone. The journal's descriptor stays open on its file. */
+static gboolean
+commit (DuelCheckpointer  *self,
+        GError           **error)
+{
+  if (self->final_path == NULL)
+    return TRUE;
+  if (g_rename (self->save_path, self->final_path) != 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *display = g_filename_display_name (self->final_path);
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not replace “%s” with the new result: %s"), display, g_strerror (saved_errno));
+      return FALSE;
+    }
+  /* A crash between the two renames leaves the new file without its last
+   * lines (at RESULT.new.journal), never a file with another's journal:
+   * the ids differ. */
+  if (g_rename (self->journal_path, self->final_journal_path) != 0)
+    g_debug ("Could not move %s: %s", self->journal_path, g_strerror (errno));
+  g_free (self->save_path);
+  self->save_path = g_steal_pointer (&self->final_path);
+  g_free (self->journal_path);
+  self->journal_path = g_steal_pointer (&self->final_journal_path);
+  return TRUE;
+}
+
+/* Once rows are on disk, they replace an old result. */
+static void
+commit_if_measured (DuelCheckpointer *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->final_path != NULL && self->have_rows && !commit (self, &error))
+    note_error (self, error);
+}
+
 /* The shadow saved whole under a new journal id, then a journal for that id. */
 static gboolean
 save_shadow (DuelCheckpointer  *self,
@@ -514,6 +566,7 @@ compact (DuelCheckpointer *self,
     {
       self->retry_ns = self->period_ns;
       self->next_retry_ns = 0;
+      commit_if_measured (self);
     }
   else
     {
@@ -566,6 +619,7 @@ append_msg (DuelCheckpointer *self,
           _duel_journal_append_row (self->line, msg->test, msg->first_row + i, &msg->rows[i]);
           fold_line (self);
         }
+      self->have_rows |= msg->n_rows > 0;
       break;
 
     case MSG_STATE:
@@ -618,6 +672,7 @@ write_batch (DuelCheckpointer *self,
           self->unsynced = FALSE;
           self->last_sync_ns = now;
           synced = TRUE;
+          commit_if_measured (self);
         }
       else
         {
@@ -750,6 +805,8 @@ duel_checkpointer_finalize (GObject *object)
   g_clear_pointer (&self->result_path, g_free);
   g_clear_pointer (&self->save_path, g_free);
   g_clear_pointer (&self->journal_path, g_free);
+  g_clear_pointer (&self->final_path, g_free);
+  g_clear_pointer (&self->final_journal_path, g_free);
   g_clear_pointer (&self->known, g_array_unref);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->queue, g_ptr_array_unref);
@@ -886,6 +943,15 @@ duel_checkpointer_start (DuelCheckpointer  *self,
   save_path = duel_result_save_path (self->result_path, error);
   if (save_path == NULL)
     return FALSE;
+  g_clear_pointer (&self->final_path, g_free);
+  g_clear_pointer (&self->final_journal_path, g_free);
+  if (g_file_test (save_path, G_FILE_TEST_EXISTS))
+    {
+      /* Kept until this run has measured something: written beside it. */
+      self->final_journal_path = _duel_journal_path_for (save_path);
+      self->final_path = g_steal_pointer (&save_path);
+      save_path = g_strconcat (self->final_path, DUEL_PREFLIGHT_STAGING_SUFFIX, NULL);
+    }
   g_free (self->save_path);
   self->save_path = g_steal_pointer (&save_path);
   g_free (self->journal_path);
@@ -925,6 +991,17 @@ duel_checkpointer_start (DuelCheckpointer  *self,
   return TRUE;
 }
 
+static gboolean
+result_has_rows (DuelResult *result)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+
+  for (guint i = 0; i < tests->len; i++)
+    if (duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, i))->series) > 0)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 duel_checkpointer_finish (DuelCheckpointer  *self,
                           DuelResult        *result,
@@ -945,7 +1022,21 @@ duel_checkpointer_finish (DuelCheckpointer  *self,
     }
 
   duel_result_set_journal_id (result, NULL);
+  if (self->final_path != NULL && !result_has_rows (result))
+    {
+      g_autofree char *display = g_filename_display_name (self->final_path);
+
+      /* Nothing to replace the old result with. */
+      g_unlink (self->save_path);
+      g_unlink (self->journal_path);
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FAILED,
+                   _("Nothing was measured, so “%s” was left as it was."), display);
+      return FALSE;
+    }
   if (!duel_result_save (result, self->save_path, error))
+    return FALSE;
+  self->have_rows = TRUE;
+  if (!commit (self, error))
     return FALSE;
 
   if (g_unlink (self->journal_path) != 0 && errno != ENOENT)

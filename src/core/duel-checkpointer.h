@@ -55,7 +55,10 @@ typedef struct
 
 /* @result_path: where the result is saved (duel_result_save_path() rules). The
  * journal lives beside it at "<result_path>.journal" (beside the file a
- * symlink points to, where the save writes). */
+ * symlink points to, where the save writes). Over an existing file, both
+ * are first "<result_path>.new" and "<result_path>.new.journal", renamed
+ * over the old ones once a checkpoint with rows is on disk; finish() with
+ * no row measured removes them and fails, the old file left as it was. */
 DuelCheckpointer *duel_checkpointer_new             (const char            *result_path);
 const char       *duel_checkpointer_get_result_path (DuelCheckpointer      *self);
 /* NULL before duel_checkpointer_start(). */

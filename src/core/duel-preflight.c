@@ -10,12 +10,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "duel-error.h"
+#include "duel-journal-private.h"
 #include "duel-preflight.h"
 #include "duel-result.h"
 
@@ -96,4 +100,103 @@ duel_preflight_output (const char  *path,
       return FALSE;
     }
   return TRUE;
+}
+
+GStrv
+duel_preflight_output_files (const char *save_path)
+{
+  GPtrArray *files;
+  g_autofree char *staging = NULL;
+
+  g_return_val_if_fail (save_path != NULL, NULL);
+
+  staging = g_strconcat (save_path, DUEL_PREFLIGHT_STAGING_SUFFIX, NULL);
+  files = g_ptr_array_new ();
+  g_ptr_array_add (files, g_strdup (save_path));
+  g_ptr_array_add (files, _duel_journal_path_for (save_path));
+  g_ptr_array_add (files, _duel_journal_path_for (staging));
+  g_ptr_array_add (files, g_steal_pointer (&staging));
+  g_ptr_array_add (files, g_strconcat (save_path, DUEL_PREFLIGHT_LOCK_SUFFIX, NULL));
+  g_ptr_array_add (files, NULL);
+  return (GStrv) g_ptr_array_free (files, FALSE);
+}
+
+struct _DuelOutputLock
+{
+  char *path;
+  int   fd;
+};
+
+DuelOutputLock *
+duel_output_lock_acquire (const char  *result_path,
+                          GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *save_path = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (result_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  save_path = duel_result_save_path (result_path, &local_error);
+  if (save_path == NULL)
+    {
+      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
+      return NULL;
+    }
+  path = g_strconcat (save_path, DUEL_PREFLIGHT_LOCK_SUFFIX, NULL);
+
+  /* The holder removes the file before it lets go: a lock taken on a file
+   * that is no longer at @path is taken again on the new one. */
+  for (guint attempt = 0; attempt < 16; attempt++)
+    {
+      struct stat fd_st, path_st;
+      int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+      int saved_errno = errno;
+
+      if (fd < 0)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                       _("The result file “%s” cannot be locked: %s"), result_path, g_strerror (saved_errno));
+          return NULL;
+        }
+      if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+        {
+          saved_errno = errno;
+          close (fd);
+          if (saved_errno == EWOULDBLOCK)
+            g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                         _("Another run is writing its result to “%s”; give this one another name."),
+                         result_path);
+          else
+            g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                         _("The result file “%s” cannot be locked: %s"), result_path, g_strerror (saved_errno));
+          return NULL;
+        }
+      if (fstat (fd, &fd_st) == 0 && stat (path, &path_st) == 0 &&
+          fd_st.st_dev == path_st.st_dev && fd_st.st_ino == path_st.st_ino)
+        {
+          DuelOutputLock *lock = g_new0 (DuelOutputLock, 1);
+
+          lock->path = g_steal_pointer (&path);
+          lock->fd = fd;
+          return lock;
+        }
+      close (fd);
+    }
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+               _("Another run is writing its result to “%s”; give this one another name."), result_path);
+  return NULL;
+}
+
+void
+duel_output_lock_release (DuelOutputLock *lock)
+{
+  if (lock == NULL)
+    return;
+  /* Removed while still held, so nobody locks a file about to vanish. */
+  g_unlink (lock->path);
+  close (lock->fd);
+  g_free (lock->path);
+  g_free (lock);
 }

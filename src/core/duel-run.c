@@ -71,6 +71,7 @@ struct _DuelRun
   /* The plan: set before the run, read-only in the worker. */
   char                  *target_path;
   char                  *result_path;
+  gboolean               overwrite_output;
   char                  *name;
   OpenMode               open_mode;
   DuelSafetyFlags        safety_flags;
@@ -309,6 +310,16 @@ duel_run_set_output (DuelRun    *self,
 
   g_free (self->result_path);
   self->result_path = g_strdup (result_path);
+}
+
+void
+duel_run_set_output_overwrite (DuelRun  *self,
+                               gboolean  overwrite)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  self->overwrite_output = overwrite;
 }
 
 void
@@ -670,6 +681,7 @@ typedef struct
   DuelResult       *result;
   DuelRunContext   *run_context;   /* identity, health, temperature */
   DuelCheckpointer *checkpointer;  /* NULL without an output file */
+  DuelOutputLock   *output_lock;   /* on the result path, until the final save */
   DuelTestRecord   *first_record;  /* a plain run's first test, in the first save */
   DuelRunEta       *eta;           /* worker only */
   guint             step_index;    /* of a plain run's running workload */
@@ -684,6 +696,7 @@ job_free (Job *job)
   g_clear_object (&job->result);
   g_clear_object (&job->run_context);
   g_clear_object (&job->checkpointer);
+  g_clear_pointer (&job->output_lock, duel_output_lock_release);
   g_clear_pointer (&job->first_record, duel_test_record_unref);
   g_clear_pointer (&job->eta, duel_run_eta_free);
   g_clear_error (&job->save_error);
@@ -932,16 +945,27 @@ prepare (Job     *job,
   DuelRun *self = job->self;
   gboolean check_fd = FALSE;
 
-  if (self->result_path != NULL &&
-      !duel_preflight_output (self->result_path, expected_result_room (self), error))
+  /* The target's safety first, then the result's path, which must be
+   * neither the target nor on it: both write nothing. Then the lock, and
+   * the probe of what the save will do beside the result; the target is
+   * opened (a file created) only then. */
+  if (self->open_mode == OPEN_WITH_SAFETY &&
+      !duel_run_context_check (self->target_path, plan_writes (self), self->safety_flags, &check_fd, error))
     return FALSE;
+  if (self->result_path != NULL)
+    {
+      if (!duel_safety_check_output (self->result_path, self->target_path, plan_writes (self),
+                                     self->overwrite_output, error))
+        return FALSE;
+      job->output_lock = duel_output_lock_acquire (self->result_path, error);
+      if (job->output_lock == NULL ||
+          !duel_preflight_output (self->result_path, expected_result_room (self), error))
+        return FALSE;
+    }
 
   switch (self->open_mode)
     {
     case OPEN_WITH_SAFETY:
-      if (!duel_run_context_check (self->target_path, plan_writes (self), self->safety_flags,
-                                   &check_fd, error))
-        return FALSE;
       job->run_context = duel_run_context_open (self->target_path, plan_writes (self), self->safety_flags,
                                                 self->file_size, check_fd, plan_fits_cb, self, error);
       if (job->run_context == NULL)
@@ -1109,6 +1133,7 @@ run_thread (GTask        *task,
     {
       /* Nothing ran: no result to keep. */
       g_clear_object (&job->result);
+      g_clear_pointer (&job->output_lock, duel_output_lock_release);
       g_task_return_error (task, error);
       return;
     }
@@ -1142,6 +1167,8 @@ run_thread (GTask        *task,
       if (duel_result_get_tests (job->result)->len == 0 && job->save_error == NULL)
         g_unlink (self->result_path);
     }
+  /* Here, not when the job is freed: the process may exit before that. */
+  g_clear_pointer (&job->output_lock, duel_output_lock_release);
 
   if (ok && job->save_error != NULL)
     {

@@ -80,6 +80,10 @@ DuelRun             *duel_run_new               (const char           *target_pa
  * in memory only. */
 void                 duel_run_set_output        (DuelRun              *self,
                                                  const char           *result_path);
+/* Allow the result to replace an existing file that is not a Drive Duel
+ * result (duel_safety_check_output()); default FALSE. */
+void                 duel_run_set_output_overwrite (DuelRun           *self,
+                                                 gboolean              overwrite);
 void                 duel_run_set_name          (DuelRun              *self,
                                                  const char           *name);
 /* The run opens the target itself, with the safety layer's checks

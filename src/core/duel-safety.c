@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +19,8 @@
 
 #include "duel-device-private.h"
 #include "duel-error.h"
+#include "duel-preflight.h"
+#include "duel-result.h"
 #include "duel-safety.h"
 #include "duel-target.h"
 
@@ -679,4 +682,254 @@ duel_safety_check_write_fd (const char         *path,
   if (out_report != NULL)
     *out_report = g_steal_pointer (&report);
   return ok;
+}
+
+/* ------------------------------------------------------------ the result file */
+
+/* @path with its folder's links resolved, and the file's own when it
+ * exists; NULL when the folder does not exist. */
+static char *
+canonical_path (const char *path)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+  char *real = realpath (path, NULL);
+  char *real_dir;
+  char *joined;
+
+  if (real != NULL)
+    return real;
+  dir = g_path_get_dirname (path);
+  name = g_path_get_basename (path);
+  real_dir = realpath (dir, NULL);
+  if (real_dir == NULL)
+    return NULL;
+  joined = g_build_filename (real_dir, name, NULL);
+  free (real_dir);
+  return joined;
+}
+
+/* The device number of the filesystem that holds @path (a folder): st_dev,
+ * or for btrfs and overlay (anonymous) the mount's source. */
+static gboolean
+filesystem_device (const char *path,
+                   dev_t      *out_devnum)
+{
+  struct stat st;
+
+  if (stat (path, &st) != 0)
+    return FALSE;
+  if (major (st.st_dev) == 0)
+    {
+      g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load ("/", NULL);
+      g_autofree char *real = realpath (path, NULL);
+      const DuelDeviceMount *mount = NULL;
+      struct stat source;
+
+      if (mounts != NULL && real != NULL)
+        mount = duel_device_mounts_find_for_path (mounts, real);
+      if (mount == NULL || !g_str_has_prefix (mount->source, "/dev/") ||
+          stat (mount->source, &source) != 0 || !S_ISBLK (source.st_mode))
+        return FALSE;
+      *out_devnum = source.st_rdev;
+      return TRUE;
+    }
+  *out_devnum = st.st_dev;
+  return TRUE;
+}
+
+/* What a filesystem on the block device at sysfs @dir stands on: its own
+ * name, its whole disk's when it is a partition, and through holders
+ * (dm, md) everything below, down to the files loop devices are backed by
+ * (@backing, their "dev:ino"). */
+static void
+add_devices_under (const char *dir,
+                   GHashTable *names,
+                   GHashTable *backing,
+                   guint       depth)
+{
+  g_autofree char *slaves_dir = g_build_filename (dir, "slaves", NULL);
+  g_autofree char *loop_dir = g_build_filename (dir, "loop", NULL);
+  g_autofree char *file = NULL;
+  g_autoptr(GPtrArray) slaves = NULL;
+  guint64 partition = 0;
+  struct stat st;
+
+  if (depth > 8)
+    return;
+  g_hash_table_add (names, g_path_get_basename (dir));
+  if (_duel_device_sysfs_read_u64 (dir, "partition", &partition))
+    {
+      g_autofree char *parent = g_path_get_dirname (dir);
+
+      g_hash_table_add (names, g_path_get_basename (parent));
+    }
+  file = _duel_device_sysfs_read (loop_dir, "backing_file");
+  if (file != NULL && stat (file, &st) == 0)
+    g_hash_table_add (backing, g_strdup_printf ("%ju:%ju", (uintmax_t) st.st_dev, (uintmax_t) st.st_ino));
+
+  slaves = _duel_device_list_dir (slaves_dir);
+  for (guint i = 0; i < slaves->len; i++)
+    {
+      g_autofree char *link = g_build_filename ("/sys/class/block", g_ptr_array_index (slaves, i), NULL);
+      g_autofree char *slave = _duel_device_resolve ("/", link);
+
+      if (slave != NULL)
+        add_devices_under (slave, names, backing, depth + 1);
+    }
+}
+
+/* Is the filesystem holding @folder on the target (@target_st): on the
+ * device, one of its partitions or something stacked on them, or inside
+ * it through a loop device? */
+static gboolean
+filesystem_on_target (const char        *folder,
+                      const struct stat *target_st)
+{
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) backing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *link = NULL;
+  g_autofree char *dir = NULL;
+  dev_t devnum;
+
+  if (!filesystem_device (folder, &devnum))
+    return FALSE;
+  link = g_strdup_printf ("/sys/dev/block/%u:%u", major (devnum), minor (devnum));
+  dir = _duel_device_resolve ("/", link);
+  if (dir == NULL)
+    return FALSE;
+  add_devices_under (dir, names, backing, 0);
+
+  if (S_ISBLK (target_st->st_mode))
+    {
+      g_autofree char *target_link = g_strdup_printf ("/sys/dev/block/%u:%u",
+                                                      major (target_st->st_rdev), minor (target_st->st_rdev));
+      g_autofree char *target_dir = _duel_device_resolve ("/", target_link);
+      g_autofree char *target_name = target_dir != NULL ? g_path_get_basename (target_dir) : NULL;
+
+      return target_name != NULL && g_hash_table_contains (names, target_name);
+    }
+  {
+    g_autofree char *key = g_strdup_printf ("%ju:%ju", (uintmax_t) target_st->st_dev, (uintmax_t) target_st->st_ino);
+
+    return g_hash_table_contains (backing, key);
+  }
+}
+
+/* Does the file open on @fd begin as a Drive Duel result does,
+ * {"format": "driveduel-result"? Cheap: the writer puts it first. */
+static gboolean
+looks_like_result (int fd)
+{
+  static const char *const tokens[] = { "{", "\"format\"", ":", "\"" DUEL_RESULT_FORMAT "\"" };
+  char head[256];
+  ssize_t length = pread (fd, head, sizeof head - 1, 0);
+  const char *at = head;
+
+  if (length <= 0)
+    return FALSE;
+  head[length] = '\0';
+  for (guint i = 0; i < G_N_ELEMENTS (tokens); i++)
+    {
+      while (g_ascii_isspace (*at))
+        at++;
+      if (!g_str_has_prefix (at, tokens[i]))
+        return FALSE;
+      at += strlen (tokens[i]);
+    }
+  return TRUE;
+}
+
+gboolean
+duel_safety_check_output (const char  *result_path,
+                          const char  *target_path,
+                          gboolean     target_written,
+                          gboolean     overwrite,
+                          GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *save_path = NULL;
+  g_autofree char *target_real = NULL;
+  g_autofree char *folder = NULL;
+  g_auto(GStrv) beside = NULL;
+  struct stat target_st, st;
+  gboolean target_exists;
+  int fd;
+
+  g_return_val_if_fail (result_path != NULL, FALSE);
+  g_return_val_if_fail (target_path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (*result_path == '\0')
+    {
+      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                           _("The result file has an empty name."));
+      return FALSE;
+    }
+  /* Where the save writes: through a link, never a device or a folder. */
+  save_path = duel_result_save_path (result_path, &local_error);
+  if (save_path == NULL)
+    {
+      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
+      return FALSE;
+    }
+
+  folder = g_path_get_dirname (save_path);
+  if (stat (folder, &st) != 0 || !S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                   _("The folder %s for the result does not exist."), folder);
+      return FALSE;
+    }
+
+  /* Neither the result nor a file written beside it (journal, the new
+   * result before it replaces an old one, the lock) may be the target:
+   * by name, through links, or as a hard link to the same file. */
+  target_exists = stat (target_path, &target_st) == 0;
+  target_real = canonical_path (target_path);
+  beside = duel_preflight_output_files (save_path);
+  for (guint i = 0; beside[i] != NULL; i++)
+    {
+      g_autofree char *real = canonical_path (beside[i]);
+
+      if ((real != NULL && target_real != NULL && g_str_equal (real, target_real)) ||
+          (target_exists && stat (beside[i], &st) == 0 &&
+           st.st_dev == target_st.st_dev && st.st_ino == target_st.st_ino))
+        {
+          /* TRANSLATORS: the result file given, then the run's target */
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                       _("The result file “%s” would be written over the target “%s” (the same file, "
+                         "or a link to it); give the result a name of its own."),
+                       result_path, target_path);
+          return FALSE;
+        }
+    }
+
+  /* A run that writes its target destroys a filesystem on it. */
+  if (target_written && target_exists && filesystem_on_target (folder, &target_st))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                   _("The result file “%s” is on a filesystem that lives on the target “%s”, "
+                     "which the run would overwrite; save the result elsewhere."),
+                   result_path, target_path);
+      return FALSE;
+    }
+
+  /* Something that is not a result is not replaced without consent; an
+   * empty file holds nothing, a result is replaced once the new run has
+   * measured something (duel-checkpointer.c). */
+  fd = open (save_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0)
+    return TRUE;
+  if (!overwrite && fstat (fd, &st) == 0 && st.st_size > 0 && !looks_like_result (fd))
+    {
+      g_close (fd, NULL);
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                   _("“%s” exists and is not a Drive Duel result; give another name, "
+                     "or --overwrite-output to replace it."),
+                   result_path);
+      return FALSE;
+    }
+  g_close (fd, NULL);
+  return TRUE;
 }

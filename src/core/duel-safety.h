@@ -82,6 +82,19 @@ gboolean     duel_safety_check_write_fd      (const char         *path,
                                               DuelSafetyFlags     flags,
                                               DuelSafetyReport  **out_report,
                                               GError            **error);
+/* The result file is checked as carefully as the target, before anything
+ * is written anywhere: it (or a file the run writes beside it) must not be
+ * the target, by name, link or hard link; when the run writes its target,
+ * it must not be on a filesystem that lives on the target (the device, a
+ * partition, something stacked on them, a loop device over a file target);
+ * and an existing file that is not a Drive Duel result (nor empty) is not
+ * replaced unless @overwrite. Writes nothing. FALSE with DUEL_ERROR_REFUSED
+ * and one sentence (DUEL_ERROR_INVALID_ARGUMENT for an empty name). */
+gboolean     duel_safety_check_output        (const char         *result_path,
+                                              const char         *target_path,
+                                              gboolean            target_written,
+                                              gboolean            overwrite,
+                                              GError            **error);
 const char  *duel_safety_verdict_to_string   (DuelSafetyVerdict   verdict);
 void         duel_safety_report_free         (DuelSafetyReport   *report);
 
