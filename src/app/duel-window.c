@@ -499,6 +499,15 @@ run_finished_cb (GObject      *object,
     gtk_window_destroy (GTK_WINDOW (self));
 }
 
+/* E.g. the result's disk nearly full: said while the run goes on. */
+static void
+run_warning_cb (DuelRun    *task,
+                const char *message,
+                DuelWindow *self)
+{
+  duel_window_add_toast (self, message);
+}
+
 static void
 launch_run (StartRun *start)
 {
@@ -528,6 +537,7 @@ launch_run (StartRun *start)
                                   duel_drive_item_get_size_bytes (start->drive));
 
   g_set_object (&self->run_task, task);
+  g_signal_connect_object (task, "warning", G_CALLBACK (run_warning_cb), self, 0);
   duel_run_view_set_task (self->run_view, task);
   if (app != NULL)
     duel_application_inhibit_suspend (app, GTK_WINDOW (self), _("A drive benchmark is running"));

@@ -275,6 +275,16 @@ signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static void
+warning_cb (DuelRun    *run,
+            const char *message,
+            gpointer    user_data)
+{
+  g_autofree char *line = duel_text_escape (message);
+
+  g_printerr ("driveduel-cli: %s\n", line);
+}
+
 gboolean
 duel_cli_run_and_wait (DuelRun  *run,
                        GError  **error)
@@ -282,16 +292,19 @@ duel_cli_run_and_wait (DuelRun  *run,
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   RunWait wait = { run, loop, FALSE, NULL };
   guint sigint_id, sigterm_id;
+  gulong warning_id;
 
   /* The signal sources exist before the run can be interrupted. */
   sigint_id = g_unix_signal_add (SIGINT, signal_cb, &wait);
   sigterm_id = g_unix_signal_add (SIGTERM, signal_cb, &wait);
+  warning_id = g_signal_connect (run, "warning", G_CALLBACK (warning_cb), NULL);
 
   duel_run_run_async (run, NULL, run_done_cb, &wait);
   g_main_loop_run (loop);
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  g_signal_handler_disconnect (run, warning_id);
   if (!wait.ok)
     g_propagate_error (error, wait.error);
   return wait.ok;
@@ -304,12 +317,14 @@ duel_cli_conclude_run (DuelRun      *run,
 {
   const GError *save_error = duel_run_get_save_error (run);
   const char *output = duel_run_get_result_path (run);
+  gboolean same = !ok && save_error != NULL &&
+                  (run_error == save_error ||
+                   (run_error->domain == save_error->domain && run_error->code == save_error->code &&
+                    g_strcmp0 (run_error->message, save_error->message) == 0));
 
   /* The run's own error first: on a full disk the save fails too, and the
    * reason the run stopped matters more. */
-  if (!ok && run_error != save_error &&
-      !(save_error != NULL && run_error->domain == save_error->domain &&
-        run_error->code == save_error->code && g_strcmp0 (run_error->message, save_error->message) == 0))
+  if (!ok && !same)
     {
       if (g_error_matches (run_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_printerr ("%s\n", _("driveduel-cli: the run was cancelled; the partial result is kept."));
@@ -319,7 +334,8 @@ duel_cli_conclude_run (DuelRun      *run,
   if (save_error != NULL)
     {
       duel_cli_print_error (save_error);
-      if (duel_run_get_state (run) != DUEL_RUN_STATE_FINISHED && output != NULL)
+      /* A run stopped by a failed checkpoint said what is kept. */
+      if (!same && duel_run_get_state (run) != DUEL_RUN_STATE_FINISHED && output != NULL)
         g_printerr (_("driveduel-cli: the last checkpoint of %s, if any, is kept.\n"), output);
     }
 

@@ -29,6 +29,7 @@
 #include <glib/gstdio.h>
 #include <sched.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +45,8 @@
 #define DEFAULT_COMPACT_BYTES  (G_GUINT64_CONSTANT (1) << 20)
 /* A failing compaction (a full disk) is retried, less and less often. */
 #define MAX_RETRY_PERIODS      64
+/* Below this much free room (or four whole saves) the run warns. */
+#define ROOM_WARNING_BYTES     (G_GUINT64_CONSTANT (8) << 20)
 
 typedef enum
 {
@@ -133,6 +136,9 @@ struct _DuelCheckpointer
   guint64                done_batches;
   gboolean               stopping;
   GError                *error;            /* the writer's first failure */
+  gint                   failed;           /* atomic: @error is set, for a cheap poll */
+  char                  *room_warning;     /* once, until taken */
+  gboolean               room_warned;      /* the writer's */
   DuelCheckpointerStats  stats;            /* the writer's counters */
   GThread               *writer;
 
@@ -414,6 +420,35 @@ note_error (DuelCheckpointer *self,
   self->stats.errors++;
   if (self->error == NULL)
     self->error = g_error_copy (error);
+  g_mutex_unlock (&self->lock);
+  g_atomic_int_set (&self->failed, TRUE);
+}
+
+/* The free room of the result's filesystem, watched at each pass: a
+ * warning, once, while a whole save (which the final one and a compaction
+ * need beside the journal) still fits a few times over. */
+static void
+watch_room (DuelCheckpointer *self)
+{
+  struct statvfs sv;
+  guint64 room, whole, need;
+  g_autofree char *folder = NULL;
+
+  if (self->room_warned || fstatvfs (self->fd, &sv) != 0)
+    return;
+  room = (guint64) sv.f_bavail * sv.f_frsize;
+  whole = self->last_save_bytes + self->journal_bytes;
+  need = MAX (4 * whole, (guint64) ROOM_WARNING_BYTES);
+  if (room >= need)
+    return;
+  self->room_warned = TRUE;
+  folder = g_path_get_dirname (self->save_path);
+  g_mutex_lock (&self->lock);
+  g_free (self->room_warning);
+  /* TRANSLATORS: the folder of the result file, then a size in MiB */
+  self->room_warning = g_strdup_printf (_("The filesystem of %s has only %.1f MiB left for the result; "
+                                          "the run stops when a checkpoint no longer fits."),
+                                        folder, room / 1048576.0);
   g_mutex_unlock (&self->lock);
 }
 
@@ -704,6 +739,9 @@ write_batch (DuelCheckpointer *self,
                                                   : MAX (self->compact_bytes, self->last_save_bytes))))
     compact (self, now);
 
+  if (!self->broken)
+    watch_room (self);
+
   g_mutex_lock (&self->lock);
   self->stats.journal_bytes = self->journal_bytes;
   g_mutex_unlock (&self->lock);
@@ -811,6 +849,7 @@ duel_checkpointer_finalize (GObject *object)
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->queue, g_ptr_array_unref);
   g_clear_error (&self->error);
+  g_clear_pointer (&self->room_warning, g_free);
   g_clear_pointer (&self->fold, _duel_journal_fold_free);
   g_clear_object (&self->shadow);
   if (self->out != NULL)
@@ -1077,6 +1116,27 @@ duel_checkpointer_dup_error (DuelCheckpointer *self)
   error = self->error != NULL ? g_error_copy (self->error) : NULL;
   g_mutex_unlock (&self->lock);
   return error;
+}
+
+gboolean
+duel_checkpointer_has_failed (DuelCheckpointer *self)
+{
+  g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), FALSE);
+
+  return g_atomic_int_get (&self->failed);
+}
+
+char *
+duel_checkpointer_take_warning (DuelCheckpointer *self)
+{
+  char *warning;
+
+  g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  warning = g_steal_pointer (&self->room_warning);
+  g_mutex_unlock (&self->lock);
+  return warning;
 }
 
 /* ---- private ------------------------------------------------------------------ */

@@ -93,7 +93,14 @@ gboolean          duel_checkpointer_finish          (DuelCheckpointer      *self
 void              duel_checkpointer_get_stats       (DuelCheckpointer      *self,
                                                      DuelCheckpointerStats *out);
 /* The writer's first failure (a write, a sync or a compaction), or NULL.
- * The run goes on; the writer retries with a full save now and then. */
+ * The writer retries with a full save now and then, but a run stops at
+ * the first failure (duel-run.c): a run whose rows are no longer kept
+ * would go on writing the target for nothing. */
 GError           *duel_checkpointer_dup_error       (DuelCheckpointer      *self);
+/* Whether dup_error() would return one; cheap, for the engine thread. */
+gboolean          duel_checkpointer_has_failed      (DuelCheckpointer      *self);
+/* A warning (one sentence) when the result's filesystem is about to run
+ * out of room, given once; NULL otherwise. Any thread. */
+char             *duel_checkpointer_take_warning    (DuelCheckpointer      *self);
 
 G_END_DECLS

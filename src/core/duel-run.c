@@ -52,6 +52,7 @@ typedef enum
 {
   EVENT_STATE,
   EVENT_STEP,
+  EVENT_WARNING,        /* @name: one sentence */
 } EventKind;
 
 typedef struct
@@ -140,6 +141,7 @@ enum {
 enum {
   PROGRESS,
   STEP_STARTED,
+  WARNING,
   N_SIGNALS
 };
 
@@ -268,6 +270,16 @@ duel_run_class_init (DuelRunClass *klass)
   signals[STEP_STARTED] =
     g_signal_new ("step-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING, G_TYPE_DOUBLE);
+  /**
+   * DuelRun::warning:
+   * @message: one sentence, e.g. the result's disk is nearly full
+   *
+   * Emitted in the owner's thread, in order with the other events; the run
+   * goes on.
+   */
+  signals[WARNING] =
+    g_signal_new ("warning", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -652,6 +664,8 @@ apply_snapshot (DuelRun *self)
       else if (event->kind == EVENT_STEP)
         g_signal_emit (self, signals[STEP_STARTED], 0, event->index, event->n_steps, event->name,
                        event->fraction_done);
+      else if (event->kind == EVENT_WARNING)
+        g_signal_emit (self, signals[WARNING], 0, event->name);
       event_free (event);
     }
   update_eta (self, fraction, remaining_s, low_s, high_s, remaining_at_us);
@@ -686,6 +700,10 @@ typedef struct
   DuelRunEta       *eta;           /* worker only */
   guint             step_index;    /* of a plain run's running workload */
   GError           *save_error;
+  /* The engine's: cancelled with the caller's, or when a checkpoint fails. */
+  GCancellable     *stop;
+  GCancellable     *self_cancellable;
+  gulong            stop_handler;
 } Job;
 
 static void
@@ -700,6 +718,10 @@ job_free (Job *job)
   g_clear_pointer (&job->first_record, duel_test_record_unref);
   g_clear_pointer (&job->eta, duel_run_eta_free);
   g_clear_error (&job->save_error);
+  if (job->stop_handler != 0)
+    g_cancellable_disconnect (job->self_cancellable, job->stop_handler);
+  g_clear_object (&job->self_cancellable);
+  g_clear_object (&job->stop);
   g_free (job);
 }
 
@@ -823,6 +845,32 @@ eta_add_step (Job                *job,
   duel_run_eta_add_step (job->eta, workload, length, byte_limit, expected_s);
 }
 
+/* Engine thread, at each progress: a failed checkpoint stops the run (its
+ * rows would no longer be kept), a warning of the checkpointer is passed on. */
+static void
+watch_checkpoints (Job *job)
+{
+  DuelRun *self = job->self;
+  char *warning;
+
+  if (job->checkpointer == NULL)
+    return;
+  if (duel_checkpointer_has_failed (job->checkpointer))
+    g_cancellable_cancel (job->stop);
+  warning = duel_checkpointer_take_warning (job->checkpointer);
+  if (warning != NULL)
+    {
+      Event *event = g_new0 (Event, 1);
+
+      event->kind = EVENT_WARNING;
+      event->name = warning;
+      g_mutex_lock (&self->lock);
+      g_queue_push_tail (&self->shared.events, event);
+      schedule_idle (self);
+      g_mutex_unlock (&self->lock);
+    }
+}
+
 static void
 engine_progress_cb (const DuelProgress *progress,
                     DuelTestRecord     *record,
@@ -842,6 +890,7 @@ engine_progress_cb (const DuelProgress *progress,
 
   if (progress->interval_closed && job->checkpointer != NULL)
     duel_checkpointer_update (job->checkpointer, job->result, FALSE);
+  watch_checkpoints (job);
 }
 
 static void
@@ -870,6 +919,7 @@ preset_progress_cb (const DuelPresetProgress *progress,
   publish_progress (self, progress->engine, record);
   publish_eta (self, job);
   g_mutex_unlock (&self->lock);
+  watch_checkpoints (job);
 }
 
 static void
@@ -1118,6 +1168,13 @@ run_workloads (Job           *job,
 }
 
 static void
+cancel_stop_cb (GCancellable *cancellable,
+                gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+static void
 run_thread (GTask        *task,
             gpointer      source_object,
             gpointer      task_data,
@@ -1140,9 +1197,9 @@ run_thread (GTask        *task,
 
   duel_run_context_start (job->run_context);
   if (self->preset != NULL)
-    ok = run_preset (job, cancellable, &error);
+    ok = run_preset (job, job->stop, &error);
   else
-    ok = run_workloads (job, cancellable, &error);
+    ok = run_workloads (job, job->stop, &error);
 
   /* Health after, with the deltas (data written, peak temperature, throttling). */
   duel_run_context_finish (job->run_context, job->result);
@@ -1161,7 +1218,36 @@ run_thread (GTask        *task,
                stats.updates, stats.updates ? stats.update_total_ns / 1e3 / stats.updates : 0.0,
                stats.update_max_ns / 1e3, stats.checkpoints, stats.compactions,
                stats.compaction_max_ns / 1e6, stats.errors);
-      duel_checkpointer_finish (job->checkpointer, job->result, &job->save_error);
+      if (duel_checkpointer_has_failed (job->checkpointer))
+        {
+          g_autoptr(GError) cause = duel_checkpointer_dup_error (job->checkpointer);
+          g_autofree char *display = g_filename_display_name (self->result_path);
+          GPtrArray *tests = duel_result_get_tests (job->result);
+
+          /* Stopped for it: that, not a cancel, is why, in the file too. */
+          g_clear_error (&error);
+          /* TRANSLATORS: the result file, then the reason (ends without a full stop) */
+          error = g_error_new (DUEL_ERROR, DUEL_ERROR_IO,
+                               _("The run stopped because a checkpoint of %s failed (%s); "
+                                 "the rows up to the last checkpoint are kept."),
+                               display, cause->message);
+          ok = FALSE;
+          for (guint i = 0; i < tests->len; i++)
+            {
+              DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+              if (record->status != DUEL_TEST_STATUS_CANCELLED)
+                continue;
+              record->status = DUEL_TEST_STATUS_FAILED;
+              g_free (record->error_message);
+              record->error_message = g_strdup (error->message);
+            }
+          /* The final save's own failure (the same full disk) says no more. */
+          duel_checkpointer_finish (job->checkpointer, job->result, NULL);
+          job->save_error = g_error_copy (error);
+        }
+      else
+        duel_checkpointer_finish (job->checkpointer, job->result, &job->save_error);
       /* Stopped or failed before the first test: a file with nothing
        * measured would only clutter the history. */
       if (duel_result_get_tests (job->result)->len == 0 && job->save_error == NULL)
@@ -1255,6 +1341,9 @@ duel_run_run_async (DuelRun             *self,
   job = g_new0 (Job, 1);
   job->self = g_object_ref (self);
   job->target = self->target != NULL ? g_object_ref (self->target) : NULL;
+  job->stop = g_cancellable_new ();
+  job->self_cancellable = g_object_ref (self->cancellable);
+  job->stop_handler = g_cancellable_connect (self->cancellable, G_CALLBACK (cancel_stop_cb), job->stop, NULL);
 
   outer = g_task_new (self, self->cancellable, callback, user_data);
   g_task_set_source_tag (outer, duel_run_run_async);

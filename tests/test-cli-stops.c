@@ -1,0 +1,259 @@
+/* test-cli-stops.c — how a run of the built CLI stops and starts
+ *
+ * A result on a small tmpfs that fills up mid-run: the run stops at the
+ * failed checkpoint, exit 1 with one sentence, the rows so far kept, and
+ * it warned of the room first (root, for the mount; the tmpfs is mounted
+ * in this process and unmounted whatever the checks, run in a subprocess,
+ * did). Runs $DRIVEDUEL_CLI in English.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "duel-result.h"
+#include "test-cli.h"
+#include "test-dir.h"
+
+static void
+pdeathsig_setup (gpointer data)
+{
+  /* Should the test abort, its runs go with it. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+/* `driveduel-cli run ARGS...` in the background, stdout discarded, stderr
+ * to @err_path. */
+static GPid
+spawn_run (const char *err_path,
+           const char *first,
+           ...)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
+  g_autoptr(GError) error = NULL;
+  int err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
+  va_list ap;
+  GPid pid;
+
+  g_assert_cmpint (err_fd, >=, 0);
+  g_assert_cmpint (null_fd, >=, 0);
+  envp = g_environ_unsetenv (envp, "LANGUAGE");
+  g_ptr_array_add (argv, (char *) cli);
+  g_ptr_array_add (argv, (char *) "run");
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv->pdata, envp, G_SPAWN_DO_NOT_REAP_CHILD,
+                                         pdeathsig_setup, NULL, &pid, -1, null_fd, err_fd, &error));
+  g_assert_no_error (error);
+  close (err_fd);
+  close (null_fd);
+  return pid;
+}
+
+static guint
+rows_in (const char *result_path)
+{
+  g_autoptr(DuelResult) result = duel_result_load (result_path, NULL);
+  GPtrArray *tests;
+
+  if (result == NULL)
+    return 0;
+  tests = duel_result_get_tests (result);
+  if (tests->len == 0)
+    return 0;
+  return duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, 0))->series);
+}
+
+/* Waits until the result at @path loads with at least @rows rows; fails
+ * if the run @pid ends first. */
+static guint
+wait_for_rows (GPid        pid,
+               const char *path,
+               guint       rows)
+{
+  /* A bound for a stuck machine only: the rows come within seconds. */
+  for (guint i = 0; i < 6000; i++)
+    {
+      guint have = rows_in (path);
+      int status;
+
+      if (have >= rows)
+        return have;
+      if (waitpid (pid, &status, WNOHANG) == pid)
+        g_error ("the run ended (status %d) before %s held %u rows", status, path, rows);
+      g_usleep (20 * 1000);
+    }
+  g_error ("%s did not hold %u rows in 120 s", path, rows);
+}
+
+static int
+wait_exit (GPid pid)
+{
+  int status = 0;
+
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  return status;
+}
+
+static gboolean
+have_cli (void)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+
+  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("DRIVEDUEL_CLI is not set (run through meson test)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+assert_one_sentence (const char *line)
+{
+  const char *stop = strstr (line, ". ");
+
+  g_assert_null (stop);
+}
+
+/* --- a full disk ------------------------------------------------------------- */
+
+#define TMPFS_SIZE "4m"
+
+/* The subprocess: the run's result on the tmpfs at $DUEL_TEST_TMPFS, its
+ * target in a folder with direct I/O. */
+static void
+full_disk_child (void)
+{
+  const char *mount_dir = g_getenv ("DUEL_TEST_TMPFS");
+  g_autofree char *dir = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *filler = NULL;
+  g_autofree char *err_path = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *block = g_malloc0 (64 * 1024);
+  gint64 filled_us, exited_us;
+  guint rows_before, rows_after;
+  GPid pid;
+  int status, fd;
+
+  if (mount_dir == NULL)
+    return;
+  dir = test_dir_make_direct_io ("duel-cli-stops");
+  if (dir == NULL)
+    {
+      g_test_skip ("no folder here supports direct I/O");
+      return;
+    }
+  target = g_build_filename (dir, "scratch.img", NULL);
+  output = g_build_filename (mount_dir, "r.json", NULL);
+  filler = g_build_filename (mount_dir, "filler", NULL);
+  err_path = g_build_filename (dir, "stderr.txt", NULL);
+
+  /* 100 ms rows, for ten minutes unless it stops. */
+  pid = spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
+                   "--span", "8m", "-o", output, target, NULL);
+  rows_before = wait_for_rows (pid, output, 10);
+
+  /* Filled up to the last byte, as another program would. */
+  fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  for (;;)
+    {
+      ssize_t n = write (fd, block, 64 * 1024);
+
+      if (n < 0 && errno == ENOSPC)
+        break;
+      g_assert_cmpint (n, >, 0);
+    }
+  for (gsize small = 4096; small > 0; small /= 2)
+    while (write (fd, block, small) > 0)
+      ;
+  close (fd);
+  filled_us = g_get_monotonic_time ();
+  /* What was on disk by now is kept, whatever the run does next. */
+  rows_before = MAX (rows_before, rows_in (output));
+
+  status = wait_exit (pid);
+  exited_us = g_get_monotonic_time ();
+  g_assert_true (g_file_get_contents (err_path, &err, NULL, NULL));
+  g_test_message ("stopped %.1f s after the disk was full; exit %d; stderr:\n%s",
+                  (exited_us - filled_us) / 1e6, WIFEXITED (status) ? WEXITSTATUS (status) : -1, err);
+
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  /* The room was warned of while there was some, then one sentence. */
+  lines = g_strsplit (g_strchomp (err), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 2);
+  g_assert_nonnull (strstr (lines[0], "left for the result"));
+  g_assert_nonnull (strstr (lines[1], "The run stopped because a checkpoint of"));
+  g_assert_nonnull (strstr (lines[1], "No space left on device"));
+  assert_one_sentence (lines[1]);
+
+  /* Room again, as after the user cleans up: every row on disk before the
+   * disk filled loads. */
+  g_assert_cmpint (g_unlink (filler), ==, 0);
+  rows_after = rows_in (output);
+  g_test_message ("rows on disk when it filled: %u; kept: %u", rows_before, rows_after);
+  g_assert_cmpuint (rows_after, >=, rows_before);
+  test_dir_remove (dir);
+}
+
+static void
+test_full_disk (void)
+{
+  g_autofree char *mount_dir = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!have_cli ())
+    return;
+  mount_dir = g_dir_make_tmp ("duel-tmpfs-XXXXXX", &error);
+  g_assert_no_error (error);
+  if (mount ("tmpfs", mount_dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=" TMPFS_SIZE) != 0)
+    {
+      g_autofree char *why = g_strdup_printf ("cannot mount a tmpfs: %s", g_strerror (errno));
+
+      g_rmdir (mount_dir);
+      g_test_skip (why);
+      return;
+    }
+  g_setenv ("DUEL_TEST_TMPFS", mount_dir, TRUE);
+  g_test_trap_subprocess ("/duel/cli-stops/subprocess/full-disk", 120 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv ("DUEL_TEST_TMPFS");
+  /* Whatever the subprocess did; lazily should a run still hold a file. */
+  if (umount (mount_dir) != 0)
+    g_assert_cmpint (umount2 (mount_dir, MNT_DETACH), ==, 0);
+  g_assert_cmpint (g_rmdir (mount_dir), ==, 0);
+  g_test_trap_assert_passed ();
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/cli-stops/full-disk", test_full_disk);
+  g_test_add_func ("/duel/cli-stops/subprocess/full-disk", full_disk_child);
+
+  return g_test_run ();
+}
