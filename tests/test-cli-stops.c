@@ -4,7 +4,7 @@
  * failed checkpoint, exit 1 with one sentence, the rows so far kept, and
  * it warned of the room first (root, for the mount; the tmpfs is mounted
  * in this process and unmounted whatever the checks, run in a subprocess,
- * did). Runs $DRIVEDUEL_CLI in English.
+ * did). SIGHUP stops a run as SIGTERM does. Runs $DRIVEDUEL_CLI in English.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -246,6 +246,56 @@ test_full_disk (void)
   g_test_trap_assert_passed ();
 }
 
+/* --- SIGHUP ---------------------------------------------------------------------- */
+
+/* A dropped SSH session: the run stops as with SIGTERM, exit 1, its result
+ * saved as stopped, not left "running". */
+static void
+test_sighup (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *err_path = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelTestRecord *record;
+  GPid pid;
+  int status;
+
+  if (!have_cli ())
+    return;
+  dir = test_dir_make_direct_io ("duel-cli-stops");
+  if (dir == NULL)
+    {
+      g_test_skip ("no folder here supports direct I/O");
+      return;
+    }
+  target = g_build_filename (dir, "scratch.img", NULL);
+  output = g_build_filename (dir, "r.json", NULL);
+  err_path = g_build_filename (dir, "stderr.txt", NULL);
+
+  pid = spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
+                   "--span", "4m", "-o", output, target, NULL);
+  wait_for_rows (pid, output, 2);
+  g_assert_cmpint (kill (pid, SIGHUP), ==, 0);
+  status = wait_exit (pid);
+  g_assert_true (g_file_get_contents (err_path, &err, NULL, NULL));
+  g_test_message ("status %#x; stderr:\n%s", status, err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, "cancelled"));
+
+  loaded = duel_result_load (output, &error);
+  g_assert_no_error (error);
+  g_assert_null (duel_result_get_journal_id (loaded));
+  record = g_ptr_array_index (duel_result_get_tests (loaded), 0);
+  g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
+  g_assert_cmpuint (duel_series_get_length (record->series), >=, 2);
+  test_dir_remove (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -253,6 +303,7 @@ main (int    argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/duel/cli-stops/full-disk", test_full_disk);
+  g_test_add_func ("/duel/cli-stops/sighup", test_sighup);
   g_test_add_func ("/duel/cli-stops/subprocess/full-disk", full_disk_child);
 
   return g_test_run ();

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <signal.h>
 
 #include <glib-unix.h>
 #include <glib/gi18n.h>
@@ -291,12 +292,16 @@ duel_cli_run_and_wait (DuelRun  *run,
 {
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   RunWait wait = { run, loop, FALSE, NULL };
-  guint sigint_id, sigterm_id;
+  guint sigint_id, sigterm_id, sighup_id;
   gulong warning_id;
 
   /* The signal sources exist before the run can be interrupted. */
   sigint_id = g_unix_signal_add (SIGINT, signal_cb, &wait);
   sigterm_id = g_unix_signal_add (SIGTERM, signal_cb, &wait);
+  /* A dropped SSH session: stopped as by SIGTERM, the result kept, not
+   * killed with it "running"; its closed terminal must not kill it either. */
+  sighup_id = g_unix_signal_add (SIGHUP, signal_cb, &wait);
+  signal (SIGPIPE, SIG_IGN);
   warning_id = g_signal_connect (run, "warning", G_CALLBACK (warning_cb), NULL);
 
   duel_run_run_async (run, NULL, run_done_cb, &wait);
@@ -304,6 +309,7 @@ duel_cli_run_and_wait (DuelRun  *run,
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  g_source_remove (sighup_id);
   g_signal_handler_disconnect (run, warning_id);
   if (!wait.ok)
     g_propagate_error (error, wait.error);
