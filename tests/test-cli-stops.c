@@ -4,7 +4,9 @@
  * failed checkpoint, exit 1 with one sentence, the rows so far kept, and
  * it warned of the room first (root, for the mount; the tmpfs is mounted
  * in this process and unmounted whatever the checks, run in a subprocess,
- * did). SIGHUP stops a run as SIGTERM does. Runs $DRIVEDUEL_CLI in English.
+ * did). SIGHUP stops a run as SIGTERM does. A save's temporary file left by
+ * a run killed mid-compaction is removed by the next run on that path.
+ * Runs $DRIVEDUEL_CLI in English.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -296,6 +298,55 @@ test_sighup (void)
   test_dir_remove (dir);
 }
 
+/* --- a compaction's temporary file ---------------------------------------------- */
+
+/* What g_file_set_contents() leaves when killed before its rename: the
+ * result's and the journal's are removed by the next run on the path; a
+ * file of the same shape holding something else stays. */
+static void
+test_compaction_leftover (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *result_tmp = NULL;
+  g_autofree char *journal_tmp = NULL;
+  g_autofree char *empty_tmp = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int code;
+
+  if (!have_cli ())
+    return;
+  dir = test_dir_make_direct_io ("duel-cli-stops");
+  if (dir == NULL)
+    {
+      g_test_skip ("no folder here supports direct I/O");
+      return;
+    }
+  target = g_build_filename (dir, "scratch.img", NULL);
+  output = g_build_filename (dir, "r.json", NULL);
+  result_tmp = g_build_filename (dir, "r.json.Ab12Cd", NULL);
+  journal_tmp = g_build_filename (dir, "r.json.journal.x9Y8z7", NULL);
+  empty_tmp = g_build_filename (dir, "r.json.QQQQQQ", NULL);
+  other = g_build_filename (dir, "r.json.backup", NULL);
+  g_assert_true (g_file_set_contents (result_tmp, "{\n  \"format\": \"" DUEL_RESULT_FORMAT "\",\n  \"vers", -1, NULL));
+  g_assert_true (g_file_set_contents (journal_tmp, "driveduel-journal 1 0f0e\n", -1, NULL));
+  g_assert_true (g_file_set_contents (empty_tmp, "", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "my own backup\n", -1, NULL));
+
+  code = run_cli (&out, &err, "run", "--rw", "randwrite", "--runtime", "1", "--span", "4m",
+                  "-o", output, target, NULL);
+  g_test_message ("exit %d: %s", code, err);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_false (g_file_test (result_tmp, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (journal_tmp, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (empty_tmp, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));
+  test_dir_remove (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -304,6 +355,7 @@ main (int    argc,
 
   g_test_add_func ("/duel/cli-stops/full-disk", test_full_disk);
   g_test_add_func ("/duel/cli-stops/sighup", test_sighup);
+  g_test_add_func ("/duel/cli-stops/compaction-leftover", test_compaction_leftover);
   g_test_add_func ("/duel/cli-stops/subprocess/full-disk", full_disk_child);
 
   return g_test_run ();

@@ -28,6 +28,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <sched.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -965,6 +966,64 @@ duel_checkpointer_get_journal_path (DuelCheckpointer *self)
   return self->journal_path;
 }
 
+/* Whether @name is @base and the six characters a save's temporary file
+ * (g_file_set_contents(): FILE.XXXXXX) adds. */
+static gboolean
+is_temporary_of (const char *name,
+                 const char *base)
+{
+  gsize length = strlen (base);
+
+  if (strlen (name) != length + 7 || strncmp (name, base, length) != 0 || name[length] != '.')
+    return FALSE;
+  for (const char *at = name + length + 1; *at != '\0'; at++)
+    if (!g_ascii_isalnum (*at))
+      return FALSE;
+  return TRUE;
+}
+
+/* A save or compaction killed before its rename leaves FILE.XXXXXX (up to
+ * the result's size) beside @path; the next run on that path removes it,
+ * when it is empty or begins as a result or a journal does. */
+static void
+remove_temporaries (const char *path)
+{
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = NULL;
+      char head[256] = "";
+      struct stat st;
+      ssize_t length = 0;
+      int fd;
+
+      if (!is_temporary_of (name, base))
+        continue;
+      child = g_build_filename (folder, name, NULL);
+      fd = open (child, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0)
+        continue;
+      if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+        length = pread (fd, head, sizeof head - 1, 0);
+      else
+        length = -1;
+      close (fd);
+      if (length < 0)
+        continue;
+      head[length] = '\0';
+      if (length == 0 || g_str_has_prefix (head, DUEL_JOURNAL_FORMAT " ") ||
+          (head[0] == '{' && strstr (head, "\"" DUEL_RESULT_FORMAT "\"") != NULL))
+        {
+          if (g_unlink (child) == 0)
+            g_debug ("Removed %s, left by a save that was interrupted", child);
+        }
+    }
+}
+
 gboolean
 duel_checkpointer_start (DuelCheckpointer  *self,
                          DuelResult        *result,
@@ -995,6 +1054,15 @@ duel_checkpointer_start (DuelCheckpointer  *self,
   self->save_path = g_steal_pointer (&save_path);
   g_free (self->journal_path);
   self->journal_path = _duel_journal_path_for (self->save_path);
+  /* Before the first save: the caller holds the result path's lock, so no
+   * other run is between its write and its rename. */
+  remove_temporaries (self->save_path);
+  remove_temporaries (self->journal_path);
+  if (self->final_path != NULL)
+    {
+      remove_temporaries (self->final_path);
+      remove_temporaries (self->final_journal_path);
+    }
 
   /* A journal of an earlier attempt names another id, so saving first is
    * safe: the loader ignores that journal from here on. */

@@ -66,7 +66,10 @@ const char       *duel_checkpointer_get_journal_path (DuelCheckpointer     *self
 /* Caller's thread (before the run): a full save of @result (its header: target,
  * device, name, tests so far) and a fresh journal; starts the writer thread.
  * FALSE + error when the file cannot be written. @result itself is not
- * changed; the saved copy carries the journal's id. */
+ * changed; the saved copy carries the journal's id. A save's temporary
+ * file left beside the result or its journal by a killed run
+ * (FILE.XXXXXX, empty or beginning as a result or journal) is removed
+ * first. */
 gboolean          duel_checkpointer_start           (DuelCheckpointer      *self,
                                                      DuelResult            *result,
                                                      GError               **error);
