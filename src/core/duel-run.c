@@ -1218,7 +1218,9 @@ run_thread (GTask        *task,
                stats.updates, stats.updates ? stats.update_total_ns / 1e3 / stats.updates : 0.0,
                stats.update_max_ns / 1e3, stats.checkpoints, stats.compactions,
                stats.compaction_max_ns / 1e6, stats.errors);
-      if (duel_checkpointer_has_failed (job->checkpointer))
+      /* Unless the run failed on its own first (then both are said). */
+      if (duel_checkpointer_has_failed (job->checkpointer) &&
+          (ok || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
         {
           g_autoptr(GError) cause = duel_checkpointer_dup_error (job->checkpointer);
           g_autofree char *display = g_filename_display_name (self->result_path);
