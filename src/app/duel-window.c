@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "duel-application.h"
@@ -484,8 +485,16 @@ run_finished_cb (GObject      *object,
     message = g_strdup_printf (_("The run on %s was stopped; what it measured is kept in the history."),
                                duel_run_get_target_path (task));
   else if (run_result != NULL)
-    message = g_strdup_printf (_("The run on %s failed: %s. What it measured is kept in the history."),
-                               duel_run_get_target_path (task), error->message);
+    {
+      /* The reason is a sentence of its own (a failed checkpoint's is):
+       * its full stop is the format's. */
+      g_autofree char *reason = g_strdup (error->message);
+
+      if (g_str_has_suffix (reason, "."))
+        reason[strlen (reason) - 1] = '\0';
+      message = g_strdup_printf (_("The run on %s failed: %s. What it measured is kept in the history."),
+                                 duel_run_get_target_path (task), reason);
+    }
   else
     message = g_strdup_printf (_("The run on %s could not start: %s"),
                                duel_run_get_target_path (task), error->message);

@@ -7,7 +7,9 @@
  * record the drive's identity and health, probe and estimate, run the
  * steps with checkpoints, take the health after, and save the result.
  * Nothing is written to the target before the preflight and the first
- * checkpoint succeeded.
+ * checkpoint succeeded. A checkpoint that fails later (a full disk) stops
+ * the run at the engine's next progress: FAILED, with one sentence; the
+ * "warning" signal says before that when the result's room runs low.
  *
  * The owner's thread sees the run through the "state" property, the
  * "step-started" signal and a coalesced "progress" signal with a status
