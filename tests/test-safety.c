@@ -805,6 +805,37 @@ test_files (void)
   g_rmdir (dir);
 }
 
+/* A path under /dev that does not exist: a typo of a device node when its
+ * folder is /dev itself, a new file like any other when its folder is a
+ * filesystem of its own mounted there (/dev/shm). */
+static void
+test_new_file_under_dev (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSafetyReport) report = NULL;
+  g_autofree char *name = g_strdup_printf ("duel-safety-%d-new.img", (int) getpid ());
+  g_autofree char *fresh = g_build_filename ("/dev/shm", name, NULL);
+  struct stat dev_st, shm_st;
+
+  g_assert_false (duel_safety_check_write ("/dev/duel-no-such-device", DUEL_SAFETY_DESTRUCTIVE, &report, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_nonnull (strstr (error->message, "There is no device"));
+  g_clear_error (&error);
+  g_clear_pointer (&report, duel_safety_report_free);
+
+  if (stat ("/dev", &dev_st) != 0 || stat ("/dev/shm", &shm_st) != 0 || !S_ISDIR (shm_st.st_mode) ||
+      shm_st.st_dev == dev_st.st_dev || access ("/dev/shm", W_OK) != 0)
+    {
+      g_test_skip ("no writable filesystem mounted on /dev/shm");
+      return;
+    }
+  g_assert_false (g_file_test (fresh, G_FILE_TEST_EXISTS));
+  g_assert_true (duel_safety_check_write (fresh, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_ALLOWED);
+  g_assert_false (report->is_block);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -812,6 +843,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/duel/safety/files", test_files);
+  g_test_add_func ("/duel/safety/new-file-under-dev", test_new_file_under_dev);
   g_test_add_func ("/duel/safety/system-disk", test_system_disk);
   g_test_add_func ("/duel/safety/mounted", test_mounted);
   g_test_add_func ("/duel/safety/signature", test_signature);

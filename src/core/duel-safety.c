@@ -617,8 +617,10 @@ duel_safety_check_write (const char         *path,
           struct stat dir_st;
 
           /* A new file cannot hold anything of value; its folder must exist.
-           * A missing /dev node is a typo, not a file to create. */
-          if (g_str_has_prefix (path, "/dev/"))
+           * A missing /dev node is a typo, not a file to create; a folder
+           * mounted under /dev (/dev/shm) holds files like any other. */
+          if (g_str_has_prefix (path, "/dev/") && stat (dir, &dir_st) == 0 &&
+              stat ("/dev", &st) == 0 && dir_st.st_dev == st.st_dev)
             {
               ok = refuse (report, DUEL_SAFETY_NOT_A_TARGET,
                            g_strdup_printf (_("There is no device “%s”."), path));
