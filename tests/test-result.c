@@ -1276,6 +1276,53 @@ test_deep_nesting (void)
     }
 }
 
+/* What is wrong with a file that is not a result is said as it is: a byte
+ * order mark before the JSON, or one value that is not an object, is not
+ * "more than one JSON value". */
+static void
+test_what_is_wrong (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "results", "valid.json", NULL);
+  g_autofree char *original = NULL;
+  g_autofree char *with_bom = NULL;
+  gsize length;
+  static const struct { const char *text; const char *needle; } cases[] = {
+    { "null", "holds null, not a JSON object" },
+    { " null\n", "holds null, not a JSON object" },
+    { "true", "holds true or false" },
+    { "false", "holds true or false" },
+    { "\"text\"", "holds a string" },
+    { "12", "holds an integer" },
+    { "nul", "not valid JSON" },
+    { "word", "not valid JSON" },
+    { "null null", "more than one JSON value" },
+    { "{} {}", "more than one JSON value" },
+    { "{} x", "more than one JSON value" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_test_message ("text %s", cases[i].text);
+      g_assert_null (duel_result_load_from_data (cases[i].text, strlen (cases[i].text), "odd.json", &error));
+      assert_format_error (error, "odd.json", cases[i].needle);
+      if (strstr (cases[i].needle, "more than one") == NULL)
+        g_assert_null (strstr (error->message, "more than one"));
+    }
+
+  /* A valid result saved with a UTF-8 byte order mark. */
+  original = read_file (path, &length);
+  with_bom = g_strconcat ("\xef\xbb\xbf", original, NULL);
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_null (duel_result_load_from_data (with_bom, length + 3, "bom.json", &error));
+    assert_format_error (error, "bom.json", "byte order mark");
+    g_assert_null (strstr (error->message, "more than one"));
+  }
+}
+
 /* \u escapes: a well-formed pair is one character; a short escape or a
  * surrogate without its pair is refused before json-glib 1.6 sees it (it
  * reads a short escape as another code unit and leaks on an unpaired one). */
@@ -1570,6 +1617,7 @@ main (int   argc,
   g_test_add_func ("/duel/result/missing-file", test_missing_file);
   g_test_add_func ("/duel/result/deep-nesting", test_deep_nesting);
   g_test_add_func ("/duel/result/unicode-escapes", test_unicode_escapes);
+  g_test_add_func ("/duel/result/what-is-wrong", test_what_is_wrong);
   g_test_add_func ("/duel/result/check-loadable", test_check_loadable);
   g_test_add_func ("/duel/result/mutations", test_mutations);
   g_test_add_func ("/duel/result/from-json", test_from_json_direct);

@@ -1239,6 +1239,11 @@ duel_json_prescan (const char  *data,
           break;
 
         default:
+          /* true, false, null (or a word that is none of them, which the
+           * parser refuses): one value, not one per letter. */
+          if (g_ascii_isalpha (c))
+            while (i + 1 < length && g_ascii_isalnum (data[i + 1]))
+              i++;
           break;
         }
     }
@@ -1281,6 +1286,12 @@ load_data (const char  *data,
   if (length > MAX_FILE_SIZE)
     {
       fail (&loader, _("the file is larger than 2 GiB, too large to be a Drive Duel result."));
+      return NULL;
+    }
+  /* Editors on Windows may begin a file with one; JSON has none. */
+  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    {
+      fail (&loader, _("the file begins with a byte order mark (U+FEFF), which JSON does not allow; save it without one."));
       return NULL;
     }
   /* Also refuses NUL bytes, so binary files stop here. */
