@@ -879,42 +879,48 @@ engine_error (Engine  *engine,
   else if (engine->io_errno != 0)
     {
       g_autofree char *length = g_format_size_full (engine->io_err_length, G_FORMAT_SIZE_IEC_UNITS);
-      guint64 size_now = duel_target_query_current_size (target);
+      g_autofree char *why = NULL;
+      guint64 size_now = 0;
+      gboolean size_known = duel_target_query_current_size (target, &size_now);
       g_autoptr(GError) local_error = NULL;
 
       /* A shrink in progress (a loop device's backing file cut before its
        * capacity is re-read) fails I/O a moment before the size changes:
        * look again briefly, on this error path only. */
-      for (guint i = 0; i < 5 && size_now >= duel_target_get_size (target) &&
+      for (guint i = 0; i < 5 && size_known && size_now >= duel_target_get_size (target) &&
                         (engine->io_errno == EIO || engine->io_errno == ENODATA); i++)
         {
           g_usleep (50 * G_TIME_SPAN_MILLISECOND);
-          size_now = duel_target_query_current_size (target);
+          size_known = duel_target_query_current_size (target, &size_now);
         }
+
+      /* One sentence that says what happened first, the system's words
+       * after it. A size that cannot be read (a FUSE server gone, its
+       * descriptor dead) says nothing about shrinking. */
+      if (size_known && size_now < duel_target_get_size (target))
+        {
+          g_autofree char *before = g_format_size_full (duel_target_get_size (target), G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *after = g_format_size_full (size_now, G_FORMAT_SIZE_IEC_UNITS);
+
+          /* TRANSLATORS: why an I/O failed; the last %s is the system's error message */
+          why = g_strdup_printf (_("the target shrank during the run, from %s to %s (%s)"),
+                                 before, after, g_strerror (engine->io_errno));
+        }
+      else if (engine->io_errno == ENOTCONN || engine->io_errno == ECONNABORTED)
+        /* TRANSLATORS: why an I/O failed; %s is the system's error message */
+        why = g_strdup_printf (_("the filesystem the target is on stopped answering, as when its FUSE server has exited (%s)"),
+                               g_strerror (engine->io_errno));
+      else
+        why = g_strdup (g_strerror (engine->io_errno));
 
       if (engine->io_err_dir == DUEL_DIRECTION_READ)
         g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
                      _("Reading %s at offset %" PRIu64 " of “%s” failed: %s"),
-                     length, engine->io_err_offset, duel_target_get_path (target),
-                     g_strerror (engine->io_errno));
+                     length, engine->io_err_offset, duel_target_get_path (target), why);
       else
         g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
                      _("Writing %s at offset %" PRIu64 " of “%s” failed: %s"),
-                     length, engine->io_err_offset, duel_target_get_path (target),
-                     g_strerror (engine->io_errno));
-
-      /* A target truncated or a device shrunk under the run fails with
-       * ENODATA or EIO; say what really happened. */
-      if (size_now < duel_target_get_size (target))
-        {
-          g_autofree char *before = g_format_size_full (duel_target_get_size (target), G_FORMAT_SIZE_IEC_UNITS);
-          g_autofree char *after = g_format_size_full (size_now, G_FORMAT_SIZE_IEC_UNITS);
-          g_autofree char *message = g_strdup_printf (_("%s The target shrank during the run, from %s to %s."),
-                                                      local_error->message, before, after);
-
-          g_free (local_error->message);
-          local_error->message = g_steal_pointer (&message);
-        }
+                     length, engine->io_err_offset, duel_target_get_path (target), why);
       g_propagate_error (error, g_steal_pointer (&local_error));
     }
 }

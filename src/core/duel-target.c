@@ -599,23 +599,28 @@ duel_target_new_for_fd (int          fd,
   return g_steal_pointer (&self);
 }
 
-guint64
-duel_target_query_current_size (DuelTarget *self)
+gboolean
+duel_target_query_current_size (DuelTarget *self,
+                                guint64    *out_size)
 {
   struct stat st;
   guint64 size = 0;
 
-  g_return_val_if_fail (DUEL_IS_TARGET (self), 0);
+  g_return_val_if_fail (DUEL_IS_TARGET (self), FALSE);
+  g_return_val_if_fail (out_size != NULL, FALSE);
 
+  *out_size = 0;
   if (self->kind == DUEL_TARGET_KIND_BLOCK)
     {
       if (ioctl (self->fd, BLKGETSIZE64, &size) != 0)
-        return 0;
-      return size;
+        return FALSE;
+      *out_size = size;
+      return TRUE;
     }
   if (fstat (self->fd, &st) != 0)
-    return 0;
-  return (guint64) st.st_size;
+    return FALSE;
+  *out_size = (guint64) st.st_size;
+  return TRUE;
 }
 
 const char *

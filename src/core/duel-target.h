@@ -86,9 +86,11 @@ guint64         duel_target_get_size               (DuelTarget           *self);
 guint32         duel_target_get_logical_block_size (DuelTarget           *self);
 guint32         duel_target_get_physical_block_size(DuelTarget           *self);
 gboolean        duel_target_is_writable            (DuelTarget           *self);
-/* The size now, read again from the descriptor (0 when it cannot be read):
- * tells an I/O error caused by a target shrinking under the run. */
-guint64         duel_target_query_current_size     (DuelTarget           *self);
+/* The size now, read again from the descriptor: tells an I/O error caused
+ * by a target shrinking under the run. FALSE when it cannot be read (a
+ * FUSE server gone): nothing is known then, not a size of 0. */
+gboolean        duel_target_query_current_size     (DuelTarget           *self,
+                                                    guint64              *out_size);
 /* Bring a range to "empty": BLKDISCARD on a device, a punched hole in a file. */
 gboolean        duel_target_discard                (DuelTarget           *self,
                                                     guint64               offset,
