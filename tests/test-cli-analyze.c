@@ -300,7 +300,8 @@ test_untrusted_names (void)
       g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
       g_assert_no_error (error);
       g_assert_null (strchr (contents, '\033'));
-      g_assert_null (strstr (contents, long_head));
+      if (long_head != NULL)
+        g_assert_null (strstr (contents, long_head));
       g_unlink (path);
       n_written++;
     }
@@ -426,6 +427,183 @@ test_partial_interval_note (void)
   g_rmdir (dir);
 }
 
+/* Every file the export wrote to @outdir: no terminal control in its
+ * name or text, no name of 255 bytes or more, none holding @long_head
+ * (unless NULL); the files are removed. Returns how many there were. */
+static guint
+check_written (const char *outdir,
+               const char *long_head)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) written = g_dir_open (outdir, 0, &error);
+  const char *entry;
+  guint n_written = 0;
+
+  g_assert_no_error (error);
+  while ((entry = g_dir_read_name (written)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (outdir, entry, NULL);
+      g_autofree char *contents = NULL;
+
+      g_assert_null (strchr (entry, '\033'));
+      g_assert_cmpuint (strlen (entry), <, 255);
+      g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_null (strchr (contents, '\033'));
+      g_assert_null (strchr (contents, '\007'));
+      if (long_head != NULL)
+        g_assert_null (strstr (contents, long_head));
+      g_unlink (path);
+      n_written++;
+    }
+  g_rmdir (outdir);
+  return n_written;
+}
+
+/* A checkpoint journal is as untrusted as the file beside it: a test's
+ * name, error and summary folded from it are escaped and bounded as the
+ * file's are, in analyze, compare and every export. */
+static void
+test_untrusted_journal (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-analyze-XXXXXX", NULL);
+  g_autofree char *result = g_build_filename (dir, "run.json", NULL);
+  g_autofree char *journal = g_build_filename (dir, "run.json.journal", NULL);
+  g_autofree char *outdir = g_build_filename (dir, "out", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) test_node = NULL;
+  g_autoptr(GString) lines = g_string_new ("driveduel-journal 1 0123456789abcdef\n");
+  g_autofree char *test_text = NULL;
+  g_autofree char *long_name = NULL;
+  g_autofree char *long_head = g_strnfill (300, 'y');
+  JsonObject *root, *test, *details;
+  int code;
+
+  write_consistency_result (result, 1000, 5, 0);
+  g_assert_true (json_parser_load_from_file (parser, result, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  json_object_set_string_member (root, "journal_id", "0123456789abcdef");
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  g_assert_true (json_generator_to_file (generator, result, &error));
+  g_assert_no_error (error);
+
+  /* The journal's line for test 0: what it is now, with hostile text. */
+  test_node = json_node_copy (json_array_get_element (json_object_get_array_member (root, "tests"), 0));
+  test = json_node_get_object (test_node);
+  long_name = g_strconcat ("drive\033[2J\u202E", long_head, NULL);
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autofree char *longer = g_strconcat (long_name, long_head, NULL);
+
+      g_free (long_name);
+      long_name = g_steal_pointer (&longer);
+    }
+  json_object_set_string_member (test, "name", long_name);
+  json_object_set_string_member (test, "status", "failed");
+  json_object_set_string_member (test, "error", "gone\033]0;owned\007");
+  details = json_object_get_object_member (json_object_get_object_member (test, "summary"), "details");
+  json_object_set_string_member (details, "note", "\033[31mred\033[0m");
+  test_text = json_to_string (test_node, FALSE);
+  g_string_append_printf (lines, "test 0 %s\n", test_text);
+  g_assert_true (g_file_set_contents (journal, lines->str, (gssize) lines->len, &error));
+  g_assert_no_error (error);
+
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    code = run_cli (&out, &err, "analyze", result, NULL);
+    if (code < 0)
+      return;
+    g_test_message ("analyze: %.400s", out);
+    g_assert_cmpint (code, ==, 0);
+    /* Folded: the journal's error is there, written out. */
+    g_assert_nonnull (strstr (out, "\\x1b]0;owned\\x07"));
+    g_assert_nonnull (strstr (out, "drive\\x1b[2J\\u202E"));
+    g_assert_null (strchr (out, '\033'));
+    g_assert_null (strchr (out, '\007'));
+    g_assert_null (strchr (err, '\033'));
+    g_assert_null (strstr (out, "\u202E"));
+    g_assert_null (strstr (out, long_head));
+  }
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    code = run_cli (&out, &err, "compare", "-o", outdir, "-f", "md,csv,fio", result, result, NULL);
+    g_assert_cmpint (code, ==, 0);
+    g_assert_null (strchr (out, '\033'));
+    g_assert_null (strchr (err, '\033'));
+    g_assert_null (strstr (out, long_head));
+    g_assert_cmpuint (check_written (outdir, long_head), >=, 3);
+  }
+  g_unlink (journal);
+  g_unlink (result);
+  g_rmdir (dir);
+}
+
+/* File names made from a drive's name fit any filesystem, however long
+ * the name, and stay one per drive when names differ only past the cut. */
+static void
+test_long_drive_name (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-analyze-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.json", NULL);
+  g_autofree char *outdir = g_build_filename (dir, "out", NULL);
+  g_autofree char *name_a = g_strnfill (256, 'x');
+  g_autofree char *name_b = g_strconcat (name_a, "b", NULL);
+  const char *names[] = { name_a, name_b };
+  const char *paths[] = { a, b };
+  int code;
+
+  /* 256 characters are kept whole by the loader (its bound is 256). */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(DuelResult) loaded = NULL;
+      g_autoptr(GError) error = NULL;
+
+      write_consistency_result (paths[i], 1000, 5, 0);
+      loaded = duel_result_load (paths[i], &error);
+      g_assert_no_error (error);
+      duel_result_set_name (loaded, names[i]);
+      g_assert_true (duel_result_save (loaded, paths[i], &error));
+      g_assert_no_error (error);
+    }
+
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    code = run_cli (&out, &err, "report", "-o", outdir, "-f", "fio,md,csv", a, NULL);
+    if (code < 0)
+      return;
+    g_test_message ("report: %s%s", out, err);
+    g_assert_cmpint (code, ==, 0);
+    g_assert_cmpuint (check_written (outdir, NULL), >=, 3);
+  }
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    guint n_fio = 0;
+
+    code = run_cli (&out, &err, "compare", "-o", outdir, "-f", "fio", a, b, a, NULL);
+    g_test_message ("compare: %s%s", out, err);
+    g_assert_cmpint (code, ==, 0);
+    /* One job file per drive, each its own. */
+    for (const char *p = out; (p = strstr (p, ".fio\n")) != NULL; p++)
+      n_fio++;
+    g_assert_cmpuint (n_fio, ==, 3);
+    g_assert_cmpuint (check_written (outdir, NULL), ==, 3);
+  }
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -444,6 +622,8 @@ main (int    argc,
   g_test_add_func ("/duel/cli-analyze/plain-status", test_plain_status);
   g_test_add_func ("/duel/cli-analyze/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/cli-analyze/untrusted-names", test_untrusted_names);
+  g_test_add_func ("/duel/cli-analyze/untrusted-journal", test_untrusted_journal);
+  g_test_add_func ("/duel/cli-analyze/long-drive-name", test_long_drive_name);
 
   return g_test_run ();
 }

@@ -642,13 +642,17 @@ duel_chart_export_markdown (DuelComparison *comparison)
 
 /* ---- Everything ------------------------------------------------------------------- */
 
+/* File names made from drive names stay well inside NAME_MAX (255 bytes
+ * on Linux filesystems), with room for a "-N" and the extension. */
+#define STEM_MAX_BYTES 200
+
 static char *
 slug (const char *name)
 {
   GString *text = g_string_new (NULL);
   gboolean dash = FALSE;
 
-  for (const char *p = name ? name : ""; *p; p++)
+  for (const char *p = name ? name : ""; *p && text->len < STEM_MAX_BYTES; p++)
     {
       if (g_ascii_isalnum (*p))
         {
@@ -660,9 +664,33 @@ slug (const char *name)
       else
         dash = TRUE;
     }
+  /* ASCII only, so any byte is a character boundary. */
+  g_string_truncate (text, MIN (text->len, STEM_MAX_BYTES));
+  while (text->len > 0 && text->str[text->len - 1] == '-')
+    g_string_truncate (text, text->len - 1);
   if (text->len == 0)
     g_string_append (text, "drive");
   return g_string_free (text, FALSE);
+}
+
+/* @stem, or @stem-2, -3… when an earlier drive has it already (names that
+ * differ only in what a slug drops or cuts, "Name" and "Name (2)"). */
+static char *
+unique_stem (const char *stem,
+             GPtrArray  *used)
+{
+  char *candidate = g_strdup (stem);
+
+  for (guint n = 2; g_ptr_array_find_with_equal_func (used, candidate, g_str_equal, NULL); n++)
+    {
+      g_autofree char *suffix = g_strdup_printf ("-%u", n);
+
+      g_free (candidate);
+      candidate = g_strdup_printf ("%.*s%s", (int) MIN (strlen (stem), STEM_MAX_BYTES - strlen (suffix)),
+                                   stem, suffix);
+    }
+  g_ptr_array_add (used, g_strdup (candidate));
+  return candidate;
 }
 
 static gboolean
@@ -768,9 +796,12 @@ duel_chart_export_all (DuelComparison               *comparison,
 
   if (formats & DUEL_CHART_EXPORT_FIO)
     {
+      g_autoptr(GPtrArray) used = g_ptr_array_new_with_free_func (g_free);
+
       for (guint d = 0; d < duel_comparison_get_n_drives (comparison); d++)
         {
-          g_autofree char *stem = slug (duel_comparison_get_drive_name (comparison, d));
+          g_autofree char *base = slug (duel_comparison_get_drive_name (comparison, d));
+          g_autofree char *stem = unique_stem (base, used);
           g_autofree char *name = g_strconcat (stem, ".fio", NULL);
           g_autofree char *path = g_build_filename (directory, name, NULL);
           g_autofree char *text = duel_fio_export_result (duel_comparison_get_result (comparison, d));

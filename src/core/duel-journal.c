@@ -20,6 +20,7 @@
 #include "duel-error.h"
 #include "duel-journal-private.h"
 #include "duel-result-private.h"
+#include "duel-text.h"
 
 /* Running sums of a test's series, so that checking a row stays O(1). */
 typedef struct
@@ -429,6 +430,9 @@ read_object (const char  *p,
       invalid (error, "the payload is not a JSON object");
       return NULL;
     }
+  /* Names, errors and summaries from a journal are shown like the file's:
+   * escaped, and names bounded, the same way (duel-text.h). */
+  duel_text_make_printable (root);
   return json_node_dup_object (root);
 }
 

@@ -12,6 +12,7 @@
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
+#include "duel-text.h"
 
 #define TOOL_NAME "driveduel"
 
@@ -278,6 +279,16 @@ duel_result_get_name (DuelResult *self)
         }
       if (self->derived_name == NULL)
         self->derived_name = g_strdup ("");
+      /* A model or a path from the file is a name like the file's own
+       * "name": bounded the same way. */
+      else if (g_utf8_validate (self->derived_name, -1, NULL) &&
+               g_utf8_strlen (self->derived_name, -1) > DUEL_TEXT_NAME_MAX_CHARS)
+        {
+          char *bounded = duel_text_bound (self->derived_name, DUEL_TEXT_NAME_MAX_CHARS);
+
+          g_free (self->derived_name);
+          self->derived_name = bounded;
+        }
     }
 
   return self->derived_name;
