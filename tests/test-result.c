@@ -11,11 +11,12 @@
 #include <unistd.h>
 
 #include "duel-error.h"
+#include "duel-json-shape-private.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
-#include "duel-series-columns-private.h"
 #include "duel-text.h"
 #include "test-dir.h"
+#include "test-memory.h"
 
 /* ------------------------------------------------------------------------ */
 /* Realistic data                                                            */
@@ -1084,26 +1085,30 @@ assert_same_load (const char *text,
   }
 }
 
-/* How many columns the text gives up, or -1 for none (NULL). */
+/* How many columns the text gives up, or -1 for none (nothing cut or
+ * taken at all). */
 static int
 columns_taken (const char *text)
 {
-  g_autoptr(DuelSeriesColumns) columns = NULL;
-  g_autofree char *rest = NULL;
-  const char * const *names;
-  guint n_names, double_column;
-  gsize rest_length, n;
+  g_autoptr(DuelShaped) shaped = NULL;
+  const char *rest;
+  gsize rest_length;
   int taken = 0;
 
-  names = _duel_result_series_column_names (&n_names, &double_column);
-  columns = _duel_series_columns_extract (text, strlen (text), names, n_names, double_column, &rest, &rest_length);
-  if (columns == NULL)
+  shaped = _duel_json_shape (text, strlen (text), _duel_result_get_shape (), TRUE);
+  rest = _duel_json_shaped_get_rest (shaped, &rest_length);
+  if (rest == NULL)
     return -1;
   g_assert_cmpuint (strlen (rest), ==, rest_length);
   for (guint t = 0; t < 4; t++)
-    for (guint c = 0; c < n_names; c++)
-      taken += (c == double_column ? (gconstpointer) _duel_series_columns_get_double (columns, t, c, &n)
-                                   : (gconstpointer) _duel_series_columns_get_uint (columns, t, c, &n)) != NULL;
+    {
+      guint32 fields = 0;
+      gsize n;
+
+      /* The rows' table is test t's first take. */
+      if (_duel_json_shaped_get_table (shaped, t, 0, &n, &fields) != NULL)
+        taken += g_bit_nth_lsf (fields, -1) >= 0 ? __builtin_popcount (fields) : 0;
+    }
   return taken;
 }
 
@@ -1143,16 +1148,21 @@ test_series_columns (void)
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2e3,3000]", 14 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,[2000],3000]", 14 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000,3000,]", 14 },
-    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000]", 15 },
+    /* The first column sets the rows: the others, of another length, are
+     * left to the tree, which names the mismatch. */
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000]", 8 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,3000,2000]", 15 },
     /* Too short for `null` to take its place: left to the tree. */
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[]", 14 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[7]", 14 },
-    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[ 7]", 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[ 7]", 8 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":null", 14 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[9223372036854775807,2000,3000]", 15 },
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1,2,3],\"t_ms\":[1000,2000,3000]", -1 },
-    { "\"t_ms\":[1000,2000,3000]", "\"t\\u005fms\":[1000,2000,3000]", -1 },
+    /* Keys are read as json-glib reads them. */
+    { "\"t_ms\":[1000,2000,3000]", "\"t\\u005fms\":[1000,2000,3000]", 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t_ms\\u0000x\":[1000,2000,3000]", 15 },
+    { "\"t_ms\":[1000,2000,3000]", "\"t\\u005fms\":[1,2,3],\"t_ms\":[1000,2000,3000]", -1 },
     { "\"series\":", "\"series\":{\"t_ms\":[5000]},\"series\":", -1 },
     /* Not JSON, two values after one key: the tree refuses it. */
     { "\"t_ms\":[1000,2000,3000]", "\"t_ms\":[1000,2000,3000][4000]", 14 },
@@ -1273,6 +1283,302 @@ test_deep_nesting (void)
         assert_format_error (error, "deep.json", "tool is missing");
       else
         assert_format_error (error, "deep.json", "nested too deeply");
+    }
+}
+
+/* ---- Memory ------------------------------------------------------------ */
+
+/* A result of one 4 KiB random-mix test of @n_rows one-second rows, with
+ * rates that vary (what tests/bench/make-long-result writes), as saved. */
+static char *
+long_result_text (guint  n_rows,
+                  gsize *out_length)
+{
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelTestRecord) record = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  DuelWorkload workload;
+
+  duel_workload_init (&workload);
+  g_assert_true (duel_workload_set_rw_name (&workload, "randrw", NULL));
+  workload.interval_ms = 1000;
+  record = duel_test_record_new ("randrw-qd32", &workload);
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  for (guint i = 0; i < n_rows; i++)
+    {
+      DuelSeriesRow row = { .t_ms = (i + 1) * G_GUINT64_CONSTANT (1000), .temperature_c = NAN };
+
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          row.ops[d] = 40000 + g_rand_int_range (rand, 0, 20000);
+          row.bytes[d] = row.ops[d] * 4096;
+          row.lat_max_ns[d] = 100000 + g_rand_int_range (rand, 0, 900000);
+          duel_histogram_add (record->latency[d], row.lat_max_ns[d]);
+        }
+      duel_series_append (record->series, &row);
+    }
+  record->runtime_ns = n_rows * G_GUINT64_CONSTANT (1000000000);
+  duel_result_add_test (result, record);
+  {
+    g_autofree char *dir = g_dir_make_tmp ("test-result-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "long.json", NULL);
+    g_autoptr(GError) error = NULL;
+    char *text;
+
+    g_assert_true (duel_result_save (result, path, &error));
+    g_assert_no_error (error);
+    text = read_file (path, out_length);
+    g_unlink (path);
+    g_rmdir (dir);
+    return text;
+  }
+}
+
+/* @count copies of @item, comma-separated, in [ ]. */
+static char *
+repeated_array (const char *item,
+                guint       count)
+{
+  GString *text = g_string_sized_new ((strlen (item) + 1) * count + 2);
+
+  g_string_append_c (text, '[');
+  for (guint i = 0; i < count; i++)
+    {
+      if (i > 0)
+        g_string_append_c (text, ',');
+      g_string_append (text, item);
+    }
+  g_string_append_c (text, ']');
+  return g_string_free (text, FALSE);
+}
+
+/* Valid files in layouts no writer of ours uses, about 8 MB each: each
+ * loads within three times its size (at least 16 MiB) and a test's fixed
+ * share, or is refused before the memory is spent (docs/result-format.md).
+ * @refusal: NULL when the file loads, else what the refusal names. */
+typedef struct
+{
+  const char *name;
+  const char *refusal;
+} HostileLoad;
+
+static const HostileLoad hostile_loads[] = {
+  /* The writer's layout, each column's key spelt with an escape. */
+  { "escaped-keys", NULL },
+  /* A member no reader knows: 4 M zeros, 2.6 M empty objects. */
+  { "unknown-zeros", NULL },
+  { "unknown-objects", NULL },
+  /* The same in members that are kept: refused, and where named. */
+  { "device-zeros", "“device”" },
+  { "details-zeros", "“tests[0].summary”" },
+  /* A key given twice ("tests"): nothing is cut, the tree would hold all. */
+  { "twice-zeros", "“junk”" },
+};
+
+/* Inserts @a @b @c at @at of @text. */
+static void
+insert3 (GString    *text,
+         gsize       at,
+         const char *a,
+         const char *b,
+         const char *c)
+{
+  g_autofree char *piece = g_strconcat (a, b, c, NULL);
+
+  g_string_insert (text, (gssize) at, piece);
+}
+
+static char *
+hostile_text (const char *name,
+              gsize      *out_length)
+{
+  g_autofree char *base = NULL;
+  g_autofree char *zeros = repeated_array ("0", 4000000);
+  g_autoptr(GString) text = NULL;
+  gsize length;
+
+  if (g_str_equal (name, "escaped-keys"))
+    {
+      const char * const *names;
+      guint n_names, double_column;
+
+      base = long_result_text (120000, &length);
+      text = g_string_new_len (base, (gssize) length);
+      names = _duel_result_series_column_names (&n_names, &double_column);
+      for (guint c = 0; c < n_names; c++)
+        {
+          g_autofree char *key = g_strdup_printf ("\"%s\"", names[c]);
+          g_autofree char *escaped = NULL;
+          g_autofree char *head = NULL;
+
+          /* The first letter written as \u00XX. */
+          head = g_strdup_printf ("\"\\u%04x", (guint) names[c][0]);
+          escaped = g_strconcat (head, names[c] + 1, "\"", NULL);
+          g_string_replace (text, key, escaped, 0);
+        }
+      g_assert_null (strstr (text->str, "\"t_ms\""));
+    }
+  else
+    {
+      base = long_result_text (20, &length);
+      text = g_string_new_len (base, (gssize) length);
+      if (g_str_equal (name, "unknown-zeros"))
+        insert3 (text, 1, "\"junk\": ", zeros, ",");
+      else if (g_str_equal (name, "unknown-objects"))
+        {
+          g_autofree char *objects = repeated_array ("{}", 2600000);
+
+          insert3 (text, 1, "\"junk\": ", objects, ",");
+        }
+      else if (g_str_equal (name, "device-zeros"))
+        insert3 (text, 1, "\"device\": {\"zeros\": ", zeros, "},");
+      else if (g_str_equal (name, "details-zeros"))
+        {
+          const char *at = strstr (text->str, "\"tests\"");
+
+          g_assert_nonnull (at);
+          at = strchr (at, '{');
+          insert3 (text, (gsize) (at + 1 - text->str), "\"summary\": {\"details\": {\"zeros\": ", zeros, "}},");
+        }
+      else if (g_str_equal (name, "twice-zeros"))
+        insert3 (text, 1, "\"tests\": [], \"junk\": ", zeros, ",");
+      else
+        g_assert_not_reached ();
+    }
+  *out_length = text->len;
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+test_hostile_memory (gconstpointer data)
+{
+  const HostileLoad *load = data;
+  g_autofree char *variable = g_strdup_printf ("DRIVEDUEL_TEST_HOSTILE_%s", load->name);
+
+  if (g_test_subprocess ())
+    {
+      const char *path = g_getenv (variable);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DuelResult) result = NULL;
+      GStatBuf st;
+      guint64 bound;
+
+      g_assert_nonnull (path);
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      /* The documented bound (docs/result-format.md): three times the
+       * file, at least 16 MiB, and 106 KiB for its one test; and 2 MiB for
+       * the rest of the process (GLib's and the test's own allocations). */
+      bound = MAX (3 * (guint64) st.st_size, G_GUINT64_CONSTANT (16) << 20) + (106 << 10);
+      g_assert_true (test_memory_limit (bound, 2 << 20));
+      result = duel_result_load (path, &error);
+      /* As it is: g_print() would convert it to the locale's charset. */
+      if (result != NULL)
+        printf ("loaded %u tests\n", duel_result_get_tests (result)->len);
+      else
+        printf ("refused: %s\n", error->message);
+      fflush (stdout);
+      return;
+    }
+
+  if (!test_memory_can_limit ())
+    {
+      g_test_skip ("the data segment cannot be limited here (a sanitizer build)");
+      return;
+    }
+  {
+    g_autofree char *dir = g_dir_make_tmp ("test-result-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "hostile.json", NULL);
+    g_autofree char *text = NULL;
+    gsize length;
+
+    text = hostile_text (load->name, &length);
+    g_assert_true (g_file_set_contents (path, text, (gssize) length, NULL));
+    g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", load->name, length);
+    g_clear_pointer (&text, g_free);
+    g_setenv (variable, path, TRUE);
+
+    g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_unlink (path);
+    g_rmdir (dir);
+    g_test_trap_assert_passed ();
+    if (load->refusal == NULL)
+      g_test_trap_assert_stdout ("loaded 1 tests*");
+    else
+      {
+        g_autofree char *pattern = g_strdup_printf ("refused: *hostile.json: reading this file would take about * of memory, more than three times its *; most of it would go to %s.*",
+                                                    load->refusal);
+
+        g_test_trap_assert_stdout (pattern);
+      }
+  }
+}
+
+/* The loader cuts members it does not know (duel-json-shape-private.h):
+ * every member the writer writes must be one it knows, or a file of ours
+ * would lose it. Only the series columns and the bins are taken. */
+static void
+test_shape_knows_the_writer (void)
+{
+  g_autoptr(DuelResult) result = build_result (5);
+  g_autoptr(DuelShaped) shaped = NULL;
+  g_autoptr(JsonNode) written = NULL;
+  g_autoptr(JsonNode) rest_node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-result-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "all.json", NULL);
+  g_autofree char *text = NULL;
+  const char * const *names;
+  const char *rest;
+  JsonArray *tests;
+  guint n_names, double_column;
+  gsize length, rest_length;
+
+  g_assert_true (duel_result_save (result, path, &error));
+  g_assert_no_error (error);
+  text = read_file (path, &length);
+  g_unlink (path);
+  g_rmdir (dir);
+  /* Every member the writer has: the device, a summary, an error, a start. */
+  g_assert_nonnull (strstr (text, "\"device\""));
+  g_assert_nonnull (strstr (text, "\"summary\""));
+  g_assert_nonnull (strstr (text, "\"error\""));
+
+  shaped = _duel_json_shape (text, length, _duel_result_get_shape (), TRUE);
+  rest = _duel_json_shaped_get_rest (shaped, &rest_length);
+  g_assert_nonnull (rest);
+  rest_node = json_from_string (rest, &error);
+  g_assert_no_error (error);
+  written = json_from_string (text, &error);
+  g_assert_no_error (error);
+
+  /* The written file with what was taken made null, as in the rest. */
+  names = _duel_result_series_column_names (&n_names, &double_column);
+  tests = json_object_get_array_member (json_node_get_object (written), "tests");
+  for (guint t = 0; t < json_array_get_length (tests); t++)
+    {
+      JsonObject *test = json_array_get_object_element (tests, t);
+      JsonObject *series = json_object_get_object_member (test, "series");
+      JsonObject *totals = json_object_get_object_member (test, "totals");
+
+      for (guint c = 0; c < n_names; c++)
+        if (json_object_has_member (series, names[c]) &&
+            json_array_get_length (json_object_get_array_member (series, names[c])) > 1)
+          json_object_set_null_member (series, names[c]);
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          JsonObject *lat = json_object_get_object_member (json_object_get_object_member (totals, d ? "write" : "read"),
+                                                           "lat_ns");
+
+          if (json_array_get_length (json_object_get_array_member (lat, "bins")) > 0)
+            json_object_set_null_member (lat, "bins");
+        }
+    }
+  if (!json_node_equal (written, rest_node))
+    {
+      g_autofree char *a = json_to_string (written, TRUE);
+      g_autofree char *b = json_to_string (rest_node, TRUE);
+
+      g_assert_cmpstr (a, ==, b);
     }
 }
 
@@ -1618,6 +1924,13 @@ main (int   argc,
   g_test_add_func ("/duel/result/deep-nesting", test_deep_nesting);
   g_test_add_func ("/duel/result/unicode-escapes", test_unicode_escapes);
   g_test_add_func ("/duel/result/what-is-wrong", test_what_is_wrong);
+  g_test_add_func ("/duel/result/shape-knows-the-writer", test_shape_knows_the_writer);
+  for (guint i = 0; i < G_N_ELEMENTS (hostile_loads); i++)
+    {
+      g_autofree char *test_path = g_strdup_printf ("/duel/result/hostile-memory/%s", hostile_loads[i].name);
+
+      g_test_add_data_func (test_path, &hostile_loads[i], test_hostile_memory);
+    }
   g_test_add_func ("/duel/result/check-loadable", test_check_loadable);
   g_test_add_func ("/duel/result/mutations", test_mutations);
   g_test_add_func ("/duel/result/from-json", test_from_json_direct);

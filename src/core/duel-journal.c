@@ -19,6 +19,7 @@
 
 #include "duel-error.h"
 #include "duel-journal-private.h"
+#include "duel-json-shape-private.h"
 #include "duel-result-private.h"
 #include "duel-text.h"
 
@@ -406,19 +407,30 @@ read_histogram (const char    **p,
   return _duel_result_check_histogram (hist, prefix, error);
 }
 
-/* A JSON object that ends the line, with the loader's pre-scan. */
+/* A JSON object that ends the line, with the loader's pre-scan and its
+ * bound on memory. */
 static JsonObject *
 read_object (const char  *p,
              const char  *end,
              GError     **error)
 {
+  static const DuelShape keep = { DUEL_SHAPE_KEEP, 0, NULL, NULL, 0, 0, 0, 0 };
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(DuelShaped) shaped = NULL;
+  DuelShapeEstimate estimate;
   const char *problem = NULL;
 
   if (!duel_json_prescan (p, (gsize) (end - p), &problem))
     {
       invalid (error, "the JSON is refused: %s", problem);
+      return NULL;
+    }
+  shaped = _duel_json_shape (p, (gsize) (end - p), &keep, FALSE);
+  _duel_json_shaped_get_estimate (shaped, &estimate);
+  if ((guint64) (end - p) + estimate.tree_bytes > _duel_result_memory_budget ((guint64) (end - p), 1))
+    {
+      invalid (error, "the JSON would take %" G_GUINT64_FORMAT " bytes of memory", estimate.tree_bytes);
       return NULL;
     }
   parser = json_parser_new ();

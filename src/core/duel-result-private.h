@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "duel-json-shape-private.h"
 #include "duel-result.h"
 
 G_BEGIN_DECLS
@@ -35,15 +36,33 @@ gboolean        _duel_result_check_histogram       (DuelHistogram        *hist,
 
 /* duel_result_load_from_data() with every series column parsed in the
  * json-glib tree, as before the columns were taken from the text
- * (duel-series-columns-private.h): the same result or the same error,
+ * (duel-json-shape-private.h): the same result or the same error,
  * which the tests and the fuzz target hold it to. */
 DuelResult     *_duel_result_load_from_data_in_tree (const char  *data,
                                                      gsize        length,
                                                      const char  *source_name,
                                                      GError     **error);
 /* The series columns' names as the file has them, and which one is the
- * temperature (a double or null). */
+ * temperature (a double or null). Taken from the text, the series of
+ * test t are the rows of its table 0 (_duel_json_shaped_get_table()),
+ * column c being field c. */
 const char * const *_duel_result_series_column_names (guint *out_n,
                                                       guint *out_double_column);
+/* What the loader reads of a result file (duel-json-shape-private.h). */
+const DuelShape    *_duel_result_get_shape          (void);
+
+/* The memory loading text of @length bytes that holds @n_tests tests may
+ * take (docs/result-format.md): three times the text, at least 16 MiB,
+ * and each test's fixed size (its two histograms). The fio import and the
+ * journal keep to it too. */
+guint64         _duel_result_memory_budget          (guint64      length,
+                                                     guint64      n_tests);
+/* The sentence that refuses a load which would take @needed bytes of
+ * memory for text of @length bytes, most of it for @region (a path, or
+ * NULL), in *@out_message. Returns FALSE. */
+gboolean        _duel_result_memory_refusal         (guint64      needed,
+                                                     guint64      length,
+                                                     const char  *region,
+                                                     char       **out_message);
 
 G_END_DECLS

@@ -19,24 +19,130 @@
 #include "duel-analysis.h"
 #include "duel-error.h"
 #include "duel-json.h"
+#include "duel-json-shape-private.h"
 #include "duel-journal-private.h"
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
-#include "duel-series-columns-private.h"
+#include "duel-series-private.h"
 #include "duel-text.h"
 
 /* Deeper documents are refused before json-glib's recursive parser sees them. */
 #define MAX_NESTING 256
 /* A day of 100 ms rows is ~100 MB of JSON; far larger files are not results. */
 #define MAX_FILE_SIZE (G_GUINT64_CONSTANT (2) << 30)
+/* Loading a file may take this many times its size (docs/result-format.md),
+ * and this much however small it is. */
+#define MEMORY_FACTOR   3
+#define MEMORY_FLOOR    (G_GUINT64_CONSTANT (16) << 20)
+#define MEMORY_PER_TEST (G_GUINT64_CONSTANT (64) << 10)
 
 typedef struct
 {
-  const char        *source;
-  GError           **error;
-  DuelSeriesColumns *columns;   /* the series columns taken from the text, or NULL */
+  const char  *source;
+  GError     **error;
+  DuelShaped  *shaped;   /* the series columns and bins taken from the text, or NULL */
 } Loader;
+
+/* ---- the file's shape: what the loader reads (duel-json-shape-private.h) ---- */
+
+/* What is taken under a test's index: the series' rows (a table whose
+ * fields are the columns), then the bins by direction. */
+#define TAKE_ROWS    0
+#define TAKE_BINS(d) (1 + (d))
+
+static const DuelShape keep = { DUEL_SHAPE_KEEP, 0, NULL, NULL, 0, 0, 0, 0 };
+
+#define FIELD(kind, c, member) \
+  { (kind), 0, NULL, NULL, TAKE_ROWS, (c), G_STRUCT_OFFSET (DuelSeriesRow, member), sizeof (DuelSeriesRow) }
+static const DuelShape column_shapes[N_COLUMNS] = {
+  FIELD (DUEL_SHAPE_UINT_FIELD, COLUMN_T_MS, t_ms),
+  FIELD (DUEL_SHAPE_UINT_FIELD, COLUMN_READ_OPS, ops[DUEL_DIRECTION_READ]),
+  FIELD (DUEL_SHAPE_UINT_FIELD, COLUMN_WRITE_OPS, ops[DUEL_DIRECTION_WRITE]),
+  FIELD (DUEL_SHAPE_UINT_FIELD, COLUMN_READ_BYTES, bytes[DUEL_DIRECTION_READ]),
+  FIELD (DUEL_SHAPE_UINT_FIELD, COLUMN_WRITE_BYTES, bytes[DUEL_DIRECTION_WRITE]),
+  FIELD (DUEL_SHAPE_UINT_FIELD, COLUMN_READ_LAT_MAX, lat_max_ns[DUEL_DIRECTION_READ]),
+  FIELD (DUEL_SHAPE_UINT_FIELD, COLUMN_WRITE_LAT_MAX, lat_max_ns[DUEL_DIRECTION_WRITE]),
+  FIELD (DUEL_SHAPE_NUMBER_FIELD, COLUMN_TEMPERATURE, temperature_c),
+};
+#undef FIELD
+
+/* The names are _duel_result_column_names (checked by the result test). */
+static const DuelShapeMember series_members[] = {
+  { "t_ms", &column_shapes[COLUMN_T_MS] },
+  { "read_ops", &column_shapes[COLUMN_READ_OPS] },
+  { "write_ops", &column_shapes[COLUMN_WRITE_OPS] },
+  { "read_bytes", &column_shapes[COLUMN_READ_BYTES] },
+  { "write_bytes", &column_shapes[COLUMN_WRITE_BYTES] },
+  { "read_lat_max_ns", &column_shapes[COLUMN_READ_LAT_MAX] },
+  { "write_lat_max_ns", &column_shapes[COLUMN_WRITE_LAT_MAX] },
+  { "temperature_c", &column_shapes[COLUMN_TEMPERATURE] },
+  { "rows", &keep },
+  { NULL, NULL }
+};
+
+/* Latency histograms, one shape per direction so that their bins are
+ * told apart. */
+static const DuelShape bins_shapes[DUEL_N_DIRECTIONS] = {
+  { DUEL_SHAPE_PAIRS, 0, NULL, NULL, TAKE_BINS (DUEL_DIRECTION_READ) },
+  { DUEL_SHAPE_PAIRS, 0, NULL, NULL, TAKE_BINS (DUEL_DIRECTION_WRITE) },
+};
+#define LAT_MEMBERS(d) { \
+  { "samples", &keep }, { "min", &keep }, { "max", &keep }, { "sum", &keep }, \
+  { "sum_sq", &keep }, { "mean", &keep }, { "stddev", &keep }, \
+  { "percentiles", &keep }, { "bins", &bins_shapes[d] }, { NULL, NULL } }
+static const DuelShapeMember lat_read_members[] = LAT_MEMBERS (DUEL_DIRECTION_READ);
+static const DuelShapeMember lat_write_members[] = LAT_MEMBERS (DUEL_DIRECTION_WRITE);
+#undef LAT_MEMBERS
+static const DuelShape lat_shapes[DUEL_N_DIRECTIONS] = {
+  { DUEL_SHAPE_OBJECT, 0, lat_read_members, NULL, 0 },
+  { DUEL_SHAPE_OBJECT, 0, lat_write_members, NULL, 0 },
+};
+#define DIRECTION_MEMBERS(d) { \
+  { "ops", &keep }, { "bytes", &keep }, { "runtime_ns", &keep }, { "iops", &keep }, \
+  { "bw_bytes_per_sec", &keep }, { "lat_ns", &lat_shapes[d] }, { NULL, NULL } }
+static const DuelShapeMember read_members[] = DIRECTION_MEMBERS (DUEL_DIRECTION_READ);
+static const DuelShapeMember write_members[] = DIRECTION_MEMBERS (DUEL_DIRECTION_WRITE);
+#undef DIRECTION_MEMBERS
+static const DuelShape direction_shapes[DUEL_N_DIRECTIONS] = {
+  { DUEL_SHAPE_OBJECT, 0, read_members, NULL, 0 },
+  { DUEL_SHAPE_OBJECT, 0, write_members, NULL, 0 },
+};
+static const DuelShapeMember totals_members[] = {
+  { "read", &direction_shapes[DUEL_DIRECTION_READ] },
+  { "write", &direction_shapes[DUEL_DIRECTION_WRITE] },
+  { NULL, NULL }
+};
+
+static const DuelShape series_shape = { DUEL_SHAPE_OBJECT, 0, series_members, NULL, 0 };
+static const DuelShape totals_shape = { DUEL_SHAPE_OBJECT, 0, totals_members, NULL, 0 };
+/* params are the workload's (duel_workload_from_json()), whose fields
+ * come from its option table: kept whole rather than listed again here. */
+static const DuelShapeMember test_members[] = {
+  { "name", &keep }, { "preset", &keep }, { "status", &keep }, { "error", &keep },
+  { "started", &keep }, { "params", &keep }, { "interval_ms", &keep }, { "runtime_ns", &keep },
+  { "series", &series_shape }, { "totals", &totals_shape }, { "summary", &keep },
+  { NULL, NULL }
+};
+static const DuelShape test_shape = { DUEL_SHAPE_OBJECT, 0, test_members, NULL, 0 };
+static const DuelShape tests_shape = { DUEL_SHAPE_ARRAY, DUEL_SHAPE_INDEXED, NULL, &test_shape, 0 };
+
+static const DuelShapeMember tool_members[] = {
+  { "name", &keep }, { "version", &keep }, { NULL, NULL }
+};
+static const DuelShapeMember target_members[] = {
+  { "path", &keep }, { "kind", &keep }, { "size_bytes", &keep },
+  { "logical_block_size", &keep }, { "physical_block_size", &keep }, { NULL, NULL }
+};
+static const DuelShape tool_shape = { DUEL_SHAPE_OBJECT, 0, tool_members, NULL, 0 };
+static const DuelShape target_shape = { DUEL_SHAPE_OBJECT, 0, target_members, NULL, 0 };
+static const DuelShapeMember root_members[] = {
+  { "format", &keep }, { "version", &keep }, { "tool", &tool_shape }, { "created", &keep },
+  { "name", &keep }, { "published", &keep }, { "target", &target_shape },
+  { "device", &keep }, { "rated", &keep }, { "tests", &tests_shape },
+  { "journal_id", &keep }, { NULL, NULL }
+};
+static const DuelShape result_shape = { DUEL_SHAPE_OBJECT, 0, root_members, NULL, 0 };
 
 static gboolean fail (Loader     *loader,
                       const char *format,
@@ -380,10 +486,15 @@ static gboolean
 load_histogram (Loader        *loader,
                 JsonObject    *lat,
                 const char    *prefix,
+                guint          test,
+                DuelDirection  direction,
                 DuelHistogram *hist)
 {
   JsonArray *bins = NULL;
   JsonObject *percentiles = NULL;
+  JsonNode *bins_node = json_object_get_member (lat, "bins");
+  const guint64 *pairs = NULL;
+  gsize n_pairs = 0;
   guint64 samples = 0, min = 0, max = 0, sum = 0, total = 0;
   double sum_sq = 0, ignored;
   guint n_bins;
@@ -391,12 +502,16 @@ load_histogram (Loader        *loader,
 
   duel_histogram_init (hist);
 
+  /* Bins taken from the text are [lower, count] pairs of integers
+   * already; the checks below are the same for both. */
+  if (bins_node != NULL && JSON_NODE_HOLDS_NULL (bins_node))
+    pairs = _duel_json_shaped_get_pairs (loader->shaped, test, TAKE_BINS (direction), &n_pairs);
   if (!get_uint (loader, lat, prefix, "samples", TRUE, G_MAXINT64, &samples) ||
       !get_uint (loader, lat, prefix, "min", TRUE, G_MAXINT64, &min) ||
       !get_uint (loader, lat, prefix, "max", TRUE, G_MAXINT64, &max) ||
       !get_uint (loader, lat, prefix, "sum", TRUE, G_MAXINT64, &sum) ||
       !get_double (loader, lat, prefix, "sum_sq", TRUE, &sum_sq) ||
-      !get_array (loader, lat, prefix, "bins", TRUE, &bins) ||
+      (pairs == NULL && !get_array (loader, lat, prefix, "bins", TRUE, &bins)) ||
       /* Informational: recomputed from the bins, but typed. */
       !get_double (loader, lat, prefix, "mean", FALSE, &ignored) ||
       !get_double (loader, lat, prefix, "stddev", FALSE, &ignored) ||
@@ -420,24 +535,33 @@ load_histogram (Loader        *loader,
         }
     }
 
-  n_bins = json_array_get_length (bins);
+  n_bins = pairs != NULL ? (guint) MIN (n_pairs, G_MAXUINT) : json_array_get_length (bins);
   for (guint i = 0; i < n_bins; i++)
     {
-      JsonNode *node = json_array_get_element (bins, i);
       g_autofree char *field = g_strdup_printf ("%s.bins[%u]", prefix, i);
-      JsonArray *pair;
       guint64 lower, count;
       guint index;
 
-      if (!JSON_NODE_HOLDS_ARRAY (node))
-        return wrong_type (loader, field, _("a [lower_ns, count] pair"), node);
-      pair = json_node_get_array (node);
-      if (json_array_get_length (pair) != 2)
-        return fail (loader, _("%s has %u values; a bin is a [lower_ns, count] pair."),
-                     field, json_array_get_length (pair));
-      if (!check_uint_node (loader, json_array_get_element (pair, 0), field, G_MAXINT64, &lower) ||
-          !check_uint_node (loader, json_array_get_element (pair, 1), field, G_MAXINT64, &count))
-        return FALSE;
+      if (pairs != NULL)
+        {
+          lower = pairs[2 * i];
+          count = pairs[2 * i + 1];
+        }
+      else
+        {
+          JsonNode *node = json_array_get_element (bins, i);
+          JsonArray *pair;
+
+          if (!JSON_NODE_HOLDS_ARRAY (node))
+            return wrong_type (loader, field, _("a [lower_ns, count] pair"), node);
+          pair = json_node_get_array (node);
+          if (json_array_get_length (pair) != 2)
+            return fail (loader, _("%s has %u values; a bin is a [lower_ns, count] pair."),
+                         field, json_array_get_length (pair));
+          if (!check_uint_node (loader, json_array_get_element (pair, 0), field, G_MAXINT64, &lower) ||
+              !check_uint_node (loader, json_array_get_element (pair, 1), field, G_MAXINT64, &count))
+            return FALSE;
+        }
 
       index = duel_histogram_bucket_index (lower);
       if (lower > duel_histogram_bucket_lower_ns (DUEL_HISTOGRAM_N_BUCKETS - 1))
@@ -519,14 +643,17 @@ check_histogram_totals (Loader        *loader,
   return TRUE;
 }
 
-/* One column of tests[@test].series: taken from the text (@values) or in
- * the tree (@array), where a taken column is null. */
+/* One column of tests[@test].series: taken from the text into the rows'
+ * table (@values or @doubles, every @stride values) or in the tree
+ * (@array), where a taken column is null. */
 typedef struct
 {
   const guint64 *values;
   const double  *doubles;
+  gsize          stride;
   JsonArray     *array;
   gsize          n;
+  gboolean       in_table;
 } SeriesColumn;
 
 static gboolean
@@ -543,12 +670,21 @@ get_series_column (Loader       *loader,
   memset (out, 0, sizeof *out);
   if (node != NULL && JSON_NODE_HOLDS_NULL (node))
     {
-      if (column == COLUMN_TEMPERATURE)
-        out->doubles = _duel_series_columns_get_double (loader->columns, test, column, &out->n);
-      else
-        out->values = _duel_series_columns_get_uint (loader->columns, test, column, &out->n);
-      if (out->values != NULL || out->doubles != NULL)
-        return TRUE;
+      guint32 fields = 0;
+      gsize n = 0;
+      char *rows = _duel_json_shaped_get_table (loader->shaped, test, TAKE_ROWS, &n, &fields);
+
+      if (rows != NULL && (fields & (1u << column)))
+        {
+          out->n = n;
+          out->stride = sizeof (DuelSeriesRow) / sizeof (guint64);
+          out->in_table = TRUE;
+          if (column == COLUMN_TEMPERATURE)
+            out->doubles = (const double *) (rows + column_shapes[column].offset);
+          else
+            out->values = (const guint64 *) (rows + column_shapes[column].offset);
+          return TRUE;
+        }
     }
   if (!get_array (loader, object, prefix, _duel_result_column_names[column], required, &out->array))
     return FALSE;
@@ -566,7 +702,8 @@ load_series (Loader     *loader,
   SeriesColumn columns[N_INT_COLUMNS];
   SeriesColumn temperature;
   guint64 declared = 0;
-  gboolean has_declared;
+  gboolean has_declared, whole_table = TRUE;
+  DuelSeriesRow *table = NULL;
   guint n;
   guint64 sum_ops[DUEL_N_DIRECTIONS] = { 0, }, sum_bytes[DUEL_N_DIRECTIONS] = { 0, };
 
@@ -612,16 +749,31 @@ load_series (Loader     *loader,
           }
       }
 
-  duel_series_reserve (series, n);
+  /* Every column in the rows taken from the text: they are checked in
+   * place and become the series; else rows are made from the columns. */
+  for (guint c = 0; c < N_INT_COLUMNS; c++)
+    whole_table &= columns[c].in_table;
+  whole_table &= temperature.in_table || temperature.array == NULL;
+  if (whole_table && n > 0)
+    {
+      gsize table_n = 0;
+      guint32 fields = 0;
+
+      table = _duel_json_shaped_get_table (loader->shaped, test, TAKE_ROWS, &table_n, &fields);
+      g_assert (table != NULL && table_n == n);
+    }
+  else
+    duel_series_reserve (series, n);
   for (guint i = 0; i < n; i++)
     {
       DuelSeriesRow row;
 
       for (guint c = 0; c < N_INT_COLUMNS; c++)
         *_duel_result_row_field (&row, (Column) c) = columns[c].values != NULL
-          ? columns[c].values[i] : (guint64) json_node_get_int (json_array_get_element (columns[c].array, i));
+          ? columns[c].values[i * columns[c].stride]
+          : (guint64) json_node_get_int (json_array_get_element (columns[c].array, i));
 
-      if (i > 0 && row.t_ms <= duel_series_get_row (series, i - 1)->t_ms)
+      if (i > 0 && row.t_ms <= (table != NULL ? table[i - 1].t_ms : duel_series_get_row (series, i - 1)->t_ms))
         return fail (loader, _("%s.t_ms[%u] does not come after t_ms[%u]: times must increase."),
                      prefix, i, i - 1);
       for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
@@ -643,7 +795,7 @@ load_series (Loader     *loader,
 
       row.temperature_c = NAN;
       if (temperature.doubles != NULL)
-        row.temperature_c = temperature.doubles[i];
+        row.temperature_c = temperature.doubles[i * temperature.stride];
       else if (temperature.array != NULL)
         {
           JsonNode *node = json_array_get_element (temperature.array, i);
@@ -665,9 +817,13 @@ load_series (Loader     *loader,
           g_autofree char *where = g_strdup_printf ("%s.temperature_c[%u]", prefix, i);
           return fail (loader, _("%s is not a plausible temperature in °C."), where);
         }
-      duel_series_append (series, &row);
+      if (table != NULL)
+        table[i] = row;
+      else
+        duel_series_append (series, &row);
     }
-  _duel_series_columns_release (loader->columns, test);
+  if (table != NULL)
+    _duel_series_adopt_rows (series, _duel_json_shaped_steal_table (loader->shaped, test, TAKE_ROWS));
   return TRUE;
 }
 
@@ -819,6 +975,55 @@ load_test_header (Loader                *loader,
   return g_steal_pointer (&record);
 }
 
+/* Free-form data (device, rated, a summary) kept from the parsed tree
+ * itself, not a copy of it (the tree goes once loaded): non-finite numbers
+ * ("1e999" parses as infinity) become null, so what is in memory is
+ * exactly what saving writes. */
+static void
+sanitize_node (JsonNode *node)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, NULL, &member))
+          sanitize_node (member);
+        break;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          sanitize_node (json_array_get_element (array, i));
+        break;
+      }
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE && !isfinite (json_node_get_double (node)))
+        json_node_init_null (node);
+      break;
+    case JSON_NODE_NULL:
+    default:
+      break;
+    }
+}
+
+static JsonObject *
+keep_sanitized_object (JsonObject *object)
+{
+  JsonObjectIter iter;
+  JsonNode *member;
+
+  json_object_iter_init (&iter, object);
+  while (json_object_iter_next (&iter, NULL, &member))
+    sanitize_node (member);
+  return json_object_ref (object);
+}
+
 static gboolean
 load_test_summary (Loader         *loader,
                    JsonObject     *summary,
@@ -832,7 +1037,7 @@ load_test_summary (Loader         *loader,
   summary_prefix = g_strdup_printf ("tests[%u].summary", index);
   if (!load_summary (loader, summary, summary_prefix))
     return FALSE;
-  record->summary = _duel_result_copy_sanitized_object (summary);
+  record->summary = keep_sanitized_object (summary);
   return TRUE;
 }
 
@@ -921,9 +1126,11 @@ load_test (Loader               *loader,
           return NULL;
         }
 
-      if (lat != NULL && !load_histogram (loader, lat, lat_prefix, record->latency[d]))
+      if (lat != NULL && !load_histogram (loader, lat, lat_prefix, index, d, record->latency[d]))
         return NULL;
     }
+  /* What was taken for the test is in it now. */
+  _duel_json_shaped_release (loader->shaped, index);
 
   if (!load_test_summary (loader, summary, index, record))
     return NULL;
@@ -1066,12 +1273,10 @@ load_root (DuelResult *self,
   self->name = g_strdup (name);
   self->journal_id = g_strdup (journal_id);
   self->published = published;
-  /* Copies without non-finite numbers (1e999 parses as infinity), so what
-   * is in memory is exactly what saving writes. */
   if (device != NULL)
-    self->device = _duel_result_copy_sanitized_object (device);
+    self->device = keep_sanitized_object (device);
   if (rated != NULL)
-    self->rated = _duel_result_copy_sanitized_object (rated);
+    self->rated = keep_sanitized_object (rated);
 
   n = json_array_get_length (tests);
   if (n > DUEL_RESULT_MAX_TESTS)
@@ -1258,6 +1463,105 @@ bad_escape:
   return FALSE;
 }
 
+guint64
+_duel_result_memory_budget (guint64 length,
+                            guint64 n_tests)
+{
+  /* A test in memory has two histograms of fixed size whatever the file
+   * holds, and its header, totals and summary as json-glib's objects
+   * while it is read, which take more than their text; tests past the
+   * limit are refused before any is made. */
+  guint64 per_test = sizeof (DuelTestRecord) + 2 * sizeof (DuelHistogram) + MEMORY_PER_TEST;
+
+  if (n_tests > DUEL_RESULT_MAX_TESTS)
+    n_tests = 0;
+  return MAX (MEMORY_FACTOR * length, MEMORY_FLOOR) + n_tests * per_test;
+}
+
+gboolean
+_duel_result_memory_refusal (guint64      needed,
+                             guint64      length,
+                             const char  *region,
+                             char       **out_message)
+{
+  g_autofree char *needed_text = NULL;
+  g_autofree char *length_text = NULL;
+
+  needed_text = g_format_size (needed);
+  length_text = g_format_size (length);
+  if (region != NULL && region[0] != '\0')
+    *out_message = g_strdup_printf (_("reading this file would take about %s of memory, more than three times its %s; most of it would go to “%s”."),
+                                    needed_text, length_text, region);
+  else
+    *out_message = g_strdup_printf (_("reading this file would take about %s of memory, more than three times its %s."),
+                                    needed_text, length_text);
+  return FALSE;
+}
+
+/* What loading will hold at its peak, from the shape's estimate: while
+ * json-glib parses (the text, the rest, the typed arrays, the tree), or
+ * while the tests are made (the tree, the typed arrays, the series' rows;
+ * the text too when it is the caller's to free). */
+static guint64
+load_estimate (DuelShaped *shaped,
+               gsize       length,
+               gboolean    text_freed)
+{
+  DuelShapeEstimate e;
+  guint64 rows = 0, parse, build;
+  gsize rest_length = 0;
+
+  _duel_json_shaped_get_estimate (shaped, &e);
+  _duel_json_shaped_get_rest (shaped, &rest_length);
+  /* Rows not taken whole from the text are made anew, beside the taken
+   * columns (the tree's cost is counted already). */
+  for (guint64 i = 0; i < MIN (e.n_indexed, DUEL_RESULT_MAX_TESTS); i++)
+    {
+      guint32 fields = 0;
+      gsize n = 0;
+
+      if (_duel_json_shaped_get_table (shaped, (guint) i, TAKE_ROWS, &n, &fields) != NULL &&
+          (fields & ((1u << N_INT_COLUMNS) - 1)) != (1u << N_INT_COLUMNS) - 1)
+        rows += n;
+    }
+  parse = length + rest_length + e.taken_bytes + e.tree_bytes;
+  build = (text_freed ? 0 : length) + e.tree_bytes + e.taken_bytes + rows * sizeof (DuelSeriesRow);
+  return MAX (parse, build);
+}
+
+/* Refuses, with one sentence, a file whose load would take more memory
+ * than _duel_result_memory_budget() allows, before it is spent. */
+static gboolean
+check_memory (Loader     *loader,
+              DuelShaped *shaped,
+              gsize       length,
+              gboolean    text_freed)
+{
+  DuelShapeEstimate e;
+  g_autofree char *message = NULL;
+  guint64 needed = load_estimate (shaped, length, text_freed);
+
+  _duel_json_shaped_get_estimate (shaped, &e);
+  if (needed <= _duel_result_memory_budget (length, e.n_indexed))
+    return TRUE;
+  _duel_result_memory_refusal (needed, length, e.region, &message);
+  return fail (loader, "%s", message);
+}
+
+/* Whether json-glib may parse the whole text after all (to name where it
+ * is broken) within the same memory. */
+static gboolean
+whole_text_fits (DuelShaped *shaped,
+                 const char *data,
+                 gsize       length)
+{
+  g_autoptr(DuelShaped) whole = _duel_json_shape (data, length, &result_shape, FALSE);
+  DuelShapeEstimate e;
+
+  _duel_json_shaped_get_estimate (whole, &e);
+  return 2 * length + e.tree_bytes <= _duel_result_memory_budget (length, e.n_indexed);
+}
+
 /* Loads @data; with @source NULL the messages name no file. With
  * @owned_data (the same text, the caller's to free) the text is freed as
  * soon as json-glib has parsed it. */
@@ -1272,8 +1576,8 @@ load_data (const char  *data,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(DuelResult) self = NULL;
-  g_autoptr(DuelSeriesColumns) columns = NULL;
-  g_autofree char *rest = NULL;
+  g_autoptr(DuelShaped) shaped = NULL;
+  const char *rest = NULL;
   gsize rest_length = 0;
   Loader loader = { source, error, NULL };
   const char *problem = NULL;
@@ -1306,25 +1610,31 @@ load_data (const char  *data,
       return NULL;
     }
 
-  /* The series, nearly all of a long run's file, go straight into typed
-   * columns; json-glib parses the rest. */
+  /* The series and the bins, nearly all of a long run's file, go straight
+   * into typed arrays, members no reader knows are cut, and json-glib
+   * parses the rest, once its memory is known to be bounded. The tree-only
+   * loader (the tests' reference) parses the whole text, but takes the
+   * same decision on memory. */
+  shaped = _duel_json_shape (data, length, &result_shape, TRUE);
+  rest = _duel_json_shaped_get_rest (shaped, &rest_length);
+  if (!check_memory (&loader, shaped, length, owned_data != NULL))
+    return NULL;
   if (take_columns)
-    columns = _duel_series_columns_extract (data, length, _duel_result_column_names, N_COLUMNS,
-                                            COLUMN_TEMPERATURE, &rest, &rest_length);
-  loader.columns = columns;
+    loader.shaped = shaped;
+  else
+    rest = NULL;
 
   parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, columns != NULL ? rest : data,
-                                   (gssize) (columns != NULL ? rest_length : length), &local_error))
+  if (!json_parser_load_from_data (parser, rest != NULL ? rest : data,
+                                   (gssize) (rest != NULL ? rest_length : length), &local_error))
     {
       g_autofree char *message = NULL;
 
       /* Where the text is broken is said of the file as it is. */
-      if (columns != NULL)
+      if (rest != NULL)
         {
-          message = _duel_series_columns_map_error (columns, data, length, rest, rest_length,
-                                                    local_error->message);
-          if (message == NULL)
+          message = _duel_json_shaped_map_error (shaped, data, length, local_error->message);
+          if (message == NULL && whole_text_fits (shaped, data, length))
             {
               g_autoptr(JsonParser) whole = json_parser_new ();
 
@@ -1337,7 +1647,7 @@ load_data (const char  *data,
       return NULL;
     }
   /* The tree holds what it needs. */
-  g_clear_pointer (&rest, g_free);
+  _duel_json_shaped_drop_rest (shaped);
   if (owned_data != NULL)
     g_clear_pointer (owned_data, g_free);
 
@@ -1406,6 +1716,20 @@ fold_journal (DuelResult *self,
       g_debug ("Not folding %s: %s", journal, error->message);
       return;
     }
+  /* Its rows are appended to series that grow by doubling: held with the
+   * journal's text, within what loading it may take. */
+  {
+    guint64 lines = 0;
+
+    for (const char *p = data; (p = memchr (p, '\n', length - (gsize) (p - data))) != NULL; p++)
+      lines++;
+    if (length + lines * 2 * sizeof (DuelSeriesRow) > _duel_result_memory_budget (length, 0))
+      {
+        g_debug ("Not folding %s: %" G_GUINT64_FORMAT " lines in %" G_GSIZE_FORMAT " bytes would take too much memory",
+                 journal, lines, length);
+        return;
+      }
+  }
   if (_duel_journal_fold_data (self, data, length, NULL))
     g_clear_pointer (&self->journal_id, g_free);
 }
@@ -1460,6 +1784,12 @@ _duel_result_series_column_names (guint *out_n,
   *out_n = N_COLUMNS;
   *out_double_column = COLUMN_TEMPERATURE;
   return _duel_result_column_names;
+}
+
+const DuelShape *
+_duel_result_get_shape (void)
+{
+  return &result_shape;
 }
 
 /* ------------------------------------------------------------------------ */

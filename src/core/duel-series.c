@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "duel-series.h"
+#include "duel-series-private.h"
 
 struct _DuelSeries
 {
@@ -63,6 +64,19 @@ duel_series_reserve (DuelSeries *series,
       g_array_unref (series->rows);
       series->rows = g_array_sized_new (FALSE, TRUE, sizeof (DuelSeriesRow), n_rows);
     }
+}
+
+void
+_duel_series_adopt_rows (DuelSeries *series,
+                         GArray     *rows)
+{
+  g_return_if_fail (series != NULL);
+  g_return_if_fail (rows != NULL);
+  g_return_if_fail (series->rows->len == 0);
+  g_return_if_fail (g_array_get_element_size (rows) == sizeof (DuelSeriesRow));
+
+  g_array_unref (series->rows);
+  series->rows = rows;
 }
 
 guint

@@ -1,0 +1,74 @@
+/* test-memory.h — a load held to a bound on memory, deterministically
+ *
+ * The loaders promise that a file costs at most a bound in memory, or is
+ * refused before the memory is spent (docs/result-format.md). A test
+ * checks it without a clock or an RSS sample: the load runs in a
+ * subprocess (g_test_trap_subprocess()) whose data segment — every
+ * allocation, brk or mmap — is limited (RLIMIT_DATA) to what it holds
+ * already plus the bound. A load that needs more gets NULL from malloc and
+ * GLib aborts: the subprocess fails, whatever the machine. The same
+ * allocations happen on every run, so the verdict is the same too.
+ *
+ * Not under AddressSanitizer, whose allocator maps far more than it hands
+ * out: test_memory_limit() then returns FALSE and the test skips.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+# define TEST_MEMORY_SANITIZED 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define TEST_MEMORY_SANITIZED 1
+# endif
+#endif
+
+/* The process's data segment now, from /proc/self/status (VmData). */
+static inline guint64
+test_memory_data_bytes (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) ||
+      (line = strstr (status, "\nVmData:")) == NULL)
+    return 0;
+  return g_ascii_strtoull (line + strlen ("\nVmData:"), NULL, 10) * 1024;
+}
+
+/* In the subprocess: from now on, at most @bound more bytes of data
+ * (plus @slack for what GLib and the test allocate around the load). FALSE
+ * when it cannot be limited here (sanitizers, no /proc). */
+static inline gboolean
+test_memory_limit (guint64 bound,
+                   guint64 slack)
+{
+#ifdef TEST_MEMORY_SANITIZED
+  return FALSE;
+#else
+  guint64 now = test_memory_data_bytes ();
+  struct rlimit limit;
+
+  if (now == 0 || getrlimit (RLIMIT_DATA, &limit) != 0)
+    return FALSE;
+  limit.rlim_cur = now + bound + slack;
+  return setrlimit (RLIMIT_DATA, &limit) == 0;
+#endif
+}
+
+static inline gboolean
+test_memory_can_limit (void)
+{
+#ifdef TEST_MEMORY_SANITIZED
+  return FALSE;
+#else
+  return test_memory_data_bytes () > 0;
+#endif
+}
