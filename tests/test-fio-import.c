@@ -20,6 +20,7 @@
 #include "duel-fio-export.h"
 #include "duel-fio-import.h"
 #include "duel-text.h"
+#include "test-memory.h"
 
 static char *
 fixture (const char *name)
@@ -660,6 +661,127 @@ test_export_numjobs (void)
     }
 }
 
+/* fio outputs in layouts fio does not write, about 8 MB each: each
+ * imports within three times its size (at least 16 MiB) and a test's
+ * share, or is refused before the memory is spent (docs/result-format.md).
+ * @refusal: NULL when it imports, else what the refusal names. */
+typedef struct
+{
+  const char *name;
+  const char *refusal;
+} HostileImport;
+
+static const HostileImport hostile_imports[] = {
+  /* A member the import does not read: 4 M zeros. */
+  { "unknown-zeros", NULL },
+  /* lat_ns bins of 600 000 latencies, each once. */
+  { "many-bins", NULL },
+  /* 4 M zeros among the options, which are kept: refused, and where named. */
+  { "options-zeros", "“global options”" },
+};
+
+static char *
+hostile_fio_text (const char *name,
+                  gsize      *out_length)
+{
+  g_autofree char *path = fixture ("randrw-qd16.json");
+  g_autofree char *base = NULL;
+  g_autoptr(GString) text = NULL;
+  g_autoptr(GString) piece = g_string_new (NULL);
+  gsize length;
+
+  g_assert_true (g_file_get_contents (path, &base, &length, NULL));
+  text = g_string_new_len (base, (gssize) length);
+  if (g_str_equal (name, "unknown-zeros") || g_str_equal (name, "options-zeros"))
+    {
+      g_string_append (piece, g_str_equal (name, "unknown-zeros") ? "\"junk\": [0" : "\"global options\": {\"junk\": [0");
+      for (guint i = 1; i < 4000000; i++)
+        g_string_append (piece, ",0");
+      g_string_append (piece, g_str_equal (name, "unknown-zeros") ? "]," : "]},");
+      g_string_insert (text, 1, piece->str);
+    }
+  else if (g_str_equal (name, "many-bins"))
+    {
+      const char *at = strstr (text->str, "\"lat_ns\"");
+
+      g_assert_nonnull (at);
+      at = strstr (at, "\"bins\" : {");
+      g_assert_nonnull (at);
+      /* After fio's own, which are all shorter. */
+      at = strchr (at, '}');
+      for (guint i = 0; i < 600000; i++)
+        g_string_append_printf (piece, ", \"%u\" : 0", 1000000000 + i);
+      g_string_insert (text, (gssize) (at - text->str), piece->str);
+    }
+  else
+    g_assert_not_reached ();
+  *out_length = text->len;
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+test_hostile_memory (gconstpointer data)
+{
+  const HostileImport *import = data;
+  g_autofree char *variable = g_strdup_printf ("DRIVEDUEL_TEST_HOSTILE_%s", import->name);
+
+  if (g_test_subprocess ())
+    {
+      const char *path = g_getenv (variable);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DuelResult) result = NULL;
+      GStatBuf st;
+      guint64 bound;
+
+      g_assert_nonnull (path);
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      /* The documented bound (docs/result-format.md) for its one job, and
+       * 2 MiB for the rest of the process. */
+      bound = MAX (3 * (guint64) st.st_size, G_GUINT64_CONSTANT (16) << 20) + (106 << 10);
+      g_assert_true (test_memory_limit (bound, 2 << 20));
+      result = duel_fio_import_file (path, NULL, &error);
+      /* As it is: g_print() would convert it to the locale's charset. */
+      if (result != NULL)
+        printf ("imported %u tests\n", duel_result_get_tests (result)->len);
+      else
+        printf ("refused: %s\n", error->message);
+      fflush (stdout);
+      return;
+    }
+
+  if (!test_memory_can_limit ())
+    {
+      g_test_skip ("the data segment cannot be limited here (a sanitizer build)");
+      return;
+    }
+  {
+    g_autofree char *dir = g_dir_make_tmp ("test-fio-import-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "hostile.json", NULL);
+    g_autofree char *text = NULL;
+    gsize length;
+
+    text = hostile_fio_text (import->name, &length);
+    g_assert_true (g_file_set_contents (path, text, (gssize) length, NULL));
+    g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", import->name, length);
+    g_clear_pointer (&text, g_free);
+    g_setenv (variable, path, TRUE);
+
+    g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_unlink (path);
+    g_rmdir (dir);
+    g_test_trap_assert_passed ();
+    if (import->refusal == NULL)
+      g_test_trap_assert_stdout ("imported 1 tests*");
+    else
+      {
+        g_autofree char *pattern = g_strdup_printf ("refused: *hostile.json: reading this file would take about * of memory, more than three times its *; most of it would go to %s.*",
+                                                    import->refusal);
+
+        g_test_trap_assert_stdout (pattern);
+      }
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -678,6 +800,12 @@ main (int    argc,
   g_test_add_func ("/duel/fio-import/numjobs-bare-options", test_numjobs_bare_options);
   g_test_add_func ("/duel/fio-import/export-numjobs", test_export_numjobs);
   g_test_add_func ("/duel/fio-import/export-reference", test_export_reference);
+  for (guint i = 0; i < G_N_ELEMENTS (hostile_imports); i++)
+    {
+      g_autofree char *test_path = g_strdup_printf ("/duel/fio-import/hostile-memory/%s", hostile_imports[i].name);
+
+      g_test_add_data_func (test_path, &hostile_imports[i], test_hostile_memory);
+    }
 
   return g_test_run ();
 }

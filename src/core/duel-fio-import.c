@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,17 +16,67 @@
 #include "duel-error.h"
 #include "duel-fio-import.h"
 #include "duel-json.h"
+#include "duel-json-shape-private.h"
+#include "duel-result-private.h"
 #include "duel-text.h"
 #include "duel-workload-option.h"
 
 /* A fio log file of more lines than this is not an interval log. */
 #define MAX_LOG_LINES 50000000
+/* As for a result file (duel-result-reader.c). */
+#define MAX_FILE_SIZE (G_GUINT64_CONSTANT (2) << 30)
 
 typedef struct
 {
   const char *name;    /* the file, for messages */
   GError    **error;
+  DuelShaped *shaped;  /* the bins taken from the text */
 } Importer;
+
+/* ---- What the importer reads of fio's JSON (duel-json-shape-private.h) ---- */
+
+static const DuelShape keep = { DUEL_SHAPE_KEEP, 0, NULL, NULL, 0 };
+/* lat_ns bins by direction, taken as (latency, count) pairs. */
+static const DuelShape bins_shapes[DUEL_N_DIRECTIONS] = {
+  { DUEL_SHAPE_UINT_MAP, 0, NULL, NULL, DUEL_DIRECTION_READ },
+  { DUEL_SHAPE_UINT_MAP, 0, NULL, NULL, DUEL_DIRECTION_WRITE },
+};
+/* clat_ns bins are only looked for (import_histogram()). */
+static const DuelShape presence = { DUEL_SHAPE_PRESENCE, 0, NULL, NULL, 0 };
+#define LAT_MEMBERS(d) { \
+  { "N", &keep }, { "mean", &keep }, { "stddev", &keep }, { "min", &keep }, { "max", &keep }, \
+  { "bins", &bins_shapes[d] }, { NULL, NULL } }
+static const DuelShapeMember lat_read_members[] = LAT_MEMBERS (DUEL_DIRECTION_READ);
+static const DuelShapeMember lat_write_members[] = LAT_MEMBERS (DUEL_DIRECTION_WRITE);
+#undef LAT_MEMBERS
+static const DuelShapeMember clat_members[] = { { "bins", &presence }, { NULL, NULL } };
+static const DuelShape lat_shapes[DUEL_N_DIRECTIONS] = {
+  { DUEL_SHAPE_OBJECT, 0, lat_read_members, NULL, 0 },
+  { DUEL_SHAPE_OBJECT, 0, lat_write_members, NULL, 0 },
+};
+static const DuelShape clat_shape = { DUEL_SHAPE_OBJECT, 0, clat_members, NULL, 0 };
+#define SECTION_MEMBERS(d) { \
+  { "total_ios", &keep }, { "io_bytes", &keep }, { "runtime", &keep }, \
+  { "lat_ns", &lat_shapes[d] }, { "clat_ns", &clat_shape }, { NULL, NULL } }
+static const DuelShapeMember read_members[] = SECTION_MEMBERS (DUEL_DIRECTION_READ);
+static const DuelShapeMember write_members[] = SECTION_MEMBERS (DUEL_DIRECTION_WRITE);
+#undef SECTION_MEMBERS
+static const DuelShape section_shapes[DUEL_N_DIRECTIONS] = {
+  { DUEL_SHAPE_OBJECT, 0, read_members, NULL, 0 },
+  { DUEL_SHAPE_OBJECT, 0, write_members, NULL, 0 },
+};
+static const DuelShapeMember job_members[] = {
+  { "jobname", &keep }, { "job options", &keep }, { "job_runtime", &keep }, { "error", &keep },
+  { "elapsed", &keep }, { "read", &section_shapes[DUEL_DIRECTION_READ] },
+  { "write", &section_shapes[DUEL_DIRECTION_WRITE] }, { NULL, NULL }
+};
+static const DuelShape job_shape = { DUEL_SHAPE_OBJECT, 0, job_members, NULL, 0 };
+static const DuelShape jobs_shape = { DUEL_SHAPE_ARRAY, DUEL_SHAPE_INDEXED, NULL, &job_shape, 0 };
+static const DuelShapeMember root_members[] = {
+  { "fio version", &keep }, { "timestamp", &keep }, { "global options", &keep },
+  { "jobs", &jobs_shape }, { NULL, NULL }
+};
+static const DuelShape fio_shape = { DUEL_SHAPE_OBJECT, 0, root_members, NULL, 0 };
 
 static gboolean
 fail (Importer   *importer,
@@ -125,14 +177,38 @@ parse_fio_size_largest (const char *text,
  * that value is the bin's index, which is ours. @lat is fio's lat_ns: from
  * submission to completion, what the engine measures. @clat (completion
  * only) is looked at just to say what is wrong when lat_ns has no bins. */
+static void
+add_bin (DuelHistogram *hist,
+         guint64        ns,
+         guint64        count,
+         int           *first,
+         int           *last)
+{
+  guint index;
+
+  if (count == 0)
+    return;
+  index = duel_histogram_bucket_index (ns);
+  duel_histogram_add_bucket (hist, index, count);
+  if (*first < 0 || (int) index < *first)
+    *first = (int) index;
+  if ((int) index > *last)
+    *last = (int) index;
+}
+
 static gboolean
 import_histogram (Importer      *importer,
                   JsonObject    *lat,
                   JsonObject    *clat,
                   const char    *where,
+                  guint          job,
+                  DuelDirection  direction,
                   DuelHistogram *hist)
 {
   JsonObject *bins = duel_json_get_object (lat, "bins");
+  JsonNode *bins_node = lat != NULL ? json_object_get_member (lat, "bins") : NULL;
+  const guint64 *pairs = NULL;
+  gsize n_pairs = 0;
   JsonObjectIter iter;
   const char *key;
   JsonNode *value;
@@ -142,32 +218,29 @@ import_histogram (Importer      *importer,
   duel_histogram_init (hist);
   if (lat == NULL || !duel_json_get_number (lat, "N", &n) || n <= 0)
     return TRUE;
-  if (bins == NULL && duel_json_get_object (clat, "bins") != NULL)
+  /* Bins taken from the text are latencies and counts already. */
+  if (bins_node != NULL && JSON_NODE_HOLDS_NULL (bins_node))
+    pairs = _duel_json_shaped_get_pairs (importer->shaped, job, direction, &n_pairs);
+  if (bins == NULL && pairs == NULL && duel_json_get_object (clat, "bins") != NULL)
     return fail (importer, _("%s has the completion latency’s histogram (clat) only; Drive Duel measures latency from submission to completion, fio’s lat: run fio with --lat_percentiles=1."),
                  where);
-  if (bins == NULL)
+  if (bins == NULL && pairs == NULL)
     return fail (importer, _("%s has latencies but no histogram bins; run fio with --output-format=json+ --lat_percentiles=1."),
                  where);
 
-  json_object_iter_init (&iter, bins);
-  while (json_object_iter_next (&iter, &key, &value))
+  for (gsize k = 0; pairs != NULL && k < n_pairs; k++)
+    add_bin (hist, pairs[2 * k], pairs[2 * k + 1], &first, &last);
+  if (pairs == NULL)
+    json_object_iter_init (&iter, bins);
+  while (pairs == NULL && json_object_iter_next (&iter, &key, &value))
     {
-      guint64 ns, count;
-      guint index;
+      guint64 ns;
 
       if (!g_ascii_string_to_unsigned (key, 10, 0, G_MAXINT64, &ns, NULL) ||
           !JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_INT64 ||
           json_node_get_int (value) < 0)
         return fail (importer, _("%s.bins has an entry “%s” that is not a latency and a count."), where, key);
-      count = (guint64) json_node_get_int (value);
-      if (count == 0)
-        continue;
-      index = duel_histogram_bucket_index (ns);
-      duel_histogram_add_bucket (hist, index, count);
-      if (first < 0 || (int) index < first)
-        first = (int) index;
-      if ((int) index > last)
-        last = (int) index;
+      add_bin (hist, ns, (guint64) json_node_get_int (value), &first, &last);
     }
 
   if (hist->count == 0)
@@ -208,49 +281,71 @@ typedef struct
   gboolean seen[DUEL_N_DIRECTIONS];
 } LogRow;
 
+/* Lines in @text, as g_strsplit() on "\n" would give them. */
+static guint64
+count_lines (const char *text)
+{
+  guint64 n = 1;
+
+  for (const char *p = text; (p = strchr (p, '\n')) != NULL; p++)
+    n++;
+  return n;
+}
+
+typedef void (*LogRowFunc) (const LogRow *row,
+                            gpointer      user_data);
+
 /* Lines "time_ms, value, direction, bs, offset[, prio]": with log_avg_msec the
  * value is the mean IOPS of the window ending at time_ms, one line per
- * direction. Lines of one window are grouped into one row. */
-static GArray *
-parse_iops_log (Importer   *importer,
-                const char *text,
-                guint       interval_ms)
+ * direction. Lines of one window are grouped into one row, handed to
+ * @func as it is complete. Line by line, each line copied alone: the log
+ * is never held twice. */
+static gboolean
+read_iops_log (Importer   *importer,
+               const char *text,
+               guint       interval_ms,
+               LogRowFunc  func,
+               gpointer    user_data)
 {
-  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (LogRow));
-  g_auto(GStrv) lines = NULL;
-  guint n_lines;
-  gboolean saw_one = FALSE;
+  LogRow row = { 0, };
+  gboolean have_row = FALSE, saw_one = FALSE;
+  guint line_number = 0;
 
-  lines = g_strsplit (text, "\n", -1);
-  n_lines = g_strv_length (lines);
-  if (n_lines > MAX_LOG_LINES)
-    {
-      fail (importer, _("the IOPS log has too many lines."));
-      return NULL;
-    }
+  if (count_lines (text) > MAX_LOG_LINES)
+    return fail (importer, _("the IOPS log has too many lines."));
 
-  for (guint i = 0; i < n_lines; i++)
+  for (const char *p = text, *next; p != NULL; p = next)
     {
-      g_auto(GStrv) fields = NULL;
+      const char *newline = strchr (p, '\n');
+      g_autofree char *line = newline != NULL ? g_strndup (p, (gsize) (newline - p)) : g_strdup (p);
+      char *fields[4] = { NULL, };
+      guint n_fields = 0;
       guint64 t = 0, direction = 0, bs = 0;
       double value;
       char *end = NULL;
-      LogRow *row;
 
-      g_strstrip (lines[i]);
-      if (lines[i][0] == '\0')
+      next = newline != NULL ? newline + 1 : NULL;
+      line_number++;
+      g_strstrip (line);
+      if (line[0] == '\0')
         continue;
-      fields = g_strsplit (lines[i], ",", -1);
-      if (g_strv_length (fields) < 3)
-        goto bad_line;
-      for (guint f = 0; fields[f]; f++)
-        g_strstrip (fields[f]);
-      if (!g_ascii_string_to_unsigned (fields[0], 10, 0, G_MAXINT64, &t, NULL) ||
+      /* The first four of its comma-separated fields, white space aside. */
+      for (char *field = line; field != NULL && n_fields < G_N_ELEMENTS (fields); n_fields++)
+        {
+          char *comma = strchr (field, ',');
+
+          if (comma != NULL)
+            *comma = '\0';
+          fields[n_fields] = g_strstrip (field);
+          field = comma != NULL ? comma + 1 : NULL;
+        }
+      if (n_fields < 3 ||
+          !g_ascii_string_to_unsigned (fields[0], 10, 0, G_MAXINT64, &t, NULL) ||
           !g_ascii_string_to_unsigned (fields[2], 10, 0, 2, &direction, NULL))
-        goto bad_line;
+        return fail (importer, _("line %u of the IOPS log is not “time, value, direction, block size, offset”."), line_number);
       value = g_ascii_strtod (fields[1], &end);
       if (end == fields[1] || *end != '\0' || !isfinite (value) || value < 0)
-        goto bad_line;
+        return fail (importer, _("line %u of the IOPS log is not “time, value, direction, block size, offset”."), line_number);
       if (fields[3] != NULL)
         g_ascii_string_to_unsigned (fields[3], 10, 0, DUEL_WORKLOAD_MAX_BLOCK_SIZE, &bs, NULL);
       if (direction == 2)   /* trims are not ours */
@@ -258,40 +353,53 @@ parse_iops_log (Importer   *importer,
       if (value == 1 && !saw_one && interval_ms == 0)
         saw_one = TRUE;
 
-      row = rows->len > 0 ? &g_array_index (rows, LogRow, rows->len - 1) : NULL;
       /* A new window: this direction is already in the row, or the time moved on. */
-      if (row == NULL || row->seen[direction] ||
-          (interval_ms > 0 ? t > row->t_ms + interval_ms / 2 : t != row->t_ms))
+      if (!have_row || row.seen[direction] ||
+          (interval_ms > 0 ? t > row.t_ms + interval_ms / 2 : t != row.t_ms))
         {
-          LogRow fresh = { 0, };
-
-          if (row != NULL && t < row->t_ms)
-            {
-              fail (importer, _("line %u of the IOPS log goes back in time."), i + 1);
-              return NULL;
-            }
-          fresh.t_ms = t;
-          g_array_append_val (rows, fresh);
-          row = &g_array_index (rows, LogRow, rows->len - 1);
+          if (have_row && t < row.t_ms)
+            return fail (importer, _("line %u of the IOPS log goes back in time."), line_number);
+          if (have_row)
+            func (&row, user_data);
+          memset (&row, 0, sizeof row);
+          row.t_ms = t;
+          have_row = TRUE;
         }
-      row->iops[direction] += value;
-      row->bs[direction] = bs;
-      row->seen[direction] = TRUE;
-      row->t_ms = MAX (row->t_ms, t);
-      continue;
-
-    bad_line:
-      fail (importer, _("line %u of the IOPS log is not “time, value, direction, block size, offset”."), i + 1);
-      return NULL;
+      row.iops[direction] += value;
+      row.bs[direction] = bs;
+      row.seen[direction] = TRUE;
+      row.t_ms = MAX (row.t_ms, t);
     }
 
   if (interval_ms == 0 && saw_one)
     {
       /* Without log_avg_msec fio logs one line per I/O with value 1. */
-      fail (importer, _("the IOPS log has one line per I/O; write it with log_avg_msec (e.g. --log_avg_msec=1000)."));
-      return NULL;
+      return fail (importer, _("the IOPS log has one line per I/O; write it with log_avg_msec (e.g. --log_avg_msec=1000)."));
     }
-  return g_steal_pointer (&rows);
+  if (have_row)
+    func (&row, user_data);
+  return TRUE;
+}
+
+/* The first pass: how many series rows the log makes (rows later than
+ * the one before), and when its last window ends. */
+typedef struct
+{
+  guint   n_rows;
+  guint64 last_t_ms;
+  gboolean any;
+} LogCount;
+
+static void
+count_log_row (const LogRow *row,
+               gpointer      user_data)
+{
+  LogCount *count = user_data;
+
+  if (row->t_ms > count->last_t_ms)
+    count->n_rows++;
+  count->last_t_ms = MAX (count->last_t_ms, row->t_ms);
+  count->any = TRUE;
 }
 
 /* ---- Jobs ------------------------------------------------------------------------------ */
@@ -314,66 +422,107 @@ bytes_for_ops (const DirTotals *totals,
   return (guint64) (((unsigned __int128) totals->bytes * ops) / totals->ops);
 }
 
+/* The series the log makes, held beside its text, within the memory a
+ * file of the log's size may take (the fio output's own is checked on
+ * its own size). */
+static gboolean
+check_log_memory (Importer *importer,
+                  gsize     log_length,
+                  guint     n_rows)
+{
+  g_autofree char *needed_text = NULL;
+  g_autofree char *length_text = NULL;
+  guint64 needed = log_length + (guint64) n_rows * sizeof (DuelSeriesRow);
+
+  if (needed <= _duel_result_memory_budget (log_length, 0))
+    return TRUE;
+  needed_text = g_format_size (needed);
+  length_text = g_format_size (log_length);
+  return fail (importer, _("the IOPS log makes %u rows, which would take about %s of memory, more than three times the log’s %s."),
+               n_rows, needed_text, length_text);
+}
+
+/* The second pass: each row later than the one before into the series,
+ * its operations from the window's rate, never more than fio counted in
+ * total; bytes follow the ops at fio's mean I/O size, so no row has bytes
+ * without operations. The last row holds what the log did not show,
+ * unless a final row at the job's end does. */
+typedef struct
+{
+  DuelTestRecord  *record;
+  const DirTotals *totals;
+  guint            n_rows;        /* from the first pass */
+  gboolean         final_row;
+  guint            taken;
+  guint64          prev_t;
+  guint64          sum_ops[DUEL_N_DIRECTIONS];
+  guint64          sum_bytes[DUEL_N_DIRECTIONS];
+} LogSeries;
+
 static void
-add_series_from_log (DuelTestRecord  *record,
-                     GArray          *log,
+add_log_row (const LogRow *entry,
+             gpointer      user_data)
+{
+  LogSeries *log = user_data;
+  DuelSeriesRow row = { 0, };
+  double window_s;
+
+  if (entry->t_ms <= log->prev_t)
+    return;
+  window_s = (entry->t_ms - log->prev_t) / 1e3;
+  row.t_ms = entry->t_ms;
+  row.temperature_c = NAN;
+  log->taken++;
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      const DirTotals *totals = &log->totals[d];
+      guint64 ops = (guint64) llround (entry->iops[d] * window_s);
+
+      row.ops[d] = MIN (ops, totals->ops - log->sum_ops[d]);
+      log->sum_ops[d] += row.ops[d];
+      row.bytes[d] = bytes_for_ops (totals, log->sum_ops[d]) - log->sum_bytes[d];
+      log->sum_bytes[d] += row.bytes[d];
+      if (log->taken == log->n_rows && !log->final_row)
+        {
+          row.ops[d] += totals->ops - log->sum_ops[d];
+          row.bytes[d] += totals->bytes - log->sum_bytes[d];
+        }
+    }
+  duel_series_append (log->record->series, &row);
+  log->prev_t = entry->t_ms;
+}
+
+static gboolean
+add_series_from_log (Importer        *importer,
+                     DuelTestRecord  *record,
+                     const char      *text,
+                     guint            interval_ms,
                      const DirTotals  totals[DUEL_N_DIRECTIONS],
                      guint64          job_runtime_ms)
 {
-  guint64 sum_ops[DUEL_N_DIRECTIONS] = { 0, };
-  guint64 sum_bytes[DUEL_N_DIRECTIONS] = { 0, };
-  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (DuelSeriesRow));
-  guint64 prev_t = 0;
+  LogSeries log = { record, totals, 0, FALSE, 0, 0, { 0, }, { 0, } };
+  LogCount count = { 0, 0, FALSE };
 
-  for (guint i = 0; i < log->len; i++)
+  if (!read_iops_log (importer, text, interval_ms, count_log_row, &count))
+    return FALSE;
+  log.n_rows = count.n_rows;
+  log.final_row = count.n_rows == 0 || job_runtime_ms > count.last_t_ms;
+  duel_series_reserve (record->series, log.n_rows + log.final_row);
+  read_iops_log (importer, text, interval_ms, add_log_row, &log);
+  if (log.final_row)
     {
-      const LogRow *entry = &g_array_index (log, LogRow, i);
       DuelSeriesRow row = { 0, };
-      double window_s;
 
-      if (entry->t_ms <= prev_t)
-        continue;
-      window_s = (entry->t_ms - prev_t) / 1e3;
-      row.t_ms = entry->t_ms;
+      row.t_ms = MAX (job_runtime_ms, log.prev_t + 1);
       row.temperature_c = NAN;
       for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
         {
-          guint64 bs = entry->bs[d] > 0 ? entry->bs[d] : record->workload.block_size;
-          guint64 ops = (guint64) llround (entry->iops[d] * window_s);
-
-          /* Never more than fio counted in total; bytes follow the ops at
-           * fio's mean I/O size, so no row has bytes without operations. */
-          (void) bs;
-          ops = MIN (ops, totals[d].ops - sum_ops[d]);
-          row.ops[d] = ops;
-          sum_ops[d] += row.ops[d];
-          row.bytes[d] = bytes_for_ops (&totals[d], sum_ops[d]) - sum_bytes[d];
-          sum_bytes[d] += row.bytes[d];
+          row.ops[d] = totals[d].ops - log.sum_ops[d];
+          row.bytes[d] = totals[d].bytes - log.sum_bytes[d];
         }
-      g_array_append_val (rows, row);
-      prev_t = entry->t_ms;
+      duel_series_append (record->series, &row);
     }
-
-  /* What the log's last, partial window did not show: a final row at the
-   * job's end, or the last row when the log reaches that far. */
-  if (rows->len == 0 || job_runtime_ms > prev_t)
-    {
-      DuelSeriesRow row = { 0, };
-
-      row.t_ms = MAX (job_runtime_ms, prev_t + 1);
-      row.temperature_c = NAN;
-      g_array_append_val (rows, row);
-    }
-  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-    {
-      DuelSeriesRow *last = &g_array_index (rows, DuelSeriesRow, rows->len - 1);
-
-      last->ops[d] += totals[d].ops - sum_ops[d];
-      last->bytes[d] += totals[d].bytes - sum_bytes[d];
-    }
-
-  for (guint i = 0; i < rows->len; i++)
-    duel_series_append (record->series, &g_array_index (rows, DuelSeriesRow, i));
+  return TRUE;
 }
 
 /* Folds one of a job's numjobs clones, as fio reports each without
@@ -681,24 +830,28 @@ import_job (Importer   *importer,
       g_autofree char *lat_where = g_strdup_printf ("%s.%s.lat_ns", where, d == DUEL_DIRECTION_READ ? "read" : "write");
 
       if (!import_histogram (importer, duel_json_get_object (section, "lat_ns"), duel_json_get_object (section, "clat_ns"),
-                             lat_where, record->latency[d]))
+                             lat_where, index, d, record->latency[d]))
         return NULL;
     }
 
   if (iops_log_text != NULL)
     {
-      g_autoptr(GArray) log = parse_iops_log (importer, iops_log_text, (guint) log_avg_ms);
+      LogCount count = { 0, 0, FALSE };
 
-      if (log == NULL)
+      /* Counted first: the last window against the job's runtime, the
+       * rows against the memory they will take. */
+      if (!read_iops_log (importer, iops_log_text, (guint) log_avg_ms, count_log_row, &count))
         return NULL;
-      if (log->len > 0 && record->status == DUEL_TEST_STATUS_COMPLETE &&
-          g_array_index (log, LogRow, log->len - 1).t_ms > duel_test_record_latest_row_ms (record))
+      if (count.any && record->status == DUEL_TEST_STATUS_COMPLETE &&
+          count.last_t_ms > duel_test_record_latest_row_ms (record))
         {
           fail (importer, _("the IOPS log runs to %.1f s, but %s ran for %.1f s; is the log from another run?"),
-                g_array_index (log, LogRow, log->len - 1).t_ms / 1e3, where, job_runtime_ms / 1e3);
+                count.last_t_ms / 1e3, where, job_runtime_ms / 1e3);
           return NULL;
         }
-      add_series_from_log (record, log, totals, job_runtime_ms);
+      if (!check_log_memory (importer, strlen (iops_log_text), count.n_rows) ||
+          !add_series_from_log (importer, record, iops_log_text, (guint) log_avg_ms, totals, job_runtime_ms))
+        return NULL;
     }
   else
     {
@@ -724,30 +877,52 @@ import_job (Importer   *importer,
   return g_steal_pointer (&record);
 }
 
-DuelResult *
-duel_fio_import_data (const char  *json_text,
-                      gsize        json_length,
-                      const char  *json_name,
-                      const char  *iops_log_text,
-                      const char  *iops_log_name,
-                      GError     **error)
+/* The memory the import will hold while json-glib parses the rest and
+ * while the tests are made, from the shape's estimate (the fio text is
+ * kept until the jobs are read). */
+static gboolean
+check_memory (Importer   *importer,
+              gsize       length,
+              gsize       log_length)
+{
+  DuelShapeEstimate e;
+  g_autofree char *message = NULL;
+  gsize rest_length = 0;
+  guint64 needed;
+
+  _duel_json_shaped_get_estimate (importer->shaped, &e);
+  _duel_json_shaped_get_rest (importer->shaped, &rest_length);
+  needed = length + rest_length + e.taken_bytes + e.tree_bytes;
+  if (needed <= _duel_result_memory_budget (length + log_length, e.n_indexed))
+    return TRUE;
+  _duel_result_memory_refusal (needed, length + log_length, e.region, &message);
+  return fail (importer, "%s", message);
+}
+
+static DuelResult *
+import_data (const char  *json_text,
+             gsize        json_length,
+             char       **owned_text,
+             const char  *json_name,
+             const char  *iops_log_text,
+             const char  *iops_log_name,
+             GError     **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(DuelResult) result = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(DuelShaped) shaped = NULL;
   g_autofree char *filename = NULL;
-  Importer importer = { json_name ? json_name : "fio", error };
-  const char *start, *version;
+  Importer importer = { json_name ? json_name : "fio", error, NULL };
+  const char *start, *version, *rest;
   const char *problem = NULL;
   JsonNode *root_node;
   JsonObject *root;
   JsonArray *jobs;
   DuelTargetInfo target = { 0, };
   guint64 largest_span = 0;
+  gsize length, rest_length = 0;
   guint log_job = 0;
-
-  g_return_val_if_fail (json_text != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   /* fio may print warnings before the JSON when both go to one stream. */
   start = memchr (json_text, '{', json_length);
@@ -756,16 +931,29 @@ duel_fio_import_data (const char  *json_text,
       fail (&importer, _("this is not fio JSON output: there is no JSON object in it."));
       return NULL;
     }
-  if (!duel_json_prescan (start, json_length - (start - json_text), &problem))
+  length = json_length - (gsize) (start - json_text);
+  if (!duel_json_prescan (start, length, &problem))
     {
       fail (&importer, _("this is not fio JSON output: %s."), problem);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, start, (gssize) (json_length - (start - json_text)), &local_error))
+  /* What the import does not read is cut, the bins are taken, and the
+   * rest's tree is known to be bounded before json-glib builds it. */
+  importer.shaped = shaped = _duel_json_shape (start, length, &fio_shape, TRUE);
+  if (!check_memory (&importer, json_length, iops_log_text != NULL ? strlen (iops_log_text) : 0))
+    return NULL;
+  rest = _duel_json_shaped_get_rest (shaped, &rest_length);
+  if (!json_parser_load_from_data (parser, rest != NULL ? rest : start,
+                                   (gssize) (rest != NULL ? rest_length : length), &local_error))
     {
-      fail (&importer, _("this is not valid JSON (%s); the file may be truncated."), local_error->message);
+      g_autofree char *message = rest != NULL ? _duel_json_shaped_map_error (shaped, start, length, local_error->message)
+                                              : NULL;
+
+      fail (&importer, _("this is not valid JSON (%s); the file may be truncated."),
+            message != NULL ? message : local_error->message);
       return NULL;
     }
+  _duel_json_shaped_drop_rest (shaped);
 
   root_node = json_parser_get_root (parser);
   /* Job names and options from the file are shown and written: escaped once. */
@@ -871,6 +1059,12 @@ duel_fio_import_data (const char  *json_text,
       duel_result_add_test (result, record);
     }
 
+  /* What the rest needs is in the result: the fio text and its tree go
+   * before the result is checked (a second copy of it). */
+  g_clear_object (&parser);
+  if (owned_text != NULL)
+    g_clear_pointer (owned_text, g_free);
+
   /* The target as far as fio tells: its name and the region the jobs used. */
   target.path = filename ? filename : (char *) "";
   target.kind = filename && g_str_has_prefix (filename, "/dev/") ? DUEL_TARGET_KIND_BLOCK : DUEL_TARGET_KIND_FILE;
@@ -900,6 +1094,20 @@ duel_fio_import_data (const char  *json_text,
 }
 
 DuelResult *
+duel_fio_import_data (const char  *json_text,
+                      gsize        json_length,
+                      const char  *json_name,
+                      const char  *iops_log_text,
+                      const char  *iops_log_name,
+                      GError     **error)
+{
+  g_return_val_if_fail (json_text != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return import_data (json_text, json_length, NULL, json_name, iops_log_text, iops_log_name, error);
+}
+
+DuelResult *
 duel_fio_import_file (const char  *json_path,
                       const char  *iops_log_path,
                       GError     **error)
@@ -912,6 +1120,21 @@ duel_fio_import_file (const char  *json_path,
   g_return_val_if_fail (json_path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  /* Refused before either is read into memory. */
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *path = i == 0 ? json_path : iops_log_path;
+      GStatBuf st;
+
+      if (path != NULL && g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size > MAX_FILE_SIZE)
+        {
+          g_autofree char *name = g_filename_display_name (path);
+
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
+                       _("%s: the file is larger than 2 GiB, too large to import."), name);
+          return NULL;
+        }
+    }
   if (!g_file_get_contents (json_path, &json_text, &json_length, error))
     return NULL;
   if (iops_log_path != NULL && !g_file_get_contents (iops_log_path, &log_text, NULL, error))
@@ -924,5 +1147,5 @@ duel_fio_import_file (const char  *json_path,
                    _("%s: this is not fio JSON output: the file is not text."), display);
       return NULL;
     }
-  return duel_fio_import_data (json_text, json_length, display, log_text, iops_log_path, error);
+  return import_data (json_text, json_length, &json_text, display, log_text, iops_log_path, error);
 }
