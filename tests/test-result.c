@@ -724,6 +724,23 @@ test_file_layout (Fixture       *fixture,
   g_assert_true (json_object_get_null_member (json_array_get_object_element (tests, 1), "preset"));
   g_assert_true (json_object_get_null_member (json_array_get_object_element (tests, 2), "started"));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object_at (test, "summary"), "figures")), ==, 3);
+
+  /* Series columns and bins are written one line each, straight from
+   * memory (not as JSON nodes); a histogram without bins is "[]". */
+  {
+    g_autofree char *text = read_file (path, NULL);
+    g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+    guint n_bins = 0;
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (strstr (lines[i], "\"bins\" : ") != NULL)
+        {
+          g_assert_true (g_str_has_suffix (lines[i], "]") || g_str_has_suffix (lines[i], "],"));
+          g_assert_true (strstr (lines[i], "[]") != NULL || strstr (lines[i], "[[") != NULL);
+          n_bins++;
+        }
+    g_assert_cmpuint (n_bins, ==, 6);
+  }
 }
 
 /* NaN cannot be written as JSON: it becomes null and comes back as NaN. */

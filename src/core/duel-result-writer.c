@@ -110,12 +110,44 @@ _duel_result_copy_sanitized_object (JsonObject *object)
   return json_node_dup_object (copy);
 }
 
+/* Saving: the series columns are the only part of a result that grows with
+ * the run, one value per interval. Built as JSON nodes they would cost
+ * ~1 kB per row at every checkpoint; instead each column is a placeholder
+ * string in the tree, replaced in the generated text by the column written
+ * straight from the rows, one line per column. The placeholder carries a
+ * random nonce, so no string of the result's own can be taken for one. */
+typedef struct
+{
+  guint64    nonce;
+  char      *prefix;   /* the placeholder as generated: "\u0001duel-series-NONCE: */
+  GPtrArray *series;   /* (element-type DuelSeries) (not owned), by test index */
+  GPtrArray *records;  /* (element-type DuelTestRecord) (not owned), by test index: the bins */
+} SeriesSplice;
+
+/* A placeholder's "column" for the bins of direction d. */
+#define SPLICE_BINS(d) (N_COLUMNS + (d))
+
+static gboolean
+hist_has_bins (const DuelHistogram *hist)
+{
+  for (guint i = 0; i < DUEL_HISTOGRAM_N_BUCKETS; i++)
+    if (hist->buckets[i] != 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A histogram's bins go the way of the series columns: a placeholder for
+ * them in the tree (a bin as JSON nodes takes ~300 bytes, and a result of
+ * many tests holds thousands), replaced in the text by one line of pairs.
+ * A histogram without bins keeps its empty array. */
 static JsonObject *
-histogram_to_json (const DuelHistogram *hist)
+histogram_to_json (SeriesSplice        *splice,
+                   const DuelHistogram *hist,
+                   guint                test_index,
+                   DuelDirection        direction)
 {
   JsonObject *lat = json_object_new ();
   JsonObject *percentiles = json_object_new ();
-  JsonArray *bins = json_array_new ();
 
   set_uint (lat, "samples", hist->count);
   set_uint (lat, "min", hist->count ? hist->min_ns : 0);
@@ -136,34 +168,36 @@ histogram_to_json (const DuelHistogram *hist)
     }
   json_object_set_object_member (lat, "percentiles", percentiles);
 
-  for (guint i = 0; i < DUEL_HISTOGRAM_N_BUCKETS; i++)
+  if (hist_has_bins (hist))
     {
-      JsonArray *bin;
+      g_autofree char *placeholder = g_strdup_printf ("\001duel-series-%016" G_GINT64_MODIFIER "x:%u:%u",
+                                                      splice->nonce, test_index, SPLICE_BINS (direction));
 
-      if (hist->buckets[i] == 0)
-        continue;
-      bin = json_array_sized_new (2);
-      json_array_add_int_element (bin, (gint64) duel_histogram_bucket_lower_ns (i));
-      json_array_add_int_element (bin, (gint64) MIN (hist->buckets[i], (guint64) G_MAXINT64));
-      json_array_add_array_element (bins, bin);
+      json_object_set_string_member (lat, "bins", placeholder);
     }
-  json_object_set_array_member (lat, "bins", bins);
-
+  else
+    json_object_set_array_member (lat, "bins", json_array_new ());
   return lat;
 }
 
-/* Saving: the series columns are the only part of a result that grows with
- * the run, one value per interval. Built as JSON nodes they would cost
- * ~1 kB per row at every checkpoint; instead each column is a placeholder
- * string in the tree, replaced in the generated text by the column written
- * straight from the rows, one line per column. The placeholder carries a
- * random nonce, so no string of the result's own can be taken for one. */
-typedef struct
+static void
+append_bins (GString             *out,
+             const DuelHistogram *hist)
 {
-  guint64    nonce;
-  char      *prefix;   /* the placeholder as generated: "\u0001duel-series-NONCE: */
-  GPtrArray *series;   /* (element-type DuelSeries) (not owned), by test index */
-} SeriesSplice;
+  gboolean first = TRUE;
+
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < DUEL_HISTOGRAM_N_BUCKETS; i++)
+    {
+      if (hist->buckets[i] == 0)
+        continue;
+      g_string_append_printf (out, "%s[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "]", first ? "" : ",",
+                              duel_histogram_bucket_lower_ns (i), MIN (hist->buckets[i], (guint64) G_MAXINT64));
+      first = FALSE;
+    }
+  g_string_append_c (out, ']');
+}
+
 
 static gboolean
 series_has_temperature (const DuelSeries *series)
@@ -180,14 +214,16 @@ series_has_temperature (const DuelSeries *series)
 /* The series of test @test_index as placeholders; the series is noted in
  * @splice for splice_series(). */
 static JsonObject *
-series_to_placeholders (SeriesSplice     *splice,
-                        const DuelSeries *series,
-                        guint             test_index)
+series_to_placeholders (SeriesSplice         *splice,
+                        const DuelTestRecord *record,
+                        const DuelSeries     *series,
+                        guint                 test_index)
 {
   JsonObject *object = json_object_new ();
   guint n_columns = series_has_temperature (series) ? N_COLUMNS : N_INT_COLUMNS;
 
   g_ptr_array_add (splice->series, (gpointer) series);
+  g_ptr_array_add (splice->records, (gpointer) record);
   set_uint (object, "rows", duel_series_get_length (series));
   for (guint c = 0; c < n_columns; c++)
     {
@@ -242,6 +278,15 @@ splice_series (const char         *text,
 
   for (guint t = 0; t < splice->series->len; t++)
     extra += (gsize) duel_series_get_length (g_ptr_array_index (splice->series, t)) * 8 * 16;
+  /* A bin is at most 2 × 19 digits and 4 more. */
+  for (guint t = 0; t < splice->records->len; t++)
+    {
+      const DuelTestRecord *record = g_ptr_array_index (splice->records, t);
+
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        for (guint i = 0; record->latency[d] != NULL && i < DUEL_HISTOGRAM_N_BUCKETS; i++)
+          extra += record->latency[d]->buckets[i] != 0 ? 16 : 0;
+    }
   out = g_string_sized_new (length + extra);
 
   while (p < end)
@@ -260,8 +305,15 @@ splice_series (const char         *text,
       test_index = (guint) g_ascii_strtoull (hit + prefix_length, &after, 10);
       g_assert (*after == ':');
       column = (guint) g_ascii_strtoull (after + 1, &after, 10);
-      g_assert (*after == '"' && test_index < splice->series->len && column < N_COLUMNS);
-      append_series_column (out, g_ptr_array_index (splice->series, test_index), column);
+      g_assert (*after == '"' && test_index < splice->series->len && column < SPLICE_BINS (DUEL_N_DIRECTIONS));
+      if (column >= N_COLUMNS)
+        {
+          const DuelTestRecord *record = g_ptr_array_index (splice->records, test_index);
+
+          append_bins (out, record->latency[column - N_COLUMNS]);
+        }
+      else
+        append_series_column (out, g_ptr_array_index (splice->series, test_index), column);
       p = after + 1;
     }
   return out;
@@ -326,7 +378,7 @@ test_to_json (DuelTestRecord *record,
   JsonObject *totals;
 
   set_uint (test, "runtime_ns", record->runtime_ns);
-  json_object_set_object_member (test, "series", series_to_placeholders (splice, record->series, test_index));
+  json_object_set_object_member (test, "series", series_to_placeholders (splice, record, record->series, test_index));
 
   totals = json_object_new ();
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
@@ -340,11 +392,11 @@ test_to_json (DuelTestRecord *record,
       duel_json_set_double_or_null (dir, "iops", duel_test_record_get_iops (record, d));
       duel_json_set_double_or_null (dir, "bw_bytes_per_sec", duel_test_record_get_bytes_per_second (record, d));
       if (record->latency[d] != NULL)
-        json_object_set_object_member (dir, "lat_ns", histogram_to_json (record->latency[d]));
+        json_object_set_object_member (dir, "lat_ns", histogram_to_json (splice, record->latency[d], test_index, d));
       else
         {
           duel_histogram_init (&empty);
-          json_object_set_object_member (dir, "lat_ns", histogram_to_json (&empty));
+          json_object_set_object_member (dir, "lat_ns", histogram_to_json (splice, &empty, test_index, d));
         }
       json_object_set_object_member (totals, _duel_result_direction_names[d], dir);
     }
@@ -410,12 +462,13 @@ GString *
 _duel_result_to_text (DuelResult *self)
 {
   g_autoptr(GPtrArray) series = g_ptr_array_new ();
+  g_autoptr(GPtrArray) records = g_ptr_array_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonGenerator) generator = NULL;
   g_autofree char *data = NULL;
   g_autofree char *prefix = NULL;
   gsize length = 0;
-  SeriesSplice splice = { 0, NULL, series };
+  SeriesSplice splice = { 0, NULL, series, records };
 
   splice.nonce = ((guint64) g_random_int () << 32) | g_random_int ();
   splice.prefix = prefix = g_strdup_printf ("\"\\u0001duel-series-%016" G_GINT64_MODIFIER "x:", splice.nonce);
