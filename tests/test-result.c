@@ -1112,7 +1112,7 @@ columns_taken (const char *text)
   gsize rest_length;
   int taken = 0;
 
-  shaped = _duel_json_shape (text, strlen (text), _duel_result_get_shape (), TRUE);
+  shaped = _duel_json_shape (text, strlen (text), _duel_result_get_shape (), G_MAXUINT64);
   rest = _duel_json_shaped_get_rest (shaped, &rest_length);
   if (rest == NULL)
     return -1;
@@ -1560,7 +1560,7 @@ test_shape_knows_the_writer (void)
   g_assert_nonnull (strstr (text, "\"summary\""));
   g_assert_nonnull (strstr (text, "\"error\""));
 
-  shaped = _duel_json_shape (text, length, _duel_result_get_shape (), TRUE);
+  shaped = _duel_json_shape (text, length, _duel_result_get_shape (), G_MAXUINT64);
   rest = _duel_json_shaped_get_rest (shaped, &rest_length);
   g_assert_nonnull (rest);
   rest_node = json_from_string (rest, &error);

@@ -887,12 +887,10 @@ check_memory (Importer   *importer,
 {
   DuelShapeEstimate e;
   g_autofree char *message = NULL;
-  gsize rest_length = 0;
   guint64 needed;
 
   _duel_json_shaped_get_estimate (importer->shaped, &e);
-  _duel_json_shaped_get_rest (importer->shaped, &rest_length);
-  needed = length + rest_length + e.taken_bytes + e.tree_bytes;
+  needed = length + _duel_json_shaped_get_rest_length (importer->shaped) + e.taken_bytes + e.tree_bytes;
   if (needed <= _duel_result_memory_budget (length + log_length, e.n_indexed))
     return TRUE;
   _duel_result_memory_refusal (needed, length + log_length, e.region, &message);
@@ -905,6 +903,7 @@ import_data (const char  *json_text,
              char       **owned_text,
              const char  *json_name,
              const char  *iops_log_text,
+             char       **owned_log_text,
              const char  *iops_log_name,
              GError     **error)
 {
@@ -939,7 +938,8 @@ import_data (const char  *json_text,
     }
   /* What the import does not read is cut, the bins are taken, and the
    * rest's tree is known to be bounded before json-glib builds it. */
-  importer.shaped = shaped = _duel_json_shape (start, length, &fio_shape, TRUE);
+  importer.shaped = shaped = _duel_json_shape (start, length, &fio_shape,
+                                               _duel_result_memory_budget (json_length, 0) - json_length);
   if (!check_memory (&importer, json_length, iops_log_text != NULL ? strlen (iops_log_text) : 0))
     return NULL;
   rest = _duel_json_shaped_get_rest (shaped, &rest_length);
@@ -1064,6 +1064,8 @@ import_data (const char  *json_text,
   g_clear_object (&parser);
   if (owned_text != NULL)
     g_clear_pointer (owned_text, g_free);
+  if (owned_log_text != NULL)
+    g_clear_pointer (owned_log_text, g_free);
 
   /* The target as far as fio tells: its name and the region the jobs used. */
   target.path = filename ? filename : (char *) "";
@@ -1104,7 +1106,7 @@ duel_fio_import_data (const char  *json_text,
   g_return_val_if_fail (json_text != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return import_data (json_text, json_length, NULL, json_name, iops_log_text, iops_log_name, error);
+  return import_data (json_text, json_length, NULL, json_name, iops_log_text, NULL, iops_log_name, error);
 }
 
 DuelResult *
@@ -1147,5 +1149,5 @@ duel_fio_import_file (const char  *json_path,
                    _("%s: this is not fio JSON output: the file is not text."), display);
       return NULL;
     }
-  return import_data (json_text, json_length, &json_text, display, log_text, iops_log_path, error);
+  return import_data (json_text, json_length, &json_text, display, log_text, &log_text, iops_log_path, error);
 }

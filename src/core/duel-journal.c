@@ -426,7 +426,7 @@ read_object (const char  *p,
       invalid (error, "the JSON is refused: %s", problem);
       return NULL;
     }
-  shaped = _duel_json_shape (p, (gsize) (end - p), &keep, FALSE);
+  shaped = _duel_json_shape (p, (gsize) (end - p), &keep, 0);
   _duel_json_shaped_get_estimate (shaped, &estimate);
   if ((guint64) (end - p) + estimate.tree_bytes > _duel_result_memory_budget ((guint64) (end - p), 1))
     {

@@ -78,16 +78,23 @@ struct _DuelShape
 
 typedef struct _DuelShaped DuelShaped;
 
-/* Walks @data (which passed duel_json_prescan()) against @shape. With
- * @take, cuts and takes as above; without, only estimates. Never NULL. */
+/* Walks @data (which passed duel_json_prescan()) against @shape, cutting
+ * and taking as above, the typed arrays taking at most @take_limit bytes
+ * (a value that would take more stays in the text, where the estimate
+ * counts it); with @take_limit 0 it only estimates. Never NULL. @data
+ * must stay as it is until the rest is made (_duel_json_shaped_get_rest()). */
 DuelShaped  *_duel_json_shape            (const char      *data,
                                           gsize            length,
                                           const DuelShape *shape,
-                                          gboolean         take);
+                                          guint64          take_limit);
 void         _duel_json_shaped_free      (DuelShaped      *shaped);
 
-/* The text json-glib is to parse: the rest after cuts and takes, or NULL
- * when nothing was cut or taken (then it is the file). */
+/* The length of the rest (0 when nothing was cut or taken), known before
+ * it is made. */
+gsize        _duel_json_shaped_get_rest_length (DuelShaped *shaped);
+/* The text json-glib is to parse: the rest after cuts and takes, made
+ * now from the text (once), or NULL when nothing was cut or taken (then
+ * it is the file). */
 const char  *_duel_json_shaped_get_rest  (DuelShaped      *shaped,
                                           gsize           *out_length);
 /* Frees the rest once json-glib has parsed it. */

@@ -53,6 +53,9 @@ typedef struct
 
 struct _DuelShaped
 {
+  const char       *data;         /* the text, until the rest is made */
+  gsize             length;
+  guint64           take_limit;
   char             *rest;
   gsize             rest_length;
   GArray           *spans;        /* Span, in order */
@@ -627,6 +630,8 @@ take_value (DuelShaped      *self,
        * the text, where the loader says so. */
       if (take->fields == 0)
         {
+          if (self->estimate.taken_bytes + n * shape->stride > self->take_limit)
+            return 0;
           rows = g_array_sized_new (FALSE, TRUE, (guint) shape->stride, (guint) MIN (n, G_MAXUINT));
           g_array_set_size (rows, (guint) n);
           take->values = rows;
@@ -648,6 +653,8 @@ take_value (DuelShaped      *self,
       *out_twice = TRUE;
       return 0;
     }
+  if (self->estimate.taken_bytes + n * element_size (shape->kind) > self->take_limit)
+    return 0;
   if (n > 0)
     {
       take->values = g_malloc_n (n, element_size (shape->kind));
@@ -821,6 +828,7 @@ walk (DuelShaped      *self,
       const DuelShape *root,
       gboolean         take)
 {
+  /* @take: there is a limit to take within; FALSE to estimate only. */
   Frame stack[MAX_DEPTH + 1];
   guint depth = 0;
 
@@ -1029,13 +1037,9 @@ DuelShaped *
 _duel_json_shape (const char      *data,
                   gsize            length,
                   const DuelShape *shape,
-                  gboolean         take)
+                  guint64          take_limit)
 {
   DuelShaped *self = g_new0 (DuelShaped, 1);
-  gsize rest_length, copied = 0, o = 0;
-
-  g_return_val_if_fail (data != NULL || length == 0, self);
-  g_return_val_if_fail (shape != NULL, self);
 
   self->spans = g_array_new (FALSE, FALSE, sizeof (Span));
   self->takes = g_ptr_array_new_with_free_func (index_takes_free);
@@ -1043,43 +1047,65 @@ _duel_json_shape (const char      *data,
   self->max_region = g_string_new (NULL);
   self->element = g_string_new (NULL);
 
-  if (!walk (self, data, length, shape, take))
+  g_return_val_if_fail (data != NULL || length == 0, self);
+  g_return_val_if_fail (shape != NULL, self);
+
+  self->data = data;
+  self->length = length;
+  self->take_limit = take_limit;
+  if (!walk (self, data, length, shape, take_limit > 0))
     {
       reset (self);
       walk (self, data, length, shape, FALSE);
     }
   self->estimate.region = self->max_region->str;
-  if (self->spans->len == 0)
-    return self;
-
-  /* The rest: the text with a stand-in for each value cut or taken,
-   * allocated once at its size. */
-  rest_length = length;
-  for (guint k = 0; k < self->spans->len; k++)
+  if (self->spans->len > 0)
     {
-      const Span *span = &g_array_index (self->spans, Span, k);
+      self->rest_length = length;
+      for (guint k = 0; k < self->spans->len; k++)
+        {
+          const Span *span = &g_array_index (self->spans, Span, k);
 
-      rest_length = rest_length - (span->end - span->start) + strlen (span->stand_in);
+          self->rest_length = self->rest_length - (span->end - span->start) + strlen (span->stand_in);
+        }
     }
-  self->rest = g_malloc (rest_length + 1);
+  return self;
+}
+
+gsize
+_duel_json_shaped_get_rest_length (DuelShaped *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->rest_length;
+}
+
+/* The rest: the text with a stand-in for each value cut or taken,
+ * allocated once at its size. */
+static void
+make_rest (DuelShaped *self)
+{
+  gsize copied = 0, o = 0;
+
+  self->rest = g_malloc (self->rest_length + 1);
   for (guint k = 0; k < self->spans->len; k++)
     {
       Span *span = &g_array_index (self->spans, Span, k);
       gsize n = strlen (span->stand_in);
 
-      memcpy (self->rest + o, data + copied, span->start - copied);
+      memcpy (self->rest + o, self->data + copied, span->start - copied);
       o += span->start - copied;
       span->rest_start = o;
       memcpy (self->rest + o, span->stand_in, n);
       o += n;
       copied = span->end;
     }
-  memcpy (self->rest + o, data + copied, length - copied);
-  o += length - copied;
-  g_assert (o == rest_length);
+  memcpy (self->rest + o, self->data + copied, self->length - copied);
+  o += self->length - copied;
+  g_assert (o == self->rest_length);
   self->rest[o] = '\0';
-  self->rest_length = rest_length;
-  return self;
+  /* The caller may free the text now. */
+  self->data = NULL;
 }
 
 const char *
@@ -1090,6 +1116,10 @@ _duel_json_shaped_get_rest (DuelShaped *self,
 
   if (out_length != NULL)
     *out_length = self->rest_length;
+  if (self->spans->len == 0)
+    return NULL;
+  if (self->rest == NULL && self->data != NULL)
+    make_rest (self);
   return self->rest;
 }
 

@@ -41,7 +41,8 @@ typedef struct
 {
   const char  *source;
   GError     **error;
-  DuelShaped  *shaped;   /* the series columns and bins taken from the text, or NULL */
+  DuelShaped  *shaped;      /* the series columns and bins taken from the text, or NULL */
+  gboolean     check_only;  /* each test is checked and dropped, not kept */
 } Loader;
 
 /* ---- the file's shape: what the loader reads (duel-json-shape-private.h) ---- */
@@ -1287,6 +1288,12 @@ load_root (DuelResult *self,
 
       if (record == NULL)
         return FALSE;
+      /* A check holds one test at a time. */
+      if (loader->check_only)
+        {
+          duel_test_record_unref (record);
+          continue;
+        }
       if (published)
         rename_published_scores (record);
       else
@@ -1509,10 +1516,9 @@ load_estimate (DuelShaped *shaped,
 {
   DuelShapeEstimate e;
   guint64 rows = 0, parse, build;
-  gsize rest_length = 0;
+  gsize rest_length = _duel_json_shaped_get_rest_length (shaped);
 
   _duel_json_shaped_get_estimate (shaped, &e);
-  _duel_json_shaped_get_rest (shaped, &rest_length);
   /* Rows not taken whole from the text are made anew, beside the taken
    * columns (the tree's cost is counted already). */
   for (guint64 i = 0; i < MIN (e.n_indexed, DUEL_RESULT_MAX_TESTS); i++)
@@ -1555,7 +1561,7 @@ whole_text_fits (DuelShaped *shaped,
                  const char *data,
                  gsize       length)
 {
-  g_autoptr(DuelShaped) whole = _duel_json_shape (data, length, &result_shape, FALSE);
+  g_autoptr(DuelShaped) whole = _duel_json_shape (data, length, &result_shape, 0);
   DuelShapeEstimate e;
 
   _duel_json_shaped_get_estimate (whole, &e);
@@ -1570,6 +1576,7 @@ load_data (const char  *data,
            gsize        length,
            char       **owned_data,
            gboolean     take_columns,
+           gboolean     check_only,
            const char  *source,
            GError     **error)
 {
@@ -1579,7 +1586,7 @@ load_data (const char  *data,
   g_autoptr(DuelShaped) shaped = NULL;
   const char *rest = NULL;
   gsize rest_length = 0;
-  Loader loader = { source, error, NULL };
+  Loader loader = { source, error, NULL, check_only };
   const char *problem = NULL;
 
   if (length == 0)
@@ -1615,14 +1622,14 @@ load_data (const char  *data,
    * parses the rest, once its memory is known to be bounded. The tree-only
    * loader (the tests' reference) parses the whole text, but takes the
    * same decision on memory. */
-  shaped = _duel_json_shape (data, length, &result_shape, TRUE);
-  rest = _duel_json_shaped_get_rest (shaped, &rest_length);
+  shaped = _duel_json_shape (data, length, &result_shape, _duel_result_memory_budget (length, 0) - length);
   if (!check_memory (&loader, shaped, length, owned_data != NULL))
     return NULL;
   if (take_columns)
-    loader.shaped = shaped;
-  else
-    rest = NULL;
+    {
+      loader.shaped = shaped;
+      rest = _duel_json_shaped_get_rest (shaped, &rest_length);
+    }
 
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, rest != NULL ? rest : data,
@@ -1670,7 +1677,7 @@ duel_result_load_from_data (const char  *data,
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return load_data (data, length, NULL, TRUE, source_name ? source_name : _("result"), error);
+  return load_data (data, length, NULL, TRUE, FALSE, source_name ? source_name : _("result"), error);
 }
 
 /* The loader's rules are the contract for every result: a writer that is
@@ -1680,14 +1687,22 @@ gboolean
 duel_result_check_loadable (DuelResult  *self,
                             GError     **error)
 {
-  g_autoptr(GString) text = NULL;
+  g_autofree char *text = NULL;
   g_autoptr(DuelResult) again = NULL;
+  gsize length;
 
   g_return_val_if_fail (DUEL_IS_RESULT (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  text = _duel_result_to_text (self);
-  again = load_data (text->str, text->len, NULL, TRUE, NULL, error);
+  {
+    GString *whole = _duel_result_to_text (self);
+
+    length = whole->len;
+    text = g_string_free (whole, FALSE);
+  }
+  /* The same load, holding one test at a time (an import of thousands of
+   * jobs is not held twice), the text freed once parsed. */
+  again = load_data (text, length, &text, TRUE, TRUE, NULL, error);
   return again != NULL;
 }
 
@@ -1759,7 +1774,7 @@ duel_result_load (const char  *path,
   if (!g_file_get_contents (path, &data, &length, error))
     return NULL;
 
-  result = load_data (data, length, &data, TRUE, display, error);
+  result = load_data (data, length, &data, TRUE, FALSE, display, error);
   if (result != NULL && result->journal_id != NULL)
     fold_journal (result, path);
   return g_steal_pointer (&result);
@@ -1774,7 +1789,7 @@ _duel_result_load_from_data_in_tree (const char  *data,
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return load_data (data, length, NULL, FALSE, source_name ? source_name : _("result"), error);
+  return load_data (data, length, NULL, FALSE, FALSE, source_name ? source_name : _("result"), error);
 }
 
 const char * const *
