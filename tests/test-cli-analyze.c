@@ -19,6 +19,7 @@
 #include "duel-analysis.h"
 #include "duel-result.h"
 #include "test-cli.h"
+#include "test-dir.h"
 
 #define PUBLISHED_NOTE "Published figures from the review, not measured by Drive Duel."
 
@@ -604,6 +605,84 @@ test_long_drive_name (void)
   g_rmdir (dir);
 }
 
+/* A copy of @name from tests/data/killed/ in @dir. */
+static char *
+copy_killed_fixture (const char *dir,
+                     const char *name)
+{
+  g_autofree char *from = g_test_build_filename (G_TEST_DIST, "data", "killed", name, NULL);
+  g_autofree char *to = g_build_filename (dir, name, NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (from, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (to, contents, (gssize) length, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&to);
+}
+
+/* A plain run killed 5 s in (tests/data/killed/README.md): its runtime_ns
+ * is 0, so its rate comes from its rows, the same in analyze as in report
+ * (before, analyze printed 0 IOPS). Copied without its journal, the file
+ * says the journal is missing, not that its test was not run. */
+static void
+test_killed_plain (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-analyze-XXXXXX", NULL);
+  g_autofree char *alone_dir = g_build_filename (dir, "alone", NULL);
+  g_autofree char *outdir = g_build_filename (dir, "report", NULL);
+  g_autofree char *result = copy_killed_fixture (dir, "plain-randread.json");
+  g_autofree char *journal = copy_killed_fixture (dir, "plain-randread.json.journal");
+  g_autofree char *alone = NULL;
+  g_autofree char *csv_path = g_build_filename (outdir, "standard.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int code;
+
+  code = run_cli (&out, &err, "analyze", result, NULL);
+  if (code < 0)
+    goto out;
+  g_test_message ("%s", out);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (out, "randread (no preset, interrupted)\n"));
+  g_assert_nonnull (strstr (out, "Warning: this is a checkpoint taken during the run"));
+  /* 1 277 440 reads in 5 rows of 1 s. */
+  g_assert_nonnull (strstr (out, " 255488 IOPS\n"));
+  g_assert_nonnull (strstr (out, " 1046.5 MB/s\n"));
+  g_assert_null (strstr (out, "journal"));
+
+  code = run_cli (NULL, NULL, "report", "-o", outdir, "-f", "csv", result, NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s", csv);
+  g_assert_nonnull (strstr (csv, ",randread,random,read,4096,32,255488,IOPS,"));
+
+  /* The file alone: its test may have run after the save. */
+  g_assert_cmpint (g_mkdir (alone_dir, 0700), ==, 0);
+  alone = copy_killed_fixture (alone_dir, "plain-randread.json");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "analyze", alone, NULL);
+  g_test_message ("%s", out);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (out, "randread (no preset, interrupted)\n"));
+  g_assert_nonnull (strstr (out, "  The journal plain-randread.json.journal beside this file is missing: "
+                                 "what this test recorded after the file was saved is lost.\n"));
+  g_assert_null (strstr (out, "not run"));
+  g_clear_pointer (&out, g_free);
+  code = run_cli (&out, NULL, "analyze", "--json", alone, NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (out, "\"missing_journal\" : \""));
+
+out:
+  test_dir_remove (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -624,6 +703,7 @@ main (int    argc,
   g_test_add_func ("/duel/cli-analyze/untrusted-names", test_untrusted_names);
   g_test_add_func ("/duel/cli-analyze/untrusted-journal", test_untrusted_journal);
   g_test_add_func ("/duel/cli-analyze/long-drive-name", test_long_drive_name);
+  g_test_add_func ("/duel/cli-analyze/killed-plain", test_killed_plain);
 
   return g_test_run ();
 }

@@ -18,6 +18,7 @@
 #include "duel-cli.h"
 #include "duel-json.h"
 #include "duel-cli-figures.h"
+#include "duel-text.h"
 
 #define LABEL_COLUMNS 52
 
@@ -32,13 +33,16 @@ print_padded (const char *label)
     putchar (' ');
 }
 
-/* The status in words, for the heading. */
+/* The status in words, for the heading. A file that names a journal is
+ * a checkpoint: without the journal, its pending test may have run after
+ * the file's last save. */
 static const char *
-status_words (DuelTestStatus status)
+status_words (DuelTestStatus status,
+              const char    *missing_journal)
 {
   switch (status)
     {
-    case DUEL_TEST_STATUS_PENDING:   return _("not run");
+    case DUEL_TEST_STATUS_PENDING:   return missing_journal ? _("interrupted") : _("not run");
     case DUEL_TEST_STATUS_RUNNING:   return _("interrupted");
     case DUEL_TEST_STATUS_COMPLETE:  return _("complete");
     case DUEL_TEST_STATUS_CANCELLED: return _("stopped");
@@ -47,13 +51,30 @@ status_words (DuelTestStatus status)
     }
 }
 
-/* The heading of a test, and what its status means for its figures. */
+/* The heading of a test, and what its status means for its figures.
+ * @missing_journal: the journal the file names, when it is not beside it. */
 static void
-print_heading (const DuelTestRecord *record)
+print_heading (const DuelTestRecord *record,
+               const char           *missing_journal)
 {
   /* TRANSLATORS: test name, preset, status */
   printf (_("%s (%s, %s)\n"), record->name,
-          record->preset ? record->preset : _("no preset"), status_words (record->status));
+          record->preset ? record->preset : _("no preset"), status_words (record->status, missing_journal));
+  /* What the run recorded after the file's last save was in the journal:
+   * a test the file has as pending or running may have more, or have run. */
+  if (missing_journal != NULL &&
+      (record->status == DUEL_TEST_STATUS_PENDING || record->status == DUEL_TEST_STATUS_RUNNING))
+    {
+      g_autofree char *base = g_path_get_basename (missing_journal);
+      g_autofree char *display = g_filename_display_name (base);
+      g_autofree char *escaped = duel_text_escape (display);
+
+      /* TRANSLATORS: %s is a file name, "results.json.journal" */
+      printf (_("  The journal %s beside this file is missing: what this test recorded after the file was saved is lost.\n"),
+              escaped);
+      if (record->status == DUEL_TEST_STATUS_PENDING)
+        return;
+    }
   switch (record->status)
     {
     case DUEL_TEST_STATUS_RUNNING:
@@ -99,12 +120,13 @@ print_totals (const DuelTestRecord *record)
 
 void
 duel_cli_print_figures (const DuelTestRecord *record,
-                        const DuelSummary    *summary)
+                        const DuelSummary    *summary,
+                        const char           *missing_journal)
 {
   guint n = duel_summary_get_n_figures (summary);
   double intervals;
 
-  print_heading (record);
+  print_heading (record, missing_journal);
   for (guint i = 0; i < n; i++)
     {
       const char *key = duel_summary_get_key (summary, i);
@@ -291,6 +313,11 @@ duel_cli_analyze (int    argc,
       json_builder_add_string_value (builder, duel_result_get_name (result));
       json_builder_set_member_name (builder, "published");
       json_builder_add_boolean_value (builder, published);
+      if (duel_result_get_missing_journal (result) != NULL)
+        {
+          json_builder_set_member_name (builder, "missing_journal");
+          json_builder_add_string_value (builder, duel_result_get_missing_journal (result));
+        }
       if (published)
         {
           json_builder_set_member_name (builder, "note");
@@ -351,10 +378,10 @@ duel_cli_analyze (int    argc,
           json_builder_end_object (builder);
         }
       else if (summary != NULL)
-        duel_cli_print_figures (record, summary);
+        duel_cli_print_figures (record, summary, duel_result_get_missing_journal (result));
       else
         {
-          print_heading (record);
+          print_heading (record, duel_result_get_missing_journal (result));
           print_totals (record);
           /* A plain run has no figures but its totals; anything else says why. */
           if (record->preset != NULL)

@@ -194,7 +194,7 @@ print_all_figures (DuelResult *result)
       g_autoptr(DuelSummary) summary = duel_analysis_resummarize (record, NULL, NULL);
 
       if (summary != NULL)
-        duel_cli_print_figures (record, summary);
+        duel_cli_print_figures (record, summary, NULL);
     }
 }
 

@@ -30,6 +30,7 @@ struct _DuelResult
   JsonObject     *device;
   JsonObject     *rated;
   char           *journal_id;      /* the journal that extends the file; NULL: none */
+  char           *missing_journal; /* that journal's path when it was not beside the file */
   GPtrArray      *tests;           /* DuelTestRecord */
 };
 

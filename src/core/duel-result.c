@@ -53,6 +53,7 @@ duel_result_finalize (GObject *object)
   g_clear_pointer (&self->device, json_object_unref);
   g_clear_pointer (&self->rated, json_object_unref);
   g_clear_pointer (&self->journal_id, g_free);
+  g_clear_pointer (&self->missing_journal, g_free);
   g_clear_pointer (&self->tests, g_ptr_array_unref);
 
   G_OBJECT_CLASS (duel_result_parent_class)->finalize (object);
@@ -395,6 +396,14 @@ duel_result_set_journal_id (DuelResult *self,
   self->journal_id = g_strdup (journal_id);
 }
 
+const char *
+duel_result_get_missing_journal (DuelResult *self)
+{
+  g_return_val_if_fail (DUEL_IS_RESULT (self), NULL);
+
+  return self->missing_journal;
+}
+
 GPtrArray *
 duel_result_get_tests (DuelResult *self)
 {
@@ -479,6 +488,7 @@ _duel_result_copy (DuelResult *self)
   if (self->rated != NULL)
     copy->rated = _duel_result_copy_sanitized_object (self->rated);
   copy->journal_id = g_strdup (self->journal_id);
+  copy->missing_journal = g_strdup (self->missing_journal);
   for (guint i = 0; i < self->tests->len; i++)
     g_ptr_array_add (copy->tests, copy_record (g_ptr_array_index (self->tests, i)));
   return copy;

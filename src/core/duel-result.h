@@ -99,6 +99,10 @@ void                  duel_result_set_published    (DuelResult      *self,
 const char           *duel_result_get_journal_id   (DuelResult      *self);
 void                  duel_result_set_journal_id   (DuelResult      *self,
                                                     const char      *journal_id);
+/* After duel_result_load(): the path of the journal the file names when no
+ * journal was beside it (copied without it, or removed), so what the run
+ * recorded after the file's last save is lost; NULL otherwise. */
+const char           *duel_result_get_missing_journal (DuelResult   *self);
 
 GPtrArray            *duel_result_get_tests        (DuelResult      *self);   /* DuelTestRecord */
 void                  duel_result_add_test         (DuelResult      *self,

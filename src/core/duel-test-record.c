@@ -137,15 +137,32 @@ duel_test_record_get_bytes (const DuelTestRecord *record,
   return total;
 }
 
+/* The time the counts cover: the runtime, or, when the run never wrote
+ * its end (a checkpoint of a killed run holds runtime_ns 0), the end of
+ * its last row, as duel_analysis_throughput() takes it. */
+static double
+measured_seconds (const DuelTestRecord *record)
+{
+  guint n;
+
+  if (record->runtime_ns > 0)
+    return record->runtime_ns / 1e9;
+  n = record->series != NULL ? duel_series_get_length (record->series) : 0;
+  return n > 0 ? duel_series_get_row (record->series, n - 1)->t_ms / 1e3 : 0;
+}
+
 double
 duel_test_record_get_iops (const DuelTestRecord *record,
                            DuelDirection         direction)
 {
+  double seconds;
+
   g_return_val_if_fail (record != NULL, 0);
 
-  if (record->runtime_ns == 0)
+  seconds = measured_seconds (record);
+  if (seconds <= 0)
     return 0;
-  return (double) duel_test_record_get_ops (record, direction) / ((double) record->runtime_ns / 1e9);
+  return (double) duel_test_record_get_ops (record, direction) / seconds;
 }
 
 guint64
@@ -162,11 +179,14 @@ double
 duel_test_record_get_bytes_per_second (const DuelTestRecord *record,
                                        DuelDirection         direction)
 {
+  double seconds;
+
   g_return_val_if_fail (record != NULL, 0);
 
-  if (record->runtime_ns == 0)
+  seconds = measured_seconds (record);
+  if (seconds <= 0)
     return 0;
-  return (double) duel_test_record_get_bytes (record, direction) / ((double) record->runtime_ns / 1e9);
+  return (double) duel_test_record_get_bytes (record, direction) / seconds;
 }
 
 static const char *
