@@ -882,6 +882,7 @@ engine_error (Engine  *engine,
       g_autofree char *why = NULL;
       guint64 size_now = 0;
       gboolean size_known = duel_target_query_current_size (target, &size_now);
+      int size_errno = size_known ? 0 : errno;
       g_autoptr(GError) local_error = NULL;
 
       /* A shrink in progress (a loop device's backing file cut before its
@@ -906,7 +907,10 @@ engine_error (Engine  *engine,
           why = g_strdup_printf (_("the target shrank during the run, from %s to %s (%s)"),
                                  before, after, g_strerror (engine->io_errno));
         }
-      else if (engine->io_errno == ENOTCONN || engine->io_errno == ECONNABORTED)
+      /* I/O in flight when the server exits fails with EIO; the size
+       * asked after it says the connection is gone. */
+      else if (engine->io_errno == ENOTCONN || engine->io_errno == ECONNABORTED ||
+               size_errno == ENOTCONN || size_errno == ECONNABORTED)
         /* TRANSLATORS: why an I/O failed; %s is the system's error message */
         why = g_strdup_printf (_("the filesystem the target is on stopped answering, as when its FUSE server has exited (%s)"),
                                g_strerror (engine->io_errno));
