@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -280,6 +281,27 @@ duel_device_mounts_find_for_path (DuelDeviceMounts *mounts,
         }
     }
   return best;
+}
+
+gboolean
+duel_device_mounts_block_source_of (const char *path,
+                                    dev_t      *out_devnum)
+{
+  g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load ("/", NULL);
+  g_autofree char *real = realpath (path, NULL);
+  const DuelDeviceMount *mount = NULL;
+  struct stat source;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (out_devnum != NULL, FALSE);
+
+  if (mounts != NULL && real != NULL)
+    mount = duel_device_mounts_find_for_path (mounts, real);
+  if (mount == NULL || !g_str_has_prefix (mount->source, "/dev/") ||
+      stat (mount->source, &source) != 0 || !S_ISBLK (source.st_mode))
+    return FALSE;
+  *out_devnum = source.st_rdev;
+  return TRUE;
 }
 
 gboolean

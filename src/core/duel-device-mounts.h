@@ -8,6 +8,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sys/types.h>
 
 G_BEGIN_DECLS
 
@@ -47,6 +48,11 @@ GStrv                  duel_device_mounts_find_mount_points(DuelDeviceMounts  *m
  * matching mount point, the last one mounted when stacked. */
 const DuelDeviceMount *duel_device_mounts_find_for_path    (DuelDeviceMounts  *mounts,
                                                             const char        *path);
+/* The block device the running system's mount table says the filesystem
+ * holding PATH is mounted from, for filesystems whose st_dev is anonymous
+ * (btrfs, overlay): FALSE when it is not a block device under /dev. */
+gboolean               duel_device_mounts_block_source_of  (const char        *path,
+                                                            dev_t             *out_devnum);
 /* TRUE when the block device NAME (e.g. "zram0") with MAJOR:MINOR is active
  * swap. On the running system swap names are also resolved through stat(). */
 gboolean               duel_device_mounts_is_swap_device   (DuelDeviceMounts  *mounts,

@@ -1126,18 +1126,12 @@ _duel_device_for_target (const char  *path,
   if (dev_major == 0)
     {
       /* btrfs and overlay report an anonymous device: ask the mount table. */
-      g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load ("/", NULL);
-      g_autofree char *real = realpath (existing, NULL);
-      const DuelDeviceMount *mount = NULL;
-      struct stat source;
+      dev_t source;
 
-      if (mounts != NULL && real != NULL)
-        mount = duel_device_mounts_find_for_path (mounts, real);
-      if (mount == NULL || !g_str_has_prefix (mount->source, "/dev/") ||
-          stat (mount->source, &source) != 0 || !S_ISBLK (source.st_mode))
+      if (!duel_device_mounts_block_source_of (existing, &source))
         return TRUE;
-      dev_major = major (source.st_rdev);
-      dev_minor = minor (source.st_rdev);
+      dev_major = major (source);
+      dev_minor = minor (source);
     }
   *out_device = duel_device_new_for_devnum ("/", dev_major, dev_minor, out_partition, NULL);
   return TRUE;

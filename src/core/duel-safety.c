@@ -722,20 +722,7 @@ filesystem_device (const char *path,
   if (stat (path, &st) != 0)
     return FALSE;
   if (major (st.st_dev) == 0)
-    {
-      g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load ("/", NULL);
-      g_autofree char *real = realpath (path, NULL);
-      const DuelDeviceMount *mount = NULL;
-      struct stat source;
-
-      if (mounts != NULL && real != NULL)
-        mount = duel_device_mounts_find_for_path (mounts, real);
-      if (mount == NULL || !g_str_has_prefix (mount->source, "/dev/") ||
-          stat (mount->source, &source) != 0 || !S_ISBLK (source.st_mode))
-        return FALSE;
-      *out_devnum = source.st_rdev;
-      return TRUE;
-    }
+    return duel_device_mounts_block_source_of (path, out_devnum);
   *out_devnum = st.st_dev;
   return TRUE;
 }
