@@ -17,6 +17,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,4 +72,42 @@ test_memory_can_limit (void)
 #else
   return test_memory_data_bytes () > 0;
 #endif
+}
+
+/* In the parent, before a hostile file is made: FALSE, with the test
+ * skipped, where the data segment cannot be limited. */
+static inline gboolean
+test_memory_can_limit_or_skip (void)
+{
+  if (test_memory_can_limit ())
+    return TRUE;
+  g_test_skip ("the data segment cannot be limited here (a sanitizer build)");
+  return FALSE;
+}
+
+/* In the parent: writes @text (@length bytes; freed here, it may be large)
+ * to hostile.json in a new folder, names it in the environment @variable
+ * and runs this test again as a subprocess (which limits itself and loads
+ * the file); removes both, then asserts the subprocess passed. */
+static inline void
+test_memory_trap_load (const char *name,
+                       const char *variable,
+                       char       *text,
+                       gsize       length)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-memory-XXXXXX", NULL);
+  g_autofree char *path = NULL;
+
+  g_assert_nonnull (dir);
+  g_assert_nonnull (dir);
+  path = g_build_filename (dir, "hostile.json", NULL);
+  g_assert_true (g_file_set_contents (path, text, (gssize) length, NULL));
+  g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", name, length);
+  g_free (text);
+  g_setenv (variable, path, TRUE);
+
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_test_trap_assert_passed ();
 }
