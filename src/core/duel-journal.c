@@ -19,6 +19,7 @@
 
 #include "duel-error.h"
 #include "duel-journal-private.h"
+#include "duel-json.h"
 #include "duel-json-shape-private.h"
 #include "duel-result-private.h"
 #include "duel-text.h"

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -101,4 +102,157 @@ duel_json_writable_double (double value)
       value = nextafter (value, value < 0 ? -G_MAXDOUBLE : G_MAXDOUBLE);
     }
   return value;
+}
+
+/* Deeper documents are refused before json-glib's recursive parser sees them. */
+#define MAX_NESTING 256
+
+/* Four hex digits at @at, or G_MAXUINT. */
+static guint
+hex4 (const char *data,
+      gsize       length,
+      gsize       at)
+{
+  guint value = 0;
+
+  if (at + 4 > length)
+    return G_MAXUINT;
+  for (gsize k = at; k < at + 4; k++)
+    {
+      int digit = g_ascii_xdigit_value (data[k]);
+
+      if (digit < 0)
+        return G_MAXUINT;
+      value = value * 16 + (guint) digit;
+    }
+  return value;
+}
+
+/* What json-glib 1.6 gets wrong on hostile input, checked on the raw text:
+ * nesting deep enough to overflow its recursive descent, and integers
+ * outside int64, which it wraps around without an error. */
+gboolean
+duel_json_prescan (const char  *data,
+                   gsize        length,
+                   const char **out_problem)
+{
+  guint depth = 0;
+  guint top_level_values = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\' && i + 1 < length && data[i + 1] == 'u')
+            {
+              guint unit = hex4 (data, length, i + 2);
+
+              /* JSON wants four hex digits; json-glib 1.6 reads a shorter
+               * escape as another code unit (swallowing the character
+               * after it) and leaks the string when that unit is a
+               * surrogate without its pair. */
+              if (unit == G_MAXUINT)
+                goto bad_escape;
+              /* A lone surrogate becomes invalid UTF-8 in json-glib. */
+              if (unit >= 0xdc00 && unit <= 0xdfff)
+                goto bad_escape;
+              if (unit >= 0xd800 && unit <= 0xdbff)
+                {
+                  guint low = (i + 7 < length && data[i + 6] == '\\' && data[i + 7] == 'u')
+                              ? hex4 (data, length, i + 8) : G_MAXUINT;
+
+                  if (low < 0xdc00 || low > 0xdfff)
+                    goto bad_escape;
+                  i += 6; /* the low half is part of this character */
+                }
+              i += 5;
+            }
+          else if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      /* json-glib 1.6 leaks what it parsed when more follows the first
+       * value: allow exactly one value at the top level. */
+      if (depth == 0 && !g_ascii_isspace (c) && ++top_level_values > 1)
+        {
+          *out_problem = _("it holds more than one JSON value");
+          return FALSE;
+        }
+
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+
+        case '[':
+        case '{':
+          if (++depth > MAX_NESTING)
+            {
+              *out_problem = _("it is nested too deeply");
+              return FALSE;
+            }
+          break;
+
+        case ']':
+        case '}':
+          if (depth > 0)
+            depth--;
+          break;
+
+        case '-':
+        case '0': case '1': case '2': case '3': case '4':
+        case '5': case '6': case '7': case '8': case '9':
+          {
+            gsize start = i, digits = 0;
+            gboolean fraction = FALSE;
+            char buffer[32];
+            gint64 ignored;
+
+            if (data[i] == '-')
+              i++;
+            while (i < length && g_ascii_isdigit (data[i]))
+              i++, digits++;
+            while (i < length && (data[i] == '.' || data[i] == 'e' || data[i] == 'E' ||
+                                  data[i] == '+' || data[i] == '-' || g_ascii_isdigit (data[i])))
+              i++, fraction = TRUE;
+            if (!fraction && digits > 0)
+              {
+                gsize len = i - start;
+
+                if (len >= sizeof buffer)
+                  goto too_large;
+                memcpy (buffer, data + start, len);
+                buffer[len] = '\0';
+                if (!g_ascii_string_to_signed (buffer, 10, G_MININT64, G_MAXINT64, &ignored, NULL))
+                  goto too_large;
+              }
+            i--;
+          }
+          break;
+
+        default:
+          /* true, false, null (or a word that is none of them, which the
+           * parser refuses): one value, not one per letter. */
+          if (g_ascii_isalpha (c))
+            while (i + 1 < length && g_ascii_isalnum (data[i + 1]))
+              i++;
+          break;
+        }
+    }
+  return TRUE;
+
+too_large:
+  *out_problem = _("it holds an integer too large for 64 bits");
+  return FALSE;
+
+bad_escape:
+  *out_problem = _("it holds a \\u escape that is not a valid character");
+  return FALSE;
 }

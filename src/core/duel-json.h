@@ -44,4 +44,11 @@ void        duel_json_set_double_or_null (JsonObject *object,
  * it is). Finite values only; others are returned as they are. */
 double      duel_json_writable_double    (double      value);
 
+/* What json-glib 1.6 mishandles on hostile text (deep nesting, integers
+ * beyond 64 bits, lone surrogates, more than one top-level value), checked
+ * before parsing. Sets @out_problem to a translated phrase. */
+gboolean    duel_json_prescan         (const char  *data,
+                                       gsize        length,
+                                       const char **out_problem);
+
 G_END_DECLS

@@ -110,17 +110,11 @@ void                  duel_result_add_test         (DuelResult      *self,
 DuelTestRecord       *duel_result_find_test        (DuelResult      *self,
                                                     const char      *name);
 
-/* What json-glib 1.6 mishandles on hostile text (deep nesting, integers
- * beyond 64 bits, lone surrogates, more than one top-level value), checked
- * before parsing. Sets @out_problem to a translated phrase. */
 /* The loader's rule for a file is what every writer must meet: TRUE when
  * what duel_result_save() would write loads again; else the broken rule,
  * as one sentence without a file name. */
 gboolean              duel_result_check_loadable   (DuelResult      *self,
                                                     GError         **error);
-gboolean              duel_json_prescan            (const char      *data,
-                                                    gsize            length,
-                                                    const char     **out_problem);
 
 void                  duel_target_info_clear       (DuelTargetInfo  *info);
 
