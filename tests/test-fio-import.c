@@ -765,10 +765,9 @@ test_hostile_memory (gconstpointer data)
 
       g_assert_nonnull (path);
       g_assert_cmpint (g_stat (path, &st), ==, 0);
-      /* The documented bound (docs/result-format.md) for its jobs, and
-       * 2 MiB for the rest of the process. */
-      bound = MAX (3 * (guint64) st.st_size, G_GUINT64_CONSTANT (16) << 20) +
-              MAX (import->n_tests, 1) * (guint64) (106 << 10);
+      /* The documented bound for its jobs, and 2 MiB for the rest of the
+       * process. */
+      bound = test_memory_documented_bound ((guint64) st.st_size, import->n_tests);
       g_assert_true (test_memory_limit (bound, 2 << 20));
       result = duel_fio_import_file (path, NULL, &error);
       /* As it is: g_print() would convert it to the locale's charset. */

@@ -1482,10 +1482,9 @@ test_hostile_memory (gconstpointer data)
 
       g_assert_nonnull (path);
       g_assert_cmpint (g_stat (path, &st), ==, 0);
-      /* The documented bound (docs/result-format.md): three times the
-       * file, at least 16 MiB, and 106 KiB for its one test; and 2 MiB for
-       * the rest of the process (GLib's and the test's own allocations). */
-      bound = MAX (3 * (guint64) st.st_size, G_GUINT64_CONSTANT (16) << 20) + (106 << 10);
+      /* The documented bound for its one test, and 2 MiB for the rest of
+       * the process (GLib's and the test's own allocations). */
+      bound = test_memory_documented_bound ((guint64) st.st_size, 1);
       g_assert_true (test_memory_limit (bound, 2 << 20));
       result = duel_result_load (path, &error);
       /* As it is: g_print() would convert it to the locale's charset. */
