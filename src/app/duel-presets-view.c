@@ -64,26 +64,13 @@ static void schedule_estimate (DuelPresetsView *self);
 const char *
 duel_preset_title (const char *name)
 {
-  static const struct { const char *name; const char *title; } titles[] = {
-    { "write-saturation", N_("Write Saturation") },
-    { "consistency", N_("Performance Consistency") },
-    { "qos", N_("Quality of Service") },
-    { "standard", N_("Standard Set") },
-    { "review", N_("Full Review") },
-    { "quick", N_("Quick Review") },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
-    if (g_strcmp0 (titles[i].name, name) == 0)
-      return _(titles[i].title);
-  return name;
+  return duel_preset_get_title_for_name (name);
 }
 
 static gboolean
 preset_has_fill (const char *name)
 {
-  return g_strcmp0 (name, "write-saturation") == 0 || g_strcmp0 (name, "review") == 0 ||
-         g_strcmp0 (name, "quick") == 0;
+  return duel_preset_name_has_fill (name);
 }
 
 static char *

@@ -98,17 +98,7 @@ describe_step (const DuelRunStatus *status)
     return g_strdup (_("Measuring the drive’s write speed for the estimate"));
   if (g_strcmp0 (name, "discard") == 0)
     return g_strdup (_("Trimming the span so the drive starts empty"));
-  if (g_strcmp0 (name, DUEL_TEST_WSAT_FILL) == 0)
-    return g_strdup (_("Write saturation: 4 KiB random writes from empty"));
-  if (g_strcmp0 (name, DUEL_TEST_WSAT_READ) == 0)
-    return g_strdup (_("Write saturation: the read score on the filled drive"));
-  if (g_strcmp0 (name, DUEL_TEST_CONSISTENCY) == 0)
-    return g_strdup (_("Performance consistency: 4 KiB random 50/50 mix"));
-  if (g_str_has_prefix (name, DUEL_TEST_QOS_PREFIX))
-    return g_strdup_printf (_("Quality of service: %s"), name + strlen (DUEL_TEST_QOS_PREFIX));
-  if (g_str_has_prefix (name, DUEL_TEST_STD_PREFIX))
-    return g_strdup_printf (_("Standard set: %s"), name + strlen (DUEL_TEST_STD_PREFIX));
-  return g_strdup (name);
+  return duel_review_describe_record (name);
 }
 
 static void

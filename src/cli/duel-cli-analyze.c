@@ -47,7 +47,7 @@ status_words (DuelTestStatus status,
     case DUEL_TEST_STATUS_COMPLETE:  return _("complete");
     case DUEL_TEST_STATUS_CANCELLED: return _("stopped");
     case DUEL_TEST_STATUS_FAILED:    return _("failed");
-    default:                         return duel_test_status_to_string (status);
+    default:                         return duel_test_status_describe (status);
     }
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duel-analysis-private.h"
+#include "review/duel-review-test.h"
 #include "duel-error.h"
 #include "duel-json.h"
 #include "duel-number.h"
@@ -98,18 +99,10 @@ duel_analysis_guess (const DuelTestRecord *record)
 DuelAnalysisKind
 duel_analysis_kind_for_test_name (const char *name)
 {
-  if (name == NULL)
-    return DUEL_ANALYSIS_NONE;
-  if (strcmp (name, DUEL_TEST_WSAT_FILL) == 0)
-    return DUEL_ANALYSIS_SATURATION;
-  if (strcmp (name, DUEL_TEST_WSAT_READ) == 0)
-    return DUEL_ANALYSIS_READ_SCORE;
-  if (strcmp (name, DUEL_TEST_CONSISTENCY) == 0)
-    return DUEL_ANALYSIS_CONSISTENCY;
-  if (g_str_has_prefix (name, DUEL_TEST_QOS_PREFIX))
-    return DUEL_ANALYSIS_QOS;
-  if (g_str_has_prefix (name, DUEL_TEST_STD_PREFIX))
-    return DUEL_ANALYSIS_STANDARD;
+  const DuelReviewStep *step;
+
+  if (duel_review_test_find_step (name, NULL, &step))
+    return step->analysis;
   return DUEL_ANALYSIS_NONE;
 }
 

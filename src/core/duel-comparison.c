@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "duel-comparison.h"
+#include "review/duel-review-test.h"
 #include "duel-json.h"
 #include "duel-number.h"
 #include "duel-error.h"
@@ -826,18 +827,7 @@ duel_comparison_get_section_title (DuelComparison *self,
 
   /* The review's names for the preset's tests, in the session's language;
    * another test (an imported fio job) keeps its own name. */
-  if (g_strcmp0 (test, DUEL_TEST_WSAT_FILL) == 0)
-    title = g_strdup (_("Write saturation"));
-  else if (g_strcmp0 (test, DUEL_TEST_WSAT_READ) == 0)
-    title = g_strdup (_("Read score after the fill"));
-  else if (g_strcmp0 (test, DUEL_TEST_CONSISTENCY) == 0)
-    title = g_strdup (_("Performance consistency"));
-  else if (g_str_has_prefix (test, DUEL_TEST_QOS_PREFIX))
-    title = g_strdup_printf (_("Quality of service: %s"), test + strlen (DUEL_TEST_QOS_PREFIX));
-  else if (g_str_has_prefix (test, DUEL_TEST_STD_PREFIX))
-    title = g_strdup_printf (_("Standard set: %s"), test + strlen (DUEL_TEST_STD_PREFIX));
-  else
-    title = g_strdup (test);
+  title = duel_review_describe_record (test);
   g_hash_table_insert (self->section_titles, g_strdup (test), title);
   return title;
 }
@@ -976,6 +966,8 @@ check_fairness (DuelComparison *self,
   DuelTestRecord *a = duel_result_find_test (self->results[i], test);
   DuelTestRecord *b = duel_result_find_test (self->results[j], test);
   const char *name_a = self->names[i], *name_b = self->names[j];
+  /* The test as people know it, never its record name. */
+  const char *title = duel_comparison_get_section_title (self, test);
   double fa, fb, ma, mb;
 
   if (a == NULL || b == NULL)
@@ -985,56 +977,56 @@ check_fairness (DuelComparison *self,
   fb = span_fraction (self->results[j], b);
   if (isfinite (fa) && isfinite (fb) && fabs (fa - fb) > 0.01)
     warn (self, _("%s: the span covers %.0f %% of %s but %.0f %% of %s."),
-          test, fa * 100, name_a, fb * 100, name_b);
+          title, fa * 100, name_a, fb * 100, name_b);
   else if (a->span_length > 0 && b->span_length > 0 && a->span_length != b->span_length &&
            !isfinite (fa) && !isfinite (fb))
     warn (self, _("%s: the spans differ (%.1f GB on %s, %.1f GB on %s)."),
-          test, a->span_length / 1e9, name_a, b->span_length / 1e9, name_b);
+          title, a->span_length / 1e9, name_a, b->span_length / 1e9, name_b);
 
   ma = capacity_multiple (a);
   mb = capacity_multiple (b);
   if (isfinite (ma) && isfinite (mb) && fabs (ma - mb) > 0.01 * MAX (ma, mb))
-    warn (self, _("%s: %s wrote %.2g× its span but %s wrote %.2g×."), test, name_a, ma, name_b, mb);
+    warn (self, _("%s: %s wrote %.2g× its span but %s wrote %.2g×."), title, name_a, ma, name_b, mb);
   else if (isfinite (ma) != isfinite (mb) && !duel_result_is_published (self->results[i]) &&
            !duel_result_is_published (self->results[j]))
-    warn (self, _("%s: one run was bounded by a capacity multiple, the other was not."), test);
+    warn (self, _("%s: one run was bounded by a capacity multiple, the other was not."), title);
 
   if (a->workload.runtime_ms > 0 && b->workload.runtime_ms > 0 &&
       a->workload.runtime_ms != b->workload.runtime_ms)
     warn (self, _("%s: the run lengths differ (%.0f s on %s, %.0f s on %s)."),
-          test, a->workload.runtime_ms / 1000.0, name_a, b->workload.runtime_ms / 1000.0, name_b);
+          title, a->workload.runtime_ms / 1000.0, name_a, b->workload.runtime_ms / 1000.0, name_b);
   else if (a->runtime_ns > 0 && b->runtime_ns > 0 &&
            a->workload.size_multiple == 0 && b->workload.size_multiple == 0 &&
            a->workload.size_bytes == 0 && b->workload.size_bytes == 0 &&
            fabs ((double) a->runtime_ns - (double) b->runtime_ns) > 0.10 * MAX (a->runtime_ns, b->runtime_ns))
     warn (self, _("%s: the runs lasted %.0f s on %s and %.0f s on %s."),
-          test, a->runtime_ns / 1e9, name_a, b->runtime_ns / 1e9, name_b);
+          title, a->runtime_ns / 1e9, name_a, b->runtime_ns / 1e9, name_b);
 
   if (a->trimmed != b->trimmed && !duel_result_is_published (self->results[i]) &&
       !duel_result_is_published (self->results[j]))
-    warn (self, _("%s: the span was trimmed before the run on %s only."), test, a->trimmed ? name_a : name_b);
+    warn (self, _("%s: the span was trimmed before the run on %s only."), title, a->trimmed ? name_a : name_b);
 
   if (a->workload.block_size != b->workload.block_size)
     warn (self, _("%s: the block sizes differ (%u bytes on %s, %u bytes on %s)."),
-          test, a->workload.block_size, name_a, b->workload.block_size, name_b);
+          title, a->workload.block_size, name_a, b->workload.block_size, name_b);
 
   if (a->workload.queue_depth != b->workload.queue_depth)
     warn (self, _("%s: the queue depths differ (%u on %s, %u on %s)."),
-          test, a->workload.queue_depth, name_a, b->workload.queue_depth, name_b);
+          title, a->workload.queue_depth, name_a, b->workload.queue_depth, name_b);
 
   if (a->workload.numjobs != b->workload.numjobs)
     warn (self, _("%s: the numbers of jobs differ (%u on %s, %u on %s)."),
-          test, a->workload.numjobs, name_a, b->workload.numjobs, name_b);
+          title, a->workload.numjobs, name_a, b->workload.numjobs, name_b);
 
   if (a->workload.read_percent != b->workload.read_percent || a->workload.pattern != b->workload.pattern)
     warn (self, _("%s: the access patterns differ (%s %u %% read on %s, %s %u %% read on %s)."),
-          test, duel_workload_get_rw_name (&a->workload), a->workload.read_percent, name_a,
+          title, duel_workload_get_rw_name (&a->workload), a->workload.read_percent, name_a,
           duel_workload_get_rw_name (&b->workload), b->workload.read_percent, name_b);
 
   if (a->status != DUEL_TEST_STATUS_COMPLETE || b->status != DUEL_TEST_STATUS_COMPLETE)
-    warn (self, _("%s: the run on %s did not complete (%s)."), test,
+    warn (self, _("%s: the run on %s did not complete (%s)."), title,
           a->status != DUEL_TEST_STATUS_COMPLETE ? name_a : name_b,
-          duel_test_status_to_string (a->status != DUEL_TEST_STATUS_COMPLETE ? a->status : b->status));
+          duel_test_status_describe (a->status != DUEL_TEST_STATUS_COMPLETE ? a->status : b->status));
 }
 
 /* ---- Notes -------------------------------------------------------------------- */
@@ -1098,7 +1090,7 @@ add_notes (DuelComparison *self,
 static void
 build (DuelComparison *self)
 {
-  GPtrArray *only[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };   /* borrowed names */
+  GPtrArray *only[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };   /* borrowed titles */
 
   for (guint d = 0; d < self->n_drives; d++)
     {
@@ -1138,7 +1130,7 @@ build (DuelComparison *self)
             continue;   /* an earlier drive ran it, and it was left out there */
           if (self->n_drives > 1 && holders < 2)
             {
-              g_ptr_array_add (only[d], record->name);
+              g_ptr_array_add (only[d], (gpointer) duel_comparison_get_section_title (self, record->name));
               continue;
             }
           g_ptr_array_add (self->tests, g_strdup (record->name));
@@ -1149,10 +1141,12 @@ build (DuelComparison *self)
               if (duel_result_find_test (self->results[e], record->name) != NULL)
                 check_fairness (self, record->name, d, e);
               else
-                warn (self, _("%s was not run on %s; its rows are empty there."), record->name, self->names[e]);
+                warn (self, _("%s was not run on %s; its rows are empty there."),
+                      duel_comparison_get_section_title (self, record->name), self->names[e]);
             }
           for (guint e = 0; e < d; e++)
-            warn (self, _("%s was not run on %s; its rows are empty there."), record->name, self->names[e]);
+            warn (self, _("%s was not run on %s; its rows are empty there."),
+                  duel_comparison_get_section_title (self, record->name), self->names[e]);
         }
     }
 

@@ -13,6 +13,7 @@
 #include "duel-json.h"
 #include "duel-preset.h"
 #include "duel-probe.h"
+#include "review/duel-review-test.h"
 
 #define MIB                  (G_GUINT64_CONSTANT (1) << 20)
 #define GIB                  (G_GUINT64_CONSTANT (1) << 30)
@@ -22,41 +23,32 @@
 #define NOMINAL_FILL_RATE    (100.0 * 1e6)
 #define DISCARD_WEIGHT_S     0.5
 
-enum
-{
-  SECTION_WSAT        = 1 << 0,
-  SECTION_CONSISTENCY = 1 << 1,
-  SECTION_QOS         = 1 << 2,
-  SECTION_STANDARD    = 1 << 3,
-  SECTION_ALL         = 0xf,
-};
-
+/* A preset is a list of review tests (src/core/review/), run in order. */
 typedef struct
 {
   const char *name;
-  const char *description;    /* translatable */
-  guint       sections;
+  const char *title;           /* translatable, for the preset list */
+  const char *description;     /* translatable; NULL: the one test's own */
+  const char *tests[6];        /* review test ids, NULL-terminated */
   gboolean    quick;
 } PresetInfo;
 
 static const PresetInfo presets[] = {
-  { "write-saturation", N_("Discard, then 4K random write QD32 to 2x the capacity, then a 4K random read score"),
-    SECTION_WSAT, FALSE },
-  { "consistency", N_("4K random 50/50 read/write QD32 for 20 minutes, per-second IOPS"),
-    SECTION_CONSISTENCY, FALSE },
-  { "qos", N_("Latency percentiles of 4K random read and write at QD1 and QD32, and a 50/50 mix"),
-    SECTION_QOS, FALSE },
-  { "standard", N_("128K sequential read and write QD32, 4K random read and write at QD1 and QD32"),
-    SECTION_STANDARD, FALSE },
-  { "review", N_("The whole review: write saturation, consistency, QoS and the standard set"),
-    SECTION_ALL, FALSE },
-  { "quick", N_("The whole review scaled to finish within two minutes on a 1 GiB file"),
-    SECTION_ALL, TRUE },
+  { "write-saturation", N_("Write Saturation"), NULL, { "write-saturation" }, FALSE },
+  { "consistency", N_("Performance Consistency"), NULL, { "consistency" }, FALSE },
+  { "qos", N_("Quality of Service"), NULL, { "qos" }, FALSE },
+  { "standard", N_("Standard Set"), NULL, { "standard" }, FALSE },
+  { "review", N_("Full Review"), N_("The whole review: write saturation, consistency, QoS and the standard set"),
+    { "write-saturation", "consistency", "qos", "standard" }, FALSE },
+  { "quick", N_("Quick Review"), N_("The whole review scaled to finish within two minutes on a 1 GiB file"),
+    { "write-saturation", "consistency", "qos", "standard" }, TRUE },
 };
 
 static const char * const preset_names[] = {
   "write-saturation", "consistency", "qos", "standard", "review", "quick", NULL,
 };
+
+#define MAX_REVIEW_TESTS 16
 
 /* The effective parameters after defaults and overrides. */
 typedef struct
@@ -64,10 +56,7 @@ typedef struct
   guint64  span_bytes;          /* 0 until prepared: the whole target */
   double   capacity_multiple;
   guint64  fill_max_ms;         /* 0: the fill is bounded by size alone */
-  guint64  read_score_ms;
-  guint64  consistency_ms;
-  guint64  qos_ms;
-  guint64  standard_ms;
+  guint64  runtime_ms[MAX_REVIEW_TESTS]; /* each timed step, by the test's place in duel_review_tests_get_all() */
   guint64  round_ms;
   guint    interval_ms;
   gboolean no_trim;
@@ -158,7 +147,49 @@ duel_preset_describe (const char *name)
 {
   const PresetInfo *info = find_preset (name);
 
-  return info != NULL ? g_dgettext (GETTEXT_PACKAGE, info->description) : NULL;
+  if (info == NULL)
+    return NULL;
+  if (info->description == NULL)
+    return duel_review_test_get_description (duel_review_test_find (info->tests[0]));
+  return g_dgettext (GETTEXT_PACKAGE, info->description);
+}
+
+const char *
+duel_preset_get_title_for_name (const char *name)
+{
+  const PresetInfo *info = find_preset (name);
+
+  return info != NULL ? g_dgettext (GETTEXT_PACKAGE, info->title) : name;
+}
+
+gboolean
+duel_preset_name_has_fill (const char *name)
+{
+  const PresetInfo *info = find_preset (name);
+
+  if (info == NULL)
+    return FALSE;
+  for (guint t = 0; info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
+
+      for (guint s = 0; s < test->n_steps; s++)
+        if (test->steps[s].fill)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* The place of @test in duel_review_tests_get_all(): its runtime's slot. */
+static guint
+test_slot (const DuelReviewTest *test)
+{
+  const DuelReviewTest * const *all = duel_review_tests_get_all ();
+
+  for (guint i = 0; all[i] != NULL; i++)
+    if (all[i] == test)
+      return i;
+  g_assert_not_reached ();
 }
 
 DuelPreset *
@@ -167,6 +198,7 @@ duel_preset_new (const char               *name,
                  GError                  **error)
 {
   const PresetInfo *info = find_preset (name);
+  const DuelReviewTest * const *all = duel_review_tests_get_all ();
   g_autoptr(DuelPreset) self = NULL;
   g_autofree char *list = NULL;
   Plan *plan;
@@ -187,27 +219,14 @@ duel_preset_new (const char               *name,
     duel_preset_options_init (&self->options);
 
   plan = &self->plan;
-  if (info->quick)
-    *plan = (Plan) {
-      .capacity_multiple = 2,
-      .fill_max_ms = 30 * SEC_MS,
-      .read_score_ms = 5 * SEC_MS,
-      .consistency_ms = 15 * SEC_MS,
-      .qos_ms = 4 * SEC_MS,
-      .standard_ms = 3 * SEC_MS,
-      .round_ms = 1 * SEC_MS,
-      .interval_ms = 100,
-    };
-  else
-    *plan = (Plan) {
-      .capacity_multiple = 2,
-      .read_score_ms = 60 * SEC_MS,
-      .consistency_ms = 1200 * SEC_MS,
-      .qos_ms = 60 * SEC_MS,
-      .standard_ms = 60 * SEC_MS,
-      .round_ms = 60 * SEC_MS,
-      .interval_ms = DUEL_WORKLOAD_DEFAULT_INTERVAL_MS,
-    };
+  *plan = (Plan) {
+    .capacity_multiple = 2,
+    .fill_max_ms = info->quick ? 30 * SEC_MS : 0,
+    .round_ms = info->quick ? 1 * SEC_MS : 60 * SEC_MS,
+    .interval_ms = info->quick ? 100 : DUEL_WORKLOAD_DEFAULT_INTERVAL_MS,
+  };
+  for (guint i = 0; all[i] != NULL; i++)
+    plan->runtime_ms[i] = info->quick ? all[i]->quick_runtime_ms : all[i]->runtime_ms;
 
   if (self->options.span_bytes > 0)
     plan->span_bytes = self->options.span_bytes;
@@ -225,8 +244,8 @@ duel_preset_new (const char               *name,
     }
   if (self->options.runtime_ms > 0)
     {
-      plan->read_score_ms = plan->consistency_ms = self->options.runtime_ms;
-      plan->qos_ms = plan->standard_ms = self->options.runtime_ms;
+      for (guint i = 0; all[i] != NULL; i++)
+        plan->runtime_ms[i] = self->options.runtime_ms;
     }
   if (self->options.interval_ms > 0)
     plan->interval_ms = self->options.interval_ms;
@@ -271,34 +290,44 @@ duel_preset_get_analysis_params (DuelPreset *self)
   return &self->analysis;
 }
 
+static double  fill_weight   (DuelPreset *self,
+                              guint64     fill_bytes);
+static guint64 fill_bytes_of (DuelPreset *self);
+
 static void
-add_test (DuelPreset       *self,
-          const char       *name,
-          const char       *section,
-          DuelAnalysisKind  analysis,
-          DuelPattern       pattern,
-          guint32           block_size,
-          guint32           queue_depth,
-          guint             read_percent,
-          guint64           runtime_ms)
+add_test (DuelPreset           *self,
+          const DuelReviewTest *test,
+          const DuelReviewStep *info)
 {
   DuelPresetStep step = {
     .kind = DUEL_PRESET_STEP_TEST,
-    .name = name,
-    .section = section,
-    .analysis = analysis,
-    .weight_s = runtime_ms / 1e3,
+    .name = info->name,
+    .section = test->id,
+    .analysis = info->analysis,
+    .test = test,
+    .info = info,
   };
 
   duel_workload_init (&step.workload);
-  step.workload.pattern = pattern;
-  step.workload.block_size = block_size;
-  step.workload.queue_depth = queue_depth;
-  step.workload.read_percent = read_percent;
+  step.workload.pattern = info->pattern;
+  step.workload.block_size = info->block_size;
+  step.workload.queue_depth = info->queue_depth;
+  step.workload.numjobs = MAX (info->numjobs, 1);
+  step.workload.read_percent = info->read_percent;
   step.workload.span_offset = 0;
   step.workload.span_length = self->plan.span_bytes;
-  step.workload.runtime_ms = runtime_ms;
   step.workload.interval_ms = self->plan.interval_ms;
+  if (info->fill)
+    {
+      step.workload.size_multiple = self->plan.capacity_multiple;
+      step.workload.runtime_ms = self->plan.fill_max_ms;
+      step.weight_s = fill_weight (self, fill_bytes_of (self));
+    }
+  else
+    {
+      step.workload.runtime_ms = self->plan.runtime_ms[test_slot (test)];
+      step.weight_s = step.workload.runtime_ms / 1e3;
+    }
   /* A seed per step: the read score must not replay the fill's offsets. */
   step.workload.seed += self->steps->len;
   g_array_append_val (self->steps, step);
@@ -391,8 +420,6 @@ prepare_steps (DuelPreset  *self,
                const char  *display,
                GError     **error)
 {
-  guint sections = self->info->sections;
-
   if (self->options.span_bytes > 0)
     {
       if (self->options.span_bytes > size)
@@ -421,60 +448,24 @@ prepare_steps (DuelPreset  *self,
 
   g_array_set_size (self->steps, 0);
 
-  if (sections & SECTION_WSAT)
+  for (guint t = 0; self->info->tests[t] != NULL; t++)
     {
-      DuelPresetStep *fill;
+      const DuelReviewTest *test = duel_review_test_find (self->info->tests[t]);
 
-      if (!self->plan.no_trim)
+      if (test->trim_first && !self->plan.no_trim)
         {
           DuelPresetStep discard = {
             .kind = DUEL_PRESET_STEP_DISCARD,
             .name = "discard",
-            .section = "write-saturation",
+            .section = test->id,
+            .test = test,
             .weight_s = DISCARD_WEIGHT_S,
           };
           duel_workload_init (&discard.workload);
           g_array_append_val (self->steps, discard);
         }
-      add_test (self, DUEL_TEST_WSAT_FILL, "write-saturation", DUEL_ANALYSIS_SATURATION,
-                DUEL_PATTERN_RANDOM, 4096, 32, 0, self->plan.fill_max_ms);
-      fill = &g_array_index (self->steps, DuelPresetStep, self->steps->len - 1);
-      fill->workload.size_multiple = self->plan.capacity_multiple;
-      fill->weight_s = fill_weight (self, fill_bytes_of (self));
-      add_test (self, DUEL_TEST_WSAT_READ, "write-saturation", DUEL_ANALYSIS_READ_SCORE,
-                DUEL_PATTERN_RANDOM, 4096, 32, 100, self->plan.read_score_ms);
-    }
-  if (sections & SECTION_CONSISTENCY)
-    add_test (self, DUEL_TEST_CONSISTENCY, "consistency", DUEL_ANALYSIS_CONSISTENCY,
-              DUEL_PATTERN_RANDOM, 4096, 32, 50, self->plan.consistency_ms);
-  if (sections & SECTION_QOS)
-    {
-      add_test (self, "qos-read-qd1", "qos", DUEL_ANALYSIS_QOS,
-                DUEL_PATTERN_RANDOM, 4096, 1, 100, self->plan.qos_ms);
-      add_test (self, "qos-write-qd1", "qos", DUEL_ANALYSIS_QOS,
-                DUEL_PATTERN_RANDOM, 4096, 1, 0, self->plan.qos_ms);
-      add_test (self, "qos-read-qd32", "qos", DUEL_ANALYSIS_QOS,
-                DUEL_PATTERN_RANDOM, 4096, 32, 100, self->plan.qos_ms);
-      add_test (self, "qos-write-qd32", "qos", DUEL_ANALYSIS_QOS,
-                DUEL_PATTERN_RANDOM, 4096, 32, 0, self->plan.qos_ms);
-      add_test (self, "qos-mix-qd32", "qos", DUEL_ANALYSIS_QOS,
-                DUEL_PATTERN_RANDOM, 4096, 32, 50, self->plan.qos_ms);
-    }
-  if (sections & SECTION_STANDARD)
-    {
-      /* Writes before reads, so that a fresh file target has data to read. */
-      add_test (self, "std-seq-write", "standard", DUEL_ANALYSIS_STANDARD,
-                DUEL_PATTERN_SEQUENTIAL, 128 * 1024, 32, 0, self->plan.standard_ms);
-      add_test (self, "std-seq-read", "standard", DUEL_ANALYSIS_STANDARD,
-                DUEL_PATTERN_SEQUENTIAL, 128 * 1024, 32, 100, self->plan.standard_ms);
-      add_test (self, "std-rand-read-qd1", "standard", DUEL_ANALYSIS_STANDARD,
-                DUEL_PATTERN_RANDOM, 4096, 1, 100, self->plan.standard_ms);
-      add_test (self, "std-rand-write-qd1", "standard", DUEL_ANALYSIS_STANDARD,
-                DUEL_PATTERN_RANDOM, 4096, 1, 0, self->plan.standard_ms);
-      add_test (self, "std-rand-read-qd32", "standard", DUEL_ANALYSIS_STANDARD,
-                DUEL_PATTERN_RANDOM, 4096, 32, 100, self->plan.standard_ms);
-      add_test (self, "std-rand-write-qd32", "standard", DUEL_ANALYSIS_STANDARD,
-                DUEL_PATTERN_RANDOM, 4096, 32, 0, self->plan.standard_ms);
+      for (guint s = 0; s < test->n_steps; s++)
+        add_test (self, test, &test->steps[s]);
     }
 
   /* Let the engine's own checks speak for the target before any I/O. */
@@ -487,6 +478,14 @@ prepare_steps (DuelPreset  *self,
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+duel_preset_step_is_fill (const DuelPresetStep *step)
+{
+  g_return_val_if_fail (step != NULL, FALSE);
+
+  return step->kind == DUEL_PRESET_STEP_TEST && step->info != NULL && step->info->fill;
 }
 
 guint
@@ -510,6 +509,7 @@ duel_preset_get_step (DuelPreset *self,
 JsonNode *
 duel_preset_get_parameters (DuelPreset *self)
 {
+  const DuelReviewTest * const *all = duel_review_tests_get_all ();
   JsonObject *object;
   JsonNode *node;
   const Plan *plan;
@@ -522,10 +522,8 @@ duel_preset_get_parameters (DuelPreset *self)
   json_object_set_int_member (object, "span_bytes", (gint64) plan->span_bytes);
   json_object_set_double_member (object, "capacity_multiple", duel_json_writable_double (plan->capacity_multiple));
   json_object_set_int_member (object, "fill_max_ms", (gint64) plan->fill_max_ms);
-  json_object_set_int_member (object, "read_score_ms", (gint64) plan->read_score_ms);
-  json_object_set_int_member (object, "consistency_ms", (gint64) plan->consistency_ms);
-  json_object_set_int_member (object, "qos_ms", (gint64) plan->qos_ms);
-  json_object_set_int_member (object, "standard_ms", (gint64) plan->standard_ms);
+  for (guint i = 0; all[i] != NULL; i++)
+    json_object_set_int_member (object, all[i]->runtime_key, (gint64) plan->runtime_ms[i]);
   json_object_set_int_member (object, "round_ms", (gint64) plan->round_ms);
   json_object_set_int_member (object, "interval_ms", plan->interval_ms);
   json_object_set_boolean_member (object, "trim", !plan->no_trim);
@@ -553,7 +551,7 @@ duel_preset_estimate (DuelPreset          *self,
     return FALSE;
 
   for (guint i = 0; i < self->steps->len; i++)
-    has_fill |= g_strcmp0 (g_array_index (self->steps, DuelPresetStep, i).name, DUEL_TEST_WSAT_FILL) == 0;
+    has_fill |= duel_preset_step_is_fill (&g_array_index (self->steps, DuelPresetStep, i));
   if (has_fill)
     fill_bytes = fill_bytes_of (self);
 
@@ -583,7 +581,7 @@ duel_preset_estimate (DuelPreset          *self,
     {
       DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, i);
 
-      if (g_strcmp0 (step->name, DUEL_TEST_WSAT_FILL) == 0)
+      if (duel_preset_step_is_fill (step))
         {
           step->weight_s = fill_weight (self, fill_bytes);
           out->fill_seconds = step->weight_s;
@@ -743,7 +741,7 @@ duel_preset_run (DuelPreset    *self,
       record = duel_test_record_new (step->name, &step->workload);
       record->preset = g_strdup (self->info->name);
       set_record_details (self, record, step);
-      if (g_strcmp0 (step->name, DUEL_TEST_WSAT_FILL) == 0)
+      if (duel_preset_step_is_fill (step))
         {
           JsonObject *details = duel_test_record_get_details (record);
           JsonObject *discard = json_object_new ();

@@ -26,6 +26,7 @@
 #include "duel-engine.h"
 #include "duel-result.h"
 #include "duel-target.h"
+#include "review/duel-review-test.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,8 @@ typedef struct
   DuelWorkload       workload;  /* tests only */
   DuelAnalysisKind   analysis;
   double             weight_s;  /* expected seconds, for the overall fraction */
+  const DuelReviewTest *test;   /* the review test it belongs to */
+  const DuelReviewStep *info;   /* its step there; NULL for a discard */
 } DuelPresetStep;
 
 typedef struct
@@ -100,6 +103,12 @@ void                 duel_preset_options_init       (DuelPresetOptions        *o
 const char * const  *duel_preset_get_names          (void);
 /* A translated one-line description of a preset name, NULL when unknown. */
 const char          *duel_preset_describe           (const char               *name);
+/* Its translated title ("Quick Review"); @name itself when unknown. */
+const char          *duel_preset_get_title_for_name (const char               *name);
+/* Whether the preset fills the drive (and so trims, probes and takes a multiple). */
+gboolean             duel_preset_name_has_fill      (const char               *name);
+/* Whether @step is a fill: bounded by bytes written, not by time. */
+gboolean             duel_preset_step_is_fill       (const DuelPresetStep     *step);
 
 DuelPreset          *duel_preset_new                (const char               *name,
                                                      const DuelPresetOptions  *options,

@@ -1077,7 +1077,7 @@ static gboolean
 preset_has_fill (DuelPreset *preset)
 {
   for (guint i = 0; i < duel_preset_get_n_steps (preset); i++)
-    if (g_strcmp0 (duel_preset_get_step (preset, i)->name, DUEL_TEST_WSAT_FILL) == 0)
+    if (duel_preset_step_is_fill (duel_preset_get_step (preset, i)))
       return TRUE;
   return FALSE;
 }

@@ -2,6 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "duel-json.h"
@@ -77,6 +80,20 @@ duel_test_status_to_string (DuelTestStatus status)
   if ((guint) status < G_N_ELEMENTS (status_names))
     return status_names[status];
   return "failed";
+}
+
+const char *
+duel_test_status_describe (DuelTestStatus status)
+{
+  switch (status)
+    {
+    case DUEL_TEST_STATUS_PENDING:   return _("not run");
+    case DUEL_TEST_STATUS_RUNNING:   return _("interrupted");
+    case DUEL_TEST_STATUS_COMPLETE:  return _("complete");
+    case DUEL_TEST_STATUS_CANCELLED: return _("stopped");
+    case DUEL_TEST_STATUS_FAILED:
+    default:                         return _("failed");
+    }
 }
 
 gboolean

@@ -64,6 +64,8 @@ DuelTestRecord *duel_test_record_new             (const char           *name,
 DuelTestRecord *duel_test_record_ref             (DuelTestRecord       *record);
 void            duel_test_record_unref           (DuelTestRecord       *record);
 const char     *duel_test_status_to_string       (DuelTestStatus        status);
+/* The status in words, translated: "stopped" (the file says "cancelled"). */
+const char     *duel_test_status_describe        (DuelTestStatus        status);
 gboolean        duel_test_status_from_string     (const char           *text,
                                                   DuelTestStatus       *out_status);
 

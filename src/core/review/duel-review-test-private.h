@@ -1,0 +1,19 @@
+/* duel-review-test-private.h — the descriptors, one per file in this folder
+ *
+ * A new review test: a file here with its DuelReviewTest, its line in
+ * duel-review-tests.c's list, in meson.build and in po/POTFILES.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "duel-review-test.h"
+
+G_BEGIN_DECLS
+
+extern const DuelReviewTest _duel_review_test_write_saturation;
+extern const DuelReviewTest _duel_review_test_consistency;
+extern const DuelReviewTest _duel_review_test_qos;
+extern const DuelReviewTest _duel_review_test_standard;
+
+G_END_DECLS

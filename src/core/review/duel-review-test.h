@@ -1,0 +1,81 @@
+/* duel-review-test.h — one descriptor per review test; a preset is a list of them
+ *
+ * A review test (write saturation, consistency, QoS, the standard set, the
+ * CrystalDiskMark set) is described once, in a file of its own under
+ * src/core/review/: its id (kept in each record's details.section, never
+ * shown), its translated title and description, the lengths of its timed
+ * steps, and its steps as data: each step's record name, its translated
+ * title, the workload, the analysis its record gets and the live view that
+ * shows it while it runs. duel-preset.c builds a run from these tables and
+ * nothing else; a record's name is looked up here, and only here, to know
+ * which test and step it came from.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "duel-analysis.h"
+#include "duel-workload.h"
+
+G_BEGIN_DECLS
+
+/* What the Run page draws while a step runs. */
+typedef enum
+{
+  DUEL_LIVE_VIEW_NONE,          /* a trim, or a test no review test gave */
+  DUEL_LIVE_VIEW_WRITE_CURVE,   /* IOPS over % of capacity written */
+  DUEL_LIVE_VIEW_INTERVALS,     /* IOPS per interval */
+  DUEL_LIVE_VIEW_LATENCY,       /* the latency distribution so far */
+  DUEL_LIVE_VIEW_BARS,          /* MB/s and IOPS of each step so far */
+} DuelLiveView;
+
+typedef struct
+{
+  const char       *name;          /* the record's name ("qos-read-qd1"); never shown */
+  const char       *title;         /* translatable: "4K random read QD1"; NULL: the test's title alone */
+  DuelAnalysisKind  analysis;
+  DuelPattern       pattern;
+  guint32           block_size;
+  guint32           queue_depth;   /* per job */
+  guint             numjobs;       /* 0 or 1: one job */
+  guint             read_percent;
+  gboolean          fill;          /* written to capacity_multiple x the span, not timed */
+  DuelLiveView      live_view;
+} DuelReviewStep;
+
+typedef struct
+{
+  const char           *id;               /* "qos": details.section, preset names; never shown */
+  const char           *title;            /* translatable: "Quality of service" */
+  const char           *description;      /* translatable: one line for the preset list and --help */
+  const char           *runtime_key;      /* the timed steps' length in preset_parameters: "qos_ms" */
+  guint64               runtime_ms;       /* each timed step, in the review */
+  guint64               quick_runtime_ms; /* each timed step, in the quick review */
+  gboolean              trim_first;       /* a discard before the first step (unless no_trim) */
+  guint                 passes;           /* how often the steps run by default (1; CrystalDiskMark: 5) */
+  const DuelReviewStep *steps;
+  guint                 n_steps;
+} DuelReviewTest;
+
+/* Every review test, in the review's order; NULL-terminated. */
+const DuelReviewTest * const *duel_review_tests_get_all  (void);
+const DuelReviewTest         *duel_review_test_find      (const char            *id);
+/* The translated title: "Quality of service". */
+const char                   *duel_review_test_get_title (const DuelReviewTest  *test);
+/* The translated description: one line. */
+const char                   *duel_review_test_get_description (const DuelReviewTest *test);
+/* The test and step a record's name comes from; FALSE for a name no
+ * review test gives (an imported fio job, a plain run). */
+gboolean                      duel_review_test_find_step (const char            *record_name,
+                                                          const DuelReviewTest **out_test,
+                                                          const DuelReviewStep **out_step);
+/* A record's title in the session's language: "Quality of service: 4K
+ * random read, QD1"; a name no review test gives is returned as it is. */
+char                         *duel_review_describe_record (const char           *record_name);
+/* The live view of a record's step: IOPS per interval for a name no review
+ * test gives (a plain run's workload). */
+DuelLiveView                  duel_review_live_view_for_record (const char      *record_name);
+
+G_END_DECLS
