@@ -342,7 +342,8 @@ draw_cover (DuelComparison       *comparison,
   flow_text (flow, DUEL_CHART_TEXT_TABLE_HEADER, &style->foreground, _("Parameters"), 0);
   for (guint t = 0; tests[t] != NULL; t++)
     {
-      flow_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground, tests[t], 12);
+      flow_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground,
+                 duel_comparison_get_section_title (comparison, tests[t]), 12);
       for (guint d = 0; d < n; d++)
         {
           DuelTestRecord *record = duel_result_find_test (duel_comparison_get_result (comparison, d), tests[t]);

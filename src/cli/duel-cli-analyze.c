@@ -17,6 +17,8 @@
 
 #include "duel-cli.h"
 #include "duel-json.h"
+#include "duel-preset.h"
+#include "review/duel-review-test.h"
 #include "duel-cli-figures.h"
 #include "duel-text.h"
 
@@ -57,9 +59,12 @@ static void
 print_heading (const DuelTestRecord *record,
                const char           *missing_journal)
 {
-  /* TRANSLATORS: test name, preset, status */
-  printf (_("%s (%s, %s)\n"), record->name,
-          record->preset ? record->preset : _("no preset"), status_words (record->status, missing_journal));
+  g_autofree char *title = duel_review_describe_record (record->name);
+
+  /* TRANSLATORS: the test's title, the preset's, the status: "Write saturation (Quick Review, complete)" */
+  printf (_("%s (%s, %s)\n"), title,
+          record->preset ? duel_preset_get_title_for_name (record->preset) : _("no preset"),
+          status_words (record->status, missing_journal));
   /* What the run recorded after the file's last save was in the journal:
    * a test the file has as pending or running may have more, or have run. */
   if (missing_journal != NULL &&

@@ -18,6 +18,7 @@
 #include "duel-error.h"
 #include "duel-number.h"
 #include "duel-text.h"
+#include "review/duel-review-test.h"
 
 void
 duel_cli_print_error (const GError *error)
@@ -209,9 +210,11 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
   static const char *direction_names[] = { N_("read"), N_("write") };
   g_autofree char *mix = NULL;
   g_autofree char *jobs = NULL;
+  g_autofree char *title = NULL;
 
   g_return_if_fail (record != NULL);
 
+  title = duel_review_describe_record (record->name);
   if (record->workload.read_percent > 0 && record->workload.read_percent < 100)
     /* TRANSLATORS: the read share of a mixed workload */
     mix = g_strdup_printf (_(", %u %% read"), record->workload.read_percent);
@@ -221,14 +224,14 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
 
   /* TRANSLATORS: name (rw, mix, block size, queue depth, jobs): seconds, status */
   printf (_("%s (%s%s, block %u B, queue depth %u%s): %.1f s, %s\n"),
-          record->name,
+          title,
           duel_workload_get_rw_name (&record->workload),
           mix ? mix : "",
           record->workload.block_size,
           record->workload.queue_depth,
           jobs ? jobs : "",
           record->runtime_ns / 1e9,
-          duel_test_status_to_string (record->status));
+          duel_test_status_describe (record->status));
 
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {

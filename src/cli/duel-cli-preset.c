@@ -86,6 +86,15 @@ print_estimate (const DuelPresetEstimate *estimate)
   fflush (stdout);
 }
 
+/* The step as people call it: "Quality of service: 4K random read QD1". */
+static char *
+step_title (const DuelPresetStep *step)
+{
+  if (step->kind == DUEL_PRESET_STEP_DISCARD)
+    return g_strdup (_("Trim"));
+  return duel_review_describe_record (step->name);
+}
+
 static char *
 describe_step (const DuelPresetStep *step)
 {
@@ -151,10 +160,11 @@ step_started_cb (DuelRun    *run,
 {
   const DuelPresetStep *step = duel_preset_get_step (duel_run_get_preset (run), index);
   g_autofree char *what = describe_step (step);
+  g_autofree char *title = step_title (step);
 
   g_clear_pointer (&view->progress, duel_cli_progress_free);
   printf (_("[%u/%u, %d %%] %s: %s\n"), index + 1, n_steps, (int) floor (fraction_done * 100.0),
-          step->name, what);
+          title, what);
   fflush (stdout);
 }
 
@@ -172,8 +182,9 @@ progress_cb (DuelRun    *run,
   /* The label carries the whole preset's progress; rebuild it when that moves. */
   if (view->progress == NULL || percent != view->progress_percent)
     {
+      g_autofree char *title = duel_review_describe_record (status->test_name);
       g_autofree char *label = g_strdup_printf ("[%u/%u, %d %%] %s", status->test_index + 1,
-                                                status->n_tests, percent, status->test_name);
+                                                status->n_tests, percent, title);
 
       g_clear_pointer (&view->progress, duel_cli_progress_free);
       view->progress = duel_cli_progress_new (label);

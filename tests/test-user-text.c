@@ -1,0 +1,274 @@
+/* test-user-text.c — no test id reaches what people read, in English or in zh_TW
+ *
+ * Record names ("qos-read-qd1"), review test ids ("write-saturation") and
+ * preset names are keys in files and options, not words. This test makes
+ * two results holding every review test's records, with the differences
+ * that bring out fairness warnings, a stopped test and a test one drive
+ * lacks, and reads everything the comparison, the charts, the Markdown
+ * report, the Run page's step line and the CLI's analyze and compare print.
+ * None may hold an id. Meson runs it twice: in English and with
+ * LANGUAGE=zh_TW against the built catalogue.
+ *
+ * Ids that are plain words ("consistency", "qos", "standard", "review",
+ * "quick") cannot be told from the words around them and are left out of
+ * the search; every other id holds a hyphen.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "duel-chart-export.h"
+#include "duel-preset.h"
+#include "review/duel-review-test.h"
+#include "test-chart-helpers.h"
+#include "test-dir.h"
+
+/* Every id with a hyphen: record names, review test ids, preset names. */
+static GPtrArray *
+collect_ids (void)
+{
+  GPtrArray *ids = g_ptr_array_new ();
+  const DuelReviewTest * const *all = duel_review_tests_get_all ();
+
+  for (guint i = 0; all[i] != NULL; i++)
+    {
+      g_ptr_array_add (ids, (gpointer) all[i]->id);
+      for (guint s = 0; s < all[i]->n_steps; s++)
+        g_ptr_array_add (ids, (gpointer) all[i]->steps[s].name);
+    }
+  for (const char * const *n = duel_preset_get_names (); *n != NULL; n++)
+    g_ptr_array_add (ids, (gpointer) *n);
+  return ids;
+}
+
+static void
+check_text (GPtrArray  *ids,
+            const char *where,
+            const char *text)
+{
+  if (text == NULL)
+    return;
+  for (guint i = 0; i < ids->len; i++)
+    {
+      const char *id = g_ptr_array_index (ids, i);
+
+      if (strchr (id, '-') == NULL)
+        continue;
+      if (strstr (text, id) != NULL)
+        g_error ("%s shows the id “%s”:\n%s", where, id, text);
+    }
+}
+
+/* A pair with every test, and the differences the warnings speak of. */
+static void
+make_results (DuelResult **out_a,
+              DuelResult **out_b)
+{
+  DuelTestRecord *record;
+  GPtrArray *tests;
+
+  test_make_pair (out_a, out_b);
+  tests = duel_result_get_tests (*out_b);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      record = g_ptr_array_index (tests, i);
+      if (g_str_has_prefix (record->name, "qos-"))
+        record->workload.runtime_ms = 4000;
+      if (g_str_has_prefix (record->name, "std-rand-write"))
+        record->status = DUEL_TEST_STATUS_CANCELLED;
+    }
+  /* One test B did not run. */
+  record = duel_result_find_test (*out_b, "std-seq-read");
+  g_ptr_array_remove (tests, record);
+}
+
+static void
+test_comparison_and_exports (void)
+{
+  g_autoptr(GPtrArray) ids = collect_ids ();
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GPtrArray) charts = NULL;
+  g_autoptr(GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("duel-user-text-XXXXXX", &error);
+  g_autofree char *md = NULL;
+  g_autofree char *md_path = NULL;
+  DuelChartExportOptions options;
+  const char * const *warnings;
+  guint n_warnings;
+
+  g_assert_no_error (error);
+  make_results (&a, &b);
+  comparison = duel_comparison_new (a, b, NULL);
+
+  warnings = duel_comparison_get_warnings (comparison);
+  n_warnings = g_strv_length ((char **) warnings);
+  /* The differences made above must have been spoken of, or this checks nothing. */
+  g_assert_cmpuint (n_warnings, >=, 3);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    check_text (ids, "a fairness warning", warnings[i]);
+
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+
+      check_text (ids, "a row's label", row->label);
+      if (row->test != NULL)
+        check_text (ids, "a section title", duel_comparison_get_section_title (comparison, row->test));
+      for (guint d = 0; d < duel_comparison_get_n_drives (comparison); d++)
+        check_text (ids, "a row's value", row->text[d]);
+    }
+  for (const char * const *t = duel_comparison_get_tests (comparison); *t != NULL; t++)
+    {
+      const char * const *notes = duel_comparison_get_notes (comparison, *t);
+
+      for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
+        check_text (ids, "a note", notes[i]);
+    }
+
+  charts = duel_chart_new_all (comparison, NULL);
+  g_assert_cmpuint (charts->len, >, 0);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      g_autofree char *title = duel_chart_get_title (g_ptr_array_index (charts, i));
+      g_autofree char *subtitle = duel_chart_get_subtitle (g_ptr_array_index (charts, i));
+
+      check_text (ids, "a chart's title", title);
+      check_text (ids, "a chart's subtitle", subtitle);
+    }
+
+  duel_chart_export_options_init (&options);
+  g_assert_true (duel_chart_export_parse_formats ("md", &options.formats, &error));
+  g_assert_no_error (error);
+  g_assert_true (duel_chart_export_all (comparison, dir, &options, written, &error));
+  g_assert_no_error (error);
+  md_path = g_build_filename (dir, "summary.md", NULL);
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, &error));
+  g_assert_no_error (error);
+  /* The report names the tests in words: it must hold their titles. */
+  g_assert_nonnull (strstr (md, duel_comparison_get_section_title (comparison, "qos-read-qd1")));
+  check_text (ids, "the Markdown report", md);
+
+  test_dir_remove (dir);
+}
+
+/* The Run page's step line and the CLI's progress say what runs in words. */
+static void
+test_step_titles (void)
+{
+  g_autoptr(GPtrArray) ids = collect_ids ();
+  const DuelReviewTest * const *all = duel_review_tests_get_all ();
+
+  for (guint i = 0; all[i] != NULL; i++)
+    {
+      check_text (ids, "a review test's title", duel_review_test_get_title (all[i]));
+      check_text (ids, "a review test's description", duel_review_test_get_description (all[i]));
+      for (guint s = 0; s < all[i]->n_steps; s++)
+        {
+          g_autofree char *title = duel_review_describe_record (all[i]->steps[s].name);
+
+          check_text (ids, "a step's title", title);
+        }
+    }
+  for (const char * const *n = duel_preset_get_names (); *n != NULL; n++)
+    {
+      check_text (ids, "a preset's title", duel_preset_get_title_for_name (*n));
+      check_text (ids, "a preset's description", duel_preset_describe (*n));
+    }
+}
+
+/* Runs the CLI in this process's language; its exit code, stdout in @out. */
+static int
+run_cli_here (char       **out,
+              const char  *first,
+              ...)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  va_list args;
+  int status;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (char *) cli);
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_test_message ("%s", err);
+  return WEXITSTATUS (status);
+}
+
+static void
+test_cli (void)
+{
+  g_autoptr(GPtrArray) ids = collect_ids ();
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("duel-user-text-XXXXXX", &error);
+  g_autofree char *path_a = NULL;
+  g_autofree char *path_b = NULL;
+  g_autofree char *analyze = NULL;
+  g_autofree char *compare = NULL;
+  g_autofree char *out_dir = NULL;
+  g_autofree char *md_path = NULL;
+  g_autofree char *md = NULL;
+
+  g_assert_no_error (error);
+  make_results (&a, &b);
+  path_a = g_build_filename (dir, "a.json", NULL);
+  path_b = g_build_filename (dir, "b.json", NULL);
+  g_assert_true (duel_result_save (a, path_a, &error));
+  g_assert_no_error (error);
+  g_assert_true (duel_result_save (b, path_b, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (run_cli_here (&analyze, "analyze", path_b, NULL), ==, 0);
+  g_assert_cmpuint (strlen (analyze), >, 200);
+  check_text (ids, "driveduel-cli analyze", analyze);
+
+  out_dir = g_build_filename (dir, "out", NULL);
+  g_assert_cmpint (run_cli_here (&compare, "compare", "--format=md", "--output-dir", out_dir, path_a, path_b, NULL),
+                   ==, 0);
+  check_text (ids, "driveduel-cli compare", compare);
+  md_path = g_build_filename (out_dir, "summary.md", NULL);
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (strlen (md), >, 200);
+  check_text (ids, "driveduel-cli compare's Markdown", md);
+
+  test_dir_remove (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *localedir = g_getenv ("DRIVEDUEL_LOCALEDIR");
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, localedir ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/user-text/comparison-and-exports", test_comparison_and_exports);
+  g_test_add_func ("/duel/user-text/step-titles", test_step_titles);
+  g_test_add_func ("/duel/user-text/cli", test_cli);
+
+  return g_test_run ();
+}
