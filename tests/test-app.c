@@ -18,6 +18,7 @@
 #include "duel-history-view.h"
 #include "duel-presets-view.h"
 #include "duel-preferences-window.h"
+#include "review/duel-review-test.h"
 
 static DuelApplication *app;
 static char *scratch_dir;
@@ -556,6 +557,94 @@ test_partial_interval_note (void)
   g_unlink (cut);
 }
 
+/* Whether @text holds @id, or a tail of it that still has a hyphen (an old
+ * title printed "Quality of service: read-qd1"). */
+static gboolean
+holds_id_or_tail (const char *text,
+                  const char *id)
+{
+  for (const char *tail = id; tail != NULL; tail = strchr (tail, '-') ? strchr (tail, '-') + 1 : NULL)
+    if (strchr (tail, '-') != NULL && strstr (text, tail) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Every hyphenated id: record names, review test ids, preset names. */
+static gboolean
+holds_id (const char  *text,
+          const char **out_id)
+{
+  const DuelReviewTest * const *all = duel_review_tests_get_all ();
+
+  if (text == NULL)
+    return FALSE;
+  for (guint i = 0; all[i] != NULL; i++)
+    {
+      if (holds_id_or_tail (text, all[i]->id))
+        return (*out_id = all[i]->id, TRUE);
+      for (guint s = 0; s < all[i]->n_steps; s++)
+        if (holds_id_or_tail (text, all[i]->steps[s].name))
+          return (*out_id = all[i]->steps[s].name, TRUE);
+    }
+  for (const char * const *n = duel_preset_get_names (); *n != NULL; n++)
+    if (holds_id_or_tail (text, *n))
+      return (*out_id = *n, TRUE);
+  return FALSE;
+}
+
+/* The text a widget shows: a label's, a row's title and subtitle, a button's. */
+static void
+check_widget_text (GtkWidget *widget,
+                   guint     *n_texts)
+{
+  const char *texts[3] = { NULL, };
+  const char *id = NULL;
+
+  if (GTK_IS_LABEL (widget))
+    texts[0] = gtk_label_get_text (GTK_LABEL (widget));
+  else if (ADW_IS_PREFERENCES_ROW (widget))
+    texts[0] = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget));
+  if (ADW_IS_ACTION_ROW (widget))
+    texts[1] = adw_action_row_get_subtitle (ADW_ACTION_ROW (widget));
+  if (GTK_IS_BUTTON (widget))
+    texts[2] = gtk_button_get_label (GTK_BUTTON (widget));
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      if (texts[i] == NULL || *texts[i] == '\0')
+        continue;
+      (*n_texts)++;
+      if (holds_id (texts[i], &id))
+        g_error ("a %s shows the id “%s”: “%s”", G_OBJECT_TYPE_NAME (widget), id, texts[i]);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    check_widget_text (child, n_texts);
+}
+
+/* Nothing the window shows, on any page, holds a test id, with two quick
+ * reviews compared (every review test's rows, sections and charts). */
+static void
+test_no_ids_in_window (void)
+{
+  DuelWindow *window = window_with_two_files ();
+  GPtrArray *charts = duel_comparison_view_get_charts (duel_window_get_comparison_view (window));
+  guint n_texts = 0;
+  const char *id = NULL;
+
+  check_widget_text (GTK_WIDGET (window), &n_texts);
+  /* Hundreds of labels: the table alone has a row per figure. */
+  g_assert_cmpuint (n_texts, >, 200);
+  g_assert_false (holds_id (gtk_window_get_title (GTK_WINDOW (window)), &id));
+  for (guint i = 0; i < charts->len; i++)
+    {
+      g_autofree char *title = duel_chart_get_title (g_ptr_array_index (charts, i));
+
+      if (holds_id (title, &id))
+        g_error ("a chart's title shows the id “%s”: “%s”", id, title);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 comparison_has_drives (gpointer user_data)
 {
@@ -1001,6 +1090,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/screenshot-comparison", test_screenshot_comparison);
   g_test_add_func ("/duel/app/two-files-fill-comparison", test_two_files_fill_comparison);
   g_test_add_func ("/duel/app/open-and-drop", test_open_and_drop);
+  g_test_add_func ("/duel/app/no-ids-in-window", test_no_ids_in_window);
   g_test_add_func ("/duel/app/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
