@@ -69,7 +69,7 @@ test_text (gconstpointer data)
   g_assert_nonnull (strstr (out, ref->name));
   /* The note comes before the figures. */
   g_assert_nonnull (strstr (out, PUBLISHED_NOTE "\n"));
-  g_assert_true (strstr (out, PUBLISHED_NOTE) < strstr (out, "wsat-fill"));
+  g_assert_true (strstr (out, PUBLISHED_NOTE) < strstr (out, "Write saturation ("));
   for (guint i = 0; ref->lines[i] != NULL; i++)
     {
       if (strstr (out, ref->lines[i]) == NULL)
