@@ -178,6 +178,16 @@ test_states_in_order (Fixture       *fixture,
       g_assert_cmpuint (duel_series_get_length (saved->series), ==, duel_series_get_length (memory->series));
       g_assert_cmpuint (duel_test_record_get_ops (saved, DUEL_DIRECTION_READ) +
                         duel_test_record_get_ops (saved, DUEL_DIRECTION_WRITE), >, 0);
+      /* A plain run's step is summarised as a preset's is: its IOPS are
+       * its ops over its runtime, by hand from the saved totals. */
+      {
+        DuelDirection d = i == 0 ? DUEL_DIRECTION_WRITE : DUEL_DIRECTION_READ;
+        const char *key = i == 0 ? "rand_write_qd8_iops" : "rand_read_qd8_iops";
+        double by_hand = duel_test_record_get_ops (saved, d) / (saved->runtime_ns / 1e9);
+        double stored = duel_test_record_get_figure_value (saved, key);
+
+        g_assert_cmpfloat_with_epsilon (stored, by_hand, by_hand * 1e-9);
+      }
     }
   watch_clear (&watch);
 }

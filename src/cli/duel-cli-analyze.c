@@ -27,9 +27,9 @@
 static void
 print_padded (const char *label)
 {
-  glong width = g_utf8_strlen (label, -1);
+  glong width = duel_text_columns (label);
 
-  /* Pad by characters, not bytes, so translated labels line up too. */
+  /* Pad by the columns a terminal gives them, so Chinese labels line up too. */
   printf ("  %s", label);
   for (glong i = width; i < LABEL_COLUMNS; i++)
     putchar (' ');

@@ -1121,6 +1121,18 @@ run_preset (Job           *job,
   return ok;
 }
 
+static void
+summarize_plain_record (DuelTestRecord *record)
+{
+  DuelAnalysisKind kind = duel_analysis_guess (record);
+  DuelAnalysisParams params;
+  g_autoptr(DuelSummary) summary = NULL;
+
+  duel_analysis_params_init (&params);
+  summary = duel_analysis_summarize (record, kind, &params);
+  duel_analysis_apply (record, kind, &params, summary);
+}
+
 static gboolean
 run_workloads (Job           *job,
                GCancellable  *cancellable,
@@ -1159,6 +1171,9 @@ run_workloads (Job           *job,
 
       ok = duel_engine_run (job->target, record, cancellable, engine_progress_cb, job, error);
       duel_run_eta_step_finished (job->eta, i, g_get_monotonic_time ());
+      /* Summarised as a preset's step is, even when it stopped early: the
+       * analysis its workload fits (duel_analysis_guess()). */
+      summarize_plain_record (record);
       if (job->checkpointer != NULL)
         duel_checkpointer_update (job->checkpointer, job->result, TRUE);
       if (!ok)

@@ -155,3 +155,21 @@ duel_text_make_printable (JsonNode *root)
 
   make_node_printable (root, FALSE);
 }
+
+glong
+duel_text_columns (const char *text)
+{
+  glong columns = 0;
+
+  g_return_val_if_fail (text != NULL, 0);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iszerowidth (c))
+        continue;
+      columns += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return columns;
+}

@@ -34,5 +34,8 @@ char    *duel_text_bound          (const char *text,
  * bounded to DUEL_TEXT_NAME_MAX_CHARS, in place. Strings that need
  * neither are left as they are. */
 void     duel_text_make_printable (JsonNode   *root);
+/* Terminal columns @text takes: two for a wide (CJK) character, none for
+ * a combining mark, one for the rest. */
+glong    duel_text_columns        (const char *text);
 
 G_END_DECLS
