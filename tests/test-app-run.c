@@ -13,6 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "duel-chart-consistency.h"
+#include "duel-chart-qos.h"
+#include "duel-chart-standard.h"
+#include "duel-chart-write-curve.h"
 #include "duel-confirm-dialog.h"
 
 #include "duel-comparison-view.h"
@@ -315,6 +319,242 @@ test_cancel_keeps_partial_result (void)
   g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
   g_assert_false (duel_application_is_inhibited (app));
 
+  g_free (watch);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* --- the live view follows the step ----------------------------------------- */
+
+typedef enum
+{
+  LIVE_TRIM,
+  LIVE_WRITE_CURVE,
+  LIVE_INTERVALS,
+  LIVE_QOS,
+  LIVE_STANDARD,
+  N_LIVE
+} LiveKind;
+
+typedef struct
+{
+  DuelRun        *task;
+  DuelRunView    *view;
+  /* What the last "progress" showed, checked when its step ends. */
+  guint           index;
+  char           *name;
+  DuelTestRecord *record;     /* the step's live record (a ref); NULL for a trim */
+  gboolean        seen;
+  guint           n_checked[N_LIVE];
+  guint           n_with_data[N_LIVE];
+  guint           n_waiting_for_histograms;
+} LiveWatch;
+
+/* The test's own table, from the record names the quick review gives: the
+ * app must get the same from the step descriptors. */
+static LiveKind
+expected_kind (const char *name,
+               gboolean    trim)
+{
+  if (trim)
+    return LIVE_TRIM;
+  if (g_strcmp0 (name, "wsat-fill") == 0)
+    return LIVE_WRITE_CURVE;
+  if (g_str_has_prefix (name, "qos-"))
+    return LIVE_QOS;
+  if (g_str_has_prefix (name, "std-"))
+    return LIVE_STANDARD;
+  return LIVE_INTERVALS;   /* the read score, consistency */
+}
+
+static gboolean
+histograms_empty (const DuelTestRecord *record)
+{
+  return record->latency[DUEL_DIRECTION_READ]->count == 0 && record->latency[DUEL_DIRECTION_WRITE]->count == 0;
+}
+
+/* The Run page as the step @watch saw last ends: its chart is the step's
+ * kind, and never an empty one. */
+static void
+check_live_view (LiveWatch *watch,
+                 const char *when)
+{
+  DuelChart *chart = duel_run_view_get_chart (watch->view);
+  gboolean shown = duel_run_view_get_chart_shown (watch->view);
+  LiveKind kind = expected_kind (watch->name, watch->record == NULL);
+  guint rows = watch->record != NULL ? duel_series_get_length (watch->record->series) : 0;
+  g_autofree char *title = chart != NULL ? duel_chart_get_title (chart) : NULL;
+
+  g_test_message ("%s: step %u %s, %u rows: chart “%s”, %s", when, watch->index + 1, watch->name, rows,
+                  title != NULL ? title : "(none)", shown ? "shown" : "waiting line");
+
+  /* Shown means it has data: "These results hold no data" never appears. */
+  if (shown)
+    {
+      g_assert_nonnull (chart);
+      g_assert_true (duel_chart_has_data (chart));
+    }
+  watch->n_checked[kind]++;
+  if (kind == LIVE_TRIM)
+    return;
+
+  /* The tiles belong to the step. */
+  {
+    g_autofree char *step_title = duel_review_describe_record (watch->name);
+    g_assert_cmpstr (duel_run_view_get_stats_title (watch->view), ==, step_title);
+  }
+
+  g_assert_nonnull (chart);
+  switch (kind)
+    {
+    case LIVE_WRITE_CURVE:
+      g_assert_true (DUEL_IS_CHART_WRITE_CURVE (chart));
+      g_assert_cmpstr (title, ==, "4K random write: IOPS while filling the drive");
+      break;
+    case LIVE_INTERVALS:
+      g_assert_true (DUEL_IS_CHART_CONSISTENCY (chart));
+      g_assert_cmpstr (title, ==, "IOPS per interval");
+      break;
+    case LIVE_QOS:
+      g_assert_true (DUEL_IS_CHART_QOS (chart));
+      g_assert_cmpstr (title, ==, "Quality of service: latency by percentile");
+      /* At the step's own queue depth, mixed for the mix. */
+      g_assert_cmpuint (duel_chart_qos_get_queue_depth (DUEL_CHART_QOS (chart)), ==,
+                        watch->record->workload.queue_depth);
+      g_assert_true (duel_chart_qos_get_mixed (DUEL_CHART_QOS (chart)) ==
+                     (watch->record->workload.read_percent > 0 && watch->record->workload.read_percent < 100));
+      break;
+    case LIVE_STANDARD:
+      g_assert_true (DUEL_IS_CHART_STANDARD (chart));
+      g_assert_true (g_str_has_prefix (title, "Standard set: sequential "));
+      break;
+    case LIVE_TRIM:
+    case N_LIVE:
+    default:
+      g_assert_not_reached ();
+    }
+
+  /* Two intervals in, the chart has data and shows it. The live record of a
+   * QoS step carries no histogram while the core does not copy it into the
+   * snapshot: then the page says the step is measuring, never "no data". */
+  if (rows >= 2)
+    {
+      if (kind == LIVE_QOS && histograms_empty (watch->record))
+        {
+          g_assert_false (shown);
+          watch->n_waiting_for_histograms++;
+        }
+      else
+        {
+          g_assert_true (shown);
+          g_assert_true (duel_chart_has_data (chart));
+          watch->n_with_data[kind]++;
+        }
+    }
+}
+
+static void
+live_step_started_cb (DuelRun    *task,
+                      guint       index,
+                      guint       n_steps,
+                      const char *name,
+                      double      fraction,
+                      LiveWatch  *watch)
+{
+  /* The page has not seen this snapshot yet: it still shows the step before. */
+  if (watch->seen)
+    check_live_view (watch, "Step ended");
+}
+
+static void
+live_progress_cb (DuelRun   *task,
+                  LiveWatch *watch)
+{
+  const DuelRunStatus *status = duel_run_get_status (task);
+  DuelPreset *preset = duel_run_get_preset (task);
+  DuelChart *chart = duel_run_view_get_chart (watch->view);
+  gboolean trim;
+
+  /* Between steps as well: a chart shown is never an empty one. */
+  if (duel_run_view_get_chart_shown (watch->view))
+    g_assert_true (chart != NULL && duel_chart_has_data (chart));
+  if (status->state != DUEL_RUN_STATE_RUNNING)
+    return;
+
+  trim = duel_preset_get_step (preset, status->test_index)->kind == DUEL_PRESET_STEP_DISCARD;
+  watch->index = status->test_index;
+  g_free (watch->name);
+  watch->name = g_strdup (status->test_name);
+  g_clear_pointer (&watch->record, duel_test_record_unref);
+  if (!trim && duel_run_get_live_record (task) != NULL)
+    watch->record = duel_test_record_ref (duel_run_get_live_record (task));
+  watch->seen = TRUE;
+}
+
+static gboolean
+summary_shown (gpointer user_data)
+{
+  g_autofree char *summary = duel_run_view_describe_summary (DUEL_RUN_VIEW (user_data));
+
+  return summary != NULL;
+}
+
+static void
+test_live_view_follows_step (void)
+{
+  DuelPresetOptions options;
+  DuelWindow *window;
+  Watch *watch;
+  LiveWatch live = { 0 };
+  g_autofree char *summary = NULL;
+  g_auto(GStrv) lines = NULL;
+  GtkWidget *compare, *again;
+
+  duel_app_test_small_options (&options);
+  window = prepare_window ("live-target.img", "quick", &options);
+  watch = start_run (window);
+  live.task = watch->task;
+  live.view = duel_window_get_run_view (window);
+  /* After the page's own handlers: at "progress" it has drawn the snapshot. */
+  g_signal_connect (watch->task, "step-started", G_CALLBACK (live_step_started_cb), &live);
+  g_signal_connect (watch->task, "progress", G_CALLBACK (live_progress_cb), &live);
+
+  duel_app_test_wait (run_finished, window, 300, "the quick review to finish");
+  duel_app_test_wait (summary_shown, live.view, 30, "the run's summary");
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_FINISHED);
+
+  /* The last step, drawn again from the run's result. */
+  check_live_view (&live, "After the run");
+  g_assert_true (duel_run_view_get_chart_shown (live.view));
+
+  /* Every kind of live view was walked through, the fill's trim too. */
+  for (guint k = 0; k < N_LIVE; k++)
+    {
+      g_test_message ("Live view %u: %u steps checked, %u with data", k, live.n_checked[k], live.n_with_data[k]);
+      g_assert_cmpuint (live.n_checked[k], >, 0);
+    }
+  g_assert_cmpuint (live.n_with_data[LIVE_WRITE_CURVE] + live.n_with_data[LIVE_INTERVALS] +
+                    live.n_with_data[LIVE_STANDARD], >, 0);
+  if (live.n_waiting_for_histograms > 0)
+    g_test_message ("%u QoS steps had no live histogram to draw", live.n_waiting_for_histograms);
+
+  /* After Finish: the headline figures and the way on. */
+  summary = duel_run_view_describe_summary (live.view);
+  g_test_message ("Summary:\n%s", summary);
+  lines = g_strsplit (summary, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >=, 2);
+  g_assert_nonnull (strchr (lines[0], '\t'));
+  compare = duel_run_view_get_compare_button (live.view);
+  again = duel_run_view_get_run_again_button (live.view);
+  g_assert_true (gtk_widget_is_visible (compare) && gtk_widget_is_sensitive (compare));
+  g_assert_true (gtk_widget_is_visible (again) && gtk_widget_is_sensitive (again));
+
+  /* Compare opens the run on the Compare page. */
+  g_assert_true (gtk_widget_activate_action (compare, "win.compare-run", NULL));
+  g_assert_cmpstr (duel_window_get_page (window), ==, "compare");
+
+  g_signal_handlers_disconnect_by_data (watch->task, &live);
+  g_clear_pointer (&live.record, duel_test_record_unref);
+  g_free (live.name);
   g_free (watch);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -696,6 +936,7 @@ main (int    argc,
 
   g_test_add_func ("/duel/app/run/completes-into-history", test_run_completes_into_history);
   g_test_add_func ("/duel/app/run/cancel-keeps-partial-result", test_cancel_keeps_partial_result);
+  g_test_add_func ("/duel/app/run/live-view-follows-step", test_live_view_follows_step);
   g_test_add_data_func ("/duel/app/run/destructive-loop-device", GINT_TO_POINTER (FALSE),
                         test_destructive_loop_device);
   g_test_add_data_func ("/duel/app/run/destructive-loop-signature", GINT_TO_POINTER (TRUE),

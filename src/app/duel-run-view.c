@@ -1,9 +1,14 @@
 /* duel-run-view.c — a run as it happens: live chart, progress, figures, stop
  *
  * The live chart is the exporters' chart drawn from a main-thread copy of the
- * running test: the write curve during a fill, IOPS per interval otherwise.
- * It is rebuilt from the copy at most twice a second, so even an hours-long
- * series costs little; the engine itself is never touched from here.
+ * running test, the one its step's descriptor names (DuelLiveView): the
+ * write curve during a fill, IOPS per interval of the running record, the
+ * QoS chart at the step's queue depth, the standard set's bars of the steps
+ * done so far. It is rebuilt from the copy at most twice a second once it
+ * shows data, so even an hours-long series costs little; the engine itself
+ * is never touched from here. After the run, the headline figures and the
+ * way on: Compare and Run Again (the window's win.compare-run and
+ * win.run-again).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,11 +19,14 @@
 
 #include "duel-analysis.h"
 #include "duel-chart-consistency.h"
+#include "duel-chart-qos.h"
+#include "duel-chart-standard.h"
 #include "duel-chart-view.h"
 #include "duel-chart-write-curve.h"
 #include "duel-comparison.h"
 #include "duel-number.h"
 #include "duel-presets-view.h"
+#include "review/duel-review-test.h"
 #include "duel-run-view.h"
 
 #define CHART_MIN_INTERVAL_US (G_USEC_PER_SEC / 2)
@@ -38,10 +46,16 @@ struct _DuelRunView
 {
   AdwBin          parent_instance;
 
-  DuelRun    *task;
+  DuelRun        *task;
   gulong          progress_id;
+  gboolean        in_step;            /* a step of the run began (step_index is valid) */
+  guint           step_index;
+  DuelLiveView    step_view;
+  DuelTestRecord *step_record;        /* the live record of the running step (a ref) */
+  GPtrArray      *bars_done;          /* DuelTestRecord: the bar steps done so far */
   DuelTestRecord *charted_record;     /* the live record the chart shows (identity) */
   guint           charted_rows;
+  gboolean        charted_data;       /* the chart shown has data */
   gint64          last_chart_us;
   guint           n_chart_updates;
   gulong          state_id;
@@ -53,10 +67,17 @@ struct _DuelRunView
   GtkLabel       *title_label;
   GtkLabel       *step_label;
   GtkButton      *stop_button;
+  GtkStack       *chart_stack;
   DuelChartView  *chart_view;
+  GtkLabel       *waiting_label;
   GtkProgressBar *progress_bar;
+  GtkLabel       *stats_title_label;
   GtkBox         *stats_box;
   GtkLabel       *status_label;
+  GtkBox         *summary_box;
+  GtkGrid        *summary_grid;
+  GtkButton      *compare_button;
+  GtkButton      *run_again_button;
 };
 
 G_DEFINE_FINAL_TYPE (DuelRunView, duel_run_view, ADW_TYPE_BIN)
@@ -88,59 +109,285 @@ set_stat (DuelRunView *self,
   gtk_label_set_text (self->values[stat], text);
 }
 
-/* A readable name for the running step: "Fill (write saturation)". */
-static char *
-describe_step (const DuelRunStatus *status)
+static gboolean
+is_trim (DuelRunView         *self,
+         const DuelRunStatus *status)
 {
-  const char *name = status->test_name != NULL ? status->test_name : "";
+  DuelPreset *preset = duel_run_get_preset (self->task);
 
+  return preset != NULL && status->test_index < duel_preset_get_n_steps (preset) &&
+         duel_preset_get_step (preset, status->test_index)->kind == DUEL_PRESET_STEP_DISCARD;
+}
+
+/* A readable name for the running step: "Write saturation: fill". */
+static char *
+describe_step (DuelRunView         *self,
+               const DuelRunStatus *status)
+{
   if (status->state == DUEL_RUN_STATE_PROBING)
     return g_strdup (_("Measuring the drive’s write speed for the estimate"));
-  if (g_strcmp0 (name, "discard") == 0)
+  if (is_trim (self, status))
     return g_strdup (_("Trimming the span so the drive starts empty"));
-  return duel_review_describe_record (name);
+  return duel_review_describe_record (status->test_name != NULL ? status->test_name : "");
+}
+
+/* What the Run page draws for step @index: its descriptor's live view; a
+ * trim measures nothing. */
+static DuelLiveView
+step_live_view (DuelRunView         *self,
+                const DuelRunStatus *status)
+{
+  if (is_trim (self, status) || status->test_name == NULL)
+    return DUEL_LIVE_VIEW_NONE;
+  return duel_review_live_view_for_record (status->test_name);
+}
+
+/* The run's own result once it ended, else a result of its own holding the
+ * bar steps done so far and the running one: the standard chart reads each
+ * record's throughput from its series (duel_analysis_throughput()), so a
+ * running step's bar grows with its intervals. */
+static DuelResult *
+dup_bars_result (DuelRunView    *self,
+                 DuelTestRecord *running)
+{
+  DuelResult *live = duel_run_get_live_result (self->task);
+  DuelResult *bars;
+
+  if (duel_run_get_result (self->task) != NULL)
+    return g_object_ref (live);
+
+  bars = duel_result_new ();
+  duel_result_set_target (bars, duel_result_get_target (live));
+  if (duel_result_get_name (live) != NULL)
+    duel_result_set_name (bars, duel_result_get_name (live));
+  for (guint i = 0; i < self->bars_done->len; i++)
+    duel_result_add_test (bars, g_ptr_array_index (self->bars_done, i));
+  if (running != NULL)
+    duel_result_add_test (bars, running);
+  return bars;
+}
+
+static DuelChart *
+new_chart (DuelRunView    *self,
+           DuelTestRecord *record)
+{
+  g_autoptr(DuelResult) bars = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  DuelResult *live = duel_run_get_live_result (self->task);
+  DuelResult *final = duel_run_get_result (self->task);
+  DuelChart *chart = NULL;
+
+  if (self->step_view == DUEL_LIVE_VIEW_BARS)
+    {
+      bars = dup_bars_result (self, record);
+      comparison = duel_comparison_new (bars, NULL, NULL);
+    }
+  else
+    comparison = duel_comparison_new (live, NULL, NULL);
+  if (comparison == NULL)
+    return NULL;
+
+  /* Once the run ended, the record lives on in its result: the live copy is not in it. */
+  if (final != NULL && record != NULL)
+    record = duel_result_find_test (final, record->name);
+
+  switch (self->step_view)
+    {
+    case DUEL_LIVE_VIEW_WRITE_CURVE:
+      chart = duel_chart_write_curve_new (comparison);
+      break;
+
+    case DUEL_LIVE_VIEW_LATENCY:
+      chart = duel_chart_qos_new (comparison);
+      if (record != NULL)
+        {
+          duel_chart_qos_set_queue_depth (DUEL_CHART_QOS (chart), record->workload.queue_depth);
+          duel_chart_qos_set_mixed (DUEL_CHART_QOS (chart), record->workload.read_percent > 0 &&
+                                                            record->workload.read_percent < 100);
+        }
+      break;
+
+    case DUEL_LIVE_VIEW_BARS:
+      chart = duel_chart_standard_new (comparison);
+      break;
+
+    case DUEL_LIVE_VIEW_INTERVALS:
+      if (record != NULL)
+        chart = duel_chart_consistency_new_for_test (comparison, record);
+      break;
+
+    case DUEL_LIVE_VIEW_NONE:
+    default:
+      break;
+    }
+  return chart;
+}
+
+/* Instead of a chart that would say it has no data: what the step does. */
+static const char *
+waiting_text (DuelLiveView view)
+{
+  switch (view)
+    {
+    case DUEL_LIVE_VIEW_NONE:
+      return _("Nothing is measured while the span is trimmed.");
+    case DUEL_LIVE_VIEW_LATENCY:
+      return _("Measuring this step’s latency distribution…");
+    case DUEL_LIVE_VIEW_WRITE_CURVE:
+    case DUEL_LIVE_VIEW_INTERVALS:
+    case DUEL_LIVE_VIEW_BARS:
+    default:
+      return _("Waiting for this step’s first intervals…");
+    }
+}
+
+static void
+show_chart (DuelRunView *self,
+            DuelChart   *chart)
+{
+  self->charted_data = chart != NULL && duel_chart_has_data (chart);
+  duel_chart_view_set_chart (self->chart_view, chart);
+  gtk_label_set_text (self->waiting_label, self->in_step ? waiting_text (self->step_view)
+                                                         : _("Waiting for the first step…"));
+  gtk_stack_set_visible_child_name (self->chart_stack, self->charted_data ? "chart" : "waiting");
 }
 
 static void
 update_chart (DuelRunView *self,
               gboolean     force)
 {
-  DuelTestRecord *record = duel_run_get_live_record (self->task);
-  DuelResult *live;
-  g_autoptr(DuelComparison) comparison = NULL;
+  DuelTestRecord *record = self->step_record;
   g_autoptr(DuelChart) chart = NULL;
   gint64 now = g_get_monotonic_time ();
   guint rows;
 
-  if (record == NULL)
+  /* A trim keeps the chart of the step before it, if there was one. */
+  if (!self->in_step || self->step_view == DUEL_LIVE_VIEW_NONE)
     return;
 
-  rows = duel_series_get_length (record->series);
-  /* A curve needs two points; until then the previous test's chart stays. */
-  if (rows < 2 && !force)
+  rows = record != NULL ? duel_series_get_length (record->series) : 0;
+  if (record == self->charted_record && rows == self->charted_rows && !force)
     return;
-  if (record == self->charted_record && rows == self->charted_rows)
-    return;
-  if (!force && record == self->charted_record && now - self->last_chart_us < CHART_MIN_INTERVAL_US)
-    return;
-
-  live = duel_run_get_live_result (self->task);
-  comparison = duel_comparison_new (live, NULL, NULL);
-  if (comparison == NULL)
+  /* Until it shows data the chart follows every interval; then twice a second. */
+  if (!force && self->charted_data && record == self->charted_record &&
+      now - self->last_chart_us < CHART_MIN_INTERVAL_US)
     return;
 
-  /* The fill is the review's curve; everything else is IOPS per interval. */
-  if (duel_comparison_find_test (comparison, 0, DUEL_ANALYSIS_SATURATION) == record ||
-      g_strcmp0 (record->name, DUEL_TEST_WSAT_FILL) == 0)
-    chart = duel_chart_write_curve_new (comparison);
-  else
-    chart = duel_chart_consistency_new (comparison);
-
-  duel_chart_view_set_chart (self->chart_view, chart);
+  chart = new_chart (self, record);
+  show_chart (self, chart);
   self->charted_record = record;
   self->charted_rows = rows;
   self->last_chart_us = now;
   self->n_chart_updates++;
+}
+
+static void
+reset_tiles (DuelRunView *self)
+{
+  for (guint i = 0; i < N_STATS; i++)
+    if (i != STAT_LEFT && i != STAT_TEMPERATURE)
+      set_stat (self, i, "–");
+}
+
+/* A step began: the chart it names, the tiles under its title, from nothing. */
+static void
+begin_step (DuelRunView         *self,
+            const DuelRunStatus *status)
+{
+  g_autofree char *title = describe_step (self, status);
+  DuelTestRecord *record = duel_run_get_live_record (self->task);
+
+  if (self->in_step && self->step_view == DUEL_LIVE_VIEW_BARS && self->step_record != NULL)
+    g_ptr_array_add (self->bars_done, duel_test_record_ref (self->step_record));
+
+  self->in_step = TRUE;
+  self->step_index = status->test_index;
+  self->step_view = step_live_view (self, status);
+  g_clear_pointer (&self->step_record, duel_test_record_unref);
+  /* A trim has no record: the live one is still the step's before it. */
+  if (self->step_view != DUEL_LIVE_VIEW_NONE && record != NULL)
+    self->step_record = duel_test_record_ref (record);
+  self->charted_record = NULL;
+  self->charted_rows = 0;
+
+  gtk_label_set_text (self->stats_title_label, title);
+  reset_tiles (self);
+  if (self->step_view == DUEL_LIVE_VIEW_NONE)
+    {
+      if (!self->charted_data)
+        show_chart (self, NULL);
+    }
+  else
+    update_chart (self, TRUE);
+}
+
+static gboolean
+has_measurements (DuelResult *result)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+
+  for (guint i = 0; i < tests->len; i++)
+    if (duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, i))->series) > 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+clear_summary (DuelRunView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->summary_grid))) != NULL)
+    gtk_grid_remove (self->summary_grid, child);
+  gtk_widget_set_visible (GTK_WIDGET (self->summary_box), FALSE);
+}
+
+/* After a run that measured something: its headline figures, as the
+ * comparison's table prints them, two to a line. */
+static void
+show_summary (DuelRunView *self)
+{
+  DuelRunState state = duel_run_get_state (self->task);
+  DuelResult *result = duel_run_get_result (self->task);
+  g_autoptr(DuelComparison) comparison = NULL;
+  const guint *headline;
+  guint n_headline = 0;
+
+  clear_summary (self);
+  if ((state != DUEL_RUN_STATE_FINISHED && state != DUEL_RUN_STATE_STOPPED) ||
+      result == NULL || !has_measurements (result))
+    return;
+  comparison = duel_comparison_new (result, NULL, NULL);
+  if (comparison == NULL)
+    return;
+
+  headline = duel_comparison_get_headline (comparison, &n_headline);
+  for (guint k = 0; k < n_headline; k++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, headline[k]);
+      GtkWidget *label = gtk_label_new (row->label);
+      GtkWidget *value = gtk_label_new (row->text[0] != NULL ? row->text[0] : "–");
+      int column = (k % 2) * 2;
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_label_set_xalign (GTK_LABEL (value), 1);
+      gtk_widget_add_css_class (value, "numeric");
+      gtk_grid_attach (self->summary_grid, label, column, k / 2, 1, 1);
+      gtk_grid_attach (self->summary_grid, value, column + 1, k / 2, 1, 1);
+    }
+  if (n_headline == 0)
+    {
+      GtkWidget *none = gtk_label_new (_("This run has no headline figures; Compare shows all it measured."));
+
+      gtk_label_set_wrap (GTK_LABEL (none), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (none), 0);
+      gtk_widget_add_css_class (none, "dim-label");
+      gtk_grid_attach (self->summary_grid, none, 0, 0, 4, 1);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->summary_box), TRUE);
 }
 
 /* The header and the progress line, from the run's state alone: what they
@@ -166,7 +413,7 @@ update_header (DuelRunView *self)
     case DUEL_RUN_STATE_PROBING:
     case DUEL_RUN_STATE_RUNNING:
       {
-        g_autofree char *step = describe_step (status);
+        g_autofree char *step = describe_step (self, status);
 
         title = g_strdup_printf (_("Running on %s"), base);
         if (status->n_tests > 1)
@@ -254,6 +501,13 @@ state_cb (DuelRunView *self,
           DuelRun     *run)
 {
   update_header (self);
+  if (!duel_run_is_running (run))
+    {
+      /* The run's result, once there, holds every row of the last step. */
+      if (duel_run_get_result (run) != NULL)
+        update_chart (self, TRUE);
+      show_summary (self);
+    }
 }
 
 static void
@@ -266,6 +520,12 @@ progress_cb (DuelRunView *self,
   guint64 written = engine->bytes[DUEL_DIRECTION_WRITE];
 
   update_header (self);
+  /* The step follows the run's own index: a trim has no record of its own. */
+  if (status->state == DUEL_RUN_STATE_RUNNING &&
+      (!self->in_step || status->test_index != self->step_index))
+    begin_step (self, status);
+  if (!self->in_step)
+    return;
 
   {
     g_autofree char *bytes = g_format_size (written);
@@ -343,9 +603,15 @@ duel_run_view_set_task (DuelRunView *self,
       g_clear_signal_handler (&self->state_id, self->task);
     }
   g_set_object (&self->task, task);
+  self->in_step = FALSE;
+  self->step_view = DUEL_LIVE_VIEW_NONE;
+  g_clear_pointer (&self->step_record, duel_test_record_unref);
+  g_ptr_array_set_size (self->bars_done, 0);
   self->charted_record = NULL;
   self->charted_rows = 0;
-  duel_chart_view_set_chart (self->chart_view, NULL);
+  show_chart (self, NULL);
+  clear_summary (self);
+  gtk_label_set_text (self->stats_title_label, "");
 
   if (task == NULL)
     {
@@ -397,12 +663,85 @@ duel_run_view_show_finished (DuelRunView *self,
       /* The last rows came with the final snapshot. */
       update_chart (self, TRUE);
       update_header (self);
+      show_summary (self);
     }
   gtk_label_set_text (self->status_label, message);
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), success ? "error" : "success");
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), success ? "success" : "error");
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
   gtk_stack_set_visible_child_name (self->stack, "run");
+}
+
+DuelChart *
+duel_run_view_get_chart (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+  return duel_chart_view_get_chart (self->chart_view);
+}
+
+gboolean
+duel_run_view_get_chart_shown (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), FALSE);
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->chart_stack), "chart") == 0;
+}
+
+const char *
+duel_run_view_get_stats_title (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+  return gtk_label_get_text (self->stats_title_label);
+}
+
+char *
+duel_run_view_describe_summary (DuelRunView *self)
+{
+  g_autoptr(GString) text = NULL;
+  GtkWidget *child;
+  guint n = 0;
+
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->summary_box)))
+    return NULL;
+  text = g_string_new (NULL);
+  for (int row = 0; ; row++)
+    {
+      gboolean any = FALSE;
+
+      for (int column = 0; column < 4; column += 2)
+        {
+          GtkWidget *label = gtk_grid_get_child_at (self->summary_grid, column, row);
+          GtkWidget *value = gtk_grid_get_child_at (self->summary_grid, column + 1, row);
+
+          if (label == NULL || value == NULL)
+            continue;
+          g_string_append_printf (text, "%s\t%s\n", gtk_label_get_text (GTK_LABEL (label)),
+                                  gtk_label_get_text (GTK_LABEL (value)));
+          any = TRUE;
+          n++;
+        }
+      if (!any)
+        break;
+    }
+  for (child = gtk_widget_get_first_child (GTK_WIDGET (self->summary_grid)); n == 0 && child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    g_string_append_printf (text, "%s\n", gtk_label_get_text (GTK_LABEL (child)));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+GtkWidget *
+duel_run_view_get_compare_button (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+  return GTK_WIDGET (self->compare_button);
+}
+
+GtkWidget *
+duel_run_view_get_run_again_button (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+  return GTK_WIDGET (self->run_again_button);
 }
 
 guint
@@ -426,8 +765,13 @@ duel_run_view_dispose (GObject *object)
   DuelRunView *self = DUEL_RUN_VIEW (object);
 
   if (self->task != NULL)
-    g_clear_signal_handler (&self->progress_id, self->task);
+    {
+      g_clear_signal_handler (&self->progress_id, self->task);
+      g_clear_signal_handler (&self->state_id, self->task);
+    }
   g_clear_object (&self->task);
+  g_clear_pointer (&self->step_record, duel_test_record_unref);
+  g_clear_pointer (&self->bars_done, g_ptr_array_unref);
 
   /* The bin (or window) disposes its child; disposing the template too would unparent it twice. */
 
@@ -449,16 +793,24 @@ duel_run_view_class_init (DuelRunViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, title_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, step_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, chart_stack);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, chart_view);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, waiting_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, stats_title_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, stats_box);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, summary_box);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, summary_grid);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, run_again_button);
 }
 
 static void
 duel_run_view_init (DuelRunView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->bars_done = g_ptr_array_new_with_free_func ((GDestroyNotify) duel_test_record_unref);
 
   static const char *captions[N_STATS] = {
     N_("Written"),

@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 
+#include "duel-chart.h"
 #include "duel-run.h"
 #include "duel-types.h"
 
@@ -29,6 +30,15 @@ void         duel_run_view_show_finished (DuelRunView *self,
 /* For tests: title, step line, progress text, time left and whether Stop
  * shows, one per line, as drawn. */
 char        *duel_run_view_describe      (DuelRunView *self);
+/* For tests: the live chart (NULL before the first), whether it is shown
+ * (else a line says what the step does), the tiles' step title, and after
+ * the run its headline figures, "label\tvalue" a line (NULL while hidden). */
+DuelChart   *duel_run_view_get_chart     (DuelRunView *self);
+gboolean     duel_run_view_get_chart_shown (DuelRunView *self);
+const char  *duel_run_view_get_stats_title (DuelRunView *self);
+char        *duel_run_view_describe_summary (DuelRunView *self);
+GtkWidget   *duel_run_view_get_compare_button   (DuelRunView *self);
+GtkWidget   *duel_run_view_get_run_again_button (DuelRunView *self);
 /* How many times the live chart was redrawn from new data (tests watch it). */
 guint        duel_run_view_get_n_chart_updates (DuelRunView *self);
 

@@ -43,6 +43,8 @@ struct _DuelWindow
   GCancellable         *cancellable;       /* loads; cancelled in dispose */
 
   DuelRun          *run_task;
+  DuelDriveItem        *run_drive;         /* the last run's target, for Run Again */
+  DuelResultItem       *run_item;          /* the last run's history entry, for Compare */
   gboolean              close_after_run;
   guint                 n_loading;
   gboolean              initial_load_done;
@@ -366,6 +368,8 @@ update_actions (DuelWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.start-run",
                                  !running && duel_drives_view_get_selected (self->drives_view) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-run", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run-again", !running && self->run_drive != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-run", !running && self->run_item != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", can_export);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-comparison", can_export);
   duel_presets_view_set_running (self->presets_view, running);
@@ -475,7 +479,10 @@ run_finished_cb (GObject      *object,
     {
       item = duel_history_add (self->history, duel_run_get_result_path (task), run_result);
       if (item != NULL && result_has_measurements (run_result))
-        place_in_comparison (self, item);
+        {
+          place_in_comparison (self, item);
+          g_set_object (&self->run_item, item);
+        }
     }
 
   if (ok)
@@ -546,6 +553,8 @@ launch_run (StartRun *start)
                                   duel_drive_item_get_size_bytes (start->drive));
 
   g_set_object (&self->run_task, task);
+  g_set_object (&self->run_drive, start->drive);
+  g_clear_object (&self->run_item);
   g_signal_connect_object (task, "warning", G_CALLBACK (run_warning_cb), self, 0);
   duel_run_view_set_task (self->run_view, task);
   if (app != NULL)
@@ -827,6 +836,40 @@ cancel_run_activated (GtkWidget  *widget,
     {
       duel_run_cancel (self->run_task);
     }
+}
+
+/* The Run page's "Run Again": the same target through the same start path,
+ * with the preset the presets page still holds (it is locked while a run goes). */
+static void
+run_again_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+
+  if (self->run_drive == NULL || (self->run_task != NULL && duel_run_is_running (self->run_task)))
+    return;
+  duel_drives_view_set_selected (self->drives_view, self->run_drive);
+  gtk_widget_activate_action (widget, "win.start-run", NULL);
+}
+
+/* The Run page's "Compare": the finished run on the Compare page, where the
+ * run put it when it ended (it may have been swapped out since). */
+static void
+compare_run_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+  gboolean shown = FALSE;
+
+  if (self->run_item == NULL)
+    return;
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    shown |= duel_comparison_view_get_item (self->comparison_view, slot) == self->run_item;
+  if (!shown)
+    place_in_comparison (self, self->run_item);
+  adw_view_stack_set_visible_child_name (self->stack, "compare");
 }
 
 /* --- other actions ---------------------------------------------------------- */
@@ -1273,6 +1316,8 @@ duel_window_finalize (GObject *object)
   g_clear_object (&self->sources);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->run_task);
+  g_clear_object (&self->run_drive);
+  g_clear_object (&self->run_item);
   g_clear_pointer (&self->pending_screenshots, g_ptr_array_unref);
 
   G_OBJECT_CLASS (duel_window_parent_class)->finalize (object);
@@ -1315,6 +1360,8 @@ duel_window_class_init (DuelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.add-file-target", NULL, add_file_target_activated);
   gtk_widget_class_install_action (widget_class, "win.start-run", NULL, start_run_activated);
   gtk_widget_class_install_action (widget_class, "win.cancel-run", NULL, cancel_run_activated);
+  gtk_widget_class_install_action (widget_class, "win.run-again", NULL, run_again_activated);
+  gtk_widget_class_install_action (widget_class, "win.compare-run", NULL, compare_run_activated);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_activated);
   gtk_widget_class_install_action (widget_class, "win.swap-drives", NULL, swap_drives_activated);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_activated);

@@ -36,8 +36,9 @@ struct _DuelChartConsistency
 {
   DuelChart parent_instance;
 
-  gboolean  split;
-  Drive     drives[DUEL_COMPARISON_MAX_DRIVES];
+  gboolean        split;
+  DuelTestRecord *test;    /* the one record shown (a live run's running step); NULL: the analysis' */
+  Drive           drives[DUEL_COMPARISON_MAX_DRIVES];
   guint     n_drives;
 };
 
@@ -51,6 +52,7 @@ G_DEFINE_FINAL_TYPE (DuelChartConsistency, duel_chart_consistency, DUEL_TYPE_CHA
 enum {
   PROP_0,
   PROP_SPLIT_DIRECTIONS,
+  PROP_TEST,
   N_PROPS
 };
 
@@ -90,13 +92,28 @@ direction_levels (const DuelTestRecord *record,
   out->slowest = c.slowest_iops;
 }
 
+/* The record drawn for drive @index: the consistency test, or the one
+ * record asked for when that drive's result holds it. */
+static DuelTestRecord *
+pick_record (DuelChartConsistency *self,
+             guint                 index)
+{
+  DuelComparison *comparison = duel_chart_get_comparison (DUEL_CHART (self));
+  GPtrArray *tests;
+
+  if (self->test == NULL)
+    return duel_comparison_find_test (comparison, index, DUEL_ANALYSIS_CONSISTENCY);
+  tests = duel_result_get_tests (duel_comparison_get_result (comparison, index));
+  return g_ptr_array_find (tests, self->test, NULL) ? self->test : NULL;
+}
+
 static void
 build_drive (DuelChartConsistency *self,
              guint                 index)
 {
   DuelComparison *comparison = duel_chart_get_comparison (DUEL_CHART (self));
   Drive *drive = &self->drives[index];
-  DuelTestRecord *record = duel_comparison_find_test (comparison, index, DUEL_ANALYSIS_CONSISTENCY);
+  DuelTestRecord *record = pick_record (self, index);
   const DuelSeriesRow *rows;
   DuelConsistency c;
 
@@ -178,6 +195,9 @@ duel_chart_consistency_has_data (DuelChart *chart)
 static char *
 duel_chart_consistency_get_title (DuelChart *chart)
 {
+  /* One record of any kind (a read score, a plain run) is not a consistency test. */
+  if (DUEL_CHART_CONSISTENCY (chart)->test != NULL)
+    return g_strdup (_("IOPS per interval"));
   return g_strdup (_("Performance consistency: IOPS per interval"));
 }
 
@@ -491,6 +511,10 @@ duel_chart_consistency_get_property (GObject    *object,
       g_value_set_boolean (value, self->split);
       break;
 
+    case PROP_TEST:
+      g_value_set_boxed (value, self->test);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -510,6 +534,10 @@ duel_chart_consistency_set_property (GObject      *object,
       duel_chart_consistency_set_split_directions (self, g_value_get_boolean (value));
       break;
 
+    case PROP_TEST:
+      self->test = g_value_dup_boxed (value);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -522,6 +550,7 @@ duel_chart_consistency_finalize (GObject *object)
 
   for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
     drive_clear (&self->drives[d]);
+  g_clear_pointer (&self->test, duel_test_record_unref);
 
   G_OBJECT_CLASS (duel_chart_consistency_parent_class)->finalize (object);
 }
@@ -548,6 +577,9 @@ duel_chart_consistency_class_init (DuelChartConsistencyClass *klass)
   properties[PROP_SPLIT_DIRECTIONS] =
     g_param_spec_boolean ("split-directions", NULL, NULL, FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_TEST] =
+    g_param_spec_boxed ("test", NULL, NULL, DUEL_TYPE_TEST_RECORD,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -562,6 +594,16 @@ duel_chart_consistency_new (DuelComparison *comparison)
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
 
   return g_object_new (DUEL_TYPE_CHART_CONSISTENCY, "comparison", comparison, NULL);
+}
+
+DuelChart *
+duel_chart_consistency_new_for_test (DuelComparison *comparison,
+                                     DuelTestRecord *test)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
+  g_return_val_if_fail (test != NULL, NULL);
+
+  return g_object_new (DUEL_TYPE_CHART_CONSISTENCY, "test", test, "comparison", comparison, NULL);
 }
 
 gboolean
