@@ -176,7 +176,7 @@ progress_cb (DuelRun    *run,
   int percent = (int) floor (status->fraction_done * 100.0);
 
   if (status->state != DUEL_RUN_STATE_RUNNING || status->test_name == NULL ||
-      g_strcmp0 (status->test_name, "discard") == 0)
+      g_strcmp0 (status->test_name, DUEL_REVIEW_TRIM_NAME) == 0)
     return;
 
   /* The label carries the whole preset's progress; rebuild it when that moves. */

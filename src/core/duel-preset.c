@@ -456,7 +456,7 @@ prepare_steps (DuelPreset  *self,
         {
           DuelPresetStep discard = {
             .kind = DUEL_PRESET_STEP_DISCARD,
-            .name = "discard",
+            .name = DUEL_REVIEW_TRIM_NAME,
             .section = test->id,
             .test = test,
             .weight_s = DISCARD_WEIGHT_S,

@@ -125,6 +125,8 @@ struct _DuelRun
     gboolean             have_estimate;
     DuelPresetEstimate   estimate;
     GArray              *rows;            /* DuelSeriesRow not yet seen by the owner */
+    DuelHistogram        latency[DUEL_N_DIRECTIONS]; /* the running test's, as of its last closed interval */
+    gboolean             latency_fresh;   /* copied since the owner last took it */
     guint                rows_copied;     /* rows of @record already copied */
     GSource             *idle;            /* at most one pending */
   } shared;
@@ -566,6 +568,9 @@ apply_snapshot (DuelRun *self)
   g_autofree char *section = NULL;
   GQueue events = G_QUEUE_INIT;
   DuelWorkload workload;
+  /* 2 x 15 KiB: on the heap, not the owner's stack. */
+  g_autofree DuelHistogram *latency = g_new (DuelHistogram, DUEL_N_DIRECTIONS);
+  gboolean latency_fresh = FALSE;
   guint generation, test_index, n_tests;
   guint64 span_length, byte_limit;
   DuelTargetKind target_kind;
@@ -597,6 +602,13 @@ apply_snapshot (DuelRun *self)
   section = g_strdup (self->shared.section);
   rows = g_steal_pointer (&self->shared.rows);
   self->shared.rows = g_array_new (FALSE, FALSE, sizeof (DuelSeriesRow));
+  if (self->shared.latency_fresh && generation == self->shared.generation)
+    {
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        latency[d] = self->shared.latency[d];
+      latency_fresh = TRUE;
+      self->shared.latency_fresh = FALSE;
+    }
   events = self->shared.events;
   g_queue_init (&self->shared.events);
   g_mutex_unlock (&self->lock);
@@ -644,6 +656,9 @@ apply_snapshot (DuelRun *self)
       self->live_record->runtime_ns = self->status.engine.elapsed_ns;
       for (guint i = 0; i < rows->len; i++)
         duel_series_append (self->live_record->series, &g_array_index (rows, DuelSeriesRow, i));
+      if (latency_fresh)
+        for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+          *self->live_record->latency[d] = latency[d];
     }
   /* The thermometer's latest reading is a cheap, non-blocking read. */
   if (self->thermometer != NULL)
@@ -771,6 +786,7 @@ publish_step (DuelRun        *self,
       self->shared.workload = record->workload;
       self->shared.rows_copied = 0;
       g_array_set_size (self->shared.rows, 0);
+      self->shared.latency_fresh = FALSE;
     }
   /* The last engine snapshot was the previous step's: the new step starts from nothing. */
   memset (&self->shared.progress, 0, sizeof self->shared.progress);
@@ -809,6 +825,14 @@ publish_progress (DuelRun            *self,
       for (guint i = self->shared.rows_copied; i < n_rows; i++)
         g_array_append_vals (self->shared.rows, duel_series_get_row (record->series, i), 1);
       self->shared.rows_copied = n_rows;
+      /* The latencies so far, for a live QoS chart: once per closed
+       * interval (2 x 15 KiB), never per batch. */
+      if (progress == NULL || progress->interval_closed)
+        {
+          for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+            self->shared.latency[d] = *record->latency[d];
+          self->shared.latency_fresh = TRUE;
+        }
     }
   schedule_idle (self);
 }

@@ -21,6 +21,9 @@
 
 G_BEGIN_DECLS
 
+/* The record name of the trim a test with trim_first runs before its steps. */
+#define DUEL_REVIEW_TRIM_NAME "discard"
+
 /* What the Run page draws while a step runs. */
 typedef enum
 {
@@ -74,8 +77,8 @@ gboolean                      duel_review_test_find_step (const char            
 /* A record's title in the session's language: "Quality of service: 4K
  * random read, QD1"; a name no review test gives is returned as it is. */
 char                         *duel_review_describe_record (const char           *record_name);
-/* The live view of a record's step: IOPS per interval for a name no review
- * test gives (a plain run's workload). */
+/* The live view of a record's step: NONE for the trim, IOPS per interval
+ * for a name no review test gives (a plain run's workload). */
 DuelLiveView                  duel_review_live_view_for_record (const char      *record_name);
 
 G_END_DECLS

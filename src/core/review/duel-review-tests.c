@@ -91,6 +91,8 @@ duel_review_live_view_for_record (const char *record_name)
 {
   const DuelReviewStep *step;
 
+  if (g_strcmp0 (record_name, DUEL_REVIEW_TRIM_NAME) == 0)
+    return DUEL_LIVE_VIEW_NONE;
   if (duel_review_test_find_step (record_name, NULL, &step))
     return step->live_view;
   return DUEL_LIVE_VIEW_INTERVALS;
