@@ -18,6 +18,7 @@
 
 #include "duel-cli.h"
 #include "duel-cli-figures.h"
+#include "duel-comparison.h"
 #include "duel-error.h"
 #include "duel-preset.h"
 #include "duel-probe.h"
@@ -207,6 +208,40 @@ print_all_figures (DuelResult *result)
     }
 }
 
+/* Tests run in passes, as CrystalDiskMark reports them: the best pass,
+ * with the mean and the spread beside it, from the comparison's rows. */
+static void
+print_passes (DuelResult *result)
+{
+  g_autoptr(DuelComparison) comparison = duel_comparison_new (result, NULL, NULL);
+  const char *test = NULL;
+  gboolean any = FALSE;
+
+  if (comparison == NULL)
+    return;
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+      g_autofree char *words = NULL;
+
+      if (row->kind != DUEL_COMPARISON_ROW_FIGURE || row->n_passes[0] < 2)
+        continue;
+      if (!any)
+        /* TRANSLATORS: heading of the summary of tests run in passes */
+        printf ("\n%s\n", _("Best pass of each test run in passes:"));
+      any = TRUE;
+      if (g_strcmp0 (test, row->test) != 0)
+        {
+          test = row->test;
+          /* TRANSLATORS: a test's title and how many passes it ran */
+          printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u pass)\n", "%s (%u passes)\n", row->n_passes[0]),
+                  duel_comparison_get_section_title (comparison, test), row->n_passes[0]);
+        }
+      words = duel_comparison_row_format_passes (row, 0);
+      printf ("  %-40s %s\n", row->label, words);
+    }
+}
+
 int
 duel_cli_run_preset (int    argc,
                      char **argv)
@@ -363,7 +398,10 @@ duel_cli_run_preset (int    argc,
     }
 
   if (duel_run_get_result (run) != NULL)
-    print_all_figures (duel_run_get_result (run));
+    {
+      print_all_figures (duel_run_get_result (run));
+      print_passes (duel_run_get_result (run));
+    }
   exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;
 }
