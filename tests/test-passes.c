@@ -92,7 +92,8 @@ check_steps (const char     *preset_name,
   options.passes = passes;
   preset = duel_preset_new (preset_name, &options, &error);
   g_assert_no_error (error);
-  duel_preset_prepare_for_size (preset, G_GUINT64_CONSTANT (1) << 30, 512, "1 GiB", &error);
+  /* CrystalDiskMark's 1 GiB test file: the span on a larger target. */
+  duel_preset_prepare_for_size (preset, G_GUINT64_CONSTANT (4) << 30, 512, "4 GiB", &error);
   g_assert_no_error (error);
 
   g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, n_profile * expected_passes);
@@ -107,6 +108,8 @@ check_steps (const char     *preset_name,
       g_assert_cmpuint (step->pass, ==, i % expected_passes + 1);
       g_assert_cmpuint (step->passes, ==, expected_passes);
       g_assert_cmpuint (step->workload.runtime_ms, ==, expected_runtime_ms);
+      g_assert_cmpuint (step->workload.span_offset, ==, 0);
+      g_assert_cmpuint (step->workload.span_length, ==, G_GUINT64_CONSTANT (1) << 30);
       g_assert_cmpint (step->info->live_view, ==, DUEL_LIVE_VIEW_BARS);
       assert_workload (&step->workload, e);
     }
@@ -581,6 +584,7 @@ test_real_run (void)
       g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_COMPLETE);
       assert_workload (&record->workload, &default_profile[i / passes]);
       g_assert_cmpuint (record->workload.runtime_ms, ==, 200);
+      g_assert_cmpuint (record->span_length, ==, 8 * MIB);
       g_assert_cmpstr (json_object_get_string_member (details, "section"), ==, "crystaldiskmark");
       g_assert_cmpint (json_object_get_int_member (details, "pass"), ==, i % passes + 1);
       g_assert_cmpint (json_object_get_int_member (details, "passes"), ==, passes);

@@ -263,7 +263,7 @@ duel_cli_run_preset (int    argc,
   GOptionEntry entries[] = {
     { "preset", 0, 0, G_OPTION_ARG_STRING, &preset_name, NULL, "NAME" },
     { "capacity-multiple", 0, 0, G_OPTION_ARG_STRING, &capacity_multiple_text, N_("Write saturation: write this many times the span (default 2)"), "N" },
-    { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Use this many bytes from the start of the target (default: all of it; quick: at most 1 GiB)"), "BYTES" },
+    { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Use this many bytes from the start of the target (default: all of it; quick and CrystalDiskMark: at most 1 GiB)"), "BYTES" },
     { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Length of every timed test in seconds (read score, consistency, each QoS, standard and CrystalDiskMark test)"), "SECONDS" },
     { "passes", 0, 0, G_OPTION_ARG_STRING, &passes, N_("Run every timed test this many times, 1 to 100, each pass a test of its own; the comparison keeps the best (default: the preset’s, 1; CrystalDiskMark 5)"), "N" },
     { "round", 0, 0, G_OPTION_ARG_STRING, &round, N_("Steady-state round length in seconds (default 60)"), "SECONDS" },

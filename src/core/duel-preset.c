@@ -459,7 +459,17 @@ prepare_steps (DuelPreset  *self,
       self->plan.span_bytes = self->options.span_bytes;
     }
   else
-    self->plan.span_bytes = self->info->quick ? MIN (size, QUICK_SPAN_MAX) : size;
+    {
+      self->plan.span_bytes = self->info->quick ? MIN (size, QUICK_SPAN_MAX) : size;
+      /* A test that defines its own (CrystalDiskMark's 1 GiB test file). */
+      for (guint t = 0; self->info->tests[t] != NULL; t++)
+        {
+          const DuelReviewTest *test = duel_review_test_find (self->info->tests[t]);
+
+          if (test->span_bytes > 0)
+            self->plan.span_bytes = MIN (self->plan.span_bytes, test->span_bytes);
+        }
+    }
 
   /* Every test uses whole 128 KiB blocks of the same span. */
   self->plan.span_bytes -= self->plan.span_bytes % (128 * 1024);

@@ -13,7 +13,7 @@
  *                     read/write at QD1 and QD32
  *   crystaldiskmark   CrystalDiskMark's default profile: SEQ1M Q8T1, SEQ1M
  *                     Q1T1, RND4K Q32T16, RND4K Q1T1, write then read, 5
- *                     passes of 5 s each
+ *                     passes of 5 s each, on a 1 GiB span (its test file)
  *   crystaldiskmark-nvme  its NVMe profile: SEQ128K Q32T1 for SEQ1M Q1T1
  *   review            write saturation, consistency, QoS and the standard set
  *   quick             the review scaled to finish within 2 minutes on a 1 GiB
@@ -37,7 +37,8 @@ G_BEGIN_DECLS
 /* Overrides; 0 (or FALSE) keeps the preset's default. */
 typedef struct
 {
-  guint64  span_bytes;          /* region used from offset 0; default: the whole target (quick: ≤ 1 GiB) */
+  guint64  span_bytes;          /* region used from offset 0; default: the whole target (quick and
+                                 * CrystalDiskMark: ≤ 1 GiB) */
   double   capacity_multiple;   /* write-saturation: bytes to write as a multiple of the span; default 2 */
   guint64  runtime_ms;          /* every timed test (read score, consistency, each QoS, standard and CrystalDiskMark test) */
   guint64  round_ms;            /* SNIA round length; default 60 s (quick: 1 s) */

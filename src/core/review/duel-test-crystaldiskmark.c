@@ -10,6 +10,11 @@
  * data. A preset has no such preparation: each test writes before it reads,
  * so that a fresh file target has data to read (as the standard set does).
  *
+ * Its test file is 1 GiB by default: so is the span, unless one is given.
+ * The write before each read covers it many times over at sequential speed,
+ * so no read of a fresh drive reads blocks never written (which an SSD
+ * answers without reading flash).
+ *
  * Steps both profiles share have one record name, so that a run of either
  * profile compares with the other on what they have in common; a name is
  * looked up in the first of the two (duel-review-tests.c), whose step is the
@@ -71,6 +76,7 @@ const DuelReviewTest _duel_review_test_crystaldiskmark = {
   .runtime_key = "crystaldiskmark_ms",
   .runtime_ms = 5000,
   .quick_runtime_ms = 1000,
+  .span_bytes = G_GUINT64_CONSTANT (1) << 30,
   .passes = 5,
   .steps = default_steps,
   .n_steps = G_N_ELEMENTS (default_steps),
@@ -84,6 +90,7 @@ const DuelReviewTest _duel_review_test_crystaldiskmark_nvme = {
   .runtime_key = "crystaldiskmark_nvme_ms",
   .runtime_ms = 5000,
   .quick_runtime_ms = 1000,
+  .span_bytes = G_GUINT64_CONSTANT (1) << 30,
   .passes = 5,
   .steps = nvme_steps,
   .n_steps = G_N_ELEMENTS (nvme_steps),
