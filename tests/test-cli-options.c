@@ -141,6 +141,13 @@ test_preset_options (void)
     { { "--span", "0" }, "--span" },
     { { "--span", "1000" }, "--span" },
     { { "--output", "" }, "--output" },
+    { { "--passes", "0" }, "--passes" },
+    { { "--passes", "101" }, "--passes" },
+    { { "--passes", "x" }, "--passes" },
+    { { "--passes", "2.5" }, "--passes" },
+    { { "--passes", "-1" }, "--passes" },
+    /* The quick review fills the drive: a second pass would measure another drive. */
+    { { "--passes", "2" }, "fills the drive" },
     { { "" }, "target" },
   };
 

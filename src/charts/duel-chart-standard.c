@@ -32,10 +32,14 @@ typedef struct
   guint   access;
   guint32 block_size;       /* 0: a rating's own category */
   guint32 queue_depth;
+  guint   numjobs;          /* CrystalDiskMark's T: 1 for one job */
   char   *label;
   char   *test[DUEL_COMPARISON_MAX_DRIVES];
-  double  value[DUEL_COMPARISON_MAX_DRIVES];
+  double  value[DUEL_COMPARISON_MAX_DRIVES];   /* a test run in passes: the best pass */
   double  rated[DUEL_COMPARISON_MAX_DRIVES];
+  guint   passes[DUEL_COMPARISON_MAX_DRIVES];  /* its passes with a value; 1: it ran once */
+  double  low[DUEL_COMPARISON_MAX_DRIVES];     /* the lowest and the highest pass: the whisker */
+  double  high[DUEL_COMPARISON_MAX_DRIVES];
 } Category;
 
 struct _DuelChartStandard
@@ -68,7 +72,8 @@ static char *
 category_label (Panel   panel,
                 guint   access,
                 guint32 block_size,
-                guint32 queue_depth)
+                guint32 queue_depth,
+                guint   numjobs)
 {
   const char *what;
 
@@ -81,6 +86,17 @@ category_label (Panel   panel,
   if (block_size == 0)
     /* Translators: a category holding only the vendor's rating */
     return g_strdup_printf (_("%s (rated)"), what);
+  /* CrystalDiskMark's threads as its T: "1 MiB QD8", "4 KiB QD32 T16". */
+  if (numjobs > 1)
+    {
+      if (block_size % (1024 * 1024) == 0)
+        return g_strdup_printf ("%s\n%u MiB QD%u T%u", what, block_size / (1024 * 1024), queue_depth, numjobs);
+      if (block_size % 1024 == 0)
+        return g_strdup_printf ("%s\n%u KiB QD%u T%u", what, block_size / 1024, queue_depth, numjobs);
+      return g_strdup_printf ("%s\n%u B QD%u T%u", what, block_size, queue_depth, numjobs);
+    }
+  if (block_size % (1024 * 1024) == 0)
+    return g_strdup_printf ("%s\n%u MiB QD%u", what, block_size / (1024 * 1024), queue_depth);
   if (block_size % 1024 == 0)
     return g_strdup_printf ("%s\n%u KiB QD%u", what, block_size / 1024, queue_depth);
   return g_strdup_printf ("%s\n%u B QD%u", what, block_size, queue_depth);
@@ -92,6 +108,7 @@ find_category (DuelChartStandard *self,
                guint              access,
                guint32            block_size,
                guint32            queue_depth,
+               guint              numjobs,
                gboolean           create)
 {
   Category fresh = { 0, };
@@ -101,7 +118,7 @@ find_category (DuelChartStandard *self,
       Category *c = &g_array_index (self->categories, Category, i);
 
       if (c->panel == panel && c->access == access && c->block_size == block_size &&
-          c->queue_depth == queue_depth)
+          c->queue_depth == queue_depth && c->numjobs == numjobs)
         return c;
     }
   if (!create)
@@ -111,9 +128,10 @@ find_category (DuelChartStandard *self,
   fresh.access = access;
   fresh.block_size = block_size;
   fresh.queue_depth = queue_depth;
-  fresh.label = category_label (panel, access, block_size, queue_depth);
+  fresh.numjobs = numjobs;
+  fresh.label = category_label (panel, access, block_size, queue_depth, numjobs);
   for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
-    fresh.value[d] = fresh.rated[d] = NAN;
+    fresh.value[d] = fresh.rated[d] = fresh.low[d] = fresh.high[d] = NAN;
   g_array_append_val (self->categories, fresh);
   return &g_array_index (self->categories, Category, self->categories->len - 1);
 }
@@ -189,7 +207,7 @@ add_ratings (DuelChartStandard *self,
             target = c;
         }
       if (target == NULL)
-        target = find_category (self, ratings[r].panel, ratings[r].access, 0, 0, TRUE);
+        target = find_category (self, ratings[r].panel, ratings[r].access, 0, 0, 1, TRUE);
       target->rated[drive] = value;
     }
 }
@@ -221,11 +239,23 @@ duel_chart_standard_rebuild (DuelChart *chart)
 
           if (!isfinite (value))
             continue;
-          c = find_category (self, panel, access, w->block_size, w->queue_depth, TRUE);
+          c = find_category (self, panel, access, w->block_size, w->queue_depth, MAX (w->numjobs, 1), TRUE);
+          /* The passes of one test (records of one name): the best as the
+           * bar, the lowest and highest as its whisker; as the comparison's
+           * rows have it. */
+          if (isfinite (c->value[d]) && g_strcmp0 (c->test[d], record->name) == 0)
+            {
+              c->value[d] = MAX (c->value[d], value);
+              c->low[d] = MIN (c->low[d], value);
+              c->high[d] = MAX (c->high[d], value);
+              c->passes[d]++;
+              continue;
+            }
           /* Two tests of one kind on one drive: the first counts. */
           if (isfinite (c->value[d]))
             continue;
-          c->value[d] = value;
+          c->value[d] = c->low[d] = c->high[d] = value;
+          c->passes[d] = 1;
           c->test[d] = g_strdup (record->name);
         }
 
@@ -426,6 +456,27 @@ draw_panel (DuelChartStandard   *self,
               duel_chart_set_source_color (cr, color);
               cairo_rectangle (cr, bar.x, bar.y, bar.width, bar.height);
               cairo_fill (cr);
+              /* A test run in passes: a whisker from its lowest to its
+               * highest pass (the bar's top), capped at both ends. */
+              if (c->passes[d] > 1)
+                {
+                  double x_mid = duel_chart_snap_x (cr, x + bar_w / 2);
+                  double y_low = duel_chart_axis_map (&y_axis, shown (rates, unit, c->low[d]));
+                  double y_high = duel_chart_axis_map (&y_axis, shown (rates, unit, c->high[d]));
+                  double cap = MIN (bar_w / 4, 6);
+
+                  cairo_save (cr);
+                  duel_chart_set_source_color (cr, &style->foreground);
+                  cairo_set_line_width (cr, style->line_width);
+                  cairo_move_to (cr, x_mid, y_low);
+                  cairo_line_to (cr, x_mid, y_high);
+                  cairo_move_to (cr, x_mid - cap, y_low);
+                  cairo_line_to (cr, x_mid + cap, y_low);
+                  cairo_move_to (cr, x_mid - cap, y_high);
+                  cairo_line_to (cr, x_mid + cap, y_high);
+                  cairo_stroke (cr);
+                  cairo_restore (cr);
+                }
               /* No label over a bar; "282k" where "281,966" is wider than its bar. */
               duel_chart_labels_avoid (labels, &bar);
               duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_ANNOTATION, text, &w, NULL);
@@ -558,7 +609,9 @@ duel_chart_standard_write_csv (DuelChart *chart,
   DuelComparison *comparison = duel_chart_get_comparison (chart);
   static const char * const access_names[] = { "read", "write", "mixed" };
 
-  g_string_append (csv, "drive,test,pattern,direction,block_size,queue_depth,value,unit,rated\n");
+  /* value is the best pass of a test run in passes; passes, lowest and
+   * highest say how they spread (1 and the value itself for one run). */
+  g_string_append (csv, "drive,test,pattern,direction,block_size,queue_depth,numjobs,value,unit,rated,passes,lowest,highest\n");
   for (guint i = 0; i < self->categories->len; i++)
     {
       const Category *c = &g_array_index (self->categories, Category, i);
@@ -570,14 +623,20 @@ duel_chart_standard_write_csv (DuelChart *chart,
           duel_chart_csv_append_field (csv, duel_comparison_get_drive_name (comparison, d));
           g_string_append_c (csv, ',');
           duel_chart_csv_append_field (csv, c->test[d] ? c->test[d] : "");
-          g_string_append_printf (csv, ",%s,%s,%u,%u,",
+          g_string_append_printf (csv, ",%s,%s,%u,%u,%u,",
                                   c->panel == PANEL_SEQUENTIAL ? "sequential" : "random",
-                                  access_names[c->access], c->block_size, c->queue_depth);
+                                  access_names[c->access], c->block_size, c->queue_depth, c->numjobs);
           if (isfinite (c->value[d]))
             duel_chart_csv_append_number (csv, "%.6g", c->value[d]);
           g_string_append_printf (csv, ",%s,", c->panel == PANEL_SEQUENTIAL ? "MB/s" : "IOPS");
           if (isfinite (c->rated[d]))
             duel_chart_csv_append_number (csv, "%.6g", c->rated[d]);
+          g_string_append_printf (csv, ",%u,", c->passes[d]);
+          if (isfinite (c->low[d]))
+            duel_chart_csv_append_number (csv, "%.6g", c->low[d]);
+          g_string_append_c (csv, ',');
+          if (isfinite (c->high[d]))
+            duel_chart_csv_append_number (csv, "%.6g", c->high[d]);
           g_string_append_c (csv, '\n');
         }
     }

@@ -18,6 +18,7 @@
 
 #include "duel-cli.h"
 #include "duel-cli-figures.h"
+#include "duel-comparison.h"
 #include "duel-error.h"
 #include "duel-preset.h"
 #include "duel-probe.h"
@@ -116,6 +117,10 @@ describe_step (const DuelPresetStep *step)
   else
     stop = g_strdup_printf (_("for %.0f s"), w->runtime_ms / 1e3);
 
+  if (w->numjobs > 1)
+    /* TRANSLATORS: e.g. "randread, 4.0 KiB, QD32 in each of 16 jobs, for 5 s" */
+    return g_strdup_printf (_("%s%s, %s, QD%u in each of %u jobs, %s"), duel_workload_get_rw_name (w),
+                            mix ? mix : "", bs, w->queue_depth, w->numjobs, stop);
   /* TRANSLATORS: e.g. "randrw 50 % read, 4.0 KiB, QD32, for 60 s" */
   return g_strdup_printf (_("%s%s, %s, QD%u, %s"), duel_workload_get_rw_name (w), mix ? mix : "",
                           bs, w->queue_depth, stop);
@@ -163,8 +168,13 @@ step_started_cb (DuelRun    *run,
   g_autofree char *title = step_title (step);
 
   g_clear_pointer (&view->progress, duel_cli_progress_free);
-  printf (_("[%u/%u, %d %%] %s: %s\n"), index + 1, n_steps, (int) floor (fraction_done * 100.0),
-          title, what);
+  if (step->passes > 1)
+    /* TRANSLATORS: step number, steps, % done, the test's title, its pass, passes, what it does */
+    printf (_("[%u/%u, %d %%] %s, pass %u of %u: %s\n"), index + 1, n_steps, (int) floor (fraction_done * 100.0),
+            title, step->pass, step->passes, what);
+  else
+    printf (_("[%u/%u, %d %%] %s: %s\n"), index + 1, n_steps, (int) floor (fraction_done * 100.0),
+            title, what);
   fflush (stdout);
 }
 
@@ -209,6 +219,40 @@ print_all_figures (DuelResult *result)
     }
 }
 
+/* Tests run in passes, as CrystalDiskMark reports them: the best pass,
+ * with the mean and the spread beside it, from the comparison's rows. */
+static void
+print_passes (DuelResult *result)
+{
+  g_autoptr(DuelComparison) comparison = duel_comparison_new (result, NULL, NULL);
+  const char *test = NULL;
+  gboolean any = FALSE;
+
+  if (comparison == NULL)
+    return;
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+      g_autofree char *words = NULL;
+
+      if (row->kind != DUEL_COMPARISON_ROW_FIGURE || row->n_passes[0] < 2)
+        continue;
+      if (!any)
+        /* TRANSLATORS: heading of the summary of tests run in passes */
+        printf ("\n%s\n", _("Best pass of each test run in passes:"));
+      any = TRUE;
+      if (g_strcmp0 (test, row->test) != 0)
+        {
+          test = row->test;
+          /* TRANSLATORS: a test's title and how many passes it ran */
+          printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u pass)\n", "%s (%u passes)\n", row->n_passes[0]),
+                  duel_comparison_get_section_title (comparison, test), row->n_passes[0]);
+        }
+      words = duel_comparison_row_format_passes (row, 0);
+      printf ("  %-40s %s\n", row->label, words);
+    }
+}
+
 int
 duel_cli_run_preset (int    argc,
                      char **argv)
@@ -221,15 +265,18 @@ duel_cli_run_preset (int    argc,
   g_autofree char *description = NULL;
   g_auto(GStrv) rest = NULL;
   g_autofree char *capacity_multiple_text = NULL, *runtime = NULL, *round = NULL, *probe = NULL;
+  g_autofree char *passes = NULL;
+  g_autofree char *preset_help = NULL;
   g_autofree char *message = NULL;
   double capacity_multiple = 0, runtime_s = 0, round_s = 0, probe_s = DUEL_RUN_DEFAULT_PROBE_MS / 1e3;
   g_autofree char *interval_ms = NULL;
   gboolean no_trim = FALSE, destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE;
   GOptionEntry entries[] = {
-    { "preset", 0, 0, G_OPTION_ARG_STRING, &preset_name, N_("write-saturation, consistency, qos, standard, review or quick"), "NAME" },
+    { "preset", 0, 0, G_OPTION_ARG_STRING, &preset_name, NULL, "NAME" },
     { "capacity-multiple", 0, 0, G_OPTION_ARG_STRING, &capacity_multiple_text, N_("Write saturation: write this many times the span (default 2)"), "N" },
-    { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Use this many bytes from the start of the target (default: all of it; quick: at most 1 GiB)"), "BYTES" },
-    { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Length of every timed test in seconds (read score, consistency, each QoS and standard test)"), "SECONDS" },
+    { "span", 0, 0, G_OPTION_ARG_STRING, &span, N_("Use this many bytes from the start of the target (default: all of it; quick and CrystalDiskMark: at most 1 GiB)"), "BYTES" },
+    { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Length of every timed test in seconds (read score, consistency, each QoS, standard and CrystalDiskMark test)"), "SECONDS" },
+    { "passes", 0, 0, G_OPTION_ARG_STRING, &passes, N_("Run every timed test this many times, 1 to 100, each pass a test of its own; the comparison keeps the best (default: the preset’s, 1; CrystalDiskMark 5)"), "N" },
     { "round", 0, 0, G_OPTION_ARG_STRING, &round, N_("Steady-state round length in seconds (default 60)"), "SECONDS" },
     { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms, N_("Time-series interval in milliseconds (default 1000)"), "MS" },
     { "no-trim", 0, 0, G_OPTION_ARG_NONE, &no_trim, N_("Do not discard the span before the write saturation"), NULL },
@@ -254,7 +301,14 @@ duel_cli_run_preset (int    argc,
 
   names = g_string_new (NULL);
   for (const char * const *n = duel_preset_get_names (); *n != NULL; n++)
-    g_string_append_printf (names, "  %-17s %s\n", *n, duel_preset_describe (*n));
+    g_string_append_printf (names, "  %-21s %s\n", *n, duel_preset_describe (*n));
+  {
+    g_autofree char *list = g_strjoinv (", ", (char **) duel_preset_get_names ());
+
+    /* TRANSLATORS: --preset's help; %s lists the preset names */
+    preset_help = g_strdup_printf (_("The preset to run: %s"), list);
+    entries[0].description = preset_help;
+  }
   description = g_strdup_printf (_("Presets:\n%s\n"
                                    "Sizes take k, m, g and t suffixes (powers of 1024). A missing file target is\n"
                                    "created at --span or 1 GiB. Writing to a block device needs --destructive."),
@@ -283,6 +337,16 @@ duel_cli_run_preset (int    argc,
       (round != NULL && !duel_cli_parse_number ("--round", round, 0, 86400, FALSE, &round_s, &message)) ||
       (probe != NULL && !duel_cli_parse_number ("--probe", probe, 0, 600, TRUE, &probe_s, &message)))
     return duel_cli_usage_error (context, "%s", message);
+  if (passes != NULL)
+    {
+      guint64 n = 0;
+
+      /* A whole number: "2.5" passes, "x" or "0" are refused in one sentence. */
+      if (!g_ascii_string_to_unsigned (passes, 10, 1, DUEL_PRESET_MAX_PASSES, &n, NULL))
+        return duel_cli_usage_error (context, _("--passes takes a whole number from 1 to %u, not “%s”."),
+                                     DUEL_PRESET_MAX_PASSES, passes);
+      options.passes = (guint) n;
+    }
   options.capacity_multiple = capacity_multiple;
   options.runtime_ms = (guint64) llround (runtime_s * 1000.0);
   options.round_ms = (guint64) llround (round_s * 1000.0);
@@ -345,7 +409,10 @@ duel_cli_run_preset (int    argc,
     }
 
   if (duel_run_get_result (run) != NULL)
-    print_all_figures (duel_run_get_result (run));
+    {
+      print_all_figures (duel_run_get_result (run));
+      print_passes (duel_run_get_result (run));
+    }
   exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;
 }

@@ -177,9 +177,13 @@ duel_comparison_row_is_best (const DuelComparisonRow *row,
 typedef struct
 {
   const char *key;
-  double      value;      /* NAN for a stored null */
+  double      value;      /* NAN for a stored null; the best pass of a test run in passes */
   const char *unit;
   DuelBetter  better;
+  guint       n_passes;   /* passes with a value; 0: the test ran once */
+  double      mean;       /* of the passes; NAN when it ran once */
+  double      min;
+  double      max;
 } Figure;
 
 static DuelBetter
@@ -223,6 +227,8 @@ record_figures (const DuelTestRecord *record)
         figure.value = NAN;
       figure.unit = duel_json_get_string (object, "unit");
       figure.better = better_from_string (duel_json_get_string (object, "better"));
+      figure.n_passes = 0;
+      figure.mean = figure.min = figure.max = NAN;
       g_array_append_val (figures, figure);
     }
   return figures;
@@ -239,6 +245,84 @@ find_figure (GArray     *figures,
         return figure;
     }
   return NULL;
+}
+
+/* Every record of @result named @test, in file order: one, or a test's
+ * passes. */
+static GPtrArray *
+find_passes (DuelResult *result,
+             const char *test)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+      if (g_strcmp0 (record->name, test) == 0)
+        g_ptr_array_add (found, record);
+    }
+  return found;
+}
+
+/* The figures of a test run in @records: those of its one record, or per
+ * key the best of its passes, with their mean and spread. Keys in the order
+ * the passes first hold them. */
+static GArray *
+pass_figures (GPtrArray *records)
+{
+  GArray *merged;
+
+  if (records->len == 0)
+    return g_array_new (FALSE, TRUE, sizeof (Figure));
+  if (records->len == 1)
+    return record_figures (g_ptr_array_index (records, 0));
+
+  merged = g_array_new (FALSE, TRUE, sizeof (Figure));
+  for (guint r = 0; r < records->len; r++)
+    {
+      g_autoptr(GArray) figures = record_figures (g_ptr_array_index (records, r));
+
+      for (guint i = 0; i < figures->len; i++)
+        {
+          const Figure *figure = &g_array_index (figures, Figure, i);
+          Figure *into = (Figure *) find_figure (merged, figure->key);
+
+          if (into == NULL)
+            {
+              Figure fresh = *figure;
+
+              fresh.value = fresh.mean = fresh.min = fresh.max = NAN;
+              fresh.n_passes = 0;
+              if (fresh.better == DUEL_BETTER_NONE && duel_figure_lookup (fresh.key) != NULL)
+                fresh.better = duel_figure_lookup (fresh.key)->better;
+              g_array_append_val (merged, fresh);
+              into = &g_array_index (merged, Figure, merged->len - 1);
+            }
+          if (!isfinite (figure->value))
+            continue;
+          /* mean holds the sum until the end. */
+          if (into->n_passes++ == 0)
+            {
+              into->min = into->max = into->mean = figure->value;
+              continue;
+            }
+          into->min = MIN (into->min, figure->value);
+          into->max = MAX (into->max, figure->value);
+          into->mean += figure->value;
+        }
+    }
+  for (guint i = 0; i < merged->len; i++)
+    {
+      Figure *figure = &g_array_index (merged, Figure, i);
+
+      if (figure->n_passes == 0)
+        continue;
+      figure->mean /= figure->n_passes;
+      figure->value = figure->better == DUEL_BETTER_LOWER ? figure->min : figure->max;
+    }
+  return merged;
 }
 
 /* A stored record without figures (an older file, a cancelled run) is
@@ -456,6 +540,7 @@ add_identity_rows (DuelComparison *self)
         {
           row.value[d] = NAN;
           row.rated[d] = NAN;
+          row.pass_mean[d] = row.pass_min[d] = row.pass_max[d] = NAN;
           if (d < self->n_drives)
             {
               g_autofree char *text = identity_text (self->results[d], k, &row.value[d]);
@@ -597,7 +682,11 @@ add_figure_row (DuelComparison *self,
           row.has_value[d] = isfinite (figures[d]->value);
           row.value[d] = figures[d]->value;
           row.text[d] = duel_figure_format (figures[d]->key, figures[d]->value);
+          row.n_passes[d] = figures[d]->n_passes;
         }
+      row.pass_mean[d] = row.n_passes[d] > 0 ? figures[d]->mean : NAN;
+      row.pass_min[d] = row.n_passes[d] > 0 ? figures[d]->min : NAN;
+      row.pass_max[d] = row.n_passes[d] > 0 ? figures[d]->max : NAN;
       if (d < self->n_drives)
         {
           const Figure *figure = figures[d] ? figures[d] : any;
@@ -662,8 +751,10 @@ add_test_rows (DuelComparison *self,
 
   for (guint d = 0; d < self->n_drives; d++)
     {
+      g_autoptr(GPtrArray) passes = find_passes (self->results[d], test);
+
       records[d] = duel_result_find_test (self->results[d], test);
-      lists[d] = records[d] != NULL ? record_figures (records[d]) : g_array_new (FALSE, TRUE, sizeof (Figure));
+      lists[d] = pass_figures (passes);
       published |= duel_result_is_published (self->results[d]);
     }
 
@@ -768,6 +859,7 @@ add_rated_rows (DuelComparison *self)
 
           row.value[d] = NAN;
           row.rated[d] = NAN;
+          row.pass_mean[d] = row.pass_min[d] = row.pass_max[d] = NAN;
           if (d < self->n_drives)
             {
               if (measured_for_rating (self->results[d], k, &measured_key, &row.value[d]))
@@ -785,6 +877,34 @@ add_rated_rows (DuelComparison *self)
       self->has_rated = TRUE;
       g_array_append_val (self->rows, row);
     }
+}
+
+char *
+duel_comparison_row_format_passes (const DuelComparisonRow *row,
+                                   guint                    drive)
+{
+  g_autofree char *best = NULL;
+  g_autofree char *mean = NULL;
+  g_autofree char *low = NULL;
+  g_autofree char *high = NULL;
+  g_autofree char *share = NULL;
+
+  g_return_val_if_fail (row != NULL, NULL);
+  g_return_val_if_fail (drive < DUEL_COMPARISON_MAX_DRIVES, NULL);
+
+  if (row->kind != DUEL_COMPARISON_ROW_FIGURE || row->n_passes[drive] == 0)
+    return g_strdup ("");
+  best = duel_figure_format (row->key, row->value[drive]);
+  mean = duel_figure_format (row->key, row->pass_mean[drive]);
+  low = duel_figure_format (row->key, row->pass_min[drive]);
+  high = duel_figure_format (row->key, row->pass_max[drive]);
+  if (row->pass_mean[drive] == 0)
+    /* TRANSLATORS: a test run in passes: its best pass, their mean, the lowest and the highest */
+    return g_strdup_printf (_("best %s, mean %s, spread %s–%s"), best, mean, low, high);
+  share = duel_number_format ((row->pass_max[drive] - row->pass_min[drive]) / fabs (row->pass_mean[drive]) * 100.0, 0);
+  /* TRANSLATORS: a test run in passes: its best pass, their mean, the
+   * lowest and the highest, the spread as a share of the mean */
+  return g_strdup_printf (_("best %s, mean %s, spread %s–%s (%s %%)"), best, mean, low, high, share);
 }
 
 char *
@@ -1022,6 +1142,16 @@ check_fairness (DuelComparison *self,
     warn (self, _("%s: the access patterns differ (%s %u %% read on %s, %s %u %% read on %s)."),
           title, duel_workload_get_rw_name (&a->workload), a->workload.read_percent, name_a,
           duel_workload_get_rw_name (&b->workload), b->workload.read_percent, name_b);
+
+  {
+    g_autoptr(GPtrArray) passes_a = find_passes (self->results[i], test);
+    g_autoptr(GPtrArray) passes_b = find_passes (self->results[j], test);
+
+    /* The best of five against a single run favours the five. */
+    if (passes_a->len != passes_b->len)
+      warn (self, _("%s: the best of %u passes on %s is set against the best of %u on %s."),
+            title, passes_a->len, name_a, passes_b->len, name_b);
+  }
 
   if (a->status != DUEL_TEST_STATUS_COMPLETE || b->status != DUEL_TEST_STATUS_COMPLETE)
     warn (self, _("%s: the run on %s did not complete (%s)."), title,

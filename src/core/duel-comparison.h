@@ -6,6 +6,12 @@
  * which knows whether higher or lower is better. Fairness warnings say where
  * the two runs were not set up alike.
  *
+ * A test run in passes (several records of one name, details "pass" and
+ * "passes") has one row per figure like any other; its value is the best
+ * pass (higher is better or no direction: the highest; lower is better: the
+ * lowest), as CrystalDiskMark reports, and winners are decided on it. The
+ * row also carries the mean of the passes and their spread.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
@@ -52,6 +58,10 @@ typedef struct
   guint       winners;              /* bit d: drive d holds the best value (none when all are equal) */
   gboolean    has_rated[DUEL_COMPARISON_MAX_DRIVES];
   double      rated[DUEL_COMPARISON_MAX_DRIVES];   /* the vendor's figure for this row */
+  guint       n_passes[DUEL_COMPARISON_MAX_DRIVES];  /* passes with a value when the test ran in passes, else 0 */
+  double      pass_mean[DUEL_COMPARISON_MAX_DRIVES]; /* their mean; NAN without passes */
+  double      pass_min[DUEL_COMPARISON_MAX_DRIVES];  /* the lowest and highest pass; NAN without passes */
+  double      pass_max[DUEL_COMPARISON_MAX_DRIVES];
 } DuelComparisonRow;
 
 #define DUEL_TYPE_COMPARISON (duel_comparison_get_type ())
@@ -112,6 +122,11 @@ char                    *duel_comparison_dup_difference_heading (DuelComparison 
 /* A figure row's difference as the locale writes it ("+12.5 %", "−1,204.0 %"
  * grouped); "" for a row without one. */
 char                    *duel_comparison_row_format_difference (const DuelComparisonRow *row);
+/* A figure row's passes on @drive in words: "best 5,700.0 MB/s, mean
+ * 4,900.0 MB/s, spread 3,000.0 MB/s–5,700.0 MB/s (55 %)", the spread's
+ * width as a share of the mean; "" when the test did not run in passes there. */
+char                    *duel_comparison_row_format_passes (const DuelComparisonRow *row,
+                                                            guint                    drive);
 /* TRUE when some row carries a vendor-rated figure: show "rated vs measured". */
 gboolean                 duel_comparison_has_rated      (DuelComparison  *self);
 /* The vendor's figure of @row for @drive as printed ("2200 MB/s"); "" without one. */

@@ -42,10 +42,13 @@ static const PresetInfo presets[] = {
     { "write-saturation", "consistency", "qos", "standard" }, FALSE },
   { "quick", N_("Quick Review"), N_("The whole review scaled to finish within two minutes on a 1 GiB file"),
     { "write-saturation", "consistency", "qos", "standard" }, TRUE },
+  { "crystaldiskmark", N_("CrystalDiskMark"), NULL, { "crystaldiskmark" }, FALSE },
+  { "crystaldiskmark-nvme", N_("CrystalDiskMark (NVMe)"), NULL, { "crystaldiskmark-nvme" }, FALSE },
 };
 
 static const char * const preset_names[] = {
-  "write-saturation", "consistency", "qos", "standard", "review", "quick", NULL,
+  "write-saturation", "consistency", "qos", "standard", "review", "quick",
+  "crystaldiskmark", "crystaldiskmark-nvme", NULL,
 };
 
 #define MAX_REVIEW_TESTS 16
@@ -60,6 +63,7 @@ typedef struct
   guint64  round_ms;
   guint    interval_ms;
   gboolean no_trim;
+  guint    passes;              /* 0: each review test's own */
 } Plan;
 
 struct _DuelPreset
@@ -253,6 +257,24 @@ duel_preset_new (const char               *name,
     plan->round_ms = self->options.round_ms;
   plan->no_trim = self->options.no_trim;
 
+  if (self->options.passes > DUEL_PRESET_MAX_PASSES)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The number of passes must be between 1 and %u, not %u."),
+                   DUEL_PRESET_MAX_PASSES, self->options.passes);
+      return NULL;
+    }
+  /* A fill is bounded by what it wrote to a drive it changed: its second
+   * pass would measure another drive, not the same test again. */
+  if (self->options.passes > 1 && duel_preset_name_has_fill (name))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The preset “%s” fills the drive, which cannot be repeated: it runs one pass only."),
+                   name);
+      return NULL;
+    }
+  plan->passes = self->options.passes;
+
   if (plan->interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS || plan->interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
@@ -297,7 +319,9 @@ static guint64 fill_bytes_of (DuelPreset *self);
 static void
 add_test (DuelPreset           *self,
           const DuelReviewTest *test,
-          const DuelReviewStep *info)
+          const DuelReviewStep *info,
+          guint                 pass,
+          guint                 passes)
 {
   DuelPresetStep step = {
     .kind = DUEL_PRESET_STEP_TEST,
@@ -306,6 +330,8 @@ add_test (DuelPreset           *self,
     .analysis = info->analysis,
     .test = test,
     .info = info,
+    .pass = pass,
+    .passes = passes,
   };
 
   duel_workload_init (&step.workload);
@@ -328,7 +354,8 @@ add_test (DuelPreset           *self,
       step.workload.runtime_ms = self->plan.runtime_ms[test_slot (test)];
       step.weight_s = step.workload.runtime_ms / 1e3;
     }
-  /* A seed per step: the read score must not replay the fill's offsets. */
+  /* A seed per step (and pass): the read score must not replay the fill's
+   * offsets, a pass not the one before. */
   step.workload.seed += self->steps->len;
   g_array_append_val (self->steps, step);
 }
@@ -432,7 +459,17 @@ prepare_steps (DuelPreset  *self,
       self->plan.span_bytes = self->options.span_bytes;
     }
   else
-    self->plan.span_bytes = self->info->quick ? MIN (size, QUICK_SPAN_MAX) : size;
+    {
+      self->plan.span_bytes = self->info->quick ? MIN (size, QUICK_SPAN_MAX) : size;
+      /* A test that defines its own (CrystalDiskMark's 1 GiB test file). */
+      for (guint t = 0; self->info->tests[t] != NULL; t++)
+        {
+          const DuelReviewTest *test = duel_review_test_find (self->info->tests[t]);
+
+          if (test->span_bytes > 0)
+            self->plan.span_bytes = MIN (self->plan.span_bytes, test->span_bytes);
+        }
+    }
 
   /* Every test uses whole 128 KiB blocks of the same span. */
   self->plan.span_bytes -= self->plan.span_bytes % (128 * 1024);
@@ -464,8 +501,15 @@ prepare_steps (DuelPreset  *self,
           duel_workload_init (&discard.workload);
           g_array_append_val (self->steps, discard);
         }
+      /* Each step's passes one after the other, as CrystalDiskMark runs
+       * them; a fill runs once (duel_preset_new() refuses more). */
       for (guint s = 0; s < test->n_steps; s++)
-        add_test (self, test, &test->steps[s]);
+        {
+          guint passes = test->steps[s].fill ? 1 : self->plan.passes > 0 ? self->plan.passes : MAX (test->passes, 1);
+
+          for (guint p = 1; p <= passes; p++)
+            add_test (self, test, &test->steps[s], p, passes);
+        }
     }
 
   /* Let the engine's own checks speak for the target before any I/O. */
@@ -683,6 +727,12 @@ set_record_details (DuelPreset           *self,
   details = duel_test_record_get_details (record);
   json_object_set_string_member (details, "section", step->section);
   json_object_set_member (details, "preset_parameters", duel_preset_get_parameters (self));
+  /* A repeated step: each pass is a record of the step's name. */
+  if (step->passes > 1)
+    {
+      json_object_set_int_member (details, "pass", step->pass);
+      json_object_set_int_member (details, "passes", step->passes);
+    }
 }
 
 gboolean

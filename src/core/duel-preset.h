@@ -11,7 +11,11 @@
  *   qos               4 KiB random read and write at QD1 and QD32, 50/50 QD32
  *   standard          128 KiB sequential read/write QD32, 4 KiB random
  *                     read/write at QD1 and QD32
- *   review            all four, in that order
+ *   crystaldiskmark   CrystalDiskMark's default profile: SEQ1M Q8T1, SEQ1M
+ *                     Q1T1, RND4K Q32T16, RND4K Q1T1, write then read, 5
+ *                     passes of 5 s each, on a 1 GiB span (its test file)
+ *   crystaldiskmark-nvme  its NVMe profile: SEQ128K Q32T1 for SEQ1M Q1T1
+ *   review            write saturation, consistency, QoS and the standard set
  *   quick             the review scaled to finish within 2 minutes on a 1 GiB
  *                     file (span at most 1 GiB, fill capped at 30 s, short
  *                     tests, 1 s rounds, 100 ms intervals)
@@ -33,13 +37,18 @@ G_BEGIN_DECLS
 /* Overrides; 0 (or FALSE) keeps the preset's default. */
 typedef struct
 {
-  guint64  span_bytes;          /* region used from offset 0; default: the whole target (quick: ≤ 1 GiB) */
+  guint64  span_bytes;          /* region used from offset 0; default: the whole target (quick and
+                                 * CrystalDiskMark: ≤ 1 GiB) */
   double   capacity_multiple;   /* write-saturation: bytes to write as a multiple of the span; default 2 */
-  guint64  runtime_ms;          /* every timed test (read score, consistency, each QoS and standard test) */
+  guint64  runtime_ms;          /* every timed test (read score, consistency, each QoS, standard and CrystalDiskMark test) */
   guint64  round_ms;            /* SNIA round length; default 60 s (quick: 1 s) */
   guint    interval_ms;         /* series interval; default 1000 ms (quick: 100 ms) */
   gboolean no_trim;             /* skip the discard before the fill */
+  guint    passes;              /* how often each timed step runs, 1..DUEL_PRESET_MAX_PASSES;
+                                 * default: the review test's own (1; CrystalDiskMark 5) */
 } DuelPresetOptions;
+
+#define DUEL_PRESET_MAX_PASSES 100
 
 typedef enum
 {
@@ -57,6 +66,8 @@ typedef struct
   double             weight_s;  /* expected seconds, for the overall fraction */
   const DuelReviewTest *test;   /* the review test it belongs to */
   const DuelReviewStep *info;   /* its step there; NULL for a discard */
+  guint              pass;      /* 1-based: which run of its review step this is */
+  guint              passes;    /* how often its review step runs; 1: once, no "pass" details */
 } DuelPresetStep;
 
 typedef struct

@@ -13,6 +13,8 @@ static const DuelReviewTest * const all_tests[] = {
   &_duel_review_test_consistency,
   &_duel_review_test_qos,
   &_duel_review_test_standard,
+  &_duel_review_test_crystaldiskmark,
+  &_duel_review_test_crystaldiskmark_nvme,
   NULL,
 };
 

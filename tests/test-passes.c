@@ -1,0 +1,666 @@
+/* test-passes.c — the CrystalDiskMark set and tests run in passes
+ *
+ * The truth here is written down by hand: CrystalDiskMark's two profiles as
+ * a table of workloads, and each pass's figure recomputed from the record's
+ * own totals (ops and bytes over its runtime) rather than from the summary
+ * the analysis wrote. The comparison must give the best pass (the highest;
+ * the lowest for a latency), the mean and the spread of exactly those. One
+ * synthetic result with fixed series (no random numbers, no timing), and one
+ * real run of the preset on a file: its records, its checkpoints and
+ * journal, the file it saves, `analyze` on that file, and the comparison
+ * of what was saved against what was measured.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "duel-chart-standard.h"
+#include "duel-checkpointer.h"
+#include "duel-comparison.h"
+#include "duel-error.h"
+#include "duel-journal-private.h"
+#include "duel-preset.h"
+
+#define MIB (G_GUINT64_CONSTANT (1) << 20)
+
+/* ---- the profiles, as CrystalDiskMark 8 names them ------------------------------ */
+
+typedef struct
+{
+  const char *name;
+  DuelPattern pattern;
+  guint32     block_size;
+  guint32     queue_depth;
+  guint       numjobs;
+  guint       read_percent;
+} Expected;
+
+/* Each test writes, then reads (a fresh file has data to read). */
+static const Expected default_profile[] = {
+  { "cdm-seq1m-q8t1-write",   DUEL_PATTERN_SEQUENTIAL, 1048576, 8,  1,  0 },
+  { "cdm-seq1m-q8t1-read",    DUEL_PATTERN_SEQUENTIAL, 1048576, 8,  1,  100 },
+  { "cdm-seq1m-q1t1-write",   DUEL_PATTERN_SEQUENTIAL, 1048576, 1,  1,  0 },
+  { "cdm-seq1m-q1t1-read",    DUEL_PATTERN_SEQUENTIAL, 1048576, 1,  1,  100 },
+  { "cdm-rnd4k-q32t16-write", DUEL_PATTERN_RANDOM,     4096,    32, 16, 0 },
+  { "cdm-rnd4k-q32t16-read",  DUEL_PATTERN_RANDOM,     4096,    32, 16, 100 },
+  { "cdm-rnd4k-q1t1-write",   DUEL_PATTERN_RANDOM,     4096,    1,  1,  0 },
+  { "cdm-rnd4k-q1t1-read",    DUEL_PATTERN_RANDOM,     4096,    1,  1,  100 },
+};
+
+static const Expected nvme_profile[] = {
+  { "cdm-seq1m-q8t1-write",    DUEL_PATTERN_SEQUENTIAL, 1048576, 8,  1,  0 },
+  { "cdm-seq1m-q8t1-read",     DUEL_PATTERN_SEQUENTIAL, 1048576, 8,  1,  100 },
+  { "cdm-seq128k-q32t1-write", DUEL_PATTERN_SEQUENTIAL, 131072,  32, 1,  0 },
+  { "cdm-seq128k-q32t1-read",  DUEL_PATTERN_SEQUENTIAL, 131072,  32, 1,  100 },
+  { "cdm-rnd4k-q32t16-write",  DUEL_PATTERN_RANDOM,     4096,    32, 16, 0 },
+  { "cdm-rnd4k-q32t16-read",   DUEL_PATTERN_RANDOM,     4096,    32, 16, 100 },
+  { "cdm-rnd4k-q1t1-write",    DUEL_PATTERN_RANDOM,     4096,    1,  1,  0 },
+  { "cdm-rnd4k-q1t1-read",     DUEL_PATTERN_RANDOM,     4096,    1,  1,  100 },
+};
+
+static void
+assert_workload (const DuelWorkload *w,
+                 const Expected     *e)
+{
+  g_assert_cmpint (w->pattern, ==, e->pattern);
+  g_assert_cmpuint (w->block_size, ==, e->block_size);
+  g_assert_cmpuint (w->queue_depth, ==, e->queue_depth);
+  g_assert_cmpuint (w->numjobs, ==, e->numjobs);
+  g_assert_cmpuint (w->read_percent, ==, e->read_percent);
+  g_assert_cmpfloat (w->size_multiple, ==, 0);
+}
+
+/* The steps of @preset_name with @passes (0: its default), against @profile
+ * and @expected_passes per step, without I/O. */
+static void
+check_steps (const char     *preset_name,
+             guint           passes,
+             const Expected *profile,
+             guint           n_profile,
+             guint           expected_passes,
+             guint64         expected_runtime_ms)
+{
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelPresetOptions options;
+
+  duel_preset_options_init (&options);
+  options.passes = passes;
+  preset = duel_preset_new (preset_name, &options, &error);
+  g_assert_no_error (error);
+  /* CrystalDiskMark's 1 GiB test file: the span on a larger target. */
+  duel_preset_prepare_for_size (preset, G_GUINT64_CONSTANT (4) << 30, 512, "4 GiB", &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, n_profile * expected_passes);
+  for (guint i = 0; i < duel_preset_get_n_steps (preset); i++)
+    {
+      const DuelPresetStep *step = duel_preset_get_step (preset, i);
+      const Expected *e = &profile[i / expected_passes];
+
+      g_assert_cmpint (step->kind, ==, DUEL_PRESET_STEP_TEST);
+      g_assert_cmpstr (step->name, ==, e->name);
+      g_assert_cmpint (step->analysis, ==, DUEL_ANALYSIS_STANDARD);
+      g_assert_cmpuint (step->pass, ==, i % expected_passes + 1);
+      g_assert_cmpuint (step->passes, ==, expected_passes);
+      g_assert_cmpuint (step->workload.runtime_ms, ==, expected_runtime_ms);
+      g_assert_cmpuint (step->workload.span_offset, ==, 0);
+      g_assert_cmpuint (step->workload.span_length, ==, G_GUINT64_CONSTANT (1) << 30);
+      g_assert_cmpint (step->info->live_view, ==, DUEL_LIVE_VIEW_BARS);
+      assert_workload (&step->workload, e);
+    }
+}
+
+static void
+test_profiles (void)
+{
+  /* CrystalDiskMark's defaults: 5 passes of 5 s. */
+  check_steps ("crystaldiskmark", 0, default_profile, G_N_ELEMENTS (default_profile), 5, 5000);
+  check_steps ("crystaldiskmark-nvme", 0, nvme_profile, G_N_ELEMENTS (nvme_profile), 5, 5000);
+  check_steps ("crystaldiskmark", 3, default_profile, G_N_ELEMENTS (default_profile), 3, 5000);
+  check_steps ("crystaldiskmark-nvme", 1, nvme_profile, G_N_ELEMENTS (nvme_profile), 1, 5000);
+  g_assert_cmpuint (duel_preset_default_runtime_ms ("crystaldiskmark", "cdm-rnd4k-q1t1-read"), ==, 5000);
+}
+
+static void
+test_refused (void)
+{
+  static const char * const fills[] = { "write-saturation", "review", "quick" };
+  DuelPresetOptions options;
+
+  for (guint i = 0; i < G_N_ELEMENTS (fills); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DuelPreset) preset = NULL;
+
+      duel_preset_options_init (&options);
+      options.passes = 2;
+      preset = duel_preset_new (fills[i], &options, &error);
+      g_assert_null (preset);
+      g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "fills the drive"));
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(DuelPreset) preset = NULL;
+
+    duel_preset_options_init (&options);
+    options.passes = DUEL_PRESET_MAX_PASSES + 1;
+    preset = duel_preset_new ("crystaldiskmark", &options, &error);
+    g_assert_null (preset);
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  }
+  /* One pass of a fill is what it always was. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(DuelPreset) preset = NULL;
+
+    duel_preset_options_init (&options);
+    options.passes = 1;
+    preset = duel_preset_new ("quick", &options, &error);
+    g_assert_no_error (error);
+  }
+}
+
+/* ---- the truth, by hand ------------------------------------------------------------ */
+
+/* A standard figure of one pass from the record's own totals: "…_iops" is
+ * ops per second, "…_mbps" bytes per second / 1e6, of the one direction
+ * the test moves. */
+static double
+by_hand (DuelTestRecord *record,
+         const char     *key)
+{
+  DuelDirection d = record->workload.read_percent == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
+  double seconds = record->runtime_ns / 1e9;
+
+  g_assert_cmpuint (record->workload.read_percent % 100, ==, 0);
+  g_assert_cmpfloat (seconds, >, 0);
+  if (g_str_has_suffix (key, "_iops"))
+    return duel_test_record_get_ops (record, d) / seconds;
+  g_assert_true (g_str_has_suffix (key, "_mbps"));
+  return duel_test_record_get_bytes (record, d) / seconds / 1e6;
+}
+
+static gboolean
+close_to (double a,
+          double b)
+{
+  return fabs (a - b) <= 1e-9 * MAX (fabs (a), fabs (b));
+}
+
+/* Every figure row of @comparison's tests that ran in passes on @drive
+ * against the hand-made figures of its records; returns how many rows. */
+static guint
+check_rows_by_hand (DuelComparison *comparison,
+                    guint           drive)
+{
+  DuelResult *result = duel_comparison_get_result (comparison, drive);
+  GPtrArray *tests = duel_result_get_tests (result);
+  guint checked = 0;
+
+  for (guint r = 0; r < duel_comparison_get_n_rows (comparison); r++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, r);
+      double best = NAN, low = INFINITY, high = -INFINITY, sum = 0;
+      guint n = 0;
+
+      if (row->kind != DUEL_COMPARISON_ROW_FIGURE ||
+          (!g_str_has_suffix (row->key, "_iops") && !g_str_has_suffix (row->key, "_mbps")))
+        continue;
+      for (guint i = 0; i < tests->len; i++)
+        {
+          DuelTestRecord *record = g_ptr_array_index (tests, i);
+          double value;
+
+          if (g_strcmp0 (record->name, row->test) != 0)
+            continue;
+          value = by_hand (record, row->key);
+          low = MIN (low, value);
+          high = MAX (high, value);
+          sum += value;
+          n++;
+        }
+      if (n < 2)
+        {
+          g_assert_cmpuint (row->n_passes[drive], ==, 0);
+          continue;
+        }
+      best = row->better == DUEL_BETTER_LOWER ? low : high;
+      g_assert_cmpint (row->better, ==, DUEL_BETTER_HIGHER);
+      g_assert_cmpuint (row->n_passes[drive], ==, n);
+      if (!close_to (row->value[drive], best) || !close_to (row->pass_mean[drive], sum / n) ||
+          !close_to (row->pass_min[drive], low) || !close_to (row->pass_max[drive], high))
+        g_error ("%s %s: best %.17g mean %.17g spread %.17g–%.17g; by hand %.17g, %.17g, %.17g–%.17g",
+                 row->test, row->key, row->value[drive], row->pass_mean[drive], row->pass_min[drive],
+                 row->pass_max[drive], best, sum / n, low, high);
+      checked++;
+    }
+  return checked;
+}
+
+/* ---- a synthetic result ------------------------------------------------------------- */
+
+/* One pass of 1 s: @ops I/Os of the workload's block size in one interval. */
+static DuelTestRecord *
+synthetic_pass (const char *name,
+                guint       pass,
+                guint       passes,
+                guint32     block_size,
+                guint32     queue_depth,
+                guint       read_percent,
+                guint64     ops)
+{
+  DuelWorkload workload;
+  DuelTestRecord *record;
+  DuelDirection d = read_percent == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
+  DuelSeriesRow row = { .t_ms = 1000, .temperature_c = NAN };
+  g_autoptr(DuelSummary) summary = NULL;
+  JsonObject *details;
+
+  duel_workload_init (&workload);
+  workload.pattern = DUEL_PATTERN_SEQUENTIAL;
+  workload.block_size = block_size;
+  workload.queue_depth = queue_depth;
+  workload.read_percent = read_percent;
+  workload.runtime_ms = 1000;
+  record = duel_test_record_new (name, &workload);
+  record->preset = g_strdup ("crystaldiskmark");
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  record->runtime_ns = G_GUINT64_CONSTANT (1000000000);
+  row.ops[d] = ops;
+  row.bytes[d] = ops * block_size;
+  duel_series_append (record->series, &row);
+
+  summary = duel_analysis_summarize (record, DUEL_ANALYSIS_STANDARD, NULL);
+  duel_analysis_apply (record, DUEL_ANALYSIS_STANDARD, NULL, summary);
+  details = duel_test_record_get_details (record);
+  json_object_set_string_member (details, "section", "crystaldiskmark");
+  if (passes > 1)
+    {
+      json_object_set_int_member (details, "pass", pass);
+      json_object_set_int_member (details, "passes", passes);
+    }
+  return record;
+}
+
+/* A latency test with its figure stored: lower is better. */
+static DuelTestRecord *
+latency_pass (double p99_us)
+{
+  DuelWorkload workload;
+  DuelTestRecord *record;
+
+  duel_workload_init (&workload);
+  record = duel_test_record_new ("qos-read-qd1", &workload);
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  duel_test_record_set_figure (record, "qos_read_qd1_p99_us", p99_us, "us", DUEL_BETTER_LOWER);
+  return record;
+}
+
+static const DuelComparisonRow *
+find_row (DuelComparison *comparison,
+          const char     *test,
+          const char     *key)
+{
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+
+      if (g_strcmp0 (row->test, test) == 0 && g_strcmp0 (row->key, key) == 0)
+        return row;
+    }
+  g_error ("no row %s %s", test, key);
+  return NULL;
+}
+
+static void
+test_synthetic (void)
+{
+  /* Drive A: three passes of SEQ1M Q8T1 read, 1000, 1500 and 1200 MiB in
+   * 1 s; drive B one run of 1400 MiB. A's best beats B, its mean does not. */
+  static const guint64 a_ops[] = { 1000, 1500, 1200 };
+  static const double a_p99[] = { 120, 95, 140 };
+  g_autoptr(DuelResult) a = duel_result_new ();
+  g_autoptr(DuelResult) b = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelChart) chart = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *words = NULL;
+  g_autofree char *expected_line = NULL;
+  const DuelComparisonRow *row;
+  double mb[3];
+
+  duel_result_set_name (a, "A");
+  duel_result_set_name (b, "B");
+  for (guint i = 0; i < G_N_ELEMENTS (a_ops); i++)
+    {
+      g_autoptr(DuelTestRecord) record = synthetic_pass ("cdm-seq1m-q8t1-read", i + 1, 3, 1048576, 8, 100, a_ops[i]);
+      g_autoptr(DuelTestRecord) latency = latency_pass (a_p99[i]);
+
+      duel_result_add_test (a, record);
+      duel_result_add_test (a, latency);
+      mb[i] = a_ops[i] * 1048576.0 / 1e6;
+    }
+  {
+    g_autoptr(DuelTestRecord) record = synthetic_pass ("cdm-seq1m-q8t1-read", 1, 1, 1048576, 8, 100, 1400);
+    g_autoptr(DuelTestRecord) latency = latency_pass (100);
+
+    duel_result_add_test (b, record);
+    duel_result_add_test (b, latency);
+  }
+
+  comparison = duel_comparison_new (a, b, &error);
+  g_assert_no_error (error);
+
+  row = find_row (comparison, "cdm-seq1m-q8t1-read", "seq_read_mbps");
+  g_assert_cmpuint (row->n_passes[0], ==, 3);
+  g_assert_cmpuint (row->n_passes[1], ==, 0);
+  g_assert_true (close_to (row->value[0], mb[1]));
+  g_assert_true (close_to (row->pass_mean[0], (mb[0] + mb[1] + mb[2]) / 3));
+  g_assert_true (close_to (row->pass_min[0], mb[0]));
+  g_assert_true (close_to (row->pass_max[0], mb[1]));
+  g_assert_true (close_to (row->value[1], 1400 * 1048576.0 / 1e6));
+  g_assert_true (isnan (row->pass_mean[1]));
+  /* Decided on the best pass, as CrystalDiskMark reports. */
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_A);
+  g_assert_cmpuint (check_rows_by_hand (comparison, 0), ==, 1);
+
+  /* (1572.864 − 1048.576) / 1293.2437… = 40.5 % of the mean. */
+  words = duel_comparison_row_format_passes (row, 0);
+  g_test_message ("%s", words);
+  g_assert_true (g_str_has_prefix (words, "best "));
+  g_assert_true (g_str_has_suffix (words, " (41 %)"));
+  g_free (words);
+  words = duel_comparison_row_format_passes (row, 1);
+  g_assert_cmpstr (words, ==, "");
+
+  /* A latency: the lowest pass is the best; B's one run beats A's mean,
+   * A's best beats B. */
+  row = find_row (comparison, "qos-read-qd1", "qos_read_qd1_p99_us");
+  g_assert_cmpint (row->better, ==, DUEL_BETTER_LOWER);
+  g_assert_cmpuint (row->n_passes[0], ==, 3);
+  g_assert_cmpfloat (row->value[0], ==, 95);
+  g_assert_true (close_to (row->pass_mean[0], (120.0 + 95 + 140) / 3));
+  g_assert_cmpfloat (row->pass_min[0], ==, 95);
+  g_assert_cmpfloat (row->pass_max[0], ==, 140);
+  g_assert_cmpint (row->winner, ==, DUEL_WINNER_A);
+
+  /* Three passes against one is said. */
+  {
+    gboolean said = FALSE;
+
+    for (const char * const *w = duel_comparison_get_warnings (comparison); *w != NULL; w++)
+      said |= strstr (*w, "best of 3 passes on A is set against the best of 1 on B") != NULL;
+    g_assert_true (said);
+  }
+
+  /* The bar chart: the best as the bar, the lowest and highest pass as its whisker. */
+  chart = duel_chart_standard_new (comparison);
+  csv = duel_chart_to_csv (chart);
+  g_test_message ("%s", csv);
+  g_assert_true (g_str_has_prefix (csv, "drive,test,pattern,direction,block_size,queue_depth,numjobs,value,unit,rated,passes,lowest,highest\n"));
+  expected_line = g_strdup_printf ("A,cdm-seq1m-q8t1-read,sequential,read,1048576,8,1,%.6g,MB/s,,3,%.6g,%.6g\n",
+                                   mb[1], mb[0], mb[1]);
+  g_assert_nonnull (strstr (csv, expected_line));
+  g_free (expected_line);
+  expected_line = g_strdup_printf ("B,cdm-seq1m-q8t1-read,sequential,read,1048576,8,1,%.6g,MB/s,,1,%.6g,%.6g\n",
+                                   1400 * 1048576.0 / 1e6, 1400 * 1048576.0 / 1e6, 1400 * 1048576.0 / 1e6);
+  g_assert_nonnull (strstr (csv, expected_line));
+}
+
+/* ---- a real run on a file ------------------------------------------------------------- */
+
+static void
+checkpoint_cb (DuelResult *result,
+               gboolean    test_finished,
+               gpointer    user_data)
+{
+  duel_checkpointer_update (user_data, result, test_finished);
+}
+
+static void
+assert_same_rows (DuelComparison *x,
+                  DuelComparison *y)
+{
+  g_assert_cmpuint (duel_comparison_get_n_rows (x), ==, duel_comparison_get_n_rows (y));
+  for (guint i = 0; i < duel_comparison_get_n_rows (x); i++)
+    {
+      const DuelComparisonRow *a = duel_comparison_get_row (x, i);
+      const DuelComparisonRow *b = duel_comparison_get_row (y, i);
+
+      g_assert_cmpstr (a->test, ==, b->test);
+      g_assert_cmpstr (a->key, ==, b->key);
+      if (a->kind != DUEL_COMPARISON_ROW_FIGURE)
+        continue;
+      for (guint d = 0; d < duel_comparison_get_n_drives (x); d++)
+        {
+          g_assert_cmpuint (a->n_passes[d], ==, b->n_passes[d]);
+          g_assert_cmpstr (a->text[d], ==, b->text[d]);
+          /* The file keeps doubles as %.17g: the same numbers. */
+          g_assert_true ((isnan (a->value[d]) && isnan (b->value[d])) || a->value[d] == b->value[d]);
+          g_assert_true ((isnan (a->pass_mean[d]) && isnan (b->pass_mean[d])) || close_to (a->pass_mean[d], b->pass_mean[d]));
+          g_assert_true ((isnan (a->pass_min[d]) && isnan (b->pass_min[d])) || a->pass_min[d] == b->pass_min[d]);
+          g_assert_true ((isnan (a->pass_max[d]) && isnan (b->pass_max[d])) || a->pass_max[d] == b->pass_max[d]);
+        }
+      g_assert_cmpint (a->winner, ==, b->winner);
+    }
+}
+
+/* What was folded or loaded holds the run's records, in order, pass by pass. */
+static void
+assert_same_records (DuelResult *loaded,
+                     DuelResult *measured)
+{
+  GPtrArray *x = duel_result_get_tests (loaded);
+  GPtrArray *y = duel_result_get_tests (measured);
+
+  g_assert_cmpuint (x->len, ==, y->len);
+  for (guint i = 0; i < x->len; i++)
+    {
+      DuelTestRecord *a = g_ptr_array_index (x, i);
+      DuelTestRecord *b = g_ptr_array_index (y, i);
+
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpuint (a->runtime_ns, ==, b->runtime_ns);
+      g_assert_cmpint (a->status, ==, b->status);
+      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+        {
+          g_assert_cmpuint (duel_test_record_get_ops (a, d), ==, duel_test_record_get_ops (b, d));
+          g_assert_cmpuint (duel_test_record_get_bytes (a, d), ==, duel_test_record_get_bytes (b, d));
+        }
+    }
+}
+
+/* `analyze --json` on the file: a test per record, in order, each figure as
+ * the run computed it. */
+static void
+check_analyze (const char *path,
+               DuelResult *result)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *argv[] = { cli, "analyze", "--json", path, NULL };
+  JsonArray *tests;
+  int status;
+
+  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_message ("driveduel-cli is not built: analyze is not checked");
+      return;
+    }
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  tests = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "tests");
+  g_assert_cmpuint (json_array_get_length (tests), ==, duel_result_get_tests (result)->len);
+  for (guint i = 0; i < json_array_get_length (tests); i++)
+    {
+      JsonObject *test = json_array_get_object_element (tests, i);
+      DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), i);
+      JsonArray *figures = json_object_get_array_member (test, "figures");
+
+      g_assert_cmpstr (json_object_get_string_member (test, "name"), ==, record->name);
+      g_assert_cmpuint (json_array_get_length (figures), >, 0);
+      for (guint k = 0; k < json_array_get_length (figures); k++)
+        {
+          JsonObject *figure = json_array_get_object_element (figures, k);
+          double in_memory;
+
+          g_assert_true (duel_test_record_get_figure (record, json_object_get_string_member (figure, "key"), &in_memory));
+          g_assert_cmpfloat (json_object_get_double_member (figure, "value"), ==, in_memory);
+          g_assert_true (json_object_get_boolean_member (figure, "matches_stored"));
+        }
+    }
+}
+
+static void
+test_real_run (void)
+{
+  const guint passes = 2;
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "passes", NULL);
+  g_autofree char *target_path = g_build_filename (dir, "target.img", NULL);
+  g_autofree char *path = g_build_filename (dir, "result.json", NULL);
+  g_autofree char *journal_path = g_build_filename (dir, "journalled.json", NULL);
+  g_autofree char *journal_file = NULL;
+  g_autoptr(DuelTarget) target = NULL;
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(DuelResult) folded = NULL;
+  g_autoptr(DuelResult) header = duel_result_new ();
+  g_autoptr(DuelCheckpointer) checkpointer = NULL;
+  g_autoptr(DuelComparison) measured = NULL;
+  g_autoptr(DuelComparison) reloaded = NULL;
+  g_autoptr(DuelComparison) refolded = NULL;
+  g_autoptr(GString) journal = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  DuelPresetOptions options;
+  GPtrArray *tests;
+
+  g_mkdir_with_parents (dir, 0700);
+  target = duel_target_open (target_path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, 8 * MIB, &error);
+  g_assert_no_error (error);
+
+  duel_preset_options_init (&options);
+  options.runtime_ms = 200;
+  options.interval_ms = 100;
+  options.passes = passes;
+  preset = duel_preset_new ("crystaldiskmark", &options, &error);
+  g_assert_no_error (error);
+
+  duel_result_set_target_from (result, target);
+  duel_result_set_name (result, "Scratch file");
+  checkpointer = duel_checkpointer_new (path);
+  duel_checkpointer_start (checkpointer, result, &error);
+  g_assert_no_error (error);
+  duel_preset_set_checkpoint_func (preset, checkpoint_cb, checkpointer, NULL);
+  duel_preset_run (preset, target, result, NULL, &error);
+  g_assert_no_error (error);
+  duel_checkpointer_finish (checkpointer, result, &error);
+  g_assert_no_error (error);
+
+  /* (a) 8 steps x N passes, each record's workload exactly the profile's. */
+  tests = duel_result_get_tests (result);
+  g_assert_cmpuint (tests->len, ==, G_N_ELEMENTS (default_profile) * passes);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      JsonObject *details = duel_test_record_get_details (record);
+
+      g_assert_cmpstr (record->name, ==, default_profile[i / passes].name);
+      g_assert_cmpstr (record->preset, ==, "crystaldiskmark");
+      g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      assert_workload (&record->workload, &default_profile[i / passes]);
+      g_assert_cmpuint (record->workload.runtime_ms, ==, 200);
+      g_assert_cmpuint (record->span_length, ==, 8 * MIB);
+      g_assert_cmpstr (json_object_get_string_member (details, "section"), ==, "crystaldiskmark");
+      g_assert_cmpint (json_object_get_int_member (details, "pass"), ==, i % passes + 1);
+      g_assert_cmpint (json_object_get_int_member (details, "passes"), ==, passes);
+      g_assert_cmpuint (duel_test_record_get_ops (record, record->workload.read_percent == 100
+                                                  ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE), >, 0);
+      g_assert_cmpuint (duel_test_record_get_ops (record, record->workload.read_percent == 100
+                                                  ? DUEL_DIRECTION_WRITE : DUEL_DIRECTION_READ), ==, 0);
+    }
+
+  /* (b) the comparison against the hand-made figures of each pass. */
+  measured = duel_comparison_new (result, NULL, &error);
+  g_assert_no_error (error);
+  /* Sequential: MB/s; random: IOPS and MB/s. */
+  g_assert_cmpuint (check_rows_by_hand (measured, 0), ==, 4 + 4 * 2);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_tests (measured)), ==, 8);
+
+  /* (c) saved (checkpointed, then finished) and loaded: the same records
+   * and rows; the journal is gone. */
+  g_assert_false (g_file_test (duel_checkpointer_get_journal_path (checkpointer), G_FILE_TEST_EXISTS));
+  loaded = duel_result_load (path, &error);
+  g_assert_no_error (error);
+  assert_same_records (loaded, result);
+  reloaded = duel_comparison_new (loaded, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_rows (reloaded, measured);
+  g_assert_cmpuint (check_rows_by_hand (reloaded, 0), ==, 4 + 4 * 2);
+
+  /* A file with no tests yet and a journal of every record, as a run killed
+   * before its last save leaves it: the fold keeps the passes apart. */
+  duel_result_set_target_from (header, target);
+  duel_result_set_name (header, "Scratch file");
+  duel_result_set_journal_id (header, "0123456789abcdef0123456789abcdef");
+  duel_result_save (header, journal_path, &error);
+  g_assert_no_error (error);
+  _duel_journal_append_header (journal, "0123456789abcdef0123456789abcdef");
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      guint rows = duel_series_get_length (record->series);
+
+      _duel_journal_append_test (journal, i, record);
+      for (guint r = 0; r < rows; r++)
+        _duel_journal_append_row (journal, i, r, duel_series_get_row (record->series, r));
+      _duel_journal_append_state (journal, i, rows, record->runtime_ns, record->status,
+                                  record->latency[DUEL_DIRECTION_READ], record->latency[DUEL_DIRECTION_WRITE]);
+    }
+  journal_file = _duel_journal_path_for (journal_path);
+  g_file_set_contents (journal_file, journal->str, (gssize) journal->len, &error);
+  g_assert_no_error (error);
+  folded = duel_result_load (journal_path, &error);
+  g_assert_no_error (error);
+  assert_same_records (folded, result);
+  refolded = duel_comparison_new (folded, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_rows (refolded, measured);
+
+  /* analyze recomputes every pass from the file. */
+  check_analyze (path, result);
+
+  g_unlink (journal_file);
+  g_unlink (journal_path);
+  g_unlink (path);
+  g_unlink (target_path);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/passes/profiles", test_profiles);
+  g_test_add_func ("/duel/passes/refused", test_refused);
+  g_test_add_func ("/duel/passes/comparison/synthetic", test_synthetic);
+  g_test_add_func ("/duel/passes/crystaldiskmark/file", test_real_run);
+
+  return g_test_run ();
+}
