@@ -371,6 +371,26 @@ test_synthetic (void)
   g_assert_cmpint (row->winner, ==, DUEL_WINNER_A);
   g_assert_cmpuint (check_rows_by_hand (comparison, 0), ==, 1);
 
+  /* The mean and the spread in rows of their own, for every table and
+   * export; neither has a winner, and B, run once, has neither. */
+  {
+    const DuelComparisonRow *mean_row = find_row (comparison, "cdm-seq1m-q8t1-read", "seq_read_mbps.passes_mean");
+    const DuelComparisonRow *spread_row = find_row (comparison, "cdm-seq1m-q8t1-read", "seq_read_mbps.passes_spread");
+    g_autofree char *low = duel_figure_format ("seq_read_mbps", mb[0]);
+    g_autofree char *high = duel_figure_format ("seq_read_mbps", mb[1]);
+
+    g_assert_nonnull (mean_row);
+    g_assert_nonnull (spread_row);
+    g_assert_true (close_to (mean_row->value[0], (mb[0] + mb[1] + mb[2]) / 3));
+    g_assert_false (mean_row->has_value[1]);
+    g_assert_cmpuint (mean_row->winners, ==, 0);
+    g_assert_cmpuint (spread_row->winners, ==, 0);
+    g_assert_true (g_str_has_prefix (spread_row->text[0], low));
+    g_assert_nonnull (strstr (spread_row->text[0], high));
+    g_assert_nonnull (strstr (spread_row->text[0], "(41 %)"));
+    g_assert_cmpstr (spread_row->text[1], ==, "–");
+  }
+
   /* (1572.864 − 1048.576) / 1293.2437… = 40.5 % of the mean. */
   words = duel_comparison_row_format_passes (row, 0);
   g_test_message ("%s", words);

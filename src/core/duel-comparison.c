@@ -652,6 +652,73 @@ rated_key_for (DuelResult           *result,
 
 /* ---- Figures ---------------------------------------------------------------- */
 
+/* Below a figure of a test run in passes: the mean of the passes and their
+ * spread, rows of their own so that every table and export shows them.
+ * Neither has a winner: the best pass decides, as CrystalDiskMark reports. */
+static void
+add_pass_rows (DuelComparison *self,
+               guint           best_index)
+{
+  /* A copy: appending may move the array (the strings it points to stay). */
+  const DuelComparisonRow best_row = g_array_index (self->rows, DuelComparisonRow, best_index);
+  const DuelComparisonRow *best = &best_row;
+  gboolean any = FALSE;
+
+  for (guint d = 0; d < self->n_drives; d++)
+    any |= best->n_passes[d] > 0;
+  if (!any)
+    return;
+
+  for (guint part = 0; part < 2; part++)
+    {
+      DuelComparisonRow row = { 0, };
+
+      row.kind = DUEL_COMPARISON_ROW_FIGURE;
+      row.test = g_strdup (best->test);
+      row.key = g_strconcat (best->key, part == 0 ? ".passes_mean" : ".passes_spread", NULL);
+      row.label = part == 0
+                  /* TRANSLATORS: a figure's label, then: the mean of a test's passes */
+                  ? g_strdup_printf (_("%s, mean of the passes"), best->label)
+                  /* TRANSLATORS: a figure's label, then: its lowest and highest pass */
+                  : g_strdup_printf (_("%s, spread of the passes"), best->label);
+      row.unit = g_strdup (part == 0 ? best->unit : "");
+      row.better = DUEL_BETTER_NONE;
+      for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+        {
+          row.value[d] = row.rated[d] = row.pass_mean[d] = row.pass_min[d] = row.pass_max[d] = NAN;
+          if (d >= self->n_drives || best->n_passes[d] == 0)
+            {
+              row.text[d] = g_strdup ("–");
+              continue;
+            }
+          if (part == 0)
+            {
+              row.has_value[d] = isfinite (best->pass_mean[d]);
+              row.value[d] = best->pass_mean[d];
+              row.text[d] = duel_figure_format (best->key, best->pass_mean[d]);
+            }
+          else
+            {
+              g_autofree char *low = duel_figure_format (best->key, best->pass_min[d]);
+              g_autofree char *high = duel_figure_format (best->key, best->pass_max[d]);
+
+              if (best->pass_mean[d] != 0 && isfinite (best->pass_mean[d]))
+                {
+                  g_autofree char *share = duel_number_format ((best->pass_max[d] - best->pass_min[d]) /
+                                                               fabs (best->pass_mean[d]) * 100.0, 0);
+
+                  /* TRANSLATORS: the lowest and highest pass, and their distance as a share of the mean */
+                  row.text[d] = g_strdup_printf (_("%s–%s (%s %%)"), low, high, share);
+                }
+              else
+                row.text[d] = g_strdup_printf ("%s–%s", low, high);
+            }
+        }
+      settle_row (&row, self->n_drives);
+      g_array_append_val (self->rows, row);
+    }
+}
+
 static void
 add_figure_row (DuelComparison *self,
                 const char     *test,
@@ -706,6 +773,7 @@ add_figure_row (DuelComparison *self,
   settle_row (&row, self->n_drives);
 
   g_array_append_val (self->rows, row);
+  add_pass_rows (self, self->rows->len - 1);
 }
 
 /* The review's scores and the measured figures they are not: the review
