@@ -646,6 +646,86 @@ test_no_ids_in_window (void)
 }
 
 static gboolean
+is_spin_button (GtkWidget  *widget,
+                const char *unused)
+{
+  return GTK_IS_SPIN_BUTTON (widget);
+}
+
+static gboolean
+is_row_titled (GtkWidget  *widget,
+               const char *title)
+{
+  return ADW_IS_PREFERENCES_ROW (widget) &&
+         g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0;
+}
+
+/* The spin button of the row titled @title under @root. */
+static GtkSpinButton *
+row_spin (GtkWidget  *root,
+          const char *title)
+{
+  GtkWidget *row = find_widget (root, is_row_titled, title);
+
+  g_assert_nonnull (row);
+  return GTK_SPIN_BUTTON (find_widget (row, is_spin_button, NULL));
+}
+
+/* The custom test's rows show for it alone and make its preset: the
+ * workload set in the window is the one its step runs; a fill preset
+ * keeps its passes row insensitive. */
+static void
+test_custom_test_rows (void)
+{
+  DuelWindow *window = new_window ();
+  DuelPresetsView *presets = duel_window_get_presets_view (window);
+  GtkWidget *root = GTK_WIDGET (presets);
+  GtkWidget *access, *block, *passes_row;
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GError) error = NULL;
+  const DuelPresetStep *step;
+
+  access = find_widget (root, is_row_titled, "A_ccess");
+  block = find_widget (root, is_row_titled, "_Block size");
+  passes_row = find_widget (root, is_row_titled, "P_asses");
+  g_assert_nonnull (access);
+  g_assert_nonnull (block);
+  g_assert_nonnull (passes_row);
+
+  g_assert_true (duel_presets_view_set_preset_name (presets, "quick"));
+  g_assert_false (gtk_widget_is_visible (access));
+  g_assert_false (gtk_widget_get_sensitive (passes_row));
+  g_assert_true (duel_presets_view_set_preset_name (presets, "crystaldiskmark"));
+  g_assert_true (gtk_widget_get_sensitive (passes_row));
+
+  g_assert_true (duel_presets_view_set_preset_name (presets, "custom"));
+  g_assert_true (gtk_widget_is_visible (access));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (access), 1);                 /* Sequential */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (block), 6);                  /* 128 KiB */
+  gtk_spin_button_set_value (row_spin (root, "_Reads (%)"), 70);
+  gtk_spin_button_set_value (row_spin (root, "_Queue depth"), 8);
+  gtk_spin_button_set_value (row_spin (root, "_Jobs"), 3);
+  gtk_spin_button_set_value (row_spin (root, "P_asses"), 4);
+  gtk_spin_button_set_value (row_spin (root, "Test _length"), 2);
+
+  preset = duel_presets_view_create_preset (presets, &error);
+  g_assert_no_error (error);
+  g_assert_true (duel_preset_prepare_for_size (preset, G_GUINT64_CONSTANT (1) << 30, 512, "test", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, 4);
+  step = duel_preset_get_step (preset, 0);
+  g_assert_cmpint (step->workload.pattern, ==, DUEL_PATTERN_SEQUENTIAL);
+  g_assert_cmpuint (step->workload.block_size, ==, 128 * 1024);
+  g_assert_cmpuint (step->workload.read_percent, ==, 70);
+  g_assert_cmpuint (step->workload.queue_depth, ==, 8);
+  g_assert_cmpuint (step->workload.numjobs, ==, 3);
+  g_assert_cmpuint (step->workload.runtime_ms, ==, 2000);
+  g_assert_cmpuint (step->passes, ==, 4);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
 comparison_has_drives (gpointer user_data)
 {
   DuelWindow *window = user_data;
@@ -1091,6 +1171,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/two-files-fill-comparison", test_two_files_fill_comparison);
   g_test_add_func ("/duel/app/open-and-drop", test_open_and_drop);
   g_test_add_func ("/duel/app/no-ids-in-window", test_no_ids_in_window);
+  g_test_add_func ("/duel/app/custom-test-rows", test_custom_test_rows);
   g_test_add_func ("/duel/app/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);

@@ -23,6 +23,7 @@
 #include "duel-comparison.h"
 #include "duel-error.h"
 #include "duel-journal-private.h"
+#include "duel-json.h"
 #include "duel-preset.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
@@ -671,6 +672,79 @@ test_real_run (void)
   g_rmdir (dir);
 }
 
+/* The custom test: the person's workload, run for its length on a real
+ * file, summarised by the analysis it fits, titled in words; without a
+ * workload, or with one the workload's rules refuse, one sentence. */
+static void
+test_custom (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "custom", NULL);
+  g_autofree char *target_path = g_build_filename (dir, "target.img", NULL);
+  g_autoptr(DuelTarget) target = NULL;
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  DuelPresetOptions options;
+  DuelTestRecord *record;
+  DuelAnalysisKind kind;
+  JsonObject *details;
+
+  duel_preset_options_init (&options);
+  preset = duel_preset_new ("custom", &options, &error);
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_assert_null (preset);
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+
+  duel_workload_init (&options.custom);
+  options.custom.block_size = 4096;
+  options.custom.queue_depth = 0;
+  preset = duel_preset_new ("custom", &options, &error);
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "queue depth"));
+  g_clear_error (&error);
+
+  g_mkdir_with_parents (dir, 0700);
+  target = duel_target_open (target_path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, 8 * MIB, &error);
+  g_assert_no_error (error);
+  options.custom.pattern = DUEL_PATTERN_SEQUENTIAL;
+  options.custom.block_size = 128 * 1024;
+  options.custom.queue_depth = 4;
+  options.custom.numjobs = 2;
+  options.custom.read_percent = 70;
+  options.runtime_ms = 300;
+  options.interval_ms = 100;
+  options.passes = 2;
+  preset = duel_preset_new ("custom", &options, &error);
+  g_assert_no_error (error);
+  duel_preset_run (preset, target, result, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      record = g_ptr_array_index (duel_result_get_tests (result), i);
+      g_assert_cmpint (record->workload.pattern, ==, DUEL_PATTERN_SEQUENTIAL);
+      g_assert_cmpuint (record->workload.block_size, ==, 128 * 1024);
+      g_assert_cmpuint (record->workload.queue_depth, ==, 4);
+      g_assert_cmpuint (record->workload.numjobs, ==, 2);
+      g_assert_cmpuint (record->workload.read_percent, ==, 70);
+      g_assert_cmpuint (record->workload.runtime_ms, ==, 300);
+      g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      /* Both directions ran, in about the share asked for (the mix is drawn per I/O). */
+      g_assert_cmpuint (duel_test_record_get_ops (record, DUEL_DIRECTION_READ), >, 0);
+      g_assert_cmpuint (duel_test_record_get_ops (record, DUEL_DIRECTION_WRITE), >, 0);
+      /* Summarised by the analysis its workload fits, the importer's rule. */
+      details = duel_json_get_object (record->summary, "details");
+      g_assert_true (duel_analysis_kind_from_string (duel_json_get_string (details, "analysis"), &kind));
+      g_assert_cmpint (kind, ==, duel_analysis_guess (record));
+      g_assert_cmpint (json_object_get_int_member (duel_test_record_get_details (record), "pass"), ==, i + 1);
+    }
+  title = duel_review_describe_record (record->name);
+  g_assert_cmpstr (title, ==, "Custom test");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -681,6 +755,7 @@ main (int    argc,
   g_test_add_func ("/duel/passes/refused", test_refused);
   g_test_add_func ("/duel/passes/comparison/synthetic", test_synthetic);
   g_test_add_func ("/duel/passes/crystaldiskmark/file", test_real_run);
+  g_test_add_func ("/duel/passes/custom/file", test_custom);
 
   return g_test_run ();
 }

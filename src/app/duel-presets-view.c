@@ -46,7 +46,21 @@ struct _DuelPresetsView
   GtkSpinButton  *interval_spin;
   GtkSwitch      *trim_switch;
   GtkButton      *probe_button;
+  AdwActionRow   *passes_row;
+  GtkSpinButton  *passes_spin;
+  AdwPreferencesGroup *custom_group;
+  AdwComboRow    *access_row;
+  GtkSpinButton  *read_spin;
+  AdwComboRow    *block_row;
+  GtkSpinButton  *depth_spin;
+  GtkSpinButton  *jobs_spin;
 };
+
+/* The custom test's block sizes, as fio's and CrystalDiskMark's users know them. */
+static const guint32 block_sizes[] = {
+  512, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576,
+};
+#define DEFAULT_BLOCK_SIZE_INDEX 1
 
 G_DEFINE_FINAL_TYPE (DuelPresetsView, duel_presets_view, ADW_TYPE_BIN)
 
@@ -175,6 +189,20 @@ duel_presets_view_get_options (DuelPresetsView    *self,
     }
   out_options->runtime_ms = (guint64) llround (gtk_spin_button_get_value (self->runtime_spin) * 1000);
   out_options->interval_ms = gtk_spin_button_get_value_as_int (self->interval_spin);
+  if (!preset_has_fill (name))
+    out_options->passes = gtk_spin_button_get_value_as_int (self->passes_spin);
+  if (duel_preset_name_has_chosen_workload (name))
+    {
+      guint block = adw_combo_row_get_selected (self->block_row);
+
+      duel_workload_init (&out_options->custom);
+      out_options->custom.pattern = adw_combo_row_get_selected (self->access_row) == 1
+                                    ? DUEL_PATTERN_SEQUENTIAL : DUEL_PATTERN_RANDOM;
+      out_options->custom.read_percent = gtk_spin_button_get_value_as_int (self->read_spin);
+      out_options->custom.block_size = block_sizes[MIN (block, G_N_ELEMENTS (block_sizes) - 1)];
+      out_options->custom.queue_depth = gtk_spin_button_get_value_as_int (self->depth_spin);
+      out_options->custom.numjobs = gtk_spin_button_get_value_as_int (self->jobs_spin);
+    }
   return TRUE;
 }
 
@@ -448,6 +476,10 @@ update_rows (DuelPresetsView *self)
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->preset_row), duel_preset_describe (name));
   gtk_widget_set_sensitive (GTK_WIDGET (self->multiple_row), fill && !self->running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->trim_row), fill && !self->running);
+  /* A fill changes the drive it measures: it runs once. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->passes_row), !fill && !self->running);
+  gtk_widget_set_visible (GTK_WIDGET (self->custom_group), duel_preset_name_has_chosen_workload (name));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->custom_group), !self->running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->span_row), !self->running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->runtime_row), !self->running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->interval_row), !self->running);
@@ -605,6 +637,14 @@ duel_presets_view_class_init (DuelPresetsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, interval_spin);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, trim_switch);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, probe_button);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, passes_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, passes_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, custom_group);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, access_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, read_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, block_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, depth_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, jobs_spin);
   gtk_widget_class_bind_template_callback (widget_class, probe_clicked_cb);
 }
 
@@ -619,6 +659,18 @@ duel_presets_view_init (DuelPresetsView *self)
   for (guint i = 0; names[i] != NULL; i++)
     gtk_string_list_append (self->titles, duel_preset_title (names[i]));
   adw_combo_row_set_model (self->preset_row, G_LIST_MODEL (self->titles));
+  {
+    g_autoptr(GtkStringList) sizes = gtk_string_list_new (NULL);
+
+    for (guint i = 0; i < G_N_ELEMENTS (block_sizes); i++)
+      {
+        g_autofree char *text = g_format_size_full (block_sizes[i], G_FORMAT_SIZE_IEC_UNITS);
+
+        gtk_string_list_append (sizes, text);
+      }
+    adw_combo_row_set_model (self->block_row, G_LIST_MODEL (sizes));
+    adw_combo_row_set_selected (self->block_row, DEFAULT_BLOCK_SIZE_INDEX);
+  }
   /* Minutes, not hours: a safe first choice; the full presets are one click away. */
   duel_presets_view_set_preset_name (self, "quick");
 
@@ -633,6 +685,8 @@ duel_presets_view_init (DuelPresetsView *self)
   g_signal_connect_object (self->span_entry, "changed",
                            G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->trim_switch, "notify::active",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->passes_spin, "value-changed",
                            G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
 
   update_rows (self);

@@ -44,11 +44,12 @@ static const PresetInfo presets[] = {
     { "write-saturation", "consistency", "qos", "standard" }, TRUE },
   { "crystaldiskmark", N_("CrystalDiskMark"), NULL, { "crystaldiskmark" }, FALSE },
   { "crystaldiskmark-nvme", N_("CrystalDiskMark (NVMe)"), NULL, { "crystaldiskmark-nvme" }, FALSE },
+  { "custom", N_("Custom Test"), NULL, { "custom" }, FALSE },
 };
 
 static const char * const preset_names[] = {
   "write-saturation", "consistency", "qos", "standard", "review", "quick",
-  "crystaldiskmark", "crystaldiskmark-nvme", NULL,
+  "crystaldiskmark", "crystaldiskmark-nvme", "custom", NULL,
 };
 
 #define MAX_REVIEW_TESTS 16
@@ -184,6 +185,57 @@ duel_preset_name_has_fill (const char *name)
   return FALSE;
 }
 
+static guint test_slot (const DuelReviewTest *test);
+
+/* The test of the preset whose workload the person chooses (the custom
+ * test), or NULL. */
+static const DuelReviewTest *
+preset_chosen_test (const PresetInfo *info)
+{
+  for (guint t = 0; info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
+
+      for (guint s = 0; s < test->n_steps; s++)
+        if (test->steps[s].chosen)
+          return test;
+    }
+  return NULL;
+}
+
+/* The chosen workload, checked by the workload's own rules (the ranges the
+ * CLI and the fio import refuse in the same words). */
+static gboolean
+check_custom (const DuelPresetOptions  *options,
+              guint64                   runtime_ms,
+              GError                  **error)
+{
+  DuelWorkload workload;
+
+  if (options->custom.block_size == 0)
+    {
+      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                           _("The custom test needs its workload: a block size, queue depth, jobs and read share."));
+      return FALSE;
+    }
+  duel_workload_init (&workload);
+  workload.pattern = options->custom.pattern;
+  workload.block_size = options->custom.block_size;
+  workload.queue_depth = options->custom.queue_depth;
+  workload.numjobs = MAX (options->custom.numjobs, 1);
+  workload.read_percent = options->custom.read_percent;
+  workload.runtime_ms = runtime_ms;
+  return duel_workload_validate (&workload, error);
+}
+
+gboolean
+duel_preset_name_has_chosen_workload (const char *name)
+{
+  const PresetInfo *info = find_preset (name);
+
+  return info != NULL && preset_chosen_test (info) != NULL;
+}
+
 /* The place of @test in duel_review_tests_get_all(): its runtime's slot. */
 static guint
 test_slot (const DuelReviewTest *test)
@@ -274,6 +326,9 @@ duel_preset_new (const char               *name,
       return NULL;
     }
   plan->passes = self->options.passes;
+  if (preset_chosen_test (info) != NULL &&
+      !check_custom (&self->options, plan->runtime_ms[test_slot (preset_chosen_test (info))], error))
+    return NULL;
 
   if (plan->interval_ms < DUEL_WORKLOAD_MIN_INTERVAL_MS || plan->interval_ms > DUEL_WORKLOAD_MAX_INTERVAL_MS)
     {
@@ -340,6 +395,20 @@ add_test (DuelPreset           *self,
   step.workload.queue_depth = info->queue_depth;
   step.workload.numjobs = MAX (info->numjobs, 1);
   step.workload.read_percent = info->read_percent;
+  if (info->chosen)
+    {
+      g_autoptr(DuelTestRecord) probe = NULL;
+
+      step.workload.pattern = self->options.custom.pattern;
+      step.workload.block_size = self->options.custom.block_size;
+      step.workload.queue_depth = self->options.custom.queue_depth;
+      step.workload.numjobs = MAX (self->options.custom.numjobs, 1);
+      step.workload.read_percent = self->options.custom.read_percent;
+      /* The analysis its workload fits, by the importer's rule, until the
+       * finished record decides (duel_preset_run()). */
+      probe = duel_test_record_new (info->name, &step.workload);
+      step.analysis = duel_analysis_guess (probe);
+    }
   step.workload.span_offset = 0;
   step.workload.span_length = self->plan.span_bytes;
   step.workload.interval_ms = self->plan.interval_ms;
@@ -770,6 +839,7 @@ duel_preset_run (DuelPreset    *self,
       const DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, i);
       g_autoptr(DuelTestRecord) record = NULL;
       g_autoptr(DuelSummary) summary = NULL;
+      DuelAnalysisKind kind;
       g_autoptr(GError) local_error = NULL;
       gboolean ok;
 
@@ -829,9 +899,12 @@ duel_preset_run (DuelPreset    *self,
       emit_progress (&state, NULL, FALSE, record);
       ok = duel_engine_run (target, record, cancellable, engine_progress_cb, &state, &local_error);
 
-      /* What was measured is summarised even when the run stopped early. */
-      summary = duel_analysis_summarize (record, step->analysis, &self->analysis);
-      duel_analysis_apply (record, step->analysis, &self->analysis, summary);
+      /* What was measured is summarised even when the run stopped early; a
+       * chosen workload by the analysis the finished record fits (a mix
+       * with rows over time is a consistency run, as an import's is). */
+      kind = step->info != NULL && step->info->chosen ? duel_analysis_guess (record) : step->analysis;
+      summary = duel_analysis_summarize (record, kind, &self->analysis);
+      duel_analysis_apply (record, kind, &self->analysis, summary);
       if (self->checkpoint_func != NULL)
         self->checkpoint_func (result, TRUE, self->checkpoint_data);
       emit_progress (&state, NULL, TRUE, record);

@@ -46,6 +46,9 @@ typedef struct
   gboolean no_trim;             /* skip the discard before the fill */
   guint    passes;              /* how often each timed step runs, 1..DUEL_PRESET_MAX_PASSES;
                                  * default: the review test's own (1; CrystalDiskMark 5) */
+  DuelWorkload custom;          /* the custom test's: pattern, block size, queue depth, numjobs,
+                                 * read percent (its length: runtime_ms, default 60 s); ignored
+                                 * by the other presets */
 } DuelPresetOptions;
 
 #define DUEL_PRESET_MAX_PASSES 100
@@ -118,6 +121,8 @@ const char          *duel_preset_describe           (const char               *n
 const char          *duel_preset_get_title_for_name (const char               *name);
 /* Whether the preset fills the drive (and so trims, probes and takes a multiple). */
 gboolean             duel_preset_name_has_fill      (const char               *name);
+/* Whether the preset runs a workload the person chooses (DuelPresetOptions.custom). */
+gboolean             duel_preset_name_has_chosen_workload (const char     *name);
 /* Whether @step is a fill: bounded by bytes written, not by time. */
 gboolean             duel_preset_step_is_fill       (const DuelPresetStep     *step);
 

@@ -15,6 +15,7 @@ extern const DuelReviewTest _duel_review_test_write_saturation;
 extern const DuelReviewTest _duel_review_test_consistency;
 extern const DuelReviewTest _duel_review_test_qos;
 extern const DuelReviewTest _duel_review_test_standard;
+extern const DuelReviewTest _duel_review_test_custom;
 extern const DuelReviewTest _duel_review_test_crystaldiskmark;
 extern const DuelReviewTest _duel_review_test_crystaldiskmark_nvme;
 

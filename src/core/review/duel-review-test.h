@@ -46,6 +46,8 @@ typedef struct
   guint             read_percent;
   gboolean          fill;          /* written to capacity_multiple x the span, not timed */
   DuelLiveView      live_view;
+  gboolean          chosen;        /* the workload is the person's (DuelPresetOptions.custom); the
+                                    * analysis is the one it fits (duel_analysis_guess()) */
 } DuelReviewStep;
 
 typedef struct

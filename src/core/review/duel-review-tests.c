@@ -15,6 +15,7 @@ static const DuelReviewTest * const all_tests[] = {
   &_duel_review_test_standard,
   &_duel_review_test_crystaldiskmark,
   &_duel_review_test_crystaldiskmark_nvme,
+  &_duel_review_test_custom,
   NULL,
 };
 
