@@ -148,6 +148,8 @@ test_preset_options (void)
     { { "--passes", "-1" }, "--passes" },
     /* The quick review fills the drive: a second pass would measure another drive. */
     { { "--passes", "2" }, "fills the drive" },
+    /* The app's custom test is the CLI's plain run, with every fio option. */
+    { { "--preset", "custom" }, "plain run" },
     { { "" }, "target" },
   };
 

@@ -364,6 +364,11 @@ duel_cli_run_preset (int    argc,
     }
   options.no_trim = no_trim;
 
+  /* The CLI's own run is the custom test, with every fio option. */
+  if (duel_preset_name_has_chosen_workload (preset_name))
+    return duel_cli_usage_error (context, "%s",
+                                 _("The custom test is a plain run here: run without --preset, with "
+                                   "--rw, --bs, --iodepth, --numjobs and --runtime."));
   preset = duel_preset_new (preset_name, &options, &error);
   if (preset == NULL)
     return duel_cli_usage_error (context, "%s", error->message);
