@@ -15,7 +15,7 @@
  * populations'. The seeds are not the tests' (test-eta-shapes,
  * test-eta-virtual): they hold the table to fills it was not made from.
  *
- * Prints the table as C (src/core/duel-run-eta-table.h). With --check,
+ * Prints the table as C (src/core/run/duel-run-eta-table.h). With --check,
  * compares it with the table compiled in and exits 1 when they differ.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -803,7 +803,7 @@ check_consistency (JsonNode *truth,
   return failures == 0 ? 0 : 1;
 }
 
-/* The probe (src/core/duel-probe.c) against the model's truth. */
+/* The probe (src/core/run/duel-probe.c) against the model's truth. */
 static int
 check_probe (JsonNode *truth,
              JsonNode *result)
