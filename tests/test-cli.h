@@ -11,10 +11,13 @@
 /* The CLI's cache folder (its scratch file) for the runs that follow, when a
  * test sets one; NULL leaves the environment's. */
 static const char *test_cli_cache_home;
+/* TRUE: the runs that follow speak the test's own language (LANGUAGE,
+ * LC_ALL as meson set them) instead of English. */
+static gboolean test_cli_keep_language;
 
 /* Runs $DRIVEDUEL_CLI with the arguments up to NULL, in English whatever the
- * caller's locale; returns its exit code, with stdout and stderr. Without a
- * CLI the test is skipped and -1 returned. */
+ * caller's locale (unless test_cli_keep_language); returns its exit code,
+ * with stdout and stderr. Without a CLI the test is skipped and -1 returned. */
 static inline int
 run_cli (char       **out,
          char       **err,
@@ -40,8 +43,11 @@ run_cli (char       **out,
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-  envp = g_environ_unsetenv (envp, "LANGUAGE");
+  if (!test_cli_keep_language)
+    {
+      envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+      envp = g_environ_unsetenv (envp, "LANGUAGE");
+    }
   if (test_cli_cache_home != NULL)
     envp = g_environ_setenv (envp, "XDG_CACHE_HOME", test_cli_cache_home, TRUE);
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,

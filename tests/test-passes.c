@@ -25,6 +25,7 @@
 #include "duel-journal-private.h"
 #include "duel-json.h"
 #include "duel-preset.h"
+#include "test-analyze-cli.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
@@ -500,51 +501,6 @@ assert_same_records (DuelResult *loaded,
 
 /* `analyze --json` on the file: a test per record, in order, each figure as
  * the run computed it. */
-static void
-check_analyze (const char *path,
-               DuelResult *result)
-{
-  const char *cli = g_getenv ("DRIVEDUEL_CLI");
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  const char *argv[] = { cli, "analyze", "--json", path, NULL };
-  JsonArray *tests;
-  int status;
-
-  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_message ("driveduel-cli is not built: analyze is not checked");
-      return;
-    }
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
-  g_assert_no_error (error);
-  g_spawn_check_wait_status (status, &error);
-  g_assert_no_error (error);
-  json_parser_load_from_data (parser, out, -1, &error);
-  g_assert_no_error (error);
-  tests = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "tests");
-  g_assert_cmpuint (json_array_get_length (tests), ==, duel_result_get_tests (result)->len);
-  for (guint i = 0; i < json_array_get_length (tests); i++)
-    {
-      JsonObject *test = json_array_get_object_element (tests, i);
-      DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), i);
-      JsonArray *figures = json_object_get_array_member (test, "figures");
-
-      g_assert_cmpstr (json_object_get_string_member (test, "name"), ==, record->name);
-      g_assert_cmpuint (json_array_get_length (figures), >, 0);
-      for (guint k = 0; k < json_array_get_length (figures); k++)
-        {
-          JsonObject *figure = json_array_get_object_element (figures, k);
-          double in_memory;
-
-          g_assert_true (duel_test_record_get_figure (record, json_object_get_string_member (figure, "key"), &in_memory));
-          g_assert_cmpfloat (json_object_get_double_member (figure, "value"), ==, in_memory);
-          g_assert_true (json_object_get_boolean_member (figure, "matches_stored"));
-        }
-    }
-}
 
 static void
 test_real_run (void)
@@ -663,7 +619,7 @@ test_real_run (void)
   assert_same_rows (refolded, measured);
 
   /* analyze recomputes every pass from the file. */
-  check_analyze (path, result);
+  test_analyze_matches_run (path, result);
 
   g_unlink (journal_file);
   g_unlink (journal_path);

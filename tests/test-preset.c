@@ -22,6 +22,7 @@
 
 #include "duel-error.h"
 #include "duel-preset.h"
+#include "test-analyze-cli.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
@@ -360,69 +361,6 @@ quick_progress_cb (const DuelPresetProgress *progress,
   *last = progress->fraction_done;
 }
 
-static gboolean
-same_value (double a,
-            double b)
-{
-  if (isnan (a) || isnan (b))
-    return isnan (a) && isnan (b);
-  return a == b;
-}
-
-static void
-compare_with_cli (const char *path,
-                  DuelResult *result)
-{
-  const char *cli = g_getenv ("DRIVEDUEL_CLI");
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  const char *argv[] = { cli, "analyze", "--json", path, NULL };
-  JsonArray *tests;
-  int status;
-
-  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("driveduel-cli is not built: the analyze command is not checked");
-      return;
-    }
-
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
-  g_assert_no_error (error);
-  g_spawn_check_wait_status (status, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (err, ==, "");
-
-  json_parser_load_from_data (parser, out, -1, &error);
-  g_assert_no_error (error);
-  tests = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "tests");
-  g_assert_cmpuint (json_array_get_length (tests), ==, duel_result_get_tests (result)->len);
-  for (guint i = 0; i < json_array_get_length (tests); i++)
-    {
-      JsonObject *test = json_array_get_object_element (tests, i);
-      DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), i);
-      JsonArray *figures = json_object_get_array_member (test, "figures");
-
-      g_assert_cmpstr (json_object_get_string_member (test, "name"), ==, record->name);
-      g_assert_cmpuint (json_array_get_length (figures), >, 0);
-      for (guint k = 0; k < json_array_get_length (figures); k++)
-        {
-          JsonObject *figure = json_array_get_object_element (figures, k);
-          const char *key = json_object_get_string_member (figure, "key");
-          JsonNode *node = json_object_get_member (figure, "value");
-          double printed = JSON_NODE_HOLDS_NULL (node) ? NAN : json_node_get_double (node);
-          double in_memory;
-
-          g_assert_true (duel_test_record_get_figure (record, key, &in_memory));
-          if (!same_value (printed, in_memory))
-            g_error ("analyze printed %s = %.17g for %s, the run computed %.17g",
-                     key, printed, record->name, in_memory);
-          g_assert_true (json_object_get_boolean_member (figure, "matches_stored"));
-        }
-    }
-}
-
 static void
 test_quick_review (void)
 {
@@ -520,13 +458,13 @@ test_quick_review (void)
           double in_memory;
 
           g_assert_true (duel_test_record_get_figure (original, key, &in_memory));
-          if (!same_value (in_memory, duel_summary_get_value (summary, k)))
+          if (!test_same_value (in_memory, duel_summary_get_value (summary, k)))
             g_error ("%s: %s is %.17g in memory, %.17g recomputed from the file",
                      record->name, key, in_memory, duel_summary_get_value (summary, k));
         }
     }
 
-  compare_with_cli (path, result);
+  test_analyze_matches_run (path, result);
   g_unlink (path);
 }
 

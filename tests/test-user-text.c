@@ -28,6 +28,7 @@
 #include "duel-preset.h"
 #include "review/duel-review-test.h"
 #include "test-chart-helpers.h"
+#include "test-cli.h"
 #include "test-dir.h"
 
 /* Every id with a hyphen: record names, review test ids, preset names. */
@@ -210,34 +211,6 @@ test_step_titles (void)
     }
 }
 
-/* Runs the CLI in this process's language; its exit code, stdout in @out. */
-static int
-run_cli_here (char       **out,
-              const char  *first,
-              ...)
-{
-  const char *cli = g_getenv ("DRIVEDUEL_CLI");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *err = NULL;
-  va_list args;
-  int status;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *) cli);
-  va_start (args, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, &err, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-  g_test_message ("%s", err);
-  return WEXITSTATUS (status);
-}
-
 static void
 test_cli (void)
 {
@@ -263,12 +236,12 @@ test_cli (void)
   g_assert_true (duel_result_save (b, path_b, &error));
   g_assert_no_error (error);
 
-  g_assert_cmpint (run_cli_here (&analyze, "analyze", path_b, NULL), ==, 0);
+  g_assert_cmpint (run_cli (&analyze, NULL, "analyze", path_b, NULL), ==, 0);
   g_assert_cmpuint (strlen (analyze), >, 200);
   check_text (ids, "driveduel-cli analyze", analyze);
 
   out_dir = g_build_filename (dir, "out", NULL);
-  g_assert_cmpint (run_cli_here (&compare, "compare", "--format=md", "--output-dir", out_dir, path_a, path_b, NULL),
+  g_assert_cmpint (run_cli (&compare, NULL, "compare", "--format=md", "--output-dir", out_dir, path_a, path_b, NULL),
                    ==, 0);
   check_text (ids, "driveduel-cli compare", compare);
   md_path = g_build_filename (out_dir, "summary.md", NULL);
@@ -290,6 +263,8 @@ main (int    argc,
   bindtextdomain (GETTEXT_PACKAGE, localedir ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* The CLI in the language meson gave this test: English or zh_TW. */
+  test_cli_keep_language = TRUE;
 
   g_test_add_func ("/duel/user-text/comparison-and-exports", test_comparison_and_exports);
   g_test_add_func ("/duel/user-text/step-titles", test_step_titles);
