@@ -420,7 +420,7 @@ check_live_view (LiveWatch *watch,
       g_assert_cmpuint (duel_chart_qos_get_queue_depth (DUEL_CHART_QOS (chart)), ==,
                         watch->record->workload.queue_depth);
       g_assert_true (duel_chart_qos_get_mixed (DUEL_CHART_QOS (chart)) ==
-                     (watch->record->workload.read_percent > 0 && watch->record->workload.read_percent < 100));
+                     duel_workload_is_mixed (&watch->record->workload));
       break;
     case LIVE_STANDARD:
       g_assert_true (DUEL_IS_CHART_STANDARD (chart));

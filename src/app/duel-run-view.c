@@ -202,8 +202,7 @@ new_chart (DuelRunView    *self,
       if (record != NULL)
         {
           duel_chart_qos_set_queue_depth (DUEL_CHART_QOS (chart), record->workload.queue_depth);
-          duel_chart_qos_set_mixed (DUEL_CHART_QOS (chart), record->workload.read_percent > 0 &&
-                                                            record->workload.read_percent < 100);
+          duel_chart_qos_set_mixed (DUEL_CHART_QOS (chart), duel_workload_is_mixed (&record->workload));
         }
       break;
 

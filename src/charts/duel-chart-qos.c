@@ -71,7 +71,7 @@ pure_direction (const DuelTestRecord *record,
 static gboolean
 is_mixed (const DuelTestRecord *record)
 {
-  return record->workload.read_percent > 0 && record->workload.read_percent < 100;
+  return duel_workload_is_mixed (&record->workload);
 }
 
 static guint64

@@ -215,7 +215,7 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
   g_return_if_fail (record != NULL);
 
   title = duel_review_describe_record (record->name);
-  if (record->workload.read_percent > 0 && record->workload.read_percent < 100)
+  if (duel_workload_is_mixed (&record->workload))
     /* TRANSLATORS: the read share of a mixed workload */
     mix = g_strdup_printf (_(", %u %% read"), record->workload.read_percent);
   if (record->workload.numjobs > 1)

@@ -108,7 +108,7 @@ describe_step (const DuelPresetStep *step)
     return g_strdup (_("discard the span (TRIM / punch hole)"));
 
   bs = g_format_size_full (w->block_size, G_FORMAT_SIZE_IEC_UNITS);
-  if (w->read_percent > 0 && w->read_percent < 100)
+  if (duel_workload_is_mixed (w))
     mix = g_strdup_printf (_(" %u %% read"), w->read_percent);
   if (w->size_multiple > 0 && w->runtime_ms > 0)
     stop = g_strdup_printf (_("until %gx the span is written or %.0f s"), w->size_multiple, w->runtime_ms / 1e3);

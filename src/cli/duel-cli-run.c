@@ -133,7 +133,7 @@ duel_cli_run (int    argc,
 
       if (!duel_workload_option_parse_cli (option, rwmixread, &mix, &error))
         return duel_cli_usage_error (context, "--%s: %s", option->cli_name, error->message);
-      if (workload.read_percent == 0 || workload.read_percent == 100)
+      if (!duel_workload_is_mixed (&workload))
         {
           if (rw != NULL && strstr (rw, "rw") == NULL)
             return duel_cli_usage_error (context, _("--rwmixread only applies to --rw randrw or rw."));

@@ -92,7 +92,7 @@ duel_analysis_guess (const DuelTestRecord *record)
     return DUEL_ANALYSIS_CONSISTENCY;
   /* A mix without a profile over time is told by its latencies; a read or a
    * write, a filled drive's read included, by its IOPS and MB/s. */
-  if (w->read_percent > 0 && w->read_percent < 100)
+  if (duel_workload_is_mixed (w))
     return DUEL_ANALYSIS_QOS;
   return DUEL_ANALYSIS_STANDARD;
 }

@@ -197,7 +197,7 @@ static const DuelFigureInfo figures[] = {
 static gboolean
 fits (const DuelTestRecord *record)
 {
-  return record->workload.read_percent > 0 && record->workload.read_percent < 100 &&
+  return duel_workload_is_mixed (&record->workload) &&
          duel_series_get_length (record->series) >= 2;
 }
 

@@ -60,7 +60,7 @@ summarize (const DuelTestRecord     *record,
            DuelSummary              *summary)
 {
   JsonObject *details = json_object_new ();
-  gboolean mixed = record->workload.read_percent > 0 && record->workload.read_percent < 100;
+  gboolean mixed = duel_workload_is_mixed (&record->workload);
 
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {

@@ -25,7 +25,7 @@ summarize (const DuelTestRecord     *record,
   duel_analysis_throughput (record->series, record->runtime_ns, &t);
 
   /* The standard set has one direction per test; a mix has no key of its own. */
-  if (read_percent != 0 && read_percent != 100)
+  if (duel_workload_is_mixed (&record->workload))
     return;
   d = read_percent == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
 

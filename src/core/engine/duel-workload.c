@@ -39,6 +39,12 @@ duel_workload_writes (const DuelWorkload *workload)
 }
 
 gboolean
+duel_workload_is_mixed (const DuelWorkload *workload)
+{
+  return workload->read_percent > 0 && workload->read_percent < 100;
+}
+
+gboolean
 duel_workload_validate (const DuelWorkload  *workload,
                         GError             **error)
 {
@@ -110,7 +116,7 @@ duel_workload_set_rw_name (DuelWorkload  *workload,
       workload->pattern = names[i].pattern;
       if (names[i].read_percent >= 0)
         workload->read_percent = names[i].read_percent;
-      else if (workload->read_percent == 0 || workload->read_percent == 100)
+      else if (!duel_workload_is_mixed (workload))
         workload->read_percent = 50;
       return TRUE;
     }

@@ -51,6 +51,8 @@ gboolean     duel_workload_set_rw_name     (DuelWorkload        *workload,
                                             const char          *rw,
                                             GError             **error);
 gboolean     duel_workload_writes          (const DuelWorkload  *workload);
+/* Reads and writes both (0 < read_percent < 100): a mix. */
+gboolean     duel_workload_is_mixed        (const DuelWorkload  *workload);
 /* The span once the target's size is known, and the byte limit it implies
  * (0 when the run is bounded by time alone). Both fail on misalignment. */
 gboolean     duel_workload_resolve         (const DuelWorkload  *workload,

@@ -58,7 +58,7 @@ duel_fio_export_job (const DuelTestRecord *record,
   /* One test after the other, as the preset ran them. */
   g_string_append (job, "stonewall\n");
   g_string_append_printf (job, "rw=%s\n", duel_workload_get_rw_name (w));
-  if (w->read_percent != 0 && w->read_percent != 100)
+  if (duel_workload_is_mixed (w))
     append_option (job, DUEL_WORKLOAD_OPTION_READ_PERCENT, w);
   append_option (job, DUEL_WORKLOAD_OPTION_BLOCK_SIZE, w);
   append_option (job, DUEL_WORKLOAD_OPTION_QUEUE_DEPTH, w);

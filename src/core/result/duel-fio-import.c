@@ -631,7 +631,7 @@ import_job (Importer   *importer,
       fail (importer, "%s: %s", where, local_error->message);
       return NULL;
     }
-  if (workload.read_percent != 0 && workload.read_percent != 100)
+  if (duel_workload_is_mixed (&workload))
     {
       /* A mix: rwmixread, or 100 − rwmixwrite; fio's default is 50/50. */
       const DuelWorkloadOption *mix = duel_workload_option_get (DUEL_WORKLOAD_OPTION_READ_PERCENT);
