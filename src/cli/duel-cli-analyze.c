@@ -189,17 +189,6 @@ summary_from_stored (const DuelTestRecord *record)
   return summary;
 }
 
-/* The analysis the record names in its details, else the one its test name implies. */
-static DuelAnalysisKind
-stored_kind (const DuelTestRecord *record)
-{
-  JsonObject *details = duel_json_get_object (record->summary, "details");
-  DuelAnalysisKind kind;
-
-  if (details != NULL && duel_analysis_kind_from_string (duel_json_get_string (details, "analysis"), &kind))
-    return kind;
-  return duel_analysis_kind_for_test_name (record->name);
-}
 
 static gboolean
 same_value (double a,
@@ -349,7 +338,7 @@ duel_cli_analyze (int    argc,
       if (published)
         {
           summary = summary_from_stored (record);
-          kind = stored_kind (record);
+          kind = duel_analysis_kind_of_record (record);
         }
       else
         {

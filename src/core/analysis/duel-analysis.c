@@ -98,6 +98,20 @@ duel_analysis_guess (const DuelTestRecord *record)
 }
 
 DuelAnalysisKind
+duel_analysis_kind_of_record (const DuelTestRecord *record)
+{
+  JsonObject *details;
+  DuelAnalysisKind kind;
+
+  g_return_val_if_fail (record != NULL, DUEL_ANALYSIS_NONE);
+
+  details = duel_json_get_object (record->summary, "details");
+  if (details != NULL && duel_analysis_kind_from_string (duel_json_get_string (details, "analysis"), &kind))
+    return kind;
+  return duel_analysis_kind_for_test_name (record->name);
+}
+
+DuelAnalysisKind
 duel_analysis_kind_for_test_name (const char *name)
 {
   const DuelReviewStep *step;

@@ -424,6 +424,9 @@ DuelSummary *duel_analysis_resummarize    (const DuelTestRecord     *record,
 
 /* The kind a preset's test name implies ("wsat-fill" → saturation, …). */
 DuelAnalysisKind duel_analysis_kind_for_test_name (const char *name);
+/* Which analysis a record is: the one its summary's details name, else the
+ * one its name implies, else NONE. The one answer for every reader. */
+DuelAnalysisKind duel_analysis_kind_of_record     (const DuelTestRecord *record);
 /* Whether a test no preset named (an imported fio job) has the workload of
  * @kind's test: one rule, the analysis module's, for the importer and for
  * the comparison's search. */

@@ -1229,8 +1229,6 @@ check_fairness (DuelComparison *self,
 
 /* ---- Notes -------------------------------------------------------------------- */
 
-static DuelAnalysisKind summary_kind (const DuelTestRecord *record);
-
 static void
 add_drive_note (DuelComparison *self,
                 GPtrArray      *notes,
@@ -1261,9 +1259,7 @@ add_notes (DuelComparison *self,
 
       if (record == NULL)
         continue;
-      kind = summary_kind (record);
-      if (kind == DUEL_ANALYSIS_NONE)
-        kind = duel_analysis_kind_for_test_name (record->name);
+      kind = duel_analysis_kind_of_record (record);
       if (kind == DUEL_ANALYSIS_SATURATION)
         {
           /* Each fall and decline of the fill, in a sentence. */
