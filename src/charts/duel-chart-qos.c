@@ -167,13 +167,9 @@ build_curve (Curve          *curve,
   if (published)
     {
       /* Published figures: only the datasheet points, from the summary. */
-      static const char * const suffixes[DUEL_QOS_N_PERCENTILES] = { "p99", "p99_9", "p99_99", "p99_999" };
-
       for (guint p = 0; p < DUEL_QOS_N_PERCENTILES; p++)
         {
-          g_autofree char *key = g_strdup_printf ("qos_%s%s_qd%u_%s_us", mixed ? "mix_" : "",
-                                                  direction == DUEL_DIRECTION_READ ? "read" : "write",
-                                                  depth, suffixes[p]);
+          g_autofree char *key = duel_analysis_qos_key (direction, depth, mixed, p);
           double us = duel_test_record_get_figure_value (record, key);
 
           curve->marks_ns[p] = isfinite (us) ? us * 1e3 : NAN;

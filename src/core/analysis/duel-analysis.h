@@ -372,6 +372,13 @@ typedef struct
 } DuelQos;
 
 const double *duel_analysis_qos_percentiles (void);
+/* A QoS figure's key, the one place it is spelled: "qos_read_qd1_p99_9_us"
+ * for percentile index @p (0..3 of duel_analysis_qos_percentiles()), "…_samples"
+ * for DUEL_QOS_N_PERCENTILES; "qos_mix_…" for a mix. */
+char         *duel_analysis_qos_key         (DuelDirection        direction,
+                                             guint                queue_depth,
+                                             gboolean             mixed,
+                                             guint                p);
 void          duel_analysis_qos             (const DuelHistogram *histogram,
                                              DuelQos             *out);
 

@@ -42,16 +42,20 @@ duel_analysis_qos (const DuelHistogram *histogram,
     }
 }
 
-static const char *
-percentile_suffix (double percentile)
+char *
+duel_analysis_qos_key (DuelDirection direction,
+                       guint         queue_depth,
+                       gboolean      mixed,
+                       guint         p)
 {
-  if (percentile == 99)
-    return "p99";
-  if (percentile == 99.9)
-    return "p99_9";
-  if (percentile == 99.99)
-    return "p99_99";
-  return "p99_999";
+  static const char * const suffixes[DUEL_QOS_N_PERCENTILES + 1] = {
+    "p99_us", "p99_9_us", "p99_99_us", "p99_999_us", "samples",
+  };
+
+  g_return_val_if_fail (p <= DUEL_QOS_N_PERCENTILES, NULL);
+
+  return g_strdup_printf ("qos_%s%s_qd%u_%s", mixed ? "mix_" : "", _duel_analysis_direction_name (direction),
+                          queue_depth, suffixes[p]);
 }
 
 static void
@@ -79,6 +83,7 @@ summarize (const DuelTestRecord     *record,
           continue;
         }
 
+      /* The details' member for this direction: the keys without their ending. */
       prefix = g_strdup_printf ("qos_%s%s_qd%u", mixed ? "mix_" : "",
                                 _duel_analysis_direction_name (d), record->workload.queue_depth);
       duel_analysis_qos (record->latency[d], &qos);
@@ -86,7 +91,7 @@ summarize (const DuelTestRecord     *record,
       for (guint i = 0; i < DUEL_QOS_N_PERCENTILES; i++)
         {
           const DuelQosPoint *p = &qos.points[i];
-          g_autofree char *key = g_strdup_printf ("%s_%s_us", prefix, percentile_suffix (p->percentile));
+          g_autofree char *key = duel_analysis_qos_key (d, record->workload.queue_depth, mixed, i);
           JsonObject *point = json_object_new ();
 
           /* Too few samples: the "percentile" would only be the slowest I/O. */
@@ -101,7 +106,7 @@ summarize (const DuelTestRecord     *record,
           json_object_set_boolean_member (point, "enough_samples", p->enough);
           json_array_add_object_element (points, point);
         }
-      samples_key = g_strdup_printf ("%s_samples", prefix);
+      samples_key = duel_analysis_qos_key (d, record->workload.queue_depth, mixed, DUEL_QOS_N_PERCENTILES);
       duel_summary_add (summary, samples_key, (double) qos.samples);
 
       json_object_set_int_member (dir, "samples", (gint64) qos.samples);
