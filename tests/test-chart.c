@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <math.h>
 #include <string.h>
@@ -672,6 +673,70 @@ test_chart_title_fits (void)
     }
 }
 
+static gboolean
+same_number (double a,
+             double b)
+{
+  if (isnan (a) || isnan (b))
+    return isnan (a) && isnan (b);
+  return fabs (a - b) <= 1e-9 * MAX (fabs (a), fabs (b));
+}
+
+/* The write-curve chart reads a fill's summary typed, as the analysis made
+ * it, when the record was summarised in this process, and from the JSON
+ * only for a loaded file: both must say the same, field by field. */
+static void
+test_fill_summary_typed_and_loaded (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  DuelResult *results[2];
+  g_autofree char *dir = g_dir_make_tmp ("duel-typed-XXXXXX", NULL);
+
+  test_make_pair (&a, &b);
+  results[0] = a;
+  results[1] = b;
+  for (guint r = 0; r < 2; r++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/%u.json", dir, r);
+      g_autoptr(DuelResult) loaded = NULL;
+      g_autoptr(GError) error = NULL;
+      DuelTestRecord *made = duel_result_find_test (results[r], "wsat-fill");
+      DuelTestRecord *read;
+      DuelSaturationSummary typed, from_file;
+
+      g_assert_nonnull (made->typed_summary);
+      duel_saturation_summary_from_record (made, &typed);
+      g_assert_true (duel_result_save (results[r], path, &error));
+      g_assert_no_error (error);
+      loaded = duel_result_load (path, &error);
+      g_assert_no_error (error);
+      read = duel_result_find_test (loaded, "wsat-fill");
+      g_assert_null (read->typed_summary);
+      duel_saturation_summary_from_record (read, &from_file);
+
+      /* A cliff and its fall, so that the falls are compared too. */
+      g_assert_cmpuint (typed.n_falls, >=, 1);
+      g_assert_cmpuint (typed.n_falls, ==, from_file.n_falls);
+      for (guint i = 0; i < 4; i++)
+        g_assert_true (same_number (typed.iops_at_pct[i], from_file.iops_at_pct[i]));
+      g_assert_true (same_number (typed.written_pct, from_file.written_pct));
+      g_assert_true (same_number (typed.plateau_iops, from_file.plateau_iops));
+      g_assert_true (same_number (typed.plateau_lo_pct, from_file.plateau_lo_pct));
+      g_assert_true (same_number (typed.plateau_hi_pct, from_file.plateau_hi_pct));
+      g_assert_true (same_number (typed.cliff_pct, from_file.cliff_pct));
+      for (guint i = 0; i < typed.n_falls; i++)
+        {
+          g_assert_true (same_number (typed.falls[i].knee_pct, from_file.falls[i].knee_pct));
+          g_assert_true (same_number (typed.falls[i].resolution_pct, from_file.falls[i].resolution_pct));
+          g_assert_true (same_number (typed.falls[i].before_iops, from_file.falls[i].before_iops));
+          g_assert_true (same_number (typed.falls[i].after_iops, from_file.falls[i].after_iops));
+        }
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -695,6 +760,7 @@ main (int    argc,
   g_test_add_func ("/duel/chart/missing-drive", test_chart_missing_drive);
   g_test_add_func ("/duel/chart/published-markers", test_chart_published_markers);
   g_test_add_func ("/duel/chart/csv", test_chart_csv);
+  g_test_add_func ("/duel/chart/fill-summary-typed-and-loaded", test_fill_summary_typed_and_loaded);
   g_test_add_func ("/duel/chart/table-paging", test_table_paging);
   g_test_add_func ("/duel/chart/labels", test_chart_labels);
   g_test_add_func ("/duel/chart/title-fits", test_chart_title_fits);

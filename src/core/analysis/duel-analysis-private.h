@@ -46,6 +46,12 @@ extern const DuelAnalysisOps _duel_analysis_standard_ops;
 /* NULL for DUEL_ANALYSIS_NONE. */
 const DuelAnalysisOps *_duel_analysis_get_ops (DuelAnalysisKind kind);
 
+/* The module's typed summary (a fill's DuelSaturationSummary), carried to
+ * the record by duel_analysis_apply() beside the JSON. */
+void        _duel_summary_set_typed           (DuelSummary      *summary,
+                                               gconstpointer     data,
+                                               gsize             size);
+
 /* The end of the last row, ms. */
 guint64     _duel_analysis_series_end_ms      (const DuelSeries *series);
 /* "read" or "write", as figure keys spell them. */

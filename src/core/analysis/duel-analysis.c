@@ -293,6 +293,7 @@ struct _DuelSummary
 {
   GArray     *figures;    /* Figure */
   JsonObject *details;
+  GBytes     *typed;      /* the module's typed summary, or NULL */
 };
 
 static void
@@ -301,6 +302,15 @@ figure_clear (gpointer data)
   Figure *figure = data;
 
   g_free (figure->key);
+}
+
+void
+_duel_summary_set_typed (DuelSummary   *summary,
+                         gconstpointer  data,
+                         gsize          size)
+{
+  g_clear_pointer (&summary->typed, g_bytes_unref);
+  summary->typed = g_bytes_new (data, size);
 }
 
 DuelSummary *
@@ -321,6 +331,7 @@ duel_summary_free (DuelSummary *summary)
     return;
   g_array_unref (summary->figures);
   json_object_unref (summary->details);
+  g_clear_pointer (&summary->typed, g_bytes_unref);
   g_free (summary);
 }
 
@@ -474,6 +485,12 @@ duel_analysis_apply (DuelTestRecord           *record,
                                    info ? info->unit : "",
                                    info ? info->better : DUEL_BETTER_NONE);
     }
+
+  /* The typed summary travels beside the JSON, so that this process's
+   * readers never read back what it wrote. */
+  g_clear_pointer (&record->typed_summary, g_bytes_unref);
+  if (summary->typed != NULL)
+    record->typed_summary = g_bytes_ref (summary->typed);
 
   details = duel_test_record_get_details (record);
   json_object_set_string_member (details, "analysis", duel_analysis_kind_to_string (kind));

@@ -333,6 +333,42 @@ pct_of (double part,
   return whole > 0 && isfinite (part) ? part / whole * 100.0 : NAN;
 }
 
+/* What the charts read, straight from the analysis: the same values the
+ * JSON above holds (test-analysis checks both ways agree). */
+static void
+set_typed_summary (const DuelSaturation *sat,
+                   DuelSummary          *summary)
+{
+  DuelSaturationSummary typed = {
+    .iops_at_pct = { sat->at_0.iops, sat->at_50.iops, sat->at_100.iops, sat->at_end.iops },
+    .written_pct = sat->written_pct,
+    .plateau_iops = sat->plateau.iops,
+    .plateau_lo_pct = sat->plateau.lo_pct,
+    .plateau_hi_pct = sat->plateau.hi_pct,
+    .cliff_pct = sat->cliff_pct,
+  };
+
+  for (guint i = 0; i < sat->falls.falls->len && typed.n_falls < DUEL_SATURATION_MAX_FALLS; i++)
+    {
+      const DuelFall *fall = &g_array_index (sat->falls.falls, DuelFall, i);
+
+      if (!isfinite (fall->knee_pct))
+        continue;
+      typed.falls[typed.n_falls].knee_pct = fall->knee_pct;
+      typed.falls[typed.n_falls].resolution_pct = fall->resolution_pct;
+      typed.falls[typed.n_falls].before_iops = fall->level_before_iops;
+      typed.falls[typed.n_falls].after_iops = fall->level_after_iops;
+      typed.n_falls++;
+    }
+  if (typed.n_falls == 0 && isfinite (typed.cliff_pct))
+    {
+      typed.falls[0].knee_pct = typed.cliff_pct;
+      typed.falls[0].resolution_pct = typed.falls[0].before_iops = typed.falls[0].after_iops = NAN;
+      typed.n_falls = 1;
+    }
+  _duel_summary_set_typed (summary, &typed, sizeof typed);
+}
+
 static void
 summarize (const DuelTestRecord     *record,
            const DuelAnalysisParams *params,
@@ -421,6 +457,7 @@ summarize (const DuelTestRecord     *record,
   json_object_set_object_member (details, "steady_state", ss);
 
   json_object_set_object_member (duel_summary_get_details (summary), "saturation", details);
+  set_typed_summary (&sat, summary);
   duel_saturation_clear (&sat);
 }
 
@@ -472,6 +509,13 @@ duel_saturation_summary_from_record (const DuelTestRecord  *record,
   g_return_if_fail (record != NULL);
   g_return_if_fail (out != NULL);
 
+  /* Summarised in this process: the analysis's own values. */
+  if (record->typed_summary != NULL && g_bytes_get_size (record->typed_summary) == sizeof *out)
+    {
+      memcpy (out, g_bytes_get_data (record->typed_summary, NULL), sizeof *out);
+      return;
+    }
+  /* Loaded from a file: its JSON, read here at the file's boundary. */
   for (guint i = 0; i < G_N_ELEMENTS (point_keys); i++)
     out->iops_at_pct[i] = duel_test_record_get_figure_value (record, point_keys[i]);
   out->written_pct = duel_test_record_get_figure_value (record, "capacity_written_pct");

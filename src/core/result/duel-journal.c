@@ -682,6 +682,7 @@ fold_test (DuelJournalFold  *fold,
   g_free (record->error_message);
   record->error_message = g_steal_pointer (&header->error_message);
   g_clear_pointer (&record->summary, json_object_unref);
+  g_clear_pointer (&record->typed_summary, g_bytes_unref);
   record->summary = g_steal_pointer (&header->summary);
   return DUEL_JOURNAL_LINE_FOLDED;
 }

@@ -71,6 +71,7 @@ duel_test_record_unref (DuelTestRecord *record)
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     g_clear_pointer (&record->latency[d], g_free);
   g_clear_pointer (&record->summary, json_object_unref);
+  g_clear_pointer (&record->typed_summary, g_bytes_unref);
   g_free (record);
 }
 

@@ -53,6 +53,10 @@ struct _DuelTestRecord
   DuelSeries    *series;
   DuelHistogram *latency[DUEL_N_DIRECTIONS];
   JsonObject    *summary;           /* derived figures; NULL until analysed */
+  GBytes        *typed_summary;     /* the analysis's own summary, typed (a fill's
+                                     * DuelSaturationSummary), set with @summary by
+                                     * duel_analysis_apply() and never saved: NULL for a
+                                     * loaded record, whose readers take the JSON */
 
   /*< private >*/
   gatomicrefcount ref_count;
