@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "duel-application.h"
+#include "duel-chart.h"
 #include "duel-comparison-view.h"
 #include "duel-number.h"
 #include "duel-preferences-window.h"
@@ -154,11 +155,19 @@ duel_application_handle_local_options (GApplication *app,
     }
   if (g_variant_dict_lookup (options, "tab", "&s", &tab))
     {
-      static const char * const tabs[] = { "write-curve", "consistency", "qos", "standard", "table", NULL };
+      /* Each chart's tab, then the window's own table (the export's "summary" is not a tab). */
+      g_autoptr(GPtrArray) tabs = g_ptr_array_new ();
+      g_autofree char *list = NULL;
 
-      if (!g_strv_contains (tabs, tab))
+      for (const char * const *id = duel_chart_get_kind_ids (); *id != NULL; id++)
+        if (g_strcmp0 (*id, "summary") != 0)
+          g_ptr_array_add (tabs, (gpointer) *id);
+      g_ptr_array_add (tabs, (gpointer) "table");
+      g_ptr_array_add (tabs, NULL);
+      if (!g_strv_contains ((const char * const *) tabs->pdata, tab))
         {
-          g_printerr (_("driveduel: unknown tab “%s”; use write-curve, consistency, qos, standard or table.\n"), tab);
+          list = g_strjoinv (", ", (char **) tabs->pdata);
+          g_printerr (_("driveduel: unknown tab “%s”; use one of %s.\n"), tab, list);
           return 2;
         }
       g_free (self->start_tab);

@@ -52,22 +52,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static const char *
-tab_title (const char *id)
-{
-  if (g_strcmp0 (id, "write-curve") == 0)
-    return _("Write Curve");
-  if (g_strcmp0 (id, "consistency") == 0)
-    return _("Consistency");
-  if (g_strcmp0 (id, "qos") == 0)
-    return _("QoS");
-  if (g_strcmp0 (id, "standard") == 0)
-    return _("Standard Set");
-  if (g_strcmp0 (id, "table") == 0)
-    return _("Table");
-  return id;
-}
-
 /* --- the table -------------------------------------------------------------- */
 
 static GtkWidget *
@@ -504,9 +488,9 @@ rebuild (DuelComparisonView *self)
       if (g_strcmp0 (id, "summary") == 0)
         continue;
       g_ptr_array_add (self->charts, g_object_ref (chart));
-      gtk_stack_add_titled (self->charts_stack, build_chart_page (self, chart), id, tab_title (id));
+      gtk_stack_add_titled (self->charts_stack, build_chart_page (self, chart), id, duel_chart_get_tab_title (chart));
     }
-  gtk_stack_add_titled (self->charts_stack, build_table (self), "table", tab_title ("table"));
+  gtk_stack_add_titled (self->charts_stack, build_table (self), "table", _("Table"));
 
   if (self->wanted_tab != NULL && gtk_stack_get_child_by_name (self->charts_stack, self->wanted_tab) != NULL)
     {

@@ -566,6 +566,7 @@ duel_chart_consistency_class_init (DuelChartConsistencyClass *klass)
   object_class->set_property = duel_chart_consistency_set_property;
 
   chart_class->id = "consistency";
+  chart_class->tab_title = N_("Consistency");
   chart_class->rebuild = duel_chart_consistency_rebuild;
   chart_class->get_title = duel_chart_consistency_get_title;
   chart_class->get_subtitle = duel_chart_consistency_get_subtitle;

@@ -18,6 +18,8 @@ struct _DuelChartClass
 
   /* The file-name stem: "write-curve". */
   const char *id;
+  /* Its tab in the app, translatable: "Write Curve". */
+  const char *tab_title;
 
   /* Rebuilds the chart's data from the comparison and its options; called at
    * construction and when an option changes, never while drawing. */

@@ -537,6 +537,7 @@ duel_chart_qos_class_init (DuelChartQosClass *klass)
   object_class->set_property = duel_chart_qos_set_property;
 
   chart_class->id = "qos";
+  chart_class->tab_title = N_("QoS");
   chart_class->rebuild = duel_chart_qos_rebuild;
   chart_class->get_title = duel_chart_qos_get_title;
   chart_class->get_subtitle = duel_chart_qos_get_subtitle;

@@ -661,6 +661,7 @@ duel_chart_standard_class_init (DuelChartStandardClass *klass)
   object_class->finalize = duel_chart_standard_finalize;
 
   chart_class->id = "standard";
+  chart_class->tab_title = N_("Standard Set");
   chart_class->rebuild = duel_chart_standard_rebuild;
   chart_class->get_title = duel_chart_standard_get_title;
   chart_class->has_data = duel_chart_standard_has_data;

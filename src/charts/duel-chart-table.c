@@ -627,6 +627,7 @@ duel_chart_table_class_init (DuelChartTableClass *klass)
   object_class->finalize = duel_chart_table_finalize;
 
   chart_class->id = "summary";
+  chart_class->tab_title = N_("Table");
   chart_class->rebuild = duel_chart_table_rebuild;
   chart_class->get_title = duel_chart_table_get_title;
   chart_class->has_data = duel_chart_table_has_data;

@@ -657,6 +657,7 @@ duel_chart_write_curve_class_init (DuelChartWriteCurveClass *klass)
   object_class->set_property = duel_chart_write_curve_set_property;
 
   chart_class->id = "write-curve";
+  chart_class->tab_title = N_("Write Curve");
   chart_class->rebuild = duel_chart_write_curve_rebuild;
   chart_class->get_title = duel_chart_write_curve_get_title;
   chart_class->get_subtitle = duel_chart_write_curve_get_subtitle;

@@ -194,6 +194,53 @@ duel_chart_get_id (DuelChart *self)
   return priv->id != NULL ? priv->id : DUEL_CHART_GET_CLASS (self)->id;
 }
 
+const char *
+duel_chart_get_tab_title (DuelChart *self)
+{
+  g_return_val_if_fail (DUEL_IS_CHART (self), NULL);
+
+  return g_dgettext (GETTEXT_PACKAGE, DUEL_CHART_GET_CLASS (self)->tab_title);
+}
+
+/* Every kind of chart, in the report's order: each registers here once. */
+static GType *
+chart_types (guint *out_n)
+{
+  static GType types[5];
+
+  if (types[0] == 0)
+    {
+      types[0] = DUEL_TYPE_CHART_WRITE_CURVE;
+      types[1] = DUEL_TYPE_CHART_CONSISTENCY;
+      types[2] = DUEL_TYPE_CHART_QOS;
+      types[3] = DUEL_TYPE_CHART_STANDARD;
+      types[4] = DUEL_TYPE_CHART_TABLE;
+    }
+  *out_n = G_N_ELEMENTS (types);
+  return types;
+}
+
+const char * const *
+duel_chart_get_kind_ids (void)
+{
+  static const char *ids[6];
+
+  if (ids[0] == NULL)
+    {
+      guint n;
+      GType *types = chart_types (&n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          DuelChartClass *klass = g_type_class_ref (types[i]);
+
+          ids[i] = klass->id;
+          g_type_class_unref (klass);
+        }
+    }
+  return ids;
+}
+
 char *
 duel_chart_get_title (DuelChart *self)
 {
@@ -492,17 +539,12 @@ duel_chart_new_all (DuelComparison       *comparison,
                     const DuelChartStyle *style)
 {
   GPtrArray *charts = g_ptr_array_new_with_free_func (g_object_unref);
-  GType types[] = {
-    DUEL_TYPE_CHART_WRITE_CURVE,
-    DUEL_TYPE_CHART_CONSISTENCY,
-    DUEL_TYPE_CHART_QOS,
-    DUEL_TYPE_CHART_STANDARD,
-    DUEL_TYPE_CHART_TABLE,
-  };
+  guint n;
+  GType *types = chart_types (&n);
 
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), charts);
 
-  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+  for (guint i = 0; i < n; i++)
     g_ptr_array_add (charts, g_object_new (types[i],
                                            "comparison", comparison,
                                            "style", style,

@@ -47,6 +47,10 @@ void                  duel_chart_set_style      (DuelChart            *self,
                                                  const DuelChartStyle *style);
 const char           *duel_chart_get_id         (DuelChart            *self);
 char                 *duel_chart_get_title      (DuelChart            *self);
+/* The chart's tab in the app, translated: "Write Curve". */
+const char           *duel_chart_get_tab_title  (DuelChart            *self);
+/* The ids of every kind of chart, in the report's order; NULL-terminated. */
+const char * const   *duel_chart_get_kind_ids   (void);
 char                 *duel_chart_get_subtitle   (DuelChart            *self);
 /* FALSE when the results hold nothing this chart can show. */
 gboolean              duel_chart_has_data       (DuelChart            *self);
