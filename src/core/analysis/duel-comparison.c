@@ -1020,18 +1020,6 @@ duel_comparison_get_section_title (DuelComparison *self,
   return title;
 }
 
-/* The figures the review leads with, in its order: the fill's curve at its
- * points, its cliff and plateau; the mean over the run and the read score
- * after it, each followed by the review's own score in a row of its own;
- * consistency's slowest interval and its ratio to the mean; QoS 99.99 % at
- * QD1 and QD32. */
-static const char * const headline_keys[] = {
-  "iops_at_0pct", "iops_at_50pct", "iops_at_100pct", "iops_at_end", "plateau_iops", "cliff_pct",
-  "write_iops_mean", "review_write_score_iops", "read_score_iops", "review_read_score_iops",
-  "consistency_slowest_iops", "consistency_ratio", "consistency_mean_iops",
-  "qos_read_qd1_p99_99_us", "qos_write_qd1_p99_99_us", "qos_read_qd32_p99_99_us", "qos_write_qd32_p99_99_us",
-};
-
 const guint *
 duel_comparison_get_headline (DuelComparison *self,
                               guint          *out_n_rows)
@@ -1041,20 +1029,24 @@ duel_comparison_get_headline (DuelComparison *self,
 
   if (self->headline == NULL)
     {
-      self->headline = g_array_new (FALSE, FALSE, sizeof (guint));
-      for (guint k = 0; k < G_N_ELEMENTS (headline_keys); k++)
-        for (guint i = 0; i < self->rows->len; i++)
-          {
-            const DuelComparisonRow *row = &g_array_index (self->rows, DuelComparisonRow, i);
+      const DuelReviewTest * const *tests = duel_review_tests_get_all ();
 
-            /* A measured figure of some drive; the first test that has it. */
-            if (row->kind == DUEL_COMPARISON_ROW_FIGURE && g_strcmp0 (row->key, headline_keys[k]) == 0 &&
-                g_strcmp0 (row->test, DUEL_COMPARISON_RATED_SECTION) != 0)
-              {
-                g_array_append_val (self->headline, i);
-                break;
-              }
-          }
+      /* Each review test's headline figures, in the review's order. */
+      self->headline = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint t = 0; tests[t] != NULL; t++)
+        for (guint k = 0; tests[t]->headline != NULL && tests[t]->headline[k] != NULL; k++)
+          for (guint i = 0; i < self->rows->len; i++)
+            {
+              const DuelComparisonRow *row = &g_array_index (self->rows, DuelComparisonRow, i);
+
+              /* A measured figure of some drive; the first test that has it. */
+              if (row->kind == DUEL_COMPARISON_ROW_FIGURE && g_strcmp0 (row->key, tests[t]->headline[k]) == 0 &&
+                  g_strcmp0 (row->test, DUEL_COMPARISON_RATED_SECTION) != 0)
+                {
+                  g_array_append_val (self->headline, i);
+                  break;
+                }
+            }
     }
   *out_n_rows = self->headline->len;
   return (const guint *) (gconstpointer) self->headline->data;

@@ -64,6 +64,7 @@ typedef struct
   guint                 passes;           /* how often the steps run by default (1; CrystalDiskMark: 5) */
   const DuelReviewStep *steps;
   guint                 n_steps;
+  const char * const   *headline;         /* the figure keys a comparison leads with, in order; NULL: none */
 } DuelReviewTest;
 
 /* Every review test, in the review's order; NULL-terminated. */

@@ -13,7 +13,13 @@ static const DuelReviewStep steps[] = {
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 50, FALSE, DUEL_LIVE_VIEW_INTERVALS },
 };
 
+/* The slowest interval, its ratio to the mean, the mean. */
+static const char * const headline[] = {
+  "consistency_slowest_iops", "consistency_ratio", "consistency_mean_iops", NULL,
+};
+
 const DuelReviewTest _duel_review_test_consistency = {
+  .headline = headline,
   .id = "consistency",
   .title = N_("Performance consistency"),
   .description = N_("4K random 50/50 read/write QD32 for 20 minutes, per-second IOPS"),

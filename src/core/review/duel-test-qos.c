@@ -21,7 +21,13 @@ static const DuelReviewStep steps[] = {
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 50, FALSE, DUEL_LIVE_VIEW_LATENCY },
 };
 
+/* 99.99 % at QD1 and QD32, reads and writes. */
+static const char * const headline[] = {
+  "qos_read_qd1_p99_99_us", "qos_write_qd1_p99_99_us", "qos_read_qd32_p99_99_us", "qos_write_qd32_p99_99_us", NULL,
+};
+
 const DuelReviewTest _duel_review_test_qos = {
+  .headline = headline,
   .id = "qos",
   .title = N_("Quality of service"),
   .description = N_("Latency percentiles of 4K random read and write at QD1 and QD32, and a 50/50 mix"),

@@ -15,7 +15,16 @@ static const DuelReviewStep steps[] = {
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 100, FALSE, DUEL_LIVE_VIEW_INTERVALS },
 };
 
+/* The fill's curve at its points, its cliff and plateau; the mean over the
+ * run and the read score after it, each followed by the review's own score
+ * in a row of its own. */
+static const char * const headline[] = {
+  "iops_at_0pct", "iops_at_50pct", "iops_at_100pct", "iops_at_end", "plateau_iops", "cliff_pct",
+  "write_iops_mean", "review_write_score_iops", "read_score_iops", "review_read_score_iops", NULL,
+};
+
 const DuelReviewTest _duel_review_test_write_saturation = {
+  .headline = headline,
   .id = "write-saturation",
   .title = N_("Write saturation"),
   .description = N_("Discard, then 4K random write QD32 to 2x the capacity, then a 4K random read score"),
