@@ -256,3 +256,62 @@ bad_escape:
   *out_problem = _("it holds a \\u escape that is not a valid character");
   return FALSE;
 }
+
+/* A deep copy of free-form data (device, rated, details) with non-finite
+ * numbers replaced by null, so the file always parses. */
+static JsonNode *
+copy_writable (JsonNode *node)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *from = json_node_get_object (node);
+        JsonObject *to = json_object_new ();
+        JsonNode *copy = json_node_new (JSON_NODE_OBJECT);
+        JsonObjectIter iter;
+        const char *member;
+        JsonNode *value;
+
+        json_object_iter_init_ordered (&iter, from);
+        while (json_object_iter_next_ordered (&iter, &member, &value))
+          json_object_set_member (to, member, copy_writable (value));
+        json_node_take_object (copy, to);
+        return copy;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *from = json_node_get_array (node);
+        guint n = json_array_get_length (from);
+        JsonArray *to = json_array_sized_new (n);
+        JsonNode *copy = json_node_new (JSON_NODE_ARRAY);
+
+        for (guint i = 0; i < n; i++)
+          json_array_add_element (to, copy_writable (json_array_get_element (from, i)));
+        json_node_take_array (copy, to);
+        return copy;
+      }
+
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+          !isfinite (json_node_get_double (node)))
+        return json_node_new (JSON_NODE_NULL);
+      return json_node_copy (node);
+
+    case JSON_NODE_NULL:
+    default:
+      return json_node_new (JSON_NODE_NULL);
+    }
+}
+
+JsonObject *
+duel_json_object_copy_writable (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) copy = NULL;
+
+  json_node_set_object (node, object);
+  copy = copy_writable (node);
+  return json_node_dup_object (copy);
+}

@@ -43,6 +43,9 @@ void        duel_json_set_double_or_null (JsonObject *object,
  * point, so 1e-08 becomes "1e-08.0" (1.0000000000000001e-08 is written as
  * it is). Finite values only; others are returned as they are. */
 double      duel_json_writable_double    (double      value);
+/* A deep copy of free-form data (device, rated, details) with non-finite
+ * numbers replaced by null, so that a file written from it always parses. */
+JsonObject *duel_json_object_copy_writable (JsonObject *object);
 
 /* What json-glib 1.6 mishandles on hostile text (deep nesting, integers
  * beyond 64 bits, lone surrogates, more than one top-level value), checked

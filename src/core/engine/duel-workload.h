@@ -7,6 +7,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "duel-size.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -66,16 +68,5 @@ JsonNode    *duel_workload_to_json         (const DuelWorkload  *workload);
 gboolean     duel_workload_from_json       (JsonObject          *object,
                                             DuelWorkload        *out_workload,
                                             GError             **error);
-
-/* Sizes: plain bytes or with a k/m/g/t suffix (powers of 1024, "KiB"/"kb" accepted). */
-gboolean     duel_parse_size               (const char          *text,
-                                            guint64             *out_bytes,
-                                            GError             **error);
-/* --size: bytes, or a multiple of the span such as "2x" or "0.5x". */
-gboolean     duel_parse_size_or_multiple   (const char          *text,
-                                            guint64             *out_bytes,
-                                            double              *out_multiple,
-                                            GError             **error);
-char        *duel_format_size              (guint64              bytes);
 
 G_END_DECLS

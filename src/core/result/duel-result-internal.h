@@ -79,9 +79,6 @@ _duel_result_row_field (DuelSeriesRow *row,
 
 /* The writer's (duel-result-writer.c). */
 
-/* A deep copy of free-form data (device, rated, details) with non-finite
- * numbers replaced by null, so the file always parses. */
-JsonObject *_duel_result_copy_sanitized_object (JsonObject *object);
 /* The text of the result file, exactly what duel_result_save() writes. */
 GString    *_duel_result_to_text               (DuelResult *self);
 

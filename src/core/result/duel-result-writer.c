@@ -51,65 +51,6 @@ set_uint (JsonObject *object,
   json_object_set_int_member (object, name, (gint64) MIN (value, (guint64) G_MAXINT64));
 }
 
-/* A deep copy of free-form data (device, rated, details) with non-finite
- * numbers replaced by null, so the file always parses. */
-static JsonNode *
-copy_sanitized (JsonNode *node)
-{
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *from = json_node_get_object (node);
-        JsonObject *to = json_object_new ();
-        JsonNode *copy = json_node_new (JSON_NODE_OBJECT);
-        JsonObjectIter iter;
-        const char *member;
-        JsonNode *value;
-
-        json_object_iter_init_ordered (&iter, from);
-        while (json_object_iter_next_ordered (&iter, &member, &value))
-          json_object_set_member (to, member, copy_sanitized (value));
-        json_node_take_object (copy, to);
-        return copy;
-      }
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *from = json_node_get_array (node);
-        guint n = json_array_get_length (from);
-        JsonArray *to = json_array_sized_new (n);
-        JsonNode *copy = json_node_new (JSON_NODE_ARRAY);
-
-        for (guint i = 0; i < n; i++)
-          json_array_add_element (to, copy_sanitized (json_array_get_element (from, i)));
-        json_node_take_array (copy, to);
-        return copy;
-      }
-
-    case JSON_NODE_VALUE:
-      if (json_node_get_value_type (node) == G_TYPE_DOUBLE &&
-          !isfinite (json_node_get_double (node)))
-        return json_node_new (JSON_NODE_NULL);
-      return json_node_copy (node);
-
-    case JSON_NODE_NULL:
-    default:
-      return json_node_new (JSON_NODE_NULL);
-    }
-}
-
-JsonObject *
-_duel_result_copy_sanitized_object (JsonObject *object)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(JsonNode) copy = NULL;
-
-  json_node_set_object (node, object);
-  copy = copy_sanitized (node);
-  return json_node_dup_object (copy);
-}
-
 /* Saving: the series columns are the only part of a result that grows with
  * the run, one value per interval. Built as JSON nodes they would cost
  * ~1 kB per row at every checkpoint; instead each column is a placeholder
@@ -403,7 +344,7 @@ test_to_json (DuelTestRecord *record,
   json_object_set_object_member (test, "totals", totals);
 
   if (record->summary != NULL)
-    json_object_set_object_member (test, "summary", _duel_result_copy_sanitized_object (record->summary));
+    json_object_set_object_member (test, "summary", duel_json_object_copy_writable (record->summary));
 
   return test;
 }
@@ -442,9 +383,9 @@ result_to_json (DuelResult   *self,
   json_object_set_object_member (root, "target", target);
 
   if (self->device != NULL)
-    json_object_set_object_member (root, "device", _duel_result_copy_sanitized_object (self->device));
+    json_object_set_object_member (root, "device", duel_json_object_copy_writable (self->device));
   if (self->rated != NULL)
-    json_object_set_object_member (root, "rated", _duel_result_copy_sanitized_object (self->rated));
+    json_object_set_object_member (root, "rated", duel_json_object_copy_writable (self->rated));
 
   tests = json_array_sized_new (self->tests->len);
   for (guint i = 0; i < self->tests->len; i++)
@@ -570,7 +511,7 @@ _duel_result_copy_json_object (JsonObject *object)
 {
   g_return_val_if_fail (object != NULL, NULL);
 
-  return _duel_result_copy_sanitized_object (object);
+  return duel_json_object_copy_writable (object);
 }
 
 JsonObject *
@@ -582,6 +523,6 @@ _duel_result_test_header_to_json (const DuelTestRecord *record)
 
   test = test_header_to_json (record);
   if (record->summary != NULL)
-    json_object_set_object_member (test, "summary", _duel_result_copy_sanitized_object (record->summary));
+    json_object_set_object_member (test, "summary", duel_json_object_copy_writable (record->summary));
   return test;
 }

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "duel-json.h"
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
@@ -465,7 +466,7 @@ copy_record (const DuelTestRecord *from)
     if (from->latency[d] != NULL)
       memcpy (copy->latency[d], from->latency[d], sizeof (DuelHistogram));
   if (from->summary != NULL)
-    copy->summary = _duel_result_copy_sanitized_object (from->summary);
+    copy->summary = duel_json_object_copy_writable (from->summary);
   return copy;
 }
 
@@ -484,9 +485,9 @@ _duel_result_copy (DuelResult *self)
   copy->published = self->published;
   duel_result_set_target (copy, &self->target);
   if (self->device != NULL)
-    copy->device = _duel_result_copy_sanitized_object (self->device);
+    copy->device = duel_json_object_copy_writable (self->device);
   if (self->rated != NULL)
-    copy->rated = _duel_result_copy_sanitized_object (self->rated);
+    copy->rated = duel_json_object_copy_writable (self->rated);
   copy->journal_id = g_strdup (self->journal_id);
   copy->missing_journal = g_strdup (self->missing_journal);
   for (guint i = 0; i < self->tests->len; i++)

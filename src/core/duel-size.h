@@ -1,0 +1,24 @@
+/* duel-size.h — sizes as people and fio write them: "4k", "8 GiB", "2x"
+ *
+ * The workload, its option table, the CLI and the app read sizes here.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Sizes: plain bytes or with a k/m/g/t suffix (powers of 1024, "KiB"/"kb" accepted). */
+gboolean     duel_parse_size               (const char          *text,
+                                            guint64             *out_bytes,
+                                            GError             **error);
+/* --size: bytes, or a multiple of the span such as "2x" or "0.5x". */
+gboolean     duel_parse_size_or_multiple   (const char          *text,
+                                            guint64             *out_bytes,
+                                            double              *out_multiple,
+                                            GError             **error);
+char        *duel_format_size              (guint64              bytes);
+
+G_END_DECLS
