@@ -568,9 +568,8 @@ apply_snapshot (DuelRun *self)
   g_autofree char *section = NULL;
   GQueue events = G_QUEUE_INIT;
   DuelWorkload workload;
-  /* 2 x 15 KiB: on the heap, not the owner's stack. */
-  g_autofree DuelHistogram *latency = g_new (DuelHistogram, DUEL_N_DIRECTIONS);
-  gboolean latency_fresh = FALSE;
+  /* 2 x 15 KiB, on the heap, and only when the worker copied new ones. */
+  g_autofree DuelHistogram *latency = NULL;
   guint generation, test_index, n_tests;
   guint64 span_length, byte_limit;
   DuelTargetKind target_kind;
@@ -604,9 +603,7 @@ apply_snapshot (DuelRun *self)
   self->shared.rows = g_array_new (FALSE, FALSE, sizeof (DuelSeriesRow));
   if (self->shared.latency_fresh && generation == self->shared.generation)
     {
-      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-        latency[d] = self->shared.latency[d];
-      latency_fresh = TRUE;
+      latency = g_memdup2 (self->shared.latency, sizeof self->shared.latency);
       self->shared.latency_fresh = FALSE;
     }
   events = self->shared.events;
@@ -656,7 +653,7 @@ apply_snapshot (DuelRun *self)
       self->live_record->runtime_ns = self->status.engine.elapsed_ns;
       for (guint i = 0; i < rows->len; i++)
         duel_series_append (self->live_record->series, &g_array_index (rows, DuelSeriesRow, i));
-      if (latency_fresh)
+      if (latency != NULL)
         for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
           *self->live_record->latency[d] = latency[d];
     }
