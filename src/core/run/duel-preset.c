@@ -203,6 +203,19 @@ preset_chosen_test (const PresetInfo *info)
   return NULL;
 }
 
+/* What of the chosen workload a custom step takes: the rest (span, stop
+ * rule, interval, seed) is the plan's, as for any step. */
+static void
+take_chosen_workload (const DuelPresetOptions *options,
+                      DuelWorkload            *workload)
+{
+  workload->pattern = options->custom.pattern;
+  workload->block_size = options->custom.block_size;
+  workload->queue_depth = options->custom.queue_depth;
+  workload->numjobs = MAX (options->custom.numjobs, 1);
+  workload->read_percent = options->custom.read_percent;
+}
+
 /* The chosen workload, checked by the workload's own rules (the ranges the
  * CLI and the fio import refuse in the same words). */
 static gboolean
@@ -219,11 +232,7 @@ check_custom (const DuelPresetOptions  *options,
       return FALSE;
     }
   duel_workload_init (&workload);
-  workload.pattern = options->custom.pattern;
-  workload.block_size = options->custom.block_size;
-  workload.queue_depth = options->custom.queue_depth;
-  workload.numjobs = MAX (options->custom.numjobs, 1);
-  workload.read_percent = options->custom.read_percent;
+  take_chosen_workload (options, &workload);
   workload.runtime_ms = runtime_ms;
   return duel_workload_validate (&workload, error);
 }
@@ -399,11 +408,7 @@ add_test (DuelPreset           *self,
     {
       g_autoptr(DuelTestRecord) probe = NULL;
 
-      step.workload.pattern = self->options.custom.pattern;
-      step.workload.block_size = self->options.custom.block_size;
-      step.workload.queue_depth = self->options.custom.queue_depth;
-      step.workload.numjobs = MAX (self->options.custom.numjobs, 1);
-      step.workload.read_percent = self->options.custom.read_percent;
+      take_chosen_workload (&self->options, &step.workload);
       /* The analysis its workload fits, by the importer's rule, until the
        * finished record decides (duel_preset_run()). */
       probe = duel_test_record_new (info->name, &step.workload);
