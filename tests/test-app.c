@@ -18,7 +18,7 @@
 #include "duel-history-view.h"
 #include "duel-presets-view.h"
 #include "duel-preferences-window.h"
-#include "review/duel-review-test.h"
+#include "test-ids.h"
 
 static DuelApplication *app;
 static char *scratch_dir;
@@ -557,39 +557,14 @@ test_partial_interval_note (void)
   g_unlink (cut);
 }
 
-/* Whether @text holds @id, or a tail of it that still has a hyphen (an old
- * title printed "Quality of service: read-qd1"). */
-static gboolean
-holds_id_or_tail (const char *text,
-                  const char *id)
-{
-  for (const char *tail = id; tail != NULL; tail = strchr (tail, '-') ? strchr (tail, '-') + 1 : NULL)
-    if (strchr (tail, '-') != NULL && strstr (text, tail) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
-/* Every hyphenated id: record names, review test ids, preset names. */
+/* Any test id in @text (test-ids.h). */
 static gboolean
 holds_id (const char  *text,
           const char **out_id)
 {
-  const DuelReviewTest * const *all = duel_review_tests_get_all ();
+  const char *tail;
 
-  if (text == NULL)
-    return FALSE;
-  for (guint i = 0; all[i] != NULL; i++)
-    {
-      if (holds_id_or_tail (text, all[i]->id))
-        return (*out_id = all[i]->id, TRUE);
-      for (guint s = 0; s < all[i]->n_steps; s++)
-        if (holds_id_or_tail (text, all[i]->steps[s].name))
-          return (*out_id = all[i]->steps[s].name, TRUE);
-    }
-  for (const char * const *n = duel_preset_get_names (); *n != NULL; n++)
-    if (holds_id_or_tail (text, *n))
-      return (*out_id = *n, TRUE);
-  return FALSE;
+  return test_ids_in_text (text, out_id, &tail);
 }
 
 /* The text a widget shows: a label's, a row's title and subtitle, a button's. */

@@ -9,10 +9,7 @@
  * None may hold an id. Meson runs it twice: in English and with
  * LANGUAGE=zh_TW against the built catalogue.
  *
- * Ids that are plain words ("consistency", "qos", "standard", "review",
- * "quick") cannot be told from the words around them and are left out of
- * the search; every other id holds a hyphen, and so does every tail of one
- * that is searched for ("read-qd1" of "qos-read-qd1").
+ * Which ids, and how they are found: test-ids.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -30,42 +27,16 @@
 #include "test-chart-helpers.h"
 #include "test-cli.h"
 #include "test-dir.h"
-
-/* Every id with a hyphen: record names, review test ids, preset names. */
-static GPtrArray *
-collect_ids (void)
-{
-  GPtrArray *ids = g_ptr_array_new ();
-  const DuelReviewTest * const *all = duel_review_tests_get_all ();
-
-  for (guint i = 0; all[i] != NULL; i++)
-    {
-      g_ptr_array_add (ids, (gpointer) all[i]->id);
-      for (guint s = 0; s < all[i]->n_steps; s++)
-        g_ptr_array_add (ids, (gpointer) all[i]->steps[s].name);
-    }
-  for (const char * const *n = duel_preset_get_names (); *n != NULL; n++)
-    g_ptr_array_add (ids, (gpointer) *n);
-  return ids;
-}
+#include "test-ids.h"
 
 static void
-check_text (GPtrArray  *ids,
-            const char *where,
+check_text (const char *where,
             const char *text)
 {
-  if (text == NULL)
-    return;
-  for (guint i = 0; i < ids->len; i++)
-    {
-      const char *id = g_ptr_array_index (ids, i);
+  const char *id, *tail;
 
-      /* The id, or a tail of it that still has a hyphen: titles once
-       * printed "Quality of service: read-qd1". */
-      for (const char *tail = id; tail != NULL; tail = strchr (tail, '-') ? strchr (tail, '-') + 1 : NULL)
-        if (strchr (tail, '-') != NULL && strstr (text, tail) != NULL)
-          g_error ("%s shows the id “%s” (as “%s”):\n%s", where, id, tail, text);
-    }
+  if (test_ids_in_text (text, &id, &tail))
+    g_error ("%s shows the id “%s” (as “%s”):\n%s", where, id, tail, text);
 }
 
 /* A pair with every test, and the differences the warnings speak of. */
@@ -114,7 +85,6 @@ make_results (DuelResult **out_a,
 static void
 test_comparison_and_exports (void)
 {
-  g_autoptr(GPtrArray) ids = collect_ids ();
   g_autoptr(DuelResult) a = NULL;
   g_autoptr(DuelResult) b = NULL;
   g_autoptr(DuelComparison) comparison = NULL;
@@ -137,27 +107,27 @@ test_comparison_and_exports (void)
   /* The differences made above must have been spoken of, or this checks nothing. */
   g_assert_cmpuint (n_warnings, >=, 3);
   for (guint i = 0; warnings[i] != NULL; i++)
-    check_text (ids, "a fairness warning", warnings[i]);
+    check_text ("a fairness warning", warnings[i]);
 
   for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
     {
       const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
 
-      check_text (ids, "a row's label", row->label);
+      check_text ("a row's label", row->label);
       /* Figure keys have underscores; labels are words. */
       if (strchr (row->label, '_') != NULL)
         g_error ("a row's label is a key: “%s”", row->label);
       if (row->test != NULL)
-        check_text (ids, "a section title", duel_comparison_get_section_title (comparison, row->test));
+        check_text ("a section title", duel_comparison_get_section_title (comparison, row->test));
       for (guint d = 0; d < duel_comparison_get_n_drives (comparison); d++)
-        check_text (ids, "a row's value", row->text[d]);
+        check_text ("a row's value", row->text[d]);
     }
   for (const char * const *t = duel_comparison_get_tests (comparison); *t != NULL; t++)
     {
       const char * const *notes = duel_comparison_get_notes (comparison, *t);
 
       for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
-        check_text (ids, "a note", notes[i]);
+        check_text ("a note", notes[i]);
     }
 
   charts = duel_chart_new_all (comparison, NULL);
@@ -167,8 +137,8 @@ test_comparison_and_exports (void)
       g_autofree char *title = duel_chart_get_title (g_ptr_array_index (charts, i));
       g_autofree char *subtitle = duel_chart_get_subtitle (g_ptr_array_index (charts, i));
 
-      check_text (ids, "a chart's title", title);
-      check_text (ids, "a chart's subtitle", subtitle);
+      check_text ("a chart's title", title);
+      check_text ("a chart's subtitle", subtitle);
     }
 
   duel_chart_export_options_init (&options);
@@ -181,7 +151,7 @@ test_comparison_and_exports (void)
   g_assert_no_error (error);
   /* The report names the tests in words: it must hold their titles. */
   g_assert_nonnull (strstr (md, duel_comparison_get_section_title (comparison, "qos-read-qd1")));
-  check_text (ids, "the Markdown report", md);
+  check_text ("the Markdown report", md);
 
   test_dir_remove (dir);
 }
@@ -190,31 +160,29 @@ test_comparison_and_exports (void)
 static void
 test_step_titles (void)
 {
-  g_autoptr(GPtrArray) ids = collect_ids ();
   const DuelReviewTest * const *all = duel_review_tests_get_all ();
 
   for (guint i = 0; all[i] != NULL; i++)
     {
-      check_text (ids, "a review test's title", duel_review_test_get_title (all[i]));
-      check_text (ids, "a review test's description", duel_review_test_get_description (all[i]));
+      check_text ("a review test's title", duel_review_test_get_title (all[i]));
+      check_text ("a review test's description", duel_review_test_get_description (all[i]));
       for (guint s = 0; s < all[i]->n_steps; s++)
         {
           g_autofree char *title = duel_review_describe_record (all[i]->steps[s].name);
 
-          check_text (ids, "a step's title", title);
+          check_text ("a step's title", title);
         }
     }
   for (const char * const *n = duel_preset_get_names (); *n != NULL; n++)
     {
-      check_text (ids, "a preset's title", duel_preset_get_title_for_name (*n));
-      check_text (ids, "a preset's description", duel_preset_describe (*n));
+      check_text ("a preset's title", duel_preset_get_title_for_name (*n));
+      check_text ("a preset's description", duel_preset_describe (*n));
     }
 }
 
 static void
 test_cli (void)
 {
-  g_autoptr(GPtrArray) ids = collect_ids ();
   g_autoptr(DuelResult) a = NULL;
   g_autoptr(DuelResult) b = NULL;
   g_autoptr(GError) error = NULL;
@@ -238,17 +206,17 @@ test_cli (void)
 
   g_assert_cmpint (run_cli (&analyze, NULL, "analyze", path_b, NULL), ==, 0);
   g_assert_cmpuint (strlen (analyze), >, 200);
-  check_text (ids, "driveduel-cli analyze", analyze);
+  check_text ("driveduel-cli analyze", analyze);
 
   out_dir = g_build_filename (dir, "out", NULL);
   g_assert_cmpint (run_cli (&compare, NULL, "compare", "--format=md", "--output-dir", out_dir, path_a, path_b, NULL),
                    ==, 0);
-  check_text (ids, "driveduel-cli compare", compare);
+  check_text ("driveduel-cli compare", compare);
   md_path = g_build_filename (out_dir, "summary.md", NULL);
   g_assert_true (g_file_get_contents (md_path, &md, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (strlen (md), >, 200);
-  check_text (ids, "driveduel-cli compare's Markdown", md);
+  check_text ("driveduel-cli compare's Markdown", md);
 
   test_dir_remove (dir);
 }
