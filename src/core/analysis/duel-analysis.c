@@ -589,33 +589,50 @@ duel_figure_lookup (const char *key)
   return NULL;
 }
 
+/* "<prefix><read|write>_qd<depth>_<rest>": the direction and the depth. */
+static gboolean
+parse_depth_key (const char *key,
+                 const char *prefix,
+                 gboolean   *out_read,
+                 guint      *out_depth,
+                 char        rest[16])
+{
+  char direction[8] = "";
+  int used = 0;
+
+  if (!g_str_has_prefix (key, prefix) ||
+      sscanf (key + strlen (prefix), "%7[a-z]_qd%u_%15[a-z0-9_]%n", direction, out_depth, rest, &used) != 3 ||
+      key[strlen (prefix) + used] != '\0' ||
+      !(g_str_equal (direction, "read") || g_str_equal (direction, "write")))
+    return FALSE;
+  *out_read = g_str_equal (direction, "read");
+  return TRUE;
+}
+
 /* A label for a key of a documented pattern at a queue depth the tables do
  * not list ("rand_write_qd4_iops": a plain run's, an import's): words, not
  * the key. NULL when @key has no such pattern. */
 static char *
 compose_label (const char *key)
 {
-  static const struct { const char *suffix; const char *words; } qos_parts[] = {
+  /* By duel_analysis_qos_key()'s index: the four percentiles, then the samples. */
+  static const char * const qos_words[DUEL_QOS_N_PERCENTILES + 1] = {
     /* xgettext:no-c-format */
-    { "p99_us", N_("99 % latency") },
+    N_("99 % latency"),
     /* xgettext:no-c-format */
-    { "p99_9_us", N_("99.9 % latency") },
+    N_("99.9 % latency"),
     /* xgettext:no-c-format */
-    { "p99_99_us", N_("99.99 % latency") },
+    N_("99.99 % latency"),
     /* xgettext:no-c-format */
-    { "p99_999_us", N_("99.999 % latency") },
-    { "samples", N_("latency samples") },
+    N_("99.999 % latency"),
+    N_("latency samples"),
   };
-  char direction[8] = "";
   char rest[16] = "";
   guint depth = 0;
-  int used = 0;
-  gboolean read;
+  gboolean read, mixed;
 
-  if (sscanf (key, "rand_%7[a-z]_qd%u_%15[a-z0-9_]%n", direction, &depth, rest, &used) == 3 &&
-      key[used] == '\0' && (g_str_equal (direction, "read") || g_str_equal (direction, "write")))
+  if (parse_depth_key (key, "rand_", &read, &depth, rest))
     {
-      read = g_str_equal (direction, "read");
       if (g_str_equal (rest, "iops"))
         /* TRANSLATORS: a random-access figure at a queue depth: "Random write QD4" */
         return g_strdup_printf (read ? _("Random read QD%u") : _("Random write QD%u"), depth);
@@ -623,26 +640,23 @@ compose_label (const char *key)
         return g_strdup_printf (read ? _("Random read QD%u, throughput") : _("Random write QD%u, throughput"), depth);
       return NULL;
     }
-  if (sscanf (key, "qos_mix_%7[a-z]_qd%u_%15[a-z0-9_]%n", direction, &depth, rest, &used) == 3 &&
-      key[used] == '\0' && (g_str_equal (direction, "read") || g_str_equal (direction, "write")))
+  mixed = parse_depth_key (key, "qos_mix_", &read, &depth, rest);
+  if (!mixed && !parse_depth_key (key, "qos_", &read, &depth, rest))
+    return NULL;
+  for (guint p = 0; p <= DUEL_QOS_N_PERCENTILES; p++)
     {
-      read = g_str_equal (direction, "read");
-      for (guint i = 0; i < G_N_ELEMENTS (qos_parts); i++)
-        if (g_str_equal (rest, qos_parts[i].suffix))
-          /* TRANSLATORS: "Mixed QD4, reads, 99 % latency" */
-          return g_strdup_printf (read ? _("Mixed QD%u, reads, %s") : _("Mixed QD%u, writes, %s"),
-                                  depth, _(qos_parts[i].words));
-      return NULL;
-    }
-  if (sscanf (key, "qos_%7[a-z]_qd%u_%15[a-z0-9_]%n", direction, &depth, rest, &used) == 3 &&
-      key[used] == '\0' && (g_str_equal (direction, "read") || g_str_equal (direction, "write")))
-    {
-      read = g_str_equal (direction, "read");
-      for (guint i = 0; i < G_N_ELEMENTS (qos_parts); i++)
-        if (g_str_equal (rest, qos_parts[i].suffix))
-          /* TRANSLATORS: "Random read QD4, 99 % latency" */
-          return g_strdup_printf (read ? _("Random read QD%u, %s") : _("Random write QD%u, %s"),
-                                  depth, _(qos_parts[i].words));
+      g_autofree char *spelled = duel_analysis_qos_key (read ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE,
+                                                        depth, mixed, p);
+
+      if (!g_str_equal (key, spelled))
+        continue;
+      if (mixed)
+        /* TRANSLATORS: "Mixed QD4, reads, 99 % latency" */
+        return g_strdup_printf (read ? _("Mixed QD%u, reads, %s") : _("Mixed QD%u, writes, %s"),
+                                depth, _(qos_words[p]));
+      /* TRANSLATORS: "Random read QD4, 99 % latency" */
+      return g_strdup_printf (read ? _("Random read QD%u, %s") : _("Random write QD%u, %s"),
+                              depth, _(qos_words[p]));
     }
   return NULL;
 }
