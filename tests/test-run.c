@@ -165,6 +165,7 @@ test_states_in_order (Fixture       *fixture,
   g_assert_false (duel_run_is_running (run));
   g_assert_cmpfloat (duel_run_get_status (run)->fraction_done, ==, 1.0);
   g_assert_null (duel_run_get_save_error (run));
+  g_assert_null (duel_run_get_preset (run));
 
   loaded = duel_result_load (output, &error);
   g_assert_no_error (error);
@@ -175,6 +176,9 @@ test_states_in_order (Fixture       *fixture,
       DuelTestRecord *memory = g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), i);
 
       g_assert_cmpint (saved->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      /* The same loop as a preset's, but no preset in the file. */
+      g_assert_null (saved->preset);
+      g_assert_false (json_object_has_member (duel_test_record_get_details (saved), "preset_parameters"));
       g_assert_cmpuint (duel_series_get_length (saved->series), ==, duel_series_get_length (memory->series));
       g_assert_cmpuint (duel_test_record_get_ops (saved, DUEL_DIRECTION_READ) +
                         duel_test_record_get_ops (saved, DUEL_DIRECTION_WRITE), >, 0);

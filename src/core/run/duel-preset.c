@@ -76,6 +76,8 @@ struct _DuelPreset
   Plan               plan;
   DuelAnalysisParams analysis;
   GArray            *steps;             /* DuelPresetStep */
+  GPtrArray         *plain_names;       /* a plain plan's step names (the steps point into them) */
+  DuelTestRecord    *first_record;      /* duel_preset_begin()'s, until its step runs */
   guint64            discard_offset;
   guint64            discard_length;
   double             probe_write_iops;  /* NAN until estimated */
@@ -100,6 +102,8 @@ duel_preset_finalize (GObject *object)
   DuelPreset *self = DUEL_PRESET (object);
 
   g_clear_pointer (&self->steps, g_array_unref);
+  g_clear_pointer (&self->plain_names, g_ptr_array_unref);
+  g_clear_pointer (&self->first_record, duel_test_record_unref);
   if (self->progress_destroy != NULL)
     self->progress_destroy (self->progress_data);
   if (self->checkpoint_destroy != NULL)
@@ -360,12 +364,65 @@ duel_preset_new (const char               *name,
   return g_steal_pointer (&self);
 }
 
+DuelPreset *
+duel_preset_new_plain (void)
+{
+  DuelPreset *self = g_object_new (DUEL_TYPE_PRESET, NULL);
+
+  duel_preset_options_init (&self->options);
+  self->plan.interval_ms = DUEL_WORKLOAD_DEFAULT_INTERVAL_MS;
+  self->plain_names = g_ptr_array_new_with_free_func (g_free);
+  duel_analysis_params_init (&self->analysis);
+  return self;
+}
+
+void
+duel_preset_add_workload (DuelPreset         *self,
+                          const char         *name,
+                          const DuelWorkload *workload)
+{
+  DuelPresetStep step = {
+    .kind = DUEL_PRESET_STEP_TEST,
+    .pass = 1,
+    .passes = 1,
+  };
+  g_autoptr(DuelTestRecord) probe = NULL;
+  char *owned = g_strdup (name != NULL ? name : duel_workload_get_rw_name (workload));
+
+  g_return_if_fail (DUEL_IS_PRESET (self));
+  g_return_if_fail (self->info == NULL);
+  g_return_if_fail (workload != NULL);
+
+  g_ptr_array_add (self->plain_names, owned);
+  step.name = owned;
+  step.workload = *workload;
+  step.weight_s = workload->runtime_ms / 1e3;
+  /* The analysis its workload fits, until the finished record decides. */
+  probe = duel_test_record_new (owned, workload);
+  step.analysis = duel_analysis_guess (probe);
+  g_array_append_val (self->steps, step);
+}
+
+gboolean
+duel_preset_writes (DuelPreset *self)
+{
+  g_return_val_if_fail (DUEL_IS_PRESET (self), FALSE);
+
+  /* Every preset trims, fills or writes its write tests. */
+  if (self->info != NULL)
+    return TRUE;
+  for (guint i = 0; i < self->steps->len; i++)
+    if (duel_workload_writes (&g_array_index (self->steps, DuelPresetStep, i).workload))
+      return TRUE;
+  return FALSE;
+}
+
 const char *
 duel_preset_get_name (DuelPreset *self)
 {
   g_return_val_if_fail (DUEL_IS_PRESET (self), NULL);
 
-  return self->info->name;
+  return self->info != NULL ? self->info->name : NULL;
 }
 
 const DuelAnalysisParams *
@@ -521,6 +578,16 @@ prepare_steps (DuelPreset  *self,
                const char  *display,
                GError     **error)
 {
+  /* A plain plan's workloads are the caller's, as given. */
+  if (self->info == NULL)
+    {
+      for (guint i = 0; i < self->steps->len; i++)
+        if (!duel_workload_resolve (&g_array_index (self->steps, DuelPresetStep, i).workload, size, lbs,
+                                    NULL, NULL, NULL, error))
+          return FALSE;
+      return TRUE;
+    }
+
   if (self->options.span_bytes > 0)
     {
       if (self->options.span_bytes > size)
@@ -633,6 +700,7 @@ duel_preset_get_parameters (DuelPreset *self)
   const Plan *plan;
 
   g_return_val_if_fail (DUEL_IS_PRESET (self), NULL);
+  g_return_val_if_fail (self->info != NULL, NULL);
 
   plan = &self->plan;
   object = json_object_new ();
@@ -798,6 +866,9 @@ set_record_details (DuelPreset           *self,
   /* The kind and analysis parameters first, so a checkpoint of a running
    * test can already be recomputed. */
   duel_analysis_apply (record, step->analysis, &self->analysis, empty);
+  /* A plain plan's record holds its workload alone, as an import's does. */
+  if (self->info == NULL)
+    return;
   details = duel_test_record_get_details (record);
   json_object_set_string_member (details, "section", step->section);
   json_object_set_member (details, "preset_parameters", duel_preset_get_parameters (self));
@@ -807,6 +878,43 @@ set_record_details (DuelPreset           *self,
       json_object_set_int_member (details, "pass", step->pass);
       json_object_set_int_member (details, "passes", step->passes);
     }
+}
+
+/* The record of step @index: a new one, or the one duel_preset_begin()
+ * already put in the result. */
+static DuelTestRecord *
+take_step_record (DuelPreset           *self,
+                  DuelResult           *result,
+                  const DuelPresetStep *step)
+{
+  DuelTestRecord *record;
+
+  if (self->first_record != NULL && g_strcmp0 (self->first_record->name, step->name) == 0)
+    return g_steal_pointer (&self->first_record);
+  record = duel_test_record_new (step->name, &step->workload);
+  record->preset = g_strdup (duel_preset_get_name (self));
+  duel_result_add_test (result, record);
+  return record;
+}
+
+void
+duel_preset_begin (DuelPreset *self,
+                   DuelResult *result)
+{
+  const DuelPresetStep *step;
+
+  g_return_if_fail (DUEL_IS_PRESET (self));
+  g_return_if_fail (DUEL_IS_RESULT (result));
+
+  g_clear_pointer (&self->first_record, duel_test_record_unref);
+  if (self->steps->len == 0)
+    return;
+  step = &g_array_index (self->steps, DuelPresetStep, 0);
+  if (step->kind != DUEL_PRESET_STEP_TEST)
+    return;
+  self->first_record = duel_test_record_new (step->name, &step->workload);
+  self->first_record->preset = g_strdup (duel_preset_get_name (self));
+  duel_result_add_test (result, self->first_record);
 }
 
 gboolean
@@ -826,7 +934,8 @@ duel_preset_run (DuelPreset    *self,
 
   if (!duel_preset_prepare (self, target, error))
     return FALSE;
-  if (!duel_target_is_writable (target))
+  /* A plain plan's writes are refused by the engine, in its words. */
+  if (self->info != NULL && !duel_target_is_writable (target))
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
                    _("“%s” was opened read-only, but the preset “%s” writes."),
@@ -863,8 +972,7 @@ duel_preset_run (DuelPreset    *self,
           continue;
         }
 
-      record = duel_test_record_new (step->name, &step->workload);
-      record->preset = g_strdup (self->info->name);
+      record = take_step_record (self, result, step);
       set_record_details (self, record, step);
       if (duel_preset_step_is_fill (step))
         {
@@ -899,7 +1007,9 @@ duel_preset_run (DuelPreset    *self,
               json_object_set_object_member (details, "probe", probe);
             }
         }
-      duel_result_add_test (result, record);
+      /* Saved before it runs: a file caught by a crash names its test. */
+      if (self->checkpoint_func != NULL)
+        self->checkpoint_func (result, TRUE, self->checkpoint_data);
 
       emit_progress (&state, NULL, FALSE, record);
       ok = duel_engine_run (target, record, cancellable, engine_progress_cb, &state, &local_error);
@@ -907,7 +1017,7 @@ duel_preset_run (DuelPreset    *self,
       /* What was measured is summarised even when the run stopped early; a
        * chosen workload by the analysis the finished record fits (a mix
        * with rows over time is a consistency run, as an import's is). */
-      kind = step->info != NULL && step->info->chosen ? duel_analysis_guess (record) : step->analysis;
+      kind = step->info == NULL || step->info->chosen ? duel_analysis_guess (record) : step->analysis;
       summary = duel_analysis_summarize (record, kind, &self->analysis);
       duel_analysis_apply (record, kind, &self->analysis, summary);
       if (self->checkpoint_func != NULL)

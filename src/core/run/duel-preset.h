@@ -1,5 +1,8 @@
 /* duel-preset.h — the review's test scripts: sequences of workloads and trim steps
  *
+ * The plan of every run: a preset, or a plain run's workloads
+ * (duel_preset_new_plain()); DuelRun runs both through duel_preset_run().
+ *
  * A preset runs every step through duel_engine_run() on one target and adds
  * one test record per workload to one DuelResult, each with the preset's
  * name, its exact parameters and the summary figures (duel-analysis.h).
@@ -129,6 +132,17 @@ gboolean             duel_preset_step_is_fill       (const DuelPresetStep     *s
 DuelPreset          *duel_preset_new                (const char               *name,
                                                      const DuelPresetOptions  *options,
                                                      GError                  **error);
+/* A plain run's plan: no preset, the caller's workloads under their own
+ * names (@name NULL: fio's rw name), each summarised by the analysis its
+ * finished record fits. Its records carry no preset and no parameters of
+ * one; it neither trims nor probes. */
+DuelPreset          *duel_preset_new_plain          (void);
+void                 duel_preset_add_workload       (DuelPreset               *self,
+                                                     const char               *name,
+                                                     const DuelWorkload       *workload);
+/* Whether running it writes to the target. */
+gboolean             duel_preset_writes             (DuelPreset               *self);
+/* Its name; NULL for a plain plan. */
 const char          *duel_preset_get_name           (DuelPreset               *self);
 const DuelAnalysisParams *duel_preset_get_analysis_params (DuelPreset         *self);
 
@@ -173,9 +187,16 @@ void                 duel_preset_set_checkpoint_func(DuelPreset               *s
                                                      gpointer                  user_data,
                                                      GDestroyNotify            destroy);
 
-/* Runs every step, adding the test records to @result. On a failure or a
+/* Adds the record of the first step, when it is a test, to @result before
+ * anything runs, so that the first save already names the test; run() goes
+ * on with that record. */
+void                 duel_preset_begin              (DuelPreset               *self,
+                                                     DuelResult               *result);
+/* Runs every step, adding the test records to @result (a preset's records
+ * and a plain plan's alike: one loop, every step summarised). On a failure or a
  * cancel the records keep what was measured (with their summaries) and
- * FALSE is returned with @error set. The target must be open for writing. */
+ * FALSE is returned with @error set. A preset's target must be open for
+ * writing; a plain plan's only when it writes. */
 gboolean             duel_preset_run                (DuelPreset               *self,
                                                      DuelTarget               *target,
                                                      DuelResult               *result,

@@ -42,12 +42,6 @@ typedef enum
   OPEN_GIVEN,           /* the caller opened it */
 } OpenMode;
 
-typedef struct
-{
-  char         *name;
-  DuelWorkload  workload;
-} Step;
-
 typedef enum
 {
   EVENT_STATE,
@@ -79,8 +73,7 @@ struct _DuelRun
   guint64                file_size;
   DuelTargetOpenFlags    open_flags;
   DuelTarget            *target;
-  GArray                *steps;           /* Step */
-  DuelPreset            *preset;
+  DuelPreset            *plan;            /* a preset, or a plain run's workloads */
   guint64                probe_ms;
   DuelDeviceThermometer *thermometer;     /* polls in its own thread; read anywhere */
 
@@ -151,13 +144,6 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void
-step_clear (gpointer data)
-{
-  Step *step = data;
-  g_clear_pointer (&step->name, g_free);
-}
-
-static void
 event_free (gpointer data)
 {
   Event *event = data;
@@ -199,8 +185,7 @@ duel_run_finalize (GObject *object)
   g_clear_pointer (&self->name, g_free);
   g_clear_object (&self->thermometer);
   g_clear_object (&self->target);
-  g_clear_pointer (&self->steps, g_array_unref);
-  g_clear_object (&self->preset);
+  g_clear_object (&self->plan);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->result);
@@ -289,8 +274,6 @@ duel_run_init (DuelRun *self)
 {
   g_mutex_init (&self->lock);
   g_queue_init (&self->shared.events);
-  self->steps = g_array_new (FALSE, TRUE, sizeof (Step));
-  g_array_set_clear_func (self->steps, step_clear);
   self->shared.rows = g_array_new (FALSE, FALSE, sizeof (DuelSeriesRow));
   self->shared.fraction_done = -1;
   self->shared.remaining_s = NAN;
@@ -390,16 +373,14 @@ duel_run_add_workload (DuelRun            *self,
                        const char         *test_name,
                        const DuelWorkload *workload)
 {
-  Step step;
-
   g_return_if_fail (DUEL_IS_RUN (self));
   g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
   g_return_if_fail (workload != NULL);
-  g_return_if_fail (self->preset == NULL);
+  g_return_if_fail (self->plan == NULL || duel_preset_get_name (self->plan) == NULL);
 
-  step.name = g_strdup (test_name != NULL ? test_name : duel_workload_get_rw_name (workload));
-  step.workload = *workload;
-  g_array_append_val (self->steps, step);
+  if (self->plan == NULL)
+    self->plan = duel_preset_new_plain ();
+  duel_preset_add_workload (self->plan, test_name, workload);
 }
 
 void
@@ -408,9 +389,9 @@ duel_run_set_preset (DuelRun    *self,
 {
   g_return_if_fail (DUEL_IS_RUN (self));
   g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
-  g_return_if_fail (self->steps->len == 0);
+  g_return_if_fail (self->plan == NULL || duel_preset_get_name (self->plan) != NULL);
 
-  g_set_object (&self->preset, preset);
+  g_set_object (&self->plan, preset);
 }
 
 void
@@ -455,7 +436,10 @@ DuelPreset *
 duel_run_get_preset (DuelRun *self)
 {
   g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
-  return self->preset;
+  /* A plain run's plan is no preset. */
+  if (self->plan == NULL || duel_preset_get_name (self->plan) == NULL)
+    return NULL;
+  return self->plan;
 }
 
 const DuelRunStatus *
@@ -624,8 +608,8 @@ apply_snapshot (DuelRun *self)
       self->live_record = duel_test_record_new (new_name, &workload);
       self->live_record->status = DUEL_TEST_STATUS_RUNNING;
       self->live_record->started = g_date_time_new_now_utc ();
-      if (self->preset != NULL)
-        self->live_record->preset = g_strdup (duel_preset_get_name (self->preset));
+      if (self->plan != NULL)
+        self->live_record->preset = g_strdup (duel_preset_get_name (self->plan));
 
       g_clear_object (&self->live_result);
       self->live_result = duel_result_new ();
@@ -708,9 +692,7 @@ typedef struct
   DuelRunContext   *run_context;   /* identity, health, temperature */
   DuelCheckpointer *checkpointer;  /* NULL without an output file */
   DuelOutputLock   *output_lock;   /* on the result path, until the final save */
-  DuelTestRecord   *first_record;  /* a plain run's first test, in the first save */
   DuelRunEta       *eta;           /* worker only */
-  guint             step_index;    /* of a plain run's running workload */
   GError           *save_error;
   /* The engine's: cancelled with the caller's, or when a checkpoint fails. */
   GCancellable     *stop;
@@ -727,7 +709,6 @@ job_free (Job *job)
   g_clear_object (&job->run_context);
   g_clear_object (&job->checkpointer);
   g_clear_pointer (&job->output_lock, duel_output_lock_release);
-  g_clear_pointer (&job->first_record, duel_test_record_unref);
   g_clear_pointer (&job->eta, duel_run_eta_free);
   g_clear_error (&job->save_error);
   if (job->stop_handler != 0)
@@ -893,28 +874,6 @@ watch_checkpoints (Job *job)
 }
 
 static void
-engine_progress_cb (const DuelProgress *progress,
-                    DuelTestRecord     *record,
-                    gpointer            user_data)
-{
-  Job *job = user_data;
-  DuelRun *self = job->self;
-
-  if (progress->interval_closed)
-    duel_run_context_annotate (job->run_context, record);
-
-  duel_run_eta_update (job->eta, job->step_index, progress, record->series, g_get_monotonic_time ());
-  g_mutex_lock (&self->lock);
-  publish_progress (self, progress, record);
-  publish_eta (self, job);
-  g_mutex_unlock (&self->lock);
-
-  if (progress->interval_closed && job->checkpointer != NULL)
-    duel_checkpointer_update (job->checkpointer, job->result, FALSE);
-  watch_checkpoints (job);
-}
-
-static void
 preset_progress_cb (const DuelPresetProgress *progress,
                     DuelTestRecord           *record,
                     gpointer                  user_data)
@@ -957,12 +916,7 @@ preset_checkpoint_cb (DuelResult *result,
 static gboolean
 plan_writes (DuelRun *self)
 {
-  if (self->preset != NULL)
-    return TRUE;
-  for (guint i = 0; i < self->steps->len; i++)
-    if (duel_workload_writes (&g_array_index (self->steps, Step, i).workload))
-      return TRUE;
-  return FALSE;
+  return duel_preset_writes (self->plan);
 }
 
 /* Room for the result file: a timed plain run knows its rows; a preset or
@@ -972,11 +926,11 @@ expected_result_room (DuelRun *self)
 {
   guint64 rows = 0;
 
-  if (self->preset != NULL)
+  if (duel_preset_get_name (self->plan) != NULL)
     return DUEL_PREFLIGHT_RESULT_ROOM;
-  for (guint i = 0; i < self->steps->len; i++)
+  for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
     {
-      const DuelWorkload *w = &g_array_index (self->steps, Step, i).workload;
+      const DuelWorkload *w = &duel_preset_get_step (self->plan, i)->workload;
 
       if (w->size_bytes > 0 || w->size_multiple > 0 || w->runtime_ms == 0)
         return DUEL_PREFLIGHT_RESULT_ROOM;
@@ -997,13 +951,7 @@ plan_fits_cb (guint64    size,
 {
   DuelRun *self = user_data;
 
-  if (self->preset != NULL)
-    return duel_preset_prepare_for_size (self->preset, size, lbs, self->target_path, error);
-  for (guint i = 0; i < self->steps->len; i++)
-    if (!duel_workload_resolve (&g_array_index (self->steps, Step, i).workload, size, lbs,
-                                NULL, NULL, NULL, error))
-      return FALSE;
-  return TRUE;
+  return duel_preset_prepare_for_size (self->plan, size, lbs, self->target_path, error);
 }
 
 /* Everything before the first write: the result can be kept, the target
@@ -1068,22 +1016,16 @@ prepare (Job     *job,
   self->shared.target_kind = duel_target_get_kind (job->target);
   g_mutex_unlock (&self->lock);
 
-  if (self->preset != NULL && !duel_preset_prepare (self->preset, job->target, error))
+  if (!duel_preset_prepare (self->plan, job->target, error))
     return FALSE;
 
   job->result = duel_result_new ();
   if (self->name != NULL)
     duel_result_set_name (job->result, self->name);
   duel_run_context_fill_result (job->run_context, job->result);
-  /* The first save already says what a plain run runs: a file caught by a
-   * crash in the first instants names its test. */
-  if (self->preset == NULL)
-    {
-      const Step *step = &g_array_index (self->steps, Step, 0);
-
-      job->first_record = duel_test_record_new (step->name, &step->workload);
-      duel_result_add_test (job->result, job->first_record);
-    }
+  /* The first save already names the first test: a file caught by a
+   * crash in the first instants says what ran. */
+  duel_preset_begin (self->plan, job->result);
 
   if (self->result_path != NULL)
     {
@@ -1103,104 +1045,51 @@ preset_has_fill (DuelPreset *preset)
   return FALSE;
 }
 
+/* One loop for every plan: a preset's steps and a plain run's workloads
+ * alike run through duel_preset_run(), each summarised when it ends. */
 static gboolean
-run_preset (Job           *job,
-            GCancellable  *cancellable,
-            GError       **error)
+run_plan (Job           *job,
+          GCancellable  *cancellable,
+          GError       **error)
 {
   DuelRun *self = job->self;
   DuelPresetEstimate estimate;
-  guint64 probe_ms = preset_has_fill (self->preset) ? self->probe_ms : 0;
+  guint64 probe_ms = preset_has_fill (self->plan) ? self->probe_ms : 0;
   gboolean ok;
 
   if (probe_ms > 0)
     publish_state (self, DUEL_RUN_STATE_PROBING);
-  if (!duel_preset_estimate (self->preset, job->target, probe_ms, cancellable, &estimate, error))
+  if (!duel_preset_estimate (self->plan, job->target, probe_ms, cancellable, &estimate, error))
     return FALSE;
 
-  /* The plan with the weights the estimate gave, the probe, the drive's kind. */
-  for (guint i = 0; i < duel_preset_get_n_steps (self->preset); i++)
+  /* The plan with the weights the estimate gave, the probe, the drive's
+   * kind; a size-bounded workload's time is known once it runs. */
+  for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
     {
-      const DuelPresetStep *step = duel_preset_get_step (self->preset, i);
+      const DuelPresetStep *step = duel_preset_get_step (self->plan, i);
 
       eta_add_step (job, step->kind == DUEL_PRESET_STEP_DISCARD ? NULL : &step->workload, step->weight_s);
     }
   duel_run_eta_set_probe (job->eta, estimate.probe_write_iops, estimate.probe_end_write_iops, estimate.probe_ms);
 
-  g_mutex_lock (&self->lock);
-  self->shared.have_estimate = TRUE;
-  self->shared.estimate = estimate;
-  g_mutex_unlock (&self->lock);
-  publish_state (self, DUEL_RUN_STATE_RUNNING);
-
-  /* The preset calls back in this thread; the job outlives the run. */
-  duel_preset_set_progress_func (self->preset, preset_progress_cb, job, NULL);
-  duel_preset_set_checkpoint_func (self->preset, preset_checkpoint_cb, job, NULL);
-  ok = duel_preset_run (self->preset, job->target, job->result, cancellable, error);
-  duel_preset_set_progress_func (self->preset, NULL, NULL, NULL);
-  duel_preset_set_checkpoint_func (self->preset, NULL, NULL, NULL);
-  return ok;
-}
-
-static void
-summarize_plain_record (DuelTestRecord *record)
-{
-  DuelAnalysisKind kind = duel_analysis_guess (record);
-  DuelAnalysisParams params;
-  g_autoptr(DuelSummary) summary = NULL;
-
-  duel_analysis_params_init (&params);
-  summary = duel_analysis_summarize (record, kind, &params);
-  duel_analysis_apply (record, kind, &params, summary);
-}
-
-static gboolean
-run_workloads (Job           *job,
-               GCancellable  *cancellable,
-               GError       **error)
-{
-  DuelRun *self = job->self;
-
-  /* Without a probe, a size-bounded workload's time is known once it runs. */
-  for (guint i = 0; i < self->steps->len; i++)
+  /* A preset's estimate is shown before it runs; a plain run's is its own
+   * durations, which the caller already knows. */
+  if (duel_preset_get_name (self->plan) != NULL)
     {
-      const DuelWorkload *w = &g_array_index (self->steps, Step, i).workload;
-
-      eta_add_step (job, w, w->runtime_ms / 1e3);
-    }
-  duel_run_eta_set_probe (job->eta, NAN, NAN, 0);
-
-  publish_state (self, DUEL_RUN_STATE_RUNNING);
-  for (guint i = 0; i < self->steps->len; i++)
-    {
-      const Step *step = &g_array_index (self->steps, Step, i);
-      g_autoptr(DuelTestRecord) record = i == 0 ? duel_test_record_ref (job->first_record)
-                                                : duel_test_record_new (step->name, &step->workload);
-      gboolean ok;
-
-      job->step_index = i;
-      duel_run_eta_step_started (job->eta, i, g_get_monotonic_time ());
       g_mutex_lock (&self->lock);
-      publish_step (self, record, i, self->steps->len, step->name, NULL, duel_run_eta_get_fraction (job->eta));
-      publish_eta (self, job);
+      self->shared.have_estimate = TRUE;
+      self->shared.estimate = estimate;
       g_mutex_unlock (&self->lock);
-
-      if (i > 0)
-        duel_result_add_test (job->result, record);
-      if (job->checkpointer != NULL)
-        duel_checkpointer_update (job->checkpointer, job->result, TRUE);
-
-      ok = duel_engine_run (job->target, record, cancellable, engine_progress_cb, job, error);
-      duel_run_eta_step_finished (job->eta, i, g_get_monotonic_time ());
-      /* Summarised as a preset's step is, even when it stopped early: the
-       * analysis its workload fits (duel_analysis_guess()). */
-      summarize_plain_record (record);
-      if (job->checkpointer != NULL)
-        duel_checkpointer_update (job->checkpointer, job->result, TRUE);
-      if (!ok)
-        return FALSE;
     }
-  return TRUE;
+  publish_state (self, DUEL_RUN_STATE_RUNNING);
+
+  /* The plan calls back in this thread; the job outlives the run. */
+  duel_preset_set_progress_func (self->plan, preset_progress_cb, job, NULL);
+  duel_preset_set_checkpoint_func (self->plan, preset_checkpoint_cb, job, NULL);
+  ok = duel_preset_run (self->plan, job->target, job->result, cancellable, error);
+  duel_preset_set_progress_func (self->plan, NULL, NULL, NULL);
+  duel_preset_set_checkpoint_func (self->plan, NULL, NULL, NULL);
+  return ok;
 }
 
 static void
@@ -1232,10 +1121,7 @@ run_thread (GTask        *task,
     }
 
   duel_run_context_start (job->run_context);
-  if (self->preset != NULL)
-    ok = run_preset (job, job->stop, &error);
-  else
-    ok = run_workloads (job, job->stop, &error);
+  ok = run_plan (job, job->stop, &error);
 
   /* Health after, with the deltas (data written, peak temperature, throttling). */
   duel_run_context_finish (job->run_context, job->result);
@@ -1364,7 +1250,7 @@ duel_run_run_async (DuelRun             *self,
 
   g_return_if_fail (DUEL_IS_RUN (self));
   g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
-  g_return_if_fail (self->steps->len > 0 || self->preset != NULL);
+  g_return_if_fail (self->plan != NULL);
 
   self->start_us = g_get_monotonic_time ();
   /* Finding the sensor reads sysfs (and maybe an NVMe log): done here, polled in its own thread. */
