@@ -196,6 +196,155 @@ test_states_in_order (Fixture       *fixture,
   watch_clear (&watch);
 }
 
+typedef struct
+{
+  GMainLoop        *loop;
+  DuelSafetyReport *report;
+  GError           *error;
+} Checked;
+
+static void
+checked_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Checked *checked = user_data;
+
+  checked->report = duel_run_check_finish (DUEL_RUN (object), result, &checked->error);
+  g_main_loop_quit (checked->loop);
+}
+
+/* The run's safety check, waited for: its verdict. */
+static DuelSafetyVerdict
+check_run (DuelRun *run)
+{
+  Checked checked = { .loop = g_main_loop_new (NULL, FALSE) };
+  DuelSafetyVerdict verdict;
+
+  duel_run_check_async (run, NULL, checked_cb, &checked);
+  g_main_loop_run (checked.loop);
+  g_main_loop_unref (checked.loop);
+  g_assert_no_error (checked.error);
+  g_assert_nonnull (checked.report);
+  verdict = checked.report->verdict;
+  g_test_message ("check of %s: %d (%s)", duel_run_get_target_path (run), verdict,
+                  checked.report->reason != NULL ? checked.report->reason : "allowed");
+  duel_safety_report_free (checked.report);
+  return verdict;
+}
+
+static char *
+file_sha256 (const char *path)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, length);
+}
+
+/* The front half the app asks through: the check says what consent the
+ * target needs, one question at a time, writes nothing while it asks, and
+ * the consent given reaches the run, which checks again and writes. A
+ * read plan needs none; the check creates nothing. */
+static void
+test_check_then_consent (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *image = g_build_filename (fixture->dir, "disk.img", NULL);
+  g_autofree char *folder = g_build_filename (fixture->dir, "scratch", NULL);
+  g_autofree char *scratch = g_build_filename (folder, "target.img", NULL);
+  g_autofree char *command = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *mkfs = g_find_program_in_path ("mkfs.ext4");
+  g_autoptr(GError) error = NULL;
+  DuelWorkload write, read;
+  int status = 0;
+
+  timed_workload (&write, "randwrite");
+  timed_workload (&read, "randread");
+  read.runtime_ms = write.runtime_ms = 500;
+
+  /* A disk image: ext4 on a 32 MiB file. */
+  g_assert_nonnull (mkfs);
+  command = g_strdup_printf ("mkfs.ext4 -q -F '%s' 32M", image);
+  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  before = file_sha256 (image);
+
+  /* Reading it asks nothing. */
+  {
+    g_autoptr(DuelRun) run = duel_run_new (image);
+
+    duel_run_add_workload (run, NULL, &read);
+    g_assert_cmpint (check_run (run), ==, DUEL_SAFETY_ALLOWED);
+  }
+
+  /* Writing it: first the erase, then the signature, then allowed. */
+  {
+    g_autoptr(DuelRun) run = duel_run_new (image);
+    Watch watch = { 0 };
+
+    duel_run_add_workload (run, NULL, &write);
+    duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, 0);
+    g_assert_cmpint (check_run (run), ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+    duel_run_set_consent (run, DUEL_SAFETY_DESTRUCTIVE);
+    g_assert_cmpint (check_run (run), ==, DUEL_SAFETY_HAS_SIGNATURE);
+    after = file_sha256 (image);
+    g_assert_cmpstr (after, ==, before);
+    duel_run_set_consent (run, DUEL_SAFETY_WIPE_SIGNATURES);
+    g_assert_cmpint (check_run (run), ==, DUEL_SAFETY_ALLOWED);
+    g_clear_pointer (&after, g_free);
+    after = file_sha256 (image);
+    g_assert_cmpstr (after, ==, before);
+
+    /* The consent reaches the run: it writes. */
+    run_to_end (run, &watch);
+    g_assert_no_error (watch.error);
+    g_assert_true (watch.ok);
+    g_assert_cmpuint (duel_test_record_get_ops (g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0),
+                                                DUEL_DIRECTION_WRITE), >, 0);
+    watch_clear (&watch);
+  }
+
+  /* A run that was not given the consent is refused when it starts, in
+   * "preparing", before any write. */
+  {
+    g_autoptr(DuelRun) run = duel_run_new (scratch);
+    g_autoptr(DuelRun) refused = NULL;
+    Watch watch = { 0 };
+
+    /* A new file needs its folder; the check creates nothing. */
+    duel_run_add_workload (run, NULL, &write);
+    duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, 16 * 1024 * 1024);
+    g_assert_cmpint (check_run (run), ==, DUEL_SAFETY_UNREADABLE);
+    g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+    g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+    g_assert_cmpint (check_run (run), ==, DUEL_SAFETY_ALLOWED);
+    g_assert_false (g_file_test (scratch, G_FILE_TEST_EXISTS));
+
+    g_clear_pointer (&before, g_free);
+    g_free (command);
+    command = g_strdup_printf ("mkfs.ext4 -q -F '%s' 32M", scratch);
+    g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, &status, NULL));
+    before = file_sha256 (scratch);
+    refused = duel_run_new (scratch);
+    duel_run_add_workload (refused, NULL, &write);
+    duel_run_set_safety (refused, DUEL_SAFETY_FLAGS_NONE, 0);
+    duel_run_set_consent (refused, DUEL_SAFETY_DESTRUCTIVE);
+    run_to_end (refused, &watch);
+    g_assert_false (watch.ok);
+    g_assert_error (watch.error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+    g_assert_cmpstr (watch.states->str, ==, "preparing failed");
+    g_clear_pointer (&after, g_free);
+    after = file_sha256 (scratch);
+    g_assert_cmpstr (after, ==, before);
+    watch_clear (&watch);
+  }
+}
+
 /* The result cannot be kept (its folder is missing): the run fails in
  * "preparing" and the target is not even created, let alone written. */
 static void
@@ -400,6 +549,8 @@ main (int   argc,
               test_preflight_before_any_write, fixture_teardown);
   g_test_add ("/duel/run/plan-fits-before-write", Fixture, NULL, fixture_setup,
               test_plan_fits_before_write, fixture_teardown);
+  g_test_add ("/duel/run/check-then-consent", Fixture, NULL, fixture_setup,
+              test_check_then_consent, fixture_teardown);
   g_test_add ("/duel/run/stop-keeps-result", Fixture, NULL, fixture_setup, test_stop_keeps_result, fixture_teardown);
   g_test_add ("/duel/run/preset-probes", Fixture, NULL, fixture_setup, test_preset_probes, fixture_teardown);
 

@@ -1,19 +1,16 @@
 /* duel-window.c — the main window: drives, run, compare, history
  *
- * The window wires the views together and owns the run: it checks and
- * confirms destructive runs, opens the target (through UDisks when the
- * process may not), starts the DuelRun, inhibits suspend, and files the
- * result in the history when the run ends, whichever way it ends.
+ * The window wires the views together and owns the run: it asks the
+ * person what the run's safety check asks (duel_run_check_async()), starts
+ * the DuelRun, inhibits suspend, and files the result in the history when
+ * the run ends, whichever way it ends.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "duel-application.h"
 #include "duel-chart-export.h"
@@ -28,7 +25,6 @@
 #include "duel-run.h"
 #include "duel-run-view.h"
 #include "duel-safety.h"
-#include "duel-udisks.h"
 #include "duel-window.h"
 
 struct _DuelWindow
@@ -378,15 +374,13 @@ update_actions (DuelWindow *self)
 
 /* --- the run ---------------------------------------------------------------- */
 
+/* A run on its way to starting: the person answers what its check asks. */
 typedef struct
 {
   DuelWindow    *self;
   DuelDriveItem *drive;
-  DuelPreset    *preset;
-  DuelTarget    *target;      /* from UDisks: the rules are checked through it */
-  char          *signature;   /* found on the device; needs a second confirmation */
-  DuelSafetyFlags safety_flags;
-  gboolean       needs_udisks;
+  DuelRun       *task;
+  char          *signature;   /* found on the device, for the second confirmation */
 } StartRun;
 
 static void
@@ -394,8 +388,7 @@ start_run_free (StartRun *start)
 {
   g_clear_object (&start->self);
   g_clear_object (&start->drive);
-  g_clear_object (&start->preset);
-  g_clear_object (&start->target);
+  g_clear_object (&start->task);
   g_free (start->signature);
   g_free (start);
 }
@@ -531,7 +524,7 @@ launch_run (StartRun *start)
   DuelApplication *app = DUEL_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
-  g_autoptr(DuelRun) task = NULL;
+  DuelRun *task = start->task;
 
   path = duel_history_new_path (self->history, duel_drive_item_get_title (start->drive), &error);
   if (path == NULL)
@@ -539,18 +532,7 @@ launch_run (StartRun *start)
       show_message (self, _("Cannot Start the Run"), error->message);
       return;
     }
-
-  task = duel_run_new (duel_drive_item_get_path (start->drive));
   duel_run_set_output (task, path);
-  duel_run_set_name (task, duel_drive_item_get_title (start->drive));
-  duel_run_set_preset (task, start->preset);
-  if (start->target != NULL)
-    duel_run_set_target (task, start->target);
-  else if (duel_drive_item_get_kind (start->drive) == DUEL_TARGET_KIND_BLOCK)
-    duel_run_set_open_flags (task, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0);
-  else
-    duel_run_set_open_flags (task, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE,
-                                  duel_drive_item_get_size_bytes (start->drive));
 
   g_set_object (&self->run_task, task);
   g_set_object (&self->run_drive, start->drive);
@@ -565,79 +547,9 @@ launch_run (StartRun *start)
   update_actions (self);
 }
 
-/* A descriptor UDisks opened for us becomes the run's target. */
-static DuelTarget *
-target_for_fd (int          fd,
-               const char  *path,
-               GError     **error)
-{
-  /* UDisks opened it with O_DIRECT | O_EXCL for writing; the target adopts
-   * the descriptor and keeps it, exclusively, for the whole run. */
-  return duel_target_new_for_fd (fd, path, TRUE, error);
-}
+/* --- the run's safety check, then the person's confirmations ----------------- */
 
-static void check_safety (StartRun *start);
-
-static void
-udisks_opened_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(StartRun) start = user_data;
-  g_autoptr(GError) error = NULL;
-  int fd;
-
-  fd = duel_udisks_open_device_finish (result, &error);
-  if (fd >= 0)
-    start->target = target_for_fd (fd, duel_drive_item_get_path (start->drive), &error);
-  if (start->target == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (start->self, _("Cannot Open the Drive"), error->message);
-      return;
-    }
-  /* Nothing is written yet: the signatures are read through the descriptor,
-   * as for a device this process opens itself. */
-  check_safety (g_steal_pointer (&start));
-}
-
-/* Opens the target before the run when the process may not open it itself:
- * polkit asks here, once, never in the middle of a run. */
-static void
-open_and_launch (StartRun *start)
-{
-  const char *path = duel_drive_item_get_path (start->drive);
-
-  if (start->needs_udisks && start->target == NULL)
-    {
-      duel_udisks_open_device_async (path, TRUE, O_DIRECT | O_EXCL | O_CLOEXEC,
-                                     start->self->cancellable, udisks_opened_cb, start);
-      return;
-    }
-
-  launch_run (start);
-  start_run_free (start);
-}
-
-/* --- safety: the core's rules, then the user's confirmations ----------------- */
-
-static void
-safety_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  StartRun *start = task_data;
-  const char *path = duel_drive_item_get_path (start->drive);
-  DuelSafetyReport *report = NULL;
-
-  /* Opens the device with O_EXCL and probes signatures: not for the main thread. */
-  if (start->target != NULL)
-    duel_safety_check_write_fd (path, duel_target_get_fd (start->target), start->safety_flags, &report, NULL);
-  else
-    duel_safety_check_write (path, start->safety_flags, &report, NULL);
-  g_task_return_pointer (task, report, (GDestroyNotify) duel_safety_report_free);
-}
+static void check_run (StartRun *start);
 
 static void
 signature_confirmed_cb (AdwMessageDialog *dialog,
@@ -654,8 +566,8 @@ signature_confirmed_cb (AdwMessageDialog *dialog,
       start_run_free (start);
       return;
     }
-  start->safety_flags |= DUEL_SAFETY_WIPE_SIGNATURES;
-  check_safety (start);
+  duel_run_set_consent (start->task, DUEL_SAFETY_WIPE_SIGNATURES);
+  check_run (start);
 }
 
 static void
@@ -683,15 +595,8 @@ erase_confirmed_cb (AdwMessageDialog *dialog,
       start_run_free (start);
       return;
     }
-
-  start->safety_flags |= DUEL_SAFETY_DESTRUCTIVE;
-  /* Not readable by this process: UDisks opens it, polkit asks once, now. */
-  if (start->needs_udisks)
-    {
-      open_and_launch (start);
-      return;
-    }
-  check_safety (start);
+  duel_run_set_consent (start->task, DUEL_SAFETY_DESTRUCTIVE);
+  check_run (start);
 }
 
 static void
@@ -719,22 +624,30 @@ describe_signature (const DuelSafetyReport *report)
 }
 
 static void
-safety_checked_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+run_checked_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
 {
   StartRun *start = user_data;
-  g_autoptr(DuelSafetyReport) report = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSafetyReport) report = duel_run_check_finish (DUEL_RUN (object), result, &error);
 
-  g_assert (report != NULL);
-
+  if (report == NULL)
+    {
+      /* UDisks could not open it (or polkit said no). */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (start->self, _("Cannot Open the Drive"), error->message);
+      start_run_free (start);
+      return;
+    }
   if (report->signature != NULL && start->signature == NULL)
     start->signature = describe_signature (report);
 
   switch (report->verdict)
     {
     case DUEL_SAFETY_ALLOWED:
-      open_and_launch (start);
+      launch_run (start);
+      start_run_free (start);
       return;
 
     case DUEL_SAFETY_NEEDS_DESTRUCTIVE:
@@ -746,18 +659,6 @@ safety_checked_cb (GObject      *object,
       return;
 
     case DUEL_SAFETY_UNREADABLE:
-      /* A device this user may not open (its mounts and holders passed):
-       * confirm, then UDisks opens it and the signatures are read through
-       * its descriptor before anything is written. */
-      if (report->access_denied && start->target == NULL &&
-          (start->safety_flags & DUEL_SAFETY_DESTRUCTIVE) == 0)
-        {
-          start->needs_udisks = TRUE;
-          ask_erase (start);
-          return;
-        }
-      G_GNUC_FALLTHROUGH;
-
     case DUEL_SAFETY_SYSTEM:
     case DUEL_SAFETY_MOUNTED:
     case DUEL_SAFETY_SWAP:
@@ -775,13 +676,9 @@ safety_checked_cb (GObject      *object,
 }
 
 static void
-check_safety (StartRun *start)
+check_run (StartRun *start)
 {
-  g_autoptr(GTask) task = g_task_new (start->self, start->self->cancellable, safety_checked_cb, start);
-
-  g_task_set_source_tag (task, check_safety);
-  g_task_set_task_data (task, start, NULL);
-  g_task_run_in_thread (task, safety_thread);
+  duel_run_check_async (start->task, start->self->cancellable, run_checked_cb, start);
 }
 
 static void
@@ -791,6 +688,7 @@ start_run_activated (GtkWidget  *widget,
 {
   DuelWindow *self = DUEL_WINDOW (widget);
   g_autoptr(StartRun) start = NULL;
+  g_autoptr(DuelPreset) preset = NULL;
   g_autoptr(GError) error = NULL;
   DuelDriveItem *drive;
 
@@ -804,11 +702,8 @@ start_run_activated (GtkWidget  *widget,
       return;
     }
 
-  start = g_new0 (StartRun, 1);
-  start->self = g_object_ref (self);
-  start->drive = g_object_ref (drive);
-  start->preset = duel_presets_view_create_preset (self->presets_view, &error);
-  if (start->preset == NULL)
+  preset = duel_presets_view_create_preset (self->presets_view, &error);
+  if (preset == NULL)
     {
       show_message (self, _("Cannot Start the Run"), error->message);
       return;
@@ -821,8 +716,20 @@ start_run_activated (GtkWidget  *widget,
       g_mkdir_with_parents (folder, 0700);
     }
 
+  start = g_new0 (StartRun, 1);
+  start->self = g_object_ref (self);
+  start->drive = g_object_ref (drive);
+  start->task = duel_run_new (duel_drive_item_get_path (drive));
+  duel_run_set_name (start->task, duel_drive_item_get_title (drive));
+  duel_run_set_preset (start->task, preset);
+  /* The run opens it with the rules checked again, the consent given here;
+   * a scratch file at the size chosen for it. */
+  duel_run_set_safety (start->task, DUEL_SAFETY_FLAGS_NONE,
+                       duel_drive_item_get_kind (drive) == DUEL_TARGET_KIND_FILE
+                       ? duel_drive_item_get_size_bytes (drive) : 0);
+
   /* Every preset writes: the rules first, then the confirmations they ask for. */
-  check_safety (g_steal_pointer (&start));
+  check_run (g_steal_pointer (&start));
 }
 
 static void

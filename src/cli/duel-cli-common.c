@@ -252,11 +252,24 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
 
 typedef struct
 {
-  DuelRun   *run;
-  GMainLoop *loop;
-  gboolean   ok;
-  GError    *error;
+  DuelRun          *run;
+  GMainLoop        *loop;
+  gboolean          ok;
+  GError           *error;
+  GCancellable     *check_cancellable;
+  DuelSafetyReport *report;
 } RunWait;
+
+static void
+checked_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  RunWait *wait = user_data;
+
+  wait->report = duel_run_check_finish (DUEL_RUN (object), result, &wait->error);
+  g_main_loop_quit (wait->loop);
+}
 
 static void
 run_done_cb (GObject      *object,
@@ -274,6 +287,12 @@ signal_cb (gpointer user_data)
 {
   RunWait *wait = user_data;
 
+  /* Before the run: the check (UDisks, polkit) is abandoned. */
+  if (wait->report == NULL && wait->error == NULL && !duel_run_is_running (wait->run))
+    {
+      g_cancellable_cancel (wait->check_cancellable);
+      return G_SOURCE_CONTINUE;
+    }
   g_printerr ("\n%s\n", _("driveduel-cli: stopping; the I/O in flight is drained and what was measured is kept."));
   duel_run_cancel (wait->run);
   return G_SOURCE_CONTINUE;
@@ -294,7 +313,7 @@ duel_cli_run_and_wait (DuelRun  *run,
                        GError  **error)
 {
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  RunWait wait = { run, loop, FALSE, NULL };
+  RunWait wait = { run, loop, FALSE, NULL, NULL, NULL };
   guint sigint_id, sigterm_id, sighup_id;
   gulong warning_id;
 
@@ -307,8 +326,23 @@ duel_cli_run_and_wait (DuelRun  *run,
   signal (SIGPIPE, SIG_IGN);
   warning_id = g_signal_connect (run, "warning", G_CALLBACK (warning_cb), NULL);
 
-  duel_run_run_async (run, NULL, run_done_cb, &wait);
+  /* The rules first, with the consent the options gave: what the app asks
+   * the person, the command line was told. */
+  wait.check_cancellable = g_cancellable_new ();
+  duel_run_check_async (run, wait.check_cancellable, checked_cb, &wait);
   g_main_loop_run (loop);
+  if (wait.report != NULL && wait.report->verdict != DUEL_SAFETY_ALLOWED)
+    wait.error = g_error_new_literal (DUEL_ERROR, DUEL_ERROR_REFUSED, wait.report->reason);
+  else if (wait.error == NULL && g_cancellable_is_cancelled (wait.check_cancellable))
+    wait.error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                      _("Stopped before the run started; nothing was written."));
+  if (wait.error == NULL)
+    {
+      duel_run_run_async (run, NULL, run_done_cb, &wait);
+      g_main_loop_run (loop);
+    }
+  g_clear_object (&wait.check_cancellable);
+  g_clear_pointer (&wait.report, duel_safety_report_free);
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);

@@ -3,7 +3,8 @@
 # real udisksd (TAP). Root makes a loop device and a throwaway user, then as
 # that user:
 #   a. with no polkit rule for it, a write run is refused in one sentence
-#      that says what to do, exit 1, and the device is untouched;
+#      that says what to do, exit 1, and the device is untouched; without
+#      --destructive it is refused for that first, UDisks not asked;
 #   b. with a rule allowing UDisks' open-device actions, the write run works
 #      (exit 0), its result loads, and the device was written;
 #   c. on an ext4 the write run without --wipe-signatures is refused with the
@@ -212,6 +213,13 @@ check "a: one line" one_line
 check "a: says polkit did not allow UDisks, and what to do" \
     says "driveduel-cli: Permission denied opening “$loop”, and polkit did not allow UDisks to open it: $hint"
 check "a: the device is unchanged" [ "$(device_sum)" = "$before" ]
+# Without the consent, UDisks is not even asked: the consent comes first.
+run_user run --rw randwrite --runtime 1 "$loop"
+check "a: without --destructive: refused (exit $code)" [ "$code" -eq 1 ]
+check "a: without --destructive: one line" one_line
+check "a: without --destructive: asks for it first" \
+    says "driveduel-cli: Writing to “$loop” destroys everything on it; this user may open it only through UDisks, once that is allowed. Give --destructive to allow it."
+check "a: without --destructive: the device is unchanged" [ "$(device_sum)" = "$before" ]
 
 # --- b. a rule for this user: the run works ----------------------------------------------------
 made_rule=/etc/polkit-1/rules.d/00-driveduel-test-$user.rules

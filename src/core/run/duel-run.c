@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -24,6 +25,7 @@
 #include "duel-run-context.h"
 #include "duel-run-eta.h"
 #include "duel-run.h"
+#include "duel-udisks.h"
 
 G_DEFINE_ENUM_TYPE (DuelRunState, duel_run_state,
   G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_READY, "ready"),
@@ -402,6 +404,169 @@ duel_run_set_probe_ms (DuelRun *self,
   g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
 
   self->probe_ms = probe_ms;
+}
+
+/* --- before the run: the rules, then the person's consent -------------------- */
+
+typedef struct
+{
+  char            *path;
+  DuelSafetyFlags  consent;
+  DuelTarget      *target;         /* UDisks's descriptor, checked through */
+  gboolean         writes;
+} Check;
+
+static void
+check_free (Check *check)
+{
+  g_free (check->path);
+  g_clear_object (&check->target);
+  g_free (check);
+}
+
+static void
+check_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Check *check = task_data;
+  DuelSafetyReport *report = NULL;
+
+  if (!check->writes)
+    {
+      /* Reading harms nothing the rules guard. */
+      report = g_new0 (DuelSafetyReport, 1);
+      report->path = g_strdup (check->path);
+      report->verdict = DUEL_SAFETY_ALLOWED;
+      g_task_return_pointer (task, report, (GDestroyNotify) duel_safety_report_free);
+      return;
+    }
+  if (check->target != NULL)
+    duel_safety_check_write_fd (check->path, duel_target_get_fd (check->target), check->consent, &report, NULL);
+  else
+    duel_safety_check_write (check->path, check->consent, &report, NULL);
+  g_assert (report != NULL);
+  g_task_return_pointer (task, report, (GDestroyNotify) duel_safety_report_free);
+}
+
+static void check_done_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data);
+
+static void
+check_in_thread (GTask *outer)
+{
+  DuelRun *self = g_task_get_source_object (outer);
+  Check *check = g_new0 (Check, 1);
+  GTask *inner = g_task_new (self, g_task_get_cancellable (outer), check_done_cb, outer);
+
+  check->path = g_strdup (self->target_path);
+  check->consent = self->safety_flags;
+  check->target = self->target != NULL ? g_object_ref (self->target) : NULL;
+  check->writes = self->plan == NULL || duel_preset_writes (self->plan);
+  g_task_set_task_data (inner, check, (GDestroyNotify) check_free);
+  g_task_run_in_thread (inner, check_thread);
+  g_object_unref (inner);
+}
+
+static void
+udisks_opened_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  GTask *outer = user_data;
+  DuelRun *self = g_task_get_source_object (outer);
+  g_autoptr(DuelTarget) target = NULL;
+  GError *error = NULL;
+  int fd;
+
+  fd = duel_udisks_open_device_finish (result, &error);
+  /* UDisks opened it O_DIRECT | O_EXCL for writing: the target adopts the
+   * descriptor and holds it, exclusively, until the run ends. */
+  if (fd >= 0)
+    target = duel_target_new_for_fd (fd, self->target_path, TRUE, &error);
+  if (target == NULL)
+    {
+      g_task_return_error (outer, error);
+      g_object_unref (outer);
+      return;
+    }
+  duel_run_set_target (self, target);
+  /* Nothing is written yet: the rules again, through the descriptor. */
+  check_in_thread (outer);
+}
+
+static void
+check_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *outer = user_data;
+  DuelRun *self = g_task_get_source_object (outer);
+  DuelSafetyReport *report = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* A device this process may not open, whose mounts and holders passed:
+   * UDisks opens it once the person consents. */
+  if (report->verdict == DUEL_SAFETY_UNREADABLE && report->access_denied && report->is_block &&
+      self->target == NULL)
+    {
+      if ((self->safety_flags & DUEL_SAFETY_DESTRUCTIVE) == 0)
+        {
+          report->verdict = DUEL_SAFETY_NEEDS_DESTRUCTIVE;
+          g_free (report->reason);
+          report->reason = g_strdup_printf (_("Writing to “%s” destroys everything on it; this user may open it "
+                                              "only through UDisks, once that is allowed. "
+                                              "Give --destructive to allow it."), self->target_path);
+          g_task_return_pointer (outer, report, (GDestroyNotify) duel_safety_report_free);
+          g_object_unref (outer);
+          return;
+        }
+      duel_safety_report_free (report);
+      duel_udisks_open_device_async (self->target_path, TRUE, O_DIRECT | O_EXCL | O_CLOEXEC,
+                                     g_task_get_cancellable (outer), udisks_opened_cb, outer);
+      return;
+    }
+  g_task_return_pointer (outer, report, (GDestroyNotify) duel_safety_report_free);
+  g_object_unref (outer);
+}
+
+void
+duel_run_check_async (DuelRun             *self,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  GTask *outer;
+
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  outer = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (outer, duel_run_check_async);
+  check_in_thread (outer);
+}
+
+DuelSafetyReport *
+duel_run_check_finish (DuelRun       *self,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == duel_run_check_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+duel_run_set_consent (DuelRun         *self,
+                      DuelSafetyFlags  consent)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  self->safety_flags |= consent;
 }
 
 DuelRunState

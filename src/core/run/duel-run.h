@@ -115,6 +115,34 @@ void                 duel_run_set_preset        (DuelRun              *self,
 void                 duel_run_set_probe_ms      (DuelRun              *self,
                                                  guint64               probe_ms);
 
+/* --- before the run: the rules, then the person's consent ------------------ */
+
+/* Checks the target against the safety rules with the consent given so
+ * far, in a worker thread (the device is opened O_EXCL and probed), and
+ * returns the report (duel_safety_check_write()): ALLOWED, a question
+ * (NEEDS_DESTRUCTIVE, HAS_SIGNATURE) to ask the person before calling
+ * duel_run_set_consent() and checking again, or a refusal with its reason.
+ * A plan that only reads is ALLOWED without checks. Nothing is created:
+ * a new file's folder must exist.
+ *
+ * A block device this process may not open is NEEDS_DESTRUCTIVE until the
+ * person consents; then UDisks opens it (polkit asks, now, never in the
+ * middle of the run), the run keeps that descriptor as its target, and the
+ * report is the rules checked through it. */
+void                 duel_run_check_async       (DuelRun              *self,
+                                                 GCancellable         *cancellable,
+                                                 GAsyncReadyCallback   callback,
+                                                 gpointer              user_data);
+/* NULL with @error set when UDisks could not open the device. */
+DuelSafetyReport    *duel_run_check_finish      (DuelRun              *self,
+                                                 GAsyncResult         *result,
+                                                 GError              **error);
+/* Records the person's answer to a report's question: DESTRUCTIVE for
+ * NEEDS_DESTRUCTIVE, WIPE_SIGNATURES for HAS_SIGNATURE. Answers add up;
+ * the run checks the rules again with them when it starts. */
+void                 duel_run_set_consent       (DuelRun              *self,
+                                                 DuelSafetyFlags       consent);
+
 /* --- running ---------------------------------------------------------------- */
 
 void                 duel_run_run_async         (DuelRun              *self,
