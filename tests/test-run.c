@@ -233,6 +233,42 @@ check_run (DuelRun *run)
   return verdict;
 }
 
+typedef struct
+{
+  GMainLoop          *loop;
+  DuelPresetEstimate *estimate;
+  GError             *error;
+} Estimated;
+
+static void
+estimated_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Estimated *estimated = user_data;
+
+  estimated->estimate = g_new0 (DuelPresetEstimate, 1);
+  if (!duel_run_estimate_finish (DUEL_RUN (object), result, estimated->estimate, &estimated->error))
+    g_clear_pointer (&estimated->estimate, g_free);
+  g_main_loop_quit (estimated->loop);
+}
+
+/* The run's estimate, waited for: NULL with @error set when refused. */
+static DuelPresetEstimate *
+estimate_run (DuelRun  *run,
+              guint64   probe_ms,
+              GError  **error)
+{
+  Estimated estimated = { .loop = g_main_loop_new (NULL, FALSE) };
+
+  duel_run_estimate_async (run, probe_ms, NULL, estimated_cb, &estimated);
+  g_main_loop_run (estimated.loop);
+  g_main_loop_unref (estimated.loop);
+  if (estimated.error != NULL)
+    g_propagate_error (error, estimated.error);
+  return estimated.estimate;
+}
+
 static char *
 file_sha256 (const char *path)
 {
@@ -246,7 +282,8 @@ file_sha256 (const char *path)
 /* The front half the app asks through: the check says what consent the
  * target needs, one question at a time, writes nothing while it asks, and
  * the consent given reaches the run, which checks again and writes. A
- * read plan needs none; the check creates nothing. */
+ * read plan needs none; the check creates nothing. The estimate's probe
+ * keeps the same rules. */
 static void
 test_check_then_consent (Fixture       *fixture,
                          gconstpointer  data)
@@ -280,6 +317,31 @@ test_check_then_consent (Fixture       *fixture,
 
     duel_run_add_workload (run, NULL, &read);
     g_assert_cmpint (check_run (run), ==, DUEL_SAFETY_ALLOWED);
+  }
+
+  /* Its estimate: two timed steps of 0.5 s, by hand; a probe, which
+   * writes, is refused there without the consent, and writes nothing. */
+  {
+    g_autoptr(DuelRun) run = duel_run_new (image);
+    g_autofree DuelPresetEstimate *estimate = NULL;
+    g_autofree DuelPresetEstimate *probed = NULL;
+    g_autoptr(GError) refused = NULL;
+
+    duel_run_add_workload (run, NULL, &read);
+    duel_run_add_workload (run, NULL, &write);
+    estimate = estimate_run (run, 0, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (estimate->total_seconds, ==, 1.0);
+    g_assert_cmpfloat (estimate->timed_seconds, ==, 1.0);
+    g_assert_cmpuint (estimate->fill_bytes, ==, 0);
+
+    duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, 0);
+    probed = estimate_run (run, 200, &refused);
+    g_assert_null (probed);
+    g_assert_error (refused, DUEL_ERROR, DUEL_ERROR_REFUSED);
+    after = file_sha256 (image);
+    g_assert_cmpstr (after, ==, before);
+    g_clear_pointer (&after, g_free);
   }
 
   /* Writing it: first the erase, then the signature, then allowed. */
@@ -426,43 +488,39 @@ test_plan_fits_before_write (Fixture       *fixture,
   }
   g_assert_true (g_file_get_contents (existing, &before, &before_length, NULL));
 
-  for (guint mode = 0; mode < 2; mode++)
-    for (guint which = 0; which < 2; which++)
-      {
-        const char *path = which == 0 ? existing : fresh;
-        g_autoptr(DuelRun) run = duel_run_new (path);
-        g_autofree char *after = NULL;
-        gsize after_length = 0;
-        DuelWorkload write;
-        Watch watch = { 0 };
+  for (guint which = 0; which < 2; which++)
+    {
+      const char *path = which == 0 ? existing : fresh;
+      g_autoptr(DuelRun) run = duel_run_new (path);
+      g_autofree char *after = NULL;
+      gsize after_length = 0;
+      DuelWorkload write;
+      Watch watch = { 0 };
 
-        timed_workload (&write, "randwrite");
-        if (which == 0)
-          write.block_size = 512;
-        else
-          {
-            write.runtime_ms = 0;
-            write.size_multiple = 1e-9;
-          }
-        duel_run_set_output (run, output);
-        if (mode == 0)
-          duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, 4 * 1024 * 1024);
-        else
-          duel_run_set_open_flags (run, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, 4 * 1024 * 1024);
-        duel_run_add_workload (run, NULL, &write);
-        run_to_end (run, &watch);
+      timed_workload (&write, "randwrite");
+      if (which == 0)
+        write.block_size = 512;
+      else
+        {
+          write.runtime_ms = 0;
+          write.size_multiple = 1e-9;
+        }
+      duel_run_set_output (run, output);
+      duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, 4 * 1024 * 1024);
+      duel_run_add_workload (run, NULL, &write);
+      run_to_end (run, &watch);
 
-        g_assert_error (watch.error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
-        g_assert_cmpstr (watch.states->str, ==, "preparing failed");
-        g_assert_null (duel_run_get_result (run));
-        g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
-        g_assert_false (g_file_test (fresh, G_FILE_TEST_EXISTS));
-        g_assert_cmpint (g_stat (existing, &st), ==, 0);
-        g_assert_cmpint (st.st_size, ==, 1024 * 1024);
-        g_assert_true (g_file_get_contents (existing, &after, &after_length, NULL));
-        g_assert_true (after_length == before_length && memcmp (after, before, after_length) == 0);
-        watch_clear (&watch);
-      }
+      g_assert_error (watch.error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+      g_assert_cmpstr (watch.states->str, ==, "preparing failed");
+      g_assert_null (duel_run_get_result (run));
+      g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
+      g_assert_false (g_file_test (fresh, G_FILE_TEST_EXISTS));
+      g_assert_cmpint (g_stat (existing, &st), ==, 0);
+      g_assert_cmpint (st.st_size, ==, 1024 * 1024);
+      g_assert_true (g_file_get_contents (existing, &after, &after_length, NULL));
+      g_assert_true (after_length == before_length && memcmp (after, before, after_length) == 0);
+      watch_clear (&watch);
+    }
 }
 
 /* Stop after a few intervals: stopping, then stopped; the partial result

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "duel-presets-view.h"
+#include "duel-run.h"
 #include "duel-safety.h"
 
 #define ESTIMATE_DELAY_MS 300
@@ -255,63 +256,6 @@ duel_presets_view_create_preset (DuelPresetsView  *self,
 
 /* --- the estimate ----------------------------------------------------------- */
 
-typedef struct
-{
-  DuelPreset     *preset;
-  char           *path;
-  guint64         create_size;
-  guint64         probe_ms;
-} EstimateData;
-
-static void
-estimate_data_free (EstimateData *data)
-{
-  g_clear_object (&data->preset);
-  g_free (data->path);
-  g_free (data);
-}
-
-static void
-estimate_thread (GTask        *task,
-                 gpointer      source_object,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
-{
-  EstimateData *data = task_data;
-  g_autoptr(DuelTarget) target = NULL;
-  DuelPresetEstimate *estimate = g_new0 (DuelPresetEstimate, 1);
-  GError *error = NULL;
-  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
-
-  /* The probe writes: only ever asked for on file targets, which it may
-   * create, in a folder made as the run's start makes it (the scratch
-   * file's, in the cache, may not exist yet; a failure shows in the open),
-   * and never over data without the consent the run itself would ask for. */
-  if (data->probe_ms > 0)
-    {
-      g_autofree char *dir = g_path_get_dirname (data->path);
-
-      flags = DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
-      g_mkdir_with_parents (dir, 0700);
-      if (!duel_safety_check_write (data->path, DUEL_SAFETY_FLAGS_NONE, NULL, &error))
-        {
-          g_free (estimate);
-          g_task_return_error (task, error);
-          return;
-        }
-    }
-
-  target = duel_target_open (data->path, flags, data->create_size, &error);
-  if (target == NULL ||
-      !duel_preset_estimate (data->preset, target, data->probe_ms, cancellable, estimate, &error))
-    {
-      g_free (estimate);
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_return_pointer (task, estimate, g_free);
-}
-
 static void
 set_estimate_text (DuelPresetsView *self,
                    const char      *text)
@@ -339,19 +283,21 @@ estimate_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  DuelPresetsView *self = DUEL_PRESETS_VIEW (object);
-  g_autofree DuelPresetEstimate *estimate = NULL;
+  g_autoptr(DuelPresetsView) self = user_data;
+  DuelPresetEstimate estimate_data;
+  DuelPresetEstimate *estimate = &estimate_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
+  gboolean ok;
 
-  estimate = g_task_propagate_pointer (G_TASK (result), &error);
+  ok = duel_run_estimate_finish (DUEL_RUN (object), result, estimate, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
   self->probing = FALSE;
   update_probe_button (self);
 
-  if (estimate == NULL)
+  if (!ok)
     {
       if (self->drive != NULL && duel_drive_item_get_kind (self->drive) == DUEL_TARGET_KIND_FILE &&
           !g_file_test (duel_drive_item_get_path (self->drive), G_FILE_TEST_EXISTS))
@@ -400,10 +346,9 @@ static void
 start_estimate (DuelPresetsView *self,
                 guint64          probe_ms)
 {
-  g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
-  EstimateData *data;
-  DuelPreset *preset;
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelRun) run = NULL;
 
   g_cancellable_cancel (self->estimate_cancellable);
   g_clear_object (&self->estimate_cancellable);
@@ -422,17 +367,19 @@ start_estimate (DuelPresetsView *self,
     }
 
   self->estimate_cancellable = g_cancellable_new ();
-  data = g_new0 (EstimateData, 1);
-  data->preset = preset;
-  data->path = g_strdup (duel_drive_item_get_path (self->drive));
+  run = duel_run_new (duel_drive_item_get_path (self->drive));
+  duel_run_set_preset (run, preset);
+  /* The probe writes a file target as the run would: at its size, made in
+   * a folder made as the run's start makes it (the scratch file's, in the
+   * cache, may not exist yet; a failure shows in the open). */
   if (probe_ms > 0)
-    data->create_size = duel_drive_item_get_size_bytes (self->drive);
-  data->probe_ms = probe_ms;
+    {
+      g_autofree char *folder = g_path_get_dirname (duel_drive_item_get_path (self->drive));
 
-  task = g_task_new (self, self->estimate_cancellable, estimate_cb, NULL);
-  g_task_set_source_tag (task, start_estimate);
-  g_task_set_task_data (task, data, (GDestroyNotify) estimate_data_free);
-  g_task_run_in_thread (task, estimate_thread);
+      g_mkdir_with_parents (folder, 0700);
+      duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, duel_drive_item_get_size_bytes (self->drive));
+    }
+  duel_run_estimate_async (run, probe_ms, self->estimate_cancellable, estimate_cb, g_object_ref (self));
 }
 
 static gboolean

@@ -40,8 +40,7 @@ G_DEFINE_ENUM_TYPE (DuelRunState, duel_run_state,
 typedef enum
 {
   OPEN_WITH_SAFETY,     /* duel_run_context_new(): the safety layer's checks */
-  OPEN_WITH_FLAGS,      /* the caller checked and confirmed */
-  OPEN_GIVEN,           /* the caller opened it */
+  OPEN_GIVEN,           /* opened before: by UDisks in the check, or by the caller */
 } OpenMode;
 
 typedef enum
@@ -73,7 +72,6 @@ struct _DuelRun
   OpenMode               open_mode;
   DuelSafetyFlags        safety_flags;
   guint64                file_size;
-  DuelTargetOpenFlags    open_flags;
   DuelTarget            *target;
   DuelPreset            *plan;            /* a preset, or a plain run's workloads */
   guint64                probe_ms;
@@ -346,19 +344,6 @@ duel_run_set_safety (DuelRun         *self,
 }
 
 void
-duel_run_set_open_flags (DuelRun             *self,
-                         DuelTargetOpenFlags  flags,
-                         guint64              create_size)
-{
-  g_return_if_fail (DUEL_IS_RUN (self));
-  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
-
-  self->open_mode = OPEN_WITH_FLAGS;
-  self->open_flags = flags;
-  self->file_size = create_size;
-}
-
-void
 duel_run_set_target (DuelRun    *self,
                      DuelTarget *target)
 {
@@ -567,6 +552,106 @@ duel_run_set_consent (DuelRun         *self,
   g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
 
   self->safety_flags |= consent;
+}
+
+/* --- before the run: how long it takes ---------------------------------------- */
+
+typedef struct
+{
+  DuelPreset      *plan;
+  char            *path;
+  DuelSafetyFlags  consent;
+  guint64          file_size;
+  guint64          probe_ms;
+} Estimate;
+
+static void
+estimate_free (Estimate *estimate)
+{
+  g_clear_object (&estimate->plan);
+  g_free (estimate->path);
+  g_free (estimate);
+}
+
+static void
+estimate_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  Estimate *data = task_data;
+  g_autoptr(DuelTarget) target = NULL;
+  g_autofree DuelPresetEstimate *estimate = g_new0 (DuelPresetEstimate, 1);
+  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
+  guint64 create_size = 0;
+  GError *error = NULL;
+
+  /* The probe writes: the rules first, as for the run itself. */
+  if (data->probe_ms > 0)
+    {
+      if (!duel_safety_check_write (data->path, data->consent, NULL, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      flags = DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
+      create_size = data->file_size;
+    }
+  target = duel_target_open (data->path, flags, create_size, &error);
+  if (target == NULL ||
+      !duel_preset_estimate (data->plan, target, data->probe_ms, cancellable, estimate, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&estimate), g_free);
+}
+
+void
+duel_run_estimate_async (DuelRun             *self,
+                         guint64              probe_ms,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Estimate *data;
+
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+  g_return_if_fail (self->plan != NULL);
+
+  data = g_new0 (Estimate, 1);
+  /* The worker's until it ends; duel-run.h says not to run meanwhile. */
+  data->plan = g_object_ref (self->plan);
+  data->path = g_strdup (self->target_path);
+  data->consent = self->safety_flags;
+  data->file_size = self->file_size;
+  data->probe_ms = probe_ms;
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, duel_run_estimate_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) estimate_free);
+  g_task_run_in_thread (task, estimate_thread);
+}
+
+gboolean
+duel_run_estimate_finish (DuelRun             *self,
+                          GAsyncResult        *result,
+                          DuelPresetEstimate  *out,
+                          GError             **error)
+{
+  g_autofree DuelPresetEstimate *estimate = NULL;
+
+  g_return_val_if_fail (DUEL_IS_RUN (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == duel_run_estimate_async, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  estimate = g_task_propagate_pointer (G_TASK (result), error);
+  if (estimate == NULL)
+    return FALSE;
+  *out = *estimate;
+  return TRUE;
 }
 
 DuelRunState
@@ -1155,13 +1240,6 @@ prepare (Job     *job,
       if (job->run_context == NULL)
         return FALSE;
       job->target = g_object_ref (duel_run_context_get_target (job->run_context));
-      break;
-    case OPEN_WITH_FLAGS:
-      job->target = duel_target_open_checked (self->target_path, self->open_flags, self->file_size,
-                                              plan_fits_cb, self, error);
-      if (job->target == NULL)
-        return FALSE;
-      job->run_context = duel_run_context_new_for_target (job->target, self->thermometer);
       break;
     case OPEN_GIVEN:
     default:

@@ -93,10 +93,6 @@ void                 duel_run_set_name          (DuelRun              *self,
 void                 duel_run_set_safety        (DuelRun              *self,
                                                  DuelSafetyFlags       flags,
                                                  guint64               file_size);
-/* Or: the caller already checked and confirmed, open with these flags. */
-void                 duel_run_set_open_flags    (DuelRun              *self,
-                                                 DuelTargetOpenFlags   flags,
-                                                 guint64               create_size);
 /* Or: a target opened beforehand (e.g. a descriptor from UDisks). */
 void                 duel_run_set_target        (DuelRun              *self,
                                                  DuelTarget           *target);
@@ -142,6 +138,22 @@ DuelSafetyReport    *duel_run_check_finish      (DuelRun              *self,
  * the run checks the rules again with them when it starts. */
 void                 duel_run_set_consent       (DuelRun              *self,
                                                  DuelSafetyFlags       consent);
+
+/* How long the plan takes on the target, before the run, in a worker
+ * thread: from the target's size alone (opened for reading), or with
+ * @probe_ms > 0 from a write probe as long (a file target only, opened as
+ * the run opens it: created at the size set with duel_run_set_safety(),
+ * and never over data without the consent the run would ask for). It
+ * works on the plan: not while the run runs. */
+void                 duel_run_estimate_async    (DuelRun              *self,
+                                                 guint64               probe_ms,
+                                                 GCancellable         *cancellable,
+                                                 GAsyncReadyCallback   callback,
+                                                 gpointer              user_data);
+gboolean             duel_run_estimate_finish   (DuelRun              *self,
+                                                 GAsyncResult         *result,
+                                                 DuelPresetEstimate   *out,
+                                                 GError              **error);
 
 /* --- running ---------------------------------------------------------------- */
 
