@@ -125,6 +125,22 @@ run_started_or_refused (gpointer user_data)
   return duel_window_get_run_task (DUEL_WINDOW (user_data)) != NULL || has_message_dialog ();
 }
 
+typedef struct
+{
+  DuelWindow *window;
+  DuelRun    *before;
+} NewRun;
+
+/* A run other than @before started, or a dialog says why not. */
+static gboolean
+new_run_started_or_refused (gpointer user_data)
+{
+  NewRun *new_run = user_data;
+  DuelRun *task = duel_window_get_run_task (new_run->window);
+
+  return (task != NULL && task != new_run->before) || has_message_dialog ();
+}
+
 static DuelWindow *
 prepare_window (const char              *target_name,
                 const char              *preset,
@@ -318,6 +334,24 @@ test_cancel_keeps_partial_result (void)
   g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
   g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
   g_assert_false (duel_application_is_inhibited (app));
+
+  /* Run again repeats this run's plan, not what the Presets page shows now. */
+  {
+    NewRun new_run = { window, watch->task };
+    DuelPreset *again;
+    const DuelPresetOptions *again_options;
+
+    g_assert_true (duel_presets_view_set_preset_name (duel_window_get_presets_view (window), "quick"));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-again", NULL));
+    duel_app_test_wait (new_run_started_or_refused, &new_run, 10, "the run to start again");
+    again = duel_run_get_preset (duel_window_get_run_task (window));
+    g_assert_nonnull (again);
+    g_assert_cmpstr (duel_preset_get_name (again), ==, "consistency");
+    again_options = duel_preset_get_options (again);
+    g_assert_cmpuint (again_options->runtime_ms, ==, 60000);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-run", NULL));
+    duel_app_test_wait (run_finished, window, 10, "the second run to stop");
+  }
 
   g_free (watch);
   gtk_window_destroy (GTK_WINDOW (window));

@@ -605,7 +605,8 @@ ask_erase (StartRun *start)
   DuelConfirmDialog *dialog;
 
   dialog = duel_confirm_dialog_new (GTK_WINDOW (start->self), start->drive,
-                                    duel_presets_view_get_preset_title (start->self->presets_view));
+                                    duel_preset_get_title_for_name (
+                                      duel_preset_get_name (duel_run_get_preset (start->task))));
   g_signal_connect (dialog, "response", G_CALLBACK (erase_confirmed_cb), start);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -681,33 +682,13 @@ check_run (StartRun *start)
   duel_run_check_async (start->task, start->self->cancellable, run_checked_cb, start);
 }
 
+/* Starts @preset on @drive once the rules and the person allow it. */
 static void
-start_run_activated (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
+start_run (DuelWindow    *self,
+           DuelDriveItem *drive,
+           DuelPreset    *preset)
 {
-  DuelWindow *self = DUEL_WINDOW (widget);
-  g_autoptr(StartRun) start = NULL;
-  g_autoptr(DuelPreset) preset = NULL;
-  g_autoptr(GError) error = NULL;
-  DuelDriveItem *drive;
-
-  if (self->run_task != NULL && duel_run_is_running (self->run_task))
-    return;
-
-  drive = duel_drives_view_get_selected (self->drives_view);
-  if (drive == NULL)
-    {
-      duel_window_add_toast (self, _("Choose a drive or a file target first."));
-      return;
-    }
-
-  preset = duel_presets_view_create_preset (self->presets_view, &error);
-  if (preset == NULL)
-    {
-      show_message (self, _("Cannot Start the Run"), error->message);
-      return;
-    }
+  StartRun *start;
 
   /* The scratch file's folder in the cache may not exist yet. */
   if (duel_drive_item_get_kind (drive) == DUEL_TARGET_KIND_FILE)
@@ -729,7 +710,36 @@ start_run_activated (GtkWidget  *widget,
                        ? duel_drive_item_get_size_bytes (drive) : 0);
 
   /* Every preset writes: the rules first, then the confirmations they ask for. */
-  check_run (g_steal_pointer (&start));
+  check_run (start);
+}
+
+static void
+start_run_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelDriveItem *drive;
+
+  if (self->run_task != NULL && duel_run_is_running (self->run_task))
+    return;
+
+  drive = duel_drives_view_get_selected (self->drives_view);
+  if (drive == NULL)
+    {
+      duel_window_add_toast (self, _("Choose a drive or a file target first."));
+      return;
+    }
+
+  preset = duel_presets_view_create_preset (self->presets_view, &error);
+  if (preset == NULL)
+    {
+      show_message (self, _("Cannot Start the Run"), error->message);
+      return;
+    }
+  start_run (self, drive, preset);
 }
 
 static void
@@ -754,10 +764,27 @@ run_again_activated (GtkWidget  *widget,
 {
   DuelWindow *self = DUEL_WINDOW (widget);
 
+  DuelPreset *last;
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GError) error = NULL;
+
   if (self->run_drive == NULL || (self->run_task != NULL && duel_run_is_running (self->run_task)))
     return;
   duel_drives_view_set_selected (self->drives_view, self->run_drive);
-  gtk_widget_activate_action (widget, "win.start-run", NULL);
+  /* The same plan as the last run's, whatever the Presets page shows now. */
+  last = self->run_task != NULL ? duel_run_get_preset (self->run_task) : NULL;
+  if (last == NULL)
+    {
+      gtk_widget_activate_action (widget, "win.start-run", NULL);
+      return;
+    }
+  preset = duel_preset_new (duel_preset_get_name (last), duel_preset_get_options (last), &error);
+  if (preset == NULL)
+    {
+      show_message (self, _("Cannot Start the Run"), error->message);
+      return;
+    }
+  start_run (self, self->run_drive, preset);
 }
 
 /* The Run page's "Compare": the finished run on the Compare page, where the

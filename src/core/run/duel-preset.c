@@ -425,6 +425,14 @@ duel_preset_get_name (DuelPreset *self)
   return self->info != NULL ? self->info->name : NULL;
 }
 
+const DuelPresetOptions *
+duel_preset_get_options (DuelPreset *self)
+{
+  g_return_val_if_fail (DUEL_IS_PRESET (self), NULL);
+
+  return &self->options;
+}
+
 const DuelAnalysisParams *
 duel_preset_get_analysis_params (DuelPreset *self)
 {

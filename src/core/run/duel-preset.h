@@ -144,6 +144,9 @@ void                 duel_preset_add_workload       (DuelPreset               *s
 gboolean             duel_preset_writes             (DuelPreset               *self);
 /* Its name; NULL for a plain plan. */
 const char          *duel_preset_get_name           (DuelPreset               *self);
+/* The overrides it was made with: duel_preset_new() with them and its name
+ * makes the same plan again (Run again). */
+const DuelPresetOptions *duel_preset_get_options (DuelPreset                 *self);
 const DuelAnalysisParams *duel_preset_get_analysis_params (DuelPreset         *self);
 
 /* Resolves the steps against @target (span, file size). run() and
