@@ -119,6 +119,27 @@ has_message_dialog (void)
   return FALSE;
 }
 
+static AdwMessageDialog *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (top))
+        return ADW_MESSAGE_DIALOG (top);
+    }
+  return NULL;
+}
+
+static gboolean
+message_dialog_shown (gpointer user_data)
+{
+  return find_message_dialog () != NULL;
+}
+
 static gboolean
 run_started_or_refused (gpointer user_data)
 {
@@ -206,16 +227,27 @@ test_run_completes_into_history (void)
   g_autoptr(DuelResult) reloaded = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
-  g_autoptr(DuelResultItem) drive_a = NULL;
+  DuelResultItem *chosen[DUEL_COMPARISON_MAX_DRIVES];
+  guint free_slot = DUEL_COMPARISON_MAX_DRIVES;
+  DuelComparisonView *compare;
   DuelResult *result;
   GPtrArray *tests;
 
   duel_app_test_small_options (&options);
   window = prepare_window ("run-target.img", "quick", &options);
+  compare = duel_window_get_comparison_view (window);
   n_before = g_list_model_get_n_items (duel_history_get_model (history));
-  drive_a = duel_comparison_view_get_item (duel_window_get_comparison_view (window), 0);
-  if (drive_a != NULL)
-    g_object_ref (drive_a);
+  /* What the Compare page shows before: the reference drives, the places
+   * after them free. */
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    {
+      chosen[slot] = duel_comparison_view_get_item (compare, slot);
+      if (chosen[slot] != NULL)
+        g_object_ref (chosen[slot]);
+      else if (free_slot == DUEL_COMPARISON_MAX_DRIVES)
+        free_slot = slot;
+    }
+  g_assert_cmpuint (free_slot, <, DUEL_COMPARISON_MAX_DRIVES);
   watch = start_run (window);
 
   duel_app_test_wait (run_finished, window, 300, "the quick review to finish");
@@ -242,9 +274,8 @@ test_run_completes_into_history (void)
   /* The drive's identity was recorded. */
   g_assert_nonnull (duel_result_get_device (result));
 
-  /* It landed in the history, on disk, and in the comparison: as drive B
-   * against what drive A showed (the new run never pushes it off), or as
-   * drive A when that was empty. */
+  /* It landed in the history, on disk, and in the comparison: in the first
+   * free place, every drive shown before left where it was. */
   g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, n_before + 1);
   item = g_list_model_get_item (duel_history_get_model (history), 0);
   g_assert_true (duel_result_item_get_result (item) == result);
@@ -253,14 +284,15 @@ test_run_completes_into_history (void)
   reloaded = duel_result_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (duel_result_get_tests (reloaded)->len, ==, tests->len);
-  if (drive_a == NULL)
-    g_assert_true (duel_comparison_view_get_item (duel_window_get_comparison_view (window), 0) == item);
-  else
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
     {
-      g_assert_true (duel_comparison_view_get_item (duel_window_get_comparison_view (window), 0) == drive_a);
-      g_assert_true (duel_comparison_view_get_item (duel_window_get_comparison_view (window), 1) == item);
-      g_assert_nonnull (duel_comparison_view_get_comparison (duel_window_get_comparison_view (window)));
+      if (slot == free_slot)
+        g_assert_true (duel_comparison_view_get_item (compare, slot) == item);
+      else
+        g_assert_true (duel_comparison_view_get_item (compare, slot) == chosen[slot]);
+      g_clear_object (&chosen[slot]);
     }
+  g_assert_nonnull (duel_comparison_view_get_comparison (compare));
   g_assert_false (duel_run_is_running (watch->task));
 
   /* The Run page says it finished, and keeps saying so. */
@@ -288,10 +320,23 @@ test_cancel_keeps_partial_result (void)
   DuelTestRecord *record;
   gint64 cancelled_us, stopped_us;
 
+  DuelComparisonView *compare;
+  DuelResultItem *chosen[DUEL_COMPARISON_MAX_DRIVES];
+  AdwMessageDialog *dialog;
+
   /* The consistency test alone, for a minute: long enough to stop it midway. */
   duel_app_test_small_options (&options);
   options.runtime_ms = 60000;
   window = prepare_window ("cancel-target.img", "consistency", &options);
+  /* Every place on the Compare page taken by a drive the person chose. */
+  compare = duel_window_get_comparison_view (window);
+  g_assert_nonnull (duel_comparison_view_get_item (compare, 0));
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    {
+      if (duel_comparison_view_get_item (compare, slot) == NULL)
+        duel_comparison_view_set_item (compare, slot, duel_comparison_view_get_item (compare, slot % 2));
+      chosen[slot] = g_object_ref (duel_comparison_view_get_item (compare, slot));
+    }
   /* The window read the history folder again as it opened. */
   n_before = g_list_model_get_n_items (duel_history_get_model (history));
   watch = start_run (window);
@@ -334,6 +379,23 @@ test_cancel_keeps_partial_result (void)
   g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
   g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
   g_assert_false (duel_application_is_inhibited (app));
+
+  /* The stopped run took no one's place; Compare asks whose it takes. */
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    g_assert_true (duel_comparison_view_get_item (compare, slot) == chosen[slot]);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-run", NULL));
+  duel_app_test_wait (message_dialog_shown, NULL, 10, "the question which drive to replace");
+  dialog = find_message_dialog ();
+  g_assert_true (adw_message_dialog_has_response (dialog, "3"));
+  adw_message_dialog_response (dialog, "3");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  for (guint slot = 0; slot + 1 < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    g_assert_true (duel_comparison_view_get_item (compare, slot) == chosen[slot]);
+  g_assert_true (duel_result_item_get_result (duel_comparison_view_get_item (compare, 3)) ==
+                 duel_run_get_result (watch->task));
+  g_assert_cmpstr (duel_window_get_page (window), ==, "compare");
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    g_clear_object (&chosen[slot]);
 
   /* Run again repeats this run's plan, not what the Presets page shows now. */
   {

@@ -430,23 +430,20 @@ result_has_measurements (DuelResult *result)
   return FALSE;
 }
 
-/* A new run never pushes the other drive off the Compare page: it takes
- * drive A when that is empty or holds an older run of the same target
- * (a re-run), else drive B, against drive A. */
-static void
+/* A new run never takes the place of a drive the person chose: it goes
+ * into the first free place, else waits until they say which to replace
+ * (Compare on the Run page). FALSE when all places are taken. */
+static gboolean
 place_in_comparison (DuelWindow     *self,
                      DuelResultItem *item)
 {
-  DuelResultItem *a = duel_comparison_view_get_item (self->comparison_view, 0);
-  const DuelTargetInfo *new_target = duel_result_get_target (duel_result_item_get_result (item));
-  const DuelTargetInfo *a_target = NULL;
-
-  if (a != NULL)
-    a_target = duel_result_get_target (duel_result_item_get_result (a));
-  if (a == NULL || (a_target != NULL && g_strcmp0 (a_target->path, new_target->path) == 0))
-    duel_comparison_view_set_item (self->comparison_view, 0, item);
-  else
-    duel_comparison_view_set_item (self->comparison_view, 1, item);
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    if (duel_comparison_view_get_item (self->comparison_view, slot) == NULL)
+      {
+        duel_comparison_view_set_item (self->comparison_view, slot, item);
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static void
@@ -461,6 +458,7 @@ run_finished_cb (GObject      *object,
   DuelResult *run_result;
   DuelResultItem *item = NULL;
   g_autofree char *message = NULL;
+  gboolean placed = TRUE;
   gboolean ok;
 
   ok = duel_run_run_finish (task, result, &error);
@@ -473,7 +471,7 @@ run_finished_cb (GObject      *object,
       item = duel_history_add (self->history, duel_run_get_result_path (task), run_result);
       if (item != NULL && result_has_measurements (run_result))
         {
-          place_in_comparison (self, item);
+          placed = place_in_comparison (self, item);
           g_set_object (&self->run_item, item);
         }
     }
@@ -501,6 +499,9 @@ run_finished_cb (GObject      *object,
 
   duel_run_view_show_finished (self->run_view, message, ok);
   duel_window_add_toast (self, message);
+  if (!placed)
+    duel_window_add_toast (self, _("All four places on the Compare page are taken: "
+                                   "Compare on the Run page asks which drive this run replaces."));
   send_notification (self, ok ? _("Run finished") : _("Run stopped"), message);
   update_actions (self);
 
@@ -790,6 +791,46 @@ run_again_activated (GtkWidget  *widget,
 /* The Run page's "Compare": the finished run on the Compare page, where the
  * run put it when it ended (it may have been swapped out since). */
 static void
+replace_chosen_cb (AdwMessageDialog *dialog,
+                   const char       *response,
+                   gpointer          user_data)
+{
+  DuelWindow *self = DUEL_WINDOW (user_data);
+  guint64 slot;
+
+  if (self->run_item == NULL || !g_ascii_string_to_unsigned (response, 10, 0, DUEL_COMPARISON_MAX_DRIVES - 1,
+                                                              &slot, NULL))
+    return;
+  duel_comparison_view_set_item (self->comparison_view, (guint) slot, self->run_item);
+  adw_view_stack_set_visible_child_name (self->stack, "compare");
+}
+
+/* All places taken: the person says which drive the run replaces. */
+static void
+ask_which_to_replace (DuelWindow *self)
+{
+  AdwMessageDialog *dialog;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Replace Which Drive?"),
+                                                       _("The Compare page holds four drives. Choose the one "
+                                                         "this run takes the place of.")));
+  adw_message_dialog_add_response (dialog, "cancel", _("_Cancel"));
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    {
+      DuelResultItem *item = duel_comparison_view_get_item (self->comparison_view, slot);
+      char id[4];
+
+      g_snprintf (id, sizeof id, "%u", slot);
+      adw_message_dialog_add_response (dialog, id, duel_result_item_get_label (item));
+    }
+  adw_message_dialog_set_response_appearance (dialog, "cancel", ADW_RESPONSE_DEFAULT);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (replace_chosen_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 compare_run_activated (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
@@ -801,8 +842,11 @@ compare_run_activated (GtkWidget  *widget,
     return;
   for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
     shown |= duel_comparison_view_get_item (self->comparison_view, slot) == self->run_item;
-  if (!shown)
-    place_in_comparison (self, self->run_item);
+  if (!shown && !place_in_comparison (self, self->run_item))
+    {
+      ask_which_to_replace (self);
+      return;
+    }
   adw_view_stack_set_visible_child_name (self->stack, "compare");
 }
 
