@@ -1097,6 +1097,9 @@ test_measure_fresh_home (void)
   g_signal_emit_by_name (measure, "clicked");
   duel_app_test_wait (estimate_measured, presets, 60, "the measured estimate");
   g_test_message ("%s", duel_presets_view_get_estimate (presets));
+  /* The probe's IOPS grouped by threes, as the charts print them. */
+  g_assert_true (g_regex_match_simple ("at [0-9]{1,3}(,[0-9]{3})* IOPS takes",
+                                       duel_presets_view_get_estimate (presets), 0, 0));
   g_assert_true (g_file_test (duel_drive_item_get_path (scratch), G_FILE_TEST_IS_REGULAR));
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "duel-number.h"
 #include "duel-presets-view.h"
 #include "duel-run.h"
 #include "duel-safety.h"
@@ -317,11 +318,13 @@ estimate_cb (GObject      *object,
       g_autofree char *total = format_duration (estimate->total_seconds);
       g_autofree char *fill = g_format_size (estimate->fill_bytes);
       g_autofree char *fill_time = format_duration (estimate->fill_seconds);
+      /* Grouped as the charts group it, in every locale. */
+      g_autofree char *iops = duel_number_format_full (estimate->probe_write_iops, 0, ",");
 
-      /* Translators: %s are a duration, a size, the probe's IOPS and a duration */
-      text = g_strdup_printf (_("At least %s: writing %s at %.0f IOPS takes %s, and a drive "
+      /* Translators: %s are a duration, a size, the probe's IOPS ("53,359") and a duration */
+      text = g_strdup_printf (_("At least %s: writing %s at %s IOPS takes %s, and a drive "
                                 "slows down as it fills."),
-                              total, fill, estimate->probe_write_iops, fill_time);
+                              total, fill, iops, fill_time);
     }
   else if (estimate->fill_bytes > 0)
     {

@@ -479,8 +479,12 @@ run_finished_cb (GObject      *object,
   if (ok)
     message = g_strdup_printf (_("The run on %s finished and was saved to the history."),
                                duel_run_get_target_path (task));
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && run_result != NULL)
     message = g_strdup_printf (_("The run on %s was stopped; what it measured is kept in the history."),
+                               duel_run_get_target_path (task));
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    /* E.g. during the trim: no test began, nothing is filed. */
+    message = g_strdup_printf (_("The run on %s was stopped before its first test; nothing was kept."),
                                duel_run_get_target_path (task));
   else if (run_result != NULL)
     {
@@ -498,7 +502,9 @@ run_finished_cb (GObject      *object,
                                duel_run_get_target_path (task), error->message);
 
   duel_run_view_show_finished (self->run_view, message, ok);
-  duel_window_add_toast (self, message);
+  /* The Run page says it already; elsewhere a toast does. */
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->stack), "run") != 0)
+    duel_window_add_toast (self, message);
   if (!placed)
     duel_window_add_toast (self, _("All four places on the Compare page are taken: "
                                    "Compare on the Run page asks which drive this run replaces."));
