@@ -609,6 +609,24 @@ parse_depth_key (const char *key,
   return TRUE;
 }
 
+/* Beside compose_label(), which reads back what it spells; the QoS module
+ * (duel-qos.c) names its figures with it too. */
+char *
+duel_analysis_qos_key (DuelDirection direction,
+                       guint         queue_depth,
+                       gboolean      mixed,
+                       guint         p)
+{
+  static const char * const suffixes[DUEL_QOS_N_PERCENTILES + 1] = {
+    "p99_us", "p99_9_us", "p99_99_us", "p99_999_us", "samples",
+  };
+
+  g_return_val_if_fail (p <= DUEL_QOS_N_PERCENTILES, NULL);
+
+  return g_strdup_printf ("qos_%s%s_qd%u_%s", mixed ? "mix_" : "", _duel_analysis_direction_name (direction),
+                          queue_depth, suffixes[p]);
+}
+
 /* A label for a key of a documented pattern at a queue depth the tables do
  * not list ("rand_write_qd4_iops": a plain run's, an import's): words, not
  * the key. NULL when @key has no such pattern. */

@@ -42,22 +42,6 @@ duel_analysis_qos (const DuelHistogram *histogram,
     }
 }
 
-char *
-duel_analysis_qos_key (DuelDirection direction,
-                       guint         queue_depth,
-                       gboolean      mixed,
-                       guint         p)
-{
-  static const char * const suffixes[DUEL_QOS_N_PERCENTILES + 1] = {
-    "p99_us", "p99_9_us", "p99_99_us", "p99_999_us", "samples",
-  };
-
-  g_return_val_if_fail (p <= DUEL_QOS_N_PERCENTILES, NULL);
-
-  return g_strdup_printf ("qos_%s%s_qd%u_%s", mixed ? "mix_" : "", _duel_analysis_direction_name (direction),
-                          queue_depth, suffixes[p]);
-}
-
 static void
 summarize (const DuelTestRecord     *record,
            const DuelAnalysisParams *params,

@@ -1,9 +1,12 @@
 /* duel-engine-jobs.c — numjobs > 1: one engine per job, one record
  *
- * Each job is the engine of duel-engine.c in a thread of its own: its own
+ * Each job is the loop of duel-engine-ring.c in a thread of its own: its own
  * ring, slots, buffers, offsets (from a seed of its own) and histograms. The
  * calling thread coordinates them and is the only one that touches the
- * record, so the progress callback sees it as it does with one job.
+ * record, so the progress callback sees it as it does with one job. This
+ * file is the calling thread's side; the calls a job's thread makes are in
+ * duel-engine-jobs-shared.c, and what both touch, under its locks, in
+ * duel-engine-jobs-private.h.
  *
  * One clock: the jobs set up, then wait; the calling thread takes the start
  * time t0 and lets them go. Every job closes its intervals at t0 + k *
@@ -14,8 +17,8 @@
  * intervals ahead of another waits for it.
  *
  * One byte budget: with a byte limit, jobs take blocks from a shared count
- * as they issue (a few at a time, see job_sync() in duel-engine.c), so the
- * total is exactly the limit however the jobs' speeds differ.
+ * as they issue (a few at a time, see job_sync() in duel-engine-ring.c), so
+ * the total is exactly the limit however the jobs' speeds differ.
  *
  * One stop: a cancel is seen by every job on its own; an I/O error in one job
  * raises a flag the others read once per pass (they wake at least every
@@ -32,77 +35,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-engine-private.h"
+#include "duel-engine-jobs-private.h"
 #include "duel-error.h"
-#include "duel-rng.h"
-
-/* Intervals handed over but not yet merged: how far one job may run ahead
- * of the slowest before it waits (0.8 s at the shortest interval). */
-#define N_PENDING         8
-
-typedef struct
-{
-  DuelSeriesRow row;
-  DuelHistogram hist[DUEL_N_DIRECTIONS];
-} PendingRow;
-
-typedef struct
-{
-  DuelEngineJobs *owner;
-  guint           index;
-  GThread        *thread;
-  gboolean        ready;               /* set up, or failed to */
-  gboolean        ended;
-  guint64         n_closed;            /* rows handed over */
-  guint64         ops[DUEL_N_DIRECTIONS];    /* published totals */
-  guint64         bytes[DUEL_N_DIRECTIONS];
-  guint64         last_ns;
-  gboolean        cancelled;
-  GError         *error;
-} Job;
-
-struct _DuelEngineJobs
-{
-  /* Read-only while the jobs run. */
-  DuelTarget     *target;
-  DuelTestRecord *record;              /* the workload and span only, outside the calling thread */
-  gboolean        reads;
-  gboolean        writes;
-  GCancellable   *cancellable;
-  guint           n_jobs;
-  gboolean        has_budget;
-
-  GMutex          budget_lock;
-  guint64         budget_blocks;       /* not taken yet */
-
-  int             stop;                /* atomic: a job failed */
-
-  GMutex          lock;
-  GCond           changed;             /* for the calling thread: a job is ready, a row came, a job ended */
-  GCond           advanced;            /* for the jobs: the start, or a pending row freed */
-  gboolean        go;
-  gboolean        abort;
-  guint64         t0;
-  int             first_failed;        /* the job whose error the run reports, or -1 */
-  Job            *jobs;
-  PendingRow     *pending;             /* row k at k % N_PENDING, for next_row <= k < next_row + N_PENDING */
-  guint64         next_row;            /* the first row not yet merged */
-  DuelSeriesRow   tail;                /* what becomes the last row */
-  DuelHistogram  *tail_hist;
-  guint           n_ended;
-};
-
-static void
-row_add (DuelSeriesRow       *into,
-         const DuelSeriesRow *from)
-{
-  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-    {
-      into->ops[d] += from->ops[d];
-      into->bytes[d] += from->bytes[d];
-      into->lat_max_ns[d] = MAX (into->lat_max_ns[d], from->lat_max_ns[d]);
-    }
-}
 
 static void
 pending_reset (PendingRow *pending)
@@ -111,170 +45,6 @@ pending_reset (PendingRow *pending)
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     duel_histogram_init (&pending->hist[d]);
 }
-
-guint64
-_duel_engine_jobs_seed (guint64 seed,
-                        guint   index)
-{
-  guint64 state = index;
-
-  if (index == 0)
-    return seed;
-  /* splitmix64 of the index: distinct for every index, and far apart. */
-  return seed ^ duel_rng_splitmix64 (&state);
-}
-
-gboolean
-_duel_engine_jobs_ready (DuelEngineJobs *self,
-                         guint           index,
-                         GError         *setup_error,
-                         guint64        *out_t0)
-{
-  Job *job = &self->jobs[index];
-  gboolean go;
-
-  g_mutex_lock (&self->lock);
-  job->ready = TRUE;
-  job->error = setup_error;
-  g_cond_signal (&self->changed);
-  while (!self->go && !self->abort)
-    g_cond_wait (&self->advanced, &self->lock);
-  go = self->go && setup_error == NULL;
-  if (out_t0 != NULL)
-    *out_t0 = self->t0;
-  g_mutex_unlock (&self->lock);
-  return go;
-}
-
-gboolean
-_duel_engine_jobs_has_budget (DuelEngineJobs *self)
-{
-  return self->has_budget;
-}
-
-guint64
-_duel_engine_jobs_take_blocks (DuelEngineJobs *self,
-                               guint64         wanted)
-{
-  guint64 taken;
-
-  g_mutex_lock (&self->budget_lock);
-  taken = MIN (wanted, self->budget_blocks);
-  self->budget_blocks -= taken;
-  g_mutex_unlock (&self->budget_lock);
-  return taken;
-}
-
-void
-_duel_engine_jobs_fail (DuelEngineJobs *self,
-                        guint           index)
-{
-  g_mutex_lock (&self->lock);
-  if (self->first_failed < 0)
-    self->first_failed = (int) index;
-  g_mutex_unlock (&self->lock);
-  g_atomic_int_set (&self->stop, 1);
-}
-
-gboolean
-_duel_engine_jobs_should_stop (DuelEngineJobs *self)
-{
-  return g_atomic_int_get (&self->stop) != 0;
-}
-
-static void
-publish_locked (Job           *job,
-                const guint64  ops[DUEL_N_DIRECTIONS],
-                const guint64  bytes[DUEL_N_DIRECTIONS])
-{
-  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-    {
-      job->ops[d] = ops[d];
-      job->bytes[d] = bytes[d];
-    }
-}
-
-void
-_duel_engine_jobs_add_row (DuelEngineJobs      *self,
-                           guint                index,
-                           const DuelSeriesRow *row,
-                           DuelHistogram * const hist[DUEL_N_DIRECTIONS],
-                           const guint64        ops[DUEL_N_DIRECTIONS],
-                           const guint64        bytes[DUEL_N_DIRECTIONS])
-{
-  Job *job = &self->jobs[index];
-  guint64 k;
-
-  g_mutex_lock (&self->lock);
-  k = job->n_closed;
-  while (k >= self->next_row + N_PENDING)
-    g_cond_wait (&self->advanced, &self->lock);
-
-  if (k < self->next_row)
-    {
-      /* Merged already without this job, which cannot happen to a full row:
-       * a stopped job did not close it, so it belongs to the last row. */
-      row_add (&self->tail, row);
-      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-        duel_histogram_merge (&self->tail_hist[d], hist[d]);
-    }
-  else
-    {
-      PendingRow *pending = &self->pending[k % N_PENDING];
-
-      row_add (&pending->row, row);
-      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-        duel_histogram_merge (&pending->hist[d], hist[d]);
-    }
-  job->n_closed++;
-  publish_locked (job, ops, bytes);
-  g_cond_signal (&self->changed);
-  g_mutex_unlock (&self->lock);
-}
-
-void
-_duel_engine_jobs_publish (DuelEngineJobs *self,
-                           guint           index,
-                           const guint64   ops[DUEL_N_DIRECTIONS],
-                           const guint64   bytes[DUEL_N_DIRECTIONS])
-{
-  g_mutex_lock (&self->lock);
-  publish_locked (&self->jobs[index], ops, bytes);
-  g_mutex_unlock (&self->lock);
-}
-
-void
-_duel_engine_jobs_end (DuelEngineJobs      *self,
-                       guint                index,
-                       const DuelSeriesRow *open_row,
-                       DuelHistogram * const open_hist[DUEL_N_DIRECTIONS],
-                       guint64              last_ns,
-                       gboolean             cancelled,
-                       GError              *error)
-{
-  Job *job = &self->jobs[index];
-
-  g_mutex_lock (&self->lock);
-  /* The open interval starts at or after the first row it did not close,
-   * where the last row starts. */
-  row_add (&self->tail, open_row);
-  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
-    duel_histogram_merge (&self->tail_hist[d], open_hist[d]);
-  job->last_ns = last_ns;
-  job->cancelled = cancelled;
-  job->error = error;
-  job->ended = TRUE;
-  self->n_ended++;
-  /* A ring that failed stops the loop before it can tell the others. */
-  if (error != NULL && self->first_failed < 0)
-    self->first_failed = (int) index;
-  g_cond_signal (&self->changed);
-  g_mutex_unlock (&self->lock);
-  if (error != NULL)
-    g_atomic_int_set (&self->stop, 1);
-}
-
-/* ---- the calling thread -------------------------------------------------- */
 
 static void
 append_row (DuelEngineJobs *self,
@@ -321,7 +91,7 @@ merge_rows (DuelEngineJobs *self)
         {
           /* So are all later rows: the stopped job closes none. Jobs still
            * running add theirs to the last row directly. */
-          row_add (&self->tail, &pending->row);
+          _duel_engine_jobs_row_add (&self->tail, &pending->row);
           for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
             duel_histogram_merge (&self->tail_hist[d], &pending->hist[d]);
         }
@@ -500,6 +270,8 @@ _duel_engine_jobs_run (DuelTarget         *target,
   gboolean ok = FALSE;
 
   g_return_val_if_fail (record->workload.numjobs > 1, FALSE);
+
+  record->started = g_date_time_new_now_utc ();
 
   self = g_new0 (DuelEngineJobs, 1);
   self->target = target;

@@ -1,8 +1,11 @@
 /* duel-engine-private.h — the engine's loop and its jobs (numjobs > 1)
  *
- * duel-engine.c runs one job's loop; duel-engine-jobs.c starts a thread per
- * job and merges what they measure into the one record. The calls below are
- * how the two halves meet; each says which thread makes it.
+ * duel-engine.c is the entry; duel-engine-jobs.c starts a thread per job
+ * and merges what they measure into the one record; duel-engine-ring.c
+ * runs one job's loop, alone or in each job's thread;
+ * duel-engine-jobs-shared.c holds the calls a job's thread makes to reach
+ * the others. Each calls only files after it in that list. The calls
+ * below are how they meet; each says which thread makes it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -31,7 +34,8 @@ _duel_engine_now_ns (void)
 
 /* The progress snapshot of @elapsed_ns into a run: totals @ops and @bytes,
  * the fraction against the nearer limit, and the rates of the last of the
- * @series' rows. Both the one-job loop and the jobs' coordinator fill it. */
+ * @series' rows. Both the one-job loop and the jobs' coordinator fill it
+ * (duel-engine-ring.c). */
 void     _duel_engine_fill_progress      (DuelProgress       *progress,
                                           guint64             elapsed_ns,
                                           const guint64       ops[DUEL_N_DIRECTIONS],
@@ -43,10 +47,26 @@ void     _duel_engine_fill_progress      (DuelProgress       *progress,
 
 typedef struct _DuelEngineJobs DuelEngineJobs;
 
+/* The caller's thread, from duel_engine_run(), in duel-engine-ring.c: runs
+ * record->workload as one job, the span, byte limit and record already
+ * resolved and reset; sets record->started once the ring is set up. TRUE
+ * when the run completed; else FALSE with @error set (a setup or I/O
+ * error) or @out_cancelled TRUE and no error. */
+gboolean _duel_engine_ring_run           (DuelTarget         *target,
+                                          DuelTestRecord     *record,
+                                          gboolean            reads,
+                                          gboolean            writes,
+                                          GCancellable       *cancellable,
+                                          DuelProgressFunc    progress_func,
+                                          gpointer            progress_data,
+                                          gboolean           *out_cancelled,
+                                          GError            **error);
+
 /* The caller's thread, from duel_engine_run(): runs record->workload as
  * numjobs jobs at once, the span, byte limit and record already resolved
- * and reset. TRUE when the run completed; else FALSE with @error set (an
- * I/O error) or @out_cancelled TRUE and no error. */
+ * and reset; sets record->started before the jobs start. TRUE when the run
+ * completed; else FALSE with @error set (an I/O error) or @out_cancelled
+ * TRUE and no error. */
 gboolean _duel_engine_jobs_run           (DuelTarget         *target,
                                           DuelTestRecord     *record,
                                           gboolean            reads,
@@ -57,8 +77,8 @@ gboolean _duel_engine_jobs_run           (DuelTarget         *target,
                                           gboolean           *out_cancelled,
                                           GError            **error);
 
-/* A job's thread, in duel-engine.c: sets up its own ring and buffers, waits
- * for the shared start, runs the loop and hands what is left to @jobs. */
+/* A job's thread, in duel-engine-ring.c: sets up its own ring and buffers,
+ * waits for the shared start, runs the loop and hands what is left to @jobs. */
 void     _duel_engine_job_main           (DuelEngineJobs     *jobs,
                                           guint               index,
                                           DuelTarget         *target,
@@ -67,7 +87,7 @@ void     _duel_engine_job_main           (DuelEngineJobs     *jobs,
                                           gboolean            writes,
                                           GCancellable       *cancellable);
 
-/* The rest are called from the job threads. */
+/* The rest are called from the job threads (duel-engine-jobs-shared.c). */
 
 /* The seed of job @index's offsets and data: the workload's for job 0. */
 guint64  _duel_engine_jobs_seed          (guint64             seed,

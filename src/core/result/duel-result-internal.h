@@ -1,12 +1,14 @@
 /* duel-result-internal.h — what the result's model, writer and reader share
  *
- * A result is kept in three files by their job: the model
+ * A result is kept in four files by their job: the model
  * (duel-result.c), the writer that turns it into the file's text and saves
- * it (duel-result-writer.c), and the loader that reads that text back as
- * hostile input (duel-result-reader.c). Those three, and nothing else,
- * include this header: the instance struct, the series columns and the
- * directions as the file names them, and the writer's pieces the other two
- * reuse. What the journal reuses is duel-result-private.h.
+ * it (duel-result-writer.c), the loader that reads that text back as
+ * hostile input (duel-result-reader.c), and the load of a saved file with
+ * the journal beside it folded in (duel-result-load.c). Those four, and
+ * nothing else, include this header: the instance struct, the series
+ * columns and the directions as the file names them, and the writer's and
+ * the reader's pieces the others reuse. What the journal reuses is
+ * duel-result-private.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +17,9 @@
 #include "duel-result.h"
 
 G_BEGIN_DECLS
+
+/* A day of 100 ms rows is ~100 MB of JSON; far larger files are not results. */
+#define MAX_FILE_SIZE (G_GUINT64_CONSTANT (2) << 30)
 
 struct _DuelResult
 {
@@ -81,5 +86,15 @@ _duel_result_row_field (DuelSeriesRow *row,
 
 /* The text of the result file, exactly what duel_result_save() writes. */
 GString    *_duel_result_to_text               (DuelResult *self);
+
+/* The reader's (duel-result-reader.c). */
+
+/* duel_result_load_from_data() of a file's text that the load frees as
+ * soon as json-glib has parsed it (*@data is then NULL), for
+ * duel_result_load(). */
+DuelResult *_duel_result_load_from_file_data   (char       **data,
+                                                gsize        length,
+                                                const char  *source_name,
+                                                GError     **error);
 
 G_END_DECLS

@@ -10,10 +10,7 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <sys/stat.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -21,15 +18,12 @@
 #include "duel-error.h"
 #include "duel-json.h"
 #include "duel-json-shape-private.h"
-#include "duel-journal-private.h"
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
 #include "duel-series-private.h"
 #include "duel-text.h"
 
-/* A day of 100 ms rows is ~100 MB of JSON; far larger files are not results. */
-#define MAX_FILE_SIZE (G_GUINT64_CONSTANT (2) << 30)
 /* Loading a file may take this many times its size (docs/result-format.md),
  * and this much however small it is. */
 #define MEMORY_FACTOR   3
@@ -1555,85 +1549,13 @@ duel_result_check_loadable (DuelResult  *self,
   return again != NULL;
 }
 
-/* A journal beside the file (a run that was checkpointing when it stopped)
- * is folded in when it names the file's journal_id. The folded result no
- * longer needs that journal: a save of it must not name it again. */
-static void
-fold_journal (DuelResult *self,
-              const char *path)
-{
-  g_autofree char *target = NULL;
-  g_autofree char *journal = NULL;
-  g_autofree char *data = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize length = 0;
-  GStatBuf st;
-
-  target = duel_result_save_path (path, NULL);
-  if (target == NULL)
-    return;
-  journal = _duel_journal_path_for (target);
-  if (g_stat (journal, &st) != 0)
-    {
-      /* Said to the reader: its tests end at the file's last save. */
-      if (errno == ENOENT)
-        self->missing_journal = g_steal_pointer (&journal);
-      return;
-    }
-  if (!S_ISREG (st.st_mode) || (guint64) st.st_size > MAX_FILE_SIZE)
-    return;
-  if (!g_file_get_contents (journal, &data, &length, &error))
-    {
-      g_debug ("Not folding %s: %s", journal, error->message);
-      return;
-    }
-  /* Its rows are appended to series that grow by doubling: held with the
-   * journal's text, within what loading it may take. */
-  {
-    guint64 lines = 0;
-
-    for (const char *p = data; (p = memchr (p, '\n', length - (gsize) (p - data))) != NULL; p++)
-      lines++;
-    if (length + lines * 2 * sizeof (DuelSeriesRow) > _duel_result_memory_budget (length, 0))
-      {
-        g_debug ("Not folding %s: %" G_GUINT64_FORMAT " lines in %" G_GSIZE_FORMAT " bytes would take too much memory",
-                 journal, lines, length);
-        return;
-      }
-  }
-  if (_duel_journal_fold_data (self, data, length, NULL))
-    g_clear_pointer (&self->journal_id, g_free);
-}
-
 DuelResult *
-duel_result_load (const char  *path,
-                  GError     **error)
+_duel_result_load_from_file_data (char       **data,
+                                  gsize        length,
+                                  const char  *source_name,
+                                  GError     **error)
 {
-  g_autoptr(DuelResult) result = NULL;
-  g_autofree char *display = NULL;
-  g_autofree char *data = NULL;
-  GStatBuf st;
-  gsize length = 0;
-
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  display = g_filename_display_name (path);
-
-  /* Refuse before reading a huge file into memory. */
-  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size > MAX_FILE_SIZE)
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
-                   _("%s: the file is larger than 2 GiB, too large to be a Drive Duel result."), display);
-      return NULL;
-    }
-  if (!g_file_get_contents (path, &data, &length, error))
-    return NULL;
-
-  result = load_data (data, length, &data, TRUE, FALSE, display, error);
-  if (result != NULL && result->journal_id != NULL)
-    fold_journal (result, path);
-  return g_steal_pointer (&result);
+  return load_data (*data, length, data, TRUE, FALSE, source_name, error);
 }
 
 DuelResult *
