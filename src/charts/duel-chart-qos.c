@@ -65,7 +65,8 @@ static gboolean
 pure_direction (const DuelTestRecord *record,
                 DuelDirection         direction)
 {
-  return record->workload.read_percent == (direction == DUEL_DIRECTION_READ ? 100u : 0u);
+  return direction == DUEL_DIRECTION_READ ? !duel_workload_writes (&record->workload)
+                                          : !duel_workload_reads (&record->workload);
 }
 
 static gboolean

@@ -151,11 +151,9 @@ test_value (const DuelTestRecord *record,
 
       if (access == ACCESS_MIXED)
         return NAN;
-      if (panel == PANEL_SEQUENTIAL)
-        key = g_strdup_printf ("seq_%s_mbps", access == ACCESS_READ ? "read" : "write");
-      else
-        key = g_strdup_printf ("rand_%s_qd%u_iops", access == ACCESS_READ ? "read" : "write",
-                               record->workload.queue_depth);
+      key = duel_analysis_standard_key (panel == PANEL_SEQUENTIAL ? DUEL_PATTERN_SEQUENTIAL : DUEL_PATTERN_RANDOM,
+                                        access == ACCESS_READ ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE,
+                                        record->workload.queue_depth, TRUE);
       return duel_test_record_get_figure_value (record, key);
     }
 
@@ -233,7 +231,7 @@ duel_chart_standard_rebuild (DuelChart *chart)
           const DuelTestRecord *record = g_ptr_array_index (tests, i);
           const DuelWorkload *w = &record->workload;
           Panel panel = w->pattern == DUEL_PATTERN_SEQUENTIAL ? PANEL_SEQUENTIAL : PANEL_RANDOM;
-          guint access = w->read_percent == 100 ? ACCESS_READ : w->read_percent == 0 ? ACCESS_WRITE : ACCESS_MIXED;
+          guint access = !duel_workload_writes (w) ? ACCESS_READ : !duel_workload_reads (w) ? ACCESS_WRITE : ACCESS_MIXED;
           double value = test_value (record, panel, access, published);
           Category *c;
 

@@ -395,9 +395,9 @@ duel_chart_describe_workload (const DuelTestRecord *record)
 
   w = &record->workload;
   bs = format_block_size (w->block_size);
-  if (w->read_percent == 100)
+  if (!duel_workload_writes (w))
     access = g_strdup (w->pattern == DUEL_PATTERN_RANDOM ? _("random read") : _("sequential read"));
-  else if (w->read_percent == 0)
+  else if (!duel_workload_reads (w))
     access = g_strdup (w->pattern == DUEL_PATTERN_RANDOM ? _("random write") : _("sequential write"));
   else
     /* Translators: e.g. "random 70/30 read/write" */

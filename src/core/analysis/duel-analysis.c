@@ -627,6 +627,22 @@ duel_analysis_qos_key (DuelDirection direction,
                           queue_depth, suffixes[p]);
 }
 
+/* Beside compose_label() too; the standard module (duel-standard.c) and
+ * the standard chart name its figures with it. */
+char *
+duel_analysis_standard_key (DuelPattern   pattern,
+                            DuelDirection direction,
+                            guint         queue_depth,
+                            gboolean      iops)
+{
+  const char *name = _duel_analysis_direction_name (direction);
+
+  /* A sequential test's figure is its throughput, at any depth. */
+  if (pattern == DUEL_PATTERN_SEQUENTIAL)
+    return g_strdup_printf ("seq_%s_mbps", name);
+  return g_strdup_printf ("rand_%s_qd%u_%s", name, queue_depth, iops ? "iops" : "mbps");
+}
+
 /* A label for a key of a documented pattern at a queue depth the tables do
  * not list ("rand_write_qd4_iops": a plain run's, an import's): words, not
  * the key. NULL when @key has no such pattern. */

@@ -379,6 +379,13 @@ char         *duel_analysis_qos_key         (DuelDirection        direction,
                                              guint                queue_depth,
                                              gboolean             mixed,
                                              guint                p);
+/* A standard figure's key, the one place it is spelled: "seq_read_mbps" for
+ * a sequential test (its throughput; @iops is ignored), else
+ * "rand_write_qd32_iops" or, with @iops FALSE, "…_mbps". */
+char         *duel_analysis_standard_key    (DuelPattern          pattern,
+                                             DuelDirection        direction,
+                                             guint                queue_depth,
+                                             gboolean             iops);
 void          duel_analysis_qos             (const DuelHistogram *histogram,
                                              DuelQos             *out);
 

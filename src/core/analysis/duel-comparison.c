@@ -610,7 +610,8 @@ deepest_random_depth (DuelResult    *result,
 
       if (duel_analysis_kind_for_test_name (record->name) == DUEL_ANALYSIS_STANDARD &&
           record->workload.pattern == DUEL_PATTERN_RANDOM &&
-          record->workload.read_percent == (direction == DUEL_DIRECTION_READ ? 100u : 0u))
+          (direction == DUEL_DIRECTION_READ ? !duel_workload_writes (&record->workload)
+                                            : !duel_workload_reads (&record->workload)))
         deepest = MAX (deepest, record->workload.queue_depth);
     }
   return deepest;
@@ -628,12 +629,9 @@ rated_key_for (DuelResult           *result,
       duel_analysis_kind_for_test_name (record->name) != DUEL_ANALYSIS_STANDARD)
     return -1;
   /* Rated figures are for one direction at a time: 100 % read or write. */
-  if (record->workload.read_percent == 100)
-    test_direction = DUEL_DIRECTION_READ;
-  else if (record->workload.read_percent == 0)
-    test_direction = DUEL_DIRECTION_WRITE;
-  else
+  if (duel_workload_is_mixed (&record->workload))
     return -1;
+  test_direction = duel_workload_reads (&record->workload) ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
   if (key_direction (figure->key, &key_dir) && key_dir != test_direction)
     return -1;
   if (record->workload.pattern == DUEL_PATTERN_RANDOM &&

@@ -58,8 +58,8 @@ summarize (const DuelTestRecord     *record,
       JsonArray *points = json_array_new ();
       DuelQos qos;
 
-      if ((d == DUEL_DIRECTION_READ && record->workload.read_percent == 0) ||
-          (d == DUEL_DIRECTION_WRITE && record->workload.read_percent == 100) ||
+      if ((d == DUEL_DIRECTION_READ && !duel_workload_reads (&record->workload)) ||
+          (d == DUEL_DIRECTION_WRITE && !duel_workload_writes (&record->workload)) ||
           record->latency[d] == NULL)
         {
           json_object_unref (dir);

@@ -34,7 +34,7 @@ static const DuelFigureInfo figures[] = {
 static gboolean
 fits (const DuelTestRecord *record)
 {
-  return record->workload.pattern == DUEL_PATTERN_RANDOM && record->workload.read_percent == 100;
+  return record->workload.pattern == DUEL_PATTERN_RANDOM && !duel_workload_writes (&record->workload);
 }
 
 const DuelAnalysisOps _duel_analysis_read_score_ops = {

@@ -649,7 +649,7 @@ fits (const DuelTestRecord *record)
 {
   const DuelWorkload *w = &record->workload;
 
-  return w->pattern == DUEL_PATTERN_RANDOM && w->read_percent == 0 && duel_series_get_length (record->series) >= 2 &&
+  return w->pattern == DUEL_PATTERN_RANDOM && !duel_workload_reads (w) && duel_series_get_length (record->series) >= 2 &&
          (w->size_multiple >= 1 || (record->span_length > 0 && record->byte_limit >= record->span_length));
 }
 

@@ -17,7 +17,6 @@ summarize (const DuelTestRecord     *record,
            DuelSummary              *summary)
 {
   DuelThroughput t;
-  guint read_percent = record->workload.read_percent;
   DuelDirection d;
   g_autofree char *iops_key = NULL;
   g_autofree char *mbps_key = NULL;
@@ -27,17 +26,16 @@ summarize (const DuelTestRecord     *record,
   /* The standard set has one direction per test; a mix has no key of its own. */
   if (duel_workload_is_mixed (&record->workload))
     return;
-  d = read_percent == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
+  d = duel_workload_reads (&record->workload) ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
 
+  mbps_key = duel_analysis_standard_key (record->workload.pattern, d, record->workload.queue_depth, FALSE);
   if (record->workload.pattern == DUEL_PATTERN_SEQUENTIAL)
     {
-      mbps_key = g_strdup_printf ("seq_%s_mbps", _duel_analysis_direction_name (d));
       duel_summary_add (summary, mbps_key, t.mb_per_s[d]);
       return;
     }
 
-  iops_key = g_strdup_printf ("rand_%s_qd%u_iops", _duel_analysis_direction_name (d), record->workload.queue_depth);
-  mbps_key = g_strdup_printf ("rand_%s_qd%u_mbps", _duel_analysis_direction_name (d), record->workload.queue_depth);
+  iops_key = duel_analysis_standard_key (record->workload.pattern, d, record->workload.queue_depth, TRUE);
   duel_summary_add (summary, iops_key, t.iops[d]);
   duel_summary_add (summary, mbps_key, t.mb_per_s[d]);
 }

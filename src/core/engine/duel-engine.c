@@ -74,7 +74,7 @@ duel_engine_run (DuelTarget         *target,
                               &record->byte_limit, &local_error))
     goto out;
 
-  reads = workload->read_percent > 0;
+  reads = duel_workload_reads (workload);
   writes = duel_workload_writes (workload);
   if (writes && !duel_target_is_writable (target))
     {

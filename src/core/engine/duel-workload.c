@@ -38,9 +38,15 @@ duel_workload_writes (const DuelWorkload *workload)
 }
 
 gboolean
+duel_workload_reads (const DuelWorkload *workload)
+{
+  return workload->read_percent > 0;
+}
+
+gboolean
 duel_workload_is_mixed (const DuelWorkload *workload)
 {
-  return workload->read_percent > 0 && workload->read_percent < 100;
+  return duel_workload_reads (workload) && duel_workload_writes (workload);
 }
 
 gboolean

@@ -52,6 +52,9 @@ const char  *duel_workload_get_rw_name     (const DuelWorkload  *workload);
 gboolean     duel_workload_set_rw_name     (DuelWorkload        *workload,
                                             const char          *rw,
                                             GError             **error);
+/* Whether it reads (read_percent > 0) or writes (read_percent < 100) at all:
+ * the one place the percent is read for that. */
+gboolean     duel_workload_reads           (const DuelWorkload  *workload);
 gboolean     duel_workload_writes          (const DuelWorkload  *workload);
 /* Reads and writes both (0 < read_percent < 100): a mix. */
 gboolean     duel_workload_is_mixed        (const DuelWorkload  *workload);

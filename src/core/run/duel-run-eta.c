@@ -188,7 +188,7 @@ find_probe_step (DuelRunEta *self)
     {
       const Step *step = get_step (self, i);
 
-      if (!step->discard && step->byte_limit > 0 && step->workload.read_percent == 0 &&
+      if (!step->discard && step->byte_limit > 0 && !duel_workload_reads (&step->workload) &&
           step->workload.pattern == DUEL_PATTERN_RANDOM && step->workload.block_size == PROBE_BLOCK_BYTES)
         {
           self->probe_step = i;
