@@ -1,0 +1,152 @@
+/* duel-run-time-left.c — the time left as the app and the CLI show it
+ *
+ * A range while the estimate is wide ("25–70 min", its low end rounded
+ * down and its high end up, so the range still holds what it held), the
+ * middle once it is narrow (DUEL_RUN_ETA_NARROW). Pure: no run needed.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "duel-number.h"
+#include "duel-run.h"
+
+/* Units of the time left, by size: tenths of seconds, seconds, minutes,
+ * hours. */
+typedef enum
+{
+  UNIT_TENTHS,
+  UNIT_SECONDS,
+  UNIT_MINUTES,
+  UNIT_HOURS,
+} TimeUnit;
+
+static TimeUnit
+unit_of (double seconds)
+{
+  if (seconds < 10)
+    return UNIT_TENTHS;
+  if (seconds < 100)
+    return UNIT_SECONDS;
+  if (seconds < 100 * 60)
+    return UNIT_MINUTES;
+  return UNIT_HOURS;
+}
+
+/* @seconds in @unit, rounded down (@up FALSE) or up: a range so rounded
+ * still holds what it held. */
+static char *
+format_in_unit (double   seconds,
+                TimeUnit unit,
+                gboolean up)
+{
+  double (*round_fn) (double) = up ? ceil : floor;
+
+  switch (unit)
+    {
+    case UNIT_TENTHS:
+      return duel_number_format (round_fn (seconds * 10) / 10, 1);
+    case UNIT_SECONDS:
+      return duel_number_format (round_fn (seconds), 0);
+    case UNIT_MINUTES:
+      return duel_number_format (round_fn (seconds / 60), 0);
+    case UNIT_HOURS:
+    default:
+      /* Tenths of an hour below ten hours. */
+      if (seconds < 10 * 3600)
+        return duel_number_format (round_fn (seconds / 360) / 10, 1);
+      return duel_number_format (round_fn (seconds / 3600), 0);
+    }
+}
+
+static char *
+with_unit (const char *number,
+           TimeUnit    unit)
+{
+  switch (unit)
+    {
+    case UNIT_TENTHS:
+    case UNIT_SECONDS:
+      /* Translators: a time left in seconds, e.g. "3.4 s" or "40 s" */
+      return g_strdup_printf (C_("time left", "%s s"), number);
+    case UNIT_MINUTES:
+      /* Translators: a time left in minutes, e.g. "25 min" */
+      return g_strdup_printf (C_("time left", "%s min"), number);
+    case UNIT_HOURS:
+    default:
+      /* Translators: a time left in hours, e.g. "2.5 h" */
+      return g_strdup_printf (C_("time left", "%s h"), number);
+    }
+}
+
+static char *
+range_in_unit (const char *low,
+               const char *high,
+               TimeUnit    unit)
+{
+  switch (unit)
+    {
+    case UNIT_TENTHS:
+    case UNIT_SECONDS:
+      /* Translators: a range of the time left in seconds, e.g. "3–40 s" */
+      return g_strdup_printf (C_("time left", "%s–%s s"), low, high);
+    case UNIT_MINUTES:
+      /* Translators: a range of the time left in minutes, e.g. "25–70 min" */
+      return g_strdup_printf (C_("time left", "%s–%s min"), low, high);
+    case UNIT_HOURS:
+    default:
+      /* Translators: a range of the time left in hours, e.g. "1.5–4.2 h" */
+      return g_strdup_printf (C_("time left", "%s–%s h"), low, high);
+    }
+}
+
+char *
+duel_run_format_time_left (double low_s,
+                           double middle_s,
+                           double high_s)
+{
+  if (!isfinite (middle_s))
+    return NULL;
+  if (isfinite (low_s) && isfinite (high_s) && high_s >= DUEL_RUN_ETA_NARROW * MAX (low_s, 0.05))
+    {
+      TimeUnit low_unit = unit_of (low_s), high_unit = unit_of (high_s);
+      g_autofree char *low = NULL;
+      g_autofree char *high = NULL;
+
+      /* One unit for both ends where the low end reads well in the high's. */
+      if (low_unit != high_unit && high_unit != UNIT_HOURS && low_s >= 60)
+        low_unit = high_unit;
+      low = format_in_unit (low_s, low_unit, FALSE);
+      high = format_in_unit (high_s, high_unit, TRUE);
+      /* Seconds with tenths and without are one unit: "0.4–11 s". */
+      if (low_unit == high_unit || (low_unit == UNIT_TENTHS && high_unit == UNIT_SECONDS))
+        return range_in_unit (low, high, high_unit);
+      {
+        g_autofree char *low_text = with_unit (low, low_unit);
+        g_autofree char *high_text = with_unit (high, high_unit);
+
+        /* Translators: a range of the time left in different units, e.g. "40 s – 12 min" */
+        return g_strdup_printf (C_("time left", "%s – %s"), low_text, high_text);
+      }
+    }
+  if (middle_s < 1)
+    /* Translators: the time left when it is less than a second, followed by "left" */
+    return g_strdup (_("under a second"));
+  if (middle_s < 10)
+    {
+      g_autofree char *number = duel_number_format (round (middle_s * 10) / 10, 1);
+
+      return with_unit (number, UNIT_TENTHS);
+    }
+  {
+    gint64 s = llround (middle_s);
+
+    if (s >= 3600)
+      return g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT,
+                              s / 3600, (s % 3600) / 60, s % 60);
+    return g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT, s / 60, s % 60);
+  }
+}
