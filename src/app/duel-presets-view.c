@@ -440,11 +440,11 @@ update_rows (DuelPresetsView *self)
 static void
 preset_changed_cb (DuelPresetsView *self)
 {
-  const char *name = duel_presets_view_get_preset_name (self);
+  guint interval_ms = duel_preset_default_interval_ms (duel_presets_view_get_preset_name (self));
 
-  /* The quick review samples every 100 ms by design; the others at the preference. */
-  if (g_strcmp0 (name, "quick") == 0)
-    gtk_spin_button_set_value (self->interval_spin, 100);
+  /* A preset's own interval by design, else the preference. */
+  if (interval_ms > 0)
+    gtk_spin_button_set_value (self->interval_spin, interval_ms);
   else if (self->settings != NULL)
     gtk_spin_button_set_value (self->interval_spin,
                                g_settings_get_uint (self->settings, "default-interval-ms"));

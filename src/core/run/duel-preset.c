@@ -551,6 +551,16 @@ duel_preset_prepare_for_size (DuelPreset  *self,
   return prepare_steps (self, size, logical_block_size, display, error);
 }
 
+guint
+duel_preset_default_interval_ms (const char *preset_name)
+{
+  const PresetInfo *info = find_preset (preset_name);
+
+  /* The quick review samples every 100 ms by design; the others keep the
+   * interval a person prefers. */
+  return info != NULL && info->quick ? 100 : 0;
+}
+
 guint64
 duel_preset_default_runtime_ms (const char *preset_name,
                                 const char *test_name)

@@ -164,6 +164,9 @@ gboolean             duel_preset_prepare_for_size   (DuelPreset               *s
 guint                duel_preset_get_n_steps        (DuelPreset               *self);
 const DuelPresetStep*duel_preset_get_step           (DuelPreset               *self,
                                                      guint                     index);
+/* The interval preset @preset_name samples at by design (the quick
+ * review: 100 ms); 0 when it takes the one a person prefers. */
+guint                duel_preset_default_interval_ms (const char              *preset_name);
 /* How long test @test_name of preset @preset_name runs with the default
  * options; 0 when it is bounded by bytes, or there is no such test. */
 guint64              duel_preset_default_runtime_ms (const char               *preset_name,
