@@ -7,6 +7,8 @@
  */
 #include "duel-app-test.h"
 
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -795,6 +797,53 @@ run_command (const char  *command,
   return g_spawn_check_wait_status (status, NULL);
 }
 
+/* An existing file as a target, smaller than the size for new files: it is
+ * shown with its own size, the run asks before writing over what it holds,
+ * and the file keeps its size (it used to grow to the preference). */
+static void
+test_existing_file_keeps_size (void)
+{
+  const gsize size = 256 * 1024 * 1024;
+  g_autofree char *path = g_build_filename (scratch_dir, "existing-256m.img", NULL);
+  g_autofree char *shown = g_format_size (size);
+  g_autofree char *data = g_strnfill (1024 * 1024, 'x');
+  DuelPresetOptions options;
+  DuelDriveItem *drive;
+  DuelConfirmDialog *dialog;
+  DuelWindow *window;
+  GStatBuf st;
+  int fd;
+
+  /* Someone's data at its start, then a hole to 256 MiB. */
+  fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, data, strlen (data)), ==, (gssize) strlen (data));
+  g_assert_cmpint (ftruncate (fd, size), ==, 0);
+  g_assert_true (g_close (fd, NULL));
+
+  duel_app_test_small_options (&options);
+  window = prepare_window ("existing-256m.img", "consistency", &options);
+  drive = duel_drives_view_get_selected (duel_window_get_drives_view (window));
+  g_assert_cmpuint (duel_drive_item_get_size_bytes (drive), ==, size);
+  g_assert_cmpuint (duel_drive_item_get_create_size (drive), ==, 0);
+  g_assert_nonnull (strstr (duel_drive_item_get_subtitle (drive), shown));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.start-run", NULL));
+  duel_app_test_wait (confirm_dialog_shown, NULL, 20, "the confirmation to write over the file");
+  dialog = find_confirm_dialog ();
+  g_assert_null (duel_window_get_run_task (window));
+  type_and_confirm (dialog);
+  duel_app_test_wait (run_started_or_refused, window, 20, "the run to start");
+  g_assert_nonnull (duel_window_get_run_task (window));
+  duel_app_test_wait (run_finished, window, 120, "the run on the existing file");
+  g_assert_cmpint (duel_run_get_state (duel_window_get_run_task (window)), ==, DUEL_RUN_STATE_FINISHED);
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpuint (st.st_size, ==, size);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
 static void
 test_destructive_loop_device (gconstpointer data)
 {
@@ -1026,6 +1075,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/run/completes-into-history", test_run_completes_into_history);
   g_test_add_func ("/duel/app/run/cancel-keeps-partial-result", test_cancel_keeps_partial_result);
   g_test_add_func ("/duel/app/run/live-view-follows-step", test_live_view_follows_step);
+  g_test_add_func ("/duel/app/run/existing-file-keeps-size", test_existing_file_keeps_size);
   g_test_add_data_func ("/duel/app/run/destructive-loop-device", GINT_TO_POINTER (FALSE),
                         test_destructive_loop_device);
   g_test_add_data_func ("/duel/app/run/destructive-loop-signature", GINT_TO_POINTER (TRUE),

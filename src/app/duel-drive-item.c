@@ -22,6 +22,8 @@ struct _DuelDriveItem
   char           *subtitle;
   char           *confirm_name;
   guint64         size_bytes;
+  guint64         create_size;      /* 0: the file is used as it is */
+  char           *filesystem;       /* a file's: "ext4", "btrfs"; NULL when unknown */
   double          temperature_c;
 };
 
@@ -105,6 +107,15 @@ update_subtitle (DuelDriveItem *self)
     }
   else
     {
+      /* A file the run creates is not there yet: say so beside its size. */
+      if (self->create_size > 0 && !g_file_test (self->path, G_FILE_TEST_EXISTS))
+        {
+          g_string_truncate (text, 0);
+          /* Translators: a file target the run creates, e.g. "new file, 1.1 GB" */
+          g_string_append_printf (text, _("new file, %s"), size);
+        }
+      if (self->filesystem != NULL)
+        g_string_append_printf (text, " · %s", self->filesystem);
       if (text->len > 0)
         g_string_append (text, " · ");
       g_string_append (text, self->path);
@@ -121,6 +132,7 @@ duel_drive_item_finalize (GObject *object)
   DuelDriveItem *self = DUEL_DRIVE_ITEM (object);
 
   g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->filesystem, g_free);
   g_clear_object (&self->device);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->subtitle, g_free);
@@ -219,6 +231,36 @@ duel_drive_item_new_for_device (DuelDevice *device)
   return self;
 }
 
+/* The filesystem that holds @path (or its folder, for a file not made yet):
+ * what a file target measures goes through it. */
+static char *
+filesystem_of (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) folder = g_file_get_parent (file);
+  g_autoptr(GFileInfo) info = NULL;
+
+  info = g_file_query_filesystem_info (file, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE, NULL, NULL);
+  if (info == NULL && folder != NULL)
+    info = g_file_query_filesystem_info (folder, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE, NULL, NULL);
+  if (info == NULL || !g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE))
+    return NULL;
+  return g_strdup (g_file_info_get_attribute_string (info, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE));
+}
+
+static DuelDriveItem *
+new_file_item (const char *path)
+{
+  DuelDriveItem *self = g_object_new (DUEL_TYPE_DRIVE_ITEM, NULL);
+
+  self->kind = DUEL_TARGET_KIND_FILE;
+  self->path = g_strdup (path);
+  self->title = g_path_get_basename (path);
+  self->confirm_name = g_strdup (self->title);
+  self->filesystem = filesystem_of (path);
+  return self;
+}
+
 DuelDriveItem *
 duel_drive_item_new_for_file (const char *path,
                               guint64     size_bytes)
@@ -228,18 +270,35 @@ duel_drive_item_new_for_file (const char *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  self = g_object_new (DUEL_TYPE_DRIVE_ITEM, NULL);
-  self->kind = DUEL_TARGET_KIND_FILE;
-  self->path = g_strdup (path);
-  self->title = g_path_get_basename (path);
-  self->confirm_name = g_strdup (self->title);
-  /* An existing file keeps its size when it is larger than asked. */
-  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size > size_bytes)
+  self = new_file_item (path);
+  /* An existing file is used as it is: its own size, never grown or cut. */
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
     self->size_bytes = st.st_size;
   else
-    self->size_bytes = size_bytes;
+    self->size_bytes = self->create_size = size_bytes;
   update_subtitle (self);
   return self;
+}
+
+DuelDriveItem *
+duel_drive_item_new_for_scratch (const char *path,
+                                 guint64     size_bytes)
+{
+  DuelDriveItem *self;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = new_file_item (path);
+  self->size_bytes = self->create_size = size_bytes;
+  update_subtitle (self);
+  return self;
+}
+
+guint64
+duel_drive_item_get_create_size (DuelDriveItem *self)
+{
+  g_return_val_if_fail (DUEL_IS_DRIVE_ITEM (self), 0);
+  return self->create_size;
 }
 
 DuelTargetKind

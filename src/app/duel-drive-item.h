@@ -17,10 +17,17 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (DuelDriveItem, duel_drive_item, DUEL, DRIVE_ITEM, GObject)
 
 DuelDriveItem  *duel_drive_item_new_for_device      (DuelDevice     *device);
-/* A file target; @size_bytes is what a new file is created with (an existing
- * file keeps its size, or grows to it). */
+/* A file target: an existing file as it is (its own size, never changed
+ * without asking), or a new one that the run creates at @size_bytes. */
 DuelDriveItem  *duel_drive_item_new_for_file        (const char     *path,
                                                      guint64         size_bytes);
+/* The app's own scratch file: created at, and kept to, @size_bytes (the
+ * preference), whatever it holds now. */
+DuelDriveItem  *duel_drive_item_new_for_scratch     (const char     *path,
+                                                     guint64         size_bytes);
+/* What the run may create the file at, or grow it to; 0 keeps it as it is
+ * (an existing file). 0 for devices. */
+guint64         duel_drive_item_get_create_size     (DuelDriveItem  *self);
 
 DuelTargetKind  duel_drive_item_get_kind            (DuelDriveItem  *self);
 const char     *duel_drive_item_get_path            (DuelDriveItem  *self);

@@ -155,10 +155,14 @@ static void
 load_files (DuelDrivesView *self)
 {
   g_autofree char *scratch = scratch_path ();
+  g_autoptr(DuelDriveItem) scratch_item = NULL;
   g_auto(GStrv) paths = NULL;
 
   g_list_store_remove_all (self->files);
-  append_file (self, scratch);
+  scratch_item = duel_drive_item_new_for_scratch (scratch, self->settings != NULL
+                                                           ? g_settings_get_uint64 (self->settings, "file-target-size")
+                                                           : G_GUINT64_CONSTANT (1) << 30);
+  g_list_store_append (self->files, scratch_item);
 
   if (self->settings == NULL)
     return;
@@ -319,8 +323,8 @@ duel_drives_view_choose_file (DuelDrivesView *self)
   g_return_if_fail (DUEL_IS_DRIVES_VIEW (self));
 
   root = gtk_widget_get_root (GTK_WIDGET (self));
-  /* Save mode: the user may name a new file; it is created at the configured size. */
-  chooser = gtk_file_chooser_native_new (_("Add File Target"),
+  /* Save mode: the user names a new file; it is created at the configured size. */
+  chooser = gtk_file_chooser_native_new (_("New File Target"),
                                          GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                          GTK_FILE_CHOOSER_ACTION_SAVE,
                                          _("_Add"), _("_Cancel"));
@@ -329,6 +333,25 @@ duel_drives_view_choose_file (DuelDrivesView *self)
   folder = g_file_new_for_path (g_get_home_dir ());
   gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
 
+  g_signal_connect (chooser, "response", G_CALLBACK (choose_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+void
+duel_drives_view_choose_existing_file (DuelDrivesView *self)
+{
+  GtkFileChooserNative *chooser;
+  GtkRoot *root;
+
+  g_return_if_fail (DUEL_IS_DRIVES_VIEW (self));
+
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  /* Open mode: the file is used as it is; nothing asks to replace it. */
+  chooser = gtk_file_chooser_native_new (_("Use an Existing File"),
+                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         _("_Use"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (choose_response_cb), g_object_ref (self));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

@@ -25,7 +25,10 @@ void           duel_drives_view_set_selected (DuelDrivesView *self,
 /* Enumerates the block devices again (in a worker thread). */
 void           duel_drives_view_refresh      (DuelDrivesView *self);
 /* Asks for a file with a file chooser and adds it. */
+/* A new file the run creates at the preferred size (a Save dialog). */
 void           duel_drives_view_choose_file  (DuelDrivesView *self);
+/* An existing file, used as it is (an Open dialog). */
+void           duel_drives_view_choose_existing_file (DuelDrivesView *self);
 /* Adds (or finds) a file target, remembers it, and selects it. */
 DuelDriveItem *duel_drives_view_add_file     (DuelDrivesView *self,
                                               const char     *path);

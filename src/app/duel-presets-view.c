@@ -380,7 +380,7 @@ start_estimate (DuelPresetsView *self,
       g_autofree char *folder = g_path_get_dirname (duel_drive_item_get_path (self->drive));
 
       g_mkdir_with_parents (folder, 0700);
-      duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, duel_drive_item_get_size_bytes (self->drive));
+      duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, duel_drive_item_get_create_size (self->drive));
     }
   duel_run_estimate_async (run, probe_ms, self->estimate_cancellable, estimate_cb, g_object_ref (self));
 }

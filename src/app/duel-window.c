@@ -711,10 +711,8 @@ start_run (DuelWindow    *self,
   duel_run_set_name (start->task, duel_drive_item_get_title (drive));
   duel_run_set_preset (start->task, preset);
   /* The run opens it with the rules checked again, the consent given here;
-   * a scratch file at the size chosen for it. */
-  duel_run_set_safety (start->task, DUEL_SAFETY_FLAGS_NONE,
-                       duel_drive_item_get_kind (drive) == DUEL_TARGET_KIND_FILE
-                       ? duel_drive_item_get_size_bytes (drive) : 0);
+   * a new file at the size chosen for it, an existing one as it is. */
+  duel_run_set_safety (start->task, DUEL_SAFETY_FLAGS_NONE, duel_drive_item_get_create_size (drive));
 
   /* Every preset writes: the rules first, then the confirmations they ask for. */
   check_run (start);
@@ -956,6 +954,17 @@ add_file_target_activated (GtkWidget  *widget,
 
   adw_view_stack_set_visible_child_name (self->stack, "drives");
   duel_drives_view_choose_file (self->drives_view);
+}
+
+static void
+use_existing_file_activated (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *parameter)
+{
+  DuelWindow *self = DUEL_WINDOW (widget);
+
+  adw_view_stack_set_visible_child_name (self->stack, "drives");
+  duel_drives_view_choose_existing_file (self->drives_view);
 }
 
 static void
@@ -1342,6 +1351,7 @@ duel_window_class_init (DuelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_activated);
   gtk_widget_class_install_action (widget_class, "win.copy-comparison", NULL, copy_comparison_activated);
   gtk_widget_class_install_action (widget_class, "win.add-file-target", NULL, add_file_target_activated);
+  gtk_widget_class_install_action (widget_class, "win.use-existing-file", NULL, use_existing_file_activated);
   gtk_widget_class_install_action (widget_class, "win.start-run", NULL, start_run_activated);
   gtk_widget_class_install_action (widget_class, "win.cancel-run", NULL, cancel_run_activated);
   gtk_widget_class_install_action (widget_class, "win.run-again", NULL, run_again_activated);
