@@ -506,6 +506,100 @@ count_widgets (GtkWidget  *root,
 /* A consistency run whose last interval was cut short: the table says so
  * under the consistency figures, for that drive alone, and the note folds
  * with them. */
+static gboolean
+is_stack_switcher (GtkWidget  *widget,
+                   const char *unused)
+{
+  return GTK_IS_STACK_SWITCHER (widget);
+}
+
+/* Two runs whose timed tests ran for different lengths: the fairness banner
+ * holds one line for that cause (not one per test), at most three lines and
+ * a button for every sentence; Tab walks from that button to the chart tabs
+ * (an expander there used to hold the focus). */
+static void
+test_fairness_banner (void)
+{
+  g_autofree char *longer = g_build_filename (scratch_dir, "Drive Three.json", NULL);
+  g_autoptr(DuelResult) three = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+  GFile *files[2];
+  DuelComparisonView *view;
+  DuelComparison *comparison;
+  DuelWindow *window;
+  GtkWidget *button, *switcher, *focus = NULL;
+  guint n_rows = 0, n_timed = 0;
+  gboolean reached = FALSE;
+  GPtrArray *tests;
+
+  ensure_results ();
+  three = duel_result_load (result_b, &error);
+  g_assert_no_error (error);
+  duel_result_set_name (three, "Drive Three");
+  tests = duel_result_get_tests (three);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+      if (record->workload.runtime_ms > 0)
+        {
+          record->workload.runtime_ms += 5000;
+          n_timed++;
+        }
+    }
+  g_assert_cmpuint (n_timed, >, 3);
+  g_assert_true (duel_result_save (three, longer, &error));
+  g_assert_no_error (error);
+
+  window = new_window ();
+  a = g_file_new_for_path (result_a);
+  b = g_file_new_for_path (longer);
+  files[0] = a;
+  files[1] = b;
+  duel_window_open_files (window, files, 2);
+  duel_app_test_wait (comparison_ready, window, 30, "the comparison of two files");
+  view = duel_window_get_comparison_view (window);
+  comparison = duel_comparison_view_get_comparison (view);
+  g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_warnings (comparison)), >=, n_timed);
+
+  /* One line says it, with a button for every sentence. */
+  g_assert_nonnull (find_label_text (GTK_WIDGET (view), "The run lengths differ on "));
+  button = find_named (GTK_WIDGET (view), "all-fairness-warnings");
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_visible (button));
+  for (GtkWidget *child = gtk_widget_get_first_child (gtk_widget_get_parent (button)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_BOX (child))
+      n_rows++;
+  g_assert_cmpuint (n_rows, <=, 3);
+
+  /* Tab from the button reaches the chart tabs. */
+  switcher = find_widget (GTK_WIDGET (view), is_stack_switcher, NULL);
+  g_assert_nonnull (switcher);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_grab_focus (button));
+  for (guint step = 0; step < 60 && !reached; step++)
+    {
+      /* What Tab does: the next focusable widget, wrapping at the end. */
+      if (!gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD))
+        {
+          gtk_root_set_focus (GTK_ROOT (window), NULL);
+          gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+        }
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      reached = focus != NULL && gtk_widget_is_ancestor (focus, switcher);
+    }
+  g_assert_true (reached);
+
+  /* The button opens every sentence. */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+  g_assert_nonnull (find_label_text (GTK_WIDGET (view), "the run lengths differ ("));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (longer);
+}
+
 static void
 test_partial_interval_note (void)
 {
@@ -1151,6 +1245,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/no-ids-in-window", test_no_ids_in_window);
   g_test_add_func ("/duel/app/custom-test-rows", test_custom_test_rows);
   g_test_add_func ("/duel/app/partial-interval-note", test_partial_interval_note);
+  g_test_add_func ("/duel/app/fairness-banner", test_fairness_banner);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
   g_test_add_func ("/duel/app/measure-fresh-home", test_measure_fresh_home);

@@ -56,6 +56,16 @@ headline_has (DuelComparison *comparison,
   return FALSE;
 }
 
+static gboolean
+has_line_prefix (char      **lines,
+                 const char *prefix)
+{
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return TRUE;
+  return FALSE;
+}
+
 static char *
 reference_path (const char *name)
 {
@@ -190,6 +200,97 @@ test_fairness_warnings (void)
       const char *w = duel_comparison_get_warnings (comparison)[i];
       g_assert_true (g_str_has_prefix (w, "Write saturation: ") || g_str_has_prefix (w, "Performance consistency: "));
       g_assert_null (strstr (w, DUEL_TEST_WSAT_FILL));
+    }
+}
+
+/* Grouped warning lines, on configurations no one chose: for fixed seeds, a
+ * random subset of B's timed tests runs longer and another random subset
+ * uses 8 KiB blocks. The truth is the generator's: one line per cause that
+ * met two tests or more, naming their number; a cause met once keeps its
+ * sentence; no sentence is lost from the full list. */
+static void
+test_warning_lines (void)
+{
+  static const char * const timed[] = {
+    "qos-read-qd1", "qos-write-qd1", "qos-read-qd32", "qos-write-qd32", "qos-mix-qd32",
+    "std-rand-read-qd1", "std-rand-write-qd1", "std-rand-read-qd32", "std-rand-write-qd32",
+  };
+
+  for (guint seed = 1; seed <= 40; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      g_autoptr(DuelResult) a = NULL;
+      g_autoptr(DuelResult) b = NULL;
+      g_autoptr(DuelComparison) comparison = NULL;
+      g_auto(GStrv) lines = NULL;
+      TestDrive da, db;
+      guint n_longer = 0, n_blocks = 0, n_expected = 0;
+      const char * const *warnings;
+
+      test_drive_init (&da, "Alpha SSD", 1.0, 1);
+      test_drive_init (&db, "Beta SSD", 0.8, 2);
+      a = test_make_result (&da);
+      b = test_make_result (&db);
+      for (guint i = 0; i < G_N_ELEMENTS (timed); i++)
+        {
+          DuelTestRecord *record = duel_result_find_test (b, timed[i]);
+
+          g_assert_nonnull (record);
+          if (g_rand_boolean (rand))
+            {
+              record->workload.runtime_ms += 1000 * g_rand_int_range (rand, 1, 60);
+              n_longer++;
+            }
+          if (g_rand_int_range (rand, 0, 4) == 0)
+            {
+              record->workload.block_size = 8192;
+              n_blocks++;
+            }
+        }
+
+      comparison = duel_comparison_new (a, b, NULL);
+      warnings = duel_comparison_get_warnings (comparison);
+      lines = duel_comparison_dup_warning_lines (comparison);
+      g_assert_cmpuint (g_strv_length ((char **) warnings), ==, n_longer + n_blocks);
+
+      if (n_longer >= 2)
+        {
+          g_autofree char *want = g_strdup_printf ("The run lengths differ on %u tests: ", n_longer);
+
+          g_assert_true (has_line_prefix (lines, want));
+          n_expected++;
+        }
+      else
+        n_expected += n_longer;
+      if (n_blocks >= 2)
+        {
+          g_autofree char *want = g_strdup_printf ("The block sizes differ on %u tests: ", n_blocks);
+
+          g_assert_true (has_line_prefix (lines, want));
+          n_expected++;
+        }
+      else
+        n_expected += n_blocks;
+      g_assert_cmpuint (g_strv_length (lines), ==, n_expected);
+      /* A warning alone of its cause is a line as it is. */
+      for (guint i = 0; warnings[i] != NULL; i++)
+        if ((n_longer == 1 && strstr (warnings[i], "run lengths differ") != NULL) ||
+            (n_blocks == 1 && strstr (warnings[i], "block sizes differ") != NULL))
+          g_assert_true (g_strv_contains ((const char * const *) lines, warnings[i]));
+      /* A line names at most three tests, then how many more. */
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (strstr (lines[i], " tests: ") != NULL)
+          {
+            guint n = 0, listed;
+            const char *more = strstr (lines[i], " and ");
+
+            g_assert_cmpint (sscanf (strstr (lines[i], " on ") + 4, "%u", &n), ==, 1);
+            listed = more != NULL ? 3 : n;
+            if (more != NULL)
+              g_assert_nonnull (strstr (lines[i], " more."));
+            g_assert_cmpuint (listed, <=, 3);
+            g_assert_cmpuint (n, >, 1);
+          }
     }
 }
 
@@ -636,6 +737,7 @@ main (int    argc,
   g_test_add_func ("/duel/comparison/rows-and-winners", test_rows_and_winners);
   g_test_add_func ("/duel/comparison/decide", test_decide);
   g_test_add_func ("/duel/comparison/fairness-warnings", test_fairness_warnings);
+  g_test_add_func ("/duel/comparison/warning-lines", test_warning_lines);
   g_test_add_func ("/duel/comparison/single-drive", test_single_drive);
   g_test_add_func ("/duel/comparison/four-drives", test_four_drives);
   g_test_add_func ("/duel/comparison/references", test_references);

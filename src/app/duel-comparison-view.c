@@ -399,13 +399,26 @@ warning_row (const char *text)
   return row;
 }
 
-/* The first warning always shows; the others fold under it, so a long list
- * never pushes the charts off the window. */
+/* How many lines of warnings show before the person opens the rest. */
+#define WARNING_LINES_SHOWN 3
+
+static void
+all_warnings_toggled_cb (GtkToggleButton *button,
+                         GtkRevealer     *revealer)
+{
+  gtk_revealer_set_reveal_child (revealer, gtk_toggle_button_get_active (button));
+}
+
+/* One line per cause, at most three, so the charts keep their height; every
+ * sentence under a plain toggle button (a keyboard walks past it: an
+ * expander here used to keep Tab from reaching the chart tabs). */
 static void
 show_warnings (DuelComparisonView *self)
 {
   const char * const *warnings = self->comparison != NULL ? duel_comparison_get_warnings (self->comparison) : NULL;
+  g_auto(GStrv) lines = self->comparison != NULL ? duel_comparison_dup_warning_lines (self->comparison) : NULL;
   guint n = warnings != NULL ? g_strv_length ((char **) warnings) : 0;
+  guint n_lines = lines != NULL ? g_strv_length (lines) : 0;
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->warnings_box))) != NULL)
@@ -415,26 +428,34 @@ show_warnings (DuelComparisonView *self)
   if (n == 0)
     return;
 
-  gtk_box_append (self->warnings_box, warning_row (warnings[0]));
-  if (n > 1)
+  for (guint i = 0; i < MIN (n_lines, WARNING_LINES_SHOWN); i++)
+    gtk_box_append (self->warnings_box, warning_row (lines[i]));
+  /* More than those lines say: every sentence, on demand. */
+  if (n_lines > WARNING_LINES_SHOWN || n > n_lines)
     {
       g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                             "%u more fairness warning",
-                                                             "%u more fairness warnings", n - 1),
-                                                n - 1);
-      GtkWidget *expander = gtk_expander_new (label);
+                                                             "Show the fairness warning",
+                                                             "Show all %u fairness warnings", n),
+                                                n);
+      GtkWidget *button = gtk_toggle_button_new_with_label (label);
+      GtkWidget *revealer = gtk_revealer_new ();
       GtkWidget *list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
       GtkWidget *scrolled = gtk_scrolled_window_new ();
 
-      gtk_widget_add_css_class (expander, "caption");
-      for (guint i = 1; i < n; i++)
+      gtk_widget_set_name (button, "all-fairness-warnings");
+      gtk_widget_set_halign (button, GTK_ALIGN_START);
+      gtk_widget_add_css_class (button, "flat");
+      gtk_widget_add_css_class (button, "caption");
+      for (guint i = 0; i < n; i++)
         gtk_box_append (GTK_BOX (list), warning_row (warnings[i]));
       gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
       gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
       gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 160);
       gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
-      gtk_expander_set_child (GTK_EXPANDER (expander), scrolled);
-      gtk_box_append (self->warnings_box, expander);
+      gtk_revealer_set_child (GTK_REVEALER (revealer), scrolled);
+      g_signal_connect_object (button, "toggled", G_CALLBACK (all_warnings_toggled_cb), revealer, 0);
+      gtk_box_append (self->warnings_box, button);
+      gtk_box_append (self->warnings_box, revealer);
     }
 }
 

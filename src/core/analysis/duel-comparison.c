@@ -18,6 +18,14 @@
  * interval counters, whose precision is far coarser. */
 #define TIE_EPSILON 1e-9
 
+/* What a fairness warning is about, for grouping: its cause (an untranslated
+ * phrase, N_()) and its test's title; a warning with no cause stands alone. */
+typedef struct
+{
+  const char *cause;
+  const char *title;      /* the comparison's own string, or NULL */
+} WarningOrigin;
+
 struct _DuelComparison
 {
   GObject     parent_instance;
@@ -28,6 +36,7 @@ struct _DuelComparison
   GArray     *rows;        /* DuelComparisonRow */
   GPtrArray  *tests;       /* char*, NULL-terminated */
   GPtrArray  *warnings;    /* char*, NULL-terminated */
+  GArray     *origins;     /* WarningOrigin, one per warning: how they group */
   GHashTable *notes;       /* test name → GPtrArray of char*, NULL-terminated */
   GHashTable *section_titles;   /* test name → its heading, made on first use */
   GArray     *headline;   /* guint: indices of the rows the review leads with */
@@ -74,6 +83,7 @@ duel_comparison_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->tests, g_ptr_array_unref);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->origins, g_array_unref);
   g_clear_pointer (&self->notes, g_hash_table_unref);
   g_clear_pointer (&self->section_titles, g_hash_table_unref);
   g_clear_pointer (&self->headline, g_array_unref);
@@ -96,6 +106,7 @@ duel_comparison_init (DuelComparison *self)
   g_array_set_clear_func (self->rows, row_clear);
   self->tests = g_ptr_array_new_with_free_func (g_free);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->origins = g_array_new (FALSE, FALSE, sizeof (WarningOrigin));
   self->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->section_titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
@@ -1105,11 +1116,37 @@ warn (DuelComparison *self,
       const char     *format,
       ...)
 {
+  WarningOrigin origin = { NULL, NULL };
   va_list args;
 
   va_start (args, format);
   g_ptr_array_add (self->warnings, g_strdup_vprintf (format, args));
   va_end (args);
+  g_array_append_val (self->origins, origin);
+}
+
+/* A warning about one test for one cause: the same causes group into one
+ * line (duel_comparison_dup_warning_lines()). */
+static void warn_about (DuelComparison *self,
+                        const char     *cause,
+                        const char     *title,
+                        const char     *format,
+                        ...) G_GNUC_PRINTF (4, 5);
+
+static void
+warn_about (DuelComparison *self,
+            const char     *cause,
+            const char     *title,
+            const char     *format,
+            ...)
+{
+  WarningOrigin origin = { cause, title };
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (self->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+  g_array_append_val (self->origins, origin);
 }
 
 static double
@@ -1154,50 +1191,61 @@ check_fairness (DuelComparison *self,
   fa = span_fraction (self->results[i], a);
   fb = span_fraction (self->results[j], b);
   if (isfinite (fa) && isfinite (fb) && fabs (fa - fb) > 0.01)
-    warn (self, _("%s: the span covers %.0f %% of %s but %.0f %% of %s."),
+    warn_about (self, N_("The spans differ"), title,
+                _("%s: the span covers %.0f %% of %s but %.0f %% of %s."),
           title, fa * 100, name_a, fb * 100, name_b);
   else if (a->span_length > 0 && b->span_length > 0 && a->span_length != b->span_length &&
            !isfinite (fa) && !isfinite (fb))
-    warn (self, _("%s: the spans differ (%.1f GB on %s, %.1f GB on %s)."),
+    warn_about (self, N_("The spans differ"), title,
+                _("%s: the spans differ (%.1f GB on %s, %.1f GB on %s)."),
           title, a->span_length / 1e9, name_a, b->span_length / 1e9, name_b);
 
   ma = capacity_multiple (a);
   mb = capacity_multiple (b);
   if (isfinite (ma) && isfinite (mb) && fabs (ma - mb) > 0.01 * MAX (ma, mb))
-    warn (self, _("%s: %s wrote %.2g× its span but %s wrote %.2g×."), title, name_a, ma, name_b, mb);
+    warn_about (self, N_("The amounts written differ"), title,
+                _("%s: %s wrote %.2g× its span but %s wrote %.2g×."), title, name_a, ma, name_b, mb);
   else if (isfinite (ma) != isfinite (mb) && !duel_result_is_published (self->results[i]) &&
            !duel_result_is_published (self->results[j]))
-    warn (self, _("%s: one run was bounded by a capacity multiple, the other was not."), title);
+    warn_about (self, N_("The amounts written differ"), title,
+                _("%s: one run was bounded by a capacity multiple, the other was not."), title);
 
   if (a->workload.runtime_ms > 0 && b->workload.runtime_ms > 0 &&
       a->workload.runtime_ms != b->workload.runtime_ms)
-    warn (self, _("%s: the run lengths differ (%.0f s on %s, %.0f s on %s)."),
+    warn_about (self, N_("The run lengths differ"), title,
+                _("%s: the run lengths differ (%.0f s on %s, %.0f s on %s)."),
           title, a->workload.runtime_ms / 1000.0, name_a, b->workload.runtime_ms / 1000.0, name_b);
   else if (a->runtime_ns > 0 && b->runtime_ns > 0 &&
            a->workload.size_multiple == 0 && b->workload.size_multiple == 0 &&
            a->workload.size_bytes == 0 && b->workload.size_bytes == 0 &&
            fabs ((double) a->runtime_ns - (double) b->runtime_ns) > 0.10 * MAX (a->runtime_ns, b->runtime_ns))
-    warn (self, _("%s: the runs lasted %.0f s on %s and %.0f s on %s."),
+    warn_about (self, N_("The run lengths differ"), title,
+                _("%s: the runs lasted %.0f s on %s and %.0f s on %s."),
           title, a->runtime_ns / 1e9, name_a, b->runtime_ns / 1e9, name_b);
 
   if (a->trimmed != b->trimmed && !duel_result_is_published (self->results[i]) &&
       !duel_result_is_published (self->results[j]))
-    warn (self, _("%s: the span was trimmed before the run on %s only."), title, a->trimmed ? name_a : name_b);
+    warn_about (self, N_("The trim before the run differs"), title,
+                _("%s: the span was trimmed before the run on %s only."), title, a->trimmed ? name_a : name_b);
 
   if (a->workload.block_size != b->workload.block_size)
-    warn (self, _("%s: the block sizes differ (%u bytes on %s, %u bytes on %s)."),
+    warn_about (self, N_("The block sizes differ"), title,
+                _("%s: the block sizes differ (%u bytes on %s, %u bytes on %s)."),
           title, a->workload.block_size, name_a, b->workload.block_size, name_b);
 
   if (a->workload.queue_depth != b->workload.queue_depth)
-    warn (self, _("%s: the queue depths differ (%u on %s, %u on %s)."),
+    warn_about (self, N_("The queue depths differ"), title,
+                _("%s: the queue depths differ (%u on %s, %u on %s)."),
           title, a->workload.queue_depth, name_a, b->workload.queue_depth, name_b);
 
   if (a->workload.numjobs != b->workload.numjobs)
-    warn (self, _("%s: the numbers of jobs differ (%u on %s, %u on %s)."),
+    warn_about (self, N_("The numbers of jobs differ"), title,
+                _("%s: the numbers of jobs differ (%u on %s, %u on %s)."),
           title, a->workload.numjobs, name_a, b->workload.numjobs, name_b);
 
   if (a->workload.read_percent != b->workload.read_percent || a->workload.pattern != b->workload.pattern)
-    warn (self, _("%s: the access patterns differ (%s %u %% read on %s, %s %u %% read on %s)."),
+    warn_about (self, N_("The access patterns differ"), title,
+                _("%s: the access patterns differ (%s %u %% read on %s, %s %u %% read on %s)."),
           title, duel_workload_get_rw_name (&a->workload), a->workload.read_percent, name_a,
           duel_workload_get_rw_name (&b->workload), b->workload.read_percent, name_b);
 
@@ -1207,12 +1255,14 @@ check_fairness (DuelComparison *self,
 
     /* The best of five against a single run favours the five. */
     if (passes_a->len != passes_b->len)
-      warn (self, _("%s: the best of %u passes on %s is set against the best of %u on %s."),
+      warn_about (self, N_("The numbers of passes differ"), title,
+                _("%s: the best of %u passes on %s is set against the best of %u on %s."),
             title, passes_a->len, name_a, passes_b->len, name_b);
   }
 
   if (a->status != DUEL_TEST_STATUS_COMPLETE || b->status != DUEL_TEST_STATUS_COMPLETE)
-    warn (self, _("%s: the run on %s did not complete (%s)."), title,
+    warn_about (self, N_("A run did not complete"), title,
+                _("%s: the run on %s did not complete (%s)."), title,
           a->status != DUEL_TEST_STATUS_COMPLETE ? name_a : name_b,
           duel_test_status_describe (a->status != DUEL_TEST_STATUS_COMPLETE ? a->status : b->status));
 }
@@ -1550,6 +1600,79 @@ duel_comparison_get_warnings (DuelComparison *self)
 {
   g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
   return (const char * const *) self->warnings->pdata;
+}
+
+/* How many test titles a grouped line names before "and N more". */
+#define GROUP_TITLES_SHOWN 3
+
+char **
+duel_comparison_dup_warning_lines (DuelComparison *self)
+{
+  g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
+  guint n;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
+
+  n = self->origins->len;
+  for (guint i = 0; i < n; i++)
+    {
+      const WarningOrigin *origin = &g_array_index (self->origins, WarningOrigin, i);
+      g_autoptr(GString) titles = NULL;
+      guint n_tests = 0, first_seen = i;
+      gboolean seen_before = FALSE;
+
+      /* One line per cause, where it first appears. */
+      for (guint k = 0; k < i && origin->cause != NULL; k++)
+        seen_before |= g_strcmp0 (g_array_index (self->origins, WarningOrigin, k).cause, origin->cause) == 0;
+      if (seen_before)
+        continue;
+      if (origin->cause == NULL)
+        {
+          g_strv_builder_add (lines, g_ptr_array_index (self->warnings, i));
+          continue;
+        }
+
+      titles = g_string_new (NULL);
+      for (guint k = first_seen; k < n; k++)
+        {
+          const WarningOrigin *other = &g_array_index (self->origins, WarningOrigin, k);
+          gboolean listed = FALSE;
+
+          if (g_strcmp0 (other->cause, origin->cause) != 0)
+            continue;
+          /* A test met twice (drives C and D against A) counts once. */
+          for (guint m = first_seen; m < k; m++)
+            listed |= g_strcmp0 (g_array_index (self->origins, WarningOrigin, m).cause, origin->cause) == 0 &&
+                      g_strcmp0 (g_array_index (self->origins, WarningOrigin, m).title, other->title) == 0;
+          if (listed)
+            continue;
+          n_tests++;
+          if (n_tests <= GROUP_TITLES_SHOWN)
+            g_string_append_printf (titles, "%s%s", titles->len > 0 ? _(", ") : "", other->title);
+        }
+      if (n_tests == 1)
+        {
+          g_strv_builder_add (lines, g_ptr_array_index (self->warnings, i));
+          continue;
+        }
+      if (n_tests > GROUP_TITLES_SHOWN)
+        {
+          g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s and %u more", "%s and %u more",
+                                                                n_tests - GROUP_TITLES_SHOWN),
+                                                   titles->str, n_tests - GROUP_TITLES_SHOWN);
+
+          g_string_assign (titles, more);
+        }
+      {
+        /* TRANSLATORS: a cause ("The run lengths differ"), how many tests, which ones */
+        g_autofree char *line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s on %u test: %s.",
+                                                              "%s on %u tests: %s.", n_tests),
+                                                 g_dgettext (GETTEXT_PACKAGE, origin->cause), n_tests, titles->str);
+
+        g_strv_builder_add (lines, line);
+      }
+    }
+  return g_strv_builder_end (lines);
 }
 
 const char * const *

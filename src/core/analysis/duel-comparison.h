@@ -134,6 +134,11 @@ char                    *duel_comparison_row_format_rated (const DuelComparisonR
                                                            guint                    drive);
 /* Translated sentences, NULL-terminated; empty when the runs were set up alike. */
 const char * const      *duel_comparison_get_warnings   (DuelComparison  *self);
+/* The warnings for a short display: one line per cause ("The run lengths
+ * differ on 11 tests: Read score, Performance consistency, … and 8 more."),
+ * a warning with no cause, or alone of its cause, as it is; in the order
+ * they were first met. get_warnings() keeps every sentence. */
+char                   **duel_comparison_dup_warning_lines (DuelComparison *self);
 /* What a reader of @test's rows needs to know about how a drive's figures
  * were computed, a translated sentence per drive that has something to say,
  * led by its name when there are several ("Drive B: The last interval
