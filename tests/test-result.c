@@ -1603,6 +1603,10 @@ test_what_is_wrong (void)
     { "12", "holds an integer" },
     { "nul", "not valid JSON" },
     { "word", "not valid JSON" },
+    /* Plain text and a web page: not JSON, not "more than one value". */
+    { "These are my notes about the drive.\n", "not valid JSON" },
+    { "<!DOCTYPE html>\n<html></html>", "not valid JSON" },
+    { "nullify this", "not valid JSON" },
     { "null null", "more than one JSON value" },
     { "{} {}", "more than one JSON value" },
     { "{} x", "more than one JSON value" },

@@ -128,6 +128,26 @@ hex4 (const char *data,
   return value;
 }
 
+/* Whether @data begins as a JSON value does: an object, an array, a
+ * string, a number, or true, false or null as a whole word. */
+static gboolean
+starts_json_value (const char *data,
+                   gsize       length)
+{
+  static const char * const words[] = { "true", "false", "null" };
+
+  if (strchr ("{[\"-0123456789", data[0]) != NULL)
+    return TRUE;
+  for (guint w = 0; w < G_N_ELEMENTS (words); w++)
+    {
+      gsize n = strlen (words[w]);
+
+      if (length >= n && strncmp (data, words[w], n) == 0 && (length == n || !g_ascii_isalnum (data[n])))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* What json-glib 1.6 gets wrong on hostile input, checked on the raw text:
  * nesting deep enough to overflow its recursive descent, and integers
  * outside int64, which it wraps around without an error. */
@@ -177,6 +197,11 @@ duel_json_prescan (const char  *data,
           continue;
         }
 
+      /* Text that does not begin as JSON does (a note, a web page) is the
+       * parser's to refuse as "not valid JSON", not more than one value
+       * word by word. */
+      if (depth == 0 && top_level_values == 0 && !g_ascii_isspace (c) && !starts_json_value (data + i, length - i))
+        return TRUE;
       /* json-glib 1.6 leaks what it parsed when more follows the first
        * value: allow exactly one value at the top level. */
       if (depth == 0 && !g_ascii_isspace (c) && ++top_level_values > 1)
