@@ -600,6 +600,65 @@ test_fairness_banner (void)
   g_unlink (longer);
 }
 
+static gboolean
+is_drop_down (GtkWidget  *widget,
+              const char *unused)
+{
+  return GTK_IS_DROP_DOWN (widget);
+}
+
+static gboolean
+is_drive_choice (GtkWidget  *widget,
+                 const char *unused)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), "drive-choice") == 0 && gtk_widget_get_mapped (widget);
+}
+
+static gboolean
+drive_choices_shown (gpointer user_data)
+{
+  return find_widget (GTK_WIDGET (user_data), is_drive_choice, NULL) != NULL;
+}
+
+/* A drive picker's list is as wide as the names in it, whatever the width
+ * of its button: each row's title as wide as the same text set alone. */
+static void
+test_picker_list_width (void)
+{
+  DuelWindow *window = window_with_two_files ();
+  DuelComparisonView *view = duel_window_get_comparison_view (window);
+  GtkWidget *dropdown = find_widget (GTK_WIDGET (view), is_drop_down, NULL);
+  guint n_rows = 0;
+
+  g_assert_nonnull (dropdown);
+  /* Narrow, as the C and D pickers are beside A and B. */
+  gtk_widget_set_size_request (dropdown, 80, -1);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  g_signal_emit_by_name (dropdown, "activate");
+  duel_app_test_wait (drive_choices_shown, dropdown, 10, "the picker's list");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+
+  for (GtkWidget *row = find_widget (dropdown, is_drive_choice, NULL); row != NULL;
+       row = gtk_widget_get_next_sibling (gtk_widget_get_parent (row)) != NULL
+             ? gtk_widget_get_first_child (gtk_widget_get_next_sibling (gtk_widget_get_parent (row))) : NULL)
+    {
+      GtkWidget *title = gtk_widget_get_first_child (row);
+      g_autoptr(GtkWidget) alone = g_object_ref_sink (gtk_label_new (gtk_label_get_text (GTK_LABEL (title))));
+      int natural = 0;
+
+      if (!GTK_IS_LABEL (title))
+        break;
+      gtk_widget_measure (alone, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_test_message ("%s: %d px shown, %d px alone", gtk_label_get_text (GTK_LABEL (title)),
+                      gtk_widget_get_width (title), natural);
+      g_assert_cmpint (gtk_widget_get_width (title), >=, natural);
+      n_rows++;
+    }
+  g_assert_cmpuint (n_rows, >=, 2);
+  gtk_widget_set_size_request (dropdown, -1, -1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_partial_interval_note (void)
 {
@@ -1246,6 +1305,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/custom-test-rows", test_custom_test_rows);
   g_test_add_func ("/duel/app/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/app/fairness-banner", test_fairness_banner);
+  g_test_add_func ("/duel/app/picker-list-width", test_picker_list_width);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
   g_test_add_func ("/duel/app/measure-fresh-home", test_measure_fresh_home);

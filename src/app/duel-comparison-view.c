@@ -601,7 +601,13 @@ setup_item_cb (GtkSignalListItemFactory *factory,
     {
       GtkWidget *subtitle = gtk_label_new (NULL);
 
+      /* The list is as wide as its names, not as the narrow button that
+       * opens it: "Falcon 750" and "Falcon 750 Pro" must read apart. */
+      gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_NONE);
+      gtk_widget_set_name (box, "drive-choice");
       gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+      gtk_label_set_width_chars (GTK_LABEL (subtitle), 32);
+      gtk_label_set_max_width_chars (GTK_LABEL (subtitle), 48);
       gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
       gtk_widget_add_css_class (subtitle, "caption");
       gtk_widget_add_css_class (subtitle, "dim-label");
@@ -634,6 +640,8 @@ bind_item_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_text (GTK_LABEL (title), detailed ? duel_result_item_get_title (item)
                                                   : duel_result_item_get_label (item));
+  /* The button may cut the name short: its whole name on hover. */
+  gtk_widget_set_tooltip_text (box, duel_result_item_get_label (item));
   if (detailed)
     {
       GtkWidget *subtitle = gtk_widget_get_next_sibling (title);
