@@ -753,7 +753,15 @@ run_loop (Engine       *engine,
 
       now = _duel_engine_now_ns ();
       if (!engine->stopping && runtime_end != 0 && now >= runtime_end)
-        engine->stopping = TRUE;
+        {
+          /* An interval that ended before the runtime did is whole, even
+           * when the thread woke only after both (a host busy for more than
+           * the gap between them): its row, then the open one takes the
+           * drain as always. */
+          if (now >= engine->interval_end)
+            close_intervals (engine, runtime_end - 1);
+          engine->stopping = TRUE;
+        }
       if (!engine->stopping && now >= engine->interval_end)
         close_intervals (engine, now);
 
