@@ -659,6 +659,50 @@ test_picker_list_width (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Published figures alone on the Compare page (the first start): a note
+ * says so and leads to the Drives page; a result of one's own beside them
+ * and the note is gone. */
+static void
+test_reference_note (void)
+{
+  DuelWindow *window = window_with_two_files ();
+  DuelComparisonView *view = duel_window_get_comparison_view (window);
+  GtkWidget *dropdown = find_widget (GTK_WIDGET (view), is_drop_down, NULL);
+  g_autoptr(DuelResultItem) own = g_object_ref (duel_comparison_view_get_item (view, 0));
+  GListModel *choices = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+  DuelResultItem *references[2] = { NULL, NULL };
+  GtkWidget *label, *note, *button;
+  guint n_references = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (choices) && n_references < 2; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (choices, i);
+
+      if (DUEL_IS_RESULT_ITEM (item) &&
+          duel_result_item_get_origin (DUEL_RESULT_ITEM (item)) == DUEL_RESULT_ORIGIN_REFERENCE)
+        references[n_references++] = DUEL_RESULT_ITEM (item);
+    }
+  g_assert_cmpuint (n_references, ==, 2);
+
+  label = find_label_text (GTK_WIDGET (view), "published figures");
+  g_assert_nonnull (label);
+  note = gtk_widget_get_parent (label);
+  /* Two results of one's own: no note. */
+  g_assert_false (gtk_widget_get_visible (note));
+
+  duel_comparison_view_set_item (view, 0, references[0]);
+  duel_comparison_view_set_item (view, 1, references[1]);
+  g_assert_true (gtk_widget_get_visible (note));
+  button = gtk_widget_get_last_child (note);
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpstr (duel_window_get_page (window), ==, "drives");
+
+  duel_comparison_view_set_item (view, 1, own);
+  g_assert_false (gtk_widget_get_visible (note));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_partial_interval_note (void)
 {
@@ -1306,6 +1350,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/app/fairness-banner", test_fairness_banner);
   g_test_add_func ("/duel/app/picker-list-width", test_picker_list_width);
+  g_test_add_func ("/duel/app/reference-note", test_reference_note);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
   g_test_add_func ("/duel/app/measure-fresh-home", test_measure_fresh_home);

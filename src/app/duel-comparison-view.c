@@ -38,6 +38,7 @@ struct _DuelComparisonView
   GtkStack        *stack;
   AdwStatusPage   *empty_page;
   GtkBox          *warnings_box;
+  GtkWidget       *reference_note;   /* shown while only published figures are compared */
   GtkStackSwitcher *switcher;
   GtkStack        *charts_stack;
 };
@@ -523,6 +524,15 @@ rebuild (DuelComparisonView *self)
     gtk_stack_set_visible_child_full (self->charts_stack, visible, GTK_STACK_TRANSITION_TYPE_NONE);
 
   show_warnings (self);
+  /* The first start shows the review's drives: say so, and where to go. */
+  {
+    gboolean only_references = TRUE;
+
+    for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+      if (self->items[d] != NULL && duel_result_item_get_origin (self->items[d]) != DUEL_RESULT_ORIGIN_REFERENCE)
+        only_references = FALSE;
+    gtk_widget_set_visible (self->reference_note, only_references);
+  }
   gtk_stack_set_visible_child_name (self->stack, "compare");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARISON]);
 }
@@ -896,6 +906,7 @@ duel_comparison_view_class_init (DuelComparisonViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, stack);
   gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, empty_page);
   gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, warnings_box);
+  gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, reference_note);
   gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, switcher);
   gtk_widget_class_bind_template_child (widget_class, DuelComparisonView, charts_stack);
 }
