@@ -1255,7 +1255,8 @@ test_fits_and_guess (void)
 }
 
 /* How a figure reads in a table: counts with their word, in the plural
- * they take; the steady-state verdict as yes or no. */
+ * they take; the steady-state verdict as yes or no; latencies in the unit
+ * that keeps them short. */
 static void
 test_figure_format (void)
 {
@@ -1269,6 +1270,11 @@ test_figure_format (void)
     { "ss_steady", 0, "no" },
     { "write_iops_mean", 12345.4, "12345 IOPS" },
     { "ss_rounds", NAN, "n/a" },
+    /* Latencies in µs below 10 ms, in ms from there. */
+    { "qos_read_qd1_p99_99_us", 85.25, "85.2 µs" },
+    { "qos_read_qd1_p99_99_us", 9999.94, "9999.9 µs" },
+    { "qos_write_qd32_p99_99_us", 10000, "10.0 ms" },
+    { "qos_write_qd32_p99_99_us", 111673.3, "111.7 ms" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

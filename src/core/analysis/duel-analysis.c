@@ -747,6 +747,9 @@ duel_figure_format (const char *key,
     return with_unit (value, 3, "GB");
   if (strcmp (unit, "%") == 0)
     return with_unit (value, 1, "%");
+  /* Latencies: µs up to 10 ms, then ms ("111.7 ms", not "111,673.3 µs"). */
+  if (strcmp (unit, "us") == 0 && fabs (value) >= 10000)
+    return with_unit (value / 1000, 1, "ms");
   if (strcmp (unit, "us") == 0)
     return with_unit (value, 1, "µs");
   if (strcmp (unit, "ratio") == 0)
