@@ -73,6 +73,7 @@ typedef struct
   guint depth;
   char *root;
   guint elements;
+  guint texts;      /* <text> elements: none, the export dialog says so */
 } SvgState;
 
 static void
@@ -89,6 +90,8 @@ svg_start (GMarkupParseContext  *context,
     state->root = g_strdup (element);
   state->depth++;
   state->elements++;
+  if (g_strcmp0 (element, "text") == 0)
+    state->texts++;
 }
 
 static void
@@ -118,6 +121,8 @@ check_svg (const char *path)
   g_assert_no_error (error);
   g_assert_cmpstr (state.root, ==, "svg");
   g_assert_cmpuint (state.elements, >, 50);
+  /* Cairo draws the text as glyph outlines, as the export dialog tells. */
+  g_assert_cmpuint (state.texts, ==, 0);
   g_free (state.root);
 }
 
