@@ -1112,17 +1112,35 @@ warn (DuelComparison *self,
       ...) G_GNUC_PRINTF (2, 3);
 
 static void
+add_warning (DuelComparison *self,
+             const char     *cause,
+             const char     *title,
+             const char     *format,
+             va_list         args) G_GNUC_PRINTF (4, 0);
+
+static void
+add_warning (DuelComparison *self,
+             const char     *cause,
+             const char     *title,
+             const char     *format,
+             va_list         args)
+{
+  WarningOrigin origin = { cause, title };
+
+  g_ptr_array_add (self->warnings, g_strdup_vprintf (format, args));
+  g_array_append_val (self->origins, origin);
+}
+
+static void
 warn (DuelComparison *self,
       const char     *format,
       ...)
 {
-  WarningOrigin origin = { NULL, NULL };
   va_list args;
 
   va_start (args, format);
-  g_ptr_array_add (self->warnings, g_strdup_vprintf (format, args));
+  add_warning (self, NULL, NULL, format, args);
   va_end (args);
-  g_array_append_val (self->origins, origin);
 }
 
 /* A warning about one test for one cause: the same causes group into one
@@ -1140,13 +1158,11 @@ warn_about (DuelComparison *self,
             const char     *format,
             ...)
 {
-  WarningOrigin origin = { cause, title };
   va_list args;
 
   va_start (args, format);
-  g_ptr_array_add (self->warnings, g_strdup_vprintf (format, args));
+  add_warning (self, cause, title, format, args);
   va_end (args);
-  g_array_append_val (self->origins, origin);
 }
 
 static double
