@@ -620,6 +620,12 @@ drive_choices_shown (gpointer user_data)
   return find_widget (GTK_WIDGET (user_data), is_drive_choice, NULL) != NULL;
 }
 
+static gboolean
+drive_choices_hidden (gpointer user_data)
+{
+  return !drive_choices_shown (user_data);
+}
+
 /* A drive picker's list is as wide as the names in it, whatever the width
  * of its button: each row's title as wide as the same text set alone. */
 static void
@@ -628,6 +634,7 @@ test_picker_list_width (void)
   DuelWindow *window = window_with_two_files ();
   DuelComparisonView *view = duel_window_get_comparison_view (window);
   GtkWidget *dropdown = find_widget (GTK_WIDGET (view), is_drop_down, NULL);
+  GtkWidget *popover;
   guint n_rows = 0;
 
   g_assert_nonnull (dropdown);
@@ -655,8 +662,17 @@ test_picker_list_width (void)
       n_rows++;
     }
   g_assert_cmpuint (n_rows, >=, 2);
+
+  /* Closed before its window goes, as a person closes it: a popover left
+   * open over a destroyed window takes GDK down with it (GTK 4.8). */
+  popover = gtk_widget_get_ancestor (find_widget (dropdown, is_drive_choice, NULL), GTK_TYPE_POPOVER);
+  g_assert_nonnull (popover);
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  duel_app_test_wait (drive_choices_hidden, dropdown, 10, "the picker's list to close");
+  duel_app_test_spin (200);
   gtk_widget_set_size_request (dropdown, -1, -1);
   gtk_window_destroy (GTK_WINDOW (window));
+  duel_app_test_spin (200);
 }
 
 /* Published figures alone on the Compare page (the first start): a note
