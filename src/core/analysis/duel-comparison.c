@@ -1621,72 +1621,85 @@ duel_comparison_get_warnings (DuelComparison *self)
 /* How many test titles a grouped line names before "and N more". */
 #define GROUP_TITLES_SHOWN 3
 
+/* The warnings of one cause (or one warning with none): where it was first
+ * met, and its tests, once each. */
+typedef struct
+{
+  guint       first;
+  GPtrArray  *titles;     /* const char*, the comparison's own strings */
+} WarningGroup;
+
+static void
+warning_group_free (WarningGroup *group)
+{
+  g_ptr_array_unref (group->titles);
+  g_free (group);
+}
+
+/* One cause's line: its sentence when it concerns one test, else the cause,
+ * how many tests and which. */
+static char *
+group_line (DuelComparison     *self,
+            const WarningGroup *group)
+{
+  const char *cause = g_array_index (self->origins, WarningOrigin, group->first).cause;
+  guint n_tests = group->titles->len;
+  g_autoptr(GString) titles = g_string_new (NULL);
+
+  if (n_tests == 1)
+    return g_strdup (g_ptr_array_index (self->warnings, group->first));
+  for (guint t = 0; t < MIN (n_tests, GROUP_TITLES_SHOWN); t++)
+    g_string_append_printf (titles, "%s%s", t > 0 ? _(", ") : "", (const char *) g_ptr_array_index (group->titles, t));
+  if (n_tests > GROUP_TITLES_SHOWN)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s and %u more", "%s and %u more",
+                                                            n_tests - GROUP_TITLES_SHOWN),
+                                               titles->str, n_tests - GROUP_TITLES_SHOWN);
+
+      g_string_assign (titles, more);
+    }
+  /* TRANSLATORS: a cause ("The run lengths differ"), how many tests, which ones */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s on %u test: %s.", "%s on %u tests: %s.", n_tests),
+                          g_dgettext (GETTEXT_PACKAGE, cause), n_tests, titles->str);
+}
+
 char **
 duel_comparison_dup_warning_lines (DuelComparison *self)
 {
   g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
-  guint n;
+  g_autoptr(GHashTable) by_cause = NULL;  /* cause → its group in @groups */
+  g_autoptr(GPtrArray) groups = NULL;     /* WarningGroup, in the order met */
 
   g_return_val_if_fail (DUEL_IS_COMPARISON (self), NULL);
 
-  n = self->origins->len;
-  for (guint i = 0; i < n; i++)
+  by_cause = g_hash_table_new (g_str_hash, g_str_equal);
+  groups = g_ptr_array_new_with_free_func ((GDestroyNotify) warning_group_free);
+  /* One line per cause, where it is first met; a test met twice for it
+   * (drives C and D against A) counts once. A warning with no cause is a
+   * group of its own. */
+  for (guint i = 0; i < self->origins->len; i++)
     {
       const WarningOrigin *origin = &g_array_index (self->origins, WarningOrigin, i);
-      g_autoptr(GString) titles = NULL;
-      guint n_tests = 0, first_seen = i;
-      gboolean seen_before = FALSE;
+      WarningGroup *group = origin->cause != NULL ? g_hash_table_lookup (by_cause, origin->cause) : NULL;
 
-      /* One line per cause, where it first appears. */
-      for (guint k = 0; k < i && origin->cause != NULL; k++)
-        seen_before |= g_strcmp0 (g_array_index (self->origins, WarningOrigin, k).cause, origin->cause) == 0;
-      if (seen_before)
-        continue;
-      if (origin->cause == NULL)
+      if (group == NULL)
         {
-          g_strv_builder_add (lines, g_ptr_array_index (self->warnings, i));
-          continue;
+          group = g_new0 (WarningGroup, 1);
+          group->first = i;
+          group->titles = g_ptr_array_new ();
+          g_ptr_array_add (groups, group);
+          if (origin->cause != NULL)
+            g_hash_table_insert (by_cause, (gpointer) origin->cause, group);
         }
+      if (!g_ptr_array_find_with_equal_func (group->titles, origin->title, g_str_equal, NULL))
+        g_ptr_array_add (group->titles, (gpointer) origin->title);
+    }
 
-      titles = g_string_new (NULL);
-      for (guint k = first_seen; k < n; k++)
-        {
-          const WarningOrigin *other = &g_array_index (self->origins, WarningOrigin, k);
-          gboolean listed = FALSE;
+  for (guint k = 0; k < groups->len; k++)
+    {
+      g_autofree char *line = group_line (self, g_ptr_array_index (groups, k));
 
-          if (g_strcmp0 (other->cause, origin->cause) != 0)
-            continue;
-          /* A test met twice (drives C and D against A) counts once. */
-          for (guint m = first_seen; m < k; m++)
-            listed |= g_strcmp0 (g_array_index (self->origins, WarningOrigin, m).cause, origin->cause) == 0 &&
-                      g_strcmp0 (g_array_index (self->origins, WarningOrigin, m).title, other->title) == 0;
-          if (listed)
-            continue;
-          n_tests++;
-          if (n_tests <= GROUP_TITLES_SHOWN)
-            g_string_append_printf (titles, "%s%s", titles->len > 0 ? _(", ") : "", other->title);
-        }
-      if (n_tests == 1)
-        {
-          g_strv_builder_add (lines, g_ptr_array_index (self->warnings, i));
-          continue;
-        }
-      if (n_tests > GROUP_TITLES_SHOWN)
-        {
-          g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s and %u more", "%s and %u more",
-                                                                n_tests - GROUP_TITLES_SHOWN),
-                                                   titles->str, n_tests - GROUP_TITLES_SHOWN);
-
-          g_string_assign (titles, more);
-        }
-      {
-        /* TRANSLATORS: a cause ("The run lengths differ"), how many tests, which ones */
-        g_autofree char *line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s on %u test: %s.",
-                                                              "%s on %u tests: %s.", n_tests),
-                                                 g_dgettext (GETTEXT_PACKAGE, origin->cause), n_tests, titles->str);
-
-        g_strv_builder_add (lines, line);
-      }
+      g_strv_builder_add (lines, line);
     }
   return g_strv_builder_end (lines);
 }
