@@ -301,6 +301,19 @@ duel_drive_item_get_create_size (DuelDriveItem *self)
   return self->create_size;
 }
 
+void
+duel_drive_item_make_folder (DuelDriveItem *self)
+{
+  g_autofree char *folder = NULL;
+
+  g_return_if_fail (DUEL_IS_DRIVE_ITEM (self));
+
+  if (self->kind != DUEL_TARGET_KIND_FILE)
+    return;
+  folder = g_path_get_dirname (self->path);
+  g_mkdir_with_parents (folder, 0700);
+}
+
 DuelTargetKind
 duel_drive_item_get_kind (DuelDriveItem *self)
 {

@@ -28,6 +28,10 @@ DuelDriveItem  *duel_drive_item_new_for_scratch     (const char     *path,
 /* What the run may create the file at, or grow it to; 0 keeps it as it is
  * (an existing file). 0 for devices. */
 guint64         duel_drive_item_get_create_size     (DuelDriveItem  *self);
+/* Makes a file target's folder before anything writes there (the scratch
+ * file's, in the cache, may not exist yet; a failure shows when the file is
+ * opened). Nothing for a device. */
+void            duel_drive_item_make_folder         (DuelDriveItem  *self);
 
 DuelTargetKind  duel_drive_item_get_kind            (DuelDriveItem  *self);
 const char     *duel_drive_item_get_path            (DuelDriveItem  *self);

@@ -139,13 +139,19 @@ find_file (DuelDrivesView *self,
   return NULL;
 }
 
+/* The size a new file target is made at (Preferences). */
+static guint64
+new_file_size (DuelDrivesView *self)
+{
+  return self->settings != NULL ? g_settings_get_uint64 (self->settings, "file-target-size")
+                                : G_GUINT64_CONSTANT (1) << 30;
+}
+
 static DuelDriveItem *
 append_file (DuelDrivesView *self,
              const char     *path)
 {
-  guint64 size = self->settings != NULL ? g_settings_get_uint64 (self->settings, "file-target-size")
-                                        : G_GUINT64_CONSTANT (1) << 30;
-  g_autoptr(DuelDriveItem) item = duel_drive_item_new_for_file (path, size);
+  g_autoptr(DuelDriveItem) item = duel_drive_item_new_for_file (path, new_file_size (self));
 
   g_list_store_append (self->files, item);
   return item;
@@ -159,9 +165,7 @@ load_files (DuelDrivesView *self)
   g_auto(GStrv) paths = NULL;
 
   g_list_store_remove_all (self->files);
-  scratch_item = duel_drive_item_new_for_scratch (scratch, self->settings != NULL
-                                                           ? g_settings_get_uint64 (self->settings, "file-target-size")
-                                                           : G_GUINT64_CONSTANT (1) << 30);
+  scratch_item = duel_drive_item_new_for_scratch (scratch, new_file_size (self));
   g_list_store_append (self->files, scratch_item);
 
   if (self->settings == NULL)

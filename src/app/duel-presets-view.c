@@ -285,13 +285,12 @@ estimate_cb (GObject      *object,
              gpointer      user_data)
 {
   g_autoptr(DuelPresetsView) self = user_data;
-  DuelPresetEstimate estimate_data;
-  DuelPresetEstimate *estimate = &estimate_data;
+  DuelPresetEstimate estimate;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   gboolean ok;
 
-  ok = duel_run_estimate_finish (DUEL_RUN (object), result, estimate, &error);
+  ok = duel_run_estimate_finish (DUEL_RUN (object), result, &estimate, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
@@ -313,23 +312,23 @@ estimate_cb (GObject      *object,
       return;
     }
 
-  if (estimate->fill_bytes > 0 && isfinite (estimate->probe_write_iops))
+  if (estimate.fill_bytes > 0 && isfinite (estimate.probe_write_iops))
     {
-      g_autofree char *total = format_duration (estimate->total_seconds);
-      g_autofree char *fill = g_format_size (estimate->fill_bytes);
-      g_autofree char *fill_time = format_duration (estimate->fill_seconds);
+      g_autofree char *total = format_duration (estimate.total_seconds);
+      g_autofree char *fill = g_format_size (estimate.fill_bytes);
+      g_autofree char *fill_time = format_duration (estimate.fill_seconds);
       /* Grouped as the charts group it, in every locale. */
-      g_autofree char *iops = duel_number_format_full (estimate->probe_write_iops, 0, ",");
+      g_autofree char *iops = duel_number_format_full (estimate.probe_write_iops, 0, ",");
 
       /* Translators: %s are a duration, a size, the probe's IOPS ("53,359") and a duration */
       text = g_strdup_printf (_("At least %s: writing %s at %s IOPS takes %s, and a drive "
                                 "slows down as it fills."),
                               total, fill, iops, fill_time);
     }
-  else if (estimate->fill_bytes > 0)
+  else if (estimate.fill_bytes > 0)
     {
-      g_autofree char *timed = format_duration (estimate->timed_seconds);
-      g_autofree char *fill = g_format_size (estimate->fill_bytes);
+      g_autofree char *timed = format_duration (estimate.timed_seconds);
+      g_autofree char *fill = g_format_size (estimate.fill_bytes);
 
       /* Translators: %s are a size and a duration */
       text = g_strdup_printf (_("Writing %s, at the drive’s own pace, plus %s of timed tests. "
@@ -338,7 +337,7 @@ estimate_cb (GObject      *object,
     }
   else
     {
-      g_autofree char *total = format_duration (estimate->total_seconds);
+      g_autofree char *total = format_duration (estimate.total_seconds);
       /* Translators: %s is a duration */
       text = g_strdup_printf (_("About %s."), total);
     }
@@ -372,14 +371,11 @@ start_estimate (DuelPresetsView *self,
   self->estimate_cancellable = g_cancellable_new ();
   run = duel_run_new (duel_drive_item_get_path (self->drive));
   duel_run_set_preset (run, preset);
-  /* The probe writes a file target as the run would: at its size, made in
-   * a folder made as the run's start makes it (the scratch file's, in the
-   * cache, may not exist yet; a failure shows in the open). */
+  /* The probe writes a file target as the run would: at its size, in its
+   * folder made as the run's start makes it. */
   if (probe_ms > 0)
     {
-      g_autofree char *folder = g_path_get_dirname (duel_drive_item_get_path (self->drive));
-
-      g_mkdir_with_parents (folder, 0700);
+      duel_drive_item_make_folder (self->drive);
       duel_run_set_safety (run, DUEL_SAFETY_FLAGS_NONE, duel_drive_item_get_create_size (self->drive));
     }
   duel_run_estimate_async (run, probe_ms, self->estimate_cancellable, estimate_cb, g_object_ref (self));

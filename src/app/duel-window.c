@@ -697,13 +697,7 @@ start_run (DuelWindow    *self,
 {
   StartRun *start;
 
-  /* The scratch file's folder in the cache may not exist yet. */
-  if (duel_drive_item_get_kind (drive) == DUEL_TARGET_KIND_FILE)
-    {
-      g_autofree char *folder = g_path_get_dirname (duel_drive_item_get_path (drive));
-      g_mkdir_with_parents (folder, 0700);
-    }
-
+  duel_drive_item_make_folder (drive);
   start = g_new0 (StartRun, 1);
   start->self = g_object_ref (self);
   start->drive = g_object_ref (drive);

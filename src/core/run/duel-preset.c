@@ -898,21 +898,29 @@ set_record_details (DuelPreset           *self,
     }
 }
 
-/* The record of step @index: a new one, or the one duel_preset_begin()
- * already put in the result. */
+/* A new record of @step, in @result. */
+static DuelTestRecord *
+add_step_record (DuelPreset           *self,
+                 DuelResult           *result,
+                 const DuelPresetStep *step)
+{
+  DuelTestRecord *record = duel_test_record_new (step->name, &step->workload);
+
+  record->preset = g_strdup (duel_preset_get_name (self));
+  duel_result_add_test (result, record);
+  return record;
+}
+
+/* The record of @step: the one duel_preset_begin() already put in the
+ * result, or a new one. */
 static DuelTestRecord *
 take_step_record (DuelPreset           *self,
                   DuelResult           *result,
                   const DuelPresetStep *step)
 {
-  DuelTestRecord *record;
-
   if (self->first_record != NULL && g_strcmp0 (self->first_record->name, step->name) == 0)
     return g_steal_pointer (&self->first_record);
-  record = duel_test_record_new (step->name, &step->workload);
-  record->preset = g_strdup (duel_preset_get_name (self));
-  duel_result_add_test (result, record);
-  return record;
+  return add_step_record (self, result, step);
 }
 
 void
@@ -930,9 +938,7 @@ duel_preset_begin (DuelPreset *self,
   step = &g_array_index (self->steps, DuelPresetStep, 0);
   if (step->kind != DUEL_PRESET_STEP_TEST)
     return;
-  self->first_record = duel_test_record_new (step->name, &step->workload);
-  self->first_record->preset = g_strdup (duel_preset_get_name (self));
-  duel_result_add_test (result, self->first_record);
+  self->first_record = add_step_record (self, result, step);
 }
 
 gboolean
