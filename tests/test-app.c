@@ -1241,7 +1241,7 @@ estimate_measured (gpointer user_data)
 static gboolean
 toast_shows_parse_error (gpointer user_data)
 {
-  return find_label_text (user_data, "<data>:") != NULL;
+  return find_label_text (user_data, "<1>.json") != NULL;
 }
 
 static gboolean
@@ -1250,25 +1250,62 @@ toast_names_other (gpointer user_data)
   return find_label_text (user_data, "other.json") != NULL;
 }
 
-/* A truncated result opened in the app: the toast says what the loader
- * said, "<data>:1:…" and all, as text (a toast's title is markup, and the
- * error used to read as a broken tag: an empty black toast). */
+static GtkWidget *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (top))
+        return GTK_WIDGET (top);
+    }
+  return NULL;
+}
+
+static gboolean
+details_dialog_shown (gpointer user_data)
+{
+  return find_message_dialog () != NULL;
+}
+
+/* A truncated result opened in the app: the toast says where the text
+ * breaks in words of its own (json-glib's English "<data>:1:42: Parse
+ * error: …" is not for people), the file name shows as it is (a toast's
+ * title is markup: "<1>" used to read as a broken tag, an empty black
+ * toast), and a message longer than a toast's line is whole behind its
+ * Details button. */
 static void
 test_bad_file_toast (void)
 {
   DuelWindow *window = new_window ();
   g_autofree char *dir = duel_app_test_make_dir ();
-  g_autofree char *path = g_build_filename (dir, "cut.json", NULL);
+  g_autofree char *path = g_build_filename (dir, "cut<1>.json", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   GtkWidget *label;
+  GtkWidget *dialog;
+  const char *text;
 
   g_assert_true (g_file_set_contents (path, "{\"format\": \"driveduel-result\", \"tests\": [", -1, NULL));
   duel_window_open_files (window, &file, 1);
   duel_app_test_wait (toast_shows_parse_error, window, 30, "the toast");
-  label = find_label_text (GTK_WIDGET (window), "<data>:");
-  g_test_message ("%s", gtk_label_get_text (GTK_LABEL (label)));
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "cut.json"));
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "not valid JSON"));
+  label = find_label_text (GTK_WIDGET (window), "<1>.json");
+  text = gtk_label_get_text (GTK_LABEL (label));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "not valid JSON"));
+  g_assert_nonnull (strstr (text, "line 1, column"));
+  g_assert_null (strstr (text, "<data>"));
+  g_assert_null (strstr (text, "Parse error"));
+
+  /* The whole message, behind the toast's button. */
+  g_assert_nonnull (find_labelled (GTK_WIDGET (window), GTK_TYPE_BUTTON, "_Details"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-details", "s", text);
+  duel_app_test_wait (details_dialog_shown, window, 30, "the details");
+  dialog = find_message_dialog ();
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, text);
+  gtk_window_destroy (GTK_WINDOW (dialog));
 
   /* Two bad files: a message each, the second once the first has gone. */
   {
@@ -1281,6 +1318,52 @@ test_bad_file_toast (void)
     duel_app_test_wait (toast_names_other, window, 40, "the second file's toast");
     g_unlink (other);
   }
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static gboolean
+opening_toast_gone (gpointer user_data)
+{
+  return find_label_text (user_data, "Opening ") == NULL &&
+         duel_comparison_view_get_item (duel_window_get_comparison_view (user_data), 0) != NULL;
+}
+
+/* A result file of 40 MB (a measured result and white space after it, as
+ * JSON allows) takes a while to read and check: a toast names it and its
+ * size from the moment it is asked for until it is open, then goes. A
+ * small file opens with no such toast. */
+static void
+test_large_file_toast (void)
+{
+  DuelWindow *window = new_window ();
+  g_autofree char *dir = duel_app_test_make_dir ();
+  g_autofree char *path = g_build_filename (dir, "large.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) small = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GString) padded = NULL;
+  gsize length;
+  GtkWidget *label;
+
+  ensure_results ();
+  g_assert_true (g_file_get_contents (result_a, &contents, &length, NULL));
+  padded = g_string_new_len (contents, (gssize) length);
+  while (padded->len < 40 * 1000 * 1000)
+    g_string_append_c (padded, padded->len % 80 == 0 ? '\n' : ' ');
+  g_assert_true (g_file_set_contents (path, padded->str, (gssize) padded->len, NULL));
+
+  duel_window_open_files (window, &file, 1);
+  /* g_format_size() puts a no-break space before the unit. */
+  label = find_label_text (GTK_WIDGET (window), "Opening large.json (40.0\u00a0MB)");
+  g_assert_nonnull (label);
+  duel_app_test_wait (opening_toast_gone, window, 100, "the large file");
+
+  small = g_file_new_for_path (result_b);
+  duel_window_open_files (window, &small, 1);
+  g_assert_null (find_label_text (GTK_WIDGET (window), "Opening "));
+
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
@@ -1371,6 +1454,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
   g_test_add_func ("/duel/app/measure-fresh-home", test_measure_fresh_home);
   g_test_add_func ("/duel/app/bad-file-toast", test_bad_file_toast);
+  g_test_add_func ("/duel/app/large-file-toast", test_large_file_toast);
 
   status = g_test_run ();
 

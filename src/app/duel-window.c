@@ -27,6 +27,9 @@
 #include "duel-safety.h"
 #include "duel-window.h"
 
+/* About what a toast shows whole in the narrowest window (360 px). */
+#define TOAST_WHOLE_CHARS 48
+
 struct _DuelWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -198,7 +201,36 @@ typedef struct
 {
   DuelWindow *self;
   guint       slot;
+  AdwToast   *opening;   /* owned; "Opening …" while a large file loads */
 } OpenData;
+
+/* A file this large takes a second or more to read and check (about
+ * 60 MB a second here): a toast says so until it is open. */
+#define LARGE_FILE_BYTES (32 * 1000 * 1000)
+
+static AdwToast *
+show_opening (DuelWindow *self,
+              GFile      *file)
+{
+  g_autoptr(GFileInfo) info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                                                 G_FILE_ATTRIBUTE_STANDARD_DISPLAY_NAME,
+                                                 G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  g_autofree char *size = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *escaped = NULL;
+  AdwToast *toast;
+
+  if (info == NULL || g_file_info_get_size (info) < LARGE_FILE_BYTES)
+    return NULL;
+  size = g_format_size ((guint64) g_file_info_get_size (info));
+  /* TRANSLATORS: shown while a large result file loads; %s are its name and size */
+  text = g_strdup_printf (_("Opening %s (%s)…"), g_file_info_get_display_name (info), size);
+  escaped = g_markup_escape_text (text, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (toast));
+  return toast;
+}
 
 static void
 file_loaded_cb (GObject      *object,
@@ -211,6 +243,11 @@ file_loaded_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   guint slot = data->slot;
 
+  if (data->opening != NULL)
+    {
+      adw_toast_dismiss (data->opening);
+      g_object_unref (data->opening);
+    }
   g_free (data);
 
   item = duel_result_item_load_finish (result, &error);
@@ -282,6 +319,7 @@ duel_window_open_files (DuelWindow  *self,
       else
         data->slot = i;
 
+      data->opening = show_opening (self, files[i]);
       loading_begin (self);
       duel_result_item_load_async (files[i], DUEL_RESULT_ORIGIN_FILE, self->cancellable,
                                    file_loaded_cb, data);
@@ -339,6 +377,15 @@ duel_window_add_toast (DuelWindow *self,
   escaped = g_markup_escape_text (message, -1);
   toast = adw_toast_new (escaped);
   adw_toast_set_timeout (toast, 5);
+  /* A toast's title is one line and ends in "…" where the window is
+   * narrower than the message: the whole of it is a button away. */
+  if (g_utf8_strlen (message, -1) > TOAST_WHOLE_CHARS)
+    {
+      adw_toast_set_button_label (toast, _("_Details"));
+      adw_toast_set_action_name (toast, "win.show-details");
+      adw_toast_set_action_target_value (toast, g_variant_new_string (message));
+      adw_toast_set_timeout (toast, 10);
+    }
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
@@ -982,6 +1029,14 @@ swap_drives_activated (GtkWidget  *widget,
 }
 
 static void
+show_details_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  show_message (DUEL_WINDOW (widget), _("Details"), g_variant_get_string (parameter, NULL));
+}
+
+static void
 toast_activated (GtkWidget  *widget,
                  const char *action_name,
                  GVariant   *parameter)
@@ -1353,6 +1408,7 @@ duel_window_class_init (DuelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_activated);
   gtk_widget_class_install_action (widget_class, "win.swap-drives", NULL, swap_drives_activated);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-details", "s", show_details_activated);
 }
 
 static void

@@ -104,6 +104,32 @@ duel_json_writable_double (double value)
   return value;
 }
 
+gboolean
+duel_json_error_position (const char *message,
+                          guint64    *out_line,
+                          guint64    *out_column)
+{
+  const char *p;
+  char *end;
+  guint64 line, column;
+
+  g_return_val_if_fail (out_line != NULL && out_column != NULL, FALSE);
+
+  if (message == NULL || !g_str_has_prefix (message, "<data>:"))
+    return FALSE;
+  p = message + strlen ("<data>:");
+  line = g_ascii_strtoull (p, &end, 10);
+  if (end == p || *end != ':' || line == 0)
+    return FALSE;
+  p = end + 1;
+  column = g_ascii_strtoull (p, &end, 10);
+  if (end == p || *end != ':')
+    return FALSE;
+  *out_line = line;
+  *out_column = column;
+  return TRUE;
+}
+
 /* Deeper documents are refused before json-glib's recursive parser sees them. */
 #define MAX_NESTING 256
 

@@ -32,6 +32,13 @@ gboolean    duel_json_get_number      (JsonObject *object,
                                        const char *member,
                                        double     *out_value);
 
+/* Where json-glib's parse error @message ("<data>:LINE:COLUMN: Parse
+ * error: …") says the text broke, for a message people read instead of
+ * json-glib's English one; FALSE when it does not say. */
+gboolean    duel_json_error_position  (const char *message,
+                                       guint64    *out_line,
+                                       guint64    *out_column);
+
 /* A double as a member: JSON has no NaN or infinity (json-glib would
  * print "nan", which no parser reads back), so a value that could not be
  * computed is null. */

@@ -949,8 +949,14 @@ import_data (const char  *json_text,
       g_autofree char *message = rest != NULL ? _duel_json_shaped_map_error (shaped, start, length, local_error->message)
                                               : NULL;
 
-      fail (&importer, _("this is not valid JSON (%s); the file may be truncated."),
-            message != NULL ? message : local_error->message);
+      guint64 line, column;
+      const char *detail = message != NULL ? message : local_error->message;
+
+      if (duel_json_error_position (detail, &line, &column))
+        fail (&importer, _("this is not valid JSON (it breaks at line %" G_GUINT64_FORMAT ", column %"
+                           G_GUINT64_FORMAT "); the file may be truncated."), line, column);
+      else
+        fail (&importer, _("this is not valid JSON (%s); the file may be truncated."), detail);
       return NULL;
     }
   _duel_json_shaped_drop_rest (shaped);

@@ -1479,6 +1479,7 @@ load_data (const char  *data,
                                    (gssize) (rest != NULL ? rest_length : length), &local_error))
     {
       g_autofree char *message = NULL;
+      guint64 line, column;
 
       /* Where the text is broken is said of the file as it is. */
       if (rest != NULL)
@@ -1492,8 +1493,16 @@ load_data (const char  *data,
               json_parser_load_from_data (whole, data, (gssize) length, &local_error);
             }
         }
-      fail (&loader, _("this is not valid JSON (%s); the file may be truncated or damaged."),
-            message != NULL ? message : local_error != NULL ? local_error->message : "?");
+      if (message == NULL && local_error != NULL)
+        message = g_strdup (local_error->message);
+      if (duel_json_error_position (message, &line, &column))
+        /* TRANSLATORS: where a result file's JSON breaks; json-glib's own
+         * wording is English and too long for a notification */
+        fail (&loader, _("this is not valid JSON (it breaks at line %" G_GUINT64_FORMAT ", column %"
+                         G_GUINT64_FORMAT "); the file may be truncated or damaged."), line, column);
+      else
+        fail (&loader, _("this is not valid JSON (%s); the file may be truncated or damaged."),
+              message != NULL ? message : "?");
       return NULL;
     }
   /* The tree holds what it needs. */
