@@ -675,6 +675,46 @@ test_picker_list_width (void)
   duel_app_test_spin (200);
 }
 
+static gboolean
+is_label (GtkWidget  *widget,
+          const char *unused)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget);
+}
+
+/* Each picker's name sits in the middle of its button (it sat 6–8 px
+ * high: the button is as tall as the badge beside it). */
+static void
+test_picker_label_centred (void)
+{
+  DuelWindow *window = window_with_two_files ();
+  DuelComparisonView *view = duel_window_get_comparison_view (window);
+  guint n_pickers = 0;
+
+  GtkWidget *row = gtk_widget_get_parent (find_widget (GTK_WIDGET (view), is_drop_down, NULL));
+
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  for (GtkWidget *picker = gtk_widget_get_first_child (row); picker != NULL; picker = gtk_widget_get_next_sibling (picker))
+    {
+      GtkWidget *label;
+      graphene_rect_t bounds;
+      double middle;
+
+      if (!GTK_IS_DROP_DOWN (picker))
+        continue;
+      label = find_widget (picker, is_label, NULL);
+      g_assert_nonnull (label);
+      g_assert_true (gtk_widget_compute_bounds (label, picker, &bounds));
+      middle = bounds.origin.y + bounds.size.height / 2;
+      g_test_message ("“%s”: middle %.1f px of %d", gtk_label_get_text (GTK_LABEL (label)), middle,
+                      gtk_widget_get_height (picker));
+      g_assert_cmpfloat (fabs (middle - gtk_widget_get_height (picker) / 2.0), <=, 2.0);
+      n_pickers++;
+    }
+  g_assert_cmpuint (n_pickers, ==, 4);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Published figures alone on the Compare page (the first start): a note
  * says so and leads to the Drives page; a result of one's own beside them
  * and the note is gone. */
@@ -1449,6 +1489,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/app/fairness-banner", test_fairness_banner);
   g_test_add_func ("/duel/app/picker-list-width", test_picker_list_width);
+  g_test_add_func ("/duel/app/picker-label-centred", test_picker_label_centred);
   g_test_add_func ("/duel/app/reference-note", test_reference_note);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);

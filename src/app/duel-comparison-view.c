@@ -607,6 +607,9 @@ setup_item_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
   gtk_box_append (GTK_BOX (box), title);
+  /* The button is as tall as the drive's badge beside it: its name sits
+   * in the middle, not at the top. */
+  gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
   if (detailed)
     {
       GtkWidget *subtitle = gtk_label_new (NULL);

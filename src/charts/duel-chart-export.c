@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "duel-chart-export.h"
+#include "duel-chart-export-private.h"
 #include "duel-chart-table.h"
 #include "duel-error.h"
 #include "duel-fio-export.h"
@@ -22,6 +23,9 @@
 #define PAGE_WIDTH  841.89
 #define PAGE_HEIGHT 595.28
 #define PAGE_MARGIN 36.0
+#define PAGE_INNER_HEIGHT (PAGE_HEIGHT - 2 * PAGE_MARGIN)
+/* Between two charts on a page. */
+#define CHART_GAP   12.0
 
 void
 duel_chart_export_options_init (DuelChartExportOptions *options)
@@ -178,6 +182,100 @@ duel_chart_export_svg (DuelChart   *chart,
   return !cairo_failed (status, path, error);
 }
 
+/* ---- The report's parameters --------------------------------------------------- */
+
+char *
+duel_chart_export_format_span (guint64 bytes)
+{
+  static const struct { guint64 unit; const char *name; } binary[] = {
+    { G_GUINT64_CONSTANT (1) << 40, "TiB" },
+    { G_GUINT64_CONSTANT (1) << 30, "GiB" },
+    { G_GUINT64_CONSTANT (1) << 20, "MiB" },
+    { G_GUINT64_CONSTANT (1) << 10, "KiB" },
+  };
+
+  /* A span of 256 MiB was asked as such; a whole device's odd size reads
+   * better as the vendor writes it than as 488386584 KiB. */
+  for (guint i = 0; i < G_N_ELEMENTS (binary); i++)
+    if (bytes >= binary[i].unit && bytes % binary[i].unit == 0 && bytes / binary[i].unit < 10000)
+      return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", bytes / binary[i].unit, binary[i].name);
+  return g_format_size (bytes);
+}
+
+static void
+parameter_free (gpointer data)
+{
+  DuelChartExportParameter *parameter = data;
+
+  g_free (parameter->text);
+  g_free (parameter);
+}
+
+static void
+add_parameter (GPtrArray *parameters,
+               char      *text,
+               gboolean   per_drive)
+{
+  DuelChartExportParameter *parameter = g_new0 (DuelChartExportParameter, 1);
+
+  parameter->text = text;
+  parameter->per_drive = per_drive;
+  g_ptr_array_add (parameters, parameter);
+}
+
+/* "4 KiB random write, QD32, to 2× the span; span 256 MiB" */
+static char *
+describe_setup (const DuelTestRecord *record)
+{
+  g_autofree char *setup = duel_chart_describe_workload (record);
+  g_autofree char *span = NULL;
+
+  if (record->span_length == 0)
+    return g_steal_pointer (&setup);
+  span = duel_chart_export_format_span (record->span_length);
+  return g_strdup_printf ("%s; %s %s", setup, _("span"), span);
+}
+
+GPtrArray *
+duel_chart_export_dup_parameters (DuelComparison *comparison)
+{
+  const char * const *tests;
+  guint n;
+  GPtrArray *parameters;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
+
+  tests = duel_comparison_get_tests (comparison);
+  n = duel_comparison_get_n_drives (comparison);
+  parameters = g_ptr_array_new_with_free_func (parameter_free);
+  for (guint t = 0; tests[t] != NULL; t++)
+    {
+      const char *title = duel_comparison_get_section_title (comparison, tests[t]);
+      g_autoptr(GPtrArray) setups = g_ptr_array_new_with_free_func (g_free);
+      gboolean alike = TRUE;
+
+      for (guint d = 0; d < n; d++)
+        {
+          DuelTestRecord *record = duel_result_find_test (duel_comparison_get_result (comparison, d), tests[t]);
+
+          g_ptr_array_add (setups, record != NULL ? describe_setup (record) : NULL);
+          alike = alike && record != NULL && g_strcmp0 (g_ptr_array_index (setups, d), g_ptr_array_index (setups, 0)) == 0;
+        }
+      /* Said once when every drive ran it alike, as a reader compares them. */
+      if (alike && n > 0)
+        {
+          add_parameter (parameters, g_strdup_printf ("%s — %s", title, (char *) g_ptr_array_index (setups, 0)), FALSE);
+          continue;
+        }
+      add_parameter (parameters, g_strdup (title), FALSE);
+      for (guint d = 0; d < n; d++)
+        if (g_ptr_array_index (setups, d) != NULL)
+          add_parameter (parameters, g_strdup_printf ("%s: %s", duel_comparison_get_drive_name (comparison, d),
+                                                      (char *) g_ptr_array_index (setups, d)), TRUE);
+    }
+  return parameters;
+}
+
 /* ---- The PDF report ----------------------------------------------------------- */
 
 typedef struct
@@ -185,15 +283,38 @@ typedef struct
   cairo_t              *cr;
   const DuelChartStyle *style;
   double                y;
+  GArray               *fill;    /* double per finished page, or NULL */
 } Flow;
+
+/* Closes the page, noting how much of it the content took. */
+static void
+flow_end_page (Flow *flow)
+{
+  if (flow->fill != NULL)
+    {
+      double fill = CLAMP ((flow->y - PAGE_MARGIN) / PAGE_INNER_HEIGHT, 0, 1);
+
+      g_array_append_val (flow->fill, fill);
+    }
+  cairo_show_page (flow->cr);
+}
 
 static void
 flow_new_page (Flow *flow)
 {
-  cairo_show_page (flow->cr);
+  flow_end_page (flow);
   duel_chart_set_source_color (flow->cr, &flow->style->background);
   cairo_paint (flow->cr);
   flow->y = PAGE_MARGIN;
+}
+
+/* A new page unless @height fits under what the page holds. */
+static void
+flow_need (Flow   *flow,
+           double  height)
+{
+  if (flow->y + height > PAGE_HEIGHT - PAGE_MARGIN + 0.01 && flow->y > PAGE_MARGIN)
+    flow_new_page (flow);
 }
 
 /* Text that wraps to the page and breaks onto a new one when full. */
@@ -212,8 +333,7 @@ flow_text (Flow             *flow,
   pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
   pango_layout_get_extents (layout, NULL, &logical);
   h = (double) logical.height / PANGO_SCALE;
-  if (flow->y + h > PAGE_HEIGHT - PAGE_MARGIN && flow->y > PAGE_MARGIN)
-    flow_new_page (flow);
+  flow_need (flow, h);
   cairo_save (flow->cr);
   duel_chart_set_source_color (flow->cr, color);
   cairo_move_to (flow->cr, PAGE_MARGIN + indent, flow->y);
@@ -282,7 +402,7 @@ draw_cover (DuelComparison       *comparison,
             Flow                 *flow)
 {
   const DuelChartStyle *style = flow->style;
-  const char * const *tests = duel_comparison_get_tests (comparison);
+  g_autoptr(GPtrArray) parameters = duel_chart_export_dup_parameters (comparison);
   const char * const *warnings = duel_comparison_get_warnings (comparison);
   guint n = duel_comparison_get_n_drives (comparison);
   g_autofree char *title = NULL;
@@ -338,28 +458,16 @@ draw_cover (DuelComparison       *comparison,
     }
   flow->y += 8;
 
-  /* How each test was run on each drive. */
+  /* How each test was run: a line per test when the drives agree. */
   flow_text (flow, DUEL_CHART_TEXT_TABLE_HEADER, &style->foreground, _("Parameters"), 0);
-  for (guint t = 0; tests[t] != NULL; t++)
+  for (guint i = 0; i < parameters->len; i++)
     {
-      flow_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground,
-                 duel_comparison_get_section_title (comparison, tests[t]), 12);
-      for (guint d = 0; d < n; d++)
-        {
-          DuelTestRecord *record = duel_result_find_test (duel_comparison_get_result (comparison, d), tests[t]);
-          g_autofree char *setup = NULL;
-          g_autofree char *line = NULL;
+      const DuelChartExportParameter *parameter = g_ptr_array_index (parameters, i);
 
-          if (record == NULL)
-            continue;
-          setup = duel_chart_describe_workload (record);
-          if (record->span_length > 0)
-            line = g_strdup_printf ("%s: %s; %s %.1f GB", duel_comparison_get_drive_name (comparison, d), setup,
-                                    _("span"), record->span_length / 1e9);
-          else
-            line = g_strdup_printf ("%s: %s", duel_comparison_get_drive_name (comparison, d), setup);
-          flow_text (flow, DUEL_CHART_TEXT_ANNOTATION, &style->muted, line, 24);
-        }
+      if (parameter->per_drive)
+        flow_text (flow, DUEL_CHART_TEXT_ANNOTATION, &style->muted, parameter->text, 24);
+      else
+        flow_text (flow, DUEL_CHART_TEXT_TABLE, &style->foreground, parameter->text, 12);
     }
 
   if (warnings[0] != NULL)
@@ -371,6 +479,70 @@ draw_cover (DuelComparison       *comparison,
     }
 }
 
+/* Charts two to a page, 16:9 in half the page's height, at the text size
+ * a chart had when it took a page alone: the chart lays itself out in a
+ * smaller box rather than shrinking its type. */
+static void
+draw_charts (GPtrArray *charts,
+             Flow      *flow,
+             double     width,
+             double     height)
+{
+  double page_w = PAGE_WIDTH - 2 * PAGE_MARGIN;
+  double slot_h = (PAGE_INNER_HEIGHT - CHART_GAP) / 2;
+  double text_scale = MIN (page_w / width, PAGE_INNER_HEIGHT / height);
+  double fit = MIN (page_w / width, slot_h / height);
+  double box_w = width * fit, box_h = height * fit;
+
+  for (guint i = 0; i < charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (charts, i);
+
+      if (DUEL_IS_CHART_TABLE (chart) || !duel_chart_has_data (chart))
+        continue;
+      flow_need (flow, box_h);
+      cairo_save (flow->cr);
+      cairo_translate (flow->cr, (PAGE_WIDTH - box_w) / 2, flow->y);
+      cairo_scale (flow->cr, text_scale, text_scale);
+      duel_chart_draw (chart, flow->cr, box_w / text_scale, box_h / text_scale);
+      cairo_restore (flow->cr);
+      flow->y += box_h + CHART_GAP;
+    }
+}
+
+/* The table at a readable size, from where the charts end when a title and
+ * a few rows fit there, then over as many pages as it takes. */
+static void
+draw_table (DuelChartTable *table,
+            Flow           *flow)
+{
+  const DuelChartStyle *style = flow->style;
+  double table_scale = 0.8;
+  double table_w = (PAGE_WIDTH - 2 * PAGE_MARGIN) / table_scale;
+  g_autofree char *title = duel_chart_get_title (DUEL_CHART (table));
+  guint line = 0, n = duel_chart_table_get_n_lines (table);
+
+  flow_need (flow, PAGE_INNER_HEIGHT / 4);
+  while (line < n)
+    {
+      double title_h = 0, used = 0, table_h;
+
+      if (line > 0)
+        flow_new_page (flow);
+      duel_chart_measure_text (flow->cr, style, DUEL_CHART_TEXT_TITLE, title, NULL, &title_h);
+      duel_chart_draw_text (flow->cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, title,
+                            PAGE_MARGIN, flow->y, 0, 0);
+      flow->y += title_h + 8;
+      table_h = (PAGE_HEIGHT - PAGE_MARGIN - flow->y) / table_scale;
+      cairo_save (flow->cr);
+      cairo_translate (flow->cr, PAGE_MARGIN, flow->y);
+      cairo_scale (flow->cr, table_scale, table_scale);
+      line = duel_chart_table_draw_page_full (table, flow->cr, table_w, table_h, line, &used);
+      cairo_restore (flow->cr);
+      flow->y += used * table_scale;
+    }
+}
+
 gboolean
 duel_chart_export_pdf_report (DuelComparison  *comparison,
                               GPtrArray       *charts,
@@ -379,13 +551,24 @@ duel_chart_export_pdf_report (DuelComparison  *comparison,
                               double           height,
                               GError         **error)
 {
+  return duel_chart_export_pdf_report_full (comparison, charts, path, width, height, NULL, error);
+}
+
+gboolean
+duel_chart_export_pdf_report_full (DuelComparison  *comparison,
+                                   GPtrArray       *charts,
+                                   const char      *path,
+                                   double           width,
+                                   double           height,
+                                   GArray          *out_page_fill,
+                                   GError         **error)
+{
   cairo_surface_t *surface;
   cairo_status_t status;
   const DuelChartStyle *style = NULL;
   DuelChartTable *table = NULL;
   g_autofree char *title = NULL;
   Flow flow;
-  double scale;
 
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), FALSE);
   g_return_val_if_fail (charts != NULL && charts->len > 0, FALSE);
@@ -405,58 +588,24 @@ duel_chart_export_pdf_report (DuelComparison  *comparison,
   flow.cr = cairo_create (surface);
   flow.style = style;
   flow.y = PAGE_MARGIN;
+  flow.fill = out_page_fill;
+  if (out_page_fill != NULL)
+    g_array_set_size (out_page_fill, 0);
   duel_chart_set_source_color (flow.cr, &style->background);
   cairo_paint (flow.cr);
   draw_cover (comparison, &flow);
 
-  /* One chart per page, drawn at the export size and scaled to the page. */
-  scale = MIN ((PAGE_WIDTH - 2 * PAGE_MARGIN) / width, (PAGE_HEIGHT - 2 * PAGE_MARGIN) / height);
+  /* The first chart under the cover when it fits there. */
+  flow.y += CHART_GAP;
+  draw_charts (charts, &flow, width, height);
+
   for (guint i = 0; i < charts->len; i++)
-    {
-      DuelChart *chart = g_ptr_array_index (charts, i);
-
-      if (DUEL_IS_CHART_TABLE (chart))
-        {
-          table = DUEL_CHART_TABLE (chart);
-          continue;
-        }
-      if (!duel_chart_has_data (chart))
-        continue;
-      flow_new_page (&flow);
-      cairo_save (flow.cr);
-      cairo_translate (flow.cr, (PAGE_WIDTH - width * scale) / 2, (PAGE_HEIGHT - height * scale) / 2);
-      cairo_scale (flow.cr, scale, scale);
-      duel_chart_draw (chart, flow.cr, width, height);
-      cairo_restore (flow.cr);
-    }
-
-  /* The table over as many pages as it takes, at a readable size. */
+    if (DUEL_IS_CHART_TABLE (g_ptr_array_index (charts, i)))
+      table = g_ptr_array_index (charts, i);
   if (table != NULL && duel_chart_table_get_n_lines (table) > 0)
-    {
-      double table_scale = 0.8;
-      double table_w = (PAGE_WIDTH - 2 * PAGE_MARGIN) / table_scale;
-      double table_h;
-      g_autofree char *table_title = duel_chart_get_title (DUEL_CHART (table));
-      guint line = 0;
+    draw_table (table, &flow);
 
-      while (line < duel_chart_table_get_n_lines (table))
-        {
-          double title_h = 0;
-
-          flow_new_page (&flow);
-          duel_chart_measure_text (flow.cr, style, DUEL_CHART_TEXT_TITLE, table_title, NULL, &title_h);
-          duel_chart_draw_text (flow.cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, table_title,
-                                PAGE_MARGIN, PAGE_MARGIN, 0, 0);
-          table_h = (PAGE_HEIGHT - 2 * PAGE_MARGIN - title_h - 8) / table_scale;
-          cairo_save (flow.cr);
-          cairo_translate (flow.cr, PAGE_MARGIN, PAGE_MARGIN + title_h + 8);
-          cairo_scale (flow.cr, table_scale, table_scale);
-          line = duel_chart_table_draw_page (table, flow.cr, table_w, table_h, line);
-          cairo_restore (flow.cr);
-        }
-    }
-
-  cairo_show_page (flow.cr);
+  flow_end_page (&flow);
   status = cairo_status (flow.cr);
   cairo_destroy (flow.cr);
   cairo_surface_finish (surface);
@@ -707,6 +856,54 @@ write_text (const char  *path,
   return TRUE;
 }
 
+/* The table as images for an article: summary.png, then summary-2.png,
+ * summary-3.png… each at most twice the chart height and as tall as its
+ * lines (the same for SVG). */
+static gboolean
+export_table_parts (DuelChartTable               *table,
+                    const char                   *directory,
+                    const DuelChartExportOptions *options,
+                    GPtrArray                    *out_files,
+                    GError                      **error)
+{
+  DuelChart *chart = DUEL_CHART (table);
+  g_autoptr(GArray) bounds = duel_chart_table_split (table, options->width, 2 * options->height);
+  guint n_parts = bounds->len - 1;
+  gboolean ok = TRUE;
+
+  for (guint part = 0; ok && part < n_parts; part++)
+    {
+      g_autofree char *stem = part == 0 ? g_strdup (duel_chart_get_id (chart))
+                                        : g_strdup_printf ("%s-%u", duel_chart_get_id (chart), part + 1);
+      double height;
+
+      duel_chart_table_set_part (table, part, n_parts,
+                                 g_array_index (bounds, guint, part), g_array_index (bounds, guint, part + 1));
+      height = duel_chart_table_get_natural_height (table, options->width);
+      if (options->formats & DUEL_CHART_EXPORT_PNG)
+        {
+          g_autofree char *name = g_strconcat (stem, ".png", NULL);
+          g_autofree char *path = g_build_filename (directory, name, NULL);
+
+          ok = duel_chart_export_png (chart, path, options->width, height, options->scale, error);
+          if (ok && out_files)
+            g_ptr_array_add (out_files, g_steal_pointer (&path));
+        }
+      if (ok && (options->formats & DUEL_CHART_EXPORT_SVG))
+        {
+          g_autofree char *name = g_strconcat (stem, ".svg", NULL);
+          g_autofree char *path = g_build_filename (directory, name, NULL);
+
+          ok = duel_chart_export_svg (chart, path, options->width, height, error);
+          if (ok && out_files)
+            g_ptr_array_add (out_files, g_steal_pointer (&path));
+        }
+    }
+  /* The report's pages show the whole table under its plain title. */
+  duel_chart_table_set_part (table, 0, 0, 0, 0);
+  return ok;
+}
+
 gboolean
 duel_chart_export_all (DuelComparison               *comparison,
                        const char                   *directory,
@@ -745,7 +942,13 @@ duel_chart_export_all (DuelComparison               *comparison,
       if (!duel_chart_has_data (chart))
         continue;
 
-      if (formats & DUEL_CHART_EXPORT_PNG)
+      if (DUEL_IS_CHART_TABLE (chart))
+        {
+          if ((formats & (DUEL_CHART_EXPORT_PNG | DUEL_CHART_EXPORT_SVG)) &&
+              !export_table_parts (DUEL_CHART_TABLE (chart), directory, options, out_files, error))
+            return FALSE;
+        }
+      else if (formats & DUEL_CHART_EXPORT_PNG)
         {
           g_autofree char *name = g_strconcat (id, ".png", NULL);
           g_autofree char *path = g_build_filename (directory, name, NULL);
@@ -755,7 +958,7 @@ duel_chart_export_all (DuelComparison               *comparison,
           if (out_files)
             g_ptr_array_add (out_files, g_steal_pointer (&path));
         }
-      if (formats & DUEL_CHART_EXPORT_SVG)
+      if ((formats & DUEL_CHART_EXPORT_SVG) && !DUEL_IS_CHART_TABLE (chart))
         {
           g_autofree char *name = g_strconcat (id, ".svg", NULL);
           g_autofree char *path = g_build_filename (directory, name, NULL);

@@ -32,6 +32,12 @@ struct _DuelChartTable
   DuelChart parent_instance;
 
   GArray   *lines;    /* Line */
+
+  /* One image of a table split for articles (duel_chart_table_set_part()). */
+  guint     part_first;
+  guint     part_end;
+  guint     part;
+  guint     n_parts;
 };
 
 struct _DuelChartTableClass
@@ -68,6 +74,7 @@ duel_chart_table_rebuild (DuelChart *chart)
   const guint *headline = duel_comparison_get_headline (comparison, &n_headline);
 
   g_array_set_size (self->lines, 0);
+  self->n_parts = 0;
   /* The review's figures first: the report's first table page leads with them. */
   if (n_headline > 0)
     {
@@ -119,16 +126,42 @@ duel_chart_table_has_data (DuelChart *chart)
   return DUEL_CHART_TABLE (chart)->lines->len > 0;
 }
 
+/* The lines this draw shows: all, or those of the part set. */
+static void
+visible_lines (DuelChartTable *self,
+               guint          *out_first,
+               guint          *out_end)
+{
+  if (self->n_parts > 1)
+    {
+      *out_first = MIN (self->part_first, self->lines->len);
+      *out_end = MIN (self->part_end, self->lines->len);
+    }
+  else
+    {
+      *out_first = 0;
+      *out_end = self->lines->len;
+    }
+}
+
 static char *
 duel_chart_table_get_title (DuelChart *chart)
 {
+  DuelChartTable *self = DUEL_CHART_TABLE (chart);
   DuelComparison *comparison = duel_chart_get_comparison (chart);
+  g_autofree char *title = NULL;
 
   if (duel_comparison_get_n_drives (comparison) == 1)
-    return g_strdup_printf (_("Summary: %s"), duel_comparison_get_drive_name (comparison, 0));
-  return g_strdup_printf (_("Summary: %s vs %s"),
-                          duel_comparison_get_drive_name (comparison, 0),
-                          duel_comparison_get_drive_name (comparison, 1));
+    title = g_strdup_printf (_("Summary: %s"), duel_comparison_get_drive_name (comparison, 0));
+  else
+    title = g_strdup_printf (_("Summary: %s vs %s"),
+                             duel_comparison_get_drive_name (comparison, 0),
+                             duel_comparison_get_drive_name (comparison, 1));
+  if (self->n_parts <= 1)
+    return g_steal_pointer (&title);
+  /* TRANSLATORS: the summary table's title when it is split into several
+   * images, and which of them this is: "Summary: A vs B (1 of 3)" */
+  return g_strdup_printf (_("%s (%u of %u)"), title, self->part + 1, self->n_parts);
 }
 
 static char *
@@ -411,19 +444,25 @@ duel_chart_table_draw_content (DuelChart           *chart,
 {
   DuelChartTable *self = DUEL_CHART_TABLE (chart);
   Layout layout;
-  double natural_w, natural_h, scale, width, y;
+  double natural_w, natural_h, notes_h, scale, width, y;
+  guint first, end, n_visible;
+
+  visible_lines (self, &first, &end);
+  n_visible = end - first;
 
   /* Too wide or too tall for the image: shrink as a whole rather than cut
-   * cells or rows off. */
+   * cells or rows off. The notes close the table, so only its last part
+   * has them. */
   natural_w = compute_layout (self, cr, &layout);
-  natural_h = layout.line_h * (self->lines->len + 1) + 2 + notes_height (self, cr, MAX (natural_w, area->width));
+  notes_h = end == self->lines->len ? notes_height (self, cr, MAX (natural_w, area->width)) : 0;
+  natural_h = layout.line_h * (n_visible + 1) + 2 + notes_h;
   scale = MIN (1.0, MIN (area->width / natural_w, area->height / natural_h));
   width = area->width / scale;
   stretch_layout (&layout, width);
 
   {
     DuelChartRect used = { area->x, area->y, area->width,
-                           MIN (area->height, scale * (layout.line_h * (self->lines->len + 1) + 2)) };
+                           MIN (area->height, scale * (layout.line_h * (n_visible + 1) + 2)) };
     duel_chart_add_plot_rect (chart, &used);
   }
 
@@ -433,7 +472,7 @@ duel_chart_table_draw_content (DuelChart           *chart,
   y = 0;
   draw_header (self, cr, &layout, y);
   y += layout.line_h + 2;
-  for (guint i = 0, k = 0; i < self->lines->len; i++)
+  for (guint i = first, k = 0; i < end; i++)
     {
       const Line *line = &g_array_index (self->lines, Line, i);
 
@@ -442,7 +481,8 @@ duel_chart_table_draw_content (DuelChart           *chart,
         k = 0;
       y += layout.line_h;
     }
-  draw_notes (self, cr, 0, y, width);
+  if (end == self->lines->len)
+    draw_notes (self, cr, 0, y, width);
   cairo_restore (cr);
 }
 
@@ -459,6 +499,17 @@ duel_chart_table_draw_page (DuelChartTable *self,
                             double          width,
                             double          height,
                             guint           first_line)
+{
+  return duel_chart_table_draw_page_full (self, cr, width, height, first_line, NULL);
+}
+
+guint
+duel_chart_table_draw_page_full (DuelChartTable *self,
+                                 cairo_t        *cr,
+                                 double          width,
+                                 double          height,
+                                 guint           first_line,
+                                 double         *out_used_height)
 {
   const DuelChartStyle *style;
   Layout layout;
@@ -495,10 +546,20 @@ duel_chart_table_draw_page (DuelChartTable *self,
       draw_line (self, cr, &layout, line, y, line->kind == LINE_ROW && (i % 2) == 1);
       y += layout.line_h;
     }
-  if (i >= self->lines->len && y + notes_height (self, cr, width) <= height)
-    draw_notes (self, cr, 0, y, width);
+  if (i >= self->lines->len)
+    {
+      double notes_h = notes_height (self, cr, width);
+
+      if (y + notes_h <= height)
+        {
+          draw_notes (self, cr, 0, y, width);
+          y += notes_h;
+        }
+    }
   cairo_restore (cr);
 
+  if (out_used_height != NULL)
+    *out_used_height = MIN (y, height) * scale;
   /* At least one line per page, or paging would never end. */
   return MAX (i, first_line + 1);
 }
@@ -511,10 +572,13 @@ duel_chart_table_get_natural_height (DuelChartTable *self,
   cairo_surface_t *surface;
   cairo_t *cr;
   Layout layout;
-  double pad, title_h = 0, natural_w, scale, inner_w, total;
+  double pad, title_h = 0, natural_w, scale, inner_w, notes_h, total;
   g_autofree char *title = NULL;
+  guint first, end;
 
   g_return_val_if_fail (DUEL_IS_CHART_TABLE (self), 0);
+
+  visible_lines (self, &first, &end);
 
   style = duel_chart_get_style (DUEL_CHART (self));
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
@@ -527,12 +591,95 @@ duel_chart_table_get_natural_height (DuelChartTable *self,
   inner_w = MAX (width - 2 * pad, 1);
   natural_w = compute_layout (self, cr, &layout);
   scale = MIN (1.0, inner_w / natural_w);
-  total = pad + title_h + pad / 2 + pad +
-          scale * (layout.line_h * (self->lines->len + 1) + 2 + notes_height (self, cr, inner_w / scale));
+  notes_h = end == self->lines->len ? notes_height (self, cr, MAX (natural_w, inner_w)) : 0;
+  total = pad + title_h + pad / 2 + pad + scale * (layout.line_h * (end - first + 1) + 2 + notes_h);
 
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   return ceil (total);
+}
+
+GArray *
+duel_chart_table_split (DuelChartTable *self,
+                        double          width,
+                        double          max_height)
+{
+  const DuelChartStyle *style;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  Layout layout;
+  GArray *bounds;
+  double pad, title_h = 0, inner_w, natural_w, scale, room, notes_h;
+  g_autofree char *title = NULL;
+  guint n, capacity, first = 0;
+
+  g_return_val_if_fail (DUEL_IS_CHART_TABLE (self), NULL);
+
+  style = duel_chart_get_style (DUEL_CHART (self));
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cr = cairo_create (surface);
+
+  /* Framed as duel_chart_draw() frames each part: padding, the title (one
+   * line, whatever part it names), the column headings, the lines. */
+  pad = style->font_size * 1.25;
+  title = duel_chart_get_title (DUEL_CHART (self));
+  duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_TITLE, title, NULL, &title_h);
+  inner_w = MAX (width - 2 * pad, 1);
+  natural_w = compute_layout (self, cr, &layout);
+  scale = MIN (1.0, inner_w / natural_w);
+  room = (max_height - (pad + title_h + pad / 2 + pad)) / scale - (layout.line_h + 2);
+  notes_h = notes_height (self, cr, MAX (natural_w, inner_w));
+  capacity = (guint) MAX (1.0, floor (room / layout.line_h));
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+
+  n = self->lines->len;
+  bounds = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_array_append_val (bounds, first);
+  while (first < n)
+    {
+      guint end = MIN (n, first + capacity);
+
+      /* The fairness notes close the last part: make room for them. */
+      if (end == n && (n - first) * layout.line_h + notes_h > room && n - first > 1)
+        {
+          guint fit = (guint) MAX (1.0, floor ((room - notes_h) / layout.line_h));
+
+          end = MIN (first + fit, n - 1);
+        }
+      if (end < n)
+        {
+          guint cut = end;
+
+          /* End before a section heading rather than inside a section, when
+           * that still fills two thirds of the part. */
+          while (cut > first && g_array_index (self->lines, Line, cut).kind != LINE_SECTION)
+            cut--;
+          if (cut > first && (cut - first) * 3 >= (end - first) * 2)
+            end = cut;
+          else if (end - 1 > first && g_array_index (self->lines, Line, end - 1).kind == LINE_SECTION)
+            end--;   /* not a heading alone at the foot */
+        }
+      g_array_append_val (bounds, end);
+      first = end;
+    }
+  return bounds;
+}
+
+void
+duel_chart_table_set_part (DuelChartTable *self,
+                           guint           part,
+                           guint           n_parts,
+                           guint           first_line,
+                           guint           end_line)
+{
+  g_return_if_fail (DUEL_IS_CHART_TABLE (self));
+  g_return_if_fail (n_parts <= 1 || (part < n_parts && first_line < end_line));
+
+  self->part = part;
+  self->n_parts = n_parts;
+  self->part_first = first_line;
+  self->part_end = end_line;
 }
 
 static void

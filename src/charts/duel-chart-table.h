@@ -29,5 +29,30 @@ guint      duel_chart_table_draw_page          (DuelChartTable *self,
                                                 double          width,
                                                 double          height,
                                                 guint           first_line);
+/* As duel_chart_table_draw_page(); @out_used_height gets the height it
+ * filled (the units of @cr), notes included when the last line was drawn. */
+guint      duel_chart_table_draw_page_full     (DuelChartTable *self,
+                                                cairo_t        *cr,
+                                                double          width,
+                                                double          height,
+                                                guint           first_line,
+                                                double         *out_used_height);
+
+/* Where to split the table into images of at most @max_height each at
+ * @width, framed as duel_chart_draw() frames it (title and column headings
+ * on every part, the notes under the last): the first line of each part,
+ * then the number of lines. Parts end before a section heading where one
+ * is near enough. Free with g_array_unref(). */
+GArray    *duel_chart_table_split              (DuelChartTable *self,
+                                                double          width,
+                                                double          max_height);
+/* From now on, duel_chart_draw(), the natural height and the title are those
+ * of part @part (from 0) of @n_parts, lines @first_line to @end_line
+ * (excluded); @n_parts 0 or 1 is the whole table again. */
+void       duel_chart_table_set_part           (DuelChartTable *self,
+                                                guint           part,
+                                                guint           n_parts,
+                                                guint           first_line,
+                                                guint           end_line);
 
 G_END_DECLS
