@@ -715,6 +715,37 @@ test_picker_label_centred (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+label_is_whole (GtkWidget  *widget,
+                const char *text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+/* Every preset's name shows whole in its row (AdwComboRow's own label
+ * ends at 20 characters: "Performance Consiste…"). */
+static void
+test_preset_names_whole (void)
+{
+  DuelWindow *window = new_window ();
+  DuelPresetsView *presets = duel_window_get_presets_view (window);
+
+  duel_window_set_page (window, "drives");
+  for (const char * const *name = duel_preset_get_names (); *name != NULL; name++)
+    {
+      GtkWidget *label;
+
+      g_assert_true (duel_presets_view_set_preset_name (presets, *name));
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+      label = find_widget (GTK_WIDGET (presets), label_is_whole, duel_preset_title (*name));
+      g_assert_nonnull (label);
+      g_test_message ("%s: %d px", duel_preset_title (*name), gtk_widget_get_width (label));
+      g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))));
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Published figures alone on the Compare page (the first start): a note
  * says so and leads to the Drives page; a result of one's own beside them
  * and the note is gone. */
@@ -1490,6 +1521,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/fairness-banner", test_fairness_banner);
   g_test_add_func ("/duel/app/picker-list-width", test_picker_list_width);
   g_test_add_func ("/duel/app/picker-label-centred", test_picker_label_centred);
+  g_test_add_func ("/duel/app/preset-names-whole", test_preset_names_whole);
   g_test_add_func ("/duel/app/reference-note", test_reference_note);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);

@@ -594,6 +594,89 @@ duel_presets_view_class_init (DuelPresetsViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, probe_clicked_cb);
 }
 
+/* The preset's name in its row and list, whole: AdwComboRow's own labels
+ * end at 20 characters ("Performance Consiste…"). */
+static void
+preset_setup_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 gpointer                  user_data)
+{
+  gboolean in_list = GPOINTER_TO_INT (user_data);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
+  if (!in_list)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+    }
+  gtk_box_append (GTK_BOX (box), label);
+  if (in_list)
+    {
+      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chosen"), -1);
+      gtk_box_append (GTK_BOX (box), check);
+    }
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+preset_check_update (GtkListItem *list_item)
+{
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *check = gtk_widget_get_last_child (box);
+  AdwComboRow *row = g_object_get_data (G_OBJECT (list_item), "duel-row");
+
+  if (GTK_IS_IMAGE (check) && row != NULL)
+    gtk_widget_set_opacity (check, adw_combo_row_get_selected (row) == gtk_list_item_get_position (list_item) ? 1 : 0);
+}
+
+static void
+preset_bind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  DuelPresetsView *self = g_object_get_data (G_OBJECT (factory), "duel-view");
+  GtkStringObject *title = gtk_list_item_get_item (list_item);
+  GtkWidget *label = gtk_widget_get_first_child (gtk_list_item_get_child (list_item));
+
+  gtk_label_set_text (GTK_LABEL (label), gtk_string_object_get_string (title));
+  if (GPOINTER_TO_INT (user_data))
+    {
+      g_object_set_data (G_OBJECT (list_item), "duel-row", self->preset_row);
+      g_signal_connect_object (self->preset_row, "notify::selected",
+                               G_CALLBACK (preset_check_update), list_item, G_CONNECT_SWAPPED);
+      preset_check_update (list_item);
+    }
+}
+
+static void
+preset_unbind_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  gpointer                  user_data)
+{
+  DuelPresetsView *self = g_object_get_data (G_OBJECT (factory), "duel-view");
+
+  if (GPOINTER_TO_INT (user_data))
+    g_signal_handlers_disconnect_by_func (self->preset_row, preset_check_update, list_item);
+}
+
+static GtkListItemFactory *
+preset_factory_new (DuelPresetsView *self,
+                    gboolean         in_list)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_object_set_data (G_OBJECT (factory), "duel-view", self);
+  g_signal_connect (factory, "setup", G_CALLBACK (preset_setup_cb), GINT_TO_POINTER (in_list));
+  g_signal_connect (factory, "bind", G_CALLBACK (preset_bind_cb), GINT_TO_POINTER (in_list));
+  g_signal_connect (factory, "unbind", G_CALLBACK (preset_unbind_cb), GINT_TO_POINTER (in_list));
+  return factory;
+}
+
 static void
 duel_presets_view_init (DuelPresetsView *self)
 {
@@ -605,6 +688,13 @@ duel_presets_view_init (DuelPresetsView *self)
   for (guint i = 0; names[i] != NULL; i++)
     gtk_string_list_append (self->titles, duel_preset_title (names[i]));
   adw_combo_row_set_model (self->preset_row, G_LIST_MODEL (self->titles));
+  {
+    g_autoptr(GtkListItemFactory) shown = preset_factory_new (self, FALSE);
+    g_autoptr(GtkListItemFactory) listed = preset_factory_new (self, TRUE);
+
+    adw_combo_row_set_factory (self->preset_row, shown);
+    adw_combo_row_set_list_factory (self->preset_row, listed);
+  }
   {
     g_autoptr(GtkStringList) sizes = gtk_string_list_new (NULL);
 

@@ -856,9 +856,42 @@ write_text (const char  *path,
   return TRUE;
 }
 
+/* STEM.png and STEM.svg as @options asks. */
+static gboolean
+export_images (DuelChart                    *chart,
+               const char                   *stem,
+               const char                   *directory,
+               const DuelChartExportOptions *options,
+               double                        height,
+               GPtrArray                    *out_files,
+               GError                      **error)
+{
+  if (options->formats & DUEL_CHART_EXPORT_PNG)
+    {
+      g_autofree char *name = g_strconcat (stem, ".png", NULL);
+      g_autofree char *path = g_build_filename (directory, name, NULL);
+
+      if (!duel_chart_export_png (chart, path, options->width, height, options->scale, error))
+        return FALSE;
+      if (out_files)
+        g_ptr_array_add (out_files, g_steal_pointer (&path));
+    }
+  if (options->formats & DUEL_CHART_EXPORT_SVG)
+    {
+      g_autofree char *name = g_strconcat (stem, ".svg", NULL);
+      g_autofree char *path = g_build_filename (directory, name, NULL);
+
+      if (!duel_chart_export_svg (chart, path, options->width, height, error))
+        return FALSE;
+      if (out_files)
+        g_ptr_array_add (out_files, g_steal_pointer (&path));
+    }
+  return TRUE;
+}
+
 /* The table as images for an article: summary.png, then summary-2.png,
  * summary-3.png… each at most twice the chart height and as tall as its
- * lines (the same for SVG). */
+ * lines, no taller (the same in SVG). */
 static gboolean
 export_table_parts (DuelChartTable               *table,
                     const char                   *directory,
@@ -867,39 +900,25 @@ export_table_parts (DuelChartTable               *table,
                     GError                      **error)
 {
   DuelChart *chart = DUEL_CHART (table);
-  g_autoptr(GArray) bounds = duel_chart_table_split (table, options->width, 2 * options->height);
-  guint n_parts = bounds->len - 1;
+  g_autoptr(GArray) bounds = NULL;
+  guint n_parts;
   gboolean ok = TRUE;
 
+  if (!(options->formats & (DUEL_CHART_EXPORT_PNG | DUEL_CHART_EXPORT_SVG)))
+    return TRUE;
+  bounds = duel_chart_table_split (table, options->width, 2 * options->height);
+  n_parts = bounds->len - 1;
   for (guint part = 0; ok && part < n_parts; part++)
     {
       g_autofree char *stem = part == 0 ? g_strdup (duel_chart_get_id (chart))
                                         : g_strdup_printf ("%s-%u", duel_chart_get_id (chart), part + 1);
-      double height;
 
       duel_chart_table_set_part (table, part, n_parts,
                                  g_array_index (bounds, guint, part), g_array_index (bounds, guint, part + 1));
-      height = duel_chart_table_get_natural_height (table, options->width);
-      if (options->formats & DUEL_CHART_EXPORT_PNG)
-        {
-          g_autofree char *name = g_strconcat (stem, ".png", NULL);
-          g_autofree char *path = g_build_filename (directory, name, NULL);
-
-          ok = duel_chart_export_png (chart, path, options->width, height, options->scale, error);
-          if (ok && out_files)
-            g_ptr_array_add (out_files, g_steal_pointer (&path));
-        }
-      if (ok && (options->formats & DUEL_CHART_EXPORT_SVG))
-        {
-          g_autofree char *name = g_strconcat (stem, ".svg", NULL);
-          g_autofree char *path = g_build_filename (directory, name, NULL);
-
-          ok = duel_chart_export_svg (chart, path, options->width, height, error);
-          if (ok && out_files)
-            g_ptr_array_add (out_files, g_steal_pointer (&path));
-        }
+      ok = export_images (chart, stem, directory, options,
+                          duel_chart_table_get_natural_height (table, options->width), out_files, error);
     }
-  /* The report's pages show the whole table under its plain title. */
+  /* The report shows the whole table under its plain title. */
   duel_chart_table_set_part (table, 0, 0, 0, 0);
   return ok;
 }
@@ -937,37 +956,19 @@ duel_chart_export_all (DuelComparison               *comparison,
     {
       DuelChart *chart = g_ptr_array_index (charts, i);
       const char *id = duel_chart_get_id (chart);
-      double height = duel_chart_export_height_for (chart, options->width, options->height);
 
       if (!duel_chart_has_data (chart))
         continue;
 
+      /* The table in parts an article can hold, the charts whole. */
       if (DUEL_IS_CHART_TABLE (chart))
         {
-          if ((formats & (DUEL_CHART_EXPORT_PNG | DUEL_CHART_EXPORT_SVG)) &&
-              !export_table_parts (DUEL_CHART_TABLE (chart), directory, options, out_files, error))
+          if (!export_table_parts (DUEL_CHART_TABLE (chart), directory, options, out_files, error))
             return FALSE;
         }
-      else if (formats & DUEL_CHART_EXPORT_PNG)
-        {
-          g_autofree char *name = g_strconcat (id, ".png", NULL);
-          g_autofree char *path = g_build_filename (directory, name, NULL);
+      else if (!export_images (chart, id, directory, options, options->height, out_files, error))
+        return FALSE;
 
-          if (!duel_chart_export_png (chart, path, options->width, height, options->scale, error))
-            return FALSE;
-          if (out_files)
-            g_ptr_array_add (out_files, g_steal_pointer (&path));
-        }
-      if ((formats & DUEL_CHART_EXPORT_SVG) && !DUEL_IS_CHART_TABLE (chart))
-        {
-          g_autofree char *name = g_strconcat (id, ".svg", NULL);
-          g_autofree char *path = g_build_filename (directory, name, NULL);
-
-          if (!duel_chart_export_svg (chart, path, options->width, height, error))
-            return FALSE;
-          if (out_files)
-            g_ptr_array_add (out_files, g_steal_pointer (&path));
-        }
       if (formats & DUEL_CHART_EXPORT_CSV)
         {
           g_autofree char *name = g_strconcat (id, ".csv", NULL);
