@@ -127,6 +127,33 @@ test_window_builds (void)
     /* GNOME keeps Ctrl+S for Save: nothing else takes it. */
     g_assert_null (save[0]);
   }
+  /* No two shortcuts look alike in the shortcuts window: the keycaps of
+   * "," and "." (and ";" and ":") are a dot apart. */
+  {
+    g_auto(GStrv) actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+    g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+    for (guint i = 0; actions[i] != NULL; i++)
+      {
+        g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+
+        for (guint k = 0; accels[k] != NULL; k++)
+          {
+            guint key;
+            GdkModifierType mods;
+            g_autofree char *label = NULL;
+            char *look;
+
+            g_assert_true (gtk_accelerator_parse (accels[k], &key, &mods));
+            label = gtk_accelerator_get_label (key, mods);
+            look = g_strdup (label);
+            g_strdelimit (look, ",;:", '.');
+            g_test_message ("%s: %s", actions[i], label);
+            g_assert_null (g_hash_table_lookup (seen, look));
+            g_hash_table_insert (seen, look, g_strdup (actions[i]));
+          }
+      }
+  }
   g_action_group_activate_action (group, "about", NULL);
   duel_app_test_spin (50);
   {

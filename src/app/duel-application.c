@@ -265,7 +265,9 @@ duel_application_startup (GApplication *app)
     { "win.export", { "<Control>e", NULL } },
     { "win.add-file-target", { "<Control>n", NULL } },
     { "win.start-run", { "<Control>r", NULL } },
-    { "win.cancel-run", { "<Control>period", NULL } },
+    /* Not Ctrl+. : its keycap looks like Preferences' Ctrl+, in the
+     * shortcuts window. Shift turns Start into Stop. */
+    { "win.cancel-run", { "<Control><Shift>r", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
     { "win.show-page('drives')", { "<Alt>1", NULL } },

@@ -510,8 +510,9 @@ draw_charts (GPtrArray *charts,
     }
 }
 
-/* The table at a readable size, from where the charts end when a title and
- * a few rows fit there, then over as many pages as it takes. */
+/* The table at a readable size, from where the charts end when its title
+ * and a few rows fit there, then over as many pages as it takes under its
+ * column headings. Its headline rows are on the cover already. */
 static void
 draw_table (DuelChartTable *table,
             Flow           *flow)
@@ -520,26 +521,29 @@ draw_table (DuelChartTable *table,
   double table_scale = 0.8;
   double table_w = (PAGE_WIDTH - 2 * PAGE_MARGIN) / table_scale;
   g_autofree char *title = duel_chart_get_title (DUEL_CHART (table));
-  guint line = 0, n = duel_chart_table_get_n_lines (table);
+  guint line = duel_chart_table_get_first_detail_line (table), n = duel_chart_table_get_n_lines (table);
+  double title_h = 0;
 
+  duel_chart_measure_text (flow->cr, style, DUEL_CHART_TEXT_TITLE, title, NULL, &title_h);
   flow_need (flow, PAGE_INNER_HEIGHT / 4);
+  duel_chart_draw_text (flow->cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, title,
+                        PAGE_MARGIN, flow->y, 0, 0);
+  flow->y += title_h + 8;
   while (line < n)
     {
-      double title_h = 0, used = 0, table_h;
+      double used = 0;
 
-      if (line > 0)
+      if (flow->y + 2 * PAGE_MARGIN > PAGE_HEIGHT)
         flow_new_page (flow);
-      duel_chart_measure_text (flow->cr, style, DUEL_CHART_TEXT_TITLE, title, NULL, &title_h);
-      duel_chart_draw_text (flow->cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, title,
-                            PAGE_MARGIN, flow->y, 0, 0);
-      flow->y += title_h + 8;
-      table_h = (PAGE_HEIGHT - PAGE_MARGIN - flow->y) / table_scale;
       cairo_save (flow->cr);
       cairo_translate (flow->cr, PAGE_MARGIN, flow->y);
       cairo_scale (flow->cr, table_scale, table_scale);
-      line = duel_chart_table_draw_page_full (table, flow->cr, table_w, table_h, line, &used);
+      line = duel_chart_table_draw_page_full (table, flow->cr, table_w,
+                                              (PAGE_HEIGHT - PAGE_MARGIN - flow->y) / table_scale, line, &used);
       cairo_restore (flow->cr);
       flow->y += used * table_scale;
+      if (line < n)
+        flow_new_page (flow);
     }
 }
 

@@ -494,6 +494,18 @@ duel_chart_table_get_n_lines (DuelChartTable *self)
 }
 
 guint
+duel_chart_table_get_first_detail_line (DuelChartTable *self)
+{
+  guint n_headline = 0;
+
+  g_return_val_if_fail (DUEL_IS_CHART_TABLE (self), 0);
+
+  /* The rebuild puts the headline's heading and rows first. */
+  duel_comparison_get_headline (duel_chart_get_comparison (DUEL_CHART (self)), &n_headline);
+  return n_headline > 0 ? MIN (1 + n_headline, self->lines->len) : 0;
+}
+
+guint
 duel_chart_table_draw_page (DuelChartTable *self,
                             cairo_t        *cr,
                             double          width,
