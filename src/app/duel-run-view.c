@@ -580,7 +580,14 @@ add_stat (DuelRunView  *self,
   gtk_widget_add_css_class (value, "numeric");
   gtk_label_set_ellipsize (GTK_LABEL (value), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (label, "caption");
+  /* Six tiles share the width: in a narrow window a caption takes a
+   * second line rather than losing its end ("Elapsed in th…"). */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (label), 2);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
+  gtk_widget_set_valign (label, GTK_ALIGN_START);
   gtk_widget_add_css_class (label, "dim-label");
   gtk_box_append (GTK_BOX (box), value);
   gtk_box_append (GTK_BOX (box), label);
@@ -734,6 +741,13 @@ duel_run_view_get_compare_button (DuelRunView *self)
 {
   g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
   return GTK_WIDGET (self->compare_button);
+}
+
+GtkWidget *
+duel_run_view_get_stats_box (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+  return GTK_WIDGET (self->stats_box);
 }
 
 GtkWidget *

@@ -39,6 +39,8 @@ const char  *duel_run_view_get_stats_title (DuelRunView *self);
 char        *duel_run_view_describe_summary (DuelRunView *self);
 GtkWidget   *duel_run_view_get_compare_button   (DuelRunView *self);
 GtkWidget   *duel_run_view_get_run_again_button (DuelRunView *self);
+/* For tests: the box of figure tiles (a value and a caption each). */
+GtkWidget   *duel_run_view_get_stats_box (DuelRunView *self);
 /* How many times the live chart was redrawn from new data (tests watch it). */
 guint        duel_run_view_get_n_chart_updates (DuelRunView *self);
 
