@@ -147,6 +147,51 @@ test_format_size (void)
   g_assert_nonnull (strstr (b, "GiB"));
 }
 
+/* A size as given: whole binary units as they are, whatever else in decimal
+ * units. Sizes made from a count and a unit (fixed seed) come back as that
+ * count and unit, and they parse back to the same bytes. */
+static void
+test_format_size_as_given (void)
+{
+  static const char *units[] = { "KiB", "MiB", "GiB", "TiB" };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (25);
+  struct { guint64 bytes; const char *text; } cases[] = {
+    { 268435456, "256\u00a0MiB" },
+    { GiB, "1\u00a0GiB" },
+    { 1536 * MiB, "1536\u00a0MiB" },
+    { 268400000, "268.4\u00a0MB" },
+    { 4096, "4\u00a0KiB" },
+    { 1000, "1.0\u00a0kB" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = duel_format_size_as_given (cases[i].bytes);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+  for (guint i = 0; i < 1000; i++)
+    {
+      guint u = g_rand_int_range (rand, 0, G_N_ELEMENTS (units));
+      guint64 count = (guint64) g_rand_int_range (rand, 1, 100000);
+      guint64 bytes;
+      g_autofree char *expected = NULL;
+      g_autofree char *text = NULL;
+      g_autofree char *parsable = NULL;
+      guint64 parsed = 0;
+
+      if (count % 1024 == 0)
+        continue;
+      bytes = count << (10 * (u + 1));
+      expected = g_strdup_printf ("%" G_GUINT64_FORMAT "\u00a0%s", count, units[u]);
+      text = duel_format_size_as_given (bytes);
+      g_assert_cmpstr (text, ==, expected);
+      parsable = g_strdup_printf ("%" G_GUINT64_FORMAT "%c", count, "kmgt"[u]);
+      g_assert_true (duel_parse_size (parsable, &parsed, NULL));
+      g_assert_cmpuint (parsed, ==, bytes);
+    }
+}
+
 static void
 test_rw_names (void)
 {
@@ -609,6 +654,7 @@ main (int   argc,
   g_test_add_func ("/duel/workload/parse-size/bad", test_parse_size_bad);
   g_test_add_func ("/duel/workload/parse-size-or-multiple", test_parse_size_or_multiple);
   g_test_add_func ("/duel/workload/format-size", test_format_size);
+  g_test_add_func ("/duel/workload/format-size-as-given", test_format_size_as_given);
   g_test_add_func ("/duel/workload/rw-names", test_rw_names);
   g_test_add_func ("/duel/workload/validate", test_validate);
   g_test_add_func ("/duel/workload/resolve", test_resolve);

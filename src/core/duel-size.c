@@ -142,3 +142,18 @@ duel_format_size (guint64 bytes)
 {
   return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
 }
+
+char *
+duel_format_size_as_given (guint64 bytes)
+{
+  static const char *units[] = { "TiB", "GiB", "MiB", "KiB" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (units) && bytes > 0; i++)
+    {
+      guint64 unit = G_GUINT64_CONSTANT (1) << (10 * (G_N_ELEMENTS (units) - i));
+
+      if (bytes >= unit && bytes % unit == 0)
+        return g_strdup_printf ("%" G_GUINT64_FORMAT "\u00a0%s", bytes / unit, units[i]);
+    }
+  return g_format_size (bytes);
+}
