@@ -845,7 +845,8 @@ test_existing_file_keeps_size (void)
 {
   const gsize size = 256 * 1024 * 1024;
   g_autofree char *path = g_build_filename (scratch_dir, "existing-256m.img", NULL);
-  g_autofree char *shown = g_format_size (size);
+  /* In the unit it was made in. */
+  const char *shown = "256\u00a0MiB";
   g_autofree char *data = g_strnfill (1024 * 1024, 'x');
   DuelPresetOptions options;
   DuelDriveItem *drive;
@@ -867,6 +868,22 @@ test_existing_file_keeps_size (void)
   g_assert_cmpuint (duel_drive_item_get_size_bytes (drive), ==, size);
   g_assert_cmpuint (duel_drive_item_get_create_size (drive), ==, 0);
   g_assert_nonnull (strstr (duel_drive_item_get_subtitle (drive), shown));
+  /* The filesystem as the mount table (findmnt) names it: "ext4", not GIO's "ext3/ext4". */
+  {
+    g_autofree char *target = g_build_filename (scratch_dir, "existing-256m.img", NULL);
+    const char *argv[] = { "findmnt", "-n", "-o", "FSTYPE", "-T", target, NULL };
+    g_autofree char *fstype = NULL;
+    int status = 0;
+
+    if (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                      &fstype, NULL, &status, NULL) && status == 0)
+      {
+        g_autofree char *expected = g_strdup_printf (" · %s · ", g_strstrip (fstype));
+
+        g_test_message ("%s", duel_drive_item_get_subtitle (drive));
+        g_assert_nonnull (strstr (duel_drive_item_get_subtitle (drive), expected));
+      }
+  }
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.start-run", NULL));
   duel_app_test_wait (confirm_dialog_shown, NULL, 20, "the confirmation to write over the file");

@@ -7,9 +7,12 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
+#include "duel-device-mounts.h"
 #include "duel-drive-item.h"
+#include "duel-size.h"
 
 struct _DuelDriveItem
 {
@@ -85,7 +88,11 @@ static void
 update_subtitle (DuelDriveItem *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *size = self->size_bytes > 0 ? g_format_size (self->size_bytes) : NULL;
+  g_autofree char *size = NULL;
+
+  /* A drive in its maker's decimal units; a file as it was made ("1 GiB"). */
+  if (self->size_bytes > 0)
+    size = self->device != NULL ? g_format_size (self->size_bytes) : duel_format_size_as_given (self->size_bytes);
 
   if (size != NULL)
     g_string_append (text, size);
@@ -232,13 +239,30 @@ duel_drive_item_new_for_device (DuelDevice *device)
 }
 
 /* The filesystem that holds @path (or its folder, for a file not made yet):
- * what a file target measures goes through it. */
+ * what a file target measures goes through it. The mount table names it
+ * ("ext4"); GIO's statfs() guess cannot tell ext2, 3 and 4 apart. */
 static char *
 filesystem_of (const char *path)
 {
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) folder = g_file_get_parent (file);
   g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load ("/", NULL);
+  g_autofree char *real = realpath (path, NULL);
+
+  if (real == NULL && folder != NULL)
+    {
+      g_autofree char *parent = g_file_get_path (folder);
+
+      real = realpath (parent, NULL);
+    }
+  if (mounts != NULL && real != NULL)
+    {
+      const DuelDeviceMount *mount = duel_device_mounts_find_for_path (mounts, real);
+
+      if (mount != NULL && mount->fstype != NULL)
+        return g_strdup (mount->fstype);
+    }
 
   info = g_file_query_filesystem_info (file, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE, NULL, NULL);
   if (info == NULL && folder != NULL)
