@@ -74,6 +74,7 @@ test_compare (Fixture       *fixture,
   g_autofree char *md = g_build_filename (charts, "summary.md", NULL);
   g_autofree char *png = g_build_filename (charts, "write-curve.png", NULL);
   cairo_surface_t *surface;
+  guint n_parts;
   int code;
 
   code = run_cli (&out, &err, "compare", fixture->a, fixture->b, "--output-dir", charts,
@@ -82,9 +83,28 @@ test_compare (Fixture       *fixture,
     return;
   g_assert_cmpint (code, ==, 0);
   g_assert_cmpstr (err, ==, "");
+  /* The summary image in parts of at most twice the height (2 × 500 at
+   * scale 1.5), summary.png first, summary-2.png… then, each part also as SVG. */
+  for (n_parts = 0;; n_parts++)
+    {
+      g_autofree char *name = n_parts == 0 ? g_strdup ("summary.png") : g_strdup_printf ("summary-%u.png", n_parts + 1);
+      g_autofree char *path = g_build_filename (charts, name, NULL);
+      g_autofree char *line = g_strdup_printf ("/%s\n", name);
+      g_autofree char *svg = g_strdup_printf ("/%.*s.svg\n", (int) strlen (name) - 4, name);
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        break;
+      g_assert_nonnull (strstr (out, line));
+      g_assert_nonnull (strstr (out, svg));
+      surface = cairo_image_surface_create_from_png (path);
+      g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 1500);
+      g_assert_cmpint (cairo_image_surface_get_height (surface), <=, 2 * 500 * 1.5);
+      cairo_surface_destroy (surface);
+    }
+  g_assert_cmpuint (n_parts, >=, 2);
   /* One line per file written: 6 charts × 3 (QoS at QD1 and QD32), the
-   * report, the table, 2 job files. */
-  g_assert_cmpuint (count_lines (out), ==, 22);
+   * table's further parts × 2, the report, the table, 2 job files. */
+  g_assert_cmpuint (count_lines (out), ==, 22 + 2 * (n_parts - 1));
   g_assert_nonnull (strstr (out, "qos-qd1.svg\n"));
   g_assert_nonnull (strstr (out, "qos-qd32.svg\n"));
   g_assert_true (g_file_test (pdf, G_FILE_TEST_IS_REGULAR));

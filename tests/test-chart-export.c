@@ -3,7 +3,9 @@
  * PNG loads through cairo at the asked size and scale, SVG parses as XML with
  * an <svg> root, the PDF has the expected pages (and renders through
  * ghostscript when it is installed), CSV columns are consistent, the Markdown
- * table has a row per comparison row.
+ * table has a row per comparison row. The report has no near-empty page and
+ * says each test's setup once when the drives agree; the summary image comes
+ * in parts an article can hold.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "duel-chart-export.h"
+#include "duel-chart-export-private.h"
 #include "duel-chart-table.h"
 #include "duel-number.h"
 #include "test-chart-helpers.h"
@@ -66,6 +69,36 @@ check_png (const char *path,
   else
     g_assert_cmpint (cairo_image_surface_get_height (surface), >=, -height);
   cairo_surface_destroy (surface);
+}
+
+static int
+png_height (const char *path)
+{
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (path);
+  int height;
+
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  height = cairo_image_surface_get_height (surface);
+  cairo_surface_destroy (surface);
+  return height;
+}
+
+/* summary.png, summary-2.png… as written: how many. */
+static guint
+count_parts (const char *dir,
+             const char *extension)
+{
+  guint n = 0;
+
+  for (;; n++)
+    {
+      g_autofree char *name = n == 0 ? g_strdup_printf ("summary.%s", extension)
+                                     : g_strdup_printf ("summary-%u.%s", n + 1, extension);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return n;
+    }
 }
 
 typedef struct
@@ -264,30 +297,43 @@ test_export_all (Fixture       *fixture,
   g_autofree char *pdf = g_build_filename (fixture->dir, "report.pdf", NULL);
   g_autofree char *md_path = g_build_filename (fixture->dir, "summary.md", NULL);
   g_autofree char *md = NULL;
-  guint pages, md_rows = 0;
+  guint pages, n_parts, md_rows = 0;
   g_auto(GStrv) md_lines = NULL;
 
   duel_chart_export_options_init (&options);
   g_assert_true (duel_chart_export_all (fixture->comparison, fixture->dir, &options, files, &error));
   g_assert_no_error (error);
 
-  /* 6 charts × (png, svg, csv) + report.pdf + summary.md + 2 fio job files */
-  g_assert_cmpuint (files->len, ==, G_N_ELEMENTS (ids) * 3 + 1 + 1 + 2);
+  /* 6 charts × (png, svg, csv), the table's further parts (png, svg),
+   * report.pdf + summary.md + 2 fio job files */
+  n_parts = count_parts (fixture->dir, "png");
+  g_assert_cmpuint (n_parts, >=, 2);
+  g_assert_cmpuint (count_parts (fixture->dir, "svg"), ==, n_parts);
+  g_assert_cmpuint (files->len, ==, G_N_ELEMENTS (ids) * 3 + 2 * (n_parts - 1) + 1 + 1 + 2);
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
       g_autofree char *png = g_strdup_printf ("%s/%s.png", fixture->dir, ids[i]);
       g_autofree char *svg = g_strdup_printf ("%s/%s.svg", fixture->dir, ids[i]);
       g_autofree char *csv = g_strdup_printf ("%s/%s.csv", fixture->dir, ids[i]);
 
-      /* 1200 × 675 at scale 2; the table grows to show every row. */
-      check_png (png, 2400, g_str_equal (ids[i], "summary") ? -1350 : 1350);
+      /* 1200 × 675 at scale 2; the table's parts are as tall as their lines. */
+      check_png (png, 2400, g_str_equal (ids[i], "summary") ? -200 : 1350);
       check_svg (svg);
       check_csv (csv);
     }
+  for (guint part = 1; part < n_parts; part++)
+    {
+      g_autofree char *png = g_strdup_printf ("%s/summary-%u.png", fixture->dir, part + 1);
+      g_autofree char *svg = g_strdup_printf ("%s/summary-%u.svg", fixture->dir, part + 1);
 
-  /* A cover, one page per chart, the table over as many pages as it takes. */
+      check_png (png, 2400, -200);
+      check_svg (svg);
+    }
+
+  /* The cover, charts two to a page, the table from where they end. */
   pages = pdf_page_count (pdf);
-  g_assert_cmpuint (pages, >=, 1 + 5 + 2);
+  g_assert_cmpuint (pages, >=, 1 + 3 + 1);
+  g_assert_cmpuint (pages, <, 1 + 5 + 2);
   /* Each QoS chart says its depth, and its CSV holds that depth's tests. */
   for (guint k = 0; k < 2; k++)
     {
@@ -412,7 +458,8 @@ test_export_formats (Fixture       *fixture,
   options.theme = DUEL_CHART_THEME_DARK;
   g_assert_true (duel_chart_export_all (fixture->comparison, fixture->dir, &options, files, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (files->len, ==, 6 + 1);   /* six charts (QoS at QD1 and QD32), summary.md */
+  /* Six charts (QoS at QD1 and QD32), the table's further parts, summary.md */
+  g_assert_cmpuint (files->len, ==, 6 + count_parts (fixture->dir, "png") - 1 + 1);
   check_png (png, 800, 450);
 
   /* The dark style paints a dark ground. */
@@ -436,8 +483,11 @@ test_export_one_drive (Fixture       *fixture,
   options.formats = DUEL_CHART_EXPORT_PDF | DUEL_CHART_EXPORT_SVG;
   g_assert_true (duel_chart_export_all (single, fixture->dir, &options, files, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (files->len, ==, 6 + 1);   /* six SVGs (QoS at QD1 and QD32), the report */
-  g_assert_cmpuint (pdf_page_count (pdf), >=, 1 + 5 + 1);
+  /* Six SVGs (QoS at QD1 and QD32), the table's further parts, the report */
+  g_assert_cmpuint (files->len, ==, 6 + count_parts (fixture->dir, "svg") - 1 + 1);
+  /* The cover, five charts two to a page, the table (report-pages checks
+   * that no page is wasted). */
+  g_assert_cmpuint (pdf_page_count (pdf), >=, 1 + 3);
 }
 
 static void
@@ -593,6 +643,260 @@ test_export_rate_unit (Fixture       *fixture,
   g_assert_true (g_file_test (svg_path, G_FILE_TEST_IS_REGULAR));
 }
 
+static DuelComparison *
+make_comparison (guint32 b_fill_queue_depth,
+                 guint64 b_qos_span)
+{
+  TestDrive a, b;
+  g_autoptr(DuelResult) result_a = NULL;
+  g_autoptr(DuelResult) result_b = NULL;
+
+  test_drive_init (&a, "Alpha SSD", 1.0, 11);
+  test_drive_init (&b, "Beta SSD", 0.6, 22);
+  b.fill_queue_depth = b_fill_queue_depth;
+  result_a = test_make_result (&a);
+  result_b = test_make_result (&b);
+  if (b_qos_span > 0)
+    duel_result_find_test (result_b, "qos-read-qd1")->span_length = b_qos_span;
+  return duel_comparison_new (result_a, result_b, NULL);
+}
+
+/* One line per test when both drives ran it alike; the drives apart where
+ * they did not, each with its own setup. */
+static void
+test_report_parameters (void)
+{
+  g_autoptr(DuelComparison) alike = make_comparison (32, 0);
+  g_autoptr(DuelComparison) differ = make_comparison (8, G_GUINT64_CONSTANT (268400000));
+  g_autoptr(GPtrArray) lines = NULL;
+  const char * const *tests = duel_comparison_get_tests (alike);
+  guint n_tests = g_strv_length ((char **) tests);
+  const DuelChartExportParameter *line;
+
+  test_locale_use ("C");
+  lines = duel_chart_export_dup_parameters (alike);
+  g_assert_cmpuint (n_tests, >=, 10);
+  g_assert_cmpuint (lines->len, ==, n_tests);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      line = g_ptr_array_index (lines, i);
+      g_assert_false (line->per_drive);
+      g_assert_true (g_str_has_prefix (line->text, duel_comparison_get_section_title (alike, tests[i])));
+      g_assert_true (g_str_has_suffix (line->text, "; span 64\u00a0GiB"));
+    }
+  line = g_ptr_array_index (lines, 0);
+  g_assert_cmpstr (line->text, ==, "Write saturation — 4 KiB random write, QD32, to 2× the span, trimmed first; span 64\u00a0GiB");
+  g_clear_pointer (&lines, g_ptr_array_unref);
+
+  /* The fill at another depth and one QoS test on a smaller span: those
+   * two tests take a line per drive, the others stay one line. */
+  tests = duel_comparison_get_tests (differ);
+  lines = duel_chart_export_dup_parameters (differ);
+  g_assert_cmpuint (lines->len, ==, g_strv_length ((char **) tests) + 2 * 2);
+  for (guint i = 0, t = 0; i < lines->len; t++)
+    {
+      gboolean split = g_str_equal (tests[t], DUEL_TEST_WSAT_FILL) || g_str_equal (tests[t], "qos-read-qd1");
+
+      line = g_ptr_array_index (lines, i++);
+      g_assert_false (line->per_drive);
+      if (!split)
+        {
+          g_assert_nonnull (strstr (line->text, " — "));
+          continue;
+        }
+      g_assert_cmpstr (line->text, ==, duel_comparison_get_section_title (differ, tests[t]));
+      for (guint d = 0; d < 2; d++)
+        {
+          g_autofree char *drive = g_strdup_printf ("%s: ", duel_comparison_get_drive_name (differ, d));
+
+          line = g_ptr_array_index (lines, i++);
+          g_assert_true (line->per_drive);
+          g_assert_true (g_str_has_prefix (line->text, drive));
+        }
+    }
+  line = g_ptr_array_index (lines, 1);
+  g_assert_cmpstr (line->text, ==, "Alpha SSD: 4 KiB random write, QD32, to 2× the span, trimmed first; span 64\u00a0GiB");
+  line = g_ptr_array_index (lines, 2);
+  g_assert_cmpstr (line->text, ==, "Beta SSD: 4 KiB random write, QD8, to 2× the span, trimmed first; span 64\u00a0GiB");
+  for (guint i = 0; i < lines->len; i++)
+    {
+      line = g_ptr_array_index (lines, i);
+      if (g_str_has_prefix (line->text, "Beta SSD: 4 KiB random read, QD1,"))
+        g_assert_true (g_str_has_suffix (line->text, "; span 268.4\u00a0MB"));
+    }
+  test_locale_reset ();
+}
+
+/* The report's pages: no more than its content needs, none but the last
+ * less than 40 % full; the same for one drive. */
+static void
+test_report_pages (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(DuelComparison) single = duel_comparison_new (duel_comparison_get_result (fixture->comparison, 0), NULL, NULL);
+  DuelComparison *comparisons[] = { fixture->comparison, single };
+
+  for (guint c = 0; c < G_N_ELEMENTS (comparisons); c++)
+    {
+      g_autoptr(GPtrArray) charts = duel_chart_new_report (comparisons[c], NULL);
+      g_autoptr(GArray) fill = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GError) error = NULL;
+      g_autofree char *pdf = g_build_filename (fixture->dir, "pages.pdf", NULL);
+      double content = 0;
+      guint pages, n_charts = 0;
+
+      g_assert_true (duel_chart_export_pdf_report_full (comparisons[c], charts, pdf, 1200, 675, fill, &error));
+      g_assert_no_error (error);
+      pages = pdf_page_count (pdf);
+      g_assert_cmpuint (fill->len, ==, pages);
+      for (guint i = 0; i < pages; i++)
+        {
+          double f = g_array_index (fill, double, i);
+
+          g_test_message ("drives %u, page %u: %.0f %% full", duel_comparison_get_n_drives (comparisons[c]),
+                          i + 1, 100 * f);
+          g_assert_cmpfloat (f, <=, 1.0);
+          if (i + 1 < pages)
+            g_assert_cmpfloat (f, >=, 0.4);
+          content += f;
+        }
+      /* Page breaks lose at most a page in all. */
+      g_assert_cmpuint (pages, <=, (guint) ceil (content) + 1);
+      /* Two charts a page: the five take three pages' worth at most, where
+       * they took five. */
+      for (guint i = 0; i < charts->len; i++)
+        n_charts += duel_chart_has_data (g_ptr_array_index (charts, i)) &&
+                    !DUEL_IS_CHART_TABLE (g_ptr_array_index (charts, i));
+      g_assert_cmpuint (n_charts, ==, 5);
+
+      /* The cover says the span as it was given (ghostscript reads it). */
+      {
+        g_autofree char *cover = pdf_page_text (pdf, 1);
+        g_autofree char *next = pdf_page_text (pdf, 2);
+        g_autofree char *text = g_strconcat (cover, next, NULL);
+
+        if (cover != NULL)
+          {
+            /* The space before the unit is a no-break one: text extraction may write either. */
+            g_assert_nonnull (strstr (text, "span 64"));
+            g_assert_nonnull (strstr (text, "GiB"));
+            g_assert_null (strstr (text, "68.7"));
+          }
+      }
+    }
+}
+
+/* The first lit row from the foot of @path: the band under it is no more
+ * than the frame's padding. */
+static int
+png_empty_band (const char *path)
+{
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (path);
+  const guint8 *pixels = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  int width = cairo_image_surface_get_width (surface);
+  int height = cairo_image_surface_get_height (surface);
+  guint32 ground = *(const guint32 *) (gconstpointer) pixels;
+  int y;
+
+  for (y = height - 1; y >= 0; y--)
+    {
+      const guint32 *row = (const guint32 *) (gconstpointer) (pixels + (gsize) y * stride);
+      gboolean lit = FALSE;
+
+      for (int x = 0; x < width && !lit; x++)
+        lit = row[x] != ground;
+      if (lit)
+        break;
+    }
+  cairo_surface_destroy (surface);
+  return height - 1 - y;
+}
+
+/* The summary image in parts of at most twice the chart height, every line
+ * in one part, each part titled "(k of n)" and as tall as its lines. */
+static void
+test_summary_parts (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  static const double heights[] = { 675, 450, 300, 2000 };
+  g_autoptr(DuelChart) chart = duel_chart_table_new (fixture->comparison);
+  DuelChartTable *table = DUEL_CHART_TABLE (chart);
+  guint n_lines = duel_chart_table_get_n_lines (table);
+  g_autofree char *plain = duel_chart_get_title (chart);
+
+  for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+    {
+      g_autoptr(GArray) bounds = duel_chart_table_split (table, 1200, 2 * heights[h]);
+      guint n_parts = bounds->len - 1, sum = 0;
+
+      g_assert_cmpuint (bounds->len, >=, 2);
+      g_assert_cmpuint (g_array_index (bounds, guint, 0), ==, 0);
+      g_assert_cmpuint (g_array_index (bounds, guint, n_parts), ==, n_lines);
+      /* The whole table fits in one image 4000 tall. */
+      g_assert_cmpint (n_parts == 1, ==, heights[h] == 2000);
+      for (guint p = 0; p < n_parts; p++)
+        {
+          guint first = g_array_index (bounds, guint, p), end = g_array_index (bounds, guint, p + 1);
+          g_autofree char *title = NULL;
+          g_autofree char *suffix = g_strdup_printf (" (%u of %u)", p + 1, n_parts);
+          double natural;
+
+          g_assert_cmpuint (end, >, first);
+          sum += end - first;
+          duel_chart_table_set_part (table, p, n_parts, first, end);
+          natural = duel_chart_table_get_natural_height (table, 1200);
+          g_assert_cmpfloat (natural, <=, 2 * heights[h]);
+          title = duel_chart_get_title (chart);
+          if (n_parts > 1)
+            {
+              g_assert_true (g_str_has_suffix (title, suffix));
+              g_assert_true (g_str_has_prefix (title, plain));
+            }
+          else
+            g_assert_cmpstr (title, ==, plain);
+          /* Parts but the last fill more than half their room. */
+          if (p + 1 < n_parts)
+            g_assert_cmpfloat (natural, >, heights[h]);
+        }
+      g_assert_cmpuint (sum, ==, n_lines);
+      duel_chart_table_set_part (table, 0, 0, 0, 0);
+    }
+  {
+    g_autofree char *title = duel_chart_get_title (chart);
+
+    g_assert_cmpstr (title, ==, plain);
+  }
+
+  /* As written: at most 2 × 450 × 2 pixels tall, no empty band at the foot. */
+  {
+    g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GArray) bounds = duel_chart_table_split (table, 1200, 900);
+    DuelChartExportOptions options;
+    guint n_parts;
+
+    duel_chart_export_options_init (&options);
+    options.height = 450;
+    options.formats = DUEL_CHART_EXPORT_PNG;
+    g_assert_true (duel_chart_export_all (fixture->comparison, fixture->dir, &options, files, &error));
+    g_assert_no_error (error);
+    n_parts = count_parts (fixture->dir, "png");
+    g_assert_cmpuint (n_parts, ==, bounds->len - 1);
+    for (guint p = 0; p < n_parts; p++)
+      {
+        g_autofree char *name = p == 0 ? g_strdup ("summary.png") : g_strdup_printf ("summary-%u.png", p + 1);
+        g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
+        int height = png_height (path);
+
+        g_test_message ("%s: %d px", name, height);
+        g_assert_cmpint (height, <=, 2 * 450 * 2);
+        /* The frame's padding (1.25 × 13 units) and a row's (4) at scale 2. */
+        g_assert_cmpint (png_empty_band (path), <=, 2 * (17 + 6));
+      }
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -606,6 +910,9 @@ main (int    argc,
   g_test_add ("/duel/chart-export/locale", Fixture, NULL, fixture_set_up, test_export_locale, fixture_tear_down);
   g_test_add ("/duel/chart-export/rate-unit", Fixture, NULL, fixture_set_up, test_export_rate_unit, fixture_tear_down);
   g_test_add ("/duel/chart-export/unwritable", Fixture, NULL, fixture_set_up, test_export_unwritable, fixture_tear_down);
+  g_test_add_func ("/duel/chart-export/report-parameters", test_report_parameters);
+  g_test_add ("/duel/chart-export/report-pages", Fixture, NULL, fixture_set_up, test_report_pages, fixture_tear_down);
+  g_test_add ("/duel/chart-export/summary-parts", Fixture, NULL, fixture_set_up, test_summary_parts, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -14,6 +14,8 @@
 
 #include "duel-chart-export.h"
 #include "duel-chart-export-private.h"
+#include "duel-size.h"
+#include "duel-size.h"
 #include "duel-chart-table.h"
 #include "duel-error.h"
 #include "duel-fio-export.h"
@@ -184,24 +186,6 @@ duel_chart_export_svg (DuelChart   *chart,
 
 /* ---- The report's parameters --------------------------------------------------- */
 
-char *
-duel_chart_export_format_span (guint64 bytes)
-{
-  static const struct { guint64 unit; const char *name; } binary[] = {
-    { G_GUINT64_CONSTANT (1) << 40, "TiB" },
-    { G_GUINT64_CONSTANT (1) << 30, "GiB" },
-    { G_GUINT64_CONSTANT (1) << 20, "MiB" },
-    { G_GUINT64_CONSTANT (1) << 10, "KiB" },
-  };
-
-  /* A span of 256 MiB was asked as such; a whole device's odd size reads
-   * better as the vendor writes it than as 488386584 KiB. */
-  for (guint i = 0; i < G_N_ELEMENTS (binary); i++)
-    if (bytes >= binary[i].unit && bytes % binary[i].unit == 0 && bytes / binary[i].unit < 10000)
-      return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", bytes / binary[i].unit, binary[i].name);
-  return g_format_size (bytes);
-}
-
 static void
 parameter_free (gpointer data)
 {
@@ -232,7 +216,7 @@ describe_setup (const DuelTestRecord *record)
 
   if (record->span_length == 0)
     return g_steal_pointer (&setup);
-  span = duel_chart_export_format_span (record->span_length);
+  span = duel_format_size_as_given (record->span_length);
   return g_strdup_printf ("%s; %s %s", setup, _("span"), span);
 }
 
@@ -479,9 +463,10 @@ draw_cover (DuelComparison       *comparison,
     }
 }
 
-/* Charts two to a page, 16:9 in half the page's height, at the text size
- * a chart had when it took a page alone: the chart lays itself out in a
- * smaller box rather than shrinking its type. */
+/* Charts two to a page, in the export's proportions in half the page's
+ * height, at the text size a chart had when it took a page alone: the chart
+ * lays itself out in a smaller box rather than shrinking its type. A chart
+ * a little too tall for what is left of a page shrinks to stay on it. */
 static void
 draw_charts (GPtrArray *charts,
              Flow      *flow,
@@ -492,19 +477,24 @@ draw_charts (GPtrArray *charts,
   double slot_h = (PAGE_INNER_HEIGHT - CHART_GAP) / 2;
   double text_scale = MIN (page_w / width, PAGE_INNER_HEIGHT / height);
   double fit = MIN (page_w / width, slot_h / height);
-  double box_w = width * fit, box_h = height * fit;
 
   for (guint i = 0; i < charts->len; i++)
     {
       DuelChart *chart = g_ptr_array_index (charts, i);
+      double room = PAGE_HEIGHT - PAGE_MARGIN - flow->y;
+      double shrink = 1, box_w, box_h;
 
       if (DUEL_IS_CHART_TABLE (chart) || !duel_chart_has_data (chart))
         continue;
+      if (room < height * fit && room >= 0.8 * height * fit)
+        shrink = room / (height * fit);
+      box_w = width * fit * shrink;
+      box_h = height * fit * shrink;
       flow_need (flow, box_h);
       cairo_save (flow->cr);
       cairo_translate (flow->cr, (PAGE_WIDTH - box_w) / 2, flow->y);
-      cairo_scale (flow->cr, text_scale, text_scale);
-      duel_chart_draw (chart, flow->cr, box_w / text_scale, box_h / text_scale);
+      cairo_scale (flow->cr, text_scale * shrink, text_scale * shrink);
+      duel_chart_draw (chart, flow->cr, box_w / (text_scale * shrink), box_h / (text_scale * shrink));
       cairo_restore (flow->cr);
       flow->y += box_h + CHART_GAP;
     }
@@ -512,7 +502,7 @@ draw_charts (GPtrArray *charts,
 
 /* The table at a readable size, from where the charts end when its title
  * and a few rows fit there, then over as many pages as it takes under its
- * column headings. Its headline rows are on the cover already. */
+ * column headings. Its headline and the drives are on the cover already. */
 static void
 draw_table (DuelChartTable *table,
             Flow           *flow)
@@ -521,7 +511,7 @@ draw_table (DuelChartTable *table,
   double table_scale = 0.8;
   double table_w = (PAGE_WIDTH - 2 * PAGE_MARGIN) / table_scale;
   g_autofree char *title = duel_chart_get_title (DUEL_CHART (table));
-  guint line = duel_chart_table_get_first_detail_line (table), n = duel_chart_table_get_n_lines (table);
+  guint line = duel_chart_table_get_first_figure_line (table), n = duel_chart_table_get_n_lines (table);
   double title_h = 0;
 
   duel_chart_measure_text (flow->cr, style, DUEL_CHART_TEXT_TITLE, title, NULL, &title_h);
@@ -529,12 +519,10 @@ draw_table (DuelChartTable *table,
   duel_chart_draw_text (flow->cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, title,
                         PAGE_MARGIN, flow->y, 0, 0);
   flow->y += title_h + 8;
-  while (line < n)
+  for (;;)
     {
       double used = 0;
 
-      if (flow->y + 2 * PAGE_MARGIN > PAGE_HEIGHT)
-        flow_new_page (flow);
       cairo_save (flow->cr);
       cairo_translate (flow->cr, PAGE_MARGIN, flow->y);
       cairo_scale (flow->cr, table_scale, table_scale);
@@ -542,8 +530,9 @@ draw_table (DuelChartTable *table,
                                               (PAGE_HEIGHT - PAGE_MARGIN - flow->y) / table_scale, line, &used);
       cairo_restore (flow->cr);
       flow->y += used * table_scale;
-      if (line < n)
-        flow_new_page (flow);
+      if (line >= n)
+        break;
+      flow_new_page (flow);
     }
 }
 

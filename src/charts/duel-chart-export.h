@@ -45,8 +45,9 @@ gboolean duel_chart_export_svg          (DuelChart              *chart,
                                          double                  width,
                                          double                  height,
                                          GError                **error);
-/* One PDF: a page of identity, parameters and warnings, a page per chart
- * with data, then the table over as many pages as it needs. */
+/* One PDF: the headline, identity, parameters and warnings, the charts with
+ * data two to a page from where those end, then the table's figures from
+ * where the charts end, over as many pages as it needs. */
 gboolean duel_chart_export_pdf_report   (DuelComparison         *comparison,
                                          GPtrArray              *charts,
                                          const char             *path,
@@ -61,8 +62,10 @@ double   duel_chart_export_height_for   (DuelChart              *chart,
                                          double                  height);
 
 /* Everything @options asks for into @directory (created if needed):
- * CHART.png/.svg/.csv per chart with data, summary.csv, summary.md,
- * report.pdf, and DRIVE.fio per result. @out_files collects the paths. */
+ * CHART.png/.svg/.csv per chart with data (the table as summary.png, then
+ * summary-2.png… when it is taller than twice the height), summary.csv,
+ * summary.md, report.pdf, and DRIVE.fio per result. @out_files collects
+ * the paths. */
 gboolean duel_chart_export_all          (DuelComparison               *comparison,
                                          const char                   *directory,
                                          const DuelChartExportOptions *options,

@@ -32,6 +32,7 @@ struct _DuelChartTable
   DuelChart parent_instance;
 
   GArray   *lines;    /* Line */
+  guint     first_figure_line;
 
   /* One image of a table split for articles (duel_chart_table_set_part()). */
   guint     part_first;
@@ -74,6 +75,7 @@ duel_chart_table_rebuild (DuelChart *chart)
   const guint *headline = duel_comparison_get_headline (comparison, &n_headline);
 
   g_array_set_size (self->lines, 0);
+  self->first_figure_line = 0;
   self->n_parts = 0;
   /* The review's figures first: the report's first table page leads with them. */
   if (n_headline > 0)
@@ -109,6 +111,8 @@ duel_chart_table_rebuild (DuelChart *chart)
 
           line.kind = LINE_SECTION;
           line.text = setup ? g_strdup_printf ("%s — %s", title, setup) : g_strdup (title);
+          if (current_test == NULL)
+            self->first_figure_line = self->lines->len;
           g_array_append_val (self->lines, line);
           current_test = row->test;
         }
@@ -494,15 +498,10 @@ duel_chart_table_get_n_lines (DuelChartTable *self)
 }
 
 guint
-duel_chart_table_get_first_detail_line (DuelChartTable *self)
+duel_chart_table_get_first_figure_line (DuelChartTable *self)
 {
-  guint n_headline = 0;
-
   g_return_val_if_fail (DUEL_IS_CHART_TABLE (self), 0);
-
-  /* The rebuild puts the headline's heading and rows first. */
-  duel_comparison_get_headline (duel_chart_get_comparison (DUEL_CHART (self)), &n_headline);
-  return n_headline > 0 ? MIN (1 + n_headline, self->lines->len) : 0;
+  return self->first_figure_line;
 }
 
 guint
@@ -611,6 +610,49 @@ duel_chart_table_get_natural_height (DuelChartTable *self,
   return ceil (total);
 }
 
+/* The first line of each part of at most @capacity lines (@room table units
+ * under the headings), then the number of lines. */
+static GArray *
+split_lines (DuelChartTable *self,
+             guint           capacity,
+             double          room,
+             double          line_h,
+             double          notes_h)
+{
+  guint n = self->lines->len, first = 0;
+  GArray *bounds = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_array_append_val (bounds, first);
+  while (first < n)
+    {
+      guint end = MIN (n, first + capacity);
+
+      /* The fairness notes close the last part: make room for them. */
+      if (end == n && (n - first) * line_h + notes_h > room && n - first > 1)
+        {
+          guint fit = (guint) MAX (1.0, floor ((room - notes_h) / line_h));
+
+          end = MIN (first + fit, n - 1);
+        }
+      if (end < n)
+        {
+          guint cut = end;
+
+          /* End before a section heading rather than inside a section, when
+           * that still fills two thirds of the part. */
+          while (cut > first && g_array_index (self->lines, Line, cut).kind != LINE_SECTION)
+            cut--;
+          if (cut > first && (cut - first) * 3 >= (end - first) * 2)
+            end = cut;
+          else if (end - 1 > first && g_array_index (self->lines, Line, end - 1).kind == LINE_SECTION)
+            end--;   /* not a heading alone at the foot */
+        }
+      g_array_append_val (bounds, end);
+      first = end;
+    }
+  return bounds;
+}
+
 GArray *
 duel_chart_table_split (DuelChartTable *self,
                         double          width,
@@ -623,7 +665,7 @@ duel_chart_table_split (DuelChartTable *self,
   GArray *bounds;
   double pad, title_h = 0, inner_w, natural_w, scale, room, notes_h;
   g_autofree char *title = NULL;
-  guint n, capacity, first = 0;
+  guint capacity;
 
   g_return_val_if_fail (DUEL_IS_CHART_TABLE (self), NULL);
 
@@ -645,35 +687,20 @@ duel_chart_table_split (DuelChartTable *self,
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
 
-  n = self->lines->len;
-  bounds = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_array_append_val (bounds, first);
-  while (first < n)
+  /* As many parts as full ones take, but as even as they can be: no short
+   * tail after long parts. */
+  bounds = split_lines (self, capacity, room, layout.line_h, notes_h);
+  for (guint c = capacity - 1; c > 0; c--)
     {
-      guint end = MIN (n, first + capacity);
+      GArray *smaller = split_lines (self, c, room, layout.line_h, notes_h);
 
-      /* The fairness notes close the last part: make room for them. */
-      if (end == n && (n - first) * layout.line_h + notes_h > room && n - first > 1)
+      if (smaller->len > bounds->len)
         {
-          guint fit = (guint) MAX (1.0, floor ((room - notes_h) / layout.line_h));
-
-          end = MIN (first + fit, n - 1);
+          g_array_unref (smaller);
+          break;
         }
-      if (end < n)
-        {
-          guint cut = end;
-
-          /* End before a section heading rather than inside a section, when
-           * that still fills two thirds of the part. */
-          while (cut > first && g_array_index (self->lines, Line, cut).kind != LINE_SECTION)
-            cut--;
-          if (cut > first && (cut - first) * 3 >= (end - first) * 2)
-            end = cut;
-          else if (end - 1 > first && g_array_index (self->lines, Line, end - 1).kind == LINE_SECTION)
-            end--;   /* not a heading alone at the foot */
-        }
-      g_array_append_val (bounds, end);
-      first = end;
+      g_array_unref (bounds);
+      bounds = smaller;
     }
   return bounds;
 }

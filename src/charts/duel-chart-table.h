@@ -22,8 +22,9 @@ double     duel_chart_table_get_natural_height (DuelChartTable *self,
                                                 double          width);
 /* Lines of the table (section headings and rows), for paging. */
 guint      duel_chart_table_get_n_lines        (DuelChartTable *self);
-/* The first line after the headline section (0 without one). */
-guint      duel_chart_table_get_first_detail_line (DuelChartTable *self);
+/* The heading of the first test's figures, after the headline and the
+ * drives' identity (0 when there is none such). */
+guint      duel_chart_table_get_first_figure_line (DuelChartTable *self);
 /* Draws lines from @first_line on, as many as fit in @height at full size
  * (the column headings repeat), and returns the first line left out. */
 guint      duel_chart_table_draw_page          (DuelChartTable *self,

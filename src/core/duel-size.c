@@ -146,14 +146,27 @@ duel_format_size (guint64 bytes)
 char *
 duel_format_size_as_given (guint64 bytes)
 {
-  static const char *units[] = { "TiB", "GiB", "MiB", "KiB" };
+  static const struct { guint64 unit; const char *name; } binary[] = {
+    { G_GUINT64_CONSTANT (1) << 40, "TiB" },
+    { G_GUINT64_CONSTANT (1) << 30, "GiB" },
+    { G_GUINT64_CONSTANT (1) << 20, "MiB" },
+    { G_GUINT64_CONSTANT (1) << 10, "KiB" },
+  };
+  static const char * const decimal[] = { "kB", "MB", "GB", "TB", "PB" };
+  guint64 unit = 1000;
+  guint i;
 
-  for (guint i = 0; i < G_N_ELEMENTS (units) && bytes > 0; i++)
-    {
-      guint64 unit = G_GUINT64_CONSTANT (1) << (10 * (G_N_ELEMENTS (units) - i));
-
-      if (bytes >= unit && bytes % unit == 0)
-        return g_strdup_printf ("%" G_GUINT64_FORMAT "\u00a0%s", bytes / unit, units[i]);
-    }
-  return g_format_size (bytes);
+  /* A span of 256 MiB was asked as such; a whole device's odd size reads
+   * better as its maker writes it than as 488386584 KiB. */
+  for (i = 0; i < G_N_ELEMENTS (binary); i++)
+    if (bytes >= binary[i].unit && bytes % binary[i].unit == 0 && bytes / binary[i].unit < 10000)
+      return g_strdup_printf ("%" G_GUINT64_FORMAT "\u00a0%s", bytes / binary[i].unit, binary[i].name);
+  if (bytes < 1000)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "\u00a0B", bytes);
+  for (i = 0; bytes / (double) unit >= 999.95 && i + 1 < G_N_ELEMENTS (decimal); i++)
+    unit *= 1000;
+  /* "512 GB" as sold, "268.4 MB" otherwise. */
+  if (bytes % unit == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "\u00a0%s", bytes / unit, decimal[i]);
+  return g_strdup_printf ("%.1f\u00a0%s", bytes / (double) unit, decimal[i]);
 }

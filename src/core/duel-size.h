@@ -20,9 +20,10 @@ gboolean     duel_parse_size_or_multiple   (const char          *text,
                                             double              *out_multiple,
                                             GError             **error);
 char        *duel_format_size              (guint64              bytes);
-/* A size in the unit it was most likely given in: a whole number of
- * KiB, MiB, GiB or TiB as that ("256 MiB", "1 GiB"; sizes here are
- * given in powers of 1024), anything else in decimal units ("268.4 MB"). */
+/* A size in the unit it was most likely given in: a whole number (under
+ * 10000) of KiB, MiB, GiB or TiB as that ("256 MiB", "1 GiB": sizes here
+ * are given in powers of 1024), anything else in decimal units as drives
+ * are sold ("512 GB", "268.4 MB"). A no-break space before the unit. */
 char        *duel_format_size_as_given     (guint64              bytes);
 
 G_END_DECLS
