@@ -673,6 +673,35 @@ test_partial_interval_notes (void)
   g_assert_true (g_str_has_prefix (notes[0], "The last interval (0.4 s)"));
 }
 
+/* What was measured: a file target says so beside the capacity of the
+ * drive holding it ("a 256 MiB file on ext4"); a device was itself, and
+ * two devices need no such row. */
+static void
+test_tested_on (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) both_devices = NULL;
+  g_autoptr(DuelComparison) file_and_device = NULL;
+  DuelTargetInfo file = { (char *) "/srv/test.img", DUEL_TARGET_KIND_FILE, G_GUINT64_CONSTANT (256) << 20, 4096, 4096 };
+  JsonObject *filesystem = json_object_new ();
+  const DuelComparisonRow *row;
+
+  test_make_pair (&a, &b);
+  both_devices = duel_comparison_new (a, b, NULL);
+  g_assert_null (find_row (both_devices, NULL, "target"));
+
+  duel_result_set_target (a, &file);
+  json_object_set_string_member (filesystem, "type", "ext4");
+  json_object_set_object_member (duel_result_get_device (a), "filesystem", filesystem);
+  file_and_device = duel_comparison_new (a, b, NULL);
+  row = find_row (file_and_device, NULL, "target");
+  g_assert_nonnull (row);
+  g_assert_cmpint (row->kind, ==, DUEL_COMPARISON_ROW_IDENTITY);
+  g_assert_cmpstr (row->text[0], ==, "a 256\u00a0MiB file on ext4");
+  g_assert_cmpstr (row->text[1], ==, "the device itself");
+}
+
 static void
 test_refuses_empty_and_bad_files (void)
 {
@@ -745,6 +774,7 @@ main (int    argc,
   g_test_add_func ("/duel/comparison/old-reference-file", test_old_reference_file);
   g_test_add_func ("/duel/comparison/refuses-bad-files", test_refuses_empty_and_bad_files);
   g_test_add_func ("/duel/comparison/partial-interval-notes", test_partial_interval_notes);
+  g_test_add_func ("/duel/comparison/tested-on", test_tested_on);
 
   return g_test_run ();
 }

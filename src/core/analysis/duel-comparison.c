@@ -12,6 +12,7 @@
 #include "review/duel-review-test.h"
 #include "duel-json.h"
 #include "duel-number.h"
+#include "duel-size.h"
 #include "duel-error.h"
 
 /* Values this close count as a tie: figures come from histograms and
@@ -451,6 +452,7 @@ typedef enum
 {
   IDENTITY_MODEL,
   IDENTITY_FIRMWARE,
+  IDENTITY_TARGET,
   IDENTITY_CAPACITY,
   IDENTITY_FORM_FACTOR,
   IDENTITY_INTERFACE,
@@ -466,6 +468,7 @@ static const struct
 } identity_rows[N_IDENTITY] = {
   { "model",       N_("Model") },
   { "firmware",    N_("Firmware") },
+  { "target",      N_("Tested on") },
   { "capacity",    N_("Capacity") },
   { "form_factor", N_("Form factor") },
   { "interface",   N_("Interface and link") },
@@ -493,6 +496,26 @@ identity_text (DuelResult  *result,
     case IDENTITY_FIRMWARE:
       text = duel_json_get_string (device, "firmware");
       return text ? g_strstrip (g_strdup (text)) : NULL;
+
+    case IDENTITY_TARGET:
+      /* A file's size and filesystem: the capacity below is the drive's
+       * that holds it, not what was written to. */
+      {
+        const DuelTargetInfo *target = duel_result_get_target (result);
+        const char *filesystem = duel_json_get_string (duel_json_get_object (device, "filesystem"), "type");
+        g_autofree char *size = NULL;
+
+        if (target == NULL)
+          return NULL;
+        if (target->kind != DUEL_TARGET_KIND_FILE)
+          return g_strdup (_("the device itself"));
+        size = duel_format_size_as_given (target->size_bytes);
+        if (filesystem != NULL)
+          /* TRANSLATORS: what a run measured: "a 256 MiB file on ext4" */
+          return g_strdup_printf (_("a %s file on %s"), size, filesystem);
+        /* TRANSLATORS: what a run measured: "a 256 MiB file" */
+        return g_strdup_printf (_("a %s file"), size);
+      }
 
     case IDENTITY_CAPACITY:
       /* The device layer writes capacity_bytes; a reference file size_bytes. */
@@ -534,10 +557,23 @@ identity_text (DuelResult  *result,
 static void
 add_identity_rows (DuelComparison *self)
 {
+  gboolean any_file = FALSE;
+
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      const DuelTargetInfo *target = duel_result_get_target (self->results[d]);
+
+      any_file |= target != NULL && target->kind == DUEL_TARGET_KIND_FILE;
+    }
+
   for (guint k = 0; k < N_IDENTITY; k++)
     {
       DuelComparisonRow row = { 0, };
       gboolean any = FALSE;
+
+      /* Said only where a file was measured: a device was itself. */
+      if (k == IDENTITY_TARGET && !any_file)
+        continue;
 
       row.kind = DUEL_COMPARISON_ROW_IDENTITY;
       row.key = g_strdup (identity_rows[k].key);
