@@ -1265,14 +1265,14 @@ test_figure_format (void)
     { "ss_rounds", 1, "1 round" },
     { "consistency_intervals", 150, "150 intervals" },
     { "qos_read_qd1_samples", 1, "1 I/O" },
-    { "qos_read_qd1_samples", 25000, "25000 I/Os" },
+    { "qos_read_qd1_samples", 25000, "25,000 I/Os" },
     { "ss_steady", 1, "yes" },
     { "ss_steady", 0, "no" },
-    { "write_iops_mean", 12345.4, "12345 IOPS" },
+    { "write_iops_mean", 12345.4, "12,345 IOPS" },
     { "ss_rounds", NAN, "n/a" },
     /* Latencies in µs below 10 ms, in ms from there. */
     { "qos_read_qd1_p99_99_us", 85.25, "85.2 µs" },
-    { "qos_read_qd1_p99_99_us", 9999.94, "9999.9 µs" },
+    { "qos_read_qd1_p99_99_us", 9999.94, "9,999.9 µs" },
     { "qos_write_qd32_p99_99_us", 10000, "10.0 ms" },
     { "qos_write_qd32_p99_99_us", 111673.3, "111.7 ms" },
   };
@@ -1285,8 +1285,9 @@ test_figure_format (void)
     }
 }
 
-/* Figures as the reader's locale writes numbers; the C locale groups
- * nothing, so what a script reads from the CLI there stays as it was. */
+/* Figures as the reader's locale writes numbers; a locale without a
+ * separator of its own (C, C.UTF-8) groups by threes with "," as the charts
+ * do. Scripts read --json, not these. */
 static void
 test_figure_format_locale (void)
 {
@@ -1300,8 +1301,9 @@ test_figure_format_locale (void)
     { "de_DE.UTF-8", "seq_read_mbps", 3938.46, "3.938,5 MB/s" },
     { "de_DE.UTF-8", "consistency_ratio", 83.14, "83,1 %" },
     { "zh_TW.UTF-8", "write_iops_mean", 112540.4, "112,540 IOPS" },
-    { "C", "write_iops_mean", 112540.4, "112540 IOPS" },
-    { "C", "seq_read_mbps", 3938.46, "3938.5 MB/s" },
+    { "C", "write_iops_mean", 112540.4, "112,540 IOPS" },
+    { "C", "seq_read_mbps", 3938.46, "3,938.5 MB/s" },
+    { "C", "write_iops_mean", 999.4, "999 IOPS" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1323,11 +1325,11 @@ static void
 test_figure_format_rate_units (void)
 {
   static const struct { DuelRateUnit unit; const char *key; double value; const char *text; } cases[] = {
-    { DUEL_RATE_UNIT_MB_S,  "seq_read_mbps", 3938.46, "3938.5 MB/s" },
+    { DUEL_RATE_UNIT_MB_S,  "seq_read_mbps", 3938.46, "3,938.5 MB/s" },
     /* 3938.46e6 / 2^20 = 3756.01 */
-    { DUEL_RATE_UNIT_MIB_S, "seq_read_mbps", 3938.46, "3756.0 MiB/s" },
+    { DUEL_RATE_UNIT_MIB_S, "seq_read_mbps", 3938.46, "3,756.0 MiB/s" },
     { DUEL_RATE_UNIT_GB_S,  "seq_read_mbps", 3938.46, "3.94 GB/s" },
-    { DUEL_RATE_UNIT_GB_S,  "write_iops_mean", 12345.4, "12345 IOPS" },
+    { DUEL_RATE_UNIT_GB_S,  "write_iops_mean", 12345.4, "12,345 IOPS" },
     { DUEL_RATE_UNIT_MIB_S, "seq_read_mbps", NAN, "n/a" },
   };
   DuelRateUnit unit;
@@ -1349,20 +1351,23 @@ test_figure_format_rate_units (void)
   g_assert_false (duel_rate_unit_from_nick ("kb", &unit));
 }
 
-/* The number formatter's edges: grouping by the locale's own pattern, no
- * "-0", and the fallback separator charts use under C. */
+/* The number formatter's edges: grouping by the locale's own pattern, by
+ * threes with "," where the locale has no separator (C), no "-0". */
 static void
 test_number_format (void)
 {
-  static const struct { const char *locale; double value; int decimals; const char *fallback; const char *text; } cases[] = {
-    { "C", -0.04, 1, NULL, "0.0" },
-    { "C", -1234567.25, 2, NULL, "-1234567.25" },
-    { "C", -1234567.25, 1, ",", "-1,234,567.2" },
-    { "C", 999, 0, ",", "999" },
-    { "C", 1000, 0, ",", "1,000" },
-    { "C", INFINITY, 0, ",", "–" },
-    { "en_IN.UTF-8", 12345678, 0, NULL, "1,23,45,678" },
-    { "de_DE.UTF-8", -1234567.25, 2, ",", "-1.234.567,25" },
+  static const struct { const char *locale; double value; int decimals; const char *text; } cases[] = {
+    { "C", -0.04, 1, "0.0" },
+    { "C", -1234567.25, 2, "-1,234,567.25" },
+    { "C", -1234567.25, 1, "-1,234,567.2" },
+    { "C", 999, 0, "999" },
+    { "C", 1000, 0, "1,000" },
+    { "C", -999.5, 1, "-999.5" },
+    { "C", 0.123456789, 9, "0.123456789" },
+    { "C", INFINITY, 0, "–" },
+    { "C", NAN, 2, "–" },
+    { "en_IN.UTF-8", 12345678, 0, "1,23,45,678" },
+    { "de_DE.UTF-8", -1234567.25, 2, "-1.234.567,25" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1371,9 +1376,53 @@ test_number_format (void)
 
       if (!test_locale_use (cases[i].locale))
         return;
-      text = duel_number_format_full (cases[i].value, cases[i].decimals, cases[i].fallback);
+      text = duel_number_format (cases[i].value, cases[i].decimals);
       g_assert_cmpstr (text, ==, cases[i].text);
     }
+  test_locale_reset ();
+}
+
+/* One rule for every text people read: grouped in every locale, with the
+ * locale's own separator where it has one, else "," by threes. C.UTF-8
+ * (what the gate and many containers run) printed "112540" in the table
+ * and "112,540" in the charts before. */
+static void
+test_number_format_one_rule (void)
+{
+  g_autofree char *plain = NULL;
+  g_autofree char *figure = NULL;
+  g_autofree char *rate = NULL;
+  g_autofree char *german = NULL;
+  g_autofree char *localedef = NULL;
+
+  if (setlocale (LC_NUMERIC, "C.UTF-8") == NULL)
+    {
+      g_test_skip ("the C.UTF-8 locale is not installed");
+      return;
+    }
+  plain = duel_number_format (112540, 0);
+  g_assert_cmpstr (plain, ==, "112,540");
+  figure = duel_figure_format ("iops_at_0pct", 112540.4);
+  g_assert_cmpstr (figure, ==, "112,540 IOPS");
+  rate = duel_rate_format (3938.46);
+  g_assert_cmpstr (rate, ==, "3,938.5 MB/s");
+
+  /* de_DE: installed, or built from the locales package's sources as
+   * test-locale.h does; skipped where neither can be had. */
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      localedef = g_find_program_in_path ("localedef");
+      if (localedef == NULL || !g_file_test ("/usr/share/i18n/locales/de_DE", G_FILE_TEST_EXISTS))
+        {
+          test_locale_reset ();
+          g_test_skip ("the de_DE.UTF-8 locale is neither installed nor buildable");
+          return;
+        }
+      if (!test_locale_use ("de_DE.UTF-8"))
+        return;
+    }
+  german = duel_number_format (112540, 0);
+  g_assert_cmpstr (german, ==, "112.540");
   test_locale_reset ();
 }
 
@@ -1420,6 +1469,7 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/figure-format", test_figure_format);
   g_test_add_func ("/duel/analysis/figure-format-locale", test_figure_format_locale);
   g_test_add_func ("/duel/analysis/number-format", test_number_format);
+  g_test_add_func ("/duel/analysis/number-format-one-rule", test_number_format_one_rule);
   g_test_add_func ("/duel/analysis/figure-format-rate-units", test_figure_format_rate_units);
 
   return g_test_run ();

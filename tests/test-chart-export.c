@@ -607,7 +607,11 @@ test_export_rate_unit (Fixture       *fixture,
   g_assert_true (row->has_value[0]);
 
   /* The text: the same rate in MiB/s (2^20 bytes), one decimal. */
-  shown = g_strdup_printf ("%.1f MiB/s", row->value[0] * 1e6 / 1048576.0);
+  {
+    g_autofree char *number = duel_number_format (row->value[0] * 1e6 / 1048576.0, 1);
+
+    shown = g_strconcat (number, " MiB/s", NULL);
+  }
   g_assert_cmpstr (row->text[0], ==, shown);
   g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
   g_assert_nonnull (strstr (md, shown));

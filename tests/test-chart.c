@@ -115,6 +115,39 @@ test_axes_linear (void)
   }
 }
 
+/* One rule for numbers people read: under C.UTF-8 the comparison table's
+ * text and the write curve's value label print the fill's start alike,
+ * grouped ("112,540 IOPS" and "112,540"). */
+static void
+test_table_and_chart_numbers_agree (void)
+{
+  g_autofree char *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
+  g_autoptr(DuelComparison) comparison = NULL;
+  const DuelComparisonRow *row = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *with_unit = NULL;
+
+  if (setlocale (LC_NUMERIC, "C.UTF-8") == NULL)
+    {
+      g_test_skip ("the C.UTF-8 locale is not installed");
+      return;
+    }
+  /* Texts are made when the comparison is. */
+  comparison = make_comparison ();
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    if (g_strcmp0 (duel_comparison_get_row (comparison, i)->key, "iops_at_0pct") == 0)
+      row = duel_comparison_get_row (comparison, i);
+  g_assert_nonnull (row);
+  g_assert_true (row->has_value[0] && row->value[0] >= 1000);
+
+  label = duel_chart_format_number (row->value[0], 0);
+  with_unit = g_strconcat (label, " IOPS", NULL);
+  g_test_message ("table: %s, chart: %s", row->text[0], label);
+  g_assert_nonnull (strchr (label, ','));
+  g_assert_cmpstr (row->text[0], ==, with_unit);
+  setlocale (LC_NUMERIC, saved);
+}
+
 static void
 test_axes_log_and_nines (void)
 {
@@ -544,6 +577,215 @@ test_charts_draw_four_drives (gconstpointer data)
     }
 }
 
+/* ---- Drive colours stay apart --------------------------------------------------------- */
+
+/* sRGB to linear light (IEC 61966-2-1). */
+static double
+linear_channel (double c)
+{
+  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+/* WCAG 2 relative luminance and contrast ratio (1 to 21). */
+static double
+relative_luminance (const DuelChartColor *c)
+{
+  return 0.2126 * linear_channel (c->red) + 0.7152 * linear_channel (c->green) +
+         0.0722 * linear_channel (c->blue);
+}
+
+static double
+contrast_ratio (const DuelChartColor *a,
+                const DuelChartColor *b)
+{
+  double la = relative_luminance (a), lb = relative_luminance (b);
+
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+/* CIELAB under D65. */
+static double
+lab_f (double t)
+{
+  const double d = 6.0 / 29.0;
+
+  return t > d * d * d ? cbrt (t) : t / (3 * d * d) + 4.0 / 29.0;
+}
+
+static void
+to_lab (const DuelChartColor *c,
+        double                lab[3])
+{
+  double r = linear_channel (c->red), g = linear_channel (c->green), b = linear_channel (c->blue);
+  double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+  double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+
+  lab[0] = 116 * lab_f (y) - 16;
+  lab[1] = 500 * (lab_f (x) - lab_f (y));
+  lab[2] = 200 * (lab_f (y) - lab_f (z));
+}
+
+static double
+radians (double degrees)
+{
+  return degrees * G_PI / 180;
+}
+
+/* CIEDE2000 colour difference between two CIELAB colours (Sharma, Wu and
+ * Dalal 2005). */
+static double
+delta_e_2000_lab (const double lab1[3],
+                  const double lab2[3])
+{
+  double c_mean, g, a1, a2, cp1, cp2, hp1, hp2, dhp, dlp, dcp, dhhp, lp_mean, cp_mean, hp_mean;
+  double t, d_theta, rc, sl, sc, sh, rt, c7;
+
+  c_mean = (hypot (lab1[1], lab1[2]) + hypot (lab2[1], lab2[2])) / 2;
+  c7 = pow (c_mean, 7);
+  g = 0.5 * (1 - sqrt (c7 / (c7 + pow (25, 7))));
+  a1 = (1 + g) * lab1[1];
+  a2 = (1 + g) * lab2[1];
+  cp1 = hypot (a1, lab1[2]);
+  cp2 = hypot (a2, lab2[2]);
+  hp1 = cp1 == 0 ? 0 : fmod (atan2 (lab1[2], a1) * 180 / G_PI + 360, 360);
+  hp2 = cp2 == 0 ? 0 : fmod (atan2 (lab2[2], a2) * 180 / G_PI + 360, 360);
+
+  dlp = lab2[0] - lab1[0];
+  dcp = cp2 - cp1;
+  dhp = hp2 - hp1;
+  if (cp1 * cp2 == 0)
+    dhp = 0;
+  else if (dhp > 180)
+    dhp -= 360;
+  else if (dhp < -180)
+    dhp += 360;
+  dhhp = 2 * sqrt (cp1 * cp2) * sin (radians (dhp / 2));
+
+  lp_mean = (lab1[0] + lab2[0]) / 2;
+  cp_mean = (cp1 + cp2) / 2;
+  if (cp1 * cp2 == 0)
+    hp_mean = hp1 + hp2;
+  else if (fabs (hp1 - hp2) <= 180)
+    hp_mean = (hp1 + hp2) / 2;
+  else
+    hp_mean = (hp1 + hp2 + (hp1 + hp2 < 360 ? 360 : -360)) / 2;
+
+  t = 1 - 0.17 * cos (radians (hp_mean - 30)) + 0.24 * cos (radians (2 * hp_mean)) +
+      0.32 * cos (radians (3 * hp_mean + 6)) - 0.20 * cos (radians (4 * hp_mean - 63));
+  d_theta = 30 * exp (-pow ((hp_mean - 275) / 25, 2));
+  c7 = pow (cp_mean, 7);
+  rc = 2 * sqrt (c7 / (c7 + pow (25, 7)));
+  sl = 1 + 0.015 * pow (lp_mean - 50, 2) / sqrt (20 + pow (lp_mean - 50, 2));
+  sc = 1 + 0.045 * cp_mean;
+  sh = 1 + 0.015 * cp_mean * t;
+  rt = -sin (radians (2 * d_theta)) * rc;
+
+  return sqrt (pow (dlp / sl, 2) + pow (dcp / sc, 2) + pow (dhhp / sh, 2) + rt * (dcp / sc) * (dhhp / sh));
+}
+
+static double
+delta_e_2000 (const DuelChartColor *c1,
+              const DuelChartColor *c2)
+{
+  double lab1[3], lab2[3];
+
+  to_lab (c1, lab1);
+  to_lab (c2, lab2);
+  return delta_e_2000_lab (lab1, lab2);
+}
+
+/* The formula against pairs of Sharma, Wu and Dalal's test data, and the
+ * sRGB to CIELAB step against its ends: the measure the colour test uses. */
+static void
+test_delta_e_2000 (void)
+{
+  static const struct { double lab1[3]; double lab2[3]; double delta; } pairs[] = {
+    { { 50, 2.6772, -79.7751 }, { 50, 0, -82.7485 }, 2.0425 },
+    { { 50, 0, 0 }, { 50, -1, 2 }, 2.3669 },
+    { { 50, 2.5, 0 }, { 61, -5, 29 }, 22.8977 },
+    { { 50, 2.5, 0 }, { 73, 25, -18 }, 27.1492 },
+    { { 50, 2.5, 0 }, { 56, -27, -3 }, 31.9030 },
+  };
+  DuelChartColor black = { 0, 0, 0, 1 }, white = { 1, 1, 1, 1 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_assert_cmpfloat_with_epsilon (delta_e_2000_lab (pairs[i].lab1, pairs[i].lab2), pairs[i].delta, 1e-4);
+      g_assert_cmpfloat_with_epsilon (delta_e_2000_lab (pairs[i].lab2, pairs[i].lab1), pairs[i].delta, 1e-4);
+    }
+  g_assert_cmpfloat_with_epsilon (delta_e_2000 (&black, &white), 100, 0.01);
+  g_assert_cmpfloat_with_epsilon (contrast_ratio (&black, &white), 21, 1e-9);
+}
+
+/* Between any two drives, in either style: CIEDE2000 at least this far
+ * apart. A drive's own two colours (blue and sky blue, vermillion and
+ * orange) are about 22 apart: a pair meant to be read as one family. Two
+ * drives must be a clear step further; the light style's closest pair
+ * (bluish green and sky blue) is 34.7. */
+#define DRIVES_MIN_DELTA_E 30.0
+/* WCAG 2's 3:1 for graphical objects, each drive's main colour on the ground. */
+#define DRIVES_MIN_CONTRAST 3.0
+
+/* The four drives' colours, in both styles: each main colour an Okabe–Ito
+ * one (colour-blind safe) that stands out from the ground; any two drives'
+ * main colours apart, and a drive's second colour (its other direction,
+ * drawn in the same plot) apart from every other drive's main one. */
+static void
+test_style_drive_colors (gconstpointer data)
+{
+  DuelChartTheme theme = GPOINTER_TO_INT (data);
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (theme);
+  guint too_close = 0;
+
+  for (guint d = 0; d < DUEL_CHART_MAX_DRIVES; d++)
+    {
+      const DuelChartColor *main_color = duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN);
+      g_autofree char *name = duel_chart_color_to_string (main_color);
+      gboolean in_palette = FALSE;
+      double ratio = contrast_ratio (main_color, &style->background);
+
+      for (guint p = 0; p < DUEL_CHART_PALETTE_N_COLORS; p++)
+        {
+          DuelChartColor entry;
+          g_autofree char *entry_name = NULL;
+
+          duel_chart_palette_get (p, &entry);
+          entry_name = duel_chart_color_to_string (&entry);
+          in_palette |= g_str_equal (name, entry_name);
+        }
+      if (!in_palette)
+        g_error ("drive %u's colour %s is not an Okabe–Ito one", d, name);
+      if (ratio < DRIVES_MIN_CONTRAST)
+        g_error ("drive %u's colour %s has a contrast of %.2f:1 on the ground, under %.0f:1",
+                 d, name, ratio, DRIVES_MIN_CONTRAST);
+    }
+
+  for (guint d = 0; d < DUEL_CHART_MAX_DRIVES; d++)
+    for (guint e = 0; e < DUEL_CHART_MAX_DRIVES; e++)
+      for (DuelChartRole role = DUEL_CHART_ROLE_MAIN; role < DUEL_CHART_N_ROLES; role++)
+        {
+          const DuelChartColor *cd = duel_chart_style_get_drive_color (style, d, role);
+          const DuelChartColor *ce = duel_chart_style_get_drive_color (style, e, DUEL_CHART_ROLE_MAIN);
+          double delta;
+
+          /* Main against main once per pair; a second against every other drive. */
+          if (d == e || (role == DUEL_CHART_ROLE_MAIN && e > d))
+            continue;
+          delta = delta_e_2000 (cd, ce);
+          if (delta < DRIVES_MIN_DELTA_E)
+            {
+              g_autofree char *a = duel_chart_color_to_string (cd);
+              g_autofree char *b = duel_chart_color_to_string (ce);
+
+              g_test_message ("drive %u's %s colour %s and drive %u's main colour %s are only %.1f apart (ΔE00)",
+                              d, role == DUEL_CHART_ROLE_MAIN ? "main" : "second", a, e, b, delta);
+              too_close++;
+            }
+        }
+  g_assert_cmpuint (too_close, ==, 0);
+}
+
 /* ---- Value labels never overlap and never leave the plot ---------------------------- */
 
 /* Every label box the last draw placed lies inside the plot and clear of
@@ -746,6 +988,7 @@ main (int    argc,
 
   g_test_add_func ("/duel/chart/axes/linear", test_axes_linear);
   g_test_add_func ("/duel/chart/axes/log-and-nines", test_axes_log_and_nines);
+  g_test_add_func ("/duel/chart/numbers/table-and-chart-agree", test_table_and_chart_numbers_agree);
   g_test_add_func ("/duel/chart/line/spike-survives", test_line_spike_survives);
   g_test_add_func ("/duel/chart/line/queries", test_line_queries);
   g_test_add_data_func ("/duel/chart/both-drives/light", GINT_TO_POINTER (DUEL_CHART_THEME_LIGHT),
@@ -756,6 +999,11 @@ main (int    argc,
                         test_charts_draw_four_drives);
   g_test_add_data_func ("/duel/chart/four-drives/dark", GINT_TO_POINTER (DUEL_CHART_THEME_DARK),
                         test_charts_draw_four_drives);
+  g_test_add_func ("/duel/chart/style/delta-e", test_delta_e_2000);
+  g_test_add_data_func ("/duel/chart/style/drive-colors/light", GINT_TO_POINTER (DUEL_CHART_THEME_LIGHT),
+                        test_style_drive_colors);
+  g_test_add_data_func ("/duel/chart/style/drive-colors/dark", GINT_TO_POINTER (DUEL_CHART_THEME_DARK),
+                        test_style_drive_colors);
   g_test_add_func ("/duel/chart/options", test_chart_options);
   g_test_add_func ("/duel/chart/missing-drive", test_chart_missing_drive);
   g_test_add_func ("/duel/chart/published-markers", test_chart_published_markers);

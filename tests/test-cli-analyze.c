@@ -34,21 +34,21 @@ typedef struct
 static const Reference references[] = {
   { "intel-ssd-750-400gb.json", "Intel SSD 750 400GB",
     { "Capacity written                                     200.0 %",
-      "The review’s 4K write score (method not stated)      29752 IOPS",
-      "4K random write at 0 % written                       112540 IOPS",
-      "4K random write at 50 % written                      83061 IOPS",
-      "4K random write at the end                           15885 IOPS",
-      "The review’s 4K read score (method not stated)       253262 IOPS",
-      "Mixed 50/50, 99.9 % slowest interval                 12263 IOPS",
+      "The review’s 4K write score (method not stated)      29,752 IOPS",
+      "4K random write at 0 % written                       112,540 IOPS",
+      "4K random write at 50 % written                      83,061 IOPS",
+      "4K random write at the end                           15,885 IOPS",
+      "The review’s 4K read score (method not stated)       253,262 IOPS",
+      "Mixed 50/50, 99.9 % slowest interval                 12,263 IOPS",
       NULL } },
   { "plextor-m8peg-512gb.json", "Plextor M8PeG 512GB",
     { "Capacity written                                     200.0 %",
-      "The review’s 4K write score (method not stated)      18363 IOPS",
-      "4K random write at 0 % written                       33578 IOPS",
-      "4K random write at 50 % written                      47061 IOPS",
-      "4K random write at the end                           9087 IOPS",
-      "The review’s 4K read score (method not stated)       262899 IOPS",
-      "Mixed 50/50, 99.9 % slowest interval                 16164 IOPS",
+      "The review’s 4K write score (method not stated)      18,363 IOPS",
+      "4K random write at 0 % written                       33,578 IOPS",
+      "4K random write at 50 % written                      47,061 IOPS",
+      "4K random write at the end                           9,087 IOPS",
+      "The review’s 4K read score (method not stated)       262,899 IOPS",
+      "Mixed 50/50, 99.9 % slowest interval                 16,164 IOPS",
       NULL } },
 };
 
@@ -653,9 +653,9 @@ test_killed_plain (void)
   g_assert_cmpint (code, ==, 0);
   g_assert_nonnull (strstr (out, "randread (no preset, interrupted)\n"));
   g_assert_nonnull (strstr (out, "Warning: this is a checkpoint taken during the run"));
-  /* 1 277 440 reads in 5 rows of 1 s. */
-  g_assert_nonnull (strstr (out, " 255488 IOPS\n"));
-  g_assert_nonnull (strstr (out, " 1046.5 MB/s\n"));
+  /* 1 277 440 reads in 5 rows of 1 s, grouped as every figure is. */
+  g_assert_nonnull (strstr (out, " 255,488 IOPS\n"));
+  g_assert_nonnull (strstr (out, " 1,046.5 MB/s\n"));
   g_assert_null (strstr (out, "journal"));
 
   code = run_cli (NULL, NULL, "report", "-o", outdir, "-f", "csv", result, NULL);

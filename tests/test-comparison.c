@@ -134,7 +134,7 @@ test_rows_and_winners (void)
   row = find_row (comparison, NULL, "interface");
   g_assert_cmpstr (row->text[0], ==, "NVMe, PCIe 3.0 x4");
   row = find_row (comparison, NULL, "ceiling");
-  g_assert_cmpstr (row->text[0], ==, "3938 MB/s");
+  g_assert_cmpstr (row->text[0], ==, "3,938 MB/s");
 
   /* A carries ratings: its standard rows show them, rated against measured. */
   g_assert_true (duel_comparison_has_rated (comparison));

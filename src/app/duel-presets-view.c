@@ -318,7 +318,7 @@ estimate_cb (GObject      *object,
       g_autofree char *fill = g_format_size (estimate.fill_bytes);
       g_autofree char *fill_time = format_duration (estimate.fill_seconds);
       /* Grouped as the charts group it, in every locale. */
-      g_autofree char *iops = duel_number_format_full (estimate.probe_write_iops, 0, ",");
+      g_autofree char *iops = duel_number_format (estimate.probe_write_iops, 0);
 
       /* Translators: %s are a duration, a size, the probe's IOPS ("53,359") and a duration */
       text = g_strdup_printf (_("At least %s: writing %s at %s IOPS takes %s, and a drive "

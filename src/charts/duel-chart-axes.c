@@ -220,8 +220,9 @@ char *
 duel_chart_format_number (double value,
                           int    decimals)
 {
-  /* Grouped under the C locale too: a chart is read, not parsed. */
-  return duel_number_format_full (value, decimals, ",");
+  /* As every text for people groups it (duel_number_format()): a chart
+   * and the table beside it print a figure the same way. */
+  return duel_number_format (value, decimals);
 }
 
 char *

@@ -35,15 +35,18 @@ duel_chart_style_new (DuelChartTheme theme)
       set_rgb (&style->guide, 0xd0d0d0);
       set_rgb (&style->highlight, 0x1f4d3e);
       set_rgb (&style->stripe, 0x262626);
-      /* On a dark ground the light members of each pair lead. */
+      /* On a dark ground the light members of each pair lead: sky blue
+       * and blue, orange and vermillion. */
       duel_chart_palette_get (DUEL_CHART_PALETTE_SKY_BLUE, &style->drive[0][DUEL_CHART_ROLE_MAIN]);
-      duel_chart_palette_get (DUEL_CHART_PALETTE_BLUISH_GREEN, &style->drive[0][DUEL_CHART_ROLE_SECOND]);
+      duel_chart_palette_get (DUEL_CHART_PALETTE_BLUE, &style->drive[0][DUEL_CHART_ROLE_SECOND]);
       duel_chart_palette_get (DUEL_CHART_PALETTE_ORANGE, &style->drive[1][DUEL_CHART_ROLE_MAIN]);
-      duel_chart_palette_get (DUEL_CHART_PALETTE_REDDISH_PURPLE, &style->drive[1][DUEL_CHART_ROLE_SECOND]);
-      /* Drives 3 and 4: the palette's yellow and vermillion, whose hues are
-       * far from the first two; their second colours are paler shades. */
-      duel_chart_palette_get (DUEL_CHART_PALETTE_YELLOW, &style->drive[2][DUEL_CHART_ROLE_MAIN]);
-      duel_chart_palette_get (DUEL_CHART_PALETTE_VERMILLION, &style->drive[3][DUEL_CHART_ROLE_MAIN]);
+      duel_chart_palette_get (DUEL_CHART_PALETTE_VERMILLION, &style->drive[1][DUEL_CHART_ROLE_SECOND]);
+      /* Drives 3 and 4: bluish green and reddish purple, as in the light
+       * style. Yellow and vermillion are too close to orange to tell the
+       * drives apart (test-chart's /duel/chart/style/drive-colors); their
+       * second colours are paler shades. */
+      duel_chart_palette_get (DUEL_CHART_PALETTE_BLUISH_GREEN, &style->drive[2][DUEL_CHART_ROLE_MAIN]);
+      duel_chart_palette_get (DUEL_CHART_PALETTE_REDDISH_PURPLE, &style->drive[3][DUEL_CHART_ROLE_MAIN]);
     }
   else
     {

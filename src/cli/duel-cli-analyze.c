@@ -17,6 +17,7 @@
 
 #include "duel-cli.h"
 #include "duel-json.h"
+#include "duel-number.h"
 #include "duel-preset.h"
 #include "review/duel-review-test.h"
 #include "duel-cli-figures.h"
@@ -113,13 +114,18 @@ print_totals (const DuelTestRecord *record)
   for (guint i = 0; i < G_N_ELEMENTS (directions); i++)
     {
       guint64 ops = duel_test_record_get_ops (record, directions[i]);
+      g_autofree char *iops = NULL;
+      g_autofree char *mb_s = NULL;
 
       if (ops == 0)
         continue;
+      /* Grouped as the figures above them are (duel_number_format()). */
+      iops = duel_number_format (duel_test_record_get_iops (record, directions[i]), 0);
+      mb_s = duel_number_format (duel_test_record_get_bytes_per_second (record, directions[i]) / 1e6, 1);
       print_padded (directions[i] == DUEL_DIRECTION_READ ? _("Read IOPS") : _("Write IOPS"));
-      printf (" %.0f IOPS\n", duel_test_record_get_iops (record, directions[i]));
+      printf (" %s IOPS\n", iops);
       print_padded (directions[i] == DUEL_DIRECTION_READ ? _("Read bandwidth") : _("Write bandwidth"));
-      printf (" %.1f MB/s\n", duel_test_record_get_bytes_per_second (record, directions[i]) / 1e6);
+      printf (" %s MB/s\n", mb_s);
     }
 }
 

@@ -52,9 +52,8 @@ append_grouped (GString    *out,
 }
 
 char *
-duel_number_format_full (double      value,
-                         int         decimals,
-                         const char *fallback_separator)
+duel_number_format (double value,
+                    int    decimals)
 {
   const struct lconv *conv = localeconv ();
   const char *separator = conv->thousands_sep;
@@ -79,30 +78,22 @@ duel_number_format_full (double      value,
         g_string_append_c (out, '-');
       text++;
     }
+  /* A locale without a separator of its own (C, POSIX, C.UTF-8) still
+   * groups: by threes, with a comma. */
   if (separator == NULL || *separator == '\0')
     {
-      separator = fallback_separator != NULL ? fallback_separator : "";
+      separator = ",";
       grouping = "\3";
     }
   dot = strchr (text, '.');
   digits = g_strndup (text, dot != NULL ? (gsize) (dot - text) : strlen (text));
-  if (*separator != '\0')
-    append_grouped (out, digits, grouping != NULL ? grouping : "", separator);
-  else
-    g_string_append (out, digits);
+  append_grouped (out, digits, grouping != NULL ? grouping : "", separator);
   if (dot != NULL)
     {
       g_string_append (out, point);
       g_string_append (out, dot + 1);
     }
   return g_string_free (out, FALSE);
-}
-
-char *
-duel_number_format (double value,
-                    int    decimals)
-{
-  return duel_number_format_full (value, decimals, NULL);
 }
 
 /* ---- rates ---- */

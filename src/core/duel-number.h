@@ -1,9 +1,13 @@
 /* duel-number.h — numbers as the reader's locale writes them
  *
- * The decimal mark, the thousands separator and the grouping come from
- * LC_NUMERIC ("112,540.5" in en_US, "112.540,5" in de_DE). Files meant for
- * programs (CSV, JSON, fio jobs) never use these: they print with
- * g_ascii_formatd() or "%.10g" in the C locale's terms.
+ * One rule for every text meant for people (tables, charts, reports, the
+ * CLI's and the window's words): thousands are always grouped. The decimal
+ * mark, the thousands separator and the grouping come from LC_NUMERIC when
+ * the locale has a separator ("112,540.5" in en_US, "112.540,5" in de_DE);
+ * a locale without one (C, POSIX, C.UTF-8) groups by threes with ","
+ * ("112,540.5"). Files meant for programs (CSV value columns, JSON, fio
+ * jobs, --json output) never use these: they print with g_ascii_formatd()
+ * or "%.10g" in the C locale's terms, ungrouped with a ".".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,15 +18,11 @@
 G_BEGIN_DECLS
 
 /* @value with @decimals digits after the mark (0 to 9), grouped as the
- * locale groups; the C and POSIX locales group nothing. "–" when @value is
- * not finite; never "-0". */
-char *duel_number_format      (double      value,
-                               int         decimals);
-/* The same, grouping by threes with @fallback_separator where the locale
- * has no separator of its own (charts: "112,540" under C too). */
-char *duel_number_format_full (double      value,
-                               int         decimals,
-                               const char *fallback_separator);
+ * locale groups, or by threes with "," where the locale has no separator
+ * of its own ("112,540" under C.UTF-8 too). "–" when @value is not finite;
+ * never "-0". For people only: never in a file a program reads. */
+char *duel_number_format (double value,
+                          int    decimals);
 
 /* The unit rates are shown in: decimal megabytes (the review's and the
  * stored unit), binary mebibytes, or decimal gigabytes per second. Results

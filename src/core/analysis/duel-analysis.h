@@ -463,7 +463,8 @@ const DuelFigureInfo *duel_figure_get_all   (guint      *out_n);
 const DuelFigureInfo *duel_figure_lookup    (const char *key);
 /* Translated label; the key itself for an unknown key. */
 const char           *duel_figure_get_label (const char *key);
-/* "12345 IOPS", "85.3 %", "n/a" for NAN: how the CLI and reports print a figure. */
+/* "12,345 IOPS", "85.3 %", "n/a" for NAN: how the CLI, the window, the
+ * tables and reports print a figure (duel_number_format()). */
 char                 *duel_figure_format    (const char *key,
                                              double      value);
 
