@@ -243,7 +243,8 @@ build_table (DuelComparisonView *self)
   adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 1100);
   adw_clamp_set_child (ADW_CLAMP (clamp), grid);
   scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  /* Four drives' columns are wider than a narrow window: it scrolls sideways. */
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
   return scrolled;
 }
@@ -606,6 +607,9 @@ setup_item_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  /* A long name asks for no more than this: the four pickers share a
+   * line where the window is wide enough for 4 × 24 characters. */
+  gtk_label_set_max_width_chars (GTK_LABEL (title), 24);
   gtk_box_append (GTK_BOX (box), title);
   /* The button is as tall as the drive's badge beside it: its name sits
    * in the middle, not at the top. */
