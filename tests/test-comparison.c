@@ -673,6 +673,51 @@ test_partial_interval_notes (void)
   g_assert_true (g_str_has_prefix (notes[0], "The last interval (0.4 s)"));
 }
 
+/* The tests a drive did not run make one grouped line naming that drive
+ * and how many (they were a line each: 22 for two reviews' references);
+ * each warning is still there on its own. */
+static void
+test_missing_grouped (void)
+{
+  TestDrive drives[3];
+  DuelResult *results[3];
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_auto(GStrv) lines = NULL;
+  static const char * const names[3] = { "Alpha SSD", "Beta SSD", "Gamma SSD" };
+  GPtrArray *tests;
+  guint n_missing = 0, n_lines = 0;
+  g_autofree char *start = NULL;
+
+  for (guint d = 0; d < 3; d++)
+    {
+      test_drive_init (&drives[d], names[d], 1.0 - 0.2 * d, 30 + d);
+      results[d] = test_make_result (&drives[d]);
+    }
+  /* B keeps its first test only; A and C ran them all. */
+  tests = duel_result_get_tests (results[1]);
+  while (tests->len > 1)
+    {
+      g_ptr_array_remove_index (tests, tests->len - 1);
+      n_missing++;
+    }
+  g_assert_cmpuint (n_missing, >=, 2);
+  comparison = duel_comparison_new_for_results (results, 3, NULL);
+  g_assert_nonnull (comparison);
+  start = g_strdup_printf ("Beta SSD has no results on %u tests: ", n_missing);
+  lines = duel_comparison_dup_warning_lines (comparison);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_test_message ("%s", lines[i]);
+      if (g_str_has_prefix (lines[i], start))
+        n_lines++;
+      g_assert_null (strstr (lines[i], "was not run on"));
+    }
+  g_assert_cmpuint (n_lines, ==, 1);
+  g_assert_true (has_warning (comparison, "was not run on Beta SSD"));
+  for (guint d = 0; d < 3; d++)
+    g_object_unref (results[d]);
+}
+
 /* What was measured: a file target says so beside the capacity of the
  * drive holding it ("a 256 MiB file on ext4"); a device was itself, and
  * two devices need no such row. */
@@ -775,6 +820,7 @@ main (int    argc,
   g_test_add_func ("/duel/comparison/refuses-bad-files", test_refuses_empty_and_bad_files);
   g_test_add_func ("/duel/comparison/partial-interval-notes", test_partial_interval_notes);
   g_test_add_func ("/duel/comparison/tested-on", test_tested_on);
+  g_test_add_func ("/duel/comparison/missing-grouped", test_missing_grouped);
 
   return g_test_run ();
 }

@@ -387,7 +387,7 @@ draw_cover (DuelComparison       *comparison,
 {
   const DuelChartStyle *style = flow->style;
   g_autoptr(GPtrArray) parameters = duel_chart_export_dup_parameters (comparison);
-  const char * const *warnings = duel_comparison_get_warnings (comparison);
+  g_auto(GStrv) warnings = duel_comparison_dup_warning_lines (comparison);
   guint n = duel_comparison_get_n_drives (comparison);
   g_autofree char *title = NULL;
   g_autofree char *when = NULL;
@@ -713,7 +713,7 @@ duel_chart_export_markdown (DuelComparison *comparison)
   const guint *headline;
   const char *current = NULL;
   gboolean identity_done = FALSE;
-  const char * const *warnings;
+  g_auto(GStrv) warnings = NULL;
 
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
 
@@ -773,7 +773,7 @@ duel_chart_export_markdown (DuelComparison *comparison)
     g_string_append_printf (md, "\n%s\n", units);
   }
 
-  warnings = duel_comparison_get_warnings (comparison);
+  warnings = duel_comparison_dup_warning_lines (comparison);
   if (warnings[0] != NULL)
     {
       g_string_append_printf (md, "\n**%s**\n\n", _("Fairness warnings"));

@@ -397,7 +397,7 @@ notes_height (DuelChartTable *self,
               double          width)
 {
   const DuelChartStyle *style = duel_chart_get_style (DUEL_CHART (self));
-  const char * const *warnings = duel_comparison_get_warnings (duel_chart_get_comparison (DUEL_CHART (self)));
+  g_auto(GStrv) warnings = duel_comparison_dup_warning_lines (duel_chart_get_comparison (DUEL_CHART (self)));
   double total = 0;
 
   for (guint i = 0; warnings[i] != NULL; i++)
@@ -421,7 +421,7 @@ draw_notes (DuelChartTable *self,
             double          width)
 {
   const DuelChartStyle *style = duel_chart_get_style (DUEL_CHART (self));
-  const char * const *warnings = duel_comparison_get_warnings (duel_chart_get_comparison (DUEL_CHART (self)));
+  g_auto(GStrv) warnings = duel_comparison_dup_warning_lines (duel_chart_get_comparison (DUEL_CHART (self)));
 
   y += CELL_PAD_Y * 2;
   for (guint i = 0; warnings[i] != NULL; i++)

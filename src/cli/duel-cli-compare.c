@@ -70,7 +70,7 @@ run_export (const char *command,
   g_autoptr(DuelComparison) comparison = NULL;
   g_autoptr(GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
   DuelChartExportOptions options;
-  const char * const *warnings;
+  g_auto(GStrv) warnings = NULL;
   g_autofree char *message = NULL;
   guint given;
 
@@ -114,7 +114,9 @@ run_export (const char *command,
       return DUEL_CLI_EXIT_FAILED;
     }
 
-  warnings = duel_comparison_get_warnings (comparison);
+  /* Grouped by cause, as the window's banner: one line for the tests a
+   * drive did not run, not one per test. */
+  warnings = duel_comparison_dup_warning_lines (comparison);
   for (guint i = 0; warnings[i] != NULL; i++)
     g_printerr (_("driveduel-cli: warning: %s\n"), warnings[i]);
 

@@ -38,6 +38,7 @@ struct _DuelComparison
   GPtrArray  *tests;       /* char*, NULL-terminated */
   GPtrArray  *warnings;    /* char*, NULL-terminated */
   GArray     *origins;     /* WarningOrigin, one per warning: how they group */
+  char       *missing_causes[DUEL_COMPARISON_MAX_DRIVES];  /* "X has no results", made on first use */
   GHashTable *notes;       /* test name → GPtrArray of char*, NULL-terminated */
   GHashTable *section_titles;   /* test name → its heading, made on first use */
   GArray     *headline;   /* guint: indices of the rows the review leads with */
@@ -80,6 +81,7 @@ duel_comparison_finalize (GObject *object)
     {
       g_clear_object (&self->results[i]);
       g_clear_pointer (&self->names[i], g_free);
+      g_clear_pointer (&self->missing_causes[i], g_free);
     }
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->tests, g_ptr_array_unref);
@@ -1201,6 +1203,23 @@ warn_about (DuelComparison *self,
   va_end (args);
 }
 
+/* A test drive @drive did not run: the tests one drive lacks group into
+ * one line ("Intel SSD 750 has no results on 9 tests: …"). The cause is
+ * that drive's own sentence, already translated. */
+static void
+warn_missing (DuelComparison *self,
+              const char     *test,
+              guint           drive)
+{
+  const char *title = duel_comparison_get_section_title (self, test);
+
+  if (self->missing_causes[drive] == NULL)
+    /* TRANSLATORS: the start of a grouped warning, "%s has no results on 9 tests: …"; %s is a drive */
+    self->missing_causes[drive] = g_strdup_printf (_("%s has no results"), self->names[drive]);
+  warn_about (self, self->missing_causes[drive], title, _("%s was not run on %s; its rows are empty there."),
+              title, self->names[drive]);
+}
+
 static double
 span_fraction (DuelResult           *result,
                const DuelTestRecord *record)
@@ -1427,12 +1446,10 @@ build (DuelComparison *self)
               if (duel_result_find_test (self->results[e], record->name) != NULL)
                 check_fairness (self, record->name, d, e);
               else
-                warn (self, _("%s was not run on %s; its rows are empty there."),
-                      duel_comparison_get_section_title (self, record->name), self->names[e]);
+                warn_missing (self, record->name, e);
             }
           for (guint e = 0; e < d; e++)
-            warn (self, _("%s was not run on %s; its rows are empty there."),
-                  duel_comparison_get_section_title (self, record->name), self->names[e]);
+            warn_missing (self, record->name, e);
         }
     }
 
