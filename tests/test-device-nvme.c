@@ -126,6 +126,69 @@ test_identify (void)
   g_assert_cmpuint (ns.format_index, ==, 0);
 }
 
+/* The kernel's NVMe admin ioctl, which a build without libnvme uses
+ * (DUEL_NVME_TRANSPORT=ioctl picks it in a build with it), reads the same
+ * pages: identify controller and namespace byte for byte, and a SMART log
+ * taken right after the other one's with the same counters that do not
+ * move at rest. */
+static void
+test_identify_ioctl (void)
+{
+  guint8 pages[2][3][DUEL_NVME_IDENTIFY_BYTES];
+  DuelNvmeHealth health[2];
+  static const char *names[3] = { "id-ctrl", "id-ns", "smart" };
+
+  if (!have_device ())
+    return;
+
+  for (guint t = 0; t < 2; t++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DuelDeviceNvme) nvme = NULL;
+
+      /* First as the build does by default, then through the ioctl. */
+      if (t == 1)
+        g_setenv ("DUEL_NVME_TRANSPORT", "ioctl", TRUE);
+      nvme = duel_device_nvme_open (nvme_device (), &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (duel_device_nvme_get_nsid (nvme), ==, 1);
+      memset (pages[t], 0, sizeof pages[t]);
+      for (guint p = 0; p < 3; p++)
+        {
+          g_assert_true (duel_device_nvme_read_raw (nvme, names[p], pages[t][p], &error));
+          g_assert_no_error (error);
+        }
+      g_assert_true (duel_device_nvme_get_health (nvme, &health[t], &error));
+      g_assert_no_error (error);
+    }
+  g_unsetenv ("DUEL_NVME_TRANSPORT");
+
+  g_assert_cmpmem (pages[0][0], DUEL_NVME_IDENTIFY_BYTES, pages[1][0], DUEL_NVME_IDENTIFY_BYTES);
+  g_assert_cmpmem (pages[0][1], DUEL_NVME_IDENTIFY_BYTES, pages[1][1], DUEL_NVME_IDENTIFY_BYTES);
+  g_assert_cmpfloat (health[0].temperature_c, ==, health[1].temperature_c);
+  g_assert_cmpuint (health[0].power_cycles, ==, health[1].power_cycles);
+  g_assert_cmpuint (health[0].percentage_used, ==, health[1].percentage_used);
+  g_assert_cmpuint (health[0].available_spare_percent, ==, health[1].available_spare_percent);
+  g_assert_cmpuint (health[0].media_errors, ==, health[1].media_errors);
+  /* Commands counted between the two reads: the second saw at least as many. */
+  g_assert_cmpuint (health[1].host_read_commands, >=, health[0].host_read_commands);
+
+  /* A bad log page is the drive's refusal, said in words either way. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(DuelDeviceNvme) nvme = NULL;
+    guint8 buffer[512];
+
+    g_setenv ("DUEL_NVME_TRANSPORT", "ioctl", TRUE);
+    nvme = duel_device_nvme_open (nvme_device (), &error);
+    g_assert_no_error (error);
+    g_assert_false (duel_device_nvme_get_log (nvme, 0x7f, buffer, sizeof buffer, &error));
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_NVME);
+    g_test_message ("%s", error->message);
+    g_unsetenv ("DUEL_NVME_TRANSPORT");
+  }
+}
+
 static void
 test_sysfs (void)
 {
@@ -653,6 +716,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/duel/nvme/identify", test_identify);
+  g_test_add_func ("/duel/nvme/identify-ioctl", test_identify_ioctl);
   g_test_add_func ("/duel/nvme/sysfs", test_sysfs);
   g_test_add_func ("/duel/nvme/errors", test_errors);
   g_test_add_func ("/duel/nvme/smart-delta", test_smart_delta);

@@ -8,18 +8,101 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
-#include <libnvme.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+/* libnvme carries its own copy of the kernel's ioctl definitions. */
+#ifdef HAVE_LIBNVME
+#include <libnvme.h>
+#else
+#include <linux/nvme_ioctl.h>
+#endif
 
 #include "duel-device-nvme.h"
 #include "duel-error.h"
 
+/* Where the fields Drive Duel reads sit in the pages, from the NVMe base
+ * specification (2.0, figures 276, 280 and 207). The parsers read these
+ * offsets, so a build needs no libnvme; where libnvme is there, its own
+ * structures must agree, field by field. */
+enum
+{
+  ID_CTRL_VID = 0, ID_CTRL_SSVID = 2, ID_CTRL_SN = 4, ID_CTRL_MN = 24, ID_CTRL_FR = 64,
+  ID_CTRL_MDTS = 77, ID_CTRL_CNTLID = 78, ID_CTRL_VER = 80, ID_CTRL_OACS = 256,
+  ID_CTRL_WCTEMP = 266, ID_CTRL_CCTEMP = 268, ID_CTRL_TNVMCAP = 280, ID_CTRL_SANICAP = 328,
+  ID_CTRL_NN = 516, ID_CTRL_VWC = 525, ID_CTRL_SUBNQN = 768,
+  ID_CTRL_SN_BYTES = 20, ID_CTRL_MN_BYTES = 40, ID_CTRL_FR_BYTES = 8, ID_CTRL_SUBNQN_BYTES = 256,
+
+  ID_NS_NSZE = 0, ID_NS_NCAP = 8, ID_NS_NUSE = 16, ID_NS_NLBAF = 25, ID_NS_FLBAS = 26,
+  ID_NS_LBAF = 128, ID_NS_LBAF_COUNT = 64, LBAF_BYTES = 4, LBAF_MS = 0, LBAF_DS = 2, LBAF_RP = 3,
+  FLBAS_LOWER_MASK = 0x0f, FLBAS_HIGHER_MASK = 0x60,
+
+  SMART_CRITICAL_WARNING = 0, SMART_TEMPERATURE = 1, SMART_AVAIL_SPARE = 3, SMART_SPARE_THRESH = 4,
+  SMART_PERCENT_USED = 5, SMART_DATA_UNITS_READ = 32, SMART_DATA_UNITS_WRITTEN = 48,
+  SMART_HOST_READS = 64, SMART_HOST_WRITES = 80, SMART_CTRL_BUSY_TIME = 96, SMART_POWER_CYCLES = 112,
+  SMART_POWER_ON_HOURS = 128, SMART_UNSAFE_SHUTDOWNS = 144, SMART_MEDIA_ERRORS = 160,
+  SMART_NUM_ERR_LOG_ENTRIES = 176, SMART_WARNING_TEMP_TIME = 192, SMART_CRITICAL_COMP_TIME = 196,
+  SMART_TEMP_SENSOR = 200, SMART_THM_TEMP1_TRANS_COUNT = 216, SMART_THM_TEMP2_TRANS_COUNT = 220,
+  SMART_THM_TEMP1_TOTAL_TIME = 224, SMART_THM_TEMP2_TOTAL_TIME = 228,
+
+  /* Bits of OACS, SANICAP and VWC. */
+  OACS_SECURITY = 1 << 0, OACS_FORMAT = 1 << 1, OACS_FW = 1 << 2, OACS_NS_MGMT = 1 << 3,
+  OACS_SELF_TEST = 1 << 4, OACS_DIRECTIVES = 1 << 5,
+  SANICAP_CES = 1 << 0, SANICAP_BES = 1 << 1, SANICAP_OWS = 1 << 2,
+  VWC_PRESENT = 1 << 0,
+};
+
+#ifdef HAVE_LIBNVME
+#define SAME_AT(type, field, offset) G_STATIC_ASSERT (offsetof (struct type, field) == (offset))
 G_STATIC_ASSERT (sizeof (struct nvme_id_ctrl) == DUEL_NVME_IDENTIFY_BYTES);
 G_STATIC_ASSERT (sizeof (struct nvme_id_ns) == DUEL_NVME_IDENTIFY_BYTES);
 G_STATIC_ASSERT (sizeof (struct nvme_smart_log) == DUEL_NVME_SMART_LOG_BYTES);
+SAME_AT (nvme_id_ctrl, vid, ID_CTRL_VID); SAME_AT (nvme_id_ctrl, ssvid, ID_CTRL_SSVID);
+SAME_AT (nvme_id_ctrl, sn, ID_CTRL_SN); SAME_AT (nvme_id_ctrl, mn, ID_CTRL_MN);
+SAME_AT (nvme_id_ctrl, fr, ID_CTRL_FR); SAME_AT (nvme_id_ctrl, mdts, ID_CTRL_MDTS);
+SAME_AT (nvme_id_ctrl, cntlid, ID_CTRL_CNTLID); SAME_AT (nvme_id_ctrl, ver, ID_CTRL_VER);
+SAME_AT (nvme_id_ctrl, oacs, ID_CTRL_OACS); SAME_AT (nvme_id_ctrl, wctemp, ID_CTRL_WCTEMP);
+SAME_AT (nvme_id_ctrl, cctemp, ID_CTRL_CCTEMP); SAME_AT (nvme_id_ctrl, tnvmcap, ID_CTRL_TNVMCAP);
+SAME_AT (nvme_id_ctrl, sanicap, ID_CTRL_SANICAP); SAME_AT (nvme_id_ctrl, nn, ID_CTRL_NN);
+SAME_AT (nvme_id_ctrl, vwc, ID_CTRL_VWC); SAME_AT (nvme_id_ctrl, subnqn, ID_CTRL_SUBNQN);
+SAME_AT (nvme_id_ns, nsze, ID_NS_NSZE); SAME_AT (nvme_id_ns, ncap, ID_NS_NCAP);
+SAME_AT (nvme_id_ns, nuse, ID_NS_NUSE); SAME_AT (nvme_id_ns, nlbaf, ID_NS_NLBAF);
+SAME_AT (nvme_id_ns, flbas, ID_NS_FLBAS); SAME_AT (nvme_id_ns, lbaf, ID_NS_LBAF);
+G_STATIC_ASSERT (sizeof (struct nvme_lbaf) == LBAF_BYTES);
+SAME_AT (nvme_lbaf, ms, LBAF_MS); SAME_AT (nvme_lbaf, ds, LBAF_DS); SAME_AT (nvme_lbaf, rp, LBAF_RP);
+G_STATIC_ASSERT ((int) NVME_NS_FLBAS_LOWER_MASK == (int) FLBAS_LOWER_MASK && (int) NVME_NS_FLBAS_HIGHER_MASK == (int) FLBAS_HIGHER_MASK);
+SAME_AT (nvme_smart_log, critical_warning, SMART_CRITICAL_WARNING);
+SAME_AT (nvme_smart_log, temperature, SMART_TEMPERATURE);
+SAME_AT (nvme_smart_log, avail_spare, SMART_AVAIL_SPARE);
+SAME_AT (nvme_smart_log, spare_thresh, SMART_SPARE_THRESH);
+SAME_AT (nvme_smart_log, percent_used, SMART_PERCENT_USED);
+SAME_AT (nvme_smart_log, data_units_read, SMART_DATA_UNITS_READ);
+SAME_AT (nvme_smart_log, data_units_written, SMART_DATA_UNITS_WRITTEN);
+SAME_AT (nvme_smart_log, host_reads, SMART_HOST_READS);
+SAME_AT (nvme_smart_log, host_writes, SMART_HOST_WRITES);
+SAME_AT (nvme_smart_log, ctrl_busy_time, SMART_CTRL_BUSY_TIME);
+SAME_AT (nvme_smart_log, power_cycles, SMART_POWER_CYCLES);
+SAME_AT (nvme_smart_log, power_on_hours, SMART_POWER_ON_HOURS);
+SAME_AT (nvme_smart_log, unsafe_shutdowns, SMART_UNSAFE_SHUTDOWNS);
+SAME_AT (nvme_smart_log, media_errors, SMART_MEDIA_ERRORS);
+SAME_AT (nvme_smart_log, num_err_log_entries, SMART_NUM_ERR_LOG_ENTRIES);
+SAME_AT (nvme_smart_log, warning_temp_time, SMART_WARNING_TEMP_TIME);
+SAME_AT (nvme_smart_log, critical_comp_time, SMART_CRITICAL_COMP_TIME);
+SAME_AT (nvme_smart_log, temp_sensor, SMART_TEMP_SENSOR);
+SAME_AT (nvme_smart_log, thm_temp1_trans_count, SMART_THM_TEMP1_TRANS_COUNT);
+SAME_AT (nvme_smart_log, thm_temp2_trans_count, SMART_THM_TEMP2_TRANS_COUNT);
+SAME_AT (nvme_smart_log, thm_temp1_total_time, SMART_THM_TEMP1_TOTAL_TIME);
+SAME_AT (nvme_smart_log, thm_temp2_total_time, SMART_THM_TEMP2_TOTAL_TIME);
+#define SAME_BIT(theirs, ours) G_STATIC_ASSERT ((int) (theirs) == (int) (ours))
+SAME_BIT (NVME_CTRL_OACS_SECURITY, OACS_SECURITY); SAME_BIT (NVME_CTRL_OACS_FORMAT, OACS_FORMAT);
+SAME_BIT (NVME_CTRL_OACS_FW, OACS_FW); SAME_BIT (NVME_CTRL_OACS_NS_MGMT, OACS_NS_MGMT);
+SAME_BIT (NVME_CTRL_OACS_SELF_TEST, OACS_SELF_TEST); SAME_BIT (NVME_CTRL_OACS_DIRECTIVES, OACS_DIRECTIVES);
+SAME_BIT (NVME_CTRL_SANICAP_CES, SANICAP_CES); SAME_BIT (NVME_CTRL_SANICAP_BES, SANICAP_BES);
+SAME_BIT (NVME_CTRL_SANICAP_OWS, SANICAP_OWS); SAME_BIT (NVME_CTRL_VWC_PRESENT, VWC_PRESENT);
+#endif
 
 #define KELVIN_OFFSET 273.15
 
@@ -72,6 +155,27 @@ le128_saturated (const guint8 bytes[16])
   return low;
 }
 
+static guint16
+le16_at (const guint8 *data,
+         gsize         offset)
+{
+  return (guint16) (data[offset] | (data[offset + 1] << 8));
+}
+
+static guint32
+le32_at (const guint8 *data,
+         gsize         offset)
+{
+  return (guint32) le16_at (data, offset) | ((guint32) le16_at (data, offset + 2) << 16);
+}
+
+static guint64
+le64_at (const guint8 *data,
+         gsize         offset)
+{
+  return (guint64) le32_at (data, offset) | ((guint64) le32_at (data, offset + 4) << 32);
+}
+
 static double
 kelvin_to_celsius (guint kelvin)
 {
@@ -97,32 +201,29 @@ duel_nvme_controller_parse (const guint8        *data,
                             DuelNvmeController  *out,
                             GError             **error)
 {
-  struct nvme_id_ctrl id;
-
   g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!check_length (length, sizeof id, "identify controller", error))
+  if (!check_length (length, DUEL_NVME_IDENTIFY_BYTES, "identify controller", error))
     return FALSE;
-  memcpy (&id, data, sizeof id);
 
   memset (out, 0, sizeof *out);
-  out->vendor_id = GUINT16_FROM_LE (id.vid);
-  out->subsystem_vendor_id = GUINT16_FROM_LE (id.ssvid);
-  copy_padded (out->serial, sizeof out->serial, id.sn, sizeof id.sn);
-  copy_padded (out->model, sizeof out->model, id.mn, sizeof id.mn);
-  copy_padded (out->firmware, sizeof out->firmware, id.fr, sizeof id.fr);
-  out->version = GUINT32_FROM_LE (id.ver);
-  out->mdts = id.mdts;
-  out->controller_id = GUINT16_FROM_LE (id.cntlid);
-  out->n_namespaces = GUINT32_FROM_LE (id.nn);
-  out->oacs = GUINT16_FROM_LE (id.oacs);
-  out->sanicap = GUINT32_FROM_LE (id.sanicap);
-  out->vwc = id.vwc;
-  out->warning_temperature_k = GUINT16_FROM_LE (id.wctemp);
-  out->critical_temperature_k = GUINT16_FROM_LE (id.cctemp);
-  out->total_capacity_bytes = le128_saturated (id.tnvmcap);
-  copy_padded (out->subnqn, sizeof out->subnqn, id.subnqn, sizeof id.subnqn);
+  out->vendor_id = le16_at (data, ID_CTRL_VID);
+  out->subsystem_vendor_id = le16_at (data, ID_CTRL_SSVID);
+  copy_padded (out->serial, sizeof out->serial, (const char *) data + ID_CTRL_SN, ID_CTRL_SN_BYTES);
+  copy_padded (out->model, sizeof out->model, (const char *) data + ID_CTRL_MN, ID_CTRL_MN_BYTES);
+  copy_padded (out->firmware, sizeof out->firmware, (const char *) data + ID_CTRL_FR, ID_CTRL_FR_BYTES);
+  out->version = le32_at (data, ID_CTRL_VER);
+  out->mdts = data[ID_CTRL_MDTS];
+  out->controller_id = le16_at (data, ID_CTRL_CNTLID);
+  out->n_namespaces = le32_at (data, ID_CTRL_NN);
+  out->oacs = le16_at (data, ID_CTRL_OACS);
+  out->sanicap = le32_at (data, ID_CTRL_SANICAP);
+  out->vwc = data[ID_CTRL_VWC];
+  out->warning_temperature_k = le16_at (data, ID_CTRL_WCTEMP);
+  out->critical_temperature_k = le16_at (data, ID_CTRL_CCTEMP);
+  out->total_capacity_bytes = le128_saturated (data + ID_CTRL_TNVMCAP);
+  copy_padded (out->subnqn, sizeof out->subnqn, (const char *) data + ID_CTRL_SUBNQN, ID_CTRL_SUBNQN_BYTES);
   return TRUE;
 }
 
@@ -133,42 +234,43 @@ duel_nvme_namespace_parse (const guint8        *data,
                            DuelNvmeNamespace   *out,
                            GError             **error)
 {
-  struct nvme_id_ns ns;
-  guint index;
+  guint index, flbas;
+  const guint8 *lbaf;
 
   g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!check_length (length, sizeof ns, "identify namespace", error))
+  if (!check_length (length, DUEL_NVME_IDENTIFY_BYTES, "identify namespace", error))
     return FALSE;
-  memcpy (&ns, data, sizeof ns);
 
   memset (out, 0, sizeof *out);
   out->nsid = nsid;
-  out->size_blocks = GUINT64_FROM_LE (ns.nsze);
-  out->capacity_blocks = GUINT64_FROM_LE (ns.ncap);
-  out->utilization_blocks = GUINT64_FROM_LE (ns.nuse);
-  out->n_formats = ns.nlbaf + 1u;
+  out->size_blocks = le64_at (data, ID_NS_NSZE);
+  out->capacity_blocks = le64_at (data, ID_NS_NCAP);
+  out->utilization_blocks = le64_at (data, ID_NS_NUSE);
+  out->n_formats = data[ID_NS_NLBAF] + 1u;
   /* FLBAS bits 3:0, and bits 6:5 as the high bits when there are more than 16 formats. */
-  index = ns.flbas & NVME_NS_FLBAS_LOWER_MASK;
+  flbas = data[ID_NS_FLBAS];
+  index = flbas & FLBAS_LOWER_MASK;
   if (out->n_formats > 16)
-    index |= ((ns.flbas & NVME_NS_FLBAS_HIGHER_MASK) >> 5) << 4;
-  if (index >= G_N_ELEMENTS (ns.lbaf))
+    index |= ((flbas & FLBAS_HIGHER_MASK) >> 5) << 4;
+  if (index >= ID_NS_LBAF_COUNT)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
                    _("The namespace reports LBA format %u, which does not exist."), index);
       return FALSE;
     }
   out->format_index = index;
-  if (ns.lbaf[index].ds < 9 || ns.lbaf[index].ds > 31)
+  lbaf = data + ID_NS_LBAF + index * LBAF_BYTES;
+  if (lbaf[LBAF_DS] < 9 || lbaf[LBAF_DS] > 31)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT,
-                   _("The namespace reports a block size of 2^%u bytes."), ns.lbaf[index].ds);
+                   _("The namespace reports a block size of 2^%u bytes."), lbaf[LBAF_DS]);
       return FALSE;
     }
-  out->block_bytes = 1u << ns.lbaf[index].ds;
-  out->metadata_bytes = GUINT16_FROM_LE (ns.lbaf[index].ms);
-  out->relative_performance = ns.lbaf[index].rp & 0x3;
+  out->block_bytes = 1u << lbaf[LBAF_DS];
+  out->metadata_bytes = le16_at (lbaf, LBAF_MS);
+  out->relative_performance = lbaf[LBAF_RP] & 0x3;
   return TRUE;
 }
 
@@ -178,58 +280,55 @@ duel_nvme_health_parse (const guint8    *data,
                         DuelNvmeHealth  *out,
                         GError         **error)
 {
-  struct nvme_smart_log log;
-
   g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!check_length (length, sizeof log, "SMART / health", error))
+  if (!check_length (length, DUEL_NVME_SMART_LOG_BYTES, "SMART / health", error))
     return FALSE;
-  memcpy (&log, data, sizeof log);
 
   memset (out, 0, sizeof *out);
-  out->critical_warning = log.critical_warning;
-  out->temperature_c = kelvin_to_celsius (log.temperature[0] | (log.temperature[1] << 8));
+  out->critical_warning = data[SMART_CRITICAL_WARNING];
+  out->temperature_c = kelvin_to_celsius (le16_at (data, SMART_TEMPERATURE));
   for (guint i = 0; i < G_N_ELEMENTS (out->sensor_c); i++)
-    out->sensor_c[i] = kelvin_to_celsius (GUINT16_FROM_LE (log.temp_sensor[i]));
-  out->available_spare_percent = log.avail_spare;
-  out->available_spare_threshold_percent = log.spare_thresh;
-  out->percentage_used = log.percent_used;
-  out->data_units_read = le128_saturated (log.data_units_read);
-  out->data_units_written = le128_saturated (log.data_units_written);
-  out->host_read_commands = le128_saturated (log.host_reads);
-  out->host_write_commands = le128_saturated (log.host_writes);
-  out->controller_busy_minutes = le128_saturated (log.ctrl_busy_time);
-  out->power_cycles = le128_saturated (log.power_cycles);
-  out->power_on_hours = le128_saturated (log.power_on_hours);
-  out->unsafe_shutdowns = le128_saturated (log.unsafe_shutdowns);
-  out->media_errors = le128_saturated (log.media_errors);
-  out->error_log_entries = le128_saturated (log.num_err_log_entries);
-  out->warning_temperature_minutes = GUINT32_FROM_LE (log.warning_temp_time);
-  out->critical_temperature_minutes = GUINT32_FROM_LE (log.critical_comp_time);
-  out->thermal_transitions[0] = GUINT32_FROM_LE (log.thm_temp1_trans_count);
-  out->thermal_transitions[1] = GUINT32_FROM_LE (log.thm_temp2_trans_count);
-  out->thermal_seconds[0] = GUINT32_FROM_LE (log.thm_temp1_total_time);
-  out->thermal_seconds[1] = GUINT32_FROM_LE (log.thm_temp2_total_time);
+    out->sensor_c[i] = kelvin_to_celsius (le16_at (data, SMART_TEMP_SENSOR + 2 * i));
+  out->available_spare_percent = data[SMART_AVAIL_SPARE];
+  out->available_spare_threshold_percent = data[SMART_SPARE_THRESH];
+  out->percentage_used = data[SMART_PERCENT_USED];
+  out->data_units_read = le128_saturated (data + SMART_DATA_UNITS_READ);
+  out->data_units_written = le128_saturated (data + SMART_DATA_UNITS_WRITTEN);
+  out->host_read_commands = le128_saturated (data + SMART_HOST_READS);
+  out->host_write_commands = le128_saturated (data + SMART_HOST_WRITES);
+  out->controller_busy_minutes = le128_saturated (data + SMART_CTRL_BUSY_TIME);
+  out->power_cycles = le128_saturated (data + SMART_POWER_CYCLES);
+  out->power_on_hours = le128_saturated (data + SMART_POWER_ON_HOURS);
+  out->unsafe_shutdowns = le128_saturated (data + SMART_UNSAFE_SHUTDOWNS);
+  out->media_errors = le128_saturated (data + SMART_MEDIA_ERRORS);
+  out->error_log_entries = le128_saturated (data + SMART_NUM_ERR_LOG_ENTRIES);
+  out->warning_temperature_minutes = le32_at (data, SMART_WARNING_TEMP_TIME);
+  out->critical_temperature_minutes = le32_at (data, SMART_CRITICAL_COMP_TIME);
+  out->thermal_transitions[0] = le32_at (data, SMART_THM_TEMP1_TRANS_COUNT);
+  out->thermal_transitions[1] = le32_at (data, SMART_THM_TEMP2_TRANS_COUNT);
+  out->thermal_seconds[0] = le32_at (data, SMART_THM_TEMP1_TOTAL_TIME);
+  out->thermal_seconds[1] = le32_at (data, SMART_THM_TEMP2_TOTAL_TIME);
   return TRUE;
 }
 
 gboolean
 duel_nvme_controller_has_volatile_write_cache (const DuelNvmeController *controller)
 {
-  return (controller->vwc & NVME_CTRL_VWC_PRESENT) != 0;
+  return (controller->vwc & VWC_PRESENT) != 0;
 }
 
 gboolean
 duel_nvme_controller_supports_format (const DuelNvmeController *controller)
 {
-  return (controller->oacs & NVME_CTRL_OACS_FORMAT) != 0;
+  return (controller->oacs & OACS_FORMAT) != 0;
 }
 
 gboolean
 duel_nvme_controller_supports_sanitize (const DuelNvmeController *controller)
 {
-  return (controller->sanicap & (NVME_CTRL_SANICAP_CES | NVME_CTRL_SANICAP_BES | NVME_CTRL_SANICAP_OWS)) != 0;
+  return (controller->sanicap & (SANICAP_CES | SANICAP_BES | SANICAP_OWS)) != 0;
 }
 
 char *
@@ -298,12 +397,12 @@ duel_nvme_controller_to_json (const DuelNvmeController *controller)
   json_object_set_boolean_member (object, "volatile_write_cache",
                                   duel_nvme_controller_has_volatile_write_cache (controller));
   set_hex (oacs, "raw", controller->oacs, 4);
-  json_object_set_boolean_member (oacs, "security", (controller->oacs & NVME_CTRL_OACS_SECURITY) != 0);
+  json_object_set_boolean_member (oacs, "security", (controller->oacs & OACS_SECURITY) != 0);
   json_object_set_boolean_member (oacs, "format", duel_nvme_controller_supports_format (controller));
-  json_object_set_boolean_member (oacs, "firmware_download", (controller->oacs & NVME_CTRL_OACS_FW) != 0);
-  json_object_set_boolean_member (oacs, "namespace_management", (controller->oacs & NVME_CTRL_OACS_NS_MGMT) != 0);
-  json_object_set_boolean_member (oacs, "self_test", (controller->oacs & NVME_CTRL_OACS_SELF_TEST) != 0);
-  json_object_set_boolean_member (oacs, "directives", (controller->oacs & NVME_CTRL_OACS_DIRECTIVES) != 0);
+  json_object_set_boolean_member (oacs, "firmware_download", (controller->oacs & OACS_FW) != 0);
+  json_object_set_boolean_member (oacs, "namespace_management", (controller->oacs & OACS_NS_MGMT) != 0);
+  json_object_set_boolean_member (oacs, "self_test", (controller->oacs & OACS_SELF_TEST) != 0);
+  json_object_set_boolean_member (oacs, "directives", (controller->oacs & OACS_DIRECTIVES) != 0);
   json_object_set_object_member (object, "optional_admin_commands", oacs);
   json_object_set_boolean_member (object, "sanitize", duel_nvme_controller_supports_sanitize (controller));
   set_hex (object, "sanicap", controller->sanicap, 8);
@@ -399,7 +498,91 @@ duel_device_nvme_init (DuelDeviceNvme *self)
   self->fd = -1;
 }
 
-/* libnvme: 0 success, > 0 an NVMe status from the drive, -1 with errno. */
+/* ---------------------------------------------------------------- transport */
+
+/* The three admin commands go through libnvme where the build has it, else
+ * (or with DUEL_NVME_TRANSPORT=ioctl, which the NVMe guest test sets for its
+ * second pass) straight through the kernel's NVMe admin ioctl. */
+#define OPCODE_GET_LOG_PAGE 0x02
+#define OPCODE_IDENTIFY     0x06
+#define CNS_NAMESPACE       0x00
+#define CNS_CONTROLLER      0x01
+#define NSID_ALL            0xffffffffu
+#define LOG_SMART           0x02
+
+#ifdef HAVE_LIBNVME
+static gboolean
+use_libnvme (void)
+{
+  return g_strcmp0 (g_getenv ("DUEL_NVME_TRANSPORT"), "ioctl") != 0;
+}
+#endif
+
+/* The kernel's answer: 0 success, > 0 the drive's NVMe status, -1 with errno. */
+static int
+admin_command (int      fd,
+               guint8   opcode,
+               guint32  nsid,
+               guint32  cdw10,
+               guint32  cdw11,
+               void    *data,
+               guint32  length)
+{
+  struct nvme_passthru_cmd command = { 0 };
+
+  command.opcode = opcode;
+  command.nsid = nsid;
+  command.addr = (guint64) (guintptr) data;
+  command.data_len = length;
+  command.cdw10 = cdw10;
+  command.cdw11 = cdw11;
+  return ioctl (fd, NVME_IOCTL_ADMIN_CMD, &command);
+}
+
+static int
+get_log_page (int      fd,
+              guint8   log_id,
+              guint32  nsid,
+              void    *data,
+              guint32  length)
+{
+  guint32 dwords = length / 4 - 1;   /* NUMD is 0-based */
+
+#ifdef HAVE_LIBNVME
+  if (use_libnvme ())
+    return log_id == LOG_SMART && nsid == NSID_ALL
+           ? nvme_get_log_smart (fd, NVME_NSID_ALL, false, data)
+           : nvme_get_log_simple (fd, log_id, length, data);
+#endif
+  return admin_command (fd, OPCODE_GET_LOG_PAGE, nsid, log_id | ((dwords & 0xffff) << 16), dwords >> 16,
+                       data, length);
+}
+
+static int
+identify (int      fd,
+          guint8   cns,
+          guint32  nsid,
+          void    *data)
+{
+#ifdef HAVE_LIBNVME
+  if (use_libnvme ())
+    return cns == CNS_CONTROLLER ? nvme_identify_ctrl (fd, data) : nvme_identify_ns (fd, nsid, data);
+#endif
+  return admin_command (fd, OPCODE_IDENTIFY, nsid, cns, 0, data, DUEL_NVME_IDENTIFY_BYTES);
+}
+
+static char *
+describe_status (int status)
+{
+#ifdef HAVE_LIBNVME
+  if (use_libnvme ())
+    return g_strdup (nvme_status_to_string (status, false));
+#endif
+  /* Status code type in bits 10:8, the code in 7:0. */
+  return g_strdup_printf (_("status code type %u, code 0x%02x"), (guint) (status >> 8) & 0x7, (guint) status & 0xff);
+}
+
+/* 0 success, > 0 an NVMe status from the drive, -1 with errno. */
 static gboolean
 check_result (DuelDeviceNvme  *self,
               int              ret,
@@ -411,9 +594,11 @@ check_result (DuelDeviceNvme  *self,
     return TRUE;
   if (ret > 0)
     {
+      g_autofree char *status = describe_status (ret);
+
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_NVME,
                    _("The drive at “%s” rejected %s: %s (status 0x%x)."),
-                   self->path, command, nvme_status_to_string (ret, false), (guint) ret);
+                   self->path, command, status, (guint) ret);
       return FALSE;
     }
   switch (saved_errno)
@@ -466,15 +651,15 @@ duel_device_nvme_open (const char  *path,
   /* A namespace node knows its id; a controller node (char device) has none. */
   if (S_ISBLK (st.st_mode))
     {
-      __u32 nsid = 0;
+      int nsid = ioctl (self->fd, NVME_IOCTL_ID);
 
-      if (nvme_get_nsid (self->fd, &nsid) != 0)
+      if (nsid <= 0)
         {
-          int saved_errno = errno;
+          int saved_errno = nsid == 0 ? EINVAL : errno;
           check_result (self, -1, saved_errno, _("Get namespace id"), error);
           return NULL;
         }
-      self->nsid = nsid;
+      self->nsid = (guint32) nsid;
     }
   return g_steal_pointer (&self);
 }
@@ -508,7 +693,7 @@ duel_device_nvme_read_raw (DuelDeviceNvme  *self,
   errno = 0;
   if (strcmp (page, "id-ctrl") == 0)
     {
-      ret = nvme_identify_ctrl (self->fd, (struct nvme_id_ctrl *) buffer);
+      ret = identify (self->fd, CNS_CONTROLLER, 0, buffer);
       return check_result (self, ret, errno, _("Identify controller"), error);
     }
   if (strcmp (page, "id-ns") == 0)
@@ -519,13 +704,13 @@ duel_device_nvme_read_raw (DuelDeviceNvme  *self,
                        _("“%s” is a controller, not a namespace."), self->path);
           return FALSE;
         }
-      ret = nvme_identify_ns (self->fd, self->nsid, (struct nvme_id_ns *) buffer);
+      ret = identify (self->fd, CNS_NAMESPACE, self->nsid, buffer);
       return check_result (self, ret, errno, _("Identify namespace"), error);
     }
   if (strcmp (page, "smart") == 0)
     {
       /* The controller-wide log; per-namespace logs are optional (LPA bit 0). */
-      ret = nvme_get_log_smart (self->fd, NVME_NSID_ALL, false, (struct nvme_smart_log *) buffer);
+      ret = get_log_page (self->fd, LOG_SMART, NSID_ALL, buffer, DUEL_NVME_SMART_LOG_BYTES);
       return check_result (self, ret, errno, _("Get SMART / health log"), error);
     }
   g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
@@ -549,7 +734,7 @@ duel_device_nvme_get_log (DuelDeviceNvme  *self,
 
   command = g_strdup_printf (_("Get log page 0x%02x"), log_id);
   errno = 0;
-  ret = nvme_get_log_simple (self->fd, log_id, (__u32) length, buffer);
+  ret = get_log_page (self->fd, log_id, NSID_ALL, buffer, (guint32) length);
   return check_result (self, ret, errno, command, error);
 }
 

@@ -1,10 +1,13 @@
-/* duel-device-nvme.h — NVMe identify and SMART / health through libnvme
+/* duel-device-nvme.h — NVMe identify and SMART / health
  *
  * The parsers take the raw pages (4096-byte identify data, 512-byte SMART
- * log) so captured pages can be decoded without a drive; DuelDeviceNvme
- * sends the admin commands (root only) on an open namespace or controller.
+ * log) so captured pages can be decoded without a drive; they read the
+ * specification's offsets, checked against libnvme's structures where it
+ * is built with. DuelDeviceNvme sends the admin commands (root only) on an
+ * open namespace or controller: through libnvme 1.x, else (a build without
+ * it, or DUEL_NVME_TRANSPORT=ioctl) the kernel's NVMe admin ioctl.
  *
- * libnvme returns -1 with errno for a failed ioctl and a positive NVMe
+ * Either returns -1 with errno for a failed ioctl and a positive NVMe
  * status when the drive answered with an error. The first becomes
  * DUEL_ERROR_IO (DUEL_ERROR_UNSUPPORTED when the node takes no NVMe
  * commands, DUEL_ERROR_TARGET without permission), the second DUEL_ERROR_NVME.
