@@ -1153,6 +1153,38 @@ test_open_and_drop (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* fio's JSON output opened beside a result: imported as the CLI's import
+ * does, a drive named from fio's target (its "filename"), its latencies
+ * fio's completion latency (a plain json+ run). */
+static void
+test_open_fio_json (void)
+{
+  DuelWindow *window = new_window ();
+  g_autofree char *fio = g_test_build_filename (G_TEST_DIST, "data", "fio", "randread-clat.json", NULL);
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+  GFile *files[2];
+  DuelComparison *comparison;
+  DuelTestRecord *record;
+
+  ensure_results ();
+  a = g_file_new_for_path (result_a);
+  b = g_file_new_for_path (fio);
+  files[0] = a;
+  files[1] = b;
+  g_object_set_data (G_OBJECT (window), "duel-test-drives", GUINT_TO_POINTER (2));
+  duel_window_open_files (window, files, 2);
+  duel_app_test_wait (comparison_has_drives, window, 30, "the result and the fio output");
+  comparison = duel_comparison_view_get_comparison (duel_window_get_comparison_view (window));
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 0), ==, "Drive One");
+  g_assert_cmpstr (duel_comparison_get_drive_name (comparison, 1), ==, "/tmp/driveduel-fio/target.bin (fio)");
+  record = duel_result_find_test (duel_comparison_get_result (comparison, 1), "randread-clat");
+  g_assert_nonnull (record);
+  g_assert_cmpint (record->latency_kind, ==, DUEL_LATENCY_COMPLETION);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 on_export_done (DuelExportDialog *dialog,
                 gboolean          success,
@@ -1619,6 +1651,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/screenshot-comparison", test_screenshot_comparison);
   g_test_add_func ("/duel/app/two-files-fill-comparison", test_two_files_fill_comparison);
   g_test_add_func ("/duel/app/open-and-drop", test_open_and_drop);
+  g_test_add_func ("/duel/app/open-fio-json", test_open_fio_json);
   g_test_add_func ("/duel/app/no-ids-in-window", test_no_ids_in_window);
   g_test_add_func ("/duel/app/custom-test-rows", test_custom_test_rows);
   g_test_add_func ("/duel/app/partial-interval-note", test_partial_interval_note);

@@ -333,6 +333,19 @@ test_import (Fixture       *fixture,
   g_assert_cmpint (code, ==, 0);
   g_assert_true (g_file_test (curve, G_FILE_TEST_IS_REGULAR));
 
+  /* fio's plain json+ (no --lat_percentiles=1): its completion latency,
+   * said as such. */
+  {
+    g_autofree char *plain = g_test_build_filename (G_TEST_DIST, "data", "fio", "randread-clat.json", NULL);
+
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    code = run_cli (&out, &err, "import", plain, "--output", result_path, NULL);
+    g_test_message ("%s%s", out, err);
+    g_assert_cmpint (code, ==, 0);
+    g_assert_nonnull (strstr (out, "completion latency"));
+  }
+
   /* Not fio output: 1. */
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);

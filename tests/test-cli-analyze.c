@@ -129,7 +129,8 @@ test_json (gconstpointer data)
   g_assert_true (seen_written);
 }
 
-/* A measured result is still recomputed, with no such note. */
+/* A measured result is still recomputed, with no such note; its heading
+ * counts its one test in the singular. */
 static void
 test_measured_has_no_note (void)
 {
@@ -150,6 +151,9 @@ test_measured_has_no_note (void)
   code = run_cli (&out, &err, "analyze", result, NULL);
   g_assert_cmpint (code, ==, 0);
   g_assert_null (strstr (out, PUBLISHED_NOTE));
+  /* Its one test is counted in the singular (ngettext), not "1 tests". */
+  g_assert_nonnull (strstr (out, ", 1 test\n"));
+  g_assert_null (strstr (out, "1 tests"));
   g_unlink (result);
   g_unlink (target);
   g_rmdir (dir);

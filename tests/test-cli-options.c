@@ -1,4 +1,5 @@
 /* test-cli-options.c — every option value of `driveduel-cli run` checked at parse time
+ * (and `run --help`, `info`'s refusals)
  *
  * NaN, infinities, negatives, zero where it means nothing and an empty
  * target: exit 2 (usage) with one sentence naming the option, before the
@@ -242,6 +243,73 @@ test_rwmixread (void)
   g_rmdir (dir);
 }
 
+/* `run --help` is the plain run's, but a run with --preset takes other
+ * options (duel-cli-preset.c): the help names the preset mode and them. */
+static void
+test_run_help (void)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int code;
+
+  code = run_cli (&out, &err, "run", "--help", NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (out, "--preset NAME"));
+  g_assert_nonnull (strstr (out, "--probe"));
+  g_assert_nonnull (strstr (out, "--round"));
+  g_assert_nonnull (strstr (out, "run --preset NAME --help"));
+  g_assert_nonnull (strstr (out, "crystaldiskmark"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* The preset's own help lists them as options. */
+  code = run_cli (&out, &err, "run", "--preset", "quick", "--help", NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (out, "--preset=NAME"));
+  g_assert_nonnull (strstr (out, "--probe=SECONDS"));
+  g_assert_nonnull (strstr (out, "--round=SECONDS"));
+}
+
+/* info describes what is there: a missing path, a folder or a character
+ * device is one sentence naming it and exit 1, not a description of the
+ * filesystem it would be in. */
+static void
+test_info_target (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-info-XXXXXX", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-such-file", NULL);
+  const char *targets[] = { "/dev/nonexist", missing, dir, "/dev/null" };
+  const char *needles[] = { "does not exist", "does not exist", "is a folder", "is a character device" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    for (guint json = 0; json < 2; json++)
+      {
+        g_autofree char *out = NULL;
+        g_autofree char *err = NULL;
+        g_autofree char *quoted = g_strdup_printf ("“%s”", targets[i]);
+        int code;
+
+        if (json)
+          code = run_cli (&out, &err, "info", "--json", targets[i], NULL);
+        else
+          code = run_cli (&out, &err, "info", targets[i], NULL);
+        if (code < 0)
+          return;
+        g_test_message ("%s → %d %s", targets[i], code, err);
+        g_assert_cmpint (code, ==, 1);
+        g_assert_cmpstr (out, ==, "");
+        g_assert_true (g_str_has_prefix (err, "driveduel-cli: "));
+        g_assert_nonnull (strstr (err, quoted));
+        g_assert_nonnull (strstr (err, needles[i]));
+        /* One sentence on one line. */
+        g_assert_true (g_str_has_suffix (err, ".\n"));
+        g_assert_cmpstr (strchr (err, '\n'), ==, "\n");
+      }
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -251,5 +319,7 @@ main (int    argc,
   g_test_add_func ("/duel/cli/preset-options", test_preset_options);
   g_test_add_func ("/duel/cli/preflight", test_preflight);
   g_test_add_func ("/duel/cli/rwmixread", test_rwmixread);
+  g_test_add_func ("/duel/cli/run-help", test_run_help);
+  g_test_add_func ("/duel/cli/info-target", test_info_target);
   return g_test_run ();
 }

@@ -203,6 +203,59 @@ test_fairness_warnings (void)
     }
 }
 
+/* Sets what every test of @result's latencies measure. */
+static void
+set_latency_kind (DuelResult      *result,
+                  DuelLatencyKind  kind)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+
+  for (guint i = 0; i < tests->len; i++)
+    ((DuelTestRecord *) g_ptr_array_index (tests, i))->latency_kind = kind;
+}
+
+/* fio's completion latency (clat, a plain json+ import) set against a
+ * total latency is warned about, once as a cause; two completion
+ * latencies compare without a warning, their rows saying what they are. */
+static void
+test_latency_kinds (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) mixed = NULL;
+  g_autoptr(DuelComparison) both = NULL;
+  g_autoptr(DuelComparison) same = NULL;
+  g_auto(GStrv) lines = NULL;
+  const DuelComparisonRow *row;
+
+  test_locale_reset ();
+  test_make_pair (&a, &b);
+  same = duel_comparison_new (a, b, NULL);
+  g_assert_false (has_warning (same, "latency measured differently"));
+  row = find_row (same, "qos-read-qd1", "qos_read_qd1_p99_us");
+  g_assert_nonnull (row);
+  g_assert_null (strstr (row->label, "completion"));
+
+  set_latency_kind (b, DUEL_LATENCY_COMPLETION);
+  mixed = duel_comparison_new (a, b, NULL);
+  g_assert_true (has_warning (mixed, "Quality of service: 4K random read QD1: latency measured differently: "
+                                     "completion latency (fio clat) on Beta SSD, total on Alpha SSD."));
+  /* One cause, one line, whichever tests it concerns. */
+  lines = duel_comparison_dup_warning_lines (mixed);
+  g_assert_true (has_line_prefix (lines, "The latencies are measured differently"));
+  row = find_row (mixed, "qos-read-qd1", "qos_read_qd1_p99_us");
+  g_assert_null (strstr (row->label, "completion"));
+
+  set_latency_kind (a, DUEL_LATENCY_COMPLETION);
+  both = duel_comparison_new (a, b, NULL);
+  g_assert_false (has_warning (both, "latency measured differently"));
+  row = find_row (both, "qos-read-qd1", "qos_read_qd1_p99_us");
+  g_assert_nonnull (strstr (row->label, "(completion latency)"));
+  /* Not a latency: as it was. */
+  row = find_row (both, DUEL_TEST_CONSISTENCY, "consistency_mean_iops");
+  g_assert_null (strstr (row->label, "completion"));
+}
+
 /* Grouped warning lines, on configurations no one chose: for fixed seeds, a
  * random subset of B's timed tests runs longer and another random subset
  * uses 8 KiB blocks. The truth is the generator's: one line per cause that
@@ -719,7 +772,7 @@ test_missing_grouped (void)
 }
 
 /* What was measured: a file target says so beside the capacity of the
- * drive holding it ("a 256 MiB file on ext4"); a device was itself, and
+ * drive holding it ("256 MiB file on ext4"); a device was itself, and
  * two devices need no such row. */
 static void
 test_tested_on (void)
@@ -743,7 +796,7 @@ test_tested_on (void)
   row = find_row (file_and_device, NULL, "target");
   g_assert_nonnull (row);
   g_assert_cmpint (row->kind, ==, DUEL_COMPARISON_ROW_IDENTITY);
-  g_assert_cmpstr (row->text[0], ==, "a 256\u00a0MiB file on ext4");
+  g_assert_cmpstr (row->text[0], ==, "256\u00a0MiB file on ext4");
   g_assert_cmpstr (row->text[1], ==, "the device itself");
 }
 
@@ -811,6 +864,7 @@ main (int    argc,
   g_test_add_func ("/duel/comparison/rows-and-winners", test_rows_and_winners);
   g_test_add_func ("/duel/comparison/decide", test_decide);
   g_test_add_func ("/duel/comparison/fairness-warnings", test_fairness_warnings);
+  g_test_add_func ("/duel/comparison/latency-kinds", test_latency_kinds);
   g_test_add_func ("/duel/comparison/warning-lines", test_warning_lines);
   g_test_add_func ("/duel/comparison/single-drive", test_single_drive);
   g_test_add_func ("/duel/comparison/four-drives", test_four_drives);

@@ -422,6 +422,8 @@ signature_child (void)
   g_assert_cmpstr (report->signature_label, ==, "duelsafety");
   g_assert_nonnull (strstr (error->message, "ext4"));
   g_assert_nonnull (strstr (error->message, "--wipe-signatures"));
+  /* No article before the type's name ("a ext4"). */
+  g_assert_nonnull (strstr (error->message, " holds a signature of type ext4 (filesystem, label “duelsafety”)."));
   g_clear_error (&error);
   g_clear_pointer (&report, duel_safety_report_free);
   assert_cli_refuses (device, "ext4");
@@ -770,6 +772,7 @@ test_files (void)
         g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
         g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_HAS_SIGNATURE);
         g_assert_cmpstr (report->signature, ==, "ext4");
+        g_assert_nonnull (strstr (error->message, " holds a signature of type ext4 (filesystem): "));
         g_clear_error (&error);
         g_clear_pointer (&report, duel_safety_report_free);
         g_assert_true (duel_safety_check_write (image, DUEL_SAFETY_DESTRUCTIVE | DUEL_SAFETY_WIPE_SIGNATURES,
@@ -836,12 +839,39 @@ test_new_file_under_dev (void)
   g_assert_false (report->is_block);
 }
 
+/* What a signature is called in a sentence: "a signature of type …", the
+ * article never before the type's own name (not "a ext4 signature"). */
+static void
+test_signature_words (void)
+{
+  static const struct { const char *type, *usage, *label, *text; } cases[] = {
+    { "ext4", "filesystem", NULL, "a signature of type ext4 (filesystem)" },
+    { "ext4", "filesystem", "", "a signature of type ext4 (filesystem)" },
+    { "xfs", "filesystem", "backup", "a signature of type xfs (filesystem, label “backup”)" },
+    { "gpt", "partition table", NULL, "a signature of type gpt (partition table)" },
+    { "linux_raid_member", NULL, NULL, "a signature of type linux_raid_member (unknown use)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      DuelSafetyReport report = {
+        .signature = (char *) cases[i].type,
+        .signature_usage = (char *) cases[i].usage,
+        .signature_label = (char *) cases[i].label,
+      };
+      g_autofree char *text = duel_safety_report_describe_signature (&report);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
+  g_test_add_func ("/duel/safety/signature-words", test_signature_words);
   g_test_add_func ("/duel/safety/files", test_files);
   g_test_add_func ("/duel/safety/new-file-under-dev", test_new_file_under_dev);
   g_test_add_func ("/duel/safety/system-disk", test_system_disk);

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
 
 #include "duel-application.h"
 #include "duel-chart.h"
@@ -374,6 +376,58 @@ duel_application_get_history (DuelApplication *self)
   if (self->history == NULL)
     self->history = duel_history_new (NULL);
   return self->history;
+}
+
+gboolean
+duel_application_check_schema (char **out_message)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  g_return_val_if_fail (out_message != NULL, FALSE);
+
+  /* NULL when no schema is installed at all. */
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema != NULL)
+    return TRUE;
+  *out_message = g_strdup_printf (
+    /* TRANSLATORS: %s is the schema id (io.github.driveduel.DriveDuel);
+     * keep GSETTINGS_SCHEMA_DIR and the meson command as they are */
+    _("driveduel: its settings schema %s is not installed; run it from an installation, "
+      "with GSETTINGS_SCHEMA_DIR set to the folder of the compiled schema (“data” in the "
+      "build folder), or through “meson devenv -C BUILDDIR driveduel”."), APP_ID);
+  return FALSE;
+}
+
+static gboolean
+same_folder (const char *a,
+             const char *b)
+{
+  GStatBuf a_st, b_st;
+
+  return g_stat (a, &a_st) == 0 && S_ISDIR (a_st.st_mode) &&
+         g_stat (b, &b_st) == 0 && S_ISDIR (b_st.st_mode) &&
+         a_st.st_dev == b_st.st_dev && a_st.st_ino == b_st.st_ino;
+}
+
+char *
+duel_application_get_devenv_launch_dir (const char *build_root,
+                                        const char *pwd)
+{
+  GStatBuf st;
+
+  /* meson devenv (1.0 and later) runs its command in the build folder
+   * unless given --workdir, but leaves $PWD as the shell had it: file
+   * arguments were typed relative to $PWD. An interactive devenv shell
+   * keeps $PWD in step with its own folder, so this never applies there. */
+  if (build_root == NULL || *build_root == '\0' || pwd == NULL || !g_path_is_absolute (pwd))
+    return NULL;
+  if (!same_folder (".", build_root))
+    return NULL;
+  if (g_stat (pwd, &st) != 0 || !S_ISDIR (st.st_mode) || same_folder (".", pwd))
+    return NULL;
+  return g_strdup (pwd);
 }
 
 char *

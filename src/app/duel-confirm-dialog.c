@@ -165,7 +165,8 @@ duel_confirm_dialog_new_for_signature (GtkWindow     *parent,
   name = g_markup_escape_text (word, -1);
 
   adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), _("The Drive Holds Data"));
-  /* Translators: %1$s is the drive, %2$s what was found ("an ext4 filesystem"), %3$s the word to type */
+  /* Translators: %1$s is the drive, %2$s what was found ("a signature of type
+   * ext4 (filesystem)"), %3$s the word to type */
   body = g_strdup_printf (_("%1$s is not empty: it holds <b>%2$s</b>. The run destroys it for good.\n\n"
                             "To wipe it anyway, type <b><tt>%3$s</tt></b> below."),
                           duel_drive_item_get_path (drive), escaped, name);

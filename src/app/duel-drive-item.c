@@ -12,6 +12,7 @@
 
 #include "duel-device-mounts.h"
 #include "duel-drive-item.h"
+#include "duel-filesystem-note.h"
 #include "duel-size.h"
 
 struct _DuelDriveItem
@@ -27,6 +28,7 @@ struct _DuelDriveItem
   guint64         size_bytes;
   guint64         create_size;      /* 0: the file is used as it is */
   char           *filesystem;       /* a file's: "ext4", "btrfs"; NULL when unknown */
+  const char     *filesystem_note;  /* what a file there measures (duel_filesystem_note()), or NULL */
   double          temperature_c;
 };
 
@@ -122,7 +124,8 @@ update_subtitle (DuelDriveItem *self)
           g_string_append_printf (text, _("new file, %s"), size);
         }
       if (self->filesystem != NULL)
-        g_string_append_printf (text, " · %s", self->filesystem);
+        /* A filesystem that measures more than the drive: the row's tooltip says what. */
+        g_string_append_printf (text, " · %s%s", self->filesystem, self->filesystem_note != NULL ? " ⚠" : "");
       if (text->len > 0)
         g_string_append (text, " · ");
       g_string_append (text, self->path);
@@ -240,9 +243,12 @@ duel_drive_item_new_for_device (DuelDevice *device)
 
 /* The filesystem that holds @path (or its folder, for a file not made yet):
  * what a file target measures goes through it. The mount table names it
- * ("ext4"); GIO's statfs() guess cannot tell ext2, 3 and 4 apart. */
+ * ("ext4"); GIO's statfs() guess cannot tell ext2, 3 and 4 apart.
+ * @out_note: what a file there measures when it is not the drive (tmpfs,
+ * NFS, ZFS, a compressing btrfs…), or NULL. */
 static char *
-filesystem_of (const char *path)
+filesystem_of (const char  *path,
+               const char **out_note)
 {
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) folder = g_file_get_parent (file);
@@ -261,7 +267,10 @@ filesystem_of (const char *path)
       const DuelDeviceMount *mount = duel_device_mounts_find_for_path (mounts, real);
 
       if (mount != NULL && mount->fstype != NULL)
-        return g_strdup (mount->fstype);
+        {
+          *out_note = duel_filesystem_note (mount->fstype, mount->options);
+          return g_strdup (mount->fstype);
+        }
     }
 
   info = g_file_query_filesystem_info (file, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE, NULL, NULL);
@@ -269,6 +278,7 @@ filesystem_of (const char *path)
     info = g_file_query_filesystem_info (folder, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE, NULL, NULL);
   if (info == NULL || !g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE))
     return NULL;
+  *out_note = duel_filesystem_note (g_file_info_get_attribute_string (info, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE), NULL);
   return g_strdup (g_file_info_get_attribute_string (info, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE));
 }
 
@@ -281,7 +291,7 @@ new_file_item (const char *path)
   self->path = g_strdup (path);
   self->title = g_path_get_basename (path);
   self->confirm_name = g_strdup (self->title);
-  self->filesystem = filesystem_of (path);
+  self->filesystem = filesystem_of (path, &self->filesystem_note);
   return self;
 }
 
@@ -364,6 +374,14 @@ duel_drive_item_get_title (DuelDriveItem *self)
 {
   g_return_val_if_fail (DUEL_IS_DRIVE_ITEM (self), NULL);
   return self->title;
+}
+
+const char *
+duel_drive_item_get_filesystem_note (DuelDriveItem *self)
+{
+  g_return_val_if_fail (DUEL_IS_DRIVE_ITEM (self), NULL);
+
+  return self->filesystem_note;
 }
 
 const char *

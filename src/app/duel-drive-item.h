@@ -41,6 +41,9 @@ DuelDevice     *duel_drive_item_get_device          (DuelDriveItem  *self);
 const char     *duel_drive_item_get_title           (DuelDriveItem  *self);
 /* "1.0 TB · NVMe · PCIe 3.0 x4 (3.9 GB/s) · 41 °C" */
 const char     *duel_drive_item_get_subtitle        (DuelDriveItem  *self);
+/* A file target's: what a file on its filesystem measures when it is not
+ * the drive (duel_filesystem_note()); NULL otherwise. */
+const char     *duel_drive_item_get_filesystem_note (DuelDriveItem  *self);
 const char     *duel_drive_item_get_icon_name       (DuelDriveItem  *self);
 guint64         duel_drive_item_get_size_bytes      (DuelDriveItem  *self);
 /* The link's ceiling in bytes per second; 0 when unknown. */

@@ -72,6 +72,9 @@ create_row_cb (gpointer item,
   g_object_bind_property (drive, "subtitle", row, "subtitle", G_BINDING_SYNC_CREATE);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
+  /* A file on tmpfs, NFS, ZFS…: what it measures, on the row ("⚠" in its subtitle). */
+  if (duel_drive_item_get_filesystem_note (drive) != NULL)
+    gtk_widget_set_tooltip_text (row, duel_drive_item_get_filesystem_note (drive));
 
   check = gtk_check_button_new ();
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "duel-analysis.h"
+#include "duel-fio-import.h"
 #include "duel-result-item.h"
 
 struct _DuelResultItem
@@ -449,7 +450,13 @@ load_thread (GTask        *task,
       return;
     }
 
-  result = duel_result_load (path, &error);
+  /* A file opened or dropped may be fio's JSON output: imported as
+   * `driveduel-cli import` does, without an IOPS log. Only a file of the
+   * user's: the history's are results it may save over. */
+  if (data->origin == DUEL_RESULT_ORIGIN_FILE && duel_fio_import_is_fio_file (path))
+    result = duel_fio_import_file (path, NULL, &error);
+  else
+    result = duel_result_load (path, &error);
   if (result == NULL)
     g_task_return_error (task, error);
   else

@@ -665,19 +665,6 @@ ask_erase (StartRun *start)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* "ext4 filesystem “backup”", from what libblkid found. */
-static char *
-describe_signature (const DuelSafetyReport *report)
-{
-  g_autoptr(GString) text = g_string_new (report->signature);
-
-  if (report->signature_usage != NULL)
-    g_string_append_printf (text, " %s", report->signature_usage);
-  if (report->signature_label != NULL && *report->signature_label != '\0')
-    g_string_append_printf (text, " “%s”", report->signature_label);
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
 static void
 run_checked_cb (GObject      *object,
                 GAsyncResult *result,
@@ -696,7 +683,8 @@ run_checked_cb (GObject      *object,
       return;
     }
   if (report->signature != NULL && start->signature == NULL)
-    start->signature = describe_signature (report);
+    /* "a signature of type ext4 (filesystem, label “backup”)", as the CLI says it. */
+    start->signature = duel_safety_report_describe_signature (report);
 
   switch (report->verdict)
     {

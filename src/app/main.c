@@ -86,6 +86,29 @@ main (int    argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  /* Under `meson devenv`, back to the folder the command was typed in, so
+   * that relative file arguments (and --screenshot) mean what they said. */
+  {
+    g_autofree char *launch_dir = duel_application_get_devenv_launch_dir (g_getenv ("DRIVEDUEL_DEVENV_BUILD_ROOT"),
+                                                                          g_getenv ("PWD"));
+
+    if (launch_dir != NULL && chdir (launch_dir) != 0)
+      g_printerr (_("driveduel: could not return to %s: %s\n"), launch_dir, g_strerror (errno));
+  }
+
+  /* Without its schema, g_settings_new() at startup would abort: say what
+   * is missing instead, before any display is opened. */
+  if (!wants_no_display (argc, argv))
+    {
+      g_autofree char *message = NULL;
+
+      if (!duel_application_check_schema (&message))
+        {
+          g_printerr ("%s\n", message);
+          return 1;
+        }
+    }
+
   if (!wants_no_display (argc, argv) && !gtk_init_check ())
     return run_headless (argv[0]);
 

@@ -277,12 +277,12 @@ duel_chart_qos_get_subtitle (DuelChart *chart)
 
   /* Published figures with no depth of their own: no "QD0". */
   if (self->shown_depth == 0)
-    return g_strdup (self->mixed ? _("Mixed read/write; I/O percentiles (count-based), completion latency")
-                                 : _("Random read and random write; I/O percentiles (count-based), completion latency"));
+    return g_strdup (self->mixed ? _("Mixed read/write; I/O percentiles (count-based), latency from submission to completion")
+                                 : _("Random read and random write; I/O percentiles (count-based), latency from submission to completion"));
   if (self->mixed)
-    return g_strdup_printf (_("Mixed read/write at QD%u; I/O percentiles (count-based), completion latency"),
+    return g_strdup_printf (_("Mixed read/write at QD%u; I/O percentiles (count-based), latency from submission to completion"),
                             self->shown_depth);
-  return g_strdup_printf (_("Random read and random write at QD%u; I/O percentiles (count-based), completion latency"),
+  return g_strdup_printf (_("Random read and random write at QD%u; I/O percentiles (count-based), latency from submission to completion"),
                           self->shown_depth);
 }
 
@@ -316,6 +316,14 @@ duel_chart_qos_fill_legend (DuelChart       *chart,
           if (!curve_has_data (curve))
             continue;
           label = g_strdup_printf (dir == DUEL_DIRECTION_READ ? _("%s, read") : _("%s, write"), name);
+          if (curve->record != NULL && curve->record->latency_kind == DUEL_LATENCY_COMPLETION)
+            {
+              g_autofree char *plain = g_steal_pointer (&label);
+
+              /* TRANSLATORS: a curve of fio's completion latency (clat, the
+               * submission left out): "Drive A, read (completion latency)" */
+              label = g_strdup_printf (_("%s (completion latency)"), plain);
+            }
           if (duel_chart_line_get_length (curve->curve) == 0)
             mark = DUEL_CHART_MARK_MARKER;
           else

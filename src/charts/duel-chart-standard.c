@@ -9,6 +9,7 @@
 
 #include "duel-chart-private.h"
 #include "duel-chart-standard.h"
+#include "duel-device-link.h"
 #include "duel-json.h"
 #include "duel-number.h"
 
@@ -303,6 +304,48 @@ any_ceiling (DuelChartStandard *self)
   return FALSE;
 }
 
+/* A sequential bar faster than its drive's link: a cache answered. */
+static gboolean
+above_ceiling (DuelChartStandard *self,
+               const Category    *c,
+               guint              d)
+{
+  return c->panel == PANEL_SEQUENTIAL && isfinite (self->ceiling_mb_s[d]) && isfinite (c->value[d]) &&
+         duel_link_ceiling_is_exceeded (self->ceiling_mb_s[d] * 1e6, c->value[d] * 1e6);
+}
+
+static gboolean
+any_above_ceiling (DuelChartStandard *self)
+{
+  for (guint i = 0; i < self->categories->len; i++)
+    for (guint d = 0; d < self->n_drives; d++)
+      if (above_ceiling (self, &g_array_index (self->categories, Category, i), d))
+        return TRUE;
+  return FALSE;
+}
+
+/* Diagonal stripes over a bar that is above its ceiling. */
+static void
+hatch_bar (cairo_t              *cr,
+           const DuelChartStyle *style,
+           const DuelChartRect  *bar)
+{
+  double step = 6;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, bar->x, bar->y, bar->width, bar->height);
+  cairo_clip (cr);
+  duel_chart_set_source_color (cr, &style->background);
+  cairo_set_line_width (cr, MAX (style->line_width * 1.5, 1.5));
+  for (double x = bar->x - bar->height; x < bar->x + bar->width; x += step)
+    {
+      cairo_move_to (cr, x, bar->y + bar->height);
+      cairo_line_to (cr, x + bar->height, bar->y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 static void
 duel_chart_standard_fill_legend (DuelChart       *chart,
                                  DuelChartLegend *legend)
@@ -320,6 +363,9 @@ duel_chart_standard_fill_legend (DuelChart       *chart,
     duel_chart_legend_add (legend, DUEL_CHART_MARK_LINE, &style->foreground, _("vendor rating"));
   if (any_ceiling (self))
     duel_chart_legend_add (legend, DUEL_CHART_MARK_DASH, &style->guide, _("interface ceiling"));
+  if (any_above_ceiling (self))
+    /* TRANSLATORS: the legend of striped bars, faster than the drive's interface can carry */
+    duel_chart_legend_add (legend, DUEL_CHART_MARK_BOX, &style->muted, _("striped: above the ceiling, a cache, not the drive"));
 }
 
 static guint
@@ -454,6 +500,8 @@ draw_panel (DuelChartStandard   *self,
               duel_chart_set_source_color (cr, color);
               cairo_rectangle (cr, bar.x, bar.y, bar.width, bar.height);
               cairo_fill (cr);
+              if (above_ceiling (self, c, d))
+                hatch_bar (cr, style, &bar);
               /* A test run in passes: a whisker from its lowest to its
                * highest pass (the bar's top), capped at both ends. */
               if (c->passes[d] > 1)

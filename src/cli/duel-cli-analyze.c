@@ -21,6 +21,7 @@
 #include "duel-preset.h"
 #include "review/duel-review-test.h"
 #include "duel-cli-figures.h"
+#include "duel-device-link.h"
 #include "duel-text.h"
 
 #define LABEL_COLUMNS 52
@@ -143,7 +144,7 @@ duel_cli_print_figures (const DuelTestRecord *record,
       const char *key = duel_summary_get_key (summary, i);
       g_autofree char *value = duel_figure_format (key, duel_summary_get_value (summary, i));
 
-      print_padded (duel_figure_get_label (key));
+      print_padded (duel_figure_get_record_label (key, record));
       printf (" %s\n", value);
     }
   if (duel_summary_lookup (summary, "cliff_pct", &intervals))
@@ -163,6 +164,18 @@ duel_cli_print_figures (const DuelTestRecord *record,
       if (partial != NULL)
         printf ("  %s\n", partial);
     }
+}
+
+void
+duel_cli_print_ceiling_notes (DuelResult           *result,
+                              const DuelTestRecord *record,
+                              const DuelSummary    *summary)
+{
+  double ceiling = duel_device_link_ceiling_from_json (duel_result_get_device (result));
+  g_auto(GStrv) notes = duel_analysis_dup_ceiling_notes (record, summary, ceiling);
+
+  for (guint i = 0; notes[i] != NULL; i++)
+    printf ("  ⚠ %s\n", notes[i]);
 }
 
 /* The figures stored in the record, in their order: what a published
@@ -244,7 +257,7 @@ add_figures_json (JsonBuilder          *builder,
       json_builder_set_member_name (builder, "key");
       json_builder_add_string_value (builder, key);
       json_builder_set_member_name (builder, "label");
-      json_builder_add_string_value (builder, duel_figure_get_label (key));
+      json_builder_add_string_value (builder, duel_figure_get_record_label (key, record));
       json_builder_set_member_name (builder, "value");
       if (isfinite (value))
         json_builder_add_double_value (builder, value);
@@ -328,7 +341,9 @@ duel_cli_analyze (int    argc,
     }
   else
     {
-      printf (_("%s: %s, %u tests\n"), rest[0], duel_result_get_name (result), tests->len);
+      /* TRANSLATORS: the result file, the drive's name, how many tests it holds */
+      printf (g_dngettext (GETTEXT_PACKAGE, "%s: %s, %u test\n", "%s: %s, %u tests\n", tests->len),
+              rest[0], duel_result_get_name (result), tests->len);
       /* A reference has no series to recompute from: say so before its figures. */
       if (published)
         printf ("%s\n", _("Published figures from the review, not measured by Drive Duel."));
@@ -378,11 +393,15 @@ duel_cli_analyze (int    argc,
           json_builder_end_object (builder);
         }
       else if (summary != NULL)
-        duel_cli_print_figures (record, summary, duel_result_get_missing_journal (result));
+        {
+          duel_cli_print_figures (record, summary, duel_result_get_missing_journal (result));
+          duel_cli_print_ceiling_notes (result, record, summary);
+        }
       else
         {
           print_heading (record, duel_result_get_missing_journal (result));
           print_totals (record);
+          duel_cli_print_ceiling_notes (result, record, NULL);
           /* A plain run has no figures but its totals; anything else says why. */
           if (record->preset != NULL)
             printf ("  %s\n", local_error->message);
@@ -405,7 +424,10 @@ duel_cli_analyze (int    argc,
     }
 
   if (differences > 0)
-    g_printerr (_("driveduel-cli: %u figures differ from those stored in the file; the recomputed values are shown.\n"),
+    g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                             "driveduel-cli: %u figure differs from the one stored in the file; the recomputed value is shown.\n",
+                             "driveduel-cli: %u figures differ from those stored in the file; the recomputed values are shown.\n",
+                             differences),
                 differences);
 
   return DUEL_CLI_EXIT_OK;

@@ -16,6 +16,7 @@
 
 #include "duel-cli.h"
 #include "duel-error.h"
+#include "duel-filesystem-note.h"
 #include "duel-number.h"
 #include "duel-text.h"
 #include "review/duel-review-test.h"
@@ -182,15 +183,22 @@ duel_cli_progress_finish (DuelCliProgress *progress)
 }
 
 static void
-print_latency_line (const DuelHistogram *hist)
+print_latency_line (const DuelHistogram *hist,
+                    DuelLatencyKind      kind)
 {
   static const double percentiles[] = { 99, 99.9, 99.99 };
   GString *line = g_string_new (NULL);
 
-  /* TRANSLATORS: latency figures in microseconds */
-  g_string_append_printf (line, _("    latency µs: mean %.1f, min %.1f, max %.1f"),
-                          duel_histogram_mean_ns (hist) / 1e3,
-                          hist->min_ns / 1e3, hist->max_ns / 1e3);
+  if (kind == DUEL_LATENCY_COMPLETION)
+    /* TRANSLATORS: fio's completion latency (clat), which leaves the submission out, in microseconds */
+    g_string_append_printf (line, _("    completion latency µs: mean %.1f, min %.1f, max %.1f"),
+                            duel_histogram_mean_ns (hist) / 1e3,
+                            hist->min_ns / 1e3, hist->max_ns / 1e3);
+  else
+    /* TRANSLATORS: latency figures in microseconds */
+    g_string_append_printf (line, _("    latency µs: mean %.1f, min %.1f, max %.1f"),
+                            duel_histogram_mean_ns (hist) / 1e3,
+                            hist->min_ns / 1e3, hist->max_ns / 1e3);
   for (guint i = 0; i < G_N_ELEMENTS (percentiles); i++)
     {
       if (hist->count >= duel_histogram_min_samples_for (percentiles[i]))
@@ -246,7 +254,7 @@ duel_cli_print_test_summary (const DuelTestRecord *record)
               duel_test_record_get_bytes_per_second (record, d) / 1e6,
               ops, duel_test_record_get_bytes (record, d));
       if (record->latency[d] != NULL)
-        print_latency_line (record->latency[d]);
+        print_latency_line (record->latency[d], record->latency_kind);
     }
 }
 
@@ -338,6 +346,11 @@ duel_cli_run_and_wait (DuelRun  *run,
                                       _("Stopped before the run started; nothing was written."));
   if (wait.error == NULL)
     {
+      /* A file on tmpfs, NFS, ZFS…: what the figures will measure, first. */
+      g_autofree char *note = duel_filesystem_note_for_path (duel_run_get_target_path (run));
+
+      if (note != NULL)
+        g_printerr ("driveduel-cli: %s\n", note);
       duel_run_run_async (run, NULL, run_done_cb, &wait);
       g_main_loop_run (loop);
     }

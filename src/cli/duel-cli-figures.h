@@ -5,6 +5,7 @@
 #pragma once
 
 #include "duel-analysis.h"
+#include "duel-result.h"
 
 G_BEGIN_DECLS
 
@@ -14,5 +15,13 @@ G_BEGIN_DECLS
 void duel_cli_print_figures (const DuelTestRecord *record,
                              const DuelSummary    *summary,
                              const char           *missing_journal);
+
+/* "  ⚠ Sequential read: 2,000.0 MB/s is faster than the link (600 MB/s): a
+ * cache, not the drive." for each throughput of @record above the link
+ * ceiling @result's device records (duel_analysis_dup_ceiling_notes());
+ * @summary NULL: a plain run's totals. Nothing without a ceiling. */
+void duel_cli_print_ceiling_notes (DuelResult           *result,
+                                   const DuelTestRecord *record,
+                                   const DuelSummary    *summary);
 
 G_END_DECLS

@@ -5,10 +5,13 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <errno.h>
+#include <gio/gio.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "duel-cli.h"
 #include "duel-device.h"
@@ -249,6 +252,41 @@ print_smart (JsonObject *object)
   print_field (_("Thermal"), thermal);
 }
 
+/* An existing block device or regular file; else one sentence naming @path. */
+static gboolean
+check_info_target (const char  *path,
+                   GError     **error)
+{
+  struct stat st;
+
+  if (stat (path, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      if (saved_errno == ENOENT)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     /* TRANSLATORS: the target given to `driveduel-cli info` */
+                     _("“%s” does not exist; give a block device (such as /dev/nvme0n1) or a file."), path);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                     _("Cannot look at “%s”: %s"), path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (S_ISBLK (st.st_mode) || S_ISREG (st.st_mode))
+    return TRUE;
+
+  if (S_ISDIR (st.st_mode))
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
+                 _("“%s” is a folder; give a file inside it, or a block device."), path);
+  else if (S_ISCHR (st.st_mode))
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                 _("“%s” is a character device; give a block device (such as /dev/nvme0n1) or a file."), path);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                 _("“%s” is neither a file nor a block device."), path);
+  return FALSE;
+}
+
 int
 duel_cli_info (int    argc,
                char **argv)
@@ -277,6 +315,14 @@ duel_cli_info (int    argc,
   if (argc != 2)
     return duel_cli_usage_error (context, _("Give one target: a block device such as /dev/nvme0n1, or a file."));
   path = argv[1];
+
+  /* Only what is there can be described: describe() also takes a file still
+   * to be created (a run's target), which info has nothing to say about. */
+  if (!check_info_target (path, &error))
+    {
+      duel_cli_print_error (error);
+      return DUEL_CLI_EXIT_FAILED;
+    }
 
   object = duel_device_describe (path, &error);
   if (object == NULL)

@@ -143,8 +143,9 @@ state_cb (DuelRun    *run,
 
       view->announced = TRUE;
       /* TRANSLATORS: preset name, target path, its size, the number of steps */
-      printf (_("Preset %s on %s (%s): %u steps.\n"), duel_preset_get_name (preset),
-              duel_run_get_target_path (run), size, duel_preset_get_n_steps (preset));
+      printf (g_dngettext (GETTEXT_PACKAGE, "Preset %s on %s (%s): %u step.\n", "Preset %s on %s (%s): %u steps.\n",
+                           duel_preset_get_n_steps (preset)),
+              duel_preset_get_name (preset), duel_run_get_target_path (run), size, duel_preset_get_n_steps (preset));
     }
   if (state == DUEL_RUN_STATE_PROBING)
     /* TRANSLATORS: the probe's shortest and longest length in seconds */
@@ -215,7 +216,10 @@ print_all_figures (DuelResult *result)
       g_autoptr(DuelSummary) summary = duel_analysis_resummarize (record, NULL, NULL);
 
       if (summary != NULL)
-        duel_cli_print_figures (record, summary, NULL);
+        {
+          duel_cli_print_figures (record, summary, NULL);
+          duel_cli_print_ceiling_notes (result, record, summary);
+        }
     }
 }
 

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "duel-cli.h"
+#include "duel-cli-figures.h"
 #include "duel-error.h"
+#include "duel-preset.h"
 #include "duel-workload-option.h"
 
 static void
@@ -60,6 +62,7 @@ duel_cli_run (int    argc,
   g_autofree char *interval_ms = NULL;
   g_autofree char *seed = NULL;
   g_autofree char *message = NULL;
+  g_autofree char *description = NULL;
   g_auto(GStrv) rest = NULL;
   double runtime_s = 0;
   gboolean destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE;
@@ -95,13 +98,50 @@ duel_cli_run (int    argc,
   if (has_preset_argument (argc, argv))
     return duel_cli_run_preset (argc, argv);
 
+  /* --preset hands the run to duel-cli-preset.c, whose options are its own:
+   * say so here, or `run --help` never mentions them. */
+  {
+    g_autoptr(GString) names = g_string_new ("  ");
+    g_autofree char *presets = NULL;
+    guint column = 2;
+
+    for (const char * const *n = duel_preset_get_names (); *n != NULL; n++)
+      {
+        guint length = strlen (*n) + (n[1] != NULL ? 1 : 0);
+
+        if (column > 2 && column + 1 + length > 78)
+          {
+            g_string_append (names, "\n  ");
+            column = 2;
+          }
+        else if (column > 2)
+          {
+            g_string_append_c (names, ' ');
+            column++;
+          }
+        g_string_append_printf (names, "%s%s", *n, n[1] != NULL ? "," : "");
+        column += length;
+      }
+    presets = g_strdup_printf (
+      /* TRANSLATORS: `driveduel-cli run --help`; %s lists the preset names,
+       * one indented line or more. Keep the option names and the command
+       * as they are. */
+      _("--preset NAME runs one of the review’s test scripts instead. NAME is one of:\n"
+        "%s\n"
+        "A preset run takes options of its own, among them --round SECONDS (steady-state\n"
+        "round), --probe SECONDS (duration estimate), --passes N, --capacity-multiple N\n"
+        "and --no-trim; “driveduel-cli run --preset NAME --help” lists them all."),
+      names->str);
+    description = g_strconcat (_("Without TARGET, a 1 GiB scratch file in your cache directory is used.\n"
+                                 "Sizes take k, m, g and t suffixes (powers of 1024). Writing to a block device\n"
+                                 "needs --destructive and is refused when the device is mounted or in use."),
+                               "\n\n", presets, NULL);
+  }
+
   context = g_option_context_new (_("[TARGET] — run one workload on a file or a block device"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
-    _("Without TARGET, a 1 GiB scratch file in your cache directory is used.\n"
-      "Sizes take k, m, g and t suffixes (powers of 1024). Writing to a block device\n"
-      "needs --destructive and is refused when the device is mounted or in use."));
+  g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return duel_cli_usage_error (context, "%s", error->message);
 
@@ -216,6 +256,8 @@ duel_cli_run (int    argc,
     }
 
   duel_cli_print_test_summary (g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0));
+  duel_cli_print_ceiling_notes (duel_run_get_result (run),
+                                g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0), NULL);
   exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;
 }

@@ -253,7 +253,7 @@ run_user run --rw randwrite --runtime 1 --destructive "$loop"
 check "c: refused on an ext4 without --wipe-signatures (exit $code)" [ "$code" -eq 1 ]
 check "c: one line" one_line
 check "c: names the signature and --wipe-signatures" \
-    says "driveduel-cli: “$loop” holds a ext4 signature (filesystem). Give --wipe-signatures as well to overwrite it."
+    says "driveduel-cli: “$loop” holds a signature of type ext4 (filesystem). Give --wipe-signatures as well to overwrite it."
 check "c: the same sentence as root's" cmp -s "$work/err" "$work/root-err"
 check "c: the device is unchanged" [ "$(device_sum)" = "$before" ]
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "duel-analysis-private.h"
+#include "duel-device-link.h"
 #include "review/duel-review-test.h"
 #include "duel-error.h"
 #include "duel-json.h"
@@ -708,6 +709,33 @@ duel_figure_get_label (const char *key)
   return composed != NULL ? g_intern_string (composed) : key;
 }
 
+gboolean
+duel_figure_is_latency (const char *key)
+{
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  return g_str_has_prefix (key, "qos_") || g_str_equal (key, "worst_case_iops_min");
+}
+
+const char *
+duel_figure_get_record_label (const char           *key,
+                              const DuelTestRecord *record)
+{
+  g_autofree char *label = NULL;
+
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (record == NULL || record->latency_kind != DUEL_LATENCY_COMPLETION || !duel_figure_is_latency (key))
+    return duel_figure_get_label (key);
+  /* TRANSLATORS: a latency figure of a test imported from fio's default
+   * output, which holds the completion latency (fio's clat, the submission
+   * left out), not the latency from submission to completion:
+   * "Random read QD4, 99 % latency (completion latency)" */
+  label = g_strdup_printf (_("%s (completion latency)"), duel_figure_get_label (key));
+  /* Interned, as duel_figure_get_label()'s composed labels are. */
+  return g_intern_string (label);
+}
+
 /* ngettext's count for a figure (rounded as printed). */
 static gulong
 count_for_plural (double value)
@@ -774,3 +802,61 @@ duel_figure_format (const char *key,
   return g_strdup_printf ("%g", value);
 }
 
+/* ---- Above the link -------------------------------------------------------- */
+
+char *
+duel_analysis_dup_ceiling_note (const char *label,
+                                double      mb_s,
+                                double      ceiling_bytes_per_second)
+{
+  g_autofree char *value = duel_rate_format (mb_s);
+  g_autofree char *ceiling = duel_rate_format_rounded (ceiling_bytes_per_second / 1e6);
+
+  /* TRANSLATORS: a figure faster than the drive's interface can carry: the
+   * figure's name, its value, the interface's ceiling ("Sequential read:
+   * 2,000.0 MB/s is faster than the link (600 MB/s): a cache, not the drive.") */
+  return g_strdup_printf (_("%s: %s is faster than the link (%s): a cache, not the drive."), label, value, ceiling);
+}
+
+char **
+duel_analysis_dup_ceiling_notes (const DuelTestRecord *record,
+                                 const DuelSummary    *summary,
+                                 double                ceiling_bytes_per_second)
+{
+  g_autoptr(GStrvBuilder) notes = g_strv_builder_new ();
+
+  g_return_val_if_fail (record != NULL, NULL);
+
+  if (!(ceiling_bytes_per_second > 0))
+    return g_strv_builder_end (notes);
+  if (summary != NULL)
+    {
+      for (guint i = 0; i < duel_summary_get_n_figures (summary); i++)
+        {
+          const char *key = duel_summary_get_key (summary, i);
+          const DuelFigureInfo *info = duel_figure_lookup (key);
+          double value = duel_summary_get_value (summary, i);
+
+          if (info == NULL || strcmp (info->unit, "MB/s") != 0 ||
+              !duel_link_ceiling_is_exceeded (ceiling_bytes_per_second, value * 1e6))
+            continue;
+          g_autofree char *note = duel_analysis_dup_ceiling_note (duel_figure_get_label (key), value,
+                                                                  ceiling_bytes_per_second);
+
+          g_strv_builder_add (notes, note);
+        }
+      return g_strv_builder_end (notes);
+    }
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    {
+      double bytes_per_second = duel_test_record_get_bytes_per_second (record, d);
+      g_autofree char *note = NULL;
+
+      if (!duel_link_ceiling_is_exceeded (ceiling_bytes_per_second, bytes_per_second))
+        continue;
+      note = duel_analysis_dup_ceiling_note (d == DUEL_DIRECTION_READ ? _("Read bandwidth") : _("Write bandwidth"),
+                                             bytes_per_second / 1e6, ceiling_bytes_per_second);
+      g_strv_builder_add (notes, note);
+    }
+  return g_strv_builder_end (notes);
+}

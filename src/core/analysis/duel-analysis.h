@@ -463,9 +463,31 @@ const DuelFigureInfo *duel_figure_get_all   (guint      *out_n);
 const DuelFigureInfo *duel_figure_lookup    (const char *key);
 /* Translated label; the key itself for an unknown key. */
 const char           *duel_figure_get_label (const char *key);
+/* Whether @key is read from the latencies (the QoS percentiles and samples,
+ * the worst-case IOPS). */
+gboolean              duel_figure_is_latency (const char *key);
+/* The label of @key as a figure of @record: a latency figure of a record
+ * that holds fio's completion latency (DUEL_LATENCY_COMPLETION) says so;
+ * else duel_figure_get_label(). @record may be NULL. */
+const char           *duel_figure_get_record_label (const char           *key,
+                                                    const DuelTestRecord *record);
 /* "12,345 IOPS", "85.3 %", "n/a" for NAN: how the CLI, the window, the
  * tables and reports print a figure (duel_number_format()). */
 char                 *duel_figure_format    (const char *key,
                                              double      value);
+
+/* A throughput above the drive's link ceiling (duel_link_ceiling_is_exceeded())
+ * never crossed the link: a cache answered. One translated sentence for a
+ * figure of @mb_s under @label: "Sequential read: 2,000.0 MB/s is faster
+ * than the link (600 MB/s): a cache, not the drive." */
+char                 *duel_analysis_dup_ceiling_note  (const char           *label,
+                                                       double                mb_s,
+                                                       double                ceiling_bytes_per_second);
+/* Those sentences for @record: each MB/s figure of @summary above the
+ * ceiling or, with @summary NULL (a plain run), its read and write totals.
+ * NULL-terminated, never NULL; empty without a ceiling (0). */
+char                **duel_analysis_dup_ceiling_notes (const DuelTestRecord *record,
+                                                       const DuelSummary    *summary,
+                                                       double                ceiling_bytes_per_second);
 
 G_END_DECLS

@@ -10,6 +10,8 @@
 
 #include "duel-comparison.h"
 #include "review/duel-review-test.h"
+#include "duel-device-link.h"
+#include "duel-filesystem-note.h"
 #include "duel-json.h"
 #include "duel-number.h"
 #include "duel-size.h"
@@ -513,10 +515,10 @@ identity_text (DuelResult  *result,
           return g_strdup (_("the device itself"));
         size = duel_format_size_as_given (target->size_bytes);
         if (filesystem != NULL)
-          /* TRANSLATORS: what a run measured: "a 256 MiB file on ext4" */
-          return g_strdup_printf (_("a %s file on %s"), size, filesystem);
-        /* TRANSLATORS: what a run measured: "a 256 MiB file" */
-        return g_strdup_printf (_("a %s file"), size);
+          /* TRANSLATORS: what a run measured: "256 MiB file on ext4" */
+          return g_strdup_printf (_("%s file on %s"), size, filesystem);
+        /* TRANSLATORS: what a run measured: "256 MiB file" */
+        return g_strdup_printf (_("%s file"), size);
       }
 
     case IDENTITY_CAPACITY:
@@ -774,14 +776,27 @@ add_figure_row (DuelComparison *self,
 {
   DuelComparisonRow row = { 0, };
   const Figure *any = NULL;
+  DuelTestRecord *completion = NULL;
 
   for (guint d = 0; d < self->n_drives && any == NULL; d++)
     any = figures[d];
+  /* A latency figure says "completion latency" when every drive's is
+   * fio's clat; a mix of both is a fairness warning (check_fairness()). */
+  for (guint d = 0; d < self->n_drives; d++)
+    if (figures[d] != NULL && records[d] != NULL)
+      {
+        if (records[d]->latency_kind != DUEL_LATENCY_COMPLETION)
+          {
+            completion = NULL;
+            break;
+          }
+        completion = records[d];
+      }
 
   row.kind = DUEL_COMPARISON_ROW_FIGURE;
   row.test = g_strdup (test);
   row.key = g_strdup (any->key);
-  row.label = g_strdup (duel_figure_get_label (any->key));
+  row.label = g_strdup (duel_figure_get_record_label (any->key, completion));
   row.unit = g_strdup (any->unit ? any->unit : "");
   row.better = any->better;
   if (row.better == DUEL_BETTER_NONE && duel_figure_lookup (any->key) != NULL)
@@ -1242,6 +1257,21 @@ capacity_multiple (const DuelTestRecord *record)
   return NAN;
 }
 
+/* Whether @record's figures are read from latencies it holds (a published
+ * reference holds none). */
+static gboolean
+has_latencies (const DuelTestRecord *record)
+{
+  DuelAnalysisKind kind = duel_analysis_kind_of_record (record);
+
+  if (kind != DUEL_ANALYSIS_QOS && kind != DUEL_ANALYSIS_CONSISTENCY)
+    return FALSE;
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    if (record->latency[d] != NULL && record->latency[d]->count > 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* Drive @j's run of @test against drive @i's (the first drive that ran it). */
 static void
 check_fairness (DuelComparison *self,
@@ -1298,6 +1328,15 @@ check_fairness (DuelComparison *self,
       !duel_result_is_published (self->results[j]))
     warn_about (self, N_("The trim before the run differs"), title,
                 _("%s: the span was trimmed before the run on %s only."), title, a->trimmed ? name_a : name_b);
+
+  /* fio's clat leaves the submission out: lower than the same I/Os' total
+   * latency, so the two are not set against each other silently. */
+  if (a->latency_kind != b->latency_kind && has_latencies (a) && has_latencies (b))
+    warn_about (self, N_("The latencies are measured differently"), title,
+                /* TRANSLATORS: completion latency is fio's clat (without the submission); total is from submission to completion */
+                _("%s: latency measured differently: completion latency (fio clat) on %s, total on %s."), title,
+                a->latency_kind == DUEL_LATENCY_COMPLETION ? name_a : name_b,
+                a->latency_kind == DUEL_LATENCY_COMPLETION ? name_b : name_a);
 
   if (a->workload.block_size != b->workload.block_size)
     warn_about (self, N_("The block sizes differ"), title,
@@ -1390,6 +1429,57 @@ add_notes (DuelComparison *self,
   g_hash_table_replace (self->notes, g_strdup (test), notes);
 }
 
+/* ---- Honest numbers ------------------------------------------------------------ */
+
+/* A throughput above its drive's link ceiling came from a cache; a file on
+ * tmpfs, NFS, ZFS… measures more than the drive. Both are said as warnings,
+ * so every output that prints them (the window, compare, the exports) does. */
+static void
+check_honesty (DuelComparison *self)
+{
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      JsonObject *device = duel_result_get_device (self->results[d]);
+      JsonObject *fs = duel_json_get_object (device, "filesystem");
+      double ceiling = duel_device_link_ceiling_from_json (device);
+      const char *note = duel_filesystem_note (duel_json_get_string (fs, "type"),
+                                               duel_json_get_string (fs, "options"));
+
+      if (note != NULL && self->n_drives > 1)
+        /* TRANSLATORS: a drive's name, then what its file target's filesystem measures */
+        warn (self, _("%s: %s"), self->names[d], note);
+      else if (note != NULL)
+        warn (self, "%s", note);
+
+      for (guint i = 0; ceiling > 0 && i < self->rows->len; i++)
+        {
+          DuelComparisonRow *row = &g_array_index (self->rows, DuelComparisonRow, i);
+          g_autofree char *sentence = NULL;
+          const char *title;
+
+          if (row->kind != DUEL_COMPARISON_ROW_FIGURE || g_strcmp0 (row->unit, "MB/s") != 0 ||
+              g_strcmp0 (row->test, DUEL_COMPARISON_RATED_SECTION) == 0 || !row->has_value[d] ||
+              !duel_link_ceiling_is_exceeded (ceiling, row->value[d] * 1e6))
+            continue;
+          row->above_ceiling[d] = TRUE;
+          /* Marked where it is printed (the window, the tables, the exports);
+           * the warning says why. */
+          {
+            char *marked = g_strconcat (row->text[d] != NULL ? row->text[d] : "", " ⚠", NULL);
+
+            g_free (row->text[d]);
+            row->text[d] = marked;
+          }
+          title = duel_comparison_get_section_title (self, row->test);
+          sentence = duel_analysis_dup_ceiling_note (row->label, row->value[d], ceiling);
+          /* TRANSLATORS: the test's title, the drive's name, then a sentence
+           * ("Sequential read: 2,000.0 MB/s is faster than the link …") */
+          warn_about (self, N_("A figure is faster than the drive’s link"), title,
+                      _("%s on %s: %s"), title, self->names[d], sentence);
+        }
+    }
+}
+
 /* ---- Construction -------------------------------------------------------------- */
 
 static void
@@ -1479,6 +1569,7 @@ build (DuelComparison *self)
     g_ptr_array_unref (only[d]);
 
   add_rated_rows (self);
+  check_honesty (self);
 
   g_ptr_array_add (self->tests, NULL);
   g_ptr_array_add (self->warnings, NULL);

@@ -62,6 +62,9 @@ typedef struct
   double      pass_mean[DUEL_COMPARISON_MAX_DRIVES]; /* their mean; NAN without passes */
   double      pass_min[DUEL_COMPARISON_MAX_DRIVES];  /* the lowest and highest pass; NAN without passes */
   double      pass_max[DUEL_COMPARISON_MAX_DRIVES];
+  /* A throughput above the drive's link ceiling: a cache answered, not the
+   * drive. Its text ends in " ⚠", and a warning says why. */
+  gboolean    above_ceiling[DUEL_COMPARISON_MAX_DRIVES];
 } DuelComparisonRow;
 
 #define DUEL_TYPE_COMPARISON (duel_comparison_get_type ())
@@ -132,7 +135,10 @@ gboolean                 duel_comparison_has_rated      (DuelComparison  *self);
 /* The vendor's figure of @row for @drive as printed ("2200 MB/s"); "" without one. */
 char                    *duel_comparison_row_format_rated (const DuelComparisonRow *row,
                                                            guint                    drive);
-/* Translated sentences, NULL-terminated; empty when the runs were set up alike. */
+/* Translated sentences, NULL-terminated; empty when the runs were set up
+ * alike. They also say where a figure is faster than its drive's link
+ * (above_ceiling), and what a file target's filesystem measures
+ * (duel_filesystem_note()). */
 const char * const      *duel_comparison_get_warnings   (DuelComparison  *self);
 /* The warnings for a short display: one line per cause ("The run lengths
  * differ on 11 tests: Read score, Performance consistency, … and 8 more."),

@@ -435,7 +435,7 @@ median_of (const double *y,
   guint n = to - from + 1;
   double stack[256];
   g_autofree double *heap = n > G_N_ELEMENTS (stack) ? g_new (double, n) : NULL;
-  double *v = heap != NULL ? heap : stack;
+  double *v = n > G_N_ELEMENTS (stack) ? heap : stack;
 
   memcpy (v, y + from, n * sizeof (double));
   sort_doubles (v, n);
@@ -452,7 +452,7 @@ spread_of (const double *y,
   guint n = to - from + 1;
   double centre = median_of (y, from, to), stack[256];
   g_autofree double *heap = n > G_N_ELEMENTS (stack) ? g_new (double, n) : NULL;
-  double *v = heap != NULL ? heap : stack;
+  double *v = n > G_N_ELEMENTS (stack) ? heap : stack;
 
   for (guint k = 0; k < n; k++)
     v[k] = fabs (y[from + k] - centre);

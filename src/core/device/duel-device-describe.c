@@ -120,6 +120,9 @@ duel_device_describe (const char  *path,
           json_object_set_string_member (fs, "type", mount->fstype);
           json_object_set_string_member (fs, "mount_point", mount->mount_point);
           json_object_set_string_member (fs, "source", mount->source);
+          /* btrfs's compress= among them: duel_filesystem_note() reads it. */
+          if (mount->options != NULL)
+            json_object_set_string_member (fs, "options", mount->options);
           json_object_set_object_member (object, "filesystem", fs);
         }
     }

@@ -431,13 +431,41 @@ _duel_device_link_read (const char *root_real,
 }
 
 gboolean
+duel_link_ceiling_is_exceeded (double ceiling_bytes_per_second,
+                               double bytes_per_second)
+{
+  return ceiling_bytes_per_second > 0 && bytes_per_second > ceiling_bytes_per_second * CACHE_ARTEFACT_MARGIN;
+}
+
+double
+duel_device_link_ceiling_from_json (JsonObject *device)
+{
+  JsonObject *link;
+  JsonNode *node;
+  double value;
+
+  if (device == NULL || !json_object_has_member (device, "link"))
+    return 0;
+  node = json_object_get_member (device, "link");
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return 0;
+  link = json_node_get_object (node);
+  node = json_object_get_member (link, "ceiling_bytes_per_second");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      (json_node_get_value_type (node) != G_TYPE_DOUBLE && json_node_get_value_type (node) != G_TYPE_INT64))
+    return 0;
+  value = json_node_get_double (node);
+  return isfinite (value) && value > 0 ? value : 0;
+}
+
+gboolean
 duel_device_link_is_cache_artefact (const DuelDeviceLink  *link,
                                     double                 bytes_per_second,
                                     char                 **out_message)
 {
   g_return_val_if_fail (link != NULL, FALSE);
 
-  if (link->ceiling_bytes_per_second <= 0 || !(bytes_per_second > link->ceiling_bytes_per_second * CACHE_ARTEFACT_MARGIN))
+  if (!duel_link_ceiling_is_exceeded (link->ceiling_bytes_per_second, bytes_per_second))
     return FALSE;
   if (out_message != NULL)
     *out_message = g_strdup_printf (_("%.0f MB/s is above the %s interface ceiling of %.0f MB/s: "

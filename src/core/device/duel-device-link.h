@@ -80,6 +80,13 @@ void            duel_device_link_free                   (DuelDeviceLink *link);
 gboolean        duel_device_link_is_cache_artefact      (const DuelDeviceLink *link,
                                                          double                bytes_per_second,
                                                          char                **out_message);
+/* TRUE when BYTES_PER_SECOND exceeds CEILING_BYTES_PER_SECOND (0: unknown,
+ * never exceeded) by more than 1 %, the margin is_cache_artefact() allows. */
+gboolean        duel_link_ceiling_is_exceeded           (double                ceiling_bytes_per_second,
+                                                         double                bytes_per_second);
+/* The ceiling a result's device object records (duel_device_describe():
+ * link.ceiling_bytes_per_second), in bytes per second; 0 when none. */
+double          duel_device_link_ceiling_from_json      (JsonObject           *device);
 JsonObject     *duel_device_link_to_json                (const DuelDeviceLink *link);
 /* One line per hop for humans, root port last. */
 char           *duel_device_link_describe               (const DuelDeviceLink *link);

@@ -32,6 +32,7 @@ mount_clear (gpointer data)
   g_clear_pointer (&mount->mount_point, g_free);
   g_clear_pointer (&mount->fstype, g_free);
   g_clear_pointer (&mount->source, g_free);
+  g_clear_pointer (&mount->options, g_free);
 }
 
 static void
@@ -75,6 +76,7 @@ parse_mountinfo_line (const char      *line,
   guint n_fields = g_strv_length (fields);
   guint separator = 0;
   guint major, minor;
+  g_autofree char *options = NULL;
 
   if (n_fields < 10)
     return FALSE;
@@ -90,6 +92,9 @@ parse_mountinfo_line (const char      *line,
     }
   if (separator == 0 || separator + 2 >= n_fields)
     return FALSE;
+  /* Per-mount options, then the superblock's (where btrfs keeps compress=). */
+  options = separator + 3 < n_fields ? g_strconcat (fields[5], ",", fields[separator + 3], NULL)
+                                     : g_strdup (fields[5]);
 
   *out_mount = (DuelDeviceMount) {
     .major = major,
@@ -98,6 +103,7 @@ parse_mountinfo_line (const char      *line,
     .mount_point = duel_device_mounts_unescape (fields[4]),
     .fstype = duel_device_mounts_unescape (fields[separator + 1]),
     .source = duel_device_mounts_unescape (fields[separator + 2]),
+    .options = duel_device_mounts_unescape (options),
   };
   return TRUE;
 }

@@ -20,6 +20,7 @@ typedef struct
   char  *mount_point;
   char  *fstype;
   char  *source;        /* "/dev/vda1", "tmpfs", … */
+  char  *options;       /* the mount's and the filesystem's options, "rw,relatime,compress=zstd:3,…" */
 } DuelDeviceMount;
 
 typedef struct

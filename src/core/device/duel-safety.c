@@ -239,15 +239,25 @@ probe_signature (int                fd,
   return ok;
 }
 
-static char *
-describe_signature (const DuelSafetyReport *report)
+char *
+duel_safety_report_describe_signature (const DuelSafetyReport *report)
 {
-  if (report->signature_label != NULL)
-    return g_strdup_printf (_("a %s signature (%s, label “%s”)"), report->signature,
-                            report->signature_usage != NULL ? report->signature_usage : _("unknown use"),
+  const char *usage;
+
+  g_return_val_if_fail (report != NULL && report->signature != NULL, NULL);
+
+  /* The type is a name ("ext4", "xfs", "gpt"): no article may depend on it. */
+  usage = report->signature_usage != NULL ? report->signature_usage : _("unknown use");
+  if (report->signature_label != NULL && *report->signature_label != '\0')
+    /* TRANSLATORS: what a target holds, after "… holds" or "including";
+     * the signature's type as libblkid names it ("ext4", "gpt"), its use
+     * ("filesystem", "raid", "partition table"), its label */
+    return g_strdup_printf (_("a signature of type %s (%s, label “%s”)"), report->signature, usage,
                             report->signature_label);
-  return g_strdup_printf (_("a %s signature (%s)"), report->signature,
-                          report->signature_usage != NULL ? report->signature_usage : _("unknown use"));
+  /* TRANSLATORS: what a target holds, after "… holds" or "including";
+   * the signature's type as libblkid names it ("ext4", "gpt"), its use
+   * ("filesystem", "raid", "partition table") */
+  return g_strdup_printf (_("a signature of type %s (%s)"), report->signature, usage);
 }
 
 /* ------------------------------------------------------------ block devices */
@@ -394,7 +404,7 @@ check_block (const char        *path,
                                 report->model != NULL ? report->model : report->transport, report->serial);
       else
         what = g_strdup (report->model != NULL ? report->model : report->transport);
-      g_autofree char *signature = report->signature != NULL ? describe_signature (report) : NULL;
+      g_autofree char *signature = report->signature != NULL ? duel_safety_report_describe_signature (report) : NULL;
 
       if (signature != NULL)
         return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
@@ -409,7 +419,7 @@ check_block (const char        *path,
 
   if (report->signature != NULL && (flags & DUEL_SAFETY_WIPE_SIGNATURES) == 0)
     {
-      g_autofree char *signature = describe_signature (report);
+      g_autofree char *signature = duel_safety_report_describe_signature (report);
 
       return refuse (report, DUEL_SAFETY_HAS_SIGNATURE,
                      g_strdup_printf (_("“%s” holds %s. Give --wipe-signatures as well to overwrite it."),
@@ -560,7 +570,7 @@ check_file (const char        *path,
 
       if (report->signature != NULL)
         {
-          g_autofree char *signature = describe_signature (report);
+          g_autofree char *signature = duel_safety_report_describe_signature (report);
 
           return refuse (report, DUEL_SAFETY_NEEDS_DESTRUCTIVE,
                          g_strdup_printf (_("“%s” holds %s: it looks like a disk image. "
@@ -580,7 +590,7 @@ check_file (const char        *path,
     }
   if (report->signature != NULL && (flags & DUEL_SAFETY_WIPE_SIGNATURES) == 0)
     {
-      g_autofree char *signature = describe_signature (report);
+      g_autofree char *signature = duel_safety_report_describe_signature (report);
 
       return refuse (report, DUEL_SAFETY_HAS_SIGNATURE,
                      g_strdup_printf (_("“%s” holds %s: it looks like a disk image. "

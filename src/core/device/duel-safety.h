@@ -97,6 +97,10 @@ gboolean     duel_safety_check_output        (const char         *result_path,
                                               GError            **error);
 const char  *duel_safety_verdict_to_string   (DuelSafetyVerdict   verdict);
 void         duel_safety_report_free         (DuelSafetyReport   *report);
+/* The signature found, for a sentence: "a signature of type ext4
+ * (filesystem, label “backup”)"; the wording keeps every article
+ * independent of the type's name. @report->signature must be set. */
+char        *duel_safety_report_describe_signature (const DuelSafetyReport *report);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelSafetyReport, duel_safety_report_free)
 

@@ -280,6 +280,7 @@ test_msg (guint                 test,
   header->span_length = record->span_length;
   header->byte_limit = record->byte_limit;
   header->trimmed = record->trimmed;
+  header->latency_kind = record->latency_kind;
   header->started = record->started != NULL ? g_date_time_ref (record->started) : NULL;
   header->status = record->status;
   header->error_message = g_strdup (record->error_message);

@@ -36,28 +36,34 @@ typedef struct
 /* ---- What the importer reads of fio's JSON (duel-json-shape-private.h) ---- */
 
 static const DuelShape keep = { DUEL_SHAPE_KEEP, 0, NULL, NULL, 0 };
-/* lat_ns bins by direction, taken as (latency, count) pairs. */
-static const DuelShape bins_shapes[DUEL_N_DIRECTIONS] = {
+/* The bins taken as (latency, count) pairs: lat_ns's by direction, then
+ * clat_ns's (CLAT_BINS_ID()), read when lat_ns has none (import_histogram()). */
+#define CLAT_BINS_ID(d) (DUEL_N_DIRECTIONS + (d))
+static const DuelShape bins_shapes[2 * DUEL_N_DIRECTIONS] = {
   { DUEL_SHAPE_UINT_MAP, 0, NULL, NULL, DUEL_DIRECTION_READ },
   { DUEL_SHAPE_UINT_MAP, 0, NULL, NULL, DUEL_DIRECTION_WRITE },
+  { DUEL_SHAPE_UINT_MAP, 0, NULL, NULL, CLAT_BINS_ID (DUEL_DIRECTION_READ) },
+  { DUEL_SHAPE_UINT_MAP, 0, NULL, NULL, CLAT_BINS_ID (DUEL_DIRECTION_WRITE) },
 };
-/* clat_ns bins are only looked for (import_histogram()). */
-static const DuelShape presence = { DUEL_SHAPE_PRESENCE, 0, NULL, NULL, 0 };
-#define LAT_MEMBERS(d) { \
+#define LAT_MEMBERS(id) { \
   { "N", &keep }, { "mean", &keep }, { "stddev", &keep }, { "min", &keep }, { "max", &keep }, \
-  { "bins", &bins_shapes[d] }, { NULL, NULL } }
+  { "bins", &bins_shapes[id] }, { NULL, NULL } }
 static const DuelShapeMember lat_read_members[] = LAT_MEMBERS (DUEL_DIRECTION_READ);
 static const DuelShapeMember lat_write_members[] = LAT_MEMBERS (DUEL_DIRECTION_WRITE);
+static const DuelShapeMember clat_read_members[] = LAT_MEMBERS (CLAT_BINS_ID (DUEL_DIRECTION_READ));
+static const DuelShapeMember clat_write_members[] = LAT_MEMBERS (CLAT_BINS_ID (DUEL_DIRECTION_WRITE));
 #undef LAT_MEMBERS
-static const DuelShapeMember clat_members[] = { { "bins", &presence }, { NULL, NULL } };
 static const DuelShape lat_shapes[DUEL_N_DIRECTIONS] = {
   { DUEL_SHAPE_OBJECT, 0, lat_read_members, NULL, 0 },
   { DUEL_SHAPE_OBJECT, 0, lat_write_members, NULL, 0 },
 };
-static const DuelShape clat_shape = { DUEL_SHAPE_OBJECT, 0, clat_members, NULL, 0 };
+static const DuelShape clat_shapes[DUEL_N_DIRECTIONS] = {
+  { DUEL_SHAPE_OBJECT, 0, clat_read_members, NULL, 0 },
+  { DUEL_SHAPE_OBJECT, 0, clat_write_members, NULL, 0 },
+};
 #define SECTION_MEMBERS(d) { \
   { "total_ios", &keep }, { "io_bytes", &keep }, { "runtime", &keep }, \
-  { "lat_ns", &lat_shapes[d] }, { "clat_ns", &clat_shape }, { NULL, NULL } }
+  { "lat_ns", &lat_shapes[d] }, { "clat_ns", &clat_shapes[d] }, { NULL, NULL } }
 static const DuelShapeMember read_members[] = SECTION_MEMBERS (DUEL_DIRECTION_READ);
 static const DuelShapeMember write_members[] = SECTION_MEMBERS (DUEL_DIRECTION_WRITE);
 #undef SECTION_MEMBERS
@@ -174,9 +180,11 @@ parse_fio_size_largest (const char *text,
 /* ---- Histograms ----------------------------------------------------------------- */
 
 /* fio prints each bin as its midpoint value (plat_idx_to_val); the index of
- * that value is the bin's index, which is ours. @lat is fio's lat_ns: from
- * submission to completion, what the engine measures. @clat (completion
- * only) is looked at just to say what is wrong when lat_ns has no bins. */
+ * that value is the bin's index, which is ours. fio's lat_ns is from
+ * submission to completion, what the engine measures; it has bins with
+ * --lat_percentiles=1. By default fio writes the bins of clat_ns only, the
+ * completion latency (the submission left out): a job without lat_ns bins
+ * is imported from those, and its record says so (DUEL_LATENCY_COMPLETION). */
 static void
 add_bin (DuelHistogram *hist,
          guint64        ns,
@@ -196,17 +204,55 @@ add_bin (DuelHistogram *hist,
     *last = (int) index;
 }
 
+/* The bins of @lat (lat_ns or clat_ns), taken from the text (@id) or left
+ * in the tree: one of *@out_pairs and *@out_bins, or neither. */
+static void
+find_bins (Importer        *importer,
+           JsonObject      *lat,
+           guint            job,
+           guint            id,
+           const guint64  **out_pairs,
+           gsize           *out_n_pairs,
+           JsonObject     **out_bins)
+{
+  JsonNode *bins_node = lat != NULL ? json_object_get_member (lat, "bins") : NULL;
+
+  *out_pairs = NULL;
+  *out_n_pairs = 0;
+  *out_bins = duel_json_get_object (lat, "bins");
+  /* Bins taken from the text are latencies and counts already. */
+  if (bins_node != NULL && JSON_NODE_HOLDS_NULL (bins_node))
+    *out_pairs = _duel_json_shaped_get_pairs (importer->shaped, job, id, out_n_pairs);
+}
+
+static gboolean
+has_bins (Importer   *importer,
+          JsonObject *lat,
+          guint       job,
+          guint       id)
+{
+  const guint64 *pairs;
+  JsonObject *bins;
+  gsize n_pairs;
+
+  find_bins (importer, lat, job, id, &pairs, &n_pairs, &bins);
+  return pairs != NULL || bins != NULL;
+}
+
+/* @section's lat_ns (total latency), or its clat_ns when @completion (the
+ * job has no lat_ns bins). @section_where names @section. */
 static gboolean
 import_histogram (Importer      *importer,
-                  JsonObject    *lat,
-                  JsonObject    *clat,
-                  const char    *where,
+                  JsonObject    *section,
+                  gboolean       completion,
+                  const char    *section_where,
                   guint          job,
                   DuelDirection  direction,
                   DuelHistogram *hist)
 {
-  JsonObject *bins = duel_json_get_object (lat, "bins");
-  JsonNode *bins_node = lat != NULL ? json_object_get_member (lat, "bins") : NULL;
+  JsonObject *lat = duel_json_get_object (section, completion ? "clat_ns" : "lat_ns");
+  g_autofree char *where = g_strdup_printf ("%s.%s", section_where, completion ? "clat_ns" : "lat_ns");
+  JsonObject *bins = NULL;
   const guint64 *pairs = NULL;
   gsize n_pairs = 0;
   JsonObjectIter iter;
@@ -218,12 +264,7 @@ import_histogram (Importer      *importer,
   duel_histogram_init (hist);
   if (lat == NULL || !duel_json_get_number (lat, "N", &n) || n <= 0)
     return TRUE;
-  /* Bins taken from the text are latencies and counts already. */
-  if (bins_node != NULL && JSON_NODE_HOLDS_NULL (bins_node))
-    pairs = _duel_json_shaped_get_pairs (importer->shaped, job, direction, &n_pairs);
-  if (bins == NULL && pairs == NULL && duel_json_get_object (clat, "bins") != NULL)
-    return fail (importer, _("%s has the completion latency’s histogram (clat) only; Drive Duel measures latency from submission to completion, fio’s lat: run fio with --lat_percentiles=1."),
-                 where);
+  find_bins (importer, lat, job, completion ? CLAT_BINS_ID (direction) : direction, &pairs, &n_pairs, &bins);
   if (bins == NULL && pairs == NULL)
     return fail (importer, _("%s has latencies but no histogram bins; run fio with --output-format=json+ --lat_percentiles=1."),
                  where);
@@ -824,13 +865,27 @@ import_job (Importer   *importer,
       record->started = g_date_time_new_from_unix_utc ((gint64) (number - elapsed));
     }
 
+  /* fio's lat when it wrote its bins (--lat_percentiles=1), else the
+   * completion latency, clat, whose bins it writes by default. */
+  {
+    gboolean lat_bins = FALSE, clat_bins = FALSE;
+
+    for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+      {
+        JsonObject *section = duel_json_get_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
+
+        lat_bins |= has_bins (importer, duel_json_get_object (section, "lat_ns"), index, d);
+        clat_bins |= has_bins (importer, duel_json_get_object (section, "clat_ns"), index, CLAT_BINS_ID (d));
+      }
+    record->latency_kind = clat_bins && !lat_bins ? DUEL_LATENCY_COMPLETION : DUEL_LATENCY_TOTAL;
+  }
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
       JsonObject *section = duel_json_get_object (job, d == DUEL_DIRECTION_READ ? "read" : "write");
-      g_autofree char *lat_where = g_strdup_printf ("%s.%s.lat_ns", where, d == DUEL_DIRECTION_READ ? "read" : "write");
+      g_autofree char *section_where = g_strdup_printf ("%s.%s", where, d == DUEL_DIRECTION_READ ? "read" : "write");
 
-      if (!import_histogram (importer, duel_json_get_object (section, "lat_ns"), duel_json_get_object (section, "clat_ns"),
-                             lat_where, index, d, record->latency[d]))
+      if (!import_histogram (importer, section, record->latency_kind == DUEL_LATENCY_COMPLETION,
+                             section_where, index, d, record->latency[d]))
         return NULL;
     }
 
@@ -953,8 +1008,8 @@ import_data (const char  *json_text,
       const char *detail = message != NULL ? message : local_error->message;
 
       if (duel_json_error_position (detail, &line, &column))
-        fail (&importer, _("this is not valid JSON (it breaks at line %" G_GUINT64_FORMAT ", column %"
-                           G_GUINT64_FORMAT "); the file may be truncated."), line, column);
+        fail (&importer, _("this is not valid JSON (it breaks at line %u, column %u); the file may be truncated."),
+              (guint) MIN (line, G_MAXUINT), (guint) MIN (column, G_MAXUINT));
       else
         fail (&importer, _("this is not valid JSON (%s); the file may be truncated."), detail);
       return NULL;
@@ -1044,7 +1099,9 @@ import_data (const char  *json_text,
                               i == log_job ? iops_log_text : NULL, NULL, NULL, &other_clone);
           if (other == NULL)
             return NULL;
-          if (!other_clone || other->workload.numjobs != record->workload.numjobs)
+          /* A clone of another latency would make a histogram of both. */
+          if (!other_clone || other->workload.numjobs != record->workload.numjobs ||
+              other->latency_kind != record->latency_kind)
             {
               fail (&importer, _("jobs[%u] (%s) is one of %u jobs (numjobs) that fio reported one by one, but the others do not follow it; run fio with group_reporting."),
                     first, record->name, record->workload.numjobs);
@@ -1113,6 +1170,31 @@ duel_fio_import_data (const char  *json_text,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   return import_data (json_text, json_length, NULL, json_name, iops_log_text, NULL, iops_log_name, error);
+}
+
+/* fio writes "fio version" first; a JSON tool that sorts keys puts at most
+ * "disk_util" before it. A result names its format first. */
+#define SNIFF_LENGTH 4096
+
+gboolean
+duel_fio_import_is_fio_file (const char *path)
+{
+  char head[SNIFF_LENGTH + 1];
+  gsize length;
+  FILE *file;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  file = g_fopen (path, "rb");
+  if (file == NULL)
+    return FALSE;
+  length = fread (head, 1, SNIFF_LENGTH, file);
+  fclose (file);
+  head[length] = '\0';
+  /* A NUL cuts the look short: such a file is neither. */
+  return memchr (head, '{', length) != NULL &&
+         strstr (head, "\"fio version\"") != NULL &&
+         strstr (head, "\"" DUEL_RESULT_FORMAT "\"") == NULL;
 }
 
 DuelResult *

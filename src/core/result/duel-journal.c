@@ -676,6 +676,7 @@ fold_test (DuelJournalFold  *fold,
   record->span_length = header->span_length;
   record->byte_limit = header->byte_limit;
   record->trimmed = header->trimmed;
+  record->latency_kind = header->latency_kind;
   g_clear_pointer (&record->started, g_date_time_unref);
   record->started = g_steal_pointer (&header->started);
   record->status = header->status;

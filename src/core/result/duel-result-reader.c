@@ -116,7 +116,7 @@ static const DuelShapeMember test_members[] = {
   { "name", &keep }, { "preset", &keep }, { "status", &keep }, { "error", &keep },
   { "started", &keep }, { "params", &keep }, { "interval_ms", &keep }, { "runtime_ns", &keep },
   { "series", &series_shape }, { "totals", &totals_shape }, { "summary", &keep },
-  { NULL, NULL }
+  { "latency_kind", &keep }, { NULL, NULL }
 };
 static const DuelShape test_shape = { DUEL_SHAPE_OBJECT, 0, test_members, NULL, 0 };
 static const DuelShape tests_shape = { DUEL_SHAPE_ARRAY, DUEL_SHAPE_INDEXED, NULL, &test_shape, 0 };
@@ -886,6 +886,7 @@ load_test_header (Loader                *loader,
   g_autoptr(GError) workload_error = NULL;
   JsonObject *params = NULL;
   const char *name = NULL, *preset = NULL, *status = NULL, *error_message = NULL;
+  const char *latency_kind = NULL;
   GDateTime *started = NULL;
   DuelWorkload workload;
   guint64 interval_ms = 0;
@@ -898,6 +899,7 @@ load_test_header (Loader                *loader,
       !get_string (loader, test, prefix, "preset", FALSE, &preset) ||
       !get_string (loader, test, prefix, "status", TRUE, &status) ||
       !get_string (loader, test, prefix, "error", FALSE, &error_message) ||
+      !get_string (loader, test, prefix, "latency_kind", FALSE, &latency_kind) ||
       !get_object (loader, test, prefix, "params", TRUE, &params) ||
       !get_uint (loader, test, prefix, "interval_ms", TRUE, G_MAXUINT32, &interval_ms) ||
       (full && !get_uint (loader, test, prefix, "runtime_ns", TRUE, G_MAXINT64, out_runtime_ns)) ||
@@ -961,6 +963,8 @@ load_test_header (Loader                *loader,
   record->span_length = span_bytes;
   record->byte_limit = byte_limit;
   record->trimmed = trimmed;
+  /* Absent (older files) or unknown: Drive Duel's own, total latency. */
+  record->latency_kind = duel_latency_kind_from_string (latency_kind);
 
   if (!get_date (loader, test, prefix, "started", FALSE, &started))
     return NULL;
@@ -1498,8 +1502,8 @@ load_data (const char  *data,
       if (duel_json_error_position (message, &line, &column))
         /* TRANSLATORS: where a result file's JSON breaks; json-glib's own
          * wording is English and too long for a notification */
-        fail (&loader, _("this is not valid JSON (it breaks at line %" G_GUINT64_FORMAT ", column %"
-                         G_GUINT64_FORMAT "); the file may be truncated or damaged."), line, column);
+        fail (&loader, _("this is not valid JSON (it breaks at line %u, column %u); the file may be truncated or damaged."),
+              (guint) MIN (line, G_MAXUINT), (guint) MIN (column, G_MAXUINT));
       else
         fail (&loader, _("this is not valid JSON (%s); the file may be truncated or damaged."),
               message != NULL ? message : "?");

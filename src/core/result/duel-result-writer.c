@@ -296,6 +296,10 @@ test_header_to_json (const DuelTestRecord *record)
   if (record->error_message != NULL)
     json_object_set_string_member (test, "error", record->error_message);
   set_date_or_null (test, "started", record->started);
+  /* Only when it is not the engine's own total latency: older readers and
+   * files without it mean total. */
+  if (record->latency_kind != DUEL_LATENCY_TOTAL)
+    json_object_set_string_member (test, "latency_kind", duel_latency_kind_to_string (record->latency_kind));
 
   workload = duel_workload_to_json (&record->workload);
   params = json_node_dup_object (workload);

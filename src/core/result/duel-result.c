@@ -453,6 +453,7 @@ copy_record (const DuelTestRecord *from)
   copy->span_length = from->span_length;
   copy->byte_limit = from->byte_limit;
   copy->trimmed = from->trimmed;
+  copy->latency_kind = from->latency_kind;
   copy->started = from->started != NULL ? g_date_time_ref (from->started) : NULL;
   copy->runtime_ns = from->runtime_ns;
   copy->status = from->status;

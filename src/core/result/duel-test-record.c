@@ -113,6 +113,18 @@ duel_test_status_from_string (const char     *text,
   return FALSE;
 }
 
+const char *
+duel_latency_kind_to_string (DuelLatencyKind kind)
+{
+  return kind == DUEL_LATENCY_COMPLETION ? "completion" : "total";
+}
+
+DuelLatencyKind
+duel_latency_kind_from_string (const char *text)
+{
+  return g_strcmp0 (text, "completion") == 0 ? DUEL_LATENCY_COMPLETION : DUEL_LATENCY_TOTAL;
+}
+
 /* The series is the source of truth for counts: it is what the file keeps
  * row by row, and the histograms of an engine record agree with it. */
 guint64

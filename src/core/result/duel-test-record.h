@@ -34,6 +34,13 @@ typedef enum
   DUEL_BETTER_LOWER,
 } DuelBetter;
 
+/* What the latency histograms measure. */
+typedef enum
+{
+  DUEL_LATENCY_TOTAL,       /* fio's lat: from submission to completion, what the engine measures */
+  DUEL_LATENCY_COMPLETION,  /* fio's clat: the device's part, the submission left out (a plain fio import) */
+} DuelLatencyKind;
+
 typedef struct _DuelTestRecord DuelTestRecord;
 
 struct _DuelTestRecord
@@ -52,6 +59,7 @@ struct _DuelTestRecord
   char          *error_message;     /* why a failed run stopped */
   DuelSeries    *series;
   DuelHistogram *latency[DUEL_N_DIRECTIONS];
+  DuelLatencyKind latency_kind;     /* what @latency and the series' lat_max_ns measure */
   JsonObject    *summary;           /* derived figures; NULL until analysed */
   GBytes        *typed_summary;     /* the analysis's own summary, typed (a fill's
                                      * DuelSaturationSummary), set with @summary by
@@ -72,6 +80,11 @@ const char     *duel_test_status_to_string       (DuelTestStatus        status);
 const char     *duel_test_status_describe        (DuelTestStatus        status);
 gboolean        duel_test_status_from_string     (const char           *text,
                                                   DuelTestStatus       *out_status);
+/* "total" or "completion", as the file has it (docs/result-format.md). */
+const char     *duel_latency_kind_to_string      (DuelLatencyKind       kind);
+/* Anything but "completion" (absent, unknown) is total: files from before
+ * the field existed hold Drive Duel's own total latency. */
+DuelLatencyKind duel_latency_kind_from_string    (const char           *text);
 
 /* Derived from the series and histograms, never stored separately. */
 guint64         duel_test_record_get_ops         (const DuelTestRecord *record,
