@@ -83,6 +83,44 @@ test_schema_missing (void)
   g_rmdir (empty);
 }
 
+/* No display, and files to open: one sentence and exit 1. The headless
+ * quick review stands in for the plain command only, never for files or a
+ * screenshot someone asked a window for. */
+static void
+test_no_display_with_files (void)
+{
+  const char *app = g_getenv ("DRIVEDUEL_APP");
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *argv[] = { app, "a.json", NULL };
+  int status;
+
+  if (app == NULL || !g_file_test (app, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("DRIVEDUEL_APP is not set (run through meson test)");
+      return;
+    }
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_unsetenv (envp, "LANGUAGE");
+  envp = g_environ_unsetenv (envp, "DISPLAY");
+  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
+  envp = g_environ_unsetenv (envp, "DRIVEDUEL_DEVENV_BUILD_ROOT");
+  /* Were it to run the review anyway, it would not find the CLI. */
+  envp = g_environ_setenv (envp, "DRIVEDUEL_CLI", "/nonexistent/driveduel-cli", TRUE);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "driveduel: no display to open a window on.\n"));
+  g_assert_null (strstr (err, "headless"));
+}
+
 /* meson devenv runs the app in the build folder with $PWD still the
  * shell's: the app's folder is $PWD then, and only then. */
 static void
@@ -134,6 +172,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/duel/app-startup/schema-found", test_schema_found);
   g_test_add_func ("/duel/app-startup/schema-missing", test_schema_missing);
+  g_test_add_func ("/duel/app-startup/no-display-with-files", test_no_display_with_files);
   g_test_add_func ("/duel/app-startup/devenv-launch-dir", test_devenv_launch_dir);
   return g_test_run ();
 }

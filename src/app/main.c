@@ -110,7 +110,16 @@ main (int    argc,
     }
 
   if (!wants_no_display (argc, argv) && !gtk_init_check ())
-    return run_headless (argv[0]);
+    {
+      /* The quick review stands in for the plain command only: files to
+       * open or a screenshot to take were asked of a window. */
+      if (argc > 1)
+        {
+          g_printerr ("%s\n", _("driveduel: no display to open a window on."));
+          return 1;
+        }
+      return run_headless (argv[0]);
+    }
 
   app = duel_application_new (G_APPLICATION_DEFAULT_FLAGS);
   return g_application_run (G_APPLICATION (app), argc, argv);
