@@ -28,6 +28,19 @@ test_schema_found (void)
   g_assert_null (message);
 }
 
+/* @envp with no display, in English, outside a devenv; were the app to run
+ * its headless review anyway, it would not find the CLI. */
+static char **
+without_display (char **envp)
+{
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_unsetenv (envp, "LANGUAGE");
+  envp = g_environ_unsetenv (envp, "DISPLAY");
+  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
+  envp = g_environ_unsetenv (envp, "DRIVEDUEL_DEVENV_BUILD_ROOT");
+  return g_environ_setenv (envp, "DRIVEDUEL_CLI", "/nonexistent/driveduel-cli", TRUE);
+}
+
 /* Where no schema is installed at all (no GSETTINGS_SCHEMA_DIR, no
  * glib-2.0/schemas under the data folders): exit 1 with one sentence that
  * names the schema and the ways out, not an abort, before any display is
@@ -56,13 +69,7 @@ test_schema_missing (void)
   envp = g_environ_setenv (envp, "GSETTINGS_SCHEMA_DIR", empty, TRUE);
   envp = g_environ_setenv (envp, "XDG_DATA_DIRS", empty, TRUE);
   envp = g_environ_setenv (envp, "XDG_DATA_HOME", empty, TRUE);
-  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-  envp = g_environ_unsetenv (envp, "LANGUAGE");
-  envp = g_environ_unsetenv (envp, "DISPLAY");
-  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
-  envp = g_environ_unsetenv (envp, "DRIVEDUEL_DEVENV_BUILD_ROOT");
-  /* Were the check missing, the headless review must not find the CLI. */
-  envp = g_environ_setenv (envp, "DRIVEDUEL_CLI", "/nonexistent/driveduel-cli", TRUE);
+  envp = without_display (envp);
 
   g_assert_true (g_spawn_sync (empty, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &status, &error));
@@ -102,13 +109,7 @@ test_no_display_with_files (void)
       g_test_skip ("DRIVEDUEL_APP is not set (run through meson test)");
       return;
     }
-  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-  envp = g_environ_unsetenv (envp, "LANGUAGE");
-  envp = g_environ_unsetenv (envp, "DISPLAY");
-  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
-  envp = g_environ_unsetenv (envp, "DRIVEDUEL_DEVENV_BUILD_ROOT");
-  /* Were it to run the review anyway, it would not find the CLI. */
-  envp = g_environ_setenv (envp, "DRIVEDUEL_CLI", "/nonexistent/driveduel-cli", TRUE);
+  envp = without_display (envp);
 
   g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &status, &error));

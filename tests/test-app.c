@@ -34,15 +34,22 @@ ensure_results (void)
   result_b = duel_app_test_make_result (scratch_dir, "Drive Two");
 }
 
+/* A window @width px wide, its history and references loaded. */
 static DuelWindow *
-new_window (void)
+new_window_sized (int width)
 {
   DuelWindow *window = duel_window_new (app);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, 760);
   gtk_window_present (GTK_WINDOW (window));
   duel_app_test_wait (duel_app_test_not_busy, window, 30, "the history and references to load");
   return window;
+}
+
+static DuelWindow *
+new_window (void)
+{
+  return new_window_sized (1100);
 }
 
 static GtkWidget *find_widget (GtkWidget     *root,
@@ -202,9 +209,9 @@ comparison_ready (gpointer user_data)
 }
 
 static DuelWindow *
-window_with_two_files (void)
+window_sized_with_two_files (int width)
 {
-  DuelWindow *window = new_window ();
+  DuelWindow *window = new_window_sized (width);
   g_autoptr(GFile) a = NULL;
   g_autoptr(GFile) b = NULL;
   GFile *files[2];
@@ -217,6 +224,12 @@ window_with_two_files (void)
   duel_window_open_files (window, files, 2);
   duel_app_test_wait (comparison_ready, window, 30, "the comparison of two files");
   return window;
+}
+
+static DuelWindow *
+window_with_two_files (void)
+{
+  return window_sized_with_two_files (1100);
 }
 
 typedef struct
@@ -800,12 +813,9 @@ is_switcher_bar (GtkWidget  *widget,
 static void
 test_narrow_window (void)
 {
-  DuelWindow *window = duel_window_new (app);
   static const char *pages[] = { "drives", "run", "compare", "history" };
-  g_autoptr(GFile) a = NULL;
-  g_autoptr(GFile) b = NULL;
-  GFile *files[2];
   g_autoptr(GPtrArray) pickers = g_ptr_array_new ();
+  DuelWindow *window;
   GtkWidget *content;
   graphene_rect_t first, third;
 
@@ -813,16 +823,7 @@ test_narrow_window (void)
    * GtkActionBar warns about its revealer's first frame (width 0, height
    * -1): theirs, not fatal here; criticals still are. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
-  gtk_window_present (GTK_WINDOW (window));
-  duel_app_test_wait (duel_app_test_not_busy, window, 30, "the history and references to load");
-  ensure_results ();
-  a = g_file_new_for_path (result_a);
-  b = g_file_new_for_path (result_b);
-  files[0] = a;
-  files[1] = b;
-  duel_window_open_files (window, files, 2);
-  duel_app_test_wait (comparison_ready, window, 30, "the comparison of two files");
+  window = window_sized_with_two_files (360);
 
   content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
