@@ -123,8 +123,12 @@ else
 fi
 
 # Traditional Chinese from the installed catalogue.
-zh=$(LANGUAGE=zh_TW LC_ALL=C.UTF-8 TEXTDOMAINDIR="$share/locale" gettext -d driveduel "Commands:" 2>/dev/null)
-LANGUAGE=zh_TW LC_ALL=C.UTF-8 DRIVEDUEL_LOCALEDIR="$share/locale" "$cli" --help >"$tmp/log" 2>&1
+# glibc 2.39 (Debian's from 2.37-8) ignores LANGUAGE under C.UTF-8 as under
+# C: there a zh_TW locale is needed, used when one is installed.
+zh_lc_all=C.UTF-8
+if locale -a 2>/dev/null | grep -qix 'zh_TW\.utf-*8'; then zh_lc_all=zh_TW.UTF-8; fi
+zh=$(LANGUAGE=zh_TW LC_ALL=$zh_lc_all TEXTDOMAINDIR="$share/locale" gettext -d driveduel "Commands:" 2>/dev/null)
+LANGUAGE=zh_TW LC_ALL=$zh_lc_all DRIVEDUEL_LOCALEDIR="$share/locale" "$cli" --help >"$tmp/log" 2>&1
 if [ -n "$zh" ] && [ "$zh" != "Commands:" ] && grep -qF "$zh" "$tmp/log"; then
     pass "installed driveduel-cli --help in zh_TW ($zh)"
 else
@@ -153,7 +157,7 @@ elif ! glib-compile-schemas --strict "$schemas" >"$tmp/log" 2>&1; then
     fail "the installed schema compiles"
 else
     GSETTINGS_SCHEMA_DIR="$schemas" GSETTINGS_BACKEND=memory GTK_A11Y=none NO_AT_BRIDGE=1 \
-        GSK_RENDERER=cairo GDK_DEBUG=gl-disable LANGUAGE=zh_TW LC_ALL=C.UTF-8 FC_LANG=zh-tw \
+        GSK_RENDERER=cairo GDK_DEBUG=gl-disable LANGUAGE=zh_TW LC_ALL=$zh_lc_all FC_LANG=zh-tw \
         DRIVEDUEL_LOCALEDIR="$share/locale" DRIVEDUEL_DATADIR="$share/driveduel" \
         "$wrapper" "$app" --screenshot="$shot" \
         "$share/driveduel/reference/intel-ssd-750-400gb.json" \

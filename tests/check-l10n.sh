@@ -1,7 +1,8 @@
 #!/bin/sh
 # driveduel-cli and driveduel speak Traditional Chinese (TAP).
 #
-# Runs the built programs with LANGUAGE=zh_TW LC_ALL=C.UTF-8 and
+# Runs the built programs with LANGUAGE=zh_TW LC_ALL=C.UTF-8 (zh_TW.UTF-8
+# where glibc needs it) and
 # DRIVEDUEL_LOCALEDIR pointing at the build's catalogue. The expected text is
 # looked up in that same catalogue with gettext(1), so the test follows the
 # translation as it changes, and fails when a message is missing (the lookup
@@ -28,8 +29,12 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/driveduel-l10n.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
+# glibc 2.39 (Debian's from 2.37-8) ignores LANGUAGE under C.UTF-8 as under
+# C: there a zh_TW locale is needed, used when one is installed.
+zh_lc_all=C.UTF-8
+if locale -a 2>/dev/null | grep -qix 'zh_TW\.utf-*8'; then zh_lc_all=zh_TW.UTF-8; fi
 LANGUAGE=zh_TW
-LC_ALL=C.UTF-8
+LC_ALL=$zh_lc_all
 DRIVEDUEL_LOCALEDIR=$localedir
 TEXTDOMAINDIR=$localedir
 export LANGUAGE LC_ALL DRIVEDUEL_LOCALEDIR TEXTDOMAINDIR

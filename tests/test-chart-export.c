@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <math.h>
@@ -159,7 +160,49 @@ check_svg (const char *path)
   g_free (state.root);
 }
 
-/* Page objects: "/Type /Page" not followed by "s" (cairo writes them uncompressed). */
+/* "/Type /Page" not followed by "s" in @data: page objects. */
+static guint
+count_page_objects (const char *data,
+                    gsize       length)
+{
+  const char *p, *end = data + length;
+  guint pages = 0;
+
+  for (p = data; (p = memmem (p, end - p, "/Type /Page", 11)) != NULL; p += 11)
+    if (p + 11 < end && p[11] != 's')
+      pages++;
+  return pages;
+}
+
+/* The zlib stream at @data inflated, or NULL when it is not one. */
+static GBytes *
+inflate_stream (const char *data,
+                gsize       length)
+{
+  g_autoptr(GZlibDecompressor) zlib = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  guint8 buffer[16384];
+  gsize done = 0;
+
+  for (;;)
+    {
+      gsize read = 0, written = 0;
+      GConverterResult result = g_converter_convert (G_CONVERTER (zlib), data + done, length - done,
+                                                     buffer, sizeof buffer, G_CONVERTER_INPUT_AT_END,
+                                                     &read, &written, NULL);
+
+      if (result == G_CONVERTER_ERROR || (read == 0 && written == 0 && result != G_CONVERTER_FINISHED))
+        return NULL;
+      done += read;
+      g_byte_array_append (out, buffer, written);
+      if (result == G_CONVERTER_FINISHED)
+        return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+    }
+}
+
+/* Page objects, in the file and in its compressed streams: cairo 1.16 writes
+ * them as they are, cairo 1.18 packs them into compressed object streams
+ * (/Type /ObjStm, PDF 1.5), where the file's own bytes show none. */
 static guint
 pdf_page_count (const char *path)
 {
@@ -171,9 +214,32 @@ pdf_page_count (const char *path)
   g_assert_true (g_file_get_contents (path, &data, &length, NULL));
   g_assert_true (length > 8 && memcmp (data, "%PDF-", 5) == 0);
   end = data + length;
-  for (p = data; (p = memmem (p, end - p, "/Type /Page", 11)) != NULL; p += 11)
-    if (p + 11 < end && p[11] != 's')
-      pages++;
+  pages = count_page_objects (data, length);
+  for (p = data; (p = memmem (p, end - p, "stream", 6)) != NULL; p += 6)
+    {
+      const char *start = p + 6, *stop;
+      g_autoptr(GBytes) inflated = NULL;
+
+      if (p > data && p[-1] == 'd')
+        continue; /* "endstream" */
+      if (start < end && *start == '\r')
+        start++;
+      if (start >= end || *start != '\n')
+        continue;
+      start++;
+      stop = memmem (start, end - start, "endstream", 9);
+      if (stop == NULL)
+        break;
+      inflated = inflate_stream (start, stop - start);
+      if (inflated != NULL)
+        {
+          gsize n;
+          const char *bytes = g_bytes_get_data (inflated, &n);
+
+          pages += count_page_objects (bytes, n);
+        }
+      p = stop;
+    }
   g_assert_nonnull (g_strrstr_len (data + length - MIN (length, 64), MIN (length, 64), "%%EOF"));
   return pages;
 }

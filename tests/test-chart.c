@@ -293,6 +293,34 @@ check_drives (DuelChart            *chart,
   cairo_surface_destroy (surface);
 }
 
+/* Split into reads and writes, a drive is drawn in two colours: reads in its
+ * main one, writes in its second. In this comparison every interval is half
+ * reads and half writes, so each drive's read dots lie under its write dots
+ * and the main colour shows only in the read levels' labels, whose pixels
+ * depend on the font rasteriser (69 on Debian 12, 33 with cairo 1.18 and
+ * FreeType 2.14): the drive's pixels are those of both colours, and its
+ * read labels must be there. */
+static void
+check_both_drives_split (DuelChart            *chart,
+                         const DuelChartStyle *style)
+{
+  cairo_surface_t *surface = render (chart, 1200, duel_chart_export_height_for (chart, 1200, 675), 1);
+  DuelChartRect plot;
+  const char *id = duel_chart_get_id (chart);
+
+  g_assert_true (duel_chart_get_plot_rect (chart, &plot));
+  for (guint d = 0; d < 2; d++)
+    {
+      guint reads = count_color (surface, &plot, 1, duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN));
+      guint writes = count_color (surface, &plot, 1, duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_SECOND));
+
+      if (reads == 0 || reads + writes < 40)
+        g_error ("%s: drive %u has %u pixels of its read colour and %u of its write colour in the plot",
+                 id, d, reads, writes);
+    }
+  cairo_surface_destroy (surface);
+}
+
 static void
 test_charts_draw_both_drives (gconstpointer data)
 {
@@ -339,7 +367,7 @@ test_chart_options (void)
   check_both_drives (curve, style, 1);
 
   duel_chart_consistency_set_split_directions (DUEL_CHART_CONSISTENCY (consistency), TRUE);
-  check_both_drives (consistency, style, 1);
+  check_both_drives_split (consistency, style);
 
   duel_chart_qos_set_queue_depth (DUEL_CHART_QOS (qos), 1);
   check_both_drives (qos, style, 1);
