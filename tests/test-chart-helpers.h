@@ -11,8 +11,10 @@
 
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "duel-analysis.h"
+#include "duel-comparison.h"
 #include "duel-result.h"
 
 typedef struct
@@ -286,6 +288,19 @@ test_make_result (const TestDrive *drive)
 }
 
 /* Two drives with every test: A fast with a late cliff, B slower with an early one. */
+/* Whether any of @comparison's fairness warnings holds @needle. */
+static inline gboolean
+test_has_warning (DuelComparison *comparison,
+                  const char     *needle)
+{
+  const char * const *warnings = duel_comparison_get_warnings (comparison);
+
+  for (guint i = 0; warnings[i] != NULL; i++)
+    if (strstr (warnings[i], needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 static inline void
 test_make_pair (DuelResult **out_a,
                 DuelResult **out_b)

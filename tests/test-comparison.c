@@ -30,18 +30,6 @@ find_row (DuelComparison *comparison,
   return NULL;
 }
 
-static gboolean
-has_warning (DuelComparison *comparison,
-             const char     *needle)
-{
-  const char * const *warnings = duel_comparison_get_warnings (comparison);
-
-  for (guint i = 0; warnings[i] != NULL; i++)
-    if (strstr (warnings[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* Whether the headline holds the row of @key. */
 static gboolean
 headline_has (DuelComparison *comparison,
@@ -187,13 +175,13 @@ test_fairness_warnings (void)
   duel_result_find_test (b, DUEL_TEST_CONSISTENCY)->workload.numjobs = 2;
 
   comparison = duel_comparison_new (a, b, NULL);
-  g_assert_true (has_warning (comparison, "block sizes differ"));
-  g_assert_true (has_warning (comparison, "queue depths differ"));
-  g_assert_true (has_warning (comparison, "trimmed"));
-  g_assert_true (has_warning (comparison, "span covers 100 % of Alpha SSD but 50 % of Beta SSD"));
-  g_assert_true (has_warning (comparison, "3×"));
-  g_assert_true (has_warning (comparison, "run lengths differ"));
-  g_assert_true (has_warning (comparison, "numbers of jobs differ (1 on Alpha SSD, 2 on Beta SSD)"));
+  g_assert_true (test_has_warning (comparison, "block sizes differ"));
+  g_assert_true (test_has_warning (comparison, "queue depths differ"));
+  g_assert_true (test_has_warning (comparison, "trimmed"));
+  g_assert_true (test_has_warning (comparison, "span covers 100 % of Alpha SSD but 50 % of Beta SSD"));
+  g_assert_true (test_has_warning (comparison, "3×"));
+  g_assert_true (test_has_warning (comparison, "run lengths differ"));
+  g_assert_true (test_has_warning (comparison, "numbers of jobs differ (1 on Alpha SSD, 2 on Beta SSD)"));
   /* Each warning names its test as people know it, never by its record name. */
   for (guint i = 0; duel_comparison_get_warnings (comparison)[i]; i++)
     {
@@ -231,14 +219,14 @@ test_latency_kinds (void)
   test_locale_reset ();
   test_make_pair (&a, &b);
   same = duel_comparison_new (a, b, NULL);
-  g_assert_false (has_warning (same, "latency measured differently"));
+  g_assert_false (test_has_warning (same, "latency measured differently"));
   row = find_row (same, "qos-read-qd1", "qos_read_qd1_p99_us");
   g_assert_nonnull (row);
   g_assert_null (strstr (row->label, "completion"));
 
   set_latency_kind (b, DUEL_LATENCY_COMPLETION);
   mixed = duel_comparison_new (a, b, NULL);
-  g_assert_true (has_warning (mixed, "Quality of service: 4K random read QD1: latency measured differently: "
+  g_assert_true (test_has_warning (mixed, "Quality of service: 4K random read QD1: latency measured differently: "
                                      "completion latency (fio clat) on Beta SSD, total on Alpha SSD."));
   /* One cause, one line, whichever tests it concerns. */
   lines = duel_comparison_dup_warning_lines (mixed);
@@ -248,7 +236,7 @@ test_latency_kinds (void)
 
   set_latency_kind (a, DUEL_LATENCY_COMPLETION);
   both = duel_comparison_new (a, b, NULL);
-  g_assert_false (has_warning (both, "latency measured differently"));
+  g_assert_false (test_has_warning (both, "latency measured differently"));
   row = find_row (both, "qos-read-qd1", "qos_read_qd1_p99_us");
   g_assert_nonnull (strstr (row->label, "(completion latency)"));
   /* Not a latency: as it was. */
@@ -412,9 +400,9 @@ test_four_drives (void)
   g_assert_false (row->has_value[1]);
   g_assert_cmpstr (row->text[1], ==, "–");
   g_assert_true (row->has_value[0] && row->has_value[2] && row->has_value[3]);
-  g_assert_true (has_warning (comparison, "Performance consistency was not run on Beta SSD"));
+  g_assert_true (test_has_warning (comparison, "Performance consistency was not run on Beta SSD"));
   /* Delta's fill at QD16, against the first drive's. */
-  g_assert_true (has_warning (comparison, "queue depths differ (32 on Alpha SSD, 16 on Delta SSD)"));
+  g_assert_true (test_has_warning (comparison, "queue depths differ (32 on Alpha SSD, 16 on Delta SSD)"));
 
   /* Ties: two drives with the same value share the mark. */
   {
@@ -576,8 +564,8 @@ test_measured_against_reference (void)
   g_assert_true (row->has_rated[1]);      /* the SSD 750's rating */
   g_assert_cmpfloat (row->rated[1], ==, 2200);
   /* One sentence names every test only the run has. */
-  g_assert_true (has_warning (comparison, "Standard set: 128K sequential read QD32, Standard set: 4K random read QD1"));
-  g_assert_true (has_warning (comparison, "were run on Alpha SSD only"));
+  g_assert_true (test_has_warning (comparison, "Standard set: 128K sequential read QD32, Standard set: 4K random read QD1"));
+  g_assert_true (test_has_warning (comparison, "were run on Alpha SSD only"));
   g_assert_cmpuint (g_strv_length ((char **) duel_comparison_get_warnings (comparison)), ==, 1);
 
   /* A figure only the measured run has is left out beside a reference. */
@@ -766,7 +754,7 @@ test_missing_grouped (void)
       g_assert_null (strstr (lines[i], "was not run on"));
     }
   g_assert_cmpuint (n_lines, ==, 1);
-  g_assert_true (has_warning (comparison, "was not run on Beta SSD"));
+  g_assert_true (test_has_warning (comparison, "was not run on Beta SSD"));
   for (guint d = 0; d < 3; d++)
     g_object_unref (results[d]);
 }

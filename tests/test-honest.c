@@ -126,18 +126,6 @@ seq_read_row (DuelComparison *comparison)
   g_assert_not_reached ();
 }
 
-static gboolean
-has_warning (DuelComparison *comparison,
-             const char     *needle)
-{
-  const char * const *warnings = duel_comparison_get_warnings (comparison);
-
-  for (guint i = 0; warnings[i] != NULL; i++)
-    if (strstr (warnings[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 static void
 render_standard (DuelComparison *comparison)
 {
@@ -172,9 +160,9 @@ test_ceiling_flagged (void)
   g_assert_false (row->above_ceiling[1]);
   g_assert_true (g_str_has_suffix (row->text[0], " ⚠"));
   g_assert_false (g_str_has_suffix (row->text[1], " ⚠"));
-  g_assert_true (has_warning (comparison, "faster than the link (500 MB/s): a cache, not the drive"));
-  g_assert_true (has_warning (comparison, "Fast"));
-  g_assert_false (has_warning (comparison, "on Honest"));
+  g_assert_true (test_has_warning (comparison, "faster than the link (500 MB/s): a cache, not the drive"));
+  g_assert_true (test_has_warning (comparison, "Fast"));
+  g_assert_false (test_has_warning (comparison, "on Honest"));
 
   /* Every output that prints the warnings carries it. */
   markdown = duel_chart_export_markdown (comparison);
@@ -204,7 +192,7 @@ test_ceiling_not_flagged (void)
   const DuelComparisonRow *row = seq_read_row (comparison);
 
   g_assert_false (row->above_ceiling[0]);
-  g_assert_false (has_warning (comparison, "faster than the link"));
+  g_assert_false (test_has_warning (comparison, "faster than the link"));
   render_standard (comparison);
 }
 
@@ -217,9 +205,9 @@ test_filesystem_warning (void)
   g_autoptr(DuelComparison) one = duel_comparison_new (zfs, NULL, NULL);
   g_autoptr(DuelComparison) two = duel_comparison_new (btrfs, packed, NULL);
 
-  g_assert_true (has_warning (one, "ARC"));
-  g_assert_true (has_warning (two, "Packed: The file is on btrfs"));
-  g_assert_false (has_warning (two, "Plain btrfs: "));
+  g_assert_true (test_has_warning (one, "ARC"));
+  g_assert_true (test_has_warning (two, "Packed: The file is on btrfs"));
+  g_assert_false (test_has_warning (two, "Plain btrfs: "));
 }
 
 int

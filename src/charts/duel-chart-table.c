@@ -575,39 +575,55 @@ duel_chart_table_draw_page_full (DuelChartTable *self,
   return MAX (i, first_line + 1);
 }
 
+/* How duel_chart_draw() frames a table @width wide: padding, the title
+ * (one line, whatever part it names), then the table at its scale. */
+typedef struct
+{
+  Layout layout;
+  double pad;
+  double title_h;
+  double natural_w;
+  double inner_w;
+  double scale;
+  double notes_h;   /* the notes under the last line, at the table's width */
+} Frame;
+
+static void
+measure_frame (DuelChartTable *self,
+               double          width,
+               Frame          *frame)
+{
+  const DuelChartStyle *style = duel_chart_get_style (DUEL_CHART (self));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autofree char *title = duel_chart_get_title (DUEL_CHART (self));
+
+  frame->pad = style->font_size * 1.25;
+  frame->title_h = 0;
+  duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_TITLE, title, NULL, &frame->title_h);
+  frame->inner_w = MAX (width - 2 * frame->pad, 1);
+  frame->natural_w = compute_layout (self, cr, &frame->layout);
+  frame->scale = MIN (1.0, frame->inner_w / frame->natural_w);
+  frame->notes_h = notes_height (self, cr, MAX (frame->natural_w, frame->inner_w));
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 double
 duel_chart_table_get_natural_height (DuelChartTable *self,
                                      double          width)
 {
-  const DuelChartStyle *style;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  Layout layout;
-  double pad, title_h = 0, natural_w, scale, inner_w, notes_h, total;
-  g_autofree char *title = NULL;
+  Frame frame;
   guint first, end;
+  double notes_h;
 
   g_return_val_if_fail (DUEL_IS_CHART_TABLE (self), 0);
 
   visible_lines (self, &first, &end);
-
-  style = duel_chart_get_style (DUEL_CHART (self));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cr = cairo_create (surface);
-
-  /* As duel_chart_draw() frames it: padding, the title, then the table. */
-  pad = style->font_size * 1.25;
-  title = duel_chart_get_title (DUEL_CHART (self));
-  duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_TITLE, title, NULL, &title_h);
-  inner_w = MAX (width - 2 * pad, 1);
-  natural_w = compute_layout (self, cr, &layout);
-  scale = MIN (1.0, inner_w / natural_w);
-  notes_h = end == self->lines->len ? notes_height (self, cr, MAX (natural_w, inner_w)) : 0;
-  total = pad + title_h + pad / 2 + pad + scale * (layout.line_h * (end - first + 1) + 2 + notes_h);
-
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-  return ceil (total);
+  measure_frame (self, width, &frame);
+  notes_h = end == self->lines->len ? frame.notes_h : 0;
+  return ceil (frame.pad + frame.title_h + frame.pad / 2 + frame.pad +
+               frame.scale * (frame.layout.line_h * (end - first + 1) + 2 + notes_h));
 }
 
 /* The first line of each part of at most @capacity lines (@room table units
@@ -658,41 +674,25 @@ duel_chart_table_split (DuelChartTable *self,
                         double          width,
                         double          max_height)
 {
-  const DuelChartStyle *style;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  Layout layout;
+  Frame frame;
   GArray *bounds;
-  double pad, title_h = 0, inner_w, natural_w, scale, room, notes_h;
-  g_autofree char *title = NULL;
+  double room, notes_h;
   guint capacity;
 
   g_return_val_if_fail (DUEL_IS_CHART_TABLE (self), NULL);
 
-  style = duel_chart_get_style (DUEL_CHART (self));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cr = cairo_create (surface);
-
-  /* Framed as duel_chart_draw() frames each part: padding, the title (one
-   * line, whatever part it names), the column headings, the lines. */
-  pad = style->font_size * 1.25;
-  title = duel_chart_get_title (DUEL_CHART (self));
-  duel_chart_measure_text (cr, style, DUEL_CHART_TEXT_TITLE, title, NULL, &title_h);
-  inner_w = MAX (width - 2 * pad, 1);
-  natural_w = compute_layout (self, cr, &layout);
-  scale = MIN (1.0, inner_w / natural_w);
-  room = (max_height - (pad + title_h + pad / 2 + pad)) / scale - (layout.line_h + 2);
-  notes_h = notes_height (self, cr, MAX (natural_w, inner_w));
-  capacity = (guint) MAX (1.0, floor (room / layout.line_h));
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
+  measure_frame (self, width, &frame);
+  room = (max_height - (frame.pad + frame.title_h + frame.pad / 2 + frame.pad)) / frame.scale -
+         (frame.layout.line_h + 2);
+  notes_h = frame.notes_h;
+  capacity = (guint) MAX (1.0, floor (room / frame.layout.line_h));
 
   /* As many parts as full ones take, but as even as they can be: no short
    * tail after long parts. */
-  bounds = split_lines (self, capacity, room, layout.line_h, notes_h);
+  bounds = split_lines (self, capacity, room, frame.layout.line_h, notes_h);
   for (guint c = capacity - 1; c > 0; c--)
     {
-      GArray *smaller = split_lines (self, c, room, layout.line_h, notes_h);
+      GArray *smaller = split_lines (self, c, room, frame.layout.line_h, notes_h);
 
       if (smaller->len > bounds->len)
         {
