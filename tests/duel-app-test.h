@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 #include <locale.h>
 
+#include "duel-adw-compat.h"
 #include "duel-application.h"
 #include "duel-preset.h"
 #include "duel-window.h"

@@ -109,31 +109,13 @@ assert_run_page (DuelWindow *window,
 static gboolean
 has_message_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (top))
-        return TRUE;
-    }
-  return FALSE;
+  return duel_alert_find_any_shown () != NULL;
 }
 
-static AdwMessageDialog *
+static DuelAlert *
 find_message_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (top))
-        return ADW_MESSAGE_DIALOG (top);
-    }
-  return NULL;
+  return duel_alert_find_any_shown ();
 }
 
 static gboolean
@@ -210,17 +192,11 @@ start_run (DuelWindow *window)
   watch->task = duel_window_get_run_task (window);
   if (watch->task == NULL)
     {
-      GListModel *toplevels = gtk_window_get_toplevels ();
+      DuelAlert *alert = duel_alert_find_shown (GTK_WINDOW (window));
 
       /* Say why: the window explains a refusal in a message dialog. */
-      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-        {
-          g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
-
-          if (ADW_IS_MESSAGE_DIALOG (top))
-            g_test_message ("%s: %s", adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (top)),
-                            adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (top)));
-        }
+      if (alert != NULL)
+        g_test_message ("%s: %s", duel_alert_get_heading (alert), duel_alert_get_body (alert));
     }
   g_assert_nonnull (watch->task);
   g_assert_true (duel_run_is_running (watch->task));
@@ -338,7 +314,7 @@ test_cancel_keeps_partial_result (void)
 
   DuelComparisonView *compare;
   DuelResultItem *chosen[DUEL_COMPARISON_MAX_DRIVES];
-  AdwMessageDialog *dialog;
+  DuelAlert *dialog;
 
   /* The consistency test alone, for a minute: long enough to stop it midway. */
   duel_app_test_small_options (&options);
@@ -402,9 +378,8 @@ test_cancel_keeps_partial_result (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-run", NULL));
   duel_app_test_wait (message_dialog_shown, NULL, 10, "the question which drive to replace");
   dialog = find_message_dialog ();
-  g_assert_true (adw_message_dialog_has_response (dialog, "3"));
-  adw_message_dialog_response (dialog, "3");
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_true (duel_alert_has_response (dialog, "3"));
+  duel_alert_respond (dialog, "3");
   for (guint slot = 0; slot + 1 < DUEL_COMPARISON_MAX_DRIVES; slot++)
     g_assert_true (duel_comparison_view_get_item (compare, slot) == chosen[slot]);
   g_assert_true (duel_result_item_get_result (duel_comparison_view_get_item (compare, 3)) ==
@@ -678,19 +653,16 @@ test_live_view_follows_step (void)
 
 /* --- a destructive run on a loop device (root only) ------------------------ */
 
+/* The confirmation shown, other than one already answered (an AdwDialog
+ * stays while its closing animation runs). */
+static DuelConfirmDialog *answered;
+
 static DuelConfirmDialog *
 find_confirm_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWidget *found = duel_dialog_find_shown (DUEL_TYPE_CONFIRM_DIALOG);
 
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
-
-      if (DUEL_IS_CONFIRM_DIALOG (top) && gtk_widget_get_visible (GTK_WIDGET (top)))
-        return DUEL_CONFIRM_DIALOG (top);
-    }
-  return NULL;
+  return found != NULL && (gpointer) found != (gpointer) answered ? DUEL_CONFIRM_DIALOG (found) : NULL;
 }
 
 static gboolean
@@ -735,11 +707,11 @@ type_and_confirm (DuelConfirmDialog *dialog)
 {
   GtkEditable *entry = duel_confirm_dialog_get_entry (dialog);
 
-  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog),
-                                                           DUEL_CONFIRM_RESPONSE_ERASE));
+  g_assert_false (duel_alert_get_response_enabled (DUEL_ALERT (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
   gtk_editable_set_text (entry, duel_confirm_dialog_get_expected_text (dialog));
-  g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog),
-                                                          DUEL_CONFIRM_RESPONSE_ERASE));
+  g_assert_true (duel_alert_get_response_enabled (DUEL_ALERT (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
+  /* Weak: the answered dialog is gone at once before libadwaita 1.6. */
+  g_set_weak_pointer (&answered, dialog);
   g_signal_emit_by_name (entry, "activate");
 }
 
@@ -771,7 +743,7 @@ destructive_run_child (const char *device,
 
   /* The first confirmation names the device and what is erased. */
   dialog = find_confirm_dialog ();
-  body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+  body = duel_alert_get_body (DUEL_ALERT (dialog));
   g_assert_nonnull (strstr (body, device));
   g_assert_cmpstr (duel_confirm_dialog_get_expected_text (dialog), ==, name);
   g_assert_null (duel_window_get_run_task (window));
@@ -782,11 +754,10 @@ destructive_run_child (const char *device,
       /* A filesystem is there: a second, explicit confirmation naming it. */
       duel_app_test_wait (confirm_dialog_shown, NULL, 20, "the second confirmation");
       dialog = find_confirm_dialog ();
-      g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "ext4"));
+      g_assert_nonnull (strstr (duel_alert_get_body (DUEL_ALERT (dialog)), "ext4"));
       g_assert_null (duel_window_get_run_task (window));
       /* Declining it starts nothing. */
-      adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), DUEL_CONFIRM_RESPONSE_CANCEL);
-      gtk_window_destroy (GTK_WINDOW (dialog));
+      duel_alert_respond (DUEL_ALERT (dialog), DUEL_CONFIRM_RESPONSE_CANCEL);
       duel_app_test_spin (300);
       g_assert_null (duel_window_get_run_task (window));
       gtk_window_destroy (GTK_WINDOW (window));

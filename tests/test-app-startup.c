@@ -122,6 +122,35 @@ test_no_display_with_files (void)
   g_assert_null (strstr (err, "headless"));
 }
 
+/* --help says what the app compares: up to four drives (it said two). */
+static void
+test_help_summary (void)
+{
+  const char *app = g_getenv ("DRIVEDUEL_APP");
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *argv[] = { app, "--help", NULL };
+  int status;
+
+  if (app == NULL || !g_file_test (app, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("DRIVEDUEL_APP is not set (run through meson test)");
+      return;
+    }
+  envp = without_display (envp);
+  envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_nonnull (strstr (out, "Compare up to four drives"));
+  g_assert_null (strstr (out, "two drives"));
+}
+
 /* meson devenv runs the app in the build folder with $PWD still the
  * shell's: the app's folder is $PWD then, and only then. */
 static void
@@ -175,5 +204,6 @@ main (int    argc,
   g_test_add_func ("/duel/app-startup/schema-missing", test_schema_missing);
   g_test_add_func ("/duel/app-startup/no-display-with-files", test_no_display_with_files);
   g_test_add_func ("/duel/app-startup/devenv-launch-dir", test_devenv_launch_dir);
+  g_test_add_func ("/duel/app-startup/help-summary", test_help_summary);
   return g_test_run ();
 }

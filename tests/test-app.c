@@ -164,20 +164,13 @@ test_window_builds (void)
   g_action_group_activate_action (group, "about", NULL);
   duel_app_test_spin (50);
   {
-    gboolean found_about = FALSE;
-    GListModel *toplevels = gtk_window_get_toplevels ();
+    GtkWidget *about = duel_dialog_find_shown (DUEL_TYPE_ABOUT);
+    g_autofree char *comments = NULL;
 
-    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-      {
-        g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
-
-        if (ADW_IS_ABOUT_WINDOW (top))
-          {
-            found_about = TRUE;
-            gtk_window_destroy (top);
-          }
-      }
-    g_assert_true (found_about);
+    g_assert_nonnull (about);
+    g_object_get (about, "comments", &comments, NULL);
+    g_assert_nonnull (strstr (comments, "up to four drives"));
+    duel_dialog_close (about);
   }
 
   {
@@ -185,11 +178,12 @@ test_window_builds (void)
     g_autoptr(GSettings) settings = g_settings_new (APP_ID);
     g_autofree char *folder = NULL;
 
-    gtk_window_present (GTK_WINDOW (preferences));
+    duel_dialog_present (GTK_WIDGET (preferences), GTK_WIDGET (window));
     gtk_test_widget_wait_for_draw (GTK_WIDGET (preferences));
+    g_assert_true (duel_dialog_find_shown (DUEL_TYPE_PREFERENCES_WINDOW) == GTK_WIDGET (preferences));
     folder = duel_preferences_get_results_folder (settings);
     g_assert_true (g_str_has_suffix (folder, "Drive Duel"));
-    gtk_window_destroy (GTK_WINDOW (preferences));
+    duel_dialog_close (GTK_WIDGET (preferences));
   }
 
   /* The help overlay comes from the GResource (gtk/help-overlay.ui). */
@@ -456,7 +450,7 @@ test_two_files_fill_comparison (void)
           g_assert_nonnull (strstr (title, "MiB/s"));
       }
     adw_combo_row_set_selected (ADW_COMBO_ROW (row), 0);
-    gtk_window_destroy (GTK_WINDOW (preferences));
+    duel_dialog_close (GTK_WIDGET (preferences));
     g_assert_nonnull (find_label_text (GTK_WIDGET (view), " MB/s"));
   }
 
@@ -807,6 +801,13 @@ is_switcher_bar (GtkWidget  *widget,
   return ADW_IS_VIEW_SWITCHER_BAR (widget);
 }
 
+static gboolean
+is_header_bar (GtkWidget  *widget,
+               const char *unused)
+{
+  return ADW_IS_HEADER_BAR (widget);
+}
+
 /* The window goes down to 360 px, a phone's width: every page fits (the
  * chart tabs and the table scroll sideways), C and D go under A and B,
  * and the pages' switcher moves to the bottom. It stopped at 676 px. */
@@ -846,9 +847,60 @@ test_narrow_window (void)
   g_assert_cmpfloat (third.origin.y, >=, first.origin.y + first.size.height);
   /* The pages' switcher at the bottom. */
   g_assert_true (adw_view_switcher_bar_get_reveal (ADW_VIEW_SWITCHER_BAR (find_widget (GTK_WIDGET (window), is_switcher_bar, NULL))));
+  gtk_window_destroy (GTK_WINDOW (window));
 
+  /* In a wide window it is in the header, and the bottom bar is hidden. */
+  window = window_sized_with_two_files (1000);
+  g_assert_false (adw_view_switcher_bar_get_reveal (ADW_VIEW_SWITCHER_BAR (find_widget (GTK_WIDGET (window), is_switcher_bar, NULL))));
+  g_assert_nonnull (adw_header_bar_get_title_widget (ADW_HEADER_BAR (find_widget (GTK_WIDGET (window), is_header_bar, NULL))));
   gtk_window_destroy (GTK_WINDOW (window));
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+}
+
+static gboolean
+is_drive_a_header (GtkWidget  *widget,
+                   const char *unused)
+{
+  return gtk_widget_has_css_class (widget, "table-header") && gtk_widget_has_css_class (widget, "drive-a");
+}
+
+static char *
+drive_a_header_color (DuelWindow *window)
+{
+  GtkWidget *header = find_widget (GTK_WIDGET (window), is_drive_a_header, NULL);
+  GdkRGBA color;
+
+  g_assert_nonnull (header);
+  gtk_style_context_get_color (gtk_widget_get_style_context (header), &color);
+  return gdk_rgba_to_string (&color);
+}
+
+/* Drive A's colour follows the style: the dark one's CSS is the app's own
+ * (libadwaita 1.6 deprecates the style-dark.css it used to load). */
+static void
+test_dark_style_colors (void)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  DuelWindow *window = window_with_two_files ();
+  g_autofree char *light = NULL;
+  g_autofree char *dark = NULL;
+  g_autofree char *light_again = NULL;
+
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  light = drive_a_header_color (window);
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_DARK);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  dark = drive_a_header_color (window);
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  light_again = drive_a_header_color (window);
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
+
+  g_assert_cmpstr (light, ==, "rgb(0,114,178)");     /* #0072b2 */
+  g_assert_cmpstr (dark, ==, "rgb(86,180,233)");     /* #56b4e9 */
+  g_assert_cmpstr (light_again, ==, light);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* Published figures alone on the Compare page (the first start): a note
@@ -1279,13 +1331,13 @@ test_confirm_dialog (void)
 {
   g_autofree char *path = g_build_filename (scratch_dir, "confirm.img", NULL);
   g_autoptr(DuelDriveItem) drive = duel_drive_item_new_for_file (path, 1 << 20);
-  DuelConfirmDialog *dialog = duel_confirm_dialog_new (NULL, drive, "Write Saturation");
+  DuelConfirmDialog *dialog = duel_confirm_dialog_new (drive, "Write Saturation");
   DuelConfirmDialog *second;
   GtkEditable *entry = duel_confirm_dialog_get_entry (dialog);
   const char *body;
 
   /* It names the target and size, and says what is destroyed. */
-  body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+  body = duel_alert_get_body (DUEL_ALERT (dialog));
   g_assert_nonnull (strstr (body, path));
   {
     g_autofree char *size = g_format_size (1 << 20);
@@ -1294,20 +1346,20 @@ test_confirm_dialog (void)
   g_assert_cmpstr (duel_confirm_dialog_get_expected_text (dialog), ==, "confirm.img");
 
   /* Erasing stays disabled until the exact name is typed. */
-  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
+  g_assert_false (duel_alert_get_response_enabled (DUEL_ALERT (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
   gtk_editable_set_text (entry, "confirm");
-  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
+  g_assert_false (duel_alert_get_response_enabled (DUEL_ALERT (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
   gtk_editable_set_text (entry, "confirm.img");
-  g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
-  g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (dialog)), ==,
+  g_assert_true (duel_alert_get_response_enabled (DUEL_ALERT (dialog), DUEL_CONFIRM_RESPONSE_ERASE));
+  g_assert_cmpstr (duel_alert_get_close_response (DUEL_ALERT (dialog)), ==,
                    DUEL_CONFIRM_RESPONSE_CANCEL);
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  duel_dialog_close (GTK_WIDGET (dialog));
 
   /* The second confirmation names the signature found. */
-  second = duel_confirm_dialog_new_for_signature (NULL, drive, "an ext4 filesystem");
-  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (second)), "ext4"));
-  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (second), DUEL_CONFIRM_RESPONSE_ERASE));
-  gtk_window_destroy (GTK_WINDOW (second));
+  second = duel_confirm_dialog_new_for_signature (drive, "an ext4 filesystem");
+  g_assert_nonnull (strstr (duel_alert_get_body (DUEL_ALERT (second)), "ext4"));
+  g_assert_false (duel_alert_get_response_enabled (DUEL_ALERT (second), DUEL_CONFIRM_RESPONSE_ERASE));
+  duel_dialog_close (GTK_WIDGET (second));
 }
 
 static gboolean
@@ -1461,16 +1513,7 @@ toast_names_other (gpointer user_data)
 static GtkWidget *
 find_message_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) top = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (top))
-        return GTK_WIDGET (top);
-    }
-  return NULL;
+  return GTK_WIDGET (duel_alert_find_any_shown ());
 }
 
 static gboolean
@@ -1512,8 +1555,8 @@ test_bad_file_toast (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-details", "s", text);
   duel_app_test_wait (details_dialog_shown, window, 30, "the details");
   dialog = find_message_dialog ();
-  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, text);
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_cmpstr (duel_alert_get_body (DUEL_ALERT (dialog)), ==, text);
+  duel_dialog_close (dialog);
 
   /* Two bad files: a message each, the second once the first has gone. */
   {
@@ -1661,6 +1704,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/picker-label-centred", test_picker_label_centred);
   g_test_add_func ("/duel/app/preset-names-whole", test_preset_names_whole);
   g_test_add_func ("/duel/app/narrow-window", test_narrow_window);
+  g_test_add_func ("/duel/app/dark-style-colors", test_dark_style_colors);
   g_test_add_func ("/duel/app/reference-note", test_reference_note);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 
+#include "duel-adw-compat.h"
 #include "duel-application.h"
 #include "duel-chart.h"
 #include "duel-comparison-view.h"
@@ -27,6 +28,7 @@ struct _DuelApplication
   guint           inhibit_cookie;
   guint           inhibit_count;
   gboolean        force_dark;
+  GtkCssProvider *dark_css;
 };
 
 G_DEFINE_FINAL_TYPE (DuelApplication, duel_application, ADW_TYPE_APPLICATION)
@@ -207,21 +209,24 @@ about_activated (GSimpleAction *action,
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   const char *developers[] = { _("The Drive Duel developers"), NULL };
 
-  adw_show_about_window (parent,
-                         "application-name", _("Drive Duel"),
-                         "application-icon", APP_ID,
-                         "developer-name", _("The Drive Duel developers"),
-                         "version", PACKAGE_VERSION,
-                         "comments", _("Compare two drives the way hardware reviewers do: "
-                                       "4K random writes to twice the capacity, performance "
-                                       "consistency, quality of service and the standard set."),
-                         "website", "https://github.com/driveduel/driveduel",
-                         "issue-url", "https://github.com/driveduel/driveduel/issues",
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "developers", developers,
-                         /* Translators: your name(s), one per line */
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  GtkWidget *about;
+
+  about = g_object_new (DUEL_TYPE_ABOUT,
+                        "application-name", _("Drive Duel"),
+                        "application-icon", APP_ID,
+                        "developer-name", _("The Drive Duel developers"),
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Compare up to four drives the way hardware reviewers do: "
+                                      "4K random writes to twice the capacity, performance "
+                                      "consistency, quality of service and the standard set."),
+                        "website", "https://github.com/driveduel/driveduel",
+                        "issue-url", "https://github.com/driveduel/driveduel/issues",
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "developers", developers,
+                        /* Translators: your name(s), one per line */
+                        "translator-credits", _("translator-credits"),
+                        NULL);
+  duel_dialog_present (about, parent != NULL ? GTK_WIDGET (parent) : NULL);
 }
 
 static void
@@ -233,8 +238,7 @@ preferences_activated (GSimpleAction *action,
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   DuelPreferencesWindow *preferences = duel_preferences_window_new (self->settings);
 
-  gtk_window_set_transient_for (GTK_WINDOW (preferences), parent);
-  gtk_window_present (GTK_WINDOW (preferences));
+  duel_dialog_present (GTK_WIDGET (preferences), parent != NULL ? GTK_WIDGET (parent) : NULL);
 }
 
 static const GActionEntry app_actions[] = {
@@ -251,6 +255,30 @@ apply_rate_unit (DuelApplication *self)
 
   duel_rate_unit_from_nick (nick, &unit);
   duel_set_rate_unit (unit);
+}
+
+/* The dark style's drive colours. Loaded here rather than as the
+ * style-dark.css AdwApplication picks up by name: libadwaita 1.6 deprecates
+ * that file (for media queries in style.css, which GTK 4.8 does not have). */
+static void
+apply_dark_css (DuelApplication *self)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (display == NULL)
+    return;
+  if (self->dark_css == NULL)
+    {
+      self->dark_css = gtk_css_provider_new ();
+      gtk_css_provider_load_from_resource (self->dark_css, "/io/github/driveduel/DriveDuel/dark.css");
+    }
+  /* Above style.css, which AdwApplication adds at the application's priority. */
+  if (adw_style_manager_get_dark (manager))
+    gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (self->dark_css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  else
+    gtk_style_context_remove_provider_for_display (display, GTK_STYLE_PROVIDER (self->dark_css));
 }
 
 static void
@@ -295,6 +323,9 @@ duel_application_startup (GApplication *app)
 
   if (self->force_dark)
     adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (apply_dark_css), self,
+                           G_CONNECT_SWAPPED);
+  apply_dark_css (self);
 }
 
 static void
@@ -318,6 +349,7 @@ duel_application_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->history);
+  g_clear_object (&self->dark_css);
   g_clear_pointer (&self->screenshot_path, g_free);
   g_clear_pointer (&self->start_page, g_free);
   g_clear_pointer (&self->start_tab, g_free);
@@ -346,7 +378,7 @@ duel_application_init (DuelApplication *self)
   g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[RESULT.json…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
-                                            _("Compare two drives the way hardware reviewers do. "
+                                            _("Compare up to four drives the way hardware reviewers do. "
                                               "Result files given on the command line open in the comparison."));
 }
 

@@ -10,13 +10,17 @@
 
 struct _DuelConfirmDialog
 {
-  AdwMessageDialog  parent_instance;
+  DuelAlert  parent_instance;
 
-  GtkWidget        *entry;
-  char             *expected;
+  GtkWidget *entry;
+  char      *expected;
 };
 
+#if DUEL_ADW_DIALOGS
+G_DEFINE_FINAL_TYPE (DuelConfirmDialog, duel_confirm_dialog, ADW_TYPE_ALERT_DIALOG)
+#else
 G_DEFINE_FINAL_TYPE (DuelConfirmDialog, duel_confirm_dialog, ADW_TYPE_MESSAGE_DIALOG)
+#endif
 
 static void
 entry_changed_cb (DuelConfirmDialog *self,
@@ -25,20 +29,16 @@ entry_changed_cb (DuelConfirmDialog *self,
   const char *text = gtk_editable_get_text (entry);
   g_autofree char *stripped = g_strstrip (g_strdup (text));
 
-  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (self), DUEL_CONFIRM_RESPONSE_ERASE,
-                                           g_strcmp0 (stripped, self->expected) == 0);
+  duel_alert_set_response_enabled (DUEL_ALERT (self), DUEL_CONFIRM_RESPONSE_ERASE,
+                                   g_strcmp0 (stripped, self->expected) == 0);
 }
 
 static void
 entry_activate_cb (DuelConfirmDialog *self,
                    GtkEntry          *entry)
 {
-  if (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (self), DUEL_CONFIRM_RESPONSE_ERASE))
-    {
-      adw_message_dialog_response (ADW_MESSAGE_DIALOG (self), DUEL_CONFIRM_RESPONSE_ERASE);
-      /* Destroy, not close: closing would answer again with the close response. */
-      gtk_window_destroy (GTK_WINDOW (self));
-    }
+  /* Answers once and closes; nothing while the name is not typed. */
+  duel_alert_respond (DUEL_ALERT (self), DUEL_CONFIRM_RESPONSE_ERASE);
 }
 
 static void
@@ -62,37 +62,32 @@ duel_confirm_dialog_class_init (DuelConfirmDialogClass *klass)
 static void
 duel_confirm_dialog_init (DuelConfirmDialog *self)
 {
-  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (self);
+  DuelAlert *dialog = DUEL_ALERT (self);
 
-  adw_message_dialog_add_responses (dialog,
-                                    DUEL_CONFIRM_RESPONSE_CANCEL, _("_Cancel"),
-                                    DUEL_CONFIRM_RESPONSE_ERASE, _("_Erase and Run"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, DUEL_CONFIRM_RESPONSE_ERASE,
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_response_enabled (dialog, DUEL_CONFIRM_RESPONSE_ERASE, FALSE);
-  adw_message_dialog_set_default_response (dialog, DUEL_CONFIRM_RESPONSE_CANCEL);
-  adw_message_dialog_set_close_response (dialog, DUEL_CONFIRM_RESPONSE_CANCEL);
+  duel_alert_add_responses (dialog,
+                            DUEL_CONFIRM_RESPONSE_CANCEL, _("_Cancel"),
+                            DUEL_CONFIRM_RESPONSE_ERASE, _("_Erase and Run"),
+                            NULL);
+  duel_alert_set_response_appearance (dialog, DUEL_CONFIRM_RESPONSE_ERASE,
+                                      ADW_RESPONSE_DESTRUCTIVE);
+  duel_alert_set_response_enabled (dialog, DUEL_CONFIRM_RESPONSE_ERASE, FALSE);
+  duel_alert_set_default_response (dialog, DUEL_CONFIRM_RESPONSE_CANCEL);
+  duel_alert_set_close_response (dialog, DUEL_CONFIRM_RESPONSE_CANCEL);
 
   self->entry = gtk_entry_new ();
   gtk_widget_add_css_class (self->entry, "monospace");
   g_signal_connect_object (self->entry, "changed", G_CALLBACK (entry_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->entry, "activate", G_CALLBACK (entry_activate_cb), self, G_CONNECT_SWAPPED);
-  adw_message_dialog_set_extra_child (dialog, self->entry);
+  duel_alert_set_extra_child (dialog, self->entry);
 }
 
 static DuelConfirmDialog *
-create (GtkWindow     *parent,
-        DuelDriveItem *drive,
+create (DuelDriveItem *drive,
         const char    *expected)
 {
   DuelConfirmDialog *self;
 
-  self = g_object_new (DUEL_TYPE_CONFIRM_DIALOG,
-                       "transient-for", parent,
-                       "modal", TRUE,
-                       "body-use-markup", TRUE,
-                       NULL);
+  self = g_object_new (DUEL_TYPE_CONFIRM_DIALOG, "body-use-markup", TRUE, NULL);
   self->expected = g_strdup (expected);
   gtk_entry_set_placeholder_text (GTK_ENTRY (self->entry), expected);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry),
@@ -102,8 +97,7 @@ create (GtkWindow     *parent,
 }
 
 DuelConfirmDialog *
-duel_confirm_dialog_new (GtkWindow     *parent,
-                         DuelDriveItem *drive,
+duel_confirm_dialog_new (DuelDriveItem *drive,
                          const char    *run_title)
 {
   DuelConfirmDialog *self;
@@ -119,7 +113,7 @@ duel_confirm_dialog_new (GtkWindow     *parent,
   g_return_val_if_fail (DUEL_IS_DRIVE_ITEM (drive), NULL);
 
   device = duel_drive_item_get_device (drive);
-  self = create (parent, drive, duel_drive_item_get_confirm_name (drive));
+  self = create (drive, duel_drive_item_get_confirm_name (drive));
 
   size = g_format_size (duel_drive_item_get_size_bytes (drive));
   title = g_markup_escape_text (duel_drive_item_get_title (drive), -1);
@@ -129,8 +123,8 @@ duel_confirm_dialog_new (GtkWindow     *parent,
   name = g_markup_escape_text (self->expected, -1);
   run = g_markup_escape_text (run_title != NULL ? run_title : _("The benchmark"), -1);
 
-  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (self), _("Erase %s?"),
-                                     duel_drive_item_get_title (drive));
+  duel_alert_format_heading (DUEL_ALERT (self), _("Erase %s?"),
+                             duel_drive_item_get_title (drive));
   /* Translators: %1$s is the run ("Write Saturation"), then the drive's model,
    * device path, serial number and size; %6$s is what the user must type */
   body = g_strdup_printf (_("%1$s writes over the whole drive and destroys everything on it — "
@@ -141,13 +135,12 @@ duel_confirm_dialog_new (GtkWindow     *parent,
                             "Size: %5$s\n\n"
                             "To confirm, type the device name <b><tt>%6$s</tt></b> below."),
                           run, title, path, serial, size, name);
-  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self), body);
+  duel_alert_set_body (DUEL_ALERT (self), body);
   return self;
 }
 
 DuelConfirmDialog *
-duel_confirm_dialog_new_for_signature (GtkWindow     *parent,
-                                       DuelDriveItem *drive,
+duel_confirm_dialog_new_for_signature (DuelDriveItem *drive,
                                        const char    *signature)
 {
   DuelConfirmDialog *self;
@@ -160,19 +153,19 @@ duel_confirm_dialog_new_for_signature (GtkWindow     *parent,
   g_return_val_if_fail (DUEL_IS_DRIVE_ITEM (drive), NULL);
   g_return_val_if_fail (signature != NULL, NULL);
 
-  self = create (parent, drive, word);
+  self = create (drive, word);
   escaped = g_markup_escape_text (signature, -1);
   name = g_markup_escape_text (word, -1);
 
-  adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), _("The Drive Holds Data"));
+  duel_alert_set_heading (DUEL_ALERT (self), _("The Drive Holds Data"));
   /* Translators: %1$s is the drive, %2$s what was found ("a signature of type
    * ext4 (filesystem)"), %3$s the word to type */
   body = g_strdup_printf (_("%1$s is not empty: it holds <b>%2$s</b>. The run destroys it for good.\n\n"
                             "To wipe it anyway, type <b><tt>%3$s</tt></b> below."),
                           duel_drive_item_get_path (drive), escaped, name);
-  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self), body);
-  adw_message_dialog_set_response_label (ADW_MESSAGE_DIALOG (self), DUEL_CONFIRM_RESPONSE_ERASE,
-                                         _("_Wipe and Run"));
+  duel_alert_set_body (DUEL_ALERT (self), body);
+  duel_alert_set_response_label (DUEL_ALERT (self), DUEL_CONFIRM_RESPONSE_ERASE,
+                                 _("_Wipe and Run"));
   return self;
 }
 

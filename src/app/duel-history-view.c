@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "duel-adw-compat.h"
 #include "duel-history-view.h"
 
 struct _DuelHistoryView
@@ -108,9 +109,9 @@ typedef struct
 } DeleteData;
 
 static void
-delete_response_cb (AdwMessageDialog *dialog,
-                    const char       *response,
-                    gpointer          user_data)
+delete_response_cb (DuelAlert  *dialog,
+                    const char *response,
+                    gpointer    user_data)
 {
   DeleteData *data = user_data;
   g_autoptr(GError) error = NULL;
@@ -129,29 +130,26 @@ delete_clicked_cb (GtkButton       *button,
                    DuelHistoryView *self)
 {
   DuelResultItem *item = g_object_get_data (G_OBJECT (button), "duel-result-item");
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *dialog;
   DeleteData *data;
 
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("Delete This Run?"), NULL);
-  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                  _("“%s” and everything it measured will be gone for good."),
-                                  duel_result_item_get_title (item));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "delete", _("_Delete"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  dialog = duel_alert_new (_("Delete This Run?"), NULL);
+  duel_alert_format_body (DUEL_ALERT (dialog),
+                          _("“%s” and everything it measured will be gone for good."),
+                          duel_result_item_get_title (item));
+  duel_alert_add_responses (DUEL_ALERT (dialog),
+                            "cancel", _("_Cancel"),
+                            "delete", _("_Delete"),
+                            NULL);
+  duel_alert_set_response_appearance (DUEL_ALERT (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
+  duel_alert_set_default_response (DUEL_ALERT (dialog), "cancel");
+  duel_alert_set_close_response (DUEL_ALERT (dialog), "cancel");
 
   data = g_new0 (DeleteData, 1);
   data->self = g_object_ref (self);
   data->item = g_object_ref (item);
   g_signal_connect (dialog, "response", G_CALLBACK (delete_response_cb), data);
-  gtk_window_present (GTK_WINDOW (dialog));
+  duel_alert_present (DUEL_ALERT (dialog), GTK_WIDGET (self));
 }
 
 static GtkWidget *

@@ -14,7 +14,11 @@
 
 struct _DuelPreferencesWindow
 {
+#if DUEL_ADW_DIALOGS
+  AdwPreferencesDialog  parent_instance;
+#else
   AdwPreferencesWindow  parent_instance;
+#endif
 
   GSettings            *settings;
 
@@ -26,7 +30,11 @@ struct _DuelPreferencesWindow
   GtkSpinButton        *file_size_spin;
 };
 
+#if DUEL_ADW_DIALOGS
+G_DEFINE_FINAL_TYPE (DuelPreferencesWindow, duel_preferences_window, ADW_TYPE_PREFERENCES_DIALOG)
+#else
 G_DEFINE_FINAL_TYPE (DuelPreferencesWindow, duel_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+#endif
 
 static const char * const style_nicks[] = { "auto", "light", "dark" };
 
@@ -151,6 +159,12 @@ static void
 duel_preferences_window_init (DuelPreferencesWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+#if DUEL_ADW_DIALOGS
+  adw_dialog_set_content_width (ADW_DIALOG (self), 560);
+  adw_dialog_set_content_height (ADW_DIALOG (self), 520);
+#else
+  gtk_window_set_default_size (GTK_WINDOW (self), 560, 520);
+#endif
 }
 
 DuelPreferencesWindow *

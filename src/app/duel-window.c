@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "duel-adw-compat.h"
 #include "duel-application.h"
 #include "duel-chart-export.h"
 #include "duel-comparison-view.h"
@@ -56,7 +57,7 @@ struct _DuelWindow
   AdwToastOverlay      *toast_overlay;
   AdwViewStack         *stack;
   AdwViewStackPage     *run_page;
-  AdwViewSwitcherTitle *switcher_title;
+  AdwViewSwitcherBar   *switcher_bar;
   GtkButton            *export_button;
   DuelDrivesView       *drives_view;
   DuelPresetsView      *presets_view;
@@ -394,12 +395,12 @@ show_message (DuelWindow *self,
               const char *heading,
               const char *body)
 {
-  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
+  GtkWidget *dialog = duel_alert_new (heading, body);
 
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
-  gtk_window_present (GTK_WINDOW (dialog));
+  duel_alert_add_response (DUEL_ALERT (dialog), "close", _("_Close"));
+  duel_alert_set_default_response (DUEL_ALERT (dialog), "close");
+  duel_alert_set_close_response (DUEL_ALERT (dialog), "close");
+  duel_alert_present (DUEL_ALERT (dialog), GTK_WIDGET (self));
 }
 
 static void
@@ -606,9 +607,9 @@ launch_run (StartRun *start)
 static void check_run (StartRun *start);
 
 static void
-signature_confirmed_cb (AdwMessageDialog *dialog,
-                        const char       *response,
-                        gpointer          user_data)
+signature_confirmed_cb (DuelAlert  *dialog,
+                        const char *response,
+                        gpointer    user_data)
 {
   StartRun *start = user_data;
 
@@ -629,15 +630,15 @@ ask_signature (StartRun *start)
 {
   DuelConfirmDialog *dialog;
 
-  dialog = duel_confirm_dialog_new_for_signature (GTK_WINDOW (start->self), start->drive, start->signature);
+  dialog = duel_confirm_dialog_new_for_signature (start->drive, start->signature);
   g_signal_connect (dialog, "response", G_CALLBACK (signature_confirmed_cb), start);
-  gtk_window_present (GTK_WINDOW (dialog));
+  duel_alert_present (DUEL_ALERT (dialog), GTK_WIDGET (start->self));
 }
 
 static void
-erase_confirmed_cb (AdwMessageDialog *dialog,
-                    const char       *response,
-                    gpointer          user_data)
+erase_confirmed_cb (DuelAlert  *dialog,
+                    const char *response,
+                    gpointer    user_data)
 {
   StartRun *start = user_data;
 
@@ -658,11 +659,11 @@ ask_erase (StartRun *start)
 {
   DuelConfirmDialog *dialog;
 
-  dialog = duel_confirm_dialog_new (GTK_WINDOW (start->self), start->drive,
+  dialog = duel_confirm_dialog_new (start->drive,
                                     duel_preset_get_title_for_name (
                                       duel_preset_get_name (duel_run_get_preset (start->task))));
   g_signal_connect (dialog, "response", G_CALLBACK (erase_confirmed_cb), start);
-  gtk_window_present (GTK_WINDOW (dialog));
+  duel_alert_present (DUEL_ALERT (dialog), GTK_WIDGET (start->self));
 }
 
 static void
@@ -824,9 +825,9 @@ run_again_activated (GtkWidget  *widget,
 /* The Run page's "Compare": the finished run on the Compare page, where the
  * run put it when it ended (it may have been swapped out since). */
 static void
-replace_chosen_cb (AdwMessageDialog *dialog,
-                   const char       *response,
-                   gpointer          user_data)
+replace_chosen_cb (DuelAlert  *dialog,
+                   const char *response,
+                   gpointer    user_data)
 {
   DuelWindow *self = DUEL_WINDOW (user_data);
   guint64 slot;
@@ -842,25 +843,25 @@ replace_chosen_cb (AdwMessageDialog *dialog,
 static void
 ask_which_to_replace (DuelWindow *self)
 {
-  AdwMessageDialog *dialog;
+  DuelAlert *dialog;
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Replace Which Drive?"),
-                                                       _("The Compare page holds four drives. Choose the one "
-                                                         "this run takes the place of.")));
-  adw_message_dialog_add_response (dialog, "cancel", _("_Cancel"));
+  dialog = DUEL_ALERT (duel_alert_new (_("Replace Which Drive?"),
+                                       _("The Compare page holds four drives. Choose the one "
+                                       "this run takes the place of.")));
+  duel_alert_add_response (dialog, "cancel", _("_Cancel"));
   for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
     {
       DuelResultItem *item = duel_comparison_view_get_item (self->comparison_view, slot);
       char id[4];
 
       g_snprintf (id, sizeof id, "%u", slot);
-      adw_message_dialog_add_response (dialog, id, duel_result_item_get_label (item));
+      duel_alert_add_response (dialog, id, duel_result_item_get_label (item));
     }
-  adw_message_dialog_set_response_appearance (dialog, "cancel", ADW_RESPONSE_DEFAULT);
-  adw_message_dialog_set_default_response (dialog, "cancel");
-  adw_message_dialog_set_close_response (dialog, "cancel");
+  duel_alert_set_response_appearance (dialog, "cancel", ADW_RESPONSE_DEFAULT);
+  duel_alert_set_default_response (dialog, "cancel");
+  duel_alert_set_close_response (dialog, "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (replace_chosen_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  duel_alert_present (dialog, GTK_WIDGET (self));
 }
 
 static void
@@ -1086,9 +1087,9 @@ drop_cb (GtkDropTarget *target,
 }
 
 static void
-close_response_cb (AdwMessageDialog *dialog,
-                   const char       *response,
-                   gpointer          user_data)
+close_response_cb (DuelAlert  *dialog,
+                   const char *response,
+                   gpointer    user_data)
 {
   DuelWindow *self = user_data;
 
@@ -1121,18 +1122,17 @@ duel_window_close_request (GtkWindow *window)
     }
 
   /* Never lose a run silently: stopping keeps what was measured. */
-  dialog = adw_message_dialog_new (window, _("Stop the Run?"),
-                                   _("A benchmark is running. Stopping it keeps what it measured so far in the history."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "keep", _("_Keep Running"),
-                                    "stop", _("_Stop and Close"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "keep");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "keep");
+  dialog = duel_alert_new (_("Stop the Run?"),
+                           _("A benchmark is running. Stopping it keeps what it measured so far in the history."));
+  duel_alert_add_responses (DUEL_ALERT (dialog),
+                            "keep", _("_Keep Running"),
+                            "stop", _("_Stop and Close"),
+                            NULL);
+  duel_alert_set_response_appearance (DUEL_ALERT (dialog), "stop", ADW_RESPONSE_DESTRUCTIVE);
+  duel_alert_set_default_response (DUEL_ALERT (dialog), "keep");
+  duel_alert_set_close_response (DUEL_ALERT (dialog), "keep");
   g_signal_connect (dialog, "response", G_CALLBACK (close_response_cb), self);
-  gtk_window_present (GTK_WINDOW (dialog));
+  duel_alert_present (DUEL_ALERT (dialog), GTK_WIDGET (self));
   return TRUE;
 }
 
@@ -1376,7 +1376,7 @@ duel_window_class_init (DuelWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, DuelWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, DuelWindow, run_page);
-  gtk_widget_class_bind_template_child (widget_class, DuelWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, DuelWindow, switcher_bar);
   gtk_widget_class_bind_template_child (widget_class, DuelWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, DuelWindow, drives_view);
   gtk_widget_class_bind_template_child (widget_class, DuelWindow, presets_view);
@@ -1399,6 +1399,36 @@ duel_window_class_init (DuelWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-details", "s", show_details_activated);
 }
 
+/* The pages' switcher: in the header while the window is wide, in a bar at
+ * the bottom when it is narrow. libadwaita 1.4 deprecates the title widget
+ * that did this for a breakpoint on the window. */
+static void
+add_page_switchers (DuelWindow *self)
+{
+#if ADW_CHECK_VERSION (1, 4, 0)
+  GtkWidget *switcher = adw_view_switcher_new ();
+  AdwBreakpoint *narrow;
+
+  adw_view_switcher_set_stack (ADW_VIEW_SWITCHER (switcher), self->stack);
+  adw_view_switcher_set_policy (ADW_VIEW_SWITCHER (switcher), ADW_VIEW_SWITCHER_POLICY_WIDE);
+  adw_header_bar_set_title_widget (self->header_bar, switcher);
+  /* Four pages' wide buttons and the header's four icons need about 640 px. */
+  narrow = adw_breakpoint_new (adw_breakpoint_condition_parse ("max-width: 640sp"));
+  adw_breakpoint_add_setters (narrow,
+                              G_OBJECT (self->switcher_bar), "reveal", TRUE,
+                              G_OBJECT (self->header_bar), "title-widget", NULL,
+                              NULL);
+  adw_application_window_add_breakpoint (ADW_APPLICATION_WINDOW (self), narrow);
+#else
+  GtkWidget *title = adw_view_switcher_title_new ();
+
+  adw_view_switcher_title_set_stack (ADW_VIEW_SWITCHER_TITLE (title), self->stack);
+  adw_view_switcher_title_set_title (ADW_VIEW_SWITCHER_TITLE (title), _("Drive Duel"));
+  adw_header_bar_set_title_widget (self->header_bar, title);
+  g_object_bind_property (title, "title-visible", self->switcher_bar, "reveal", G_BINDING_SYNC_CREATE);
+#endif
+}
+
 static void
 duel_window_init (DuelWindow *self)
 {
@@ -1410,6 +1440,7 @@ duel_window_init (DuelWindow *self)
   self->pending_screenshots = g_ptr_array_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  add_page_switchers (self);
 
   g_signal_connect_object (self->history_view, "compare",
                            G_CALLBACK (history_compare_cb), self, G_CONNECT_SWAPPED);
