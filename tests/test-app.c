@@ -432,7 +432,12 @@ test_two_files_fill_comparison (void)
    * the new unit, and the standard chart says it. */
   {
     DuelPreferencesWindow *preferences = duel_preferences_window_new (duel_application_get_settings (app));
-    GtkWidget *row = find_widget (GTK_WIDGET (preferences), is_units_row, NULL);
+    GtkWidget *row;
+
+    /* As a person sees it: shown over the window (an AdwDialog lays out its pages then). */
+    duel_dialog_present (GTK_WIDGET (preferences), GTK_WIDGET (window));
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (preferences));
+    row = find_widget (GTK_WIDGET (preferences), is_units_row, NULL);
 
     g_assert_null (find_label_text (GTK_WIDGET (view), " MiB/s"));
     g_assert_nonnull (find_label_text (GTK_WIDGET (view), " MB/s"));
@@ -808,6 +813,21 @@ is_header_bar (GtkWidget  *widget,
   return ADW_IS_HEADER_BAR (widget);
 }
 
+/* The content is no taller than the window's least height at its width: a
+ * breakpoint (libadwaita 1.4 and newer) warns when it is. */
+static void
+assert_fits_min_height (DuelWindow *window,
+                        GtkWidget  *content,
+                        const char *page)
+{
+  int least_height = 0, minimum = 0;
+
+  gtk_widget_get_size_request (GTK_WIDGET (window), NULL, &least_height);
+  gtk_widget_measure (content, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (content), &minimum, NULL, NULL, NULL);
+  g_test_message ("%s: %d px high at least (the window: %d)", page, minimum, least_height);
+  g_assert_cmpint (minimum, <=, least_height);
+}
+
 /* The window goes down to 360 px, a phone's width: every page fits (the
  * chart tabs and the table scroll sideways), C and D go under A and B,
  * and the pages' switcher moves to the bottom. It stopped at 676 px. */
@@ -837,6 +857,7 @@ test_narrow_window (void)
       g_test_message ("%s: %d px wide, %d px at least", pages[i], gtk_widget_get_width (content), minimum);
       g_assert_cmpint (minimum, <=, 360);
       g_assert_cmpint (gtk_widget_get_width (content), <=, 360);
+      assert_fits_min_height (window, content, pages[i]);
     }
 
   /* C and D on a line of their own, under A and B. */
@@ -851,6 +872,13 @@ test_narrow_window (void)
 
   /* In a wide window it is in the header, and the bottom bar is hidden. */
   window = window_sized_with_two_files (1000);
+  content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      duel_window_set_page (window, pages[i]);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+      assert_fits_min_height (window, content, pages[i]);
+    }
   g_assert_false (adw_view_switcher_bar_get_reveal (ADW_VIEW_SWITCHER_BAR (find_widget (GTK_WIDGET (window), is_switcher_bar, NULL))));
   g_assert_nonnull (adw_header_bar_get_title_widget (ADW_HEADER_BAR (find_widget (GTK_WIDGET (window), is_header_bar, NULL))));
   gtk_window_destroy (GTK_WINDOW (window));
