@@ -694,6 +694,7 @@ test_picker_list_width (void)
   /* Narrow, as the C and D pickers are beside A and B. */
   gtk_widget_set_size_request (dropdown, 80, -1);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  duel_app_test_popover_begin ();
   g_signal_emit_by_name (dropdown, "activate");
   duel_app_test_wait (drive_choices_shown, dropdown, 10, "the picker's list");
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
@@ -726,6 +727,7 @@ test_picker_list_width (void)
   gtk_widget_set_size_request (dropdown, -1, -1);
   gtk_window_destroy (GTK_WINDOW (window));
   duel_app_test_spin (200);
+  duel_app_test_popover_end ();
 }
 
 static gboolean

@@ -611,6 +611,9 @@ preset_setup_cb (GtkSignalListItemFactory *factory,
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+      /* At least the longest name ("Performance Consistency", 23): newer
+       * AdwComboRows give the value no more than its least width. */
+      gtk_label_set_width_chars (GTK_LABEL (label), 24);
     }
   gtk_box_append (GTK_BOX (box), label);
   if (in_list)
