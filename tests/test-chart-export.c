@@ -240,7 +240,10 @@ pdf_page_count (const char *path)
         }
       p = stop;
     }
-  g_assert_nonnull (g_strrstr_len (data + length - MIN (length, 64), MIN (length, 64), "%%EOF"));
+  /* memmem, not g_strrstr_len: that stops at the first NUL, and the
+   * compressed stream before the trailer may hold one (it did on sid,
+   * and the whole report read as cut off). */
+  g_assert_nonnull (memmem (data + length - MIN (length, 64), MIN (length, 64), "%%EOF", 5));
   return pages;
 }
 
