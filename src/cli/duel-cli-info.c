@@ -252,6 +252,36 @@ print_smart (JsonObject *object)
   print_field (_("Thermal"), thermal);
 }
 
+/* SATA and USB drives: SMART attributes through ATA pass-through. */
+static void
+print_ata_smart (JsonObject *object)
+{
+  JsonObject *smart = get_object (object, "ata_smart");
+  const char *status;
+  g_autofree char *temperature = NULL;
+  g_autofree char *hours = NULL;
+  g_autofree char *cycles = NULL;
+  g_autofree char *line = NULL;
+
+  if (smart == NULL)
+    return;
+  status = get_string (smart, "status");
+  temperature = format_celsius (smart, "temperature_c");
+  hours = json_object_has_member (smart, "power_on_hours")
+          ? g_strdup_printf ("%" PRId64, json_object_get_int_member (smart, "power_on_hours"))
+          : g_strdup (_("unknown"));
+  cycles = json_object_has_member (smart, "power_cycles")
+           ? g_strdup_printf ("%" PRId64, json_object_get_int_member (smart, "power_cycles"))
+           : g_strdup (_("unknown"));
+  /* TRANSLATORS: the SMART assessment (“passed”, “FAILING”, “status unknown”), then
+   * the temperature, the power-on hours and the power cycles of a SATA drive */
+  line = g_strdup_printf (_("SMART %s, %s, %s power-on hours, %s power cycles"),
+                          g_strcmp0 (status, "passed") == 0 ? _("passed")
+                          : g_strcmp0 (status, "failing") == 0 ? _("FAILING") : _("status unknown"),
+                          temperature, hours, cycles);
+  print_field (_("Health"), line);
+}
+
 /* An existing block device or regular file; else one sentence naming @path. */
 static gboolean
 check_info_target (const char  *path,
@@ -401,6 +431,7 @@ duel_cli_info (int    argc,
         }
     }
   print_smart (object);
+  print_ata_smart (object);
   if (device != NULL)
     {
       g_autofree char *use = describe_use (device);

@@ -37,6 +37,11 @@
 #               (linux-image-*-amd64; nvme.ko/nvme-core.ko insmod'ed from the initramfs;
 #               also has NVMe hwmon)
 #   -e VAR=VAL  export VAR in the guest. Repeatable.
+#   -a OPTS     also attach one SATA disk: QEMU's ide-hd on the q35 machine's built-in
+#               AHCI controller (port 0), backed by a null-co drive of SIZE (-s), with
+#               extra ide-hd options OPTS (e.g. model=...,ver=...,serial=...; spaces are
+#               kept). Guest name /dev/sda. Needs -k generic (libata, ahci and sd_mod are
+#               insmod'ed from the initramfs; the cloud kernel has no AHCI driver).
 #   -m MEM      guest memory (default 1G);  -c CPUS guest vCPUs (default 2)
 #   -t SECS     hard timeout for the whole VM (default 120)
 #   -q ARGS     extra raw qemu arguments (word-split)
@@ -57,19 +62,22 @@
 set -euo pipefail
 
 NCTRL=1 SIZE=1G IMGDIR= NVOPTS= DRVOPTS= LINK= FLAVOUR=cloud MEM=1G CPUS=2 TMO=120 QEXTRA= VERBOSE=0
+ATAOPTS='' NATA=0
 FILES=() ENVS=()
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
-while getopts "b:n:s:D:o:d:L:k:e:m:c:t:q:vh" o; do
+while getopts "b:n:s:D:o:d:L:k:e:m:c:t:q:a:vh" o; do
 	case $o in
 	b) FILES+=("$OPTARG") ;; n) NCTRL=$OPTARG ;; s) SIZE=$OPTARG ;; D) IMGDIR=$OPTARG ;;
 	o) NVOPTS=",$OPTARG" ;; d) DRVOPTS=",$OPTARG" ;; L) LINK=$OPTARG ;; k) FLAVOUR=$OPTARG ;; e) ENVS+=("$OPTARG") ;;
 	m) MEM=$OPTARG ;; c) CPUS=$OPTARG ;; t) TMO=$OPTARG ;; q) QEXTRA=$OPTARG ;; v) VERBOSE=1 ;;
+	a) ATAOPTS=$OPTARG NATA=1 ;;
 	h) usage 0 ;; *) usage 125 >&2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage 125 >&2
 die() { echo "nvme-vm: $*" >&2; exit 125; }
+[ "$NATA" = 0 ] || [ "$FLAVOUR" = generic ] || die "-a needs -k generic: the cloud kernel has no AHCI driver"
 T0=$(date +%s%N)
 tick() { [ -n "${NVME_VM_DEBUG:-}" ] && echo "nvme-vm: +$((($(date +%s%N) - T0) / 1000000)) ms $*" >&2; return 0; }
 
@@ -142,9 +150,26 @@ fetch_busybox() {
 	dpkg-deb --fsys-tarfile "$t"/*.deb | tar -x -C "$t" ./bin/busybox
 	mv "$t/bin/busybox" "$BB"; rm -rf "$t"
 }
+# -a: the SCSI disk and AHCI modules, added to a cached generic kernel that lacks them.
+ATA_MODS="drivers/scsi/scsi_common drivers/scsi/scsi_mod drivers/ata/libata drivers/ata/libahci drivers/ata/ahci drivers/scsi/sd_mod"
+fetch_ata_modules() {
+	local m t deb missing=0 pats=()
+	for m in $ATA_MODS; do
+		ls "$KDIR"/lib/modules/*/kernel/"$m".ko "$KDIR"/usr/lib/modules/*/kernel/"$m".ko >/dev/null 2>&1 || missing=1
+	done
+	[ "$missing" = 0 ] && return
+	t=$KDIR.ata.tmp
+	rm -rf "$t"; mkdir -p "$t"
+	(cd "$t" && apt-get download "$KPKG" >/dev/null 2>&1) || die "apt-get download $KPKG failed"
+	deb=$(ls "$t"/*.deb)
+	for m in $ATA_MODS; do pats+=("./*lib/modules/*/kernel/$m.ko*"); done
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$KDIR" --wildcards --no-wildcards-match-slash "${pats[@]}" 2>/dev/null || true
+	rm -rf "$t"
+}
 # lock the cache while populating it (parallel test runs)
 exec 9>"$CACHE/.lock"; flock 9
 fetch_kernel; fetch_busybox
+[ "$NATA" = 0 ] || fetch_ata_modules
 flock -u 9
 tick "kernel+busybox ready ($KPKG)"
 
@@ -206,10 +231,18 @@ if [ "$FLAVOUR" = generic ]; then
 		[ -f "$M/$m.ko" ] || die "missing module $m.ko in $KDIR"
 		cp "$M/$m.ko" "$R/lib/modules/"; MODS="$MODS $(basename "$m").ko"
 	done
+	# -a: after t10-pi (sd_mod needs it)
+	if [ "$NATA" != 0 ]; then
+		for m in $ATA_MODS; do
+			[ -f "$M/$m.ko" ] || die "missing module $m.ko in $KDIR"
+			cp "$M/$m.ko" "$R/lib/modules/"; MODS="$MODS $(basename "$m").ko"
+		done
+	fi
 fi
 
 {
 	echo "NCTRL=$NCTRL"; echo "MODS='$MODS'"
+	[ "$NATA" = 0 ] || echo "NATA=$NATA"
 	printf 'GUEST_CWD=%q\n' "$PWD"
 	for e in "${ENVS[@]}"; do printf 'export %q\n' "$e"; done
 } >"$R/nvmevm/conf"
@@ -232,6 +265,12 @@ while [ $i -lt 1000 ]; do
 	usleep 10000; i=$((i + 1))
 done
 [ $n -ge $NCTRL ] || echo "nvme-vm: only $n of $NCTRL NVMe namespaces appeared" >/dev/ttyS1
+# -a: wait (max ~30 s; AHCI probing is slow under TCG) for the SATA disk
+if [ "${NATA:-0}" != 0 ]; then
+	i=0
+	while [ $i -lt 3000 ] && [ ! -b /dev/sda ]; do usleep 10000; i=$((i + 1)); done
+	[ -b /dev/sda ] || echo "nvme-vm: the SATA disk /dev/sda did not appear" >/dev/ttyS1
+fi
 mkdir -p "$GUEST_CWD"; cd "$GUEST_CWD"
 echo "@@NVMEVM_START@@" >/dev/ttyS0   # tells the host the guest booted (boot watchdog)
 exec 3>/dev/ttyS1
@@ -271,6 +310,10 @@ for ((c = 0; c < NCTRL; c++)); do
 	fi
 	DEV+=(-device "nvme,id=nvme$c,serial=NVMEVM$(printf %04d $c),drive=nvd$c$bus$NVOPTS")
 done
+if [ "$NATA" != 0 ]; then
+	DEV+=(-drive "driver=null-co,size=$(numfmt --from=iec "$SIZE"),read-zeroes=on,if=none,id=atad0")
+	DEV+=(-device "ide-hd,drive=atad0,bus=ide.0${ATAOPTS:+,$ATAOPTS}")
+fi
 
 # Accelerator: KVM when the host has a real VMX/SVM KVM (kvm_intel/kvm_amd), else TCG.
 # (A nested "kvm_pvm" /dev/kvm, as found on Firecracker-style sandboxes, cannot run a stock

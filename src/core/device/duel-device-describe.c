@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "duel-device-ata.h"
 #include "duel-device-describe.h"
 #include "duel-device-nvme.h"
 #include "duel-device-private.h"
+#include "duel-error.h"
 
 static void
 add_note (JsonObject *object,
@@ -76,6 +78,32 @@ describe_nvme (JsonObject *object,
     }
   else
     add_note (object, error->message);
+}
+
+static void
+describe_ata (JsonObject *object,
+              DuelDevice *device)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelDeviceAta) ata = NULL;
+  DuelTransport transport = duel_device_get_transport (device);
+  DuelAtaHealth health;
+
+  set_string_if (object, "identity_source", _duel_device_get_identity_source (device));
+  if (transport != DUEL_TRANSPORT_SATA && transport != DUEL_TRANSPORT_USB && transport != DUEL_TRANSPORT_SAS)
+    return;
+  ata = duel_device_ata_open (duel_device_get_device_path (device), &error);
+  if (ata == NULL || !duel_device_ata_get_health (ata, &health, &error))
+    {
+      /* A USB bridge or a SAS drive that takes no ATA commands is no news;
+       * missing rights are. */
+      if (transport == DUEL_TRANSPORT_SATA || g_error_matches (error, DUEL_ERROR, DUEL_ERROR_TARGET))
+        add_note (object, error->message);
+      return;
+    }
+  json_object_set_object_member (object, "ata_smart", duel_ata_health_to_json (&health));
+  if (!isnan (health.temperature_c))
+    json_object_set_double_member (object, "temperature_c", health.temperature_c);
 }
 
 JsonObject *
@@ -149,8 +177,20 @@ duel_device_describe (const char  *path,
     json_object_set_object_member (object, "block_device", identity);
   }
 
-  if (duel_device_get_transport (device) == DUEL_TRANSPORT_NVME)
-    describe_nvme (object, device);
+  switch (duel_device_get_transport (device))
+    {
+    case DUEL_TRANSPORT_NVME:
+      describe_nvme (object, device);
+      break;
+    case DUEL_TRANSPORT_SATA:
+    case DUEL_TRANSPORT_USB:
+    case DUEL_TRANSPORT_SAS:
+    case DUEL_TRANSPORT_SCSI:
+      describe_ata (object, device);
+      break;
+    default:
+      break;
+    }
   if (!json_object_has_member (object, "temperature_c") &&
       duel_device_get_hwmon_temperature_path (device) != NULL)
     {

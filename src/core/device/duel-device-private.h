@@ -47,6 +47,9 @@ const char *_duel_device_get_block_dir   (DuelDevice        *self);
 const char *_duel_device_get_root_real   (DuelDevice        *self);
 /* The NVMe controller's sysfs directory ("…/nvme/nvme0"), or NULL. */
 const char *_duel_device_get_controller_dir (DuelDevice     *self);
+/* Where a SCSI disk's model came from ("ata-identify", "libata-sysfs",
+ * "udev", "scsi-sysfs"), or NULL. */
+const char *_duel_device_get_identity_source (DuelDevice    *self);
 
 /* The block device under a run's target on the running system: the device
  * itself, or for a file the device of its filesystem (through the mount
@@ -58,6 +61,22 @@ gboolean    _duel_device_for_target      (const char        *path,
                                           char             **out_partition,
                                           gboolean          *out_is_block,
                                           GError           **error);
+
+/* duel-device-ata.c */
+/* Fills what is still NULL of *MODEL, *SERIAL and *FIRMWARE of a SCSI disk
+ * from, in turn: ATA IDENTIFY through SG_IO (PASS_THROUGH, on the running
+ * system, where permitted), libata's copy of IDENTIFY in sysfs, the udev
+ * database under the root. Returns the first source that gave something,
+ * or NULL. */
+const char *_duel_device_ata_fill_identity (const char  *root_real,
+                                            const char  *device_path,
+                                            const char  *device_dir,
+                                            guint        major_number,
+                                            guint        minor_number,
+                                            gboolean     pass_through,
+                                            char       **model,
+                                            char       **serial,
+                                            char       **firmware);
 
 /* duel-device-link.c */
 DuelDeviceLink *_duel_device_link_read   (const char *root_real,

@@ -104,6 +104,21 @@ duel_device_snapshot_take (const char  *path,
       else
         snapshot->health_error = g_strdup (local_error->message);
     }
+  else if (duel_device_get_transport (device) == DUEL_TRANSPORT_SATA ||
+           duel_device_get_transport (device) == DUEL_TRANSPORT_USB ||
+           duel_device_get_transport (device) == DUEL_TRANSPORT_SAS)
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autoptr(DuelDeviceAta) ata = duel_device_ata_open (duel_device_get_device_path (device), &local_error);
+
+      if (ata != NULL && duel_device_ata_get_health (ata, &snapshot->ata_health, &local_error))
+        {
+          snapshot->has_ata_health = TRUE;
+          snapshot->temperature_c = snapshot->ata_health.temperature_c;
+        }
+      else
+        snapshot->health_error = g_strdup (local_error->message);
+    }
   else
     snapshot->health_error = g_strdup_printf (_("No health log for a %s device."),
                                               duel_transport_to_string (duel_device_get_transport (device)));
@@ -148,6 +163,8 @@ duel_device_snapshot_to_json (const DuelDeviceSnapshot *snapshot)
     }
   if (snapshot->has_health)
     json_object_set_object_member (object, "smart", duel_nvme_health_to_json (&snapshot->health));
+  if (snapshot->has_ata_health)
+    json_object_set_object_member (object, "ata_smart", duel_ata_health_to_json (&snapshot->ata_health));
   if (snapshot->health_error != NULL)
     json_object_set_string_member (object, "smart_unavailable", snapshot->health_error);
   return object;

@@ -3,7 +3,8 @@
  * Take one right before a run and one right after; the result file keeps
  * both and their difference in its "device" object: data written (the
  * drive's own NVMe counter and the kernel's), peak temperature, thermal
- * throttling transitions and times, new media errors.
+ * throttling transitions and times, new media errors. SATA and USB drives
+ * that take ATA commands add their SMART attributes and status.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +13,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "duel-device-ata.h"
 #include "duel-device-nvme.h"
 
 G_BEGIN_DECLS
@@ -22,6 +24,8 @@ typedef struct
   char           *device_name;        /* the whole disk, NULL when not resolvable */
   gboolean        has_health;         /* NVMe SMART / health was read */
   DuelNvmeHealth  health;
+  gboolean        has_ata_health;     /* ATA SMART was read (SATA, USB) */
+  DuelAtaHealth   ata_health;
   char           *health_error;       /* why not (no NVMe, no permission) */
   double          temperature_c;      /* SMART composite or hwmon; NAN when unknown */
   gboolean        has_io_stats;       /* from /sys/block/NAME/stat */

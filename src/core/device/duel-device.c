@@ -52,6 +52,7 @@ struct _DuelDevice
   GPtrArray       *partitions;
   DuelDeviceLink  *link;
   char            *hwmon_temperature_path;
+  const char      *identity_source;  /* static: "ata-identify", "libata-sysfs", "udev", "scsi-sysfs" */
 };
 
 G_DEFINE_FINAL_TYPE (DuelDevice, duel_device, G_TYPE_OBJECT)
@@ -350,13 +351,24 @@ read_identity (DuelDevice *self)
     case DUEL_TRANSPORT_SCSI:
     case DUEL_TRANSPORT_USB:
       device_dir = _duel_device_resolve (self->root_real, device_link);
+      /* SCSI's model and rev keep 16 and 4 characters of an ATA drive's:
+       * the drive's own identity first, SCSI's for what is still missing. */
+      self->identity_source = _duel_device_ata_fill_identity (self->root_real, self->device_path, device_dir,
+                                                              self->major, self->minor,
+                                                              self->transport != DUEL_TRANSPORT_SCSI,
+                                                              &self->model, &self->serial, &self->firmware);
       if (device_dir != NULL)
         {
           self->vendor = _duel_device_sysfs_read (device_dir, "vendor");
-          self->model = _duel_device_sysfs_read (device_dir, "model");
-          self->firmware = _duel_device_sysfs_read (device_dir, "rev");
-          self->serial = read_vpd_serial (device_dir);
+          if (self->model == NULL)
+            self->model = _duel_device_sysfs_read (device_dir, "model");
+          if (self->firmware == NULL)
+            self->firmware = _duel_device_sysfs_read (device_dir, "rev");
+          if (self->serial == NULL)
+            self->serial = read_vpd_serial (device_dir);
           self->wwid = _duel_device_sysfs_read (device_dir, "wwid");
+          if (self->identity_source == NULL && self->model != NULL)
+            self->identity_source = "scsi-sysfs";
         }
       break;
 
@@ -967,6 +979,12 @@ const char *
 _duel_device_get_controller_dir (DuelDevice *self)
 {
   return self->controller_dir;
+}
+
+const char *
+_duel_device_get_identity_source (DuelDevice *self)
+{
+  return self->identity_source;
 }
 
 gboolean

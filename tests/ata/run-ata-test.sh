@@ -1,0 +1,58 @@
+#!/bin/sh
+# run-ata-test.sh DRIVEDUEL_CLI
+#
+# The SATA test (meson suite "ata"): boots the NVMe test's throw-away QEMU
+# guest (tests/nvme/nvme-vm.sh, generic kernel for its AHCI driver) with one
+# disk on the q35 machine's AHCI controller, QEMU's ide-hd given a 40-character
+# model, an 8-character firmware and a 20-character serial, and runs
+# ata-guest.sh in it: `driveduel-cli info` as root, without pass-through and
+# as a user without rights, and a short read run's result file. The guest's
+# TAP output is this test's. Skips when qemu, the kernel or busybox cannot be
+# had; the kernel and busybox are cached in NVME_VM_CACHE, outside the
+# repository, and the disk is QEMU's null-co (no file to remove).
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+cli=$1
+# Exactly 40, 8 and 20 characters: ATA's whole model, firmware and serial fields.
+model="DriveDuel Forty Character Model Name 123"
+firmware=FW8CHARS
+serial=DDSERIAL0123456789AB
+
+skip() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+command -v qemu-system-x86_64 >/dev/null 2>&1 || skip "qemu-system-x86_64 is not installed (Debian: qemu-system-x86)"
+command -v apt-get >/dev/null 2>&1 || skip "no apt-get to fetch the guest kernel"
+[ -x "$cli" ] || skip "$cli was not built"
+if [ ${#model} != 40 ] || [ ${#firmware} != 8 ] || [ ${#serial} != 20 ]; then
+	echo "Bail out! the test strings are not 40, 8 and 20 characters long"
+	exit 1
+fi
+
+log=$(mktemp "${TMPDIR:-/tmp}/duel-ata-test.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+# -n 0: no NVMe controller; -k generic: the cloud kernel has no AHCI driver.
+"$here/../nvme/nvme-vm.sh" -k generic -n 0 -s 64M -t 240 \
+	-a "model=$model,ver=$firmware,serial=$serial" \
+	-b "$cli" -b "$here/ata-guest.sh" \
+	-e DRIVEDUEL_CLI="$cli" -e DUEL_ATA_DEVICE=/dev/sda \
+	-e DUEL_ATA_MODEL="$model" -e DUEL_ATA_FIRMWARE=$firmware -e DUEL_ATA_SERIAL=$serial \
+	-- "$here/ata-guest.sh" 2>"$log"
+rc=$?
+case $rc in
+125)
+	sed 's/^/# /' "$log"
+	skip "the QEMU guest could not be set up (see the log above)" ;;
+124)
+	sed 's/^/# /' "$log"
+	echo "Bail out! the QEMU guest timed out"
+	exit 1 ;;
+esac
+sed 's/^/# /' "$log" >&2
+exit "$rc"
