@@ -922,8 +922,11 @@ open_activated (GtkWidget  *widget,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
 
-  gtk_file_filter_set_name (filter, _("Drive Duel results"));
+  /* Results have a type of their own (data/…mime.xml), a kind of JSON;
+   * fio's JSON output opens too, as an import. */
+  gtk_file_filter_set_name (filter, _("Drive Duel results and fio JSON"));
   gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_mime_type (filter, "application/x-driveduel-result+json");
   gtk_file_filter_add_mime_type (filter, "application/json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   gtk_file_filter_set_name (all, _("All files"));
