@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "duel-block-node.h"
 #include "duel-cli.h"
 #include "duel-device.h"
 #include "duel-device-describe.h"
@@ -289,7 +290,7 @@ check_info_target (const char  *path,
 {
   struct stat st;
 
-  if (stat (path, &st) != 0)
+  if (duel_block_node_stat (path, &st, NULL) != 0)
     {
       int saved_errno = errno;
 
@@ -446,6 +447,11 @@ duel_cli_info (int    argc,
     else if (report->verdict == DUEL_SAFETY_NEEDS_DESTRUCTIVE)
       verdict = g_strdup_printf (_("needs --destructive%s"),
                                  report->signature != NULL ? _(" and --wipe-signatures") : "");
+    else if (report->verdict == DUEL_SAFETY_UNREADABLE && report->access_denied && report->is_block)
+      /* Not in use as far as can be seen; what is on it is read once UDisks opens it. */
+      verdict = g_strdup (report->node_hidden
+                            ? _("need --destructive; in this sandbox the device is opened through UDisks, if polkit allows")
+                            : _("need --destructive; this user opens the device through UDisks, if polkit allows"));
     else
       verdict = g_strdup_printf (_("refused: %s"), report->reason);
     print_field (_("Write runs"), verdict);

@@ -14,7 +14,9 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "duel-block-node.h"
 #include "duel-cli.h"
 #include "duel-cli-figures.h"
 #include "duel-error.h"
@@ -64,6 +66,7 @@ duel_cli_run (int    argc,
   g_autofree char *message = NULL;
   g_autofree char *description = NULL;
   g_auto(GStrv) rest = NULL;
+  struct stat target_st;
   double runtime_s = 0;
   gboolean destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE;
   GOptionEntry entries[] = {
@@ -249,7 +252,7 @@ duel_cli_run (int    argc,
       duel_cli_print_error (error);
       /* A read run cannot make its scratch file: it would read nothing real. */
       if ((rest == NULL || rest[0] == NULL) && !duel_workload_writes (&workload) &&
-          !g_file_test (target_path, G_FILE_TEST_EXISTS))
+          duel_block_node_stat (target_path, &target_st, NULL) != 0)
         g_printerr (_("driveduel-cli: a read run needs data to read; write the scratch file first "
                       "(driveduel-cli run --rw write --bs 1m --size 1x), or give a target.\n"));
       return duel_cli_exit_code_refused (error);

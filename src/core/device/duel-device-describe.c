@@ -36,7 +36,9 @@ set_string_if (JsonObject *object,
 
 static void
 describe_nvme (JsonObject *object,
-               DuelDevice *device)
+               DuelDevice *device,
+               const char *partition,
+               int         target_fd)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DuelDeviceNvme) nvme = NULL;
@@ -45,7 +47,7 @@ describe_nvme (JsonObject *object,
   DuelNvmeHealth health;
   JsonObject *nvme_object;
 
-  nvme = duel_device_nvme_open (duel_device_get_device_path (device), &error);
+  nvme = _duel_device_open_nvme (device, partition, target_fd, &error);
   if (nvme == NULL)
     {
       add_note (object, error->message);
@@ -109,6 +111,14 @@ describe_ata (JsonObject *object,
 JsonObject *
 duel_device_describe (const char  *path,
                       GError     **error)
+{
+  return duel_device_describe_with_fd (path, -1, error);
+}
+
+JsonObject *
+duel_device_describe_with_fd (const char  *path,
+                              int          target_fd,
+                              GError     **error)
 {
   g_autoptr(JsonObject) object = NULL;
   g_autoptr(DuelDevice) device = NULL;
@@ -180,7 +190,7 @@ duel_device_describe (const char  *path,
   switch (duel_device_get_transport (device))
     {
     case DUEL_TRANSPORT_NVME:
-      describe_nvme (object, device);
+      describe_nvme (object, device, partition, is_block ? target_fd : -1);
       break;
     case DUEL_TRANSPORT_SATA:
     case DUEL_TRANSPORT_USB:

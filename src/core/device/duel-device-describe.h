@@ -17,7 +17,13 @@ G_BEGIN_DECLS
 /* Fails only when PATH (or, for a file still to be created, its folder)
  * does not exist; parts that cannot be read (NVMe commands without root)
  * are left out and explained in "notes". */
-JsonObject *duel_device_describe (const char  *path,
-                                  GError     **error);
+JsonObject *duel_device_describe         (const char  *path,
+                                          GError     **error);
+/* The same, with the run's descriptor of PATH (-1 for none) to read the
+ * drive's NVMe data through when PATH itself cannot be opened: a device
+ * UDisks opened, in a sandbox or for a user without rights. */
+JsonObject *duel_device_describe_with_fd (const char  *path,
+                                          int          target_fd,
+                                          GError     **error);
 
 G_END_DECLS

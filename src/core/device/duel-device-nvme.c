@@ -21,6 +21,7 @@
 #include <linux/nvme_ioctl.h>
 #endif
 
+#include "duel-block-node.h"
 #include "duel-device-nvme.h"
 #include "duel-error.h"
 
@@ -622,26 +623,18 @@ check_result (DuelDeviceNvme  *self,
   return FALSE;
 }
 
-DuelDeviceNvme *
-duel_device_nvme_open (const char  *path,
-                       GError     **error)
+/* Takes @fd: checks that it is an NVMe node and learns its namespace id. */
+static DuelDeviceNvme *
+nvme_new_for_fd (const char  *path,
+                 int          fd,
+                 GError     **error)
 {
   g_autoptr(DuelDeviceNvme) self = NULL;
   struct stat st;
 
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
   self = g_object_new (DUEL_TYPE_DEVICE_NVME, NULL);
   self->path = g_strdup (path);
-  self->fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (self->fd < 0)
-    {
-      int saved_errno = errno;
-      g_set_error (error, DUEL_ERROR, saved_errno == EACCES || saved_errno == EPERM ? DUEL_ERROR_TARGET : DUEL_ERROR_IO,
-                   _("Cannot open “%s”: %s"), path, g_strerror (saved_errno));
-      return NULL;
-    }
+  self->fd = fd;
   if (fstat (self->fd, &st) != 0 || (!S_ISBLK (st.st_mode) && !S_ISCHR (st.st_mode)))
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
@@ -662,6 +655,56 @@ duel_device_nvme_open (const char  *path,
       self->nsid = (guint32) nsid;
     }
   return g_steal_pointer (&self);
+}
+
+DuelDeviceNvme *
+duel_device_nvme_open (const char  *path,
+                       GError     **error)
+{
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+      struct stat st;
+      gboolean hidden = FALSE;
+
+      if (saved_errno == ENOENT && duel_block_node_stat (path, &st, &hidden) == 0 && hidden)
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                     _("“%s” is not visible in this sandbox: its NVMe identity and health are read when a run "
+                       "opens it through UDisks."), path);
+      else
+        g_set_error (error, DUEL_ERROR, saved_errno == EACCES || saved_errno == EPERM ? DUEL_ERROR_TARGET : DUEL_ERROR_IO,
+                     _("Cannot open “%s”: %s"), path, g_strerror (saved_errno));
+      return NULL;
+    }
+  return nvme_new_for_fd (path, fd, error);
+}
+
+DuelDeviceNvme *
+duel_device_nvme_open_fd (const char  *path,
+                          int          fd,
+                          GError     **error)
+{
+  int copy;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  copy = fcntl (fd, F_DUPFD_CLOEXEC, 0);
+  if (copy < 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_IO,
+                   _("Cannot open “%s”: %s"), path, g_strerror (saved_errno));
+      return NULL;
+    }
+  return nvme_new_for_fd (path, copy, error);
 }
 
 const char *

@@ -116,6 +116,13 @@ G_DECLARE_FINAL_TYPE (DuelDeviceNvme, duel_device_nvme, DUEL, DEVICE_NVME, GObje
  * read-only; admin commands need CAP_SYS_ADMIN. */
 DuelDeviceNvme *duel_device_nvme_open               (const char          *path,
                                                      GError             **error);
+/* The same on a descriptor of PATH the caller opened (or UDisks did), which
+ * stays the caller's: a copy is kept. Without CAP_SYS_ADMIN a kernel from
+ * 6.2 on allows identify and the SMART log on a descriptor opened for
+ * writing. */
+DuelDeviceNvme *duel_device_nvme_open_fd            (const char          *path,
+                                                     int                  fd,
+                                                     GError             **error);
 const char     *duel_device_nvme_get_path           (DuelDeviceNvme      *self);
 /* 0 for a controller node. */
 guint32         duel_device_nvme_get_nsid           (DuelDeviceNvme      *self);

@@ -12,6 +12,7 @@
 #include "duel-device.h"
 #include "duel-device-link.h"
 #include "duel-device-mounts.h"
+#include "duel-device-nvme.h"
 
 G_BEGIN_DECLS
 
@@ -60,6 +61,13 @@ gboolean    _duel_device_for_target      (const char        *path,
                                           DuelDevice       **out_device,
                                           char             **out_partition,
                                           gboolean          *out_is_block,
+                                          GError           **error);
+/* DEVICE's NVMe namespace, opened by its path, or else, when the run's
+ * target is the whole device, through TARGET_FD (-1 for none): in a sandbox
+ * or for a user without rights that is the descriptor UDisks gave. */
+DuelDeviceNvme *_duel_device_open_nvme    (DuelDevice        *device,
+                                          const char        *partition,
+                                          int                target_fd,
                                           GError           **error);
 
 /* duel-device-ata.c */

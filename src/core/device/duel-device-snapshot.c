@@ -67,6 +67,14 @@ DuelDeviceSnapshot *
 duel_device_snapshot_take (const char  *path,
                            GError     **error)
 {
+  return duel_device_snapshot_take_with_fd (path, -1, error);
+}
+
+DuelDeviceSnapshot *
+duel_device_snapshot_take_with_fd (const char  *path,
+                                   int          target_fd,
+                                   GError     **error)
+{
   g_autoptr(DuelDeviceSnapshot) snapshot = NULL;
   g_autoptr(DuelDevice) device = NULL;
   g_autofree char *partition = NULL;
@@ -94,7 +102,8 @@ duel_device_snapshot_take (const char  *path,
   if (duel_device_get_transport (device) == DUEL_TRANSPORT_NVME)
     {
       g_autoptr(GError) local_error = NULL;
-      g_autoptr(DuelDeviceNvme) nvme = duel_device_nvme_open (duel_device_get_device_path (device), &local_error);
+      g_autoptr(DuelDeviceNvme) nvme = _duel_device_open_nvme (device, partition, is_block ? target_fd : -1,
+                                                                &local_error);
 
       if (nvme != NULL && duel_device_nvme_get_health (nvme, &snapshot->health, &local_error))
         {

@@ -38,6 +38,11 @@ typedef struct
  * exist; what cannot be read is left out and explained in health_error. */
 DuelDeviceSnapshot *duel_device_snapshot_take           (const char               *path,
                                                          GError                  **error);
+/* The same, reading NVMe health through TARGET_FD (the run's descriptor of
+ * PATH, -1 for none) when PATH itself cannot be opened. */
+DuelDeviceSnapshot *duel_device_snapshot_take_with_fd   (const char               *path,
+                                                         int                       target_fd,
+                                                         GError                  **error);
 void                duel_device_snapshot_free           (DuelDeviceSnapshot       *snapshot);
 JsonObject         *duel_device_snapshot_to_json        (const DuelDeviceSnapshot *snapshot);
 /* AFTER − BEFORE. PEAK_TEMPERATURE_C is the highest polled value during the

@@ -11,8 +11,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "duel-block-node.h"
 #include "duel-device.h"
 #include "duel-device-mounts.h"
+#include "duel-device-nvme.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
 
@@ -746,7 +748,7 @@ duel_device_new_for_path (const char  *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (stat (path, &st) != 0)
+  if (duel_block_node_stat (path, &st, NULL) != 0)
     {
       int saved_errno = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
@@ -1119,12 +1121,12 @@ _duel_device_for_target (const char  *path,
   *out_is_block = FALSE;
 
   /* A file the run will create: look at its folder. */
-  if (stat (existing, &st) != 0 && errno == ENOENT)
+  if (duel_block_node_stat (existing, &st, NULL) != 0 && errno == ENOENT)
     {
       g_free (existing);
       existing = g_path_get_dirname (path);
     }
-  if (stat (existing, &st) != 0)
+  if (duel_block_node_stat (existing, &st, NULL) != 0)
     {
       int saved_errno = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
@@ -1153,4 +1155,26 @@ _duel_device_for_target (const char  *path,
     }
   *out_device = duel_device_new_for_devnum ("/", dev_major, dev_minor, out_partition, NULL);
   return TRUE;
+}
+
+DuelDeviceNvme *
+_duel_device_open_nvme (DuelDevice  *device,
+                        const char  *partition,
+                        int          target_fd,
+                        GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  DuelDeviceNvme *nvme;
+
+  nvme = duel_device_nvme_open (duel_device_get_device_path (device), &local_error);
+  /* A partition's descriptor takes no admin commands. */
+  if (nvme == NULL && target_fd >= 0 && partition == NULL)
+    {
+      nvme = duel_device_nvme_open_fd (duel_device_get_device_path (device), target_fd, NULL);
+      if (nvme != NULL)
+        return nvme;
+    }
+  if (nvme == NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return nvme;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "duel-block-node.h"
 #include "duel-device-mounts.h"
 #include "duel-filesystem-note.h"
 
@@ -104,7 +105,8 @@ duel_filesystem_note_for_path (const char *path)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+  /* A device, even one whose node this sandbox hides, is no file. */
+  if (duel_block_node_stat (path, &st, NULL) == 0 && !S_ISREG (st.st_mode))
     return NULL;
   real = realpath (path, NULL);
   if (real == NULL)

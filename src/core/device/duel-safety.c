@@ -17,12 +17,14 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "duel-block-node.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
 #include "duel-preflight.h"
 #include "duel-result.h"
 #include "duel-safety.h"
 #include "duel-target.h"
+#include "duel-udisks.h"
 
 const char *
 duel_safety_verdict_to_string (DuelSafetyVerdict verdict)
@@ -324,12 +326,59 @@ check_in_use (DuelDevice       *device,
   return TRUE;
 }
 
+/* In a sandbox this process's mountinfo shows only the host mounts it was
+ * given: UDisks, outside, knows them all. Refuses when it cannot tell. */
+static gboolean
+check_in_use_udisks (const struct stat *st,
+                     const char        *path,
+                     DuelSafetyReport  *report)
+{
+  g_autoptr(GPtrArray) uses = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  uses = duel_udisks_get_uses (major (st->st_rdev), minor (st->st_rdev), NULL, &local_error);
+  if (uses == NULL)
+    {
+      g_autofree char *detail = g_strdup (local_error->message);
+
+      g_strchomp (detail);
+      if (g_str_has_suffix (detail, "."))
+        detail[strlen (detail) - 1] = '\0';
+      /* TRANSLATORS: the device, and why UDisks did not answer (its own words) */
+      return refuse (report, DUEL_SAFETY_UNREADABLE,
+                     g_strdup_printf (_("Cannot tell whether “%s” is mounted: this sandbox does not see the host's "
+                                        "mounts, and UDisks did not answer (%s)."), path, detail));
+    }
+
+  for (guint i = 0; i < uses->len; i++)
+    {
+      const DuelUDisksUse *use = g_ptr_array_index (uses, i);
+
+      if (use->mount_points[0] != NULL)
+        {
+          g_autofree char *list = join_strv ((const char * const *) use->mount_points);
+
+          return refuse (report, DUEL_SAFETY_MOUNTED,
+                         use->whole ? g_strdup_printf (_("“%s” is mounted at %s."), path, list)
+                                    : g_strdup_printf (_("Partition %s of “%s” is mounted at %s."),
+                                                       use->name, path, list));
+        }
+      if (use->swap)
+        return refuse (report, DUEL_SAFETY_SWAP,
+                       use->whole ? g_strdup_printf (_("“%s” is in use as swap."), path)
+                                  : g_strdup_printf (_("Partition %s of “%s” is in use as swap."), use->name, path));
+    }
+  return TRUE;
+}
+
 /* @fd: -1 to open @path here (O_EXCL: is it busy?), or a descriptor the
- * caller holds with O_EXCL (from UDisks) to read the signatures through. */
+ * caller holds with O_EXCL (from UDisks) to read the signatures through.
+ * @hidden: @path's node is not in this sandbox (duel_block_node_stat()). */
 static gboolean
 check_block (const char        *path,
              const struct stat *st,
              int                given_fd,
+             gboolean           hidden,
              DuelSafetyFlags    flags,
              DuelSafetyReport  *report)
 {
@@ -372,11 +421,19 @@ check_block (const char        *path,
 
   if (!check_in_use (device, partition, report))
     return FALSE;
+  report->node_hidden = hidden;
+  if ((hidden || duel_block_node_sandboxed ()) && !check_in_use_udisks (st, path, report))
+    return FALSE;
 
   /* Exclusive: fails while anything else has it open exclusively (a mount,
    * md, dm, another benchmark). The run's target keeps O_EXCL afterwards. */
-  fd = given_fd >= 0 ? given_fd : open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
-  saved_errno = errno;
+  if (given_fd >= 0)
+    fd = given_fd;
+  else if (!hidden)
+    fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
+  else
+    fd = -1;
+  saved_errno = fd < 0 && hidden ? ENOENT : errno;
   if (fd < 0 && saved_errno == EBUSY)
     return refuse (report, DUEL_SAFETY_BUSY,
                    g_strdup_printf (_("“%s” is busy: another program has it open exclusively."), path));
@@ -384,7 +441,7 @@ check_block (const char        *path,
     {
       /* Checked through a descriptor from UDisks instead, if the caller can
        * get one (duel_safety_check_write_fd). */
-      report->access_denied = saved_errno == EACCES || saved_errno == EPERM;
+      report->access_denied = saved_errno == EACCES || saved_errno == EPERM || hidden;
       return refuse (report, DUEL_SAFETY_UNREADABLE,
                      g_strdup_printf (_("Cannot open “%s”: %s"), path, g_strerror (saved_errno)));
     }
@@ -609,6 +666,7 @@ duel_safety_check_write (const char         *path,
 {
   g_autoptr(DuelSafetyReport) report = NULL;
   struct stat st;
+  gboolean hidden = FALSE;
   gboolean ok;
 
   g_return_val_if_fail (path != NULL, FALSE);
@@ -617,7 +675,7 @@ duel_safety_check_write (const char         *path,
   report = g_new0 (DuelSafetyReport, 1);
   report->path = g_strdup (path);
 
-  if (stat (path, &st) != 0)
+  if (duel_block_node_stat (path, &st, &hidden) != 0)
     {
       int saved_errno = errno;
 
@@ -650,7 +708,7 @@ duel_safety_check_write (const char         *path,
 
   report->is_block = S_ISBLK (st.st_mode);
   if (report->is_block)
-    ok = check_block (path, &st, -1, flags, report);
+    ok = check_block (path, &st, -1, hidden, flags, report);
   else
     ok = check_file (path, &st, flags, report);
 
@@ -671,6 +729,7 @@ duel_safety_check_write_fd (const char         *path,
 {
   g_autoptr(DuelSafetyReport) report = NULL;
   struct stat st, path_st;
+  gboolean hidden = FALSE;
   gboolean ok;
 
   g_return_val_if_fail (path != NULL, FALSE);
@@ -683,11 +742,12 @@ duel_safety_check_write_fd (const char         *path,
 
   /* What was opened is what is checked, and it must still be what @path names. */
   if (fstat (fd, &st) != 0 || !S_ISBLK (st.st_mode) ||
-      stat (path, &path_st) != 0 || !S_ISBLK (path_st.st_mode) || path_st.st_rdev != st.st_rdev)
+      duel_block_node_stat (path, &path_st, &hidden) != 0 || !S_ISBLK (path_st.st_mode) ||
+      path_st.st_rdev != st.st_rdev)
     ok = refuse (report, DUEL_SAFETY_UNREADABLE,
                  g_strdup_printf (_("“%s” changed while it was being opened."), path));
   else
-    ok = check_block (path, &st, fd, flags, report);
+    ok = check_block (path, &st, fd, hidden, flags, report);
 
   if (!ok && error != NULL)
     g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, report->reason);
@@ -884,7 +944,7 @@ duel_safety_check_output (const char  *result_path,
   /* Neither the result nor a file written beside it (journal, the new
    * result before it replaces an old one, the lock) may be the target:
    * by name, through links, or as a hard link to the same file. */
-  target_exists = stat (target_path, &target_st) == 0;
+  target_exists = duel_block_node_stat (target_path, &target_st, NULL) == 0;
   target_real = canonical_path (target_path);
   beside = duel_preflight_output_files (save_path);
   for (guint i = 0; beside[i] != NULL; i++)

@@ -62,6 +62,8 @@ typedef struct
   char              *reason;         /* why not, for humans; NULL when allowed */
   gboolean           access_denied;  /* UNREADABLE: this process may not open the
                                       * device (EACCES, EPERM); UDisks may */
+  gboolean           node_hidden;    /* a sandbox without the device's node in
+                                      * /dev: only UDisks can open it */
 } DuelSafetyReport;
 
 /* Returns TRUE when the write may go ahead. Otherwise FALSE with

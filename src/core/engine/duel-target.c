@@ -28,6 +28,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "duel-block-node.h"
 #include "duel-error.h"
 #include "duel-target.h"
 #include "duel-udisks.h"
@@ -404,6 +405,7 @@ duel_target_open_checked (const char            *path,
   struct statfs sfs;
   int oflags;
   int saved_errno;
+  gboolean hidden = FALSE;
 
   g_return_val_if_fail (path != NULL && *path != '\0', NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -416,7 +418,7 @@ duel_target_open_checked (const char            *path,
 
   /* Look before opening: opening a FIFO would block, and a refused
    * filesystem must not be left with a new file on it. */
-  if (stat (path, &st) != 0)
+  if (duel_block_node_stat (path, &st, &hidden) != 0)
     {
       g_autofree char *parent = NULL;
 
@@ -464,11 +466,12 @@ duel_target_open_checked (const char            *path,
       self->kind = DUEL_TARGET_KIND_BLOCK;
       if (flags & DUEL_TARGET_OPEN_EXCLUSIVE)
         oflags |= O_EXCL;
-      self->fd = open (path, oflags);
-      saved_errno = errno;
+      /* A sandbox without the node reaches it only through UDisks. */
+      self->fd = hidden ? -1 : open (path, oflags);
+      saved_errno = hidden ? ENOENT : errno;
       /* Not this user's to open: UDisks may open it for them, if polkit
        * agrees; its error then says what else would do. */
-      if (self->fd < 0 && (saved_errno == EACCES || saved_errno == EPERM))
+      if (self->fd < 0 && (saved_errno == EACCES || saved_errno == EPERM || hidden))
         {
           struct stat fd_st;
 

@@ -10,8 +10,10 @@
 #include <grp.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "duel-block-node.h"
 #include "duel-error.h"
 #include "duel-udisks.h"
 
@@ -88,6 +90,17 @@ is_unavailable (const GError *error)
   return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CLOSED);
 }
 
+/* The device's node is not in this sandbox's /dev: UDisks is the only
+ * way to it, so "run as root" or a group would not help. */
+static gboolean
+is_hidden (const char *device_path)
+{
+  struct stat st;
+  gboolean hidden = FALSE;
+
+  return duel_block_node_stat (device_path, &st, &hidden) == 0 && hidden;
+}
+
 /* UDisks tried and failed, in its own words (@detail). */
 static void
 set_other_error (GError     **error,
@@ -95,7 +108,12 @@ set_other_error (GError     **error,
                  const char  *group,
                  const char  *detail)
 {
-  if (group != NULL)
+  if (is_hidden (device_path))
+    /* TRANSLATORS: the device, why UDisks failed (its own words) */
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                 _("“%s” can be opened in this sandbox only through UDisks, and UDisks could not open it (%s)."),
+                 device_path, detail);
+  else if (group != NULL)
     /* TRANSLATORS: the device, why UDisks failed (its own words), the group
      * that owns the device ("disk") */
     g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
@@ -143,7 +161,13 @@ set_error (GError          **error,
     {
       const char *action = open_action (bus, object_path);
 
-      if (group != NULL)
+      if (is_hidden (device_path))
+        /* TRANSLATORS: the device, a polkit action id */
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                     _("“%s” can be opened in this sandbox only through UDisks, and polkit did not allow it: "
+                       "allow %s in polkit."),
+                     device_path, action);
+      else if (group != NULL)
         /* TRANSLATORS: the device, the group that owns it ("disk"), a
          * polkit action id (org.freedesktop.udisks2.open-device) */
         g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
@@ -161,7 +185,14 @@ set_error (GError          **error,
 
   if (bus == NULL || is_unavailable (cause))
     {
-      if (group != NULL)
+      if (is_hidden (device_path))
+        /* TRANSLATORS: the device; --system-talk-name=… is a Flatpak
+         * permission, not to be translated */
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                     _("“%s” can be opened in this sandbox only through UDisks, which is not running or cannot "
+                       "be reached (a Flatpak needs --system-talk-name=org.freedesktop.UDisks2)."),
+                     device_path);
+      else if (group != NULL)
         /* TRANSLATORS: the device, the group that owns it ("disk") */
         g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
                      _("Permission denied opening “%s”, and UDisks, which could open it, is not running: "
@@ -344,4 +375,124 @@ duel_udisks_open_device_finish (GAsyncResult  *result,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == duel_udisks_open_device_async, -1);
 
   return (int) g_task_propagate_int (G_TASK (result), error);
+}
+
+/* --- what UDisks says is mounted ------------------------------------------------ */
+
+void
+duel_udisks_use_free (DuelUDisksUse *use)
+{
+  if (use == NULL)
+    return;
+  g_free (use->name);
+  g_strfreev (use->mount_points);
+  g_free (use);
+}
+
+/* One interface's property, or NULL. */
+static GVariant *
+lookup_property (GVariant   *interfaces,
+                 const char *interface,
+                 const char *property,
+                 const char *type)
+{
+  g_autoptr(GVariant) properties = g_variant_lookup_value (interfaces, interface, G_VARIANT_TYPE_VARDICT);
+
+  if (properties == NULL)
+    return NULL;
+  return g_variant_lookup_value (properties, property, G_VARIANT_TYPE (type));
+}
+
+static DuelUDisksUse *
+use_new (GVariant *interfaces,
+         gboolean  whole)
+{
+  g_autoptr(GVariant) device = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "Device", "ay");
+  g_autoptr(GVariant) mount_points = lookup_property (interfaces, "org.freedesktop.UDisks2.Filesystem",
+                                                      "MountPoints", "aay");
+  g_autoptr(GVariant) active = lookup_property (interfaces, "org.freedesktop.UDisks2.Swapspace", "Active", "b");
+  g_autoptr(GPtrArray) points = g_ptr_array_new ();
+  DuelUDisksUse *use = g_new0 (DuelUDisksUse, 1);
+
+  use->name = device != NULL ? g_path_get_basename (g_variant_get_bytestring (device)) : g_strdup ("?");
+  use->whole = whole;
+  if (mount_points != NULL)
+    for (gsize i = 0; i < g_variant_n_children (mount_points); i++)
+      {
+        g_autoptr(GVariant) point = g_variant_get_child_value (mount_points, i);
+
+        g_ptr_array_add (points, g_strdup (g_variant_get_bytestring (point)));
+      }
+  g_ptr_array_add (points, NULL);
+  use->mount_points = (GStrv) g_ptr_array_free (g_steal_pointer (&points), FALSE);
+  use->swap = active != NULL && g_variant_get_boolean (active);
+  return use;
+}
+
+GPtrArray *
+duel_udisks_get_uses (guint          major_number,
+                      guint          minor_number,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) objects = NULL;
+  g_autoptr(GPtrArray) uses = NULL;
+  g_autofree char *device_path = NULL;
+  guint64 devnum = makedev (major_number, minor_number);
+  GVariantIter iter;
+  const char *object_path;
+  GVariant *interfaces;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, cancellable, error);
+  if (bus == NULL)
+    return NULL;
+  reply = g_dbus_connection_call_sync (bus, UDISKS_NAME, "/org/freedesktop/UDisks2",
+                                       "org.freedesktop.DBus.ObjectManager", "GetManagedObjects",
+                                       NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
+                                       G_DBUS_CALL_FLAGS_NONE, 10000, cancellable, error);
+  if (reply == NULL)
+    {
+      if (error != NULL && *error != NULL)
+        g_dbus_error_strip_remote_error (*error);
+      return NULL;
+    }
+  objects = g_variant_get_child_value (reply, 0);
+
+  /* The device itself first, then every partition whose table it holds. */
+  g_variant_iter_init (&iter, objects);
+  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &object_path, &interfaces))
+    {
+      g_autoptr(GVariant) owned = interfaces;
+      g_autoptr(GVariant) number = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "DeviceNumber", "t");
+
+      if (number != NULL && g_variant_get_uint64 (number) == devnum)
+        {
+          device_path = g_strdup (object_path);
+          uses = g_ptr_array_new_with_free_func ((GDestroyNotify) duel_udisks_use_free);
+          g_ptr_array_add (uses, use_new (interfaces, TRUE));
+          break;
+        }
+    }
+  if (uses == NULL)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   /* TRANSLATORS: a block device number, "259:0" */
+                   _("UDisks knows no block device %u:%u"), major_number, minor_number);
+      return NULL;
+    }
+
+  g_variant_iter_init (&iter, objects);
+  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &object_path, &interfaces))
+    {
+      g_autoptr(GVariant) owned = interfaces;
+      g_autoptr(GVariant) table = lookup_property (interfaces, "org.freedesktop.UDisks2.Partition", "Table", "o");
+
+      if (table != NULL && g_strcmp0 (g_variant_get_string (table, NULL), device_path) == 0)
+        g_ptr_array_add (uses, use_new (interfaces, FALSE));
+    }
+  return g_steal_pointer (&uses);
 }

@@ -32,4 +32,26 @@ void duel_udisks_open_device_async  (const char          *device_path,
 int  duel_udisks_open_device_finish (GAsyncResult        *result,
                                      GError             **error);
 
+/* What UDisks says of a block device and its partitions, for a process
+ * whose own /proc/self/mountinfo does not show the host's mounts (a
+ * sandbox). */
+typedef struct
+{
+  char     *name;          /* the kernel name, "sdb", "sdb1" */
+  gboolean  whole;         /* the device asked about, not one of its partitions */
+  GStrv     mount_points;  /* where its filesystem is mounted; never NULL */
+  gboolean  swap;          /* in use as swap */
+} DuelUDisksUse;
+
+void       duel_udisks_use_free           (DuelUDisksUse       *use);
+/* The block device MAJOR:MINOR first, then each partition in its partition
+ * table; NULL with @error set when UDisks cannot be asked or does not know
+ * the device. Blocks for at most 10 s. */
+GPtrArray *duel_udisks_get_uses           (guint                major_number,
+                                           guint                minor_number,
+                                           GCancellable        *cancellable,
+                                           GError             **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelUDisksUse, duel_udisks_use_free)
+
 G_END_DECLS

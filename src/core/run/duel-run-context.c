@@ -9,6 +9,7 @@
 #include <math.h>
 #include <sys/stat.h>
 
+#include "duel-block-node.h"
 #include "duel-device-describe.h"
 #include "duel-device-snapshot.h"
 #include "duel-error.h"
@@ -64,7 +65,7 @@ duel_run_context_check (const char       *path,
 {
   g_autoptr(DuelSafetyReport) report = NULL;
   g_autoptr(GError) local_error = NULL;
-  GStatBuf st;
+  struct stat st;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (out_check_fd != NULL, FALSE);
@@ -76,7 +77,7 @@ duel_run_context_check (const char       *path,
   /* A device this user may not open: the target comes from UDisks
    * (duel_target_open), then the same rules are checked through its
    * descriptor, which holds O_EXCL, before the first write. */
-  if (g_stat (path, &st) == 0 && S_ISBLK (st.st_mode) && report->access_denied)
+  if (duel_block_node_stat (path, &st, NULL) == 0 && S_ISBLK (st.st_mode) && report->access_denied)
     {
       *out_check_fd = TRUE;
       return TRUE;
@@ -98,7 +99,7 @@ duel_run_context_open (const char           *path,
   g_autoptr(DuelTarget) target = NULL;
   DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
   guint64 create_size = 0;
-  GStatBuf st;
+  struct stat st;
   gboolean exists;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -113,7 +114,8 @@ duel_run_context_open (const char           *path,
       return duel_run_context_new_for_target (target, NULL);
     }
 
-  exists = g_stat (path, &st) == 0;
+  /* A device whose node this sandbox hides is a device, not a new file. */
+  exists = duel_block_node_stat (path, &st, NULL) == 0;
   if (writes)
     flags |= DUEL_TARGET_OPEN_WRITE;
   if (exists && S_ISBLK (st.st_mode))
@@ -166,13 +168,13 @@ duel_run_context_new_for_target (DuelTarget            *target,
   self->target = g_object_ref (target);
 
   /* Identity and health are best effort: a run never fails for want of SMART. */
-  self->device = duel_device_describe (self->path, &error);
+  self->device = duel_device_describe_with_fd (self->path, duel_target_get_fd (target), &error);
   if (self->device == NULL)
     {
       g_debug ("No device description for %s: %s", self->path, error->message);
       g_clear_error (&error);
     }
-  self->before = duel_device_snapshot_take (self->path, &error);
+  self->before = duel_device_snapshot_take_with_fd (self->path, duel_target_get_fd (target), &error);
   if (self->before == NULL)
     g_debug ("No health snapshot for %s: %s", self->path, error->message);
   self->thermometer = thermometer != NULL ? g_object_ref (thermometer)
@@ -252,7 +254,7 @@ duel_run_context_finish (DuelRunContext *self,
     return;
   self->finished = TRUE;
 
-  after = duel_device_snapshot_take (self->path, &error);
+  after = duel_device_snapshot_take_with_fd (self->path, duel_target_get_fd (self->target), &error);
   if (self->device != NULL && self->before != NULL && after != NULL)
     duel_device_snapshot_add_to_json (self->device, self->before, after,
                                       duel_device_thermometer_get_peak_celsius (self->thermometer));

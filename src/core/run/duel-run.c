@@ -499,9 +499,14 @@ check_done_cb (GObject      *object,
         {
           report->verdict = DUEL_SAFETY_NEEDS_DESTRUCTIVE;
           g_free (report->reason);
-          report->reason = g_strdup_printf (_("Writing to “%s” destroys everything on it; this user may open it "
-                                              "only through UDisks, once that is allowed. "
-                                              "Give --destructive to allow it."), self->target_path);
+          if (report->node_hidden)
+            report->reason = g_strdup_printf (_("Writing to “%s” destroys everything on it; in this sandbox it can be "
+                                                "opened only through UDisks, once that is allowed. "
+                                                "Give --destructive to allow it."), self->target_path);
+          else
+            report->reason = g_strdup_printf (_("Writing to “%s” destroys everything on it; this user may open it "
+                                                "only through UDisks, once that is allowed. "
+                                                "Give --destructive to allow it."), self->target_path);
           g_task_return_pointer (outer, report, (GDestroyNotify) duel_safety_report_free);
           g_object_unref (outer);
           return;
