@@ -79,11 +79,12 @@ not_here="
   qemu-system-x86 busybox-static
   clang libclang-rt-14-dev
   valgrind
-  udisks2 polkitd dbus udev
+  udisks2 polkitd dbus udev bubblewrap
 "
 # The nvme suite boots a QEMU guest; the fuzz suite is built with clang by
-# its own script; the valgrind suite is not run; udisks-cli (integration)
-# needs root and a system bus, and skips without them.
+# its own script; the valgrind suite is not run; udisks-cli and
+# udisks-sandbox (integration) need root and a system bus, and skip without
+# them.
 #
 # Names that differ in a release: "RELEASE:DEBIAN12NAME=NAME" (none yet;
 # NAME may be empty to drop a package the release no longer has).

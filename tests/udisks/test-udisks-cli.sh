@@ -2,7 +2,8 @@
 # A user without rights on a block device runs driveduel-cli on it through a
 # real udisksd (TAP). Root makes a loop device and a throwaway user, then as
 # that user:
-#   a. with no polkit rule for it, a write run is refused in one sentence
+#   a. info says a write run needs consent and goes through UDisks; with no
+#      polkit rule for it, a write run is refused in one sentence
 #      that says what to do, exit 1, and the device is untouched; without
 #      --destructive it is refused for that first, UDisks not asked;
 #   b. with a rule allowing UDisks' open-device actions, the write run works
@@ -206,6 +207,9 @@ else
 fi
 
 # --- a. no rule: refused, one sentence, nothing written ---------------------------------------
+run_user info "$loop"
+check "a: info says a write run needs consent and goes through UDisks" \
+    grep -q "^ *Write runs: *need --destructive; this user opens the device through UDisks, if polkit allows$" "$work/out"
 before=$(device_sum)
 run_user run --rw randwrite --runtime 1 --destructive "$loop"
 check "a: refused without a polkit rule (exit $code)" [ "$code" -eq 1 ]
