@@ -19,12 +19,14 @@
 #      counted at least the bytes the result says were written;
 #   e. with an ext4 on its partition mounted on the host at a folder the
 #      sandbox does not have (so not in the sandbox's mountinfo), the write
-#      run is refused with the mount point UDisks knows, and the device is
-#      untouched;
+#      run is refused with the mount point UDisks knows, the device is
+#      untouched, and info shows it in use there;
 #   f. a read run works and leaves the device as it was;
 #   g. in a sandbox without the system bus, a write run is refused because
 #      the mounts cannot be told, a read run because UDisks cannot be
-#      reached, each in one sentence, and the device is untouched.
+#      reached, each in one sentence, and the device is untouched;
+#   h. the host's system disk (where / is mounted, which the sandbox's
+#      mountinfo does not show) is refused as the running system's.
 #
 # The system bus, polkitd, udevd and udisksd are used when they run, and
 # started otherwise (README.md, "Devices without root"), as
@@ -54,7 +56,7 @@ skip() { echo "1..0 # SKIP $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root (a loop device, a test user, a polkit rule, a mount)"
 [ -e /dev/loop-control ] || skip "no loop device support"
 for tool in bwrap setpriv dbus-daemon dbus-send udevadm udisksctl pkcheck losetup sfdisk partx mkfs.ext4 \
-    mount umount mountpoint useradd userdel runuser sha256sum ldd python3; do
+    mount umount mountpoint findmnt lsblk useradd userdel runuser sha256sum ldd python3; do
     command -v "$tool" >/dev/null 2>&1 || skip "$tool is not installed"
 done
 for program in "$udevd_bin" "$polkitd_bin" "$udisksd_bin"; do
@@ -398,6 +400,9 @@ check "e: one line" one_line
 check "e: names the partition and where it is mounted on the host" \
     says "driveduel-cli: Partition $part_name of “$loop” is mounted at $work/hidden."
 check "e: the device is unchanged" [ "$(device_sum)" = "$before" ]
+run_sandbox bus info "$loop"
+sed 's/^/# sandbox info: /' "$work/out"
+check "e: info shows the host's mount point as in use" grep -q "^ *In use: .*$work/hidden" "$work/out"
 umount "$work/hidden" && made_mount=""
 udevadm settle --timeout=30
 
@@ -421,6 +426,31 @@ check "g: no bus: one line" one_line
 check "g: no bus: says UDisks cannot be reached" \
     says "driveduel-cli: “$loop” can be opened in this sandbox only through UDisks, which is not running or cannot be reached"
 check "g: no bus: the device is unchanged" [ "$(device_sum)" = "$before" ]
+
+# --- h. the disk the host runs from ----------------------------------------------------------------
+# The sandbox's own / is a tmpfs; the host's, from UDisks, is the running system.
+root_source=$(findmnt -no SOURCE / 2>/dev/null)
+root_disk=""
+if [ -b "$root_source" ]; then
+    root_disk=$(lsblk -no PKNAME "$root_source" 2>/dev/null | head -n1)
+    [ -n "$root_disk" ] || root_disk=$(basename "$root_source")
+fi
+# A udevd this script started has no database entry for the disks it did
+# not see appear, and UDisks ignores a device udev has not initialised: a
+# change event (the read-only probing a boot does) gives them one.
+if [ -n "$root_disk" ] && ! knows "/dev/$root_disk"; then
+    udevadm trigger --action=change "/dev/$root_disk" "$root_source" >/dev/null 2>&1
+    udevadm settle --timeout=30
+    wait_for 10 knows "/dev/$root_disk"
+fi
+if [ -n "$root_disk" ] && knows "/dev/$root_disk"; then
+    run_sandbox bus info "/dev/$root_disk"
+    check "h: info on the host's system disk /dev/$root_disk works (exit $code)" [ "$code" -eq 0 ]
+    check "h: writes to it are refused as the running system's" \
+        grep -qF "Write runs:       refused: “/dev/$root_disk” is on the disk that holds the running system (/)." "$work/out"
+else
+    n=$((n + 1)); echo "ok $n # SKIP h: / is not on a block device UDisks knows (${root_source:-none})"
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

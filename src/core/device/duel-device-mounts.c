@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "duel-block-node.h"
 #include "duel-device-mounts.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
+#include "duel-udisks.h"
 
 struct _DuelDeviceMounts
 {
@@ -108,6 +110,44 @@ parse_mountinfo_line (const char      *line,
   return TRUE;
 }
 
+/* A sandbox's mountinfo lists only what it was given: the host's mounts
+ * come from UDisks, so that a device's mount points and the system disk
+ * are the host's. Without an answer there are none; the safety rules then
+ * ask UDisks themselves and refuse (duel-safety.c). */
+static void
+add_foreign_mounts (DuelDeviceMounts *mounts)
+{
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GError) error = NULL;
+
+  found = duel_udisks_get_mounts (NULL, &error);
+  if (found == NULL)
+    {
+      g_debug ("No host mounts from UDisks: %s", error->message);
+      return;
+    }
+  for (guint i = 0; i < found->len; i++)
+    {
+      const DuelUDisksUse *use = g_ptr_array_index (found, i);
+
+      for (guint j = 0; use->mount_points[j] != NULL; j++)
+        {
+          DuelDeviceMount mount = {
+            .major = use->major,
+            .minor = use->minor,
+            .root = g_strdup ("/"),
+            .mount_point = g_strdup (use->mount_points[j]),
+            .fstype = g_strdup (use->fstype != NULL ? use->fstype : ""),
+            .source = g_strdup_printf ("/dev/%s", use->name),
+            .options = g_strdup (""),
+            .foreign = TRUE,
+          };
+
+          g_array_append_val (mounts->mounts, mount);
+        }
+    }
+}
+
 DuelDeviceMounts *
 duel_device_mounts_load (const char  *root,
                          GError     **error)
@@ -151,6 +191,8 @@ duel_device_mounts_load (const char  *root,
     }
   g_clear_pointer (&lines, g_strfreev);
   g_clear_pointer (&contents, g_free);
+  if (mounts->live && duel_block_node_sandboxed ())
+    add_foreign_mounts (mounts);
 
   /* No swaps file (a kernel without swap, a capture without it): no swap. */
   swaps_path = g_build_filename (root_real, "proc", "swaps", NULL);
@@ -280,7 +322,7 @@ duel_device_mounts_find_for_path (DuelDeviceMounts *mounts,
       gsize len = strlen (mount->mount_point);
 
       /* ">=": a later mount on the same point hides the earlier one. */
-      if (path_is_under (path, mount->mount_point) && (best == NULL || len >= best_len))
+      if (!mount->foreign && path_is_under (path, mount->mount_point) && (best == NULL || len >= best_len))
         {
           best = mount;
           best_len = len;

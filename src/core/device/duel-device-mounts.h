@@ -21,6 +21,8 @@ typedef struct
   char  *fstype;
   char  *source;        /* "/dev/vda1", "tmpfs", … */
   char  *options;       /* the mount's and the filesystem's options, "rw,relatime,compress=zstd:3,…" */
+  gboolean foreign;     /* the host's, from UDisks, in a sandbox: not in this
+                         * mount namespace, so no path here lies under it */
 } DuelDeviceMount;
 
 typedef struct
@@ -31,7 +33,9 @@ typedef struct
 
 typedef struct _DuelDeviceMounts DuelDeviceMounts;
 
-/* Fails only when mountinfo cannot be read; a missing swaps file means none. */
+/* Fails only when mountinfo cannot be read; a missing swaps file means none.
+ * In a sandbox (duel_block_node_sandboxed()) the running system's table also
+ * holds the host's mounts UDisks knows, marked foreign, when it answers. */
 DuelDeviceMounts      *duel_device_mounts_load             (const char        *root,
                                                             GError           **error);
 void                   duel_device_mounts_free             (DuelDeviceMounts  *mounts);
@@ -46,7 +50,7 @@ GStrv                  duel_device_mounts_find_mount_points(DuelDeviceMounts  *m
                                                             guint              major,
                                                             guint              minor);
 /* The mount that holds PATH (an absolute, canonical path): the longest
- * matching mount point, the last one mounted when stacked. */
+ * matching mount point, the last one mounted when stacked; never a foreign one. */
 const DuelDeviceMount *duel_device_mounts_find_for_path    (DuelDeviceMounts  *mounts,
                                                             const char        *path);
 /* The block device the running system's mount table says the filesystem

@@ -124,7 +124,8 @@ find_system_disks (DuelDeviceMounts *mounts)
     {
       const DuelDeviceMount *mount = duel_device_mounts_get_mount (mounts, i);
 
-      if (strcmp (mount->mount_point, "/") == 0)
+      /* In a sandbox the host's root (from UDisks) is the running system. */
+      if (strcmp (mount->mount_point, "/") == 0 && (root == NULL || !root->foreign))
         root = mount;
     }
   if (root == NULL)

@@ -385,6 +385,7 @@ duel_udisks_use_free (DuelUDisksUse *use)
   if (use == NULL)
     return;
   g_free (use->name);
+  g_free (use->fstype);
   g_strfreev (use->mount_points);
   g_free (use);
 }
@@ -411,10 +412,19 @@ use_new (GVariant *interfaces,
   g_autoptr(GVariant) mount_points = lookup_property (interfaces, "org.freedesktop.UDisks2.Filesystem",
                                                       "MountPoints", "aay");
   g_autoptr(GVariant) active = lookup_property (interfaces, "org.freedesktop.UDisks2.Swapspace", "Active", "b");
+  g_autoptr(GVariant) number = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "DeviceNumber", "t");
+  g_autoptr(GVariant) id_type = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "IdType", "s");
   g_autoptr(GPtrArray) points = g_ptr_array_new ();
   DuelUDisksUse *use = g_new0 (DuelUDisksUse, 1);
 
   use->name = device != NULL ? g_path_get_basename (g_variant_get_bytestring (device)) : g_strdup ("?");
+  if (number != NULL)
+    {
+      use->major = major (g_variant_get_uint64 (number));
+      use->minor = minor (g_variant_get_uint64 (number));
+    }
+  if (id_type != NULL && *g_variant_get_string (id_type, NULL) != '\0')
+    use->fstype = g_variant_dup_string (id_type, NULL);
   use->whole = whole;
   if (mount_points != NULL)
     for (gsize i = 0; i < g_variant_n_children (mount_points); i++)
@@ -429,23 +439,13 @@ use_new (GVariant *interfaces,
   return use;
 }
 
-GPtrArray *
-duel_udisks_get_uses (guint          major_number,
-                      guint          minor_number,
-                      GCancellable  *cancellable,
-                      GError       **error)
+/* a{oa{sa{sv}}}: every object UDisks has, with its interfaces. */
+static GVariant *
+get_managed_objects (GCancellable  *cancellable,
+                     GError       **error)
 {
   g_autoptr(GDBusConnection) bus = NULL;
   g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GVariant) objects = NULL;
-  g_autoptr(GPtrArray) uses = NULL;
-  g_autofree char *device_path = NULL;
-  guint64 devnum = makedev (major_number, minor_number);
-  GVariantIter iter;
-  const char *object_path;
-  GVariant *interfaces;
-
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, cancellable, error);
   if (bus == NULL)
@@ -460,7 +460,58 @@ duel_udisks_get_uses (guint          major_number,
         g_dbus_error_strip_remote_error (*error);
       return NULL;
     }
-  objects = g_variant_get_child_value (reply, 0);
+  return g_variant_get_child_value (reply, 0);
+}
+
+GPtrArray *
+duel_udisks_get_mounts (GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(GVariant) objects = NULL;
+  g_autoptr(GPtrArray) mounts = NULL;
+  GVariantIter iter;
+  const char *object_path;
+  GVariant *interfaces;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  objects = get_managed_objects (cancellable, error);
+  if (objects == NULL)
+    return NULL;
+  mounts = g_ptr_array_new_with_free_func ((GDestroyNotify) duel_udisks_use_free);
+  g_variant_iter_init (&iter, objects);
+  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &object_path, &interfaces))
+    {
+      g_autoptr(GVariant) owned = interfaces;
+      DuelUDisksUse *use = use_new (interfaces, TRUE);
+
+      if (use->mount_points[0] != NULL && use->major != 0)
+        g_ptr_array_add (mounts, use);
+      else
+        duel_udisks_use_free (use);
+    }
+  return g_steal_pointer (&mounts);
+}
+
+GPtrArray *
+duel_udisks_get_uses (guint          major_number,
+                      guint          minor_number,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  g_autoptr(GVariant) objects = NULL;
+  g_autoptr(GPtrArray) uses = NULL;
+  g_autofree char *device_path = NULL;
+  guint64 devnum = makedev (major_number, minor_number);
+  GVariantIter iter;
+  const char *object_path;
+  GVariant *interfaces;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  objects = get_managed_objects (cancellable, error);
+  if (objects == NULL)
+    return NULL;
 
   /* The device itself first, then every partition whose table it holds. */
   g_variant_iter_init (&iter, objects);

@@ -38,6 +38,9 @@ int  duel_udisks_open_device_finish (GAsyncResult        *result,
 typedef struct
 {
   char     *name;          /* the kernel name, "sdb", "sdb1" */
+  guint     major;
+  guint     minor;
+  char     *fstype;        /* what UDisks found on it, "ext4"; NULL when nothing */
   gboolean  whole;         /* the device asked about, not one of its partitions */
   GStrv     mount_points;  /* where its filesystem is mounted; never NULL */
   gboolean  swap;          /* in use as swap */
@@ -50,6 +53,11 @@ void       duel_udisks_use_free           (DuelUDisksUse       *use);
 GPtrArray *duel_udisks_get_uses           (guint                major_number,
                                            guint                minor_number,
                                            GCancellable        *cancellable,
+                                           GError             **error);
+
+/* Every block device UDisks knows with a mounted filesystem; NULL with
+ * @error set when UDisks cannot be asked. Blocks for at most 10 s. */
+GPtrArray *duel_udisks_get_mounts         (GCancellable        *cancellable,
                                            GError             **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelUDisksUse, duel_udisks_use_free)
