@@ -39,7 +39,7 @@ runtime_version=51
 
 if ! command -v python3 >/dev/null 2>&1; then
     echo "1..0 # SKIP python3 is not installed"
-    exit 77
+    exit 0    # with "1..0 # SKIP", a skip to meson (77 would be an error)
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/driveduel-appstream.XXXXXX") || exit 99

@@ -18,7 +18,7 @@ localedir=${3:?}
 
 if ! command -v gettext >/dev/null 2>&1; then
     echo "1..0 # SKIP gettext(1) is not installed (package gettext-base)"
-    exit 77
+    exit 0    # with "1..0 # SKIP", a skip to meson (77 would be an error)
 fi
 if [ ! -f "$localedir/zh_TW/LC_MESSAGES/driveduel.mo" ]; then
     echo "not ok 1 - $localedir/zh_TW/LC_MESSAGES/driveduel.mo was built"

@@ -25,7 +25,7 @@ package=driveduel
 for tool in xgettext msgfmt msgmerge msgattrib; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "1..0 # SKIP $tool is not installed (package gettext)"
-        exit 77
+        exit 0    # with "1..0 # SKIP", a skip to meson (77 would be an error)
     fi
 done
 

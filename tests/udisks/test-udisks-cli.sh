@@ -32,7 +32,9 @@ udevd_bin=/lib/systemd/systemd-udevd
 polkitd_bin=/usr/lib/polkit-1/polkitd
 udisksd_bin=/usr/libexec/udisks2/udisksd
 
-skip() { echo "1..0 # SKIP $*"; exit 77; }
+# A TAP plan of none with SKIP is a skip to meson when the exit status is 0
+# (77 would make it an error).
+skip() { echo "1..0 # SKIP $*"; exit 0; }
 
 [ "$(id -u)" = 0 ] || skip "needs root (a loop device, a test user, a polkit rule)"
 [ -e /dev/loop-control ] || skip "no loop device support"
