@@ -19,8 +19,11 @@
 #include <linux/fs.h>
 #include <math.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "duel-device.h"
@@ -385,6 +388,80 @@ test_describe (void)
   check_described (object);
 }
 
+/* In a sandbox the namespace's node is missing and the run has UDisks'
+ * descriptor: the identity and the health come through that descriptor.
+ * Here a child opens the namespace as UDisks would (O_RDWR, O_DIRECT,
+ * O_EXCL), then hides /dev under an empty tmpfs in a mount namespace of
+ * its own. */
+static void
+describe_hidden_child (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) without = NULL;
+  g_autoptr(JsonObject) with = NULL;
+  g_autoptr(DuelDeviceSnapshot) snapshot = NULL;
+  g_autoptr(DuelDeviceNvme) nvme = NULL;
+  DuelNvmeController controller;
+  JsonArray *notes;
+  struct stat st;
+  int fd;
+
+  fd = open (nvme_device (), O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (unshare (CLONE_NEWNS), ==, 0);
+  g_assert_cmpint (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), ==, 0);
+  g_assert_cmpint (mount ("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k"), ==, 0);
+  g_assert_cmpint (stat (nvme_device (), &st), !=, 0);
+
+  /* Without the descriptor: what sysfs tells, and a note of why no more. */
+  without = duel_device_describe (nvme_device (), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (without, "model"), ==, QEMU_MODEL);
+  g_assert_false (json_object_has_member (without, "nvme"));
+  notes = json_object_get_array_member (without, "notes");
+  g_assert_nonnull (notes);
+  g_assert_nonnull (strstr (json_array_get_string_element (notes, 0), "is not visible in this sandbox"));
+
+  /* With it: all of it, as with the node. */
+  with = duel_device_describe_with_fd (nvme_device (), fd, &error);
+  g_assert_no_error (error);
+  check_described (with);
+  snapshot = duel_device_snapshot_take_with_fd (nvme_device (), fd, &error);
+  g_assert_no_error (error);
+  g_assert_true (snapshot->has_health);
+  g_assert_cmpfloat_with_epsilon (snapshot->temperature_c, QEMU_TEMPERATURE_C, 0.01);
+
+  /* The reader keeps a copy: closing the run's descriptor does not end it. */
+  nvme = duel_device_nvme_open_fd (nvme_device (), fd, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_cmpuint (duel_device_nvme_get_nsid (nvme), ==, 1);
+  g_assert_true (duel_device_nvme_identify_controller (nvme, &controller, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (controller.serial, ==, expected_serial ());
+}
+
+static void
+test_describe_hidden (void)
+{
+  int status;
+  pid_t pid;
+
+  if (!have_device ())
+    return;
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      describe_hidden_child ();
+      _exit (0);
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 static JsonObject *
 parse_object (const char *text)
 {
@@ -722,6 +799,7 @@ main (int   argc,
   g_test_add_func ("/duel/nvme/smart-delta", test_smart_delta);
   g_test_add_func ("/duel/nvme/thermometer", test_thermometer);
   g_test_add_func ("/duel/nvme/describe", test_describe);
+  g_test_add_func ("/duel/nvme/describe-hidden", test_describe_hidden);
   g_test_add_func ("/duel/nvme/cli-info", test_cli_info);
   g_test_add_func ("/duel/nvme/safety-clean", test_safety_clean);
   g_test_add_func ("/duel/nvme/safety-signature-and-mount", test_safety_signature_and_mount);

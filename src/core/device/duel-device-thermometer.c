@@ -81,6 +81,13 @@ duel_device_thermometer_init (DuelDeviceThermometer *self)
 DuelDeviceThermometer *
 duel_device_thermometer_new (const char *path)
 {
+  return duel_device_thermometer_new_with_fd (path, -1);
+}
+
+DuelDeviceThermometer *
+duel_device_thermometer_new_with_fd (const char *path,
+                                     int         target_fd)
+{
   DuelDeviceThermometer *self;
   g_autoptr(DuelDevice) device = NULL;
   g_autofree char *partition = NULL;
@@ -100,7 +107,7 @@ duel_device_thermometer_new (const char *path)
     }
   else if (duel_device_get_transport (device) == DUEL_TRANSPORT_NVME)
     {
-      g_autoptr(DuelDeviceNvme) nvme = duel_device_nvme_open (duel_device_get_device_path (device), NULL);
+      g_autoptr(DuelDeviceNvme) nvme = _duel_device_open_nvme (device, partition, is_block ? target_fd : -1, NULL);
       DuelNvmeHealth health;
 
       if (nvme != NULL && duel_device_nvme_get_health (nvme, &health, NULL) && !isnan (health.temperature_c))

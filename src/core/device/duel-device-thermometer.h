@@ -23,6 +23,10 @@ G_DECLARE_FINAL_TYPE (DuelDeviceThermometer, duel_device_thermometer, DUEL, DEVI
 /* PATH: the run's target (a block device, or a file on one). Never fails:
  * without a sensor every reading is NAN. */
 DuelDeviceThermometer *duel_device_thermometer_new              (const char            *path);
+/* The same, reading the NVMe log through TARGET_FD (the run's descriptor
+ * of PATH, -1 for none) when PATH itself cannot be opened. */
+DuelDeviceThermometer *duel_device_thermometer_new_with_fd      (const char            *path,
+                                                                 int                    target_fd);
 /* "hwmon", "nvme-smart" or "none". */
 const char            *duel_device_thermometer_get_source       (DuelDeviceThermometer *self);
 /* Reads the sensor now (a sysfs read or an admin command): not for the I/O thread. */

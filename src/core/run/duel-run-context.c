@@ -178,7 +178,7 @@ duel_run_context_new_for_target (DuelTarget            *target,
   if (self->before == NULL)
     g_debug ("No health snapshot for %s: %s", self->path, error->message);
   self->thermometer = thermometer != NULL ? g_object_ref (thermometer)
-                                          : duel_device_thermometer_new (self->path);
+                                          : duel_device_thermometer_new_with_fd (self->path, duel_target_get_fd (target));
 
   return self;
 }

@@ -1502,7 +1502,8 @@ duel_run_run_async (DuelRun             *self,
   self->start_us = g_get_monotonic_time ();
   /* Finding the sensor reads sysfs (and maybe an NVMe log): done here, polled in its own thread. */
   if (self->thermometer == NULL && self->open_mode != OPEN_WITH_SAFETY)
-    self->thermometer = duel_device_thermometer_new (self->target_path);
+    self->thermometer = duel_device_thermometer_new_with_fd (self->target_path,
+                                                             self->target != NULL ? duel_target_get_fd (self->target) : -1);
   g_clear_pointer (&self->context, g_main_context_unref);
   self->context = g_main_context_ref_thread_default ();
   g_clear_object (&self->cancellable);
