@@ -253,7 +253,7 @@ filesystem_of (const char  *path,
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) folder = g_file_get_parent (file);
   g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load ("/", NULL);
+  g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load_here ("/", NULL);
   g_autofree char *real = realpath (path, NULL);
 
   if (real == NULL && folder != NULL)

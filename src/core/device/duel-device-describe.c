@@ -139,7 +139,7 @@ duel_device_describe_with_fd (const char  *path,
 
   if (!is_block)
     {
-      g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load ("/", NULL);
+      g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load_here ("/", NULL);
       g_autofree char *real = realpath (path, NULL);
       const DuelDeviceMount *mount = NULL;
 

@@ -148,9 +148,10 @@ add_foreign_mounts (DuelDeviceMounts *mounts)
     }
 }
 
-DuelDeviceMounts *
-duel_device_mounts_load (const char  *root,
-                         GError     **error)
+static DuelDeviceMounts *
+load_table (const char  *root,
+            gboolean     with_foreign,
+            GError     **error)
 {
   g_autoptr(DuelDeviceMounts) mounts = NULL;
   g_autofree char *root_real = NULL;
@@ -191,7 +192,7 @@ duel_device_mounts_load (const char  *root,
     }
   g_clear_pointer (&lines, g_strfreev);
   g_clear_pointer (&contents, g_free);
-  if (mounts->live && duel_block_node_sandboxed ())
+  if (with_foreign && mounts->live && duel_block_node_sandboxed ())
     add_foreign_mounts (mounts);
 
   /* No swaps file (a kernel without swap, a capture without it): no swap. */
@@ -228,6 +229,26 @@ duel_device_mounts_load (const char  *root,
     }
 
   return g_steal_pointer (&mounts);
+}
+
+DuelDeviceMounts *
+duel_device_mounts_load (const char  *root,
+                         GError     **error)
+{
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load_table (root, TRUE, error);
+}
+
+DuelDeviceMounts *
+duel_device_mounts_load_here (const char  *root,
+                              GError     **error)
+{
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return load_table (root, FALSE, error);
 }
 
 void
@@ -335,7 +356,7 @@ gboolean
 duel_device_mounts_block_source_of (const char *path,
                                     dev_t      *out_devnum)
 {
-  g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load ("/", NULL);
+  g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load_here ("/", NULL);
   g_autofree char *real = realpath (path, NULL);
   const DuelDeviceMount *mount = NULL;
   struct stat source;

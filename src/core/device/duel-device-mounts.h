@@ -38,6 +38,10 @@ typedef struct _DuelDeviceMounts DuelDeviceMounts;
  * holds the host's mounts UDisks knows, marked foreign, when it answers. */
 DuelDeviceMounts      *duel_device_mounts_load             (const char        *root,
                                                             GError           **error);
+/* This mount namespace's table alone, for questions about paths here (which
+ * filesystem holds a file), with no call to UDisks. */
+DuelDeviceMounts      *duel_device_mounts_load_here        (const char        *root,
+                                                            GError           **error);
 void                   duel_device_mounts_free             (DuelDeviceMounts  *mounts);
 guint                  duel_device_mounts_get_n_mounts     (DuelDeviceMounts  *mounts);
 const DuelDeviceMount *duel_device_mounts_get_mount        (DuelDeviceMounts  *mounts,

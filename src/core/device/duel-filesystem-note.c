@@ -117,7 +117,7 @@ duel_filesystem_note_for_path (const char *path)
     }
   if (real == NULL)
     return NULL;
-  mounts = duel_device_mounts_load ("/", NULL);
+  mounts = duel_device_mounts_load_here ("/", NULL);
   if (mounts == NULL)
     return NULL;
   mount = duel_device_mounts_find_for_path (mounts, real);

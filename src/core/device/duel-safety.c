@@ -595,7 +595,7 @@ check_file (const char        *path,
 
   report->size_bytes = st->st_size;
 
-  mounts = duel_device_mounts_load ("/", NULL);
+  mounts = duel_device_mounts_load_here ("/", NULL);
   if (mounts != NULL && duel_device_mounts_is_swap_file (mounts, path))
     return refuse (report, DUEL_SAFETY_SWAP, g_strdup_printf (_("“%s” is an active swap file."), path));
 
