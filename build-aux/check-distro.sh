@@ -79,7 +79,7 @@ not_here="
   qemu-system-x86 busybox-static
   clang libclang-rt-14-dev
   valgrind
-  udisks2 polkitd dbus udev bubblewrap
+  udisks2 polkitd dbus udev bubblewrap sdparm
 "
 # The nvme suite boots a QEMU guest; the fuzz suite is built with clang by
 # its own script; the valgrind suite is not run; udisks-cli and

@@ -20,7 +20,7 @@ PACKAGES="
   qemu-system-x86 busybox-static
   clang libclang-rt-14-dev valgrind dmsetup python3
   libfuse3-dev fuse3
-  udisks2 polkitd dbus udev bubblewrap
+  udisks2 polkitd dbus udev bubblewrap sdparm
 "
 
 export DEBIAN_FRONTEND=noninteractive

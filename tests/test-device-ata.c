@@ -898,6 +898,53 @@ test_tree_udev_scsi (Tree          *tree,
   g_assert_cmpstr (_duel_device_get_identity_source (device), ==, "scsi-sysfs");
 }
 
+/* UDisks' Drive.Ata as libatasmart fills it (millikelvin from the raw
+ * degrees, divided by 1000; milliseconds of power-on time from the hours,
+ * divided by 1000), back to the drive's own figures: every whole degree
+ * from -40 to 125 °C, and seeded hours. */
+static void
+test_from_udisks (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (SEED);
+  DuelAtaHealth health;
+
+  for (int celsius = -40; celsius <= 125; celsius++)
+    {
+      guint64 hours = (guint64) g_rand_int_range (rand, 0, 200000);
+      DuelUDisksSmart smart = {
+        .supported = TRUE, .enabled = TRUE, .updated_s = 1764900000,
+        .failing = celsius == 99,
+        .temperature_k = (celsius * 1000 + 273150) / 1000.0,
+        .power_on_seconds = (hours * 3600 * 1000) / 1000,
+      };
+
+      _duel_ata_health_from_udisks (&smart, &health);
+      g_assert_cmpint (health.source, ==, DUEL_ATA_HEALTH_SOURCE_UDISKS);
+      g_assert_cmpfloat (health.temperature_c, ==, (double) celsius);
+      g_assert_cmpuint (health.temperature_attribute, ==, 0);
+      g_assert_cmpuint (health.has_power_on_hours, ==, hours > 0);
+      g_assert_cmpuint (health.power_on_hours, ==, hours);
+      g_assert_false (health.has_power_cycles);
+      g_assert_cmpuint (health.n_attributes, ==, 0);
+      g_assert_cmpint (health.status, ==, celsius == 99 ? DUEL_ATA_SMART_STATUS_FAILING : DUEL_ATA_SMART_STATUS_PASSED);
+    }
+
+  /* Unknown stays unknown. */
+  {
+    DuelUDisksSmart smart = { .supported = TRUE, .enabled = TRUE, .updated_s = 1 };
+    g_autoptr(JsonObject) object = NULL;
+
+    _duel_ata_health_from_udisks (&smart, &health);
+    g_assert_true (isnan (health.temperature_c));
+    g_assert_false (health.has_power_on_hours);
+    object = duel_ata_health_to_json (&health);
+    g_assert_cmpstr (json_object_get_string_member (object, "source"), ==, "udisks");
+    g_assert_true (json_object_get_null_member (object, "temperature_c"));
+    g_assert_false (json_object_has_member (object, "temperature_attribute"));
+    g_assert_false (json_object_has_member (object, "power_on_hours"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -927,6 +974,8 @@ main (int    argc,
   g_test_add ("/duel/device-ata/tree/udev", Tree, NULL, tree_setup, test_tree_udev, tree_teardown);
   g_test_add ("/duel/device-ata/tree/udev-scsi", Tree, NULL, tree_setup, test_tree_udev_scsi, tree_teardown);
   g_test_add ("/duel/device-ata/tree/order", Tree, NULL, tree_setup, test_tree_order, tree_teardown);
+
+  g_test_add_func ("/duel/device-ata/health-from-udisks", test_from_udisks);
 
   return g_test_run ();
 }

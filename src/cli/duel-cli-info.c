@@ -280,6 +280,14 @@ print_ata_smart (JsonObject *object)
                           g_strcmp0 (status, "passed") == 0 ? _("passed")
                           : g_strcmp0 (status, "failing") == 0 ? _("FAILING") : _("status unknown"),
                           temperature, hours, cycles);
+  /* Not read by this process: UDisks read it, as root, when it last looked. */
+  if (g_strcmp0 (get_string (smart, "source"), "udisks") == 0)
+    {
+      g_autofree char *from = g_strdup_printf (_("%s (as UDisks read it)"), line);
+
+      g_free (line);
+      line = g_steal_pointer (&from);
+    }
   print_field (_("Health"), line);
 }
 

@@ -17,9 +17,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "duel-block-node.h"
 #include "duel-device-ata.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
+#include "duel-udisks.h"
 
 /* Word offsets in IDENTIFY DEVICE (ACS-3, table 45), byte offsets in the
  * SMART data page (ATA-8 ACS, SMART READ DATA; the attribute layout is the
@@ -477,12 +479,15 @@ duel_ata_health_to_json (const DuelAtaHealth *health)
 
   object = json_object_new ();
   json_object_set_string_member (object, "status", duel_ata_smart_status_to_string (health->status));
+  json_object_set_string_member (object, "source",
+                                 health->source == DUEL_ATA_HEALTH_SOURCE_UDISKS ? "udisks" : "ata-pass-through");
   if (isnan (health->temperature_c))
     json_object_set_null_member (object, "temperature_c");
   else
     {
       json_object_set_double_member (object, "temperature_c", health->temperature_c);
-      json_object_set_int_member (object, "temperature_attribute", health->temperature_attribute);
+      if (health->temperature_attribute != 0)
+        json_object_set_int_member (object, "temperature_attribute", health->temperature_attribute);
     }
   if (health->has_power_on_hours)
     json_object_set_int_member (object, "power_on_hours", (gint64) health->power_on_hours);
@@ -938,4 +943,63 @@ _duel_device_ata_fill_identity (const char  *root_real,
         }
     }
   return source;
+}
+
+/* ------------------------------------------------------------- health, by any way */
+
+void
+_duel_ata_health_from_udisks (const DuelUDisksSmart *smart,
+                              DuelAtaHealth         *out_health)
+{
+  memset (out_health, 0, sizeof *out_health);
+  out_health->source = DUEL_ATA_HEALTH_SOURCE_UDISKS;
+  /* libatasmart keeps millikelvin: back to the drive's whole degrees. */
+  out_health->temperature_c = smart->temperature_k > 0 ? round ((smart->temperature_k - 273.15) * 100) / 100 : NAN;
+  out_health->has_power_on_hours = smart->power_on_seconds > 0;
+  out_health->power_on_hours = smart->power_on_seconds / 3600;
+  out_health->status = smart->failing ? DUEL_ATA_SMART_STATUS_FAILING : DUEL_ATA_SMART_STATUS_PASSED;
+}
+
+gboolean
+_duel_device_read_ata_health (DuelDevice     *device,
+                              DuelAtaHealth  *out_health,
+                              GError        **error)
+{
+  const char *path = duel_device_get_device_path (device);
+  g_autoptr(DuelDeviceAta) ata = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GError) udisks_error = NULL;
+  DuelUDisksSmart smart;
+  gboolean hidden = FALSE;
+  struct stat st;
+
+  ata = duel_device_ata_open (path, &local_error);
+  if (ata != NULL && duel_device_ata_get_health (ata, out_health, &local_error))
+    return TRUE;
+
+  /* Without CAP_SYS_RAWIO (a user, a Flatpak) the commands are refused, or
+   * the node is not there at all; UDisks, which runs as root, has read the
+   * drive's SMART data and lets anyone see it. */
+  if (!g_error_matches (local_error, DUEL_ERROR, DUEL_ERROR_TARGET) &&
+      !(duel_block_node_stat (path, &st, &hidden) == 0 && hidden))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (!duel_udisks_get_ata_smart (duel_device_get_major (device), duel_device_get_minor (device),
+                                  &smart, NULL, &udisks_error))
+    {
+      g_debug ("No SMART data from UDisks for %s: %s", path, udisks_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (!smart.supported || !smart.enabled || smart.updated_s == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
+                   _("“%s” gives no SMART data to this user, and UDisks has none for it (SMART off, or not read yet)."),
+                   path);
+      return FALSE;
+    }
+  _duel_ata_health_from_udisks (&smart, out_health);
+  return TRUE;
 }

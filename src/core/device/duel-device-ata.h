@@ -49,10 +49,17 @@ typedef struct
   guint64  raw;                   /* 48 bits, little endian */
 } DuelAtaAttribute;
 
+typedef enum
+{
+  DUEL_ATA_HEALTH_SOURCE_PASS_THROUGH,  /* SMART READ DATA through SG_IO */
+  DUEL_ATA_HEALTH_SOURCE_UDISKS,        /* UDisks' Drive.Ata: no attributes, no power cycles */
+} DuelAtaHealthSource;
+
 typedef struct
 {
+  DuelAtaHealthSource source;
   double              temperature_c;         /* attribute 194, else 190; NAN when neither */
-  guint8              temperature_attribute; /* 194, 190 or 0 */
+  guint8              temperature_attribute; /* 194, 190 or 0 (unknown: from UDisks) */
   gboolean            has_power_on_hours;    /* attribute 9 */
   guint64             power_on_hours;
   gboolean            has_power_cycles;      /* attribute 12 */

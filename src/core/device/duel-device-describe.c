@@ -87,15 +87,13 @@ describe_ata (JsonObject *object,
               DuelDevice *device)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(DuelDeviceAta) ata = NULL;
   DuelTransport transport = duel_device_get_transport (device);
   DuelAtaHealth health;
 
   set_string_if (object, "identity_source", _duel_device_get_identity_source (device));
   if (transport != DUEL_TRANSPORT_SATA && transport != DUEL_TRANSPORT_USB && transport != DUEL_TRANSPORT_SAS)
     return;
-  ata = duel_device_ata_open (duel_device_get_device_path (device), &error);
-  if (ata == NULL || !duel_device_ata_get_health (ata, &health, &error))
+  if (!_duel_device_read_ata_health (device, &health, &error))
     {
       /* A USB bridge or a SAS drive that takes no ATA commands is no news;
        * missing rights are. */

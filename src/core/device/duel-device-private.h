@@ -10,8 +10,10 @@
 #include <glib.h>
 
 #include "duel-device.h"
+#include "duel-device-ata.h"
 #include "duel-device-link.h"
 #include "duel-device-mounts.h"
+#include "duel-udisks.h"
 #include "duel-device-nvme.h"
 
 G_BEGIN_DECLS
@@ -71,6 +73,15 @@ DuelDeviceNvme *_duel_device_open_nvme    (DuelDevice        *device,
                                           GError           **error);
 
 /* duel-device-ata.c */
+/* DEVICE's SMART data through ATA pass-through, or, where that is not
+ * allowed (no CAP_SYS_RAWIO) or the node is hidden, from UDisks. */
+gboolean    _duel_device_read_ata_health (DuelDevice        *device,
+                                          DuelAtaHealth     *out_health,
+                                          GError           **error);
+/* What UDisks last read, in the pass-through's terms: whole degrees back
+ * from libatasmart's millikelvin, hours from seconds, no attributes. */
+void        _duel_ata_health_from_udisks (const DuelUDisksSmart *smart,
+                                          DuelAtaHealth     *out_health);
 /* Fills what is still NULL of *MODEL, *SERIAL and *FIRMWARE of a SCSI disk
  * from, in turn: ATA IDENTIFY through SG_IO (PASS_THROUGH, on the running
  * system, where permitted), libata's copy of IDENTIFY in sysfs, the udev

@@ -118,9 +118,7 @@ duel_device_snapshot_take_with_fd (const char  *path,
            duel_device_get_transport (device) == DUEL_TRANSPORT_SAS)
     {
       g_autoptr(GError) local_error = NULL;
-      g_autoptr(DuelDeviceAta) ata = duel_device_ata_open (duel_device_get_device_path (device), &local_error);
-
-      if (ata != NULL && duel_device_ata_get_health (ata, &snapshot->ata_health, &local_error))
+      if (_duel_device_read_ata_health (device, &snapshot->ata_health, &local_error))
         {
           snapshot->has_ata_health = TRUE;
           snapshot->temperature_c = snapshot->ata_health.temperature_c;

@@ -547,3 +547,82 @@ duel_udisks_get_uses (guint          major_number,
     }
   return g_steal_pointer (&uses);
 }
+
+/* --- what UDisks read of an ATA drive's SMART data ------------------------------ */
+
+#define UDISKS_ATA_IFACE "org.freedesktop.UDisks2.Drive.Ata"
+
+static gboolean
+lookup_boolean (GVariant   *interfaces,
+                const char *property)
+{
+  g_autoptr(GVariant) value = lookup_property (interfaces, UDISKS_ATA_IFACE, property, "b");
+
+  return value != NULL && g_variant_get_boolean (value);
+}
+
+static guint64
+lookup_uint64 (GVariant   *interfaces,
+               const char *property)
+{
+  g_autoptr(GVariant) value = lookup_property (interfaces, UDISKS_ATA_IFACE, property, "t");
+
+  return value != NULL ? g_variant_get_uint64 (value) : 0;
+}
+
+gboolean
+duel_udisks_get_ata_smart (guint             major_number,
+                           guint             minor_number,
+                           DuelUDisksSmart  *out_smart,
+                           GCancellable     *cancellable,
+                           GError          **error)
+{
+  g_autoptr(GVariant) objects = NULL;
+  g_autoptr(GVariant) drive_interfaces = NULL;
+  g_autoptr(GVariant) temperature = NULL;
+  g_autofree char *drive_path = NULL;
+  guint64 devnum = makedev (major_number, minor_number);
+  GVariantIter iter;
+  const char *object_path;
+  GVariant *interfaces;
+
+  g_return_val_if_fail (out_smart != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  objects = get_managed_objects (cancellable, error);
+  if (objects == NULL)
+    return FALSE;
+
+  /* The block device names its drive. */
+  g_variant_iter_init (&iter, objects);
+  while (drive_path == NULL && g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &object_path, &interfaces))
+    {
+      g_autoptr(GVariant) owned = interfaces;
+      g_autoptr(GVariant) number = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "DeviceNumber", "t");
+      g_autoptr(GVariant) drive = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "Drive", "o");
+
+      if (number != NULL && g_variant_get_uint64 (number) == devnum && drive != NULL &&
+          g_strcmp0 (g_variant_get_string (drive, NULL), "/") != 0)
+        drive_path = g_variant_dup_string (drive, NULL);
+    }
+  if (drive_path != NULL)
+    g_variant_lookup (objects, drive_path, "@a{sa{sv}}", &drive_interfaces);
+  if (drive_interfaces == NULL ||
+      !g_variant_lookup (drive_interfaces, UDISKS_ATA_IFACE, "@a{sv}", NULL))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
+                   /* TRANSLATORS: a block device number, "8:0" */
+                   _("UDisks knows no ATA drive with the block device %u:%u"), major_number, minor_number);
+      return FALSE;
+    }
+
+  memset (out_smart, 0, sizeof *out_smart);
+  out_smart->supported = lookup_boolean (drive_interfaces, "SmartSupported");
+  out_smart->enabled = lookup_boolean (drive_interfaces, "SmartEnabled");
+  out_smart->failing = lookup_boolean (drive_interfaces, "SmartFailing");
+  out_smart->updated_s = lookup_uint64 (drive_interfaces, "SmartUpdated");
+  out_smart->power_on_seconds = lookup_uint64 (drive_interfaces, "SmartPowerOnSeconds");
+  temperature = lookup_property (drive_interfaces, UDISKS_ATA_IFACE, "SmartTemperature", "d");
+  out_smart->temperature_k = temperature != NULL ? g_variant_get_double (temperature) : 0;
+  return TRUE;
+}

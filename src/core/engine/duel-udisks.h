@@ -60,6 +60,27 @@ GPtrArray *duel_udisks_get_uses           (guint                major_number,
 GPtrArray *duel_udisks_get_mounts         (GCancellable        *cancellable,
                                            GError             **error);
 
+/* What UDisks (libatasmart, as root) last read of an ATA drive's SMART
+ * data: org.freedesktop.UDisks2.Drive.Ata, readable by anyone. */
+typedef struct
+{
+  gboolean  supported;
+  gboolean  enabled;
+  guint64   updated_s;          /* when UDisks read it (Unix time); 0 never */
+  gboolean  failing;            /* SMART RETURN STATUS said a threshold was exceeded */
+  double    temperature_k;      /* 0 when unknown */
+  guint64   power_on_seconds;   /* 0 when unknown */
+} DuelUDisksSmart;
+
+/* The SMART data of the drive that holds block device MAJOR:MINOR; FALSE
+ * with @error set when UDisks cannot be asked or knows no ATA drive there.
+ * Blocks for at most 10 s. */
+gboolean   duel_udisks_get_ata_smart      (guint                major_number,
+                                           guint                minor_number,
+                                           DuelUDisksSmart     *out_smart,
+                                           GCancellable        *cancellable,
+                                           GError             **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelUDisksUse, duel_udisks_use_free)
 
 G_END_DECLS
