@@ -14,6 +14,8 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <locale.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "duel-adw-compat.h"
 #include "duel-application.h"
@@ -124,16 +126,57 @@ duel_app_test_new_application (void)
   return app;
 }
 
+/* The scratch folders of runs that died before they could remove their own
+ * (an assertion, a timeout's SIGTERM): each names its process in "owner";
+ * one whose process is gone, or an older one without that file a day old,
+ * is removed. Their target files are up to 1 GiB. */
+static inline void
+duel_app_test_remove_stale_dirs (const char *parent)
+{
+  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *owner_file = NULL;
+      g_autofree char *owner = NULL;
+      gboolean stale;
+      GStatBuf st;
+
+      if (!g_str_has_prefix (name, "app-test-"))
+        continue;
+      path = g_build_filename (parent, name, NULL);
+      owner_file = g_build_filename (path, "owner", NULL);
+      if (g_file_get_contents (owner_file, &owner, NULL, NULL))
+        {
+          g_autofree char *proc = g_strdup_printf ("/proc/%s", g_strstrip (owner));
+
+          stale = !g_file_test (proc, G_FILE_TEST_IS_DIR);
+        }
+      else
+        stale = g_stat (path, &st) == 0 && st.st_mtime < time (NULL) - 24 * 3600;
+      if (stale)
+        test_dir_remove (path);
+    }
+}
+
 /* A scratch folder on the build tree's filesystem: file targets need
  * O_DIRECT, which a tmpfs /tmp would refuse. Removed by
- * test_dir_remove(). */
+ * test_dir_remove(), or by the next test run if this one dies first. */
 static inline char *
 duel_app_test_make_dir (void)
 {
   g_autofree char *template = g_build_filename (g_test_get_dir (G_TEST_BUILT), "app-test-XXXXXX", NULL);
-  char *dir = g_mkdtemp (g_steal_pointer (&template));
+  g_autofree char *owner_file = NULL;
+  g_autofree char *pid = g_strdup_printf ("%d\n", (int) getpid ());
+  char *dir;
 
+  duel_app_test_remove_stale_dirs (g_test_get_dir (G_TEST_BUILT));
+  dir = g_mkdtemp (g_steal_pointer (&template));
   g_assert_nonnull (dir);
+  owner_file = g_build_filename (dir, "owner", NULL);
+  g_assert_true (g_file_set_contents (owner_file, pid, -1, NULL));
   return dir;
 }
 
