@@ -271,6 +271,32 @@ join_strv (const char * const *strv)
   return g_strjoinv (", ", (char **) strv);
 }
 
+/* Refuses when the device (@partition NULL) or its partition @partition
+ * is mounted or in use as swap: one wording, wherever the facts come from. */
+static gboolean
+check_not_mounted (DuelSafetyReport   *report,
+                   const char         *partition,
+                   const char * const *mount_points,
+                   gboolean            swap)
+{
+  const char *path = report->path;
+
+  if (mount_points[0] != NULL)
+    {
+      g_autofree char *list = join_strv (mount_points);
+      return refuse (report, DUEL_SAFETY_MOUNTED,
+                     partition == NULL ? g_strdup_printf (_("“%s” is mounted at %s."), path, list)
+                                       : g_strdup_printf (_("Partition %s of “%s” is mounted at %s."),
+                                                          partition, path, list));
+    }
+  if (swap)
+    return refuse (report, DUEL_SAFETY_SWAP,
+                   partition == NULL ? g_strdup_printf (_("“%s” is in use as swap."), path)
+                                     : g_strdup_printf (_("Partition %s of “%s” is in use as swap."),
+                                                        partition, path));
+  return TRUE;
+}
+
 static gboolean
 check_in_use (DuelDevice       *device,
               const char       *partition_name,
@@ -281,17 +307,10 @@ check_in_use (DuelDevice       *device,
 
   if (partition_name == NULL)
     {
-      const char * const *mount_points = duel_device_get_mount_points (device);
       const char * const *holders = duel_device_get_holders (device);
 
-      if (mount_points[0] != NULL)
-        {
-          g_autofree char *list = join_strv (mount_points);
-          return refuse (report, DUEL_SAFETY_MOUNTED,
-                         g_strdup_printf (_("“%s” is mounted at %s."), path, list));
-        }
-      if (duel_device_get_swap (device))
-        return refuse (report, DUEL_SAFETY_SWAP, g_strdup_printf (_("“%s” is in use as swap."), path));
+      if (!check_not_mounted (report, NULL, duel_device_get_mount_points (device), duel_device_get_swap (device)))
+        return FALSE;
       if (holders[0] != NULL)
         {
           g_autofree char *list = join_strv (holders);
@@ -306,16 +325,9 @@ check_in_use (DuelDevice       *device,
 
       if (partition_name != NULL && strcmp (partition->name, partition_name) != 0)
         continue;
-      if (partition->mount_points[0] != NULL)
-        {
-          g_autofree char *list = join_strv ((const char * const *) partition->mount_points);
-          return refuse (report, DUEL_SAFETY_MOUNTED,
-                         g_strdup_printf (_("Partition %s of “%s” is mounted at %s."),
-                                          partition->name, path, list));
-        }
-      if (partition->swap)
-        return refuse (report, DUEL_SAFETY_SWAP,
-                       g_strdup_printf (_("Partition %s of “%s” is in use as swap."), partition->name, path));
+      if (!check_not_mounted (report, partition->name, (const char * const *) partition->mount_points,
+                              partition->swap))
+        return FALSE;
       if (partition->holders[0] != NULL)
         {
           g_autofree char *list = join_strv ((const char * const *) partition->holders);
@@ -331,7 +343,6 @@ check_in_use (DuelDevice       *device,
  * given: UDisks, outside, knows them all. Refuses when it cannot tell. */
 static gboolean
 check_in_use_udisks (const struct stat *st,
-                     const char        *path,
                      DuelSafetyReport  *report)
 {
   g_autoptr(GPtrArray) uses = NULL;
@@ -348,26 +359,16 @@ check_in_use_udisks (const struct stat *st,
       /* TRANSLATORS: the device, and why UDisks did not answer (its own words) */
       return refuse (report, DUEL_SAFETY_UNREADABLE,
                      g_strdup_printf (_("Cannot tell whether “%s” is mounted: this sandbox does not see the host's "
-                                        "mounts, and UDisks did not answer (%s)."), path, detail));
+                                        "mounts, and UDisks did not answer (%s)."), report->path, detail));
     }
 
   for (guint i = 0; i < uses->len; i++)
     {
       const DuelUDisksUse *use = g_ptr_array_index (uses, i);
 
-      if (use->mount_points[0] != NULL)
-        {
-          g_autofree char *list = join_strv ((const char * const *) use->mount_points);
-
-          return refuse (report, DUEL_SAFETY_MOUNTED,
-                         use->whole ? g_strdup_printf (_("“%s” is mounted at %s."), path, list)
-                                    : g_strdup_printf (_("Partition %s of “%s” is mounted at %s."),
-                                                       use->name, path, list));
-        }
-      if (use->swap)
-        return refuse (report, DUEL_SAFETY_SWAP,
-                       use->whole ? g_strdup_printf (_("“%s” is in use as swap."), path)
-                                  : g_strdup_printf (_("Partition %s of “%s” is in use as swap."), use->name, path));
+      if (!check_not_mounted (report, use->whole ? NULL : use->name,
+                              (const char * const *) use->mount_points, use->swap))
+        return FALSE;
     }
   return TRUE;
 }
@@ -423,18 +424,21 @@ check_block (const char        *path,
   if (!check_in_use (device, partition, report))
     return FALSE;
   report->node_hidden = hidden;
-  if ((hidden || duel_block_node_sandboxed ()) && !check_in_use_udisks (st, path, report))
+  if ((hidden || duel_block_node_sandboxed ()) && !check_in_use_udisks (st, report))
     return FALSE;
 
   /* Exclusive: fails while anything else has it open exclusively (a mount,
    * md, dm, another benchmark). The run's target keeps O_EXCL afterwards. */
   if (given_fd >= 0)
     fd = given_fd;
-  else if (!hidden)
-    fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
+  else if (hidden)
+    {
+      fd = -1;            /* no node here: only UDisks can open it */
+      errno = ENOENT;
+    }
   else
-    fd = -1;
-  saved_errno = fd < 0 && hidden ? ENOENT : errno;
+    fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
+  saved_errno = errno;
   if (fd < 0 && saved_errno == EBUSY)
     return refuse (report, DUEL_SAFETY_BUSY,
                    g_strdup_printf (_("“%s” is busy: another program has it open exclusively."), path));

@@ -468,10 +468,10 @@ duel_target_open_checked (const char            *path,
         oflags |= O_EXCL;
       /* A sandbox without the node reaches it only through UDisks. */
       self->fd = hidden ? -1 : open (path, oflags);
-      saved_errno = hidden ? ENOENT : errno;
+      saved_errno = errno;
       /* Not this user's to open: UDisks may open it for them, if polkit
        * agrees; its error then says what else would do. */
-      if (self->fd < 0 && (saved_errno == EACCES || saved_errno == EPERM || hidden))
+      if (self->fd < 0 && (hidden || saved_errno == EACCES || saved_errno == EPERM))
         {
           struct stat fd_st;
 

@@ -463,6 +463,34 @@ get_managed_objects (GCancellable  *cancellable,
   return g_variant_get_child_value (reply, 0);
 }
 
+/* The block device MAJOR:MINOR among @objects: its object path, and its
+ * interfaces in *@out_interfaces; NULL when UDisks has none. */
+static char *
+find_block (GVariant   *objects,
+            guint       major_number,
+            guint       minor_number,
+            GVariant  **out_interfaces)
+{
+  guint64 devnum = makedev (major_number, minor_number);
+  GVariantIter iter;
+  const char *object_path;
+  GVariant *interfaces;
+
+  g_variant_iter_init (&iter, objects);
+  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &object_path, &interfaces))
+    {
+      g_autoptr(GVariant) owned = interfaces;
+      g_autoptr(GVariant) number = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "DeviceNumber", "t");
+
+      if (number != NULL && g_variant_get_uint64 (number) == devnum)
+        {
+          *out_interfaces = g_steal_pointer (&owned);
+          return g_strdup (object_path);
+        }
+    }
+  return NULL;
+}
+
 GPtrArray *
 duel_udisks_get_mounts (GCancellable  *cancellable,
                         GError       **error)
@@ -500,9 +528,9 @@ duel_udisks_get_uses (guint          major_number,
                       GError       **error)
 {
   g_autoptr(GVariant) objects = NULL;
+  g_autoptr(GVariant) block_interfaces = NULL;
   g_autoptr(GPtrArray) uses = NULL;
   g_autofree char *device_path = NULL;
-  guint64 devnum = makedev (major_number, minor_number);
   GVariantIter iter;
   const char *object_path;
   GVariant *interfaces;
@@ -514,27 +542,16 @@ duel_udisks_get_uses (guint          major_number,
     return NULL;
 
   /* The device itself first, then every partition whose table it holds. */
-  g_variant_iter_init (&iter, objects);
-  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &object_path, &interfaces))
-    {
-      g_autoptr(GVariant) owned = interfaces;
-      g_autoptr(GVariant) number = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "DeviceNumber", "t");
-
-      if (number != NULL && g_variant_get_uint64 (number) == devnum)
-        {
-          device_path = g_strdup (object_path);
-          uses = g_ptr_array_new_with_free_func ((GDestroyNotify) duel_udisks_use_free);
-          g_ptr_array_add (uses, use_new (interfaces, TRUE));
-          break;
-        }
-    }
-  if (uses == NULL)
+  device_path = find_block (objects, major_number, minor_number, &block_interfaces);
+  if (device_path == NULL)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
                    /* TRANSLATORS: a block device number, "259:0" */
                    _("UDisks knows no block device %u:%u"), major_number, minor_number);
       return NULL;
     }
+  uses = g_ptr_array_new_with_free_func ((GDestroyNotify) duel_udisks_use_free);
+  g_ptr_array_add (uses, use_new (block_interfaces, TRUE));
 
   g_variant_iter_init (&iter, objects);
   while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &object_path, &interfaces))
@@ -578,13 +595,12 @@ duel_udisks_get_ata_smart (guint             major_number,
                            GError          **error)
 {
   g_autoptr(GVariant) objects = NULL;
+  g_autoptr(GVariant) block_interfaces = NULL;
+  g_autoptr(GVariant) drive = NULL;
   g_autoptr(GVariant) drive_interfaces = NULL;
   g_autoptr(GVariant) temperature = NULL;
-  g_autofree char *drive_path = NULL;
-  guint64 devnum = makedev (major_number, minor_number);
-  GVariantIter iter;
-  const char *object_path;
-  GVariant *interfaces;
+  g_autofree char *block_path = NULL;
+  const char *drive_path = NULL;
 
   g_return_val_if_fail (out_smart != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -593,18 +609,12 @@ duel_udisks_get_ata_smart (guint             major_number,
   if (objects == NULL)
     return FALSE;
 
-  /* The block device names its drive. */
-  g_variant_iter_init (&iter, objects);
-  while (drive_path == NULL && g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &object_path, &interfaces))
-    {
-      g_autoptr(GVariant) owned = interfaces;
-      g_autoptr(GVariant) number = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "DeviceNumber", "t");
-      g_autoptr(GVariant) drive = lookup_property (interfaces, UDISKS_BLOCK_IFACE, "Drive", "o");
-
-      if (number != NULL && g_variant_get_uint64 (number) == devnum && drive != NULL &&
-          g_strcmp0 (g_variant_get_string (drive, NULL), "/") != 0)
-        drive_path = g_variant_dup_string (drive, NULL);
-    }
+  /* The block device names its drive ("/" for none). */
+  block_path = find_block (objects, major_number, minor_number, &block_interfaces);
+  if (block_path != NULL)
+    drive = lookup_property (block_interfaces, UDISKS_BLOCK_IFACE, "Drive", "o");
+  if (drive != NULL && g_strcmp0 (g_variant_get_string (drive, NULL), "/") != 0)
+    drive_path = g_variant_get_string (drive, NULL);
   if (drive_path != NULL)
     g_variant_lookup (objects, drive_path, "@a{sa{sv}}", &drive_interfaces);
   if (drive_interfaces == NULL ||
