@@ -27,10 +27,9 @@ cli=${1:?usage: test-udisks-cli.sh DRIVEDUEL_CLI}
 export LC_ALL=C.UTF-8
 export LANGUAGE=
 
-bus_socket=/run/dbus/system_bus_socket
-udevd_bin=/lib/systemd/systemd-udevd
-polkitd_bin=/usr/lib/polkit-1/polkitd
-udisksd_bin=/usr/libexec/udisks2/udisksd
+# The services and the TAP helpers both UDisks tests use.
+# shellcheck source=udisks-services.sh
+. "$(dirname "$0")/udisks-services.sh"
 
 # A TAP plan of none with SKIP is a skip to meson when the exit status is 0
 # (77 would make it an error).
@@ -57,27 +56,12 @@ made_rule=""
 made_user=""
 made_loop=""
 
-# A child of this shell, not yet reaped: its pid cannot have been reused.
-running() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
-stop_pid() {
-    [ -n "$1" ] || return 0
-    kill -TERM "$1" 2>/dev/null
-    _sp_i=0
-    while running "$1" && [ $_sp_i -lt 50 ]; do sleep 0.1; _sp_i=$((_sp_i + 1)); done
-    running "$1" && kill -KILL "$1" 2>/dev/null
-    wait "$1" 2>/dev/null
-}
-
 cleanup() {
     set +e
     [ -n "$made_rule" ] && rm -f "$made_rule"
     [ -n "$made_loop" ] && losetup -d "$made_loop"
     [ -n "$made_user" ] && userdel -r "$made_user" 2>/dev/null
-    stop_pid "$started_udisksd"
-    stop_pid "$started_polkitd"
-    stop_pid "$started_udevd"
-    stop_pid "$started_bus"
-    [ -n "$made_socket" ] && rm -f "$made_socket"
+    stop_services
     [ -n "$work" ] && rm -rf "$work"
 }
 trap cleanup EXIT
@@ -88,58 +72,7 @@ work=$(mktemp -d /var/tmp/driveduel-udisks.XXXXXX) || exit 99
 chmod 755 "$work"
 
 # --- the services ----------------------------------------------------------------
-bus_answers() {
-    dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.GetId >/dev/null 2>&1
-}
-has_owner() {
-    dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner \
-        "string:$1" 2>/dev/null | grep -q 'boolean true'
-}
-# wait_for SECONDS COMMAND...: until COMMAND succeeds.
-wait_for() {
-    _wf_n=$(($1 * 10)); shift
-    while [ $_wf_n -gt 0 ]; do
-        "$@" && return 0
-        sleep 0.1; _wf_n=$((_wf_n - 1))
-    done
-    return 1
-}
-udevd_answers() { udevadm control --ping >/dev/null 2>&1; }
-
-if bus_answers; then
-    echo "# using the system bus already running"
-else
-    mkdir -p /run/dbus
-    dbus-daemon --system --nofork --nopidfile >"$work/dbus.log" 2>&1 &
-    started_bus=$!
-    made_socket=$bus_socket
-    wait_for 10 bus_answers || { echo "Bail out! the system bus did not start"; cat "$work/dbus.log"; exit 1; }
-    echo "# started a system bus, pid $started_bus"
-fi
-
-if ! udevd_answers; then
-    "$udevd_bin" >"$work/udevd.log" 2>&1 &
-    started_udevd=$!
-    wait_for 10 udevd_answers || { echo "Bail out! udevd did not start"; cat "$work/udevd.log"; exit 1; }
-    echo "# started udevd, pid $started_udevd"
-fi
-
-# Started here rather than by bus activation: then this script knows its pid.
-if ! has_owner org.freedesktop.PolicyKit1; then
-    "$polkitd_bin" --no-debug >"$work/polkitd.log" 2>&1 &
-    started_polkitd=$!
-    wait_for 10 has_owner org.freedesktop.PolicyKit1 ||
-        { echo "Bail out! polkitd did not start"; cat "$work/polkitd.log"; exit 1; }
-    echo "# started polkitd, pid $started_polkitd"
-fi
-
-if ! has_owner org.freedesktop.UDisks2; then
-    "$udisksd_bin" >"$work/udisksd.log" 2>&1 &
-    started_udisksd=$!
-    wait_for 30 has_owner org.freedesktop.UDisks2 ||
-        { echo "Bail out! udisksd did not start"; cat "$work/udisksd.log"; exit 1; }
-    echo "# started udisksd, pid $started_udisksd"
-fi
+start_services
 
 # --- the device and the user -----------------------------------------------------------
 head -c 33554432 /dev/urandom >"$work/backing.img" || exit 99
@@ -166,28 +99,10 @@ cli=$work/driveduel-cli
 if as_user sh -c 'exec 3<"$1"' sh "$loop" 2>/dev/null; then
     skip "$user may open $loop itself: nothing to ask UDisks for"
 fi
-# UDisks checks open-device-system for a loop device, open-device for a removable one.
-authorized() {
-    as_user sh -c 'exec pkcheck --action-id "$1" --process $$' sh "$1" >/dev/null 2>&1
-}
 if authorized org.freedesktop.udisks2.open-device-system; then
     skip "polkit already lets $user open system devices"
 fi
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-    n=$((n + 1)); failed=$((failed + 1))
-    echo "not ok $n - $1"
-    [ -s "$work/err" ] && sed 's/^/# stderr: /' "$work/err"
-    [ -s "$work/out" ] && sed 's/^/# stdout: /' "$work/out"
-}
-# check DESCRIPTION COMMAND...: one TAP line.
-check() {
-    _c_what=$1; shift
-    if "$@"; then ok "$_c_what"; else not_ok "$_c_what"; fi
-}
 # run_user ARGS...: driveduel-cli as the user; $code, $work/out, $work/err.
 run_user() {
     as_user "$cli" "$@" >"$work/out" 2>"$work/err"
@@ -228,20 +143,7 @@ check "a: without --destructive: asks for it first" \
 check "a: without --destructive: the device is unchanged" [ "$(device_sum)" = "$before" ]
 
 # --- b. a rule for this user: the run works ----------------------------------------------------
-made_rule=/etc/polkit-1/rules.d/00-driveduel-test-$user.rules
-cat >"$made_rule" <<EOF
-// driveduel tests/udisks/test-udisks-cli.sh, removed when it exits
-polkit.addRule(function(action, subject) {
-    if ((action.id == "org.freedesktop.udisks2.open-device" ||
-         action.id == "org.freedesktop.udisks2.open-device-system") &&
-        subject.user == "$user")
-        return polkit.Result.YES;
-});
-EOF
-chmod 644 "$made_rule"
-# polkitd reloads its rules when the folder changes.
-wait_for 20 authorized org.freedesktop.udisks2.open-device-system ||
-    { echo "Bail out! polkitd did not take the rule $made_rule"; exit 1; }
+allow_open_device
 
 before=$(device_sum)
 run_user run --rw randwrite --runtime 1 --destructive --output "$home/write.json" "$loop"
