@@ -869,7 +869,7 @@ test_checkpointer_compaction_fails (Fixture       *fixture,
   g_assert_cmpuint (stats.compactions, ==, 1);
   g_assert_cmpuint (stats.errors, >=, 1);
   writer_error = duel_checkpointer_dup_error (checkpointer);
-  g_assert_error (writer_error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_assert_error (writer_error, DUEL_ERROR, DUEL_ERROR_REFUSED);
   /* The journal took the rows instead. */
   journal_bytes = file_size_of (fixture->journal);
   g_assert_cmpuint (journal_bytes, ==, stats.journal_bytes);
@@ -901,36 +901,51 @@ test_checkpointer_start_fails (Fixture       *fixture,
   g_assert_nonnull (error);
   g_clear_error (&error);
   g_assert_false (duel_checkpointer_start (on_folder, result, &error));
-  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
 }
 
-/* Through a symlink: the journal is beside the file the save writes, and
- * a load through the link or of the file itself finds it. */
+/* A link at the result's name is never written through: start() refuses
+ * it and writes nothing. A result read through a link finds its journal
+ * beside the file the link points to, as the run left it. */
 static void
 test_checkpointer_symlink (Fixture       *fixture,
                            gconstpointer  data)
 {
   g_autofree char *link = g_build_filename (fixture->dir, "latest.json", NULL);
+  g_autofree char *link_journal = g_strconcat (link, ".journal", NULL);
+  g_autoptr(DuelCheckpointer) through_link = NULL;
   g_autoptr(DuelCheckpointer) checkpointer = NULL;
   g_autoptr(DuelResult) result = new_result ();
   g_autoptr(DuelTestRecord) record = new_record ("randrw-qd8");
   g_autoptr(DuelResult) via_link = NULL;
   g_autoptr(DuelResult) direct = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
 
   g_file_set_contents (fixture->path, "{}", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpint (symlink ("result.json", link), ==, 0);
-
-  checkpointer = duel_checkpointer_new (link);
-  _duel_checkpointer_set_period (checkpointer, 0);
   duel_result_add_test (result, record);
+
+  through_link = duel_checkpointer_new (link);
+  g_assert_false (duel_checkpointer_start (through_link, result, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+  g_assert_nonnull (strstr (error->message, "symbolic link"));
+  g_clear_error (&error);
+  g_assert_true (g_file_get_contents (fixture->path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "{}");
+  g_assert_false (g_file_test (link_journal, G_FILE_TEST_EXISTS));
+  g_assert_false (journal_exists (fixture));
+
+  /* A run on the file itself, stopped with its rows in the journal. */
+  g_assert_cmpint (g_unlink (fixture->path), ==, 0);
+  checkpointer = duel_checkpointer_new (fixture->path);
+  _duel_checkpointer_set_period (checkpointer, 0);
   g_assert_true (duel_checkpointer_start (checkpointer, result, &error));
   g_assert_no_error (error);
   add_rows (record, 9);
   duel_checkpointer_update (checkpointer, result, FALSE);
   _duel_checkpointer_flush (checkpointer);
-  /* The file there was replaced once rows were on disk (see replace-existing). */
   g_assert_cmpstr (duel_checkpointer_get_journal_path (checkpointer), ==, fixture->journal);
 
   via_link = load_checked (link);
@@ -941,9 +956,10 @@ test_checkpointer_symlink (Fixture       *fixture,
 }
 
 /* A result already at the path stays as it was until the new run has rows
- * on disk: the run writes beside it (result.json.new and its journal),
- * then takes its name. Finished with nothing measured, it leaves the old
- * one and says so. */
+ * on disk — as many as it holds, when it is finished: the run writes beside
+ * it (result.json.new and its journal, once it has a row), then takes its
+ * name. Finished with nothing measured, it leaves the old one and says so;
+ * stopped with fewer rows, it keeps the old one and is saved beside it. */
 static void
 test_checkpointer_replace_existing (Fixture       *fixture,
                                     gconstpointer  data)
@@ -980,7 +996,8 @@ test_checkpointer_replace_existing (Fixture       *fixture,
       duel_result_add_test (result, record);
       g_assert_true (duel_checkpointer_start (checkpointer, result, &error));
       g_assert_no_error (error);
-      g_assert_true (g_file_test (staging, G_FILE_TEST_EXISTS));
+      /* Nothing beside it before there is a row to keep. */
+      g_assert_false (g_file_test (staging, G_FILE_TEST_EXISTS));
       g_assert_cmpstr (duel_checkpointer_get_journal_path (checkpointer), ==, staging_journal);
 
       /* Described, running, synced: still nothing measured. */
@@ -1006,8 +1023,17 @@ test_checkpointer_replace_existing (Fixture       *fixture,
           continue;
         }
 
-      /* Rows on disk: the new result takes the name, with its journal. */
+      /* Rows on disk, fewer than the finished result holds: it stays. */
       add_rows (record, 3);
+      duel_checkpointer_update (checkpointer, result, FALSE);
+      _duel_checkpointer_flush (checkpointer);
+      g_assert_true (g_file_test (staging, G_FILE_TEST_EXISTS));
+      g_clear_pointer (&text, g_free);
+      g_assert_true (g_file_get_contents (fixture->path, &text, NULL, NULL));
+      g_assert_cmpstr (text, ==, old_text);
+
+      /* As many: the new result takes the name, with its journal. */
+      add_rows (record, 1);
       duel_checkpointer_update (checkpointer, result, FALSE);
       _duel_checkpointer_flush (checkpointer);
       g_assert_false (g_file_test (staging, G_FILE_TEST_EXISTS));
@@ -1015,7 +1041,7 @@ test_checkpointer_replace_existing (Fixture       *fixture,
       g_assert_cmpstr (duel_checkpointer_get_journal_path (checkpointer), ==, fixture->journal);
       loaded = load_checked (fixture->path);
       g_assert_cmpstr (test_of (loaded, 0)->name, ==, "new");
-      g_assert_cmpuint (n_rows (loaded, 0), ==, 3);
+      g_assert_cmpuint (n_rows (loaded, 0), ==, 4);
 
       record->status = DUEL_TEST_STATUS_COMPLETE;
       g_assert_true (duel_checkpointer_finish (checkpointer, result, &error));
@@ -1025,6 +1051,41 @@ test_checkpointer_replace_existing (Fixture       *fixture,
       loaded = load_checked (fixture->path);
       g_assert_cmpint (test_of (loaded, 0)->status, ==, DUEL_TEST_STATUS_COMPLETE);
     }
+
+  /* Stopped with fewer rows than the finished result: that one stays, and
+   * this run is kept beside it under a name of its own. */
+  {
+    g_autoptr(DuelCheckpointer) checkpointer = duel_checkpointer_new (fixture->path);
+    g_autoptr(DuelResult) result = new_result ();
+    g_autoptr(DuelTestRecord) record = new_record ("stopped");
+    g_autoptr(DuelResult) kept = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *kept_path = NULL;
+
+    g_clear_pointer (&old_text, g_free);
+    g_assert_true (g_file_get_contents (fixture->path, &old_text, NULL, NULL));
+    _duel_checkpointer_set_period (checkpointer, 0);
+    duel_result_add_test (result, record);
+    g_assert_true (duel_checkpointer_start (checkpointer, result, &error));
+    add_rows (record, 2);
+    duel_checkpointer_update (checkpointer, result, FALSE);
+    _duel_checkpointer_flush (checkpointer);
+    record->status = DUEL_TEST_STATUS_CANCELLED;
+    g_assert_true (duel_checkpointer_finish (checkpointer, result, &error));
+    g_assert_no_error (error);
+    g_clear_pointer (&text, g_free);
+    g_assert_true (g_file_get_contents (fixture->path, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, old_text);
+    g_assert_nonnull (duel_checkpointer_get_kept_name (checkpointer));
+    g_assert_true (g_str_has_prefix (duel_checkpointer_get_kept_name (checkpointer), "result.stopped-"));
+    kept_path = g_build_filename (fixture->dir, duel_checkpointer_get_kept_name (checkpointer), NULL);
+    kept = load_checked (kept_path);
+    g_assert_cmpstr (test_of (kept, 0)->name, ==, "stopped");
+    g_assert_cmpuint (n_rows (kept, 0), ==, 2);
+    g_assert_false (g_file_test (staging, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (staging_journal, G_FILE_TEST_EXISTS));
+    g_assert_false (journal_exists (fixture));
+  }
 }
 
 /* ---- a real run, killed ----------------------------------------------------- */

@@ -169,7 +169,7 @@ test_preflight (void)
   g_autofree char *missing = g_build_filename (dir, "no-such-folder", "r.json", NULL);
   static const char *presets[] = { NULL, "quick" };
   const char *outputs[] = { missing, "/dev/null", dir };
-  const char *needles[] = { "does not exist", "not a regular file", "not a regular file" };
+  const char *needles[] = { "does not exist", "not a regular file", "is a folder" };
 
   for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
     for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)

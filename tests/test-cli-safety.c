@@ -23,7 +23,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "duel-result.h"
@@ -86,7 +85,6 @@ snapshot_into (GString    *out,
       const char *entry = g_ptr_array_index (names, i);
       g_autofree char *path = g_build_filename (dir, entry, NULL);
       g_autofree char *shown = g_strconcat (prefix, entry, NULL);
-      char mark[256] = "";
       struct stat st;
 
       g_assert_cmpint (lstat (path, &st), ==, 0);
@@ -103,14 +101,13 @@ snapshot_into (GString    *out,
           g_autofree char *contents = NULL;
           g_autofree char *sum = NULL;
           gsize length = 0;
-          ssize_t n = getxattr (path, DUEL_TARGET_MADE_XATTR, mark, sizeof mark - 1);
 
-          mark[MAX (n, 0)] = '\0';
           g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
           sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, length);
-          g_string_append_printf (out, "%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT ".%09ld [%s] %s\n",
+          /* The change time too: nothing at all may have touched the file. */
+          g_string_append_printf (out, "%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT ".%09ld %" G_GINT64_FORMAT ".%09ld %s\n",
                                   shown, (gint64) st.st_size, (gint64) st.st_mtim.tv_sec,
-                                  st.st_mtim.tv_nsec, mark, sum);
+                                  st.st_mtim.tv_nsec, (gint64) st.st_ctim.tv_sec, st.st_ctim.tv_nsec, sum);
         }
       else if (S_ISLNK (st.st_mode))
         {
@@ -123,7 +120,7 @@ snapshot_into (GString    *out,
     }
 }
 
-/* Every file under @dir: name, size, modification time, made mark, SHA-256. */
+/* Every file under @dir: name, size, modification and change time, SHA-256. */
 static char *
 snapshot (const char *dir)
 {
@@ -293,16 +290,32 @@ test_made_then_filled (Fixture       *fixture,
   if (code < 0)
     return;
   g_assert_cmpint (code, ==, 0);
-  if (getxattr (target, DUEL_TARGET_MADE_XATTR, NULL, 0) <= 0)
-    {
-      g_test_skip ("this filesystem keeps no user attributes");
-      return;
-    }
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   code = run_cli (&out, &err, "run", "--rw", "randwrite", "--size", "1x", target, NULL);
   g_assert_cmpint (code, ==, 0);
   g_clear_pointer (&err, g_free);
+
+  /* One block in the middle edited, the size and the modification time
+   * put back as they were: the change time still tells. */
+  {
+    struct stat before;
+    struct timespec times[2];
+    int fd;
+
+    g_assert_cmpint (stat (target, &before), ==, 0);
+    fd = open (target, O_WRONLY | O_CLOEXEC);
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (pwrite (fd, "user data", 9, 2 * MiB), ==, 9);
+    close (fd);
+    times[0] = before.st_atim;
+    times[1] = before.st_mtim;
+    g_assert_cmpint (utimensat (AT_FDCWD, target, times, 0), ==, 0);
+    code = run_refused (fixture->dir, &err, "--rw", "randwrite", "--runtime", "1", target, NULL);
+    g_assert_cmpint (code, ==, 1);
+    g_assert_nonnull (strstr (err, "changed after Drive Duel last wrote it"));
+    g_clear_pointer (&err, g_free);
+  }
 
   write_data (target, 0, 4 * MiB, TRUE);
   code = run_refused (fixture->dir, &err, "--rw", "randwrite", "--runtime", "1", target, NULL);
@@ -567,8 +580,9 @@ file_sha256 (const char *path)
 
 /* A finished result named again as the output stays as it was while the
  * new run has measured nothing: killed then (60 s intervals, so no row
- * for a minute), the old file is intact. A run that finishes replaces it,
- * leaving nothing beside it. */
+ * for a minute), the old file is intact and nothing is left beside it (the
+ * new run writes nothing before its first row). A run that finishes
+ * replaces it, leaving nothing beside it. */
 static void
 test_result_replaced_after_rows (Fixture       *fixture,
                                  gconstpointer  data)
@@ -600,17 +614,15 @@ test_result_replaced_after_rows (Fixture       *fixture,
 
   pid = spawn_cli ("--rw", "randwrite", "--runtime", "120", "--interval-ms", "60000", "--span", "4m",
                    "-o", output, target, NULL);
-  /* Started: its own file beside the result, or the result itself rewritten. */
-  for (guint i = 0; i < 12000; i++)
-    {
-      g_autofree char *now = file_sha256 (output);
+  /* Started: its lock is taken before anything else. */
+  {
+    g_autofree char *lock = g_strconcat (output, ".lock", NULL);
 
-      if (g_file_test (staging, G_FILE_TEST_EXISTS) || g_strcmp0 (now, old_sum) != 0)
-        break;
-      g_usleep (10 * 1000);
-    }
+    wait_for_file (pid, lock, NULL);
+  }
   g_usleep (1500 * 1000);   /* "even if it dies 1.5 s later" */
   g_assert_true (WIFSIGNALED (stop_cli (pid, SIGKILL)));
+  g_assert_false (g_file_test (staging, G_FILE_TEST_EXISTS));
 
   sum = file_sha256 (output);
   g_assert_cmpstr (sum, ==, old_sum);
@@ -697,9 +709,9 @@ test_one_run_per_output (Fixture       *fixture,
   pid = spawn_cli ("--rw", "randwrite", "--runtime", "120", "--interval-ms", "60000", "--span", "4m",
                    "-o", output, first, NULL);
   {
-    g_autofree char *staging = g_strconcat (output, ".new", NULL);
+    g_autofree char *lock = g_strconcat (output, ".lock", NULL);
 
-    wait_for_file (pid, staging, NULL);
+    wait_for_file (pid, lock, NULL);
   }
   g_assert_true (WIFSIGNALED (stop_cli (pid, SIGKILL)));
   code = run_cli (&out, &err, "run", "--rw", "randwrite", "--runtime", "1", "--span", "4m",

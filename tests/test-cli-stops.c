@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -298,23 +299,81 @@ test_sighup (void)
   test_dir_remove (dir);
 }
 
+/* --- the result's folder removed ------------------------------------------------- */
+
+/* The folder of the result removed during a run: the run stops at its next
+ * checkpoint with one sentence (not hours later, at the final save), exit
+ * 1; its target is left as the run left it. */
+static void
+test_folder_removed (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *err_path = NULL;
+  g_autofree char *err = NULL;
+  GPid pid;
+  int status;
+
+  if (!have_cli ())
+    return;
+  dir = test_dir_make_direct_io ("duel-cli-stops");
+  if (dir == NULL)
+    {
+      g_test_skip ("no folder here supports direct I/O");
+      return;
+    }
+  folder = g_build_filename (dir, "results", NULL);
+  target = g_build_filename (dir, "scratch.img", NULL);
+  output = g_build_filename (folder, "r.json", NULL);
+  err_path = g_build_filename (dir, "stderr.txt", NULL);
+  g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+
+  /* Ten minutes of 100 ms rows unless it stops. */
+  pid = spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
+                   "--span", "4m", "-o", output, target, NULL);
+  wait_for_rows (pid, output, 2);
+  test_dir_remove (folder);
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+
+  status = wait_exit (pid);
+  g_assert_true (g_file_get_contents (err_path, &err, NULL, NULL));
+  g_test_message ("status %#x; stderr:\n%s", status, err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, "was removed during the run; nothing of it could be kept there."));
+  g_assert_null (strstr (err, "are kept"));
+  test_dir_remove (dir);
+}
+
 /* --- a compaction's temporary file ---------------------------------------------- */
 
-/* What g_file_set_contents() leaves when killed before its rename: the
- * result's and the journal's are removed by the next run on the path; a
- * file of the same shape holding something else stays. */
+/* What a writer killed before putting its file in place may leave where
+ * the filesystem has no unnamed files (O_TMPFILE): a temporary file of
+ * Drive Duel's own pattern (.NAME.<16 random>.driveduel-tmp). The next run
+ * in the folder removes those nobody holds that are plainly its own (a
+ * result's or a journal's beginning, or empty); one a live writer holds,
+ * one holding anything else, and other patterns (an old FILE.XXXXXX of
+ * g_file_set_contents(), r.json.backup) stay. */
 static void
 test_compaction_leftover (void)
 {
+  static const struct { const char *name; const char *contents; gboolean removed; } files[] = {
+    { ".r.json.abcdefghij012345.driveduel-tmp", "{\n  \"format\": \"" DUEL_RESULT_FORMAT "\",\n  \"vers", TRUE },
+    { ".r.json.journal.0123456789abcdef.driveduel-tmp", "driveduel-journal 1 0f0e\n", TRUE },
+    { ".other.json.zzzzzzzzzzzzzzzz.driveduel-tmp", "", TRUE },
+    { ".r.json.heldheldheldheld.driveduel-tmp", "{\"format\": \"" DUEL_RESULT_FORMAT "\"", FALSE },
+    { ".r.json.userfileuserfile.driveduel-tmp", "my own text\n", FALSE },
+    { "r.json.Ab12Cd", "{\n  \"format\": \"" DUEL_RESULT_FORMAT "\",\n  \"vers", FALSE },
+    { "r.json.backup", "{\"format\": \"" DUEL_RESULT_FORMAT "\"}", FALSE },
+  };
   g_autofree char *dir = NULL;
   g_autofree char *target = NULL;
   g_autofree char *output = NULL;
-  g_autofree char *result_tmp = NULL;
-  g_autofree char *journal_tmp = NULL;
-  g_autofree char *empty_tmp = NULL;
-  g_autofree char *other = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
+  int held_fd;
   int code;
 
   if (!have_cli ())
@@ -327,23 +386,33 @@ test_compaction_leftover (void)
     }
   target = g_build_filename (dir, "scratch.img", NULL);
   output = g_build_filename (dir, "r.json", NULL);
-  result_tmp = g_build_filename (dir, "r.json.Ab12Cd", NULL);
-  journal_tmp = g_build_filename (dir, "r.json.journal.x9Y8z7", NULL);
-  empty_tmp = g_build_filename (dir, "r.json.QQQQQQ", NULL);
-  other = g_build_filename (dir, "r.json.backup", NULL);
-  g_assert_true (g_file_set_contents (result_tmp, "{\n  \"format\": \"" DUEL_RESULT_FORMAT "\",\n  \"vers", -1, NULL));
-  g_assert_true (g_file_set_contents (journal_tmp, "driveduel-journal 1 0f0e\n", -1, NULL));
-  g_assert_true (g_file_set_contents (empty_tmp, "", -1, NULL));
-  g_assert_true (g_file_set_contents (other, "my own backup\n", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i].name, NULL);
+
+      g_assert_true (g_file_set_contents (path, files[i].contents, -1, NULL));
+    }
+  /* A writer still at work holds its file. */
+  {
+    g_autofree char *path = g_build_filename (dir, files[3].name, NULL);
+
+    held_fd = open (path, O_RDONLY | O_CLOEXEC);
+    g_assert_cmpint (held_fd, >=, 0);
+    g_assert_cmpint (flock (held_fd, LOCK_EX), ==, 0);
+  }
 
   code = run_cli (&out, &err, "run", "--rw", "randwrite", "--runtime", "1", "--span", "4m",
                   "-o", output, target, NULL);
   g_test_message ("exit %d: %s", code, err);
   g_assert_cmpint (code, ==, 0);
-  g_assert_false (g_file_test (result_tmp, G_FILE_TEST_EXISTS));
-  g_assert_false (g_file_test (journal_tmp, G_FILE_TEST_EXISTS));
-  g_assert_false (g_file_test (empty_tmp, G_FILE_TEST_EXISTS));
-  g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i].name, NULL);
+
+      g_test_message ("%s: %s", files[i].name, g_file_test (path, G_FILE_TEST_EXISTS) ? "stays" : "removed");
+      g_assert_cmpint (g_file_test (path, G_FILE_TEST_EXISTS), ==, !files[i].removed);
+    }
+  close (held_fd);
   test_dir_remove (dir);
 }
 
@@ -356,6 +425,7 @@ main (int    argc,
   g_test_add_func ("/duel/cli-stops/full-disk", test_full_disk);
   g_test_add_func ("/duel/cli-stops/sighup", test_sighup);
   g_test_add_func ("/duel/cli-stops/compaction-leftover", test_compaction_leftover);
+  g_test_add_func ("/duel/cli-stops/folder-removed", test_folder_removed);
   g_test_add_func ("/duel/cli-stops/subprocess/full-disk", full_disk_child);
 
   return g_test_run ();

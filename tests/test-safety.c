@@ -23,6 +23,7 @@
 
 #include "duel-device.h"
 #include "duel-error.h"
+#include "duel-made-files.h"
 #include "duel-safety.h"
 #include "duel-target.h"
 #include "test-device-helpers.h"
@@ -686,36 +687,37 @@ test_files (void)
     g_assert_no_error (error);
     g_assert_cmpint (pwrite (duel_target_get_fd (target), aligned, 4096, 0), ==, 4096);
   }
-  if (getxattr (made, DUEL_TARGET_MADE_XATTR, NULL, 0) > 0)
-    {
-      g_autofree char *text = g_strnfill (MiB, 'x');
-      int fd;
+  {
+    g_autofree char *text = g_strnfill (MiB, 'x');
+    int fd;
 
-      g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
-      g_assert_no_error (error);
-      g_clear_pointer (&report, duel_safety_report_free);
+    g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+    g_assert_no_error (error);
+    g_clear_pointer (&report, duel_safety_report_free);
 
-      /* The user's data written over it, in place: the mark stays, but no
-       * longer describes the file. */
-      fd = open (made, O_WRONLY | O_CLOEXEC);
-      g_assert_cmpint (fd, >=, 0);
-      g_assert_cmpint (pwrite (fd, text, MiB, 0), ==, MiB);
-      close (fd);
-      g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
-      g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
-      g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
-      g_assert_nonnull (strstr (error->message, "changed after Drive Duel last wrote it"));
-      g_assert_nonnull (strstr (error->message, "--destructive"));
-      g_clear_error (&error);
-      g_clear_pointer (&report, duel_safety_report_free);
+    /* The user's data written over it, in place: the record stays, but no
+     * longer describes the file. */
+    fd = open (made, O_WRONLY | O_CLOEXEC);
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (pwrite (fd, text, MiB, 0), ==, MiB);
+    close (fd);
+    g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+    g_assert_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED);
+    g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+    g_assert_nonnull (strstr (error->message, "changed after Drive Duel last wrote it"));
+    g_assert_nonnull (strstr (error->message, "--destructive"));
+    g_clear_error (&error);
+    g_clear_pointer (&report, duel_safety_report_free);
 
-      /* Only the ends are hashed: the same size and time with other ends
-       * are caught by the hash, a new time by the time. */
+    /* An edit anywhere, with the size and the modification time put back
+     * as they were (touch -d), is caught by the change time, which cannot
+     * be put back: at the end, and in the middle. */
+    for (guint at = 0; at < 2; at++)
       {
         struct stat before;
         struct timespec times[2];
+        off_t offset = at == 0 ? MiB - 1 : MiB / 2;
 
-        g_assert_cmpint (stat (made, &before), ==, 0);
         {
           g_autoptr(DuelTarget) target = duel_target_open (made, DUEL_TARGET_OPEN_WRITE, 0, &error);
 
@@ -724,31 +726,42 @@ test_files (void)
         g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
         g_assert_cmpint (stat (made, &before), ==, 0);
         fd = open (made, O_WRONLY | O_CLOEXEC);
-        g_assert_cmpint (pwrite (fd, "y", 1, MiB - 1), ==, 1);
+        g_assert_cmpint (pwrite (fd, "y", 1, offset), ==, 1);
         close (fd);
         times[0] = before.st_atim;
         times[1] = before.st_mtim;
         g_assert_cmpint (utimensat (AT_FDCWD, made, times, 0), ==, 0);
-        g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
+        g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+        g_assert_nonnull (strstr (error->message, "changed after Drive Duel last wrote it"));
+        g_clear_error (&error);
+        g_clear_pointer (&report, duel_safety_report_free);
       }
 
-      /* A mark from before marks described the file (version 1) tells
-       * nothing: data under it needs consent. */
-      g_assert_cmpint (setxattr (made, DUEL_TARGET_MADE_XATTR, "1", 1, 0), ==, 0);
+    /* A run killed while writing leaves "writing" with its size: the same
+     * size is its own file, another size is not. */
+    fd = open (made, O_RDWR | O_CLOEXEC);
+    g_assert_cmpint (fd, >=, 0);
+    duel_made_files_record_writing (fd);
+    close (fd);
+    g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
+    g_assert_cmpint (truncate (made, 2 * MiB), ==, 0);
+    g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
+
+    /* The record lost (another user, a fresh state folder): asked again. */
+    {
+      g_autofree char *record = duel_made_files_dup_path ();
+
+      fd = open (made, O_RDWR | O_CLOEXEC);
+      duel_made_files_record (fd);
+      close (fd);
+      g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
+      g_assert_cmpint (g_unlink (record), ==, 0);
       g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
-      g_assert_cmpint (report->verdict, ==, DUEL_SAFETY_NEEDS_DESTRUCTIVE);
+      g_assert_nonnull (strstr (error->message, "did not write"));
       g_clear_error (&error);
       g_clear_pointer (&report, duel_safety_report_free);
-
-      /* A run killed while writing leaves "writing SIZE": the same size is
-       * its own file, another size is not. */
-      g_assert_cmpint (setxattr (made, DUEL_TARGET_MADE_XATTR, "2 writing 1048576", 17, 0), ==, 0);
-      g_assert_true (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
-      g_assert_cmpint (truncate (made, 2 * MiB), ==, 0);
-      g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, NULL, NULL));
     }
-  else
-    g_test_message ("this filesystem keeps no user attributes: no check of a made file");
+  }
 
   /* A disk image: data (--destructive) and a signature (--wipe-signatures). */
   g_assert_true (g_file_set_contents (image, zeros, 8 * MiB, NULL));

@@ -21,6 +21,7 @@ typedef enum
   DUEL_ERROR_REFUSED,         /* a safety rule refused a destructive run */
   DUEL_ERROR_FORMAT,          /* a result or import file is malformed */
   DUEL_ERROR_NVME,            /* an NVMe command returned a status */
+  DUEL_ERROR_EXISTS,          /* a file Drive Duel may not replace is in the way */
 } DuelError;
 
 GQuark duel_error_quark (void);

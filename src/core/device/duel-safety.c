@@ -20,6 +20,7 @@
 #include "duel-block-node.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
+#include "duel-file-writer.h"
 #include "duel-preflight.h"
 #include "duel-result.h"
 #include "duel-safety.h"
@@ -880,30 +881,6 @@ filesystem_on_target (const char        *folder,
   }
 }
 
-/* Does the file open on @fd begin as a Drive Duel result does,
- * {"format": "driveduel-result"? Cheap: the writer puts it first. */
-static gboolean
-looks_like_result (int fd)
-{
-  static const char *const tokens[] = { "{", "\"format\"", ":", "\"" DUEL_RESULT_FORMAT "\"" };
-  char head[256];
-  ssize_t length = pread (fd, head, sizeof head - 1, 0);
-  const char *at = head;
-
-  if (length <= 0)
-    return FALSE;
-  head[length] = '\0';
-  for (guint i = 0; i < G_N_ELEMENTS (tokens); i++)
-    {
-      while (g_ascii_isspace (*at))
-        at++;
-      if (!g_str_has_prefix (at, tokens[i]))
-        return FALSE;
-      at += strlen (tokens[i]);
-    }
-  return TRUE;
-}
-
 gboolean
 duel_safety_check_output (const char  *result_path,
                           const char  *target_path,
@@ -912,13 +889,14 @@ duel_safety_check_output (const char  *result_path,
                           GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *save_path = NULL;
+  g_autoptr(DuelFolder) folder = NULL;
+  g_autofree char *name = NULL;
   g_autofree char *target_real = NULL;
-  g_autofree char *folder = NULL;
+  g_autofree char *folder_path = NULL;
   g_auto(GStrv) beside = NULL;
   struct stat target_st, st;
   gboolean target_exists;
-  int fd;
+  DuelWriteFlags flags = DUEL_WRITE_REPLACE_RESULT | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_HINT_OVERWRITE;
 
   g_return_val_if_fail (result_path != NULL, FALSE);
   g_return_val_if_fail (target_path != NULL, FALSE);
@@ -930,34 +908,31 @@ duel_safety_check_output (const char  *result_path,
                            _("The result file has an empty name."));
       return FALSE;
     }
-  /* Where the save writes: through a link, never a device or a folder. */
-  save_path = duel_result_save_path (result_path, &local_error);
-  if (save_path == NULL)
+  /* The folder as the save will use it: opened once, the name in it
+   * never followed through a link. Refusals from here on are about the
+   * files, not the options (the CLI's exit code 1, not 2). */
+  folder = duel_folder_open_for_file (result_path, &name, &local_error);
+  if (folder == NULL)
     {
       g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
       return FALSE;
     }
+  if (overwrite)
+    flags |= DUEL_WRITE_REPLACE_ANY;
 
-  folder = g_path_get_dirname (save_path);
-  if (stat (folder, &st) != 0 || !S_ISDIR (st.st_mode))
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                   _("The folder %s for the result does not exist."), folder);
-      return FALSE;
-    }
-
-  /* Neither the result nor a file written beside it (journal, the new
-   * result before it replaces an old one, the lock) may be the target:
-   * by name, through links, or as a hard link to the same file. */
+  /* Neither the result nor a file written beside it (journal, lock) may
+   * be the target: by name, through links, or as a hard link to the same
+   * file. */
   target_exists = duel_block_node_stat (target_path, &target_st, NULL) == 0;
   target_real = canonical_path (target_path);
-  beside = duel_preflight_output_files (save_path);
+  folder_path = realpath (duel_folder_get_path (folder), NULL);
+  beside = duel_preflight_output_names (name);
   for (guint i = 0; beside[i] != NULL; i++)
     {
-      g_autofree char *real = canonical_path (beside[i]);
+      g_autofree char *real = folder_path != NULL ? g_build_filename (folder_path, beside[i], NULL) : NULL;
 
       if ((real != NULL && target_real != NULL && g_str_equal (real, target_real)) ||
-          (target_exists && stat (beside[i], &st) == 0 &&
+          (target_exists && fstatat (duel_folder_get_fd (folder), beside[i], &st, 0) == 0 &&
            st.st_dev == target_st.st_dev && st.st_ino == target_st.st_ino))
         {
           /* TRANSLATORS: the result file given, then the run's target */
@@ -970,7 +945,7 @@ duel_safety_check_output (const char  *result_path,
     }
 
   /* A run that writes its target destroys a filesystem on it. */
-  if (target_written && target_exists && filesystem_on_target (folder, &target_st))
+  if (target_written && target_exists && folder_path != NULL && filesystem_on_target (folder_path, &target_st))
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
                    _("The result file “%s” is on a filesystem that lives on the target “%s”, "
@@ -979,21 +954,24 @@ duel_safety_check_output (const char  *result_path,
       return FALSE;
     }
 
-  /* Something that is not a result is not replaced without consent; an
-   * empty file holds nothing, a result is replaced once the new run has
-   * measured something (duel-checkpointer.c). */
-  fd = open (save_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0)
-    return TRUE;
-  if (!overwrite && fstat (fd, &st) == 0 && st.st_size > 0 && !looks_like_result (fd))
+  /* The writer's rules for every name the run writes: a link, a folder or
+   * a file that is not Drive Duel's is not replaced without consent; a
+   * result is replaced once the new run has measured something
+   * (duel-checkpointer.c). */
+  if (!duel_file_writer_check_in (folder, name, flags, &local_error))
     {
-      g_close (fd, NULL);
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                   _("“%s” exists and is not a Drive Duel result; give another name, "
-                     "or --overwrite-output to replace it."),
-                   result_path);
+      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
       return FALSE;
     }
-  g_close (fd, NULL);
+  {
+    g_autofree char *journal = g_strconcat (name, ".journal", NULL);
+
+    if (!duel_file_writer_check_in (folder, journal, DUEL_WRITE_REPLACE_JOURNAL | DUEL_WRITE_REPLACE_EMPTY,
+                                    &local_error))
+      {
+        g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
+        return FALSE;
+      }
+  }
   return TRUE;
 }

@@ -25,11 +25,11 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "duel-block-node.h"
 #include "duel-error.h"
+#include "duel-made-files.h"
 #include "duel-target.h"
 #include "duel-udisks.h"
 
@@ -247,85 +247,11 @@ read_geometry (DuelTarget   *self,
   return TRUE;
 }
 
-/* The mark (DUEL_TARGET_MADE_XATTR) says what the file was when Drive Duel
- * last had it open for writing: "2 writing SIZE" from the open, "2 done SIZE
- * MTIME_S MTIME_NS HASH" from the close, HASH being SHA-256 of its first and
- * last MARK_HASH_BYTES. A file written by anything else since no longer
- * matches its mark (its size, time or ends changed). A run killed before the
- * close leaves "writing": its size alone is checked. Where the filesystem
- * keeps no user attributes, a later write asks for consent. */
-#define MARK_VERSION     "2"
-#define MARK_HASH_BYTES  (64 * 1024)
-
-static char *
-mark_hash (int                fd,
-           const struct stat *st)
-{
-  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autofree guint8 *buffer = g_malloc (MARK_HASH_BYTES);
-  off_t starts[2] = { 0, MAX (st->st_size - MARK_HASH_BYTES, (off_t) 0) };
-  int status_flags = fcntl (fd, F_GETFL);
-  gboolean ok = TRUE;
-
-  /* Buffered reads of any length: O_DIRECT (a target's descriptor) is off
-   * meanwhile. */
-  if (status_flags < 0 ||
-      ((status_flags & O_DIRECT) != 0 && fcntl (fd, F_SETFL, status_flags & ~O_DIRECT) != 0))
-    return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (starts) && ok; i++)
-    {
-      off_t at = starts[i];
-      off_t end = MIN (at + MARK_HASH_BYTES, st->st_size);
-
-      while (at < end)
-        {
-          ssize_t n = pread (fd, buffer, (size_t) (end - at), at);
-
-          if (n <= 0)
-            {
-              ok = n == 0;
-              break;
-            }
-          g_checksum_update (checksum, buffer, n);
-          at += n;
-        }
-    }
-  if ((status_flags & O_DIRECT) != 0)
-    fcntl (fd, F_SETFL, status_flags);
-  return ok ? g_strdup (g_checksum_get_string (checksum)) : NULL;
-}
-
-static char *
-mark_done_value (int fd)
-{
-  g_autofree char *hash = NULL;
-  struct stat st;
-
-  if (fstat (fd, &st) != 0 || (hash = mark_hash (fd, &st)) == NULL)
-    return NULL;
-  return g_strdup_printf (MARK_VERSION " done %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %ld %s",
-                          (gint64) st.st_size, (gint64) st.st_mtim.tv_sec, st.st_mtim.tv_nsec, hash);
-}
-
-static void
-set_mark (int         fd,
-          const char *path,
-          const char *value)
-{
-  if (value == NULL || fsetxattr (fd, DUEL_TARGET_MADE_XATTR, value, strlen (value), 0) != 0)
-    g_debug ("%s: no mark of what Drive Duel wrote (%s)", path,
-             value == NULL ? "unreadable" : g_strerror (errno));
-}
-
-static void
-mark_done (int         fd,
-           const char *path)
-{
-  g_autofree char *value = mark_done_value (fd);
-
-  set_mark (fd, path, value);
-}
-
+/* A file target Drive Duel writes is recorded as made by it
+ * (duel-made-files.h): "writing" with its size from the open, then as it
+ * was left (size, modification and change times) from the close. Whatever
+ * writes to it after that changes its change time, which cannot be put
+ * back, so the file no longer matches: consent is asked again. */
 void
 duel_target_finish_writing (DuelTarget *self)
 {
@@ -333,50 +259,25 @@ duel_target_finish_writing (DuelTarget *self)
 
   /* What the file holds now is what Drive Duel left in it. */
   if (self->fd >= 0 && self->marking)
-    mark_done (self->fd, self->path);
+    duel_made_files_record (self->fd);
   self->marking = FALSE;
 }
 
 DuelTargetMark
 duel_target_check_mark (int fd)
 {
-  char value[256];
-  g_auto(GStrv) fields = NULL;
-  ssize_t length;
-  struct stat st;
-
   g_return_val_if_fail (fd >= 0, DUEL_TARGET_MARK_NONE);
 
-  length = fgetxattr (fd, DUEL_TARGET_MADE_XATTR, value, sizeof value - 1);
-  if (length <= 0)
-    return DUEL_TARGET_MARK_NONE;
-  value[length] = '\0';
-  if (fstat (fd, &st) != 0)
-    return DUEL_TARGET_MARK_STALE;
-  fields = g_strsplit (value, " ", -1);
-
-  /* Interrupted: nothing but the size can tell. */
-  if (g_strv_length (fields) == 3 && g_str_equal (fields[0], MARK_VERSION) &&
-      g_str_equal (fields[1], "writing"))
+  switch (duel_made_files_check (fd))
     {
-      guint64 size;
-
-      if (g_ascii_string_to_unsigned (fields[2], 10, 0, G_MAXINT64, &size, NULL) &&
-          size == (guint64) st.st_size)
-        return DUEL_TARGET_MARK_MATCHES;
+    case DUEL_MADE_MATCHES:
+      return DUEL_TARGET_MARK_MATCHES;
+    case DUEL_MADE_CHANGED:
       return DUEL_TARGET_MARK_STALE;
+    case DUEL_MADE_NONE:
+    default:
+      return DUEL_TARGET_MARK_NONE;
     }
-  if (g_strv_length (fields) == 6 && g_str_equal (fields[0], MARK_VERSION) &&
-      g_str_equal (fields[1], "done"))
-    {
-      g_autofree char *now = mark_done_value (fd);
-
-      if (now != NULL && g_str_equal (now, value))
-        return DUEL_TARGET_MARK_MATCHES;
-    }
-  /* Changed since, or a mark without a description (version 1): not
-   * enough to tell what the file holds. */
-  return DUEL_TARGET_MARK_STALE;
 }
 
 DuelTarget *
@@ -538,9 +439,7 @@ duel_target_open_checked (const char            *path,
    * it holds what Drive Duel writes, marked as such until it is closed. */
   if (writing && self->kind == DUEL_TARGET_KIND_FILE)
     {
-      g_autofree char *value = g_strdup_printf (MARK_VERSION " writing %" G_GUINT64_FORMAT, self->size);
-
-      set_mark (self->fd, path, value);
+      duel_made_files_record_writing (self->fd);
       self->marking = TRUE;
     }
 

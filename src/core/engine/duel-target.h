@@ -10,14 +10,11 @@ G_BEGIN_DECLS
 
 #define DUEL_TYPE_TARGET (duel_target_get_type ())
 
-/* The extended attribute a file target gets when Drive Duel opens it for
- * writing, describing the file as Drive Duel left it (size, modification
- * time, a hash of its ends) once it is closed. While it still matches, the
- * file holds nothing but what Drive Duel wrote, so writing it again needs no
- * consent (duel-safety.c); a file changed by anything else no longer
- * matches. Best effort: not every filesystem keeps it. */
-#define DUEL_TARGET_MADE_XATTR "user.driveduel.made"
-
+/* A file target Drive Duel opens for writing is recorded as made by it
+ * (duel-made-files.h), as it was when the run let go of it. While it still
+ * matches, the file holds nothing but what Drive Duel wrote, so writing it
+ * again needs no consent (duel-safety.c); a file changed by anything else
+ * since (its change time moved) no longer matches. */
 typedef enum
 {
   DUEL_TARGET_MARK_NONE,      /* never written by Drive Duel (or no xattrs here) */
@@ -71,12 +68,11 @@ DuelTarget     *duel_target_new_for_fd             (int                   fd,
                                                     const char           *path,
                                                     gboolean              writable,
                                                     GError              **error);
-/* A file target opened for writing: records in its made mark what it holds
- * now, once nothing more will be written (finalize does it too, but a
- * process may exit before a worker thread drops its last reference). */
+/* A file target opened for writing: records it as made by Drive Duel, as
+ * it is now, once nothing more will be written (finalize does it too, but
+ * a process may exit before a worker thread drops its last reference). */
 void            duel_target_finish_writing         (DuelTarget           *self);
-/* The mark of the regular file open on @fd, checked against the file as it
- * is now (reads its first and last 64 KiB). */
+/* Whether the regular file open on @fd is as Drive Duel left it. */
 DuelTargetMark  duel_target_check_mark             (int                   fd);
 const char     *duel_target_get_path               (DuelTarget           *self);
 DuelTargetKind  duel_target_get_kind               (DuelTarget           *self);

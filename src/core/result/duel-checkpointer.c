@@ -14,10 +14,17 @@
  * journal, or another run) never folds into a file it does not extend.
  *
  * A result already at the path is not replaced before the new run has
- * something to replace it with: the run writes RESULT.new and its journal
- * beside it, and renames both over the old ones once a checkpoint holding
- * rows is on disk (a synced journal, a compaction, or the final save). A
- * run that measured nothing leaves the old result as it was.
+ * something to replace it with: the run writes RESULT.new (or .new-2, …:
+ * the first name free with its journal) beside it, and renames both over
+ * the old ones once a checkpoint holding rows is on disk (a synced
+ * journal, a compaction, or the final save) — over a finished result only
+ * once it holds at least as many rows, or the run finished too. A run that
+ * measured nothing leaves the old result as it was; a run that stopped
+ * with fewer rows than a finished result keeps it and is saved as
+ * RESULT.stopped-DATE-TIME.json beside it.
+ *
+ * Every file is written through the one writer (duel-file-writer.h), by
+ * name in the result's folder, opened once.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -37,6 +44,7 @@
 #include "duel-checkpointer-private.h"
 #include "duel-checkpointer.h"
 #include "duel-error.h"
+#include "duel-file-writer.h"
 #include "duel-journal-private.h"
 #include "duel-preflight.h"
 #include "duel-result-private.h"
@@ -109,14 +117,26 @@ struct _DuelCheckpointer
 {
   GObject                parent_instance;
 
-  char                  *result_path;
-  char                  *save_path;
-  char                  *journal_path;
-  /* While an old result is kept: where save_path and journal_path go once
+  char                  *result_path;      /* as given, for sentences */
+  DuelFolder            *folder;           /* the result's folder, opened once */
+  char                  *result_name;
+  DuelWriteFlags         result_flags;     /* what may be replaced at result_name */
+  char                  *save_name;        /* where saves go */
+  char                  *journal_name;
+  /* While an old result is kept: where save_name and journal_name go once
    * the run has rows on disk (the writer's, then the caller's after the join). */
-  char                  *final_path;
-  char                  *final_journal_path;
+  char                  *final_name;
+  char                  *final_journal_name;
+  guint64                old_rows;         /* of the result kept meanwhile */
+  gboolean               old_finished;     /* every test of it complete */
+  char                  *kept_name;        /* where this run went when the old one was kept */
+  char                  *journal_path;     /* for get_journal_path() */
   gboolean               have_rows;        /* the writer folded a row */
+  guint64                rows_folded;      /* the writer's: rows in the shadow */
+  struct stat            save_st;          /* what the last save wrote at save_name */
+  gboolean               folder_gone;      /* said once */
+  gboolean               created_result;   /* no file was at result_name: this run made it */
+  gboolean               deferred;         /* beside an old result: nothing written before a row */
   guint64                period_ns;
   guint64                compact_bytes;
   gboolean               compact_exact;    /* a test's threshold: the last save's size does not count */
@@ -417,7 +437,7 @@ static void
 note_error (DuelCheckpointer *self,
             GError           *error)
 {
-  g_debug ("Checkpoint of %s: %s", self->save_path, error->message);
+  g_debug ("Checkpoint of %s/%s: %s", duel_folder_get_path (self->folder), self->save_name, error->message);
   g_mutex_lock (&self->lock);
   self->stats.errors++;
   if (self->error == NULL)
@@ -444,7 +464,7 @@ watch_room (DuelCheckpointer *self)
   if (room >= need)
     return;
   self->room_warned = TRUE;
-  folder = g_path_get_dirname (self->save_path);
+  folder = g_filename_display_name (duel_folder_get_path (self->folder));
   g_mutex_lock (&self->lock);
   g_free (self->room_warning);
   /* TRANSLATORS: the folder of the result file, then a size in MiB */
@@ -455,15 +475,14 @@ watch_room (DuelCheckpointer *self)
 }
 
 static gboolean
-write_all (int          fd,
-           const char  *data,
-           gsize        length,
-           const char  *path,
-           GError     **error)
+write_all (DuelCheckpointer  *self,
+           const char        *data,
+           gsize              length,
+           GError           **error)
 {
   while (length > 0)
     {
-      ssize_t n = write (fd, data, length);
+      ssize_t n = write (self->fd, data, length);
 
       if (n < 0)
         {
@@ -472,7 +491,7 @@ write_all (int          fd,
 
           if (saved_errno == EINTR)
             continue;
-          display = g_filename_display_name (path);
+          display = duel_folder_dup_display (self->folder, self->journal_name);
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
                        _("Could not write the journal “%s”: %s"), display, g_strerror (saved_errno));
           return FALSE;
@@ -484,85 +503,115 @@ write_all (int          fd,
 }
 
 /* A fresh journal holding only its header, in place atomically, then
- * opened for appending. */
+ * appended to through the same descriptor: the name is never opened again,
+ * so nothing planted at it meanwhile is written to. */
 static gboolean
 open_journal (DuelCheckpointer  *self,
               const char        *journal_id,
               GError           **error)
 {
   g_autoptr(GString) header = g_string_new (NULL);
-  int fd;
+  g_autoptr(DuelFileWriter) writer = NULL;
 
   _duel_journal_append_header (header, journal_id);
-  if (!g_file_set_contents_full (self->journal_path, header->str, (gssize) header->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0666, error))
+  writer = duel_file_writer_new_in (self->folder, self->journal_name,
+                                    DUEL_WRITE_REPLACE_JOURNAL | DUEL_WRITE_REPLACE_EMPTY, error);
+  if (writer == NULL ||
+      !duel_file_writer_write (writer, header->str, header->len, error) ||
+      !duel_file_writer_commit (writer, error))
     return FALSE;
-  fd = g_open (self->journal_path, O_WRONLY | O_APPEND | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int saved_errno = errno;
-      g_autofree char *display = g_filename_display_name (self->journal_path);
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not open the journal “%s”: %s"), display, g_strerror (saved_errno));
-      return FALSE;
-    }
   if (self->fd >= 0)
     close (self->fd);
-  self->fd = fd;
+  self->fd = duel_file_writer_steal_fd (writer);
   self->journal_bytes = header->len;
   self->unsynced = FALSE;
   return TRUE;
 }
 
 static guint64
-file_size (const char *path)
+count_rows (DuelResult *result)
 {
-  GStatBuf st;
+  GPtrArray *tests = duel_result_get_tests (result);
+  guint64 rows = 0;
 
-  if (g_stat (path, &st) != 0)
-    return 0;
-  return (guint64) st.st_size;
+  for (guint i = 0; i < tests->len; i++)
+    rows += duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, i))->series);
+  return rows;
+}
+
+static gboolean
+all_complete (DuelResult *result)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+
+  for (guint i = 0; i < tests->len; i++)
+    if (((DuelTestRecord *) g_ptr_array_index (tests, i))->status != DUEL_TEST_STATUS_COMPLETE)
+      return FALSE;
+  return tests->len > 0;
 }
 
 /* The new result and its journal take the old one's names: from here on
- * the old result is gone. The journal's descriptor stays open on its file. */
+ * the old result is gone. The journal's descriptor stays open on its file.
+ * What is at the old names is checked again first: only what the run was
+ * allowed to replace when it started is replaced now. */
 static gboolean
 commit (DuelCheckpointer  *self,
         GError           **error)
 {
-  if (self->final_path == NULL)
-    return TRUE;
-  if (g_rename (self->save_path, self->final_path) != 0)
-    {
-      int saved_errno = errno;
-      g_autofree char *display = g_filename_display_name (self->final_path);
+  g_autoptr(GError) local_error = NULL;
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not replace “%s” with the new result: %s"), display, g_strerror (saved_errno));
-      return FALSE;
-    }
+  if (self->final_name == NULL)
+    return TRUE;
+  if (!duel_file_writer_check_in (self->folder, self->final_name, self->result_flags, error) ||
+      !duel_folder_rename (self->folder, self->save_name, self->final_name, TRUE, error))
+    return FALSE;
   /* A crash between the two renames leaves the new file without its last
    * lines (at RESULT.new.journal), never a file with another's journal:
    * the ids differ. */
-  if (g_rename (self->journal_path, self->final_journal_path) != 0)
-    g_debug ("Could not move %s: %s", self->journal_path, g_strerror (errno));
-  g_free (self->save_path);
-  self->save_path = g_steal_pointer (&self->final_path);
-  g_free (self->journal_path);
-  self->journal_path = g_steal_pointer (&self->final_journal_path);
+  if (!duel_file_writer_check_in (self->folder, self->final_journal_name,
+                                  DUEL_WRITE_REPLACE_JOURNAL | DUEL_WRITE_REPLACE_EMPTY, &local_error) ||
+      !duel_folder_rename (self->folder, self->journal_name, self->final_journal_name, TRUE, &local_error))
+    {
+      /* The result names a journal no loader finds: lines after the last
+       * compaction would be lost to a crash. Said, and the run stops. */
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      g_free (self->save_name);
+      self->save_name = g_steal_pointer (&self->final_name);
+      return FALSE;
+    }
+  g_free (self->save_name);
+  self->save_name = g_steal_pointer (&self->final_name);
+  g_free (self->journal_name);
+  self->journal_name = g_steal_pointer (&self->final_journal_name);
   return TRUE;
 }
 
-/* Once rows are on disk, they replace an old result. */
+/* Once rows are on disk, they replace an old result: a finished one only
+ * once they are at least as many (a run stopped early must not cost it). */
 static void
 commit_if_measured (DuelCheckpointer *self)
 {
   g_autoptr(GError) error = NULL;
 
-  if (self->final_path != NULL && self->have_rows && !commit (self, &error))
+  if (self->final_name != NULL && self->have_rows &&
+      (!self->old_finished || self->rows_folded >= self->old_rows) &&
+      !commit (self, &error))
     note_error (self, error);
+}
+
+/* @result whole at save_name: a new file there, or over this run's last
+ * save (a result); remembered, so the run removes only what it wrote. */
+static gboolean
+save_whole (DuelCheckpointer  *self,
+            DuelResult        *result,
+            GError           **error)
+{
+  if (!duel_result_save_in (result, self->folder, self->save_name,
+                            DUEL_WRITE_REPLACE_RESULT | DUEL_WRITE_REPLACE_EMPTY, error))
+    return FALSE;
+  if (duel_folder_stat (self->folder, self->save_name, &self->save_st) != 0)
+    memset (&self->save_st, 0, sizeof self->save_st);
+  return TRUE;
 }
 
 /* The shadow saved whole under a new journal id, then a journal for that id. */
@@ -574,13 +623,14 @@ save_shadow (DuelCheckpointer  *self,
   g_autofree char *old_id = g_strdup (duel_result_get_journal_id (self->shadow));
 
   duel_result_set_journal_id (self->shadow, journal_id);
-  if (!duel_result_save (self->shadow, self->save_path, error))
+  if (!save_whole (self, self->shadow, error))
     {
       /* The file on disk still names the old journal, which goes on. */
       duel_result_set_journal_id (self->shadow, old_id);
       return FALSE;
     }
-  self->last_save_bytes = file_size (self->save_path);
+  self->last_save_bytes = (guint64) self->save_st.st_size;
+  self->deferred = FALSE;
   /* Everything is in the file now: without a journal nothing is lost yet,
    * but the next lines need one. */
   if (!open_journal (self, journal_id, error))
@@ -657,6 +707,7 @@ append_msg (DuelCheckpointer *self,
           fold_line (self);
         }
       self->have_rows |= msg->n_rows > 0;
+      self->rows_folded += msg->n_rows;
       break;
 
     case MSG_STATE:
@@ -681,11 +732,35 @@ write_batch (DuelCheckpointer *self,
   for (guint i = 0; i < batch->len; i++)
     append_msg (self, g_ptr_array_index (batch, i));
 
+  /* A removed folder takes every later save with it: said at once, not
+   * at the final save hours later. */
+  if (!self->folder_gone && duel_folder_is_removed (self->folder))
+    {
+      g_autofree char *display = g_filename_display_name (duel_folder_get_path (self->folder));
+      g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                                             _("The folder %s of the result was removed during the run"),
+                                             display);
+
+      self->folder_gone = TRUE;
+      note_error (self, error);
+      self->broken = TRUE;
+    }
+
+  /* Beside an old result nothing is written before there is a row to
+   * keep: the lines are in the shadow, which the first save writes whole
+   * (with a journal from then on). A run stopped before leaves nothing. */
+  if (self->deferred)
+    {
+      g_string_truncate (self->out, 0);
+      if (self->have_rows && !self->broken && now_ns () >= self->next_retry_ns)
+        compact (self, now_ns ());
+    }
+
   if (self->out->len > 0 && !self->broken)
     {
       g_autoptr(GError) error = NULL;
 
-      if (write_all (self->fd, self->out->str, self->out->len, self->journal_path, &error))
+      if (write_all (self, self->out->str, self->out->len, &error))
         {
           self->journal_bytes += self->out->len;
           self->unsynced = TRUE;
@@ -714,7 +789,7 @@ write_batch (DuelCheckpointer *self,
       else
         {
           int saved_errno = errno;
-          g_autofree char *display = g_filename_display_name (self->journal_path);
+          g_autofree char *display = duel_folder_dup_display (self->folder, self->journal_name);
           g_autoptr(GError) error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved_errno),
                                                  _("Could not write the journal “%s”: %s"),
                                                  display, g_strerror (saved_errno));
@@ -843,10 +918,14 @@ duel_checkpointer_finalize (GObject *object)
   if (self->fd >= 0)
     close (self->fd);
   g_clear_pointer (&self->result_path, g_free);
-  g_clear_pointer (&self->save_path, g_free);
+  g_clear_pointer (&self->folder, duel_folder_unref);
+  g_clear_pointer (&self->result_name, g_free);
+  g_clear_pointer (&self->save_name, g_free);
+  g_clear_pointer (&self->journal_name, g_free);
+  g_clear_pointer (&self->final_name, g_free);
+  g_clear_pointer (&self->final_journal_name, g_free);
+  g_clear_pointer (&self->kept_name, g_free);
   g_clear_pointer (&self->journal_path, g_free);
-  g_clear_pointer (&self->final_path, g_free);
-  g_clear_pointer (&self->final_journal_path, g_free);
   g_clear_pointer (&self->known, g_array_unref);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->queue, g_ptr_array_unref);
@@ -951,6 +1030,26 @@ duel_checkpointer_new (const char *result_path)
   return g_object_new (DUEL_TYPE_CHECKPOINTER, "result-path", result_path, NULL);
 }
 
+DuelCheckpointer *
+duel_checkpointer_new_in (DuelFolder     *folder,
+                          const char     *name,
+                          DuelWriteFlags  result_flags)
+{
+  DuelCheckpointer *self;
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (folder != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  path = g_str_equal (duel_folder_get_path (folder), ".") ? g_strdup (name)
+                                                          : g_build_filename (duel_folder_get_path (folder), name, NULL);
+  self = duel_checkpointer_new (path);
+  self->folder = duel_folder_ref (folder);
+  self->result_name = g_strdup (name);
+  self->result_flags = result_flags;
+  return self;
+}
+
 const char *
 duel_checkpointer_get_result_path (DuelCheckpointer *self)
 {
@@ -964,65 +1063,70 @@ duel_checkpointer_get_journal_path (DuelCheckpointer *self)
 {
   g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), NULL);
 
+  if (self->journal_name == NULL)
+    return NULL;
+  g_free (self->journal_path);
+  self->journal_path = g_str_equal (duel_folder_get_path (self->folder), ".")
+                         ? g_strdup (self->journal_name)
+                         : g_build_filename (duel_folder_get_path (self->folder), self->journal_name, NULL);
   return self->journal_path;
 }
 
-/* Whether @name is @base and the six characters a save's temporary file
- * (g_file_set_contents(): FILE.XXXXXX) adds. */
-static gboolean
-is_temporary_of (const char *name,
-                 const char *base)
+const char *
+duel_checkpointer_get_kept_name (DuelCheckpointer *self)
 {
-  gsize length = strlen (base);
+  g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), NULL);
 
-  if (strlen (name) != length + 7 || strncmp (name, base, length) != 0 || name[length] != '.')
-    return FALSE;
-  for (const char *at = name + length + 1; *at != '\0'; at++)
-    if (!g_ascii_isalnum (*at))
-      return FALSE;
-  return TRUE;
+  return self->kept_name;
 }
 
-/* A save or compaction killed before its rename leaves FILE.XXXXXX (up to
- * the result's size) beside @path; the next run on that path removes it,
- * when it is empty or begins as a result or a journal does. */
-static void
-remove_temporaries (const char *path)
+/* A name beside @base for the new result and its journal, both free. */
+static char *
+free_staging_name (DuelFolder *folder,
+                   const char *base)
 {
-  g_autofree char *folder = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+  for (guint n = 1; n < 1000; n++)
     {
-      g_autofree char *child = NULL;
-      char head[256] = "";
+      g_autofree char *name = n == 1 ? g_strconcat (base, DUEL_PREFLIGHT_STAGING_SUFFIX, NULL)
+                                     : g_strdup_printf ("%s" DUEL_PREFLIGHT_STAGING_SUFFIX "-%u", base, n);
+      g_autofree char *journal = _duel_journal_path_for (name);
       struct stat st;
-      ssize_t length = 0;
-      int fd;
 
-      if (!is_temporary_of (name, base))
-        continue;
-      child = g_build_filename (folder, name, NULL);
-      fd = open (child, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0)
-        continue;
-      if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
-        length = pread (fd, head, sizeof head - 1, 0);
-      else
-        length = -1;
-      close (fd);
-      if (length < 0)
-        continue;
-      head[length] = '\0';
-      if (length == 0 || g_str_has_prefix (head, DUEL_JOURNAL_FORMAT " ") ||
-          (head[0] == '{' && strstr (head, "\"" DUEL_RESULT_FORMAT "\"") != NULL))
-        {
-          if (g_unlink (child) == 0)
-            g_debug ("Removed %s, left by a save that was interrupted", child);
-        }
+      if (duel_folder_stat (folder, name, &st) != 0 && errno == ENOENT &&
+          duel_folder_stat (folder, journal, &st) != 0 && errno == ENOENT)
+        return g_steal_pointer (&name);
     }
+  return NULL;
+}
+
+/* What the result about to be replaced holds: a finished one is replaced
+ * only by a run that finished too, or holds at least as many rows. */
+static void
+read_old_result (DuelCheckpointer *self)
+{
+  g_autoptr(DuelResult) old = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_str_equal (duel_folder_get_path (self->folder), ".")
+                            ? g_strdup (self->result_name)
+                            : g_build_filename (duel_folder_get_path (self->folder), self->result_name, NULL);
+  struct stat st;
+  int fd = duel_folder_open_regular (self->folder, self->result_name, &st);
+  gboolean is_result = fd >= 0 && duel_file_is_result (fd);
+
+  if (fd >= 0)
+    close (fd);
+  self->old_rows = 0;
+  self->old_finished = FALSE;
+  if (!is_result)
+    return;
+  old = duel_result_load (path, &error);
+  if (old == NULL)
+    {
+      g_debug ("The result at %s does not load (%s): replaced once this run has rows", path, error->message);
+      return;
+    }
+  self->old_rows = count_rows (old);
+  self->old_finished = all_complete (old);
 }
 
 gboolean
@@ -1031,45 +1135,69 @@ duel_checkpointer_start (DuelCheckpointer  *self,
                          GError           **error)
 {
   g_autoptr(DuelResult) shadow = NULL;
-  g_autofree char *save_path = NULL;
   GPtrArray *tests;
+  struct stat st;
 
   g_return_val_if_fail (DUEL_IS_CHECKPOINTER (self), FALSE);
   g_return_val_if_fail (DUEL_IS_RESULT (result), FALSE);
   g_return_val_if_fail (!self->started, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  save_path = duel_result_save_path (self->result_path, error);
-  if (save_path == NULL)
+  if (self->folder == NULL)
+    {
+      self->folder = duel_folder_open_for_file (self->result_path, &self->result_name, error);
+      if (self->folder == NULL)
+        return FALSE;
+      self->result_flags = DUEL_WRITE_REPLACE_RESULT | DUEL_WRITE_REPLACE_EMPTY;
+    }
+  /* The rules before anything is written: the result's name, then its journal's. */
+  g_clear_pointer (&self->final_name, g_free);
+  g_clear_pointer (&self->final_journal_name, g_free);
+  if (!duel_file_writer_check_in (self->folder, self->result_name, self->result_flags, error))
     return FALSE;
-  g_clear_pointer (&self->final_path, g_free);
-  g_clear_pointer (&self->final_journal_path, g_free);
-  if (g_file_test (save_path, G_FILE_TEST_EXISTS))
+  {
+    g_autofree char *journal = _duel_journal_path_for (self->result_name);
+
+    if (!duel_file_writer_check_in (self->folder, journal, DUEL_WRITE_REPLACE_JOURNAL | DUEL_WRITE_REPLACE_EMPTY,
+                                    error))
+      return FALSE;
+  }
+
+  g_free (self->save_name);
+  if (duel_folder_stat (self->folder, self->result_name, &st) == 0)
     {
       /* Kept until this run has measured something: written beside it. */
-      self->final_journal_path = _duel_journal_path_for (save_path);
-      self->final_path = g_steal_pointer (&save_path);
-      save_path = g_strconcat (self->final_path, DUEL_PREFLIGHT_STAGING_SUFFIX, NULL);
+      read_old_result (self);
+      self->final_name = g_strdup (self->result_name);
+      self->final_journal_name = _duel_journal_path_for (self->final_name);
+      self->save_name = free_staging_name (self->folder, self->result_name);
+      if (self->save_name == NULL)
+        {
+          g_autofree char *display = duel_folder_dup_display (self->folder, self->result_name);
+
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_EXISTS,
+                       _("No free name for the new result beside “%s”."), display);
+          return FALSE;
+        }
     }
-  g_free (self->save_path);
-  self->save_path = g_steal_pointer (&save_path);
-  g_free (self->journal_path);
-  self->journal_path = _duel_journal_path_for (self->save_path);
-  /* Before the first save: the caller holds the result path's lock, so no
-   * other run is between its write and its rename. */
-  remove_temporaries (self->save_path);
-  remove_temporaries (self->journal_path);
-  if (self->final_path != NULL)
+  else
     {
-      remove_temporaries (self->final_path);
-      remove_temporaries (self->final_journal_path);
+      self->save_name = g_strdup (self->result_name);
+      self->created_result = TRUE;
     }
+  g_free (self->journal_name);
+  self->journal_name = _duel_journal_path_for (self->save_name);
+
+  /* Before the first save: what killed writers left in the folder (none
+   * that a live writer still holds). */
+  duel_folder_remove_stale_temporaries (self->folder);
 
   /* A journal of an earlier attempt names another id, so saving first is
    * safe: the loader ignores that journal from here on. */
   shadow = _duel_result_copy (result);
   self->shadow = g_object_ref (shadow);
-  if (!save_shadow (self, error))
+  self->deferred = self->final_name != NULL;
+  if (!self->deferred && !save_shadow (self, error))
     {
       g_clear_object (&self->shadow);
       return FALSE;
@@ -1094,20 +1222,75 @@ duel_checkpointer_start (DuelCheckpointer  *self,
   self->last_state_ns = now_ns ();
   self->last_sync_ns = self->last_state_ns;
   self->retry_ns = self->period_ns;
+  {
+    g_autoptr(GError) thread_error = NULL;
+
+    self->writer = g_thread_try_new ("duel-checkpoint", writer_main, self, &thread_error);
+    if (self->writer == NULL)
+      {
+        /* TRANSLATORS: %s is the system's reason */
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_FAILED,
+                     _("Cannot start the thread that keeps the result: %s"), thread_error->message);
+        return FALSE;
+      }
+  }
   self->started = TRUE;
-  self->writer = g_thread_new ("duel-checkpoint", writer_main, self);
   return TRUE;
 }
 
 static gboolean
 result_has_rows (DuelResult *result)
 {
-  GPtrArray *tests = duel_result_get_tests (result);
+  return count_rows (result) > 0;
+}
 
-  for (guint i = 0; i < tests->len; i++)
-    if (duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, i))->series) > 0)
-      return TRUE;
+/* The name a stopped run's result keeps beside a finished one:
+ * STEM.stopped-YYYYMMDD-HHMMSS.json (STEM the result's name without
+ * ".json"), -2, -3… when taken. */
+static gboolean
+keep_aside (DuelCheckpointer  *self,
+            GError           **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *stem = g_str_has_suffix (self->final_name, ".json")
+                            ? g_strndup (self->final_name, strlen (self->final_name) - 5)
+                            : g_strdup (self->final_name);
+
+  for (guint n = 1; n < 1000; n++)
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *name = n == 1 ? g_strdup_printf ("%s.stopped-%s.json", stem, stamp)
+                                     : g_strdup_printf ("%s.stopped-%s-%u.json", stem, stamp, n);
+
+      if (duel_folder_rename (self->folder, self->save_name, name, FALSE, &local_error))
+        {
+          self->kept_name = g_steal_pointer (&name);
+          return TRUE;
+        }
+      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+    }
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_EXISTS, _("No free name for the stopped run beside “%s”."),
+               self->result_path);
   return FALSE;
+}
+
+/* This run's journal, gone once its lines are in the saved file. */
+static void
+remove_journal (DuelCheckpointer *self)
+{
+  struct stat st;
+  int fd = duel_folder_open_regular (self->folder, self->journal_name, &st);
+
+  if (fd < 0)
+    return;
+  if (duel_file_is_journal (fd) && !duel_folder_unlink_same (self->folder, self->journal_name, &st))
+    g_debug ("Could not remove the journal %s: %s", self->journal_name, g_strerror (errno));
+  close (fd);
 }
 
 gboolean
@@ -1130,31 +1313,51 @@ duel_checkpointer_finish (DuelCheckpointer  *self,
     }
 
   duel_result_set_journal_id (result, NULL);
-  if (self->final_path != NULL && !result_has_rows (result))
+  if (self->final_name != NULL && !result_has_rows (result))
     {
-      g_autofree char *display = g_filename_display_name (self->final_path);
+      g_autofree char *display = duel_folder_dup_display (self->folder, self->final_name);
 
-      /* Nothing to replace the old result with. */
-      g_unlink (self->save_path);
-      g_unlink (self->journal_path);
+      /* Nothing to replace the old result with (and nothing written yet
+       * unless a save of the shadow came first). */
+      if (!self->deferred)
+        {
+          remove_journal (self);
+          duel_folder_unlink_same (self->folder, self->save_name, &self->save_st);
+        }
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_FAILED,
                    _("Nothing was measured, so “%s” was left as it was."), display);
       return FALSE;
     }
-  if (!duel_result_save (result, self->save_path, error))
+  if (!save_whole (self, result, error))
     return FALSE;
   self->have_rows = TRUE;
+  if (self->final_name != NULL && self->old_finished && !all_complete (result) &&
+      count_rows (result) < self->old_rows)
+    {
+      /* Stopped short of a finished result: that one stays, this one is
+       * kept beside it under a name of its own. */
+      if (!keep_aside (self, error))
+        return FALSE;
+      remove_journal (self);
+      return TRUE;
+    }
   if (!commit (self, error))
     return FALSE;
 
-  if (g_unlink (self->journal_path) != 0 && errno != ENOENT)
-    {
-      int saved_errno = errno;
-
-      /* Harmless: the saved file names no journal, so none is folded. */
-      g_debug ("Could not remove %s: %s", self->journal_path, g_strerror (saved_errno));
-    }
+  /* Harmless if it stays: the saved file names no journal, so none is folded. */
+  remove_journal (self);
   return TRUE;
+}
+
+void
+duel_checkpointer_discard (DuelCheckpointer *self)
+{
+  g_return_if_fail (DUEL_IS_CHECKPOINTER (self));
+  g_return_if_fail (self->finished);
+
+  /* Only a file this run made: over an old result nothing was renamed yet. */
+  if (self->created_result)
+    duel_folder_unlink_same (self->folder, self->save_name, &self->save_st);
 }
 
 void

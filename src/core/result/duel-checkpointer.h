@@ -29,6 +29,7 @@
 
 #include <gio/gio.h>
 
+#include "duel-file-writer.h"
 #include "duel-result.h"
 
 G_BEGIN_DECLS
@@ -53,23 +54,36 @@ typedef struct
   guint64 errors;               /* failed writes, syncs and compactions */
 } DuelCheckpointerStats;
 
-/* @result_path: where the result is saved (duel_result_save_path() rules). The
- * journal lives beside it at "<result_path>.journal" (beside the file a
- * symlink points to, where the save writes). Over an existing file, both
- * are first "<result_path>.new" and "<result_path>.new.journal", renamed
- * over the old ones once a checkpoint with rows is on disk; finish() with
- * no row measured removes them and fails, the old file left as it was. */
+/* @result_path: where the result is saved (duel_result_save() rules: a new
+ * file, or over a Drive Duel result or an empty file, never through a
+ * link). The journal lives beside it at "<result_path>.journal". Over an
+ * existing file, both are first "<result_path>.new" (or .new-2, … the
+ * first name free for both) and its journal, renamed over the old ones
+ * once a checkpoint with rows is on disk — over a finished result, once
+ * they are at least as many rows as it holds. finish() with no row
+ * measured removes them and fails, the old file left as it was; finish()
+ * of a run stopped with fewer rows than a finished result keeps that one
+ * and saves this run as RESULT.stopped-DATE-TIME.json
+ * (duel_checkpointer_get_kept_name()). */
 DuelCheckpointer *duel_checkpointer_new             (const char            *result_path);
+/* The same for @name in @folder, opened by the caller (who may have locked
+ * and checked it there); @result_flags say what may be replaced at @name
+ * (DUEL_WRITE_REPLACE_ANY once the person agreed). */
+DuelCheckpointer *duel_checkpointer_new_in          (DuelFolder            *folder,
+                                                     const char            *name,
+                                                     DuelWriteFlags         result_flags);
 const char       *duel_checkpointer_get_result_path (DuelCheckpointer      *self);
+/* After finish(): the name (in the result's folder) this run was saved
+ * under beside a finished result it did not replace; NULL otherwise. */
+const char       *duel_checkpointer_get_kept_name   (DuelCheckpointer      *self);
 /* NULL before duel_checkpointer_start(). */
 const char       *duel_checkpointer_get_journal_path (DuelCheckpointer     *self);
 /* Caller's thread (before the run): a full save of @result (its header: target,
  * device, name, tests so far) and a fresh journal; starts the writer thread.
  * FALSE + error when the file cannot be written. @result itself is not
- * changed; the saved copy carries the journal's id. A save's temporary
- * file left beside the result or its journal by a killed run
- * (FILE.XXXXXX, empty or beginning as a result or journal) is removed
- * first. */
+ * changed; the saved copy carries the journal's id. Temporary files that
+ * killed writers left in the folder, and that no live writer holds
+ * (duel-folder.h), are removed first. */
 gboolean          duel_checkpointer_start           (DuelCheckpointer      *self,
                                                      DuelResult            *result,
                                                      GError               **error);
@@ -92,6 +106,9 @@ void              duel_checkpointer_update          (DuelCheckpointer      *self
 gboolean          duel_checkpointer_finish          (DuelCheckpointer      *self,
                                                      DuelResult            *result,
                                                      GError               **error);
+/* After finish(): removes the file this run saved, when it made it (a run
+ * stopped before its first test; an old result replaced is gone anyway). */
+void              duel_checkpointer_discard         (DuelCheckpointer      *self);
 /* Counters for the benchmark and tests. */
 void              duel_checkpointer_get_stats       (DuelCheckpointer      *self,
                                                      DuelCheckpointerStats *out);

@@ -5,8 +5,10 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "duel-error.h"
+#include "duel-file-writer.h"
 #include "duel-fio-export.h"
 #include "duel-preset.h"
 #include "duel-workload-option.h"
@@ -198,5 +200,6 @@ duel_fio_export_save (DuelResult  *result,
   g_return_val_if_fail (path != NULL, FALSE);
 
   text = duel_fio_export_result (result);
-  return g_file_set_contents (path, text, -1, error);
+  return duel_file_write_contents (path, text, strlen (text),
+                                   DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_RECORD_MADE, error);
 }

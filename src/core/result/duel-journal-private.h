@@ -13,11 +13,11 @@
  */
 #pragma once
 
+#include "duel-formats.h"
 #include "duel-result.h"
 
 G_BEGIN_DECLS
 
-#define DUEL_JOURNAL_FORMAT  "driveduel-journal"
 #define DUEL_JOURNAL_VERSION 1
 
 typedef enum

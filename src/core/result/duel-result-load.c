@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -35,7 +36,8 @@ fold_journal (DuelResult *self,
   gsize length = 0;
   GStatBuf st;
 
-  target = duel_result_save_path (path, NULL);
+  /* Beside the file a link points to: where its run wrote the journal. */
+  target = realpath (path, NULL);
   if (target == NULL)
     return;
   journal = _duel_journal_path_for (target);

@@ -1,8 +1,8 @@
 /* duel-result-writer.c — a result as the file's JSON text, saved atomically
  *
  * The tree of everything but the series, whose columns are spliced into
- * the generated text straight from the rows, and the save beside the
- * target (temporary file, fsync, rename).
+ * the generated text straight from the rows, and the save through the one
+ * file writer (duel-file-writer.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "duel-error.h"
+#include "duel-file-writer.h"
 #include "duel-json.h"
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
@@ -444,42 +445,30 @@ duel_result_to_json (DuelResult *self)
   return node;
 }
 
-/* Where a save to @path writes: @path itself, or the file a symlink at
- * @path points to (the link is followed, not replaced). The save renames a
- * new file over it, so it must never be a device node such as /dev/null or
- * a folder: NULL and an error then. */
-char *
-duel_result_save_path (const char  *path,
-                       GError     **error)
+gboolean
+duel_result_save_in (DuelResult      *self,
+                     DuelFolder      *folder,
+                     const char      *name,
+                     DuelWriteFlags   flags,
+                     GError         **error)
 {
-  g_autofree char *resolved = NULL;
-  GStatBuf st;
+  g_autoptr(DuelFileWriter) writer = NULL;
+  g_autoptr(GString) text = NULL;
 
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_return_val_if_fail (DUEL_IS_RESULT (self), FALSE);
+  g_return_val_if_fail (folder != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (g_lstat (path, &st) != 0)
-    return g_strdup (path);
-  if (S_ISLNK (st.st_mode))
-    {
-      resolved = realpath (path, NULL);
-      if (resolved == NULL || g_stat (resolved, &st) != 0)
-        {
-          int saved_errno = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       _("%s: the link cannot be followed: %s"), path, g_strerror (saved_errno));
-          return NULL;
-        }
-      path = resolved;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                   _("%s is not a regular file; a result can only be saved to a file."), path);
-      return NULL;
-    }
-  return g_strdup (path);
+  /* The rules first: a refusal costs no text. */
+  writer = duel_file_writer_new_in (folder, name, flags, error);
+  if (writer == NULL)
+    return FALSE;
+  text = _duel_result_to_text (self);
+  /* A new file beside the name, synced, then in place at once: a crash
+   * leaves the old file or the new one, never half of one. */
+  return duel_file_writer_write (writer, text->str, text->len, error) &&
+         duel_file_writer_commit (writer, error);
 }
 
 gboolean
@@ -487,24 +476,16 @@ duel_result_save (DuelResult  *self,
                   const char  *path,
                   GError     **error)
 {
-  g_autoptr(GString) text = NULL;
-  g_autofree char *target = NULL;
+  g_autoptr(DuelFolder) folder = NULL;
+  g_autofree char *name = NULL;
 
   g_return_val_if_fail (DUEL_IS_RESULT (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  target = duel_result_save_path (path, error);
-  if (target == NULL)
-    return FALSE;
-
-  text = _duel_result_to_text (self);
-
-  /* A temporary file beside the target, fsync, rename: a crash leaves the
-   * old file or the new one, never half of one. */
-  return g_file_set_contents_full (target, text->str, (gssize) text->len,
-                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                   0666, error);
+  folder = duel_folder_open_for_file (path, &name, error);
+  return folder != NULL &&
+         duel_result_save_in (self, folder, name, DUEL_WRITE_REPLACE_RESULT | DUEL_WRITE_REPLACE_EMPTY, error);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -9,12 +9,13 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "duel-file-writer.h"
+#include "duel-formats.h"
 #include "duel-target.h"
 #include "duel-test-record.h"
 
 G_BEGIN_DECLS
 
-#define DUEL_RESULT_FORMAT  "driveduel-result"
 #define DUEL_RESULT_VERSION 1
 /* Each test holds two ~20 KiB histograms: a small hostile file with
  * millions of tiny tests must not turn into gigabytes. */
@@ -49,14 +50,18 @@ DuelResult           *duel_result_new_from_json    (JsonNode        *root,
                                                     const char      *source_name,
                                                     GError         **error);
 JsonNode             *duel_result_to_json          (DuelResult      *self);
-/* The file a save to @path writes (a symlink followed); NULL when it is not
- * a regular file. */
-char                 *duel_result_save_path        (const char      *path,
-                                                    GError         **error);
-/* Atomic: a temporary file beside @path, fsync, rename. Safe to call during a
- * run (a checkpoint) as long as no test record is being changed meanwhile. */
+/* Atomic, through the file writer (duel-file-writer.h): a new file, or one
+ * that replaces a Drive Duel result or an empty file at @path (never
+ * through a link). Safe to call during a run (a checkpoint) as long as no
+ * test record is being changed meanwhile. */
 gboolean              duel_result_save             (DuelResult      *self,
                                                     const char      *path,
+                                                    GError         **error);
+/* The same as @name in @folder, under @flags' rules. */
+gboolean              duel_result_save_in          (DuelResult      *self,
+                                                    DuelFolder      *folder,
+                                                    const char      *name,
+                                                    DuelWriteFlags   flags,
                                                     GError         **error);
 
 const DuelTargetInfo *duel_result_get_target       (DuelResult      *self);

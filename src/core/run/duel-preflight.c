@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "duel-error.h"
+#include "duel-file-writer.h"
 #include "duel-journal-private.h"
 #include "duel-preflight.h"
 #include "duel-result.h"
@@ -39,56 +40,28 @@ duel_preflight_result_room (guint64 runtime_ms,
 }
 
 gboolean
-duel_preflight_output (const char  *path,
+duel_preflight_output (DuelFolder  *folder,
                        guint64      room_bytes,
                        GError     **error)
 {
-  g_autofree char *target = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *probe = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *display = NULL;
   struct statvfs vfs;
-  GStatBuf st;
 
-  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (folder != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (*path == '\0')
-    {
-      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
-                           _("The result file has an empty name."));
-      return FALSE;
-    }
-  /* Where the save will write (never over a device node or a folder).
-   * Refusals from here on are about the files, not the options (the CLI's
-   * exit code 1, not 2). */
-  target = duel_result_save_path (path, &local_error);
-  if (target == NULL)
-    {
-      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
-      return FALSE;
-    }
-  dir = g_path_get_dirname (target);
-  if (g_stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
+  display = g_filename_display_name (duel_folder_get_path (folder));
+  /* Exactly what the save does, on a file of its own. Refusals from here
+   * on are about the files, not the options (the CLI's exit code 1). */
+  if (!duel_file_writer_probe (folder, &local_error))
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                   _("The folder %s for the result does not exist."), dir);
+                   _("The result cannot be saved in %s: %s"), display, local_error->message);
       return FALSE;
     }
 
-  /* Exactly what the save does, on a file of its own. */
-  probe = g_strdup_printf ("%s.preflight-%d", target, (int) getpid ());
-  if (!g_file_set_contents_full (probe, "{}\n", -1,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0600, &local_error))
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                   _("The result cannot be saved in %s: %s"), dir, local_error->message);
-      return FALSE;
-    }
-  g_unlink (probe);
-
-  if (statvfs (dir, &vfs) == 0 && (guint64) vfs.f_bavail * vfs.f_frsize < room_bytes)
+  if (fstatvfs (duel_folder_get_fd (folder), &vfs) == 0 && (guint64) vfs.f_bavail * vfs.f_frsize < room_bytes)
     {
       g_autofree char *free_text = g_format_size_full ((guint64) vfs.f_bavail * vfs.f_frsize,
                                                        G_FORMAT_SIZE_IEC_UNITS);
@@ -96,97 +69,68 @@ duel_preflight_output (const char  *path,
 
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
                    _("Only %s are free in %s; the result may need %s."),
-                   free_text, dir, room_text);
+                   free_text, display, room_text);
       return FALSE;
     }
   return TRUE;
 }
 
 GStrv
-duel_preflight_output_files (const char *save_path)
+duel_preflight_output_names (const char *name)
 {
-  GPtrArray *files;
-  g_autofree char *staging = NULL;
+  GPtrArray *names;
 
-  g_return_val_if_fail (save_path != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
 
-  staging = g_strconcat (save_path, DUEL_PREFLIGHT_STAGING_SUFFIX, NULL);
-  files = g_ptr_array_new ();
-  g_ptr_array_add (files, g_strdup (save_path));
-  g_ptr_array_add (files, _duel_journal_path_for (save_path));
-  g_ptr_array_add (files, _duel_journal_path_for (staging));
-  g_ptr_array_add (files, g_steal_pointer (&staging));
-  g_ptr_array_add (files, g_strconcat (save_path, DUEL_PREFLIGHT_LOCK_SUFFIX, NULL));
-  g_ptr_array_add (files, NULL);
-  return (GStrv) g_ptr_array_free (files, FALSE);
+  names = g_ptr_array_new ();
+  g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_add (names, _duel_journal_path_for (name));
+  g_ptr_array_add (names, g_strconcat (name, DUEL_PREFLIGHT_LOCK_SUFFIX, NULL));
+  g_ptr_array_add (names, NULL);
+  return (GStrv) g_ptr_array_free (names, FALSE);
 }
 
 struct _DuelOutputLock
 {
-  char *path;
-  int   fd;
+  DuelFolder *folder;
+  char       *name;
+  int         fd;
 };
 
 DuelOutputLock *
-duel_output_lock_acquire (const char  *result_path,
+duel_output_lock_acquire (DuelFolder  *folder,
+                          const char  *name,
+                          const char  *result_path,
                           GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *save_path = NULL;
-  g_autofree char *path = NULL;
+  g_autofree char *lock_name = NULL;
+  DuelOutputLock *lock;
+  int fd;
 
+  g_return_val_if_fail (folder != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
   g_return_val_if_fail (result_path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  save_path = duel_result_save_path (result_path, &local_error);
-  if (save_path == NULL)
+  lock_name = g_strconcat (name, DUEL_PREFLIGHT_LOCK_SUFFIX, NULL);
+  fd = duel_folder_lock (folder, lock_name, &local_error);
+  if (fd < 0)
     {
-      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_BUSY))
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                     _("Another run is writing its result to “%s”; give this one another name."), result_path);
+      else
+        /* TRANSLATORS: the result file, then the reason */
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                     _("The result file “%s” cannot be locked: %s"), result_path, local_error->message);
       return NULL;
     }
-  path = g_strconcat (save_path, DUEL_PREFLIGHT_LOCK_SUFFIX, NULL);
-
-  /* The holder removes the file before it lets go: a lock taken on a file
-   * that is no longer at @path is taken again on the new one. */
-  for (guint attempt = 0; attempt < 16; attempt++)
-    {
-      struct stat fd_st, path_st;
-      int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
-      int saved_errno = errno;
-
-      if (fd < 0)
-        {
-          g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                       _("The result file “%s” cannot be locked: %s"), result_path, g_strerror (saved_errno));
-          return NULL;
-        }
-      if (flock (fd, LOCK_EX | LOCK_NB) != 0)
-        {
-          saved_errno = errno;
-          close (fd);
-          if (saved_errno == EWOULDBLOCK)
-            g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                         _("Another run is writing its result to “%s”; give this one another name."),
-                         result_path);
-          else
-            g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                         _("The result file “%s” cannot be locked: %s"), result_path, g_strerror (saved_errno));
-          return NULL;
-        }
-      if (fstat (fd, &fd_st) == 0 && stat (path, &path_st) == 0 &&
-          fd_st.st_dev == path_st.st_dev && fd_st.st_ino == path_st.st_ino)
-        {
-          DuelOutputLock *lock = g_new0 (DuelOutputLock, 1);
-
-          lock->path = g_steal_pointer (&path);
-          lock->fd = fd;
-          return lock;
-        }
-      close (fd);
-    }
-  g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-               _("Another run is writing its result to “%s”; give this one another name."), result_path);
-  return NULL;
+  lock = g_new0 (DuelOutputLock, 1);
+  lock->folder = duel_folder_ref (folder);
+  lock->name = g_steal_pointer (&lock_name);
+  lock->fd = fd;
+  return lock;
 }
 
 void
@@ -194,9 +138,8 @@ duel_output_lock_release (DuelOutputLock *lock)
 {
   if (lock == NULL)
     return;
-  /* Removed while still held, so nobody locks a file about to vanish. */
-  g_unlink (lock->path);
-  close (lock->fd);
-  g_free (lock->path);
+  duel_folder_unlock (lock->folder, lock->name, lock->fd);
+  duel_folder_unref (lock->folder);
+  g_free (lock->name);
   g_free (lock);
 }

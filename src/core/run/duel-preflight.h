@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "duel-folder.h"
+
 G_BEGIN_DECLS
 
 /* Room a result file may need at the end of a run of unknown length (a 2x
@@ -13,32 +15,38 @@ G_BEGIN_DECLS
  * that the atomic save keeps until the rename. */
 #define DUEL_PREFLIGHT_RESULT_ROOM (64 * 1024 * 1024)
 
-/* Beside an existing result, a run writes its own as RESULT.new until it
- * has something to replace the old one with (duel-checkpointer.c); two runs
- * are kept from one result path by a lock on RESULT.lock. */
+/* Beside an existing result, a run writes its own as RESULT.new (or the
+ * first free RESULT.new-N) until it has something to replace the old one
+ * with (duel-checkpointer.c); two runs are kept from one result path by a
+ * lock on RESULT.lock. */
 #define DUEL_PREFLIGHT_STAGING_SUFFIX ".new"
 #define DUEL_PREFLIGHT_LOCK_SUFFIX    ".lock"
 
 guint64  duel_preflight_result_room (guint64      runtime_ms,
                                      guint        interval_ms);
-/* Where the save will write is checked the way the save uses it (a file
- * beside it, written, synced, renamed, removed) and for room. The target's
- * safety and duel_safety_check_output() come first. */
-gboolean duel_preflight_output (const char  *path,
+/* The result's folder is checked the way the save uses it (a file of its
+ * own written, synced, named, renamed and removed: duel_file_writer_probe())
+ * and for room. The target's safety and duel_safety_check_output() come
+ * first. */
+gboolean duel_preflight_output (DuelFolder  *folder,
                                 guint64      room_bytes,
                                 GError     **error);
-/* The files a run writes for the result saved at @save_path
- * (duel_result_save_path()): the result, its journal, the new result and
- * its journal while an old one is kept, the lock. */
-GStrv    duel_preflight_output_files (const char *save_path);
+/* The names a run writes or replaces for the result @name: the result, its
+ * journal, the lock. (The new result beside an old one takes a name that
+ * is free, so it is never one of these.) */
+GStrv    duel_preflight_output_names (const char *name);
 
-/* An advisory lock (flock) on RESULT.lock, held by the run from before its
- * first write to after its final save: a second run on the same result
- * path is refused. The kernel drops it when the process dies, so a run
- * killed with SIGKILL leaves nothing that blocks the next one. */
+/* A lock (flock) on RESULT.lock (duel_folder_lock(): a file holding
+ * DUEL_LOCK_FORMAT, anything else at that name is refused), held by the
+ * run from before its first write to after its final save: a second run
+ * on the same result is refused. The kernel drops it when the process
+ * dies, so a run killed with SIGKILL leaves nothing that blocks the next
+ * one. @result_path names the result in sentences. */
 typedef struct _DuelOutputLock DuelOutputLock;
 
-DuelOutputLock *duel_output_lock_acquire (const char     *result_path,
+DuelOutputLock *duel_output_lock_acquire (DuelFolder     *folder,
+                                          const char     *name,
+                                          const char     *result_path,
                                           GError        **error);
 /* Removes RESULT.lock and lets go; NULL is fine. */
 void            duel_output_lock_release (DuelOutputLock *lock);

@@ -945,6 +945,8 @@ typedef struct
   DuelResult       *result;
   DuelRunContext   *run_context;   /* identity, health, temperature */
   DuelCheckpointer *checkpointer;  /* NULL without an output file */
+  DuelFolder       *output_folder; /* the result's folder, opened once */
+  char             *output_name;   /* the result's name in it */
   DuelOutputLock   *output_lock;   /* on the result path, until the final save */
   DuelRunEta       *eta;           /* worker only */
   GError           *save_error;
@@ -963,6 +965,8 @@ job_free (Job *job)
   g_clear_object (&job->run_context);
   g_clear_object (&job->checkpointer);
   g_clear_pointer (&job->output_lock, duel_output_lock_release);
+  g_clear_pointer (&job->output_folder, duel_folder_unref);
+  g_clear_pointer (&job->output_name, g_free);
   g_clear_pointer (&job->eta, duel_run_eta_free);
   g_clear_error (&job->save_error);
   if (job->stop_handler != 0)
@@ -1227,12 +1231,21 @@ prepare (Job     *job,
     return FALSE;
   if (self->result_path != NULL)
     {
+      g_autoptr(GError) local_error = NULL;
+
       if (!duel_safety_check_output (self->result_path, self->target_path, plan_writes (self),
                                      self->overwrite_output, error))
         return FALSE;
-      job->output_lock = duel_output_lock_acquire (self->result_path, error);
+      /* From here on every file of the result is named in this one folder. */
+      job->output_folder = duel_folder_open_for_file (self->result_path, &job->output_name, &local_error);
+      if (job->output_folder == NULL)
+        {
+          g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_REFUSED, local_error->message);
+          return FALSE;
+        }
+      job->output_lock = duel_output_lock_acquire (job->output_folder, job->output_name, self->result_path, error);
       if (job->output_lock == NULL ||
-          !duel_preflight_output (self->result_path, expected_result_room (self), error))
+          !duel_preflight_output (job->output_folder, expected_result_room (self), error))
         return FALSE;
     }
 
@@ -1276,7 +1289,11 @@ prepare (Job     *job,
 
   if (self->result_path != NULL)
     {
-      job->checkpointer = duel_checkpointer_new (self->result_path);
+      DuelWriteFlags flags = DUEL_WRITE_REPLACE_RESULT | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_HINT_OVERWRITE;
+
+      if (self->overwrite_output)
+        flags |= DUEL_WRITE_REPLACE_ANY;
+      job->checkpointer = duel_checkpointer_new_in (job->output_folder, job->output_name, flags);
       if (!duel_checkpointer_start (job->checkpointer, job->result, error))
         return FALSE;
     }
@@ -1339,6 +1356,32 @@ run_plan (Job           *job,
   return ok;
 }
 
+/* A run stopped short of a finished result did not replace it: where
+ * this one went instead, said once. */
+static void
+warn_if_kept_aside (Job *job)
+{
+  DuelRun *self = job->self;
+  const char *kept = duel_checkpointer_get_kept_name (job->checkpointer);
+  Event *event;
+
+  if (kept == NULL)
+    return;
+  event = g_new0 (Event, 1);
+  event->kind = EVENT_WARNING;
+  {
+    g_autofree char *shown = duel_folder_dup_display (job->output_folder, kept);
+
+    /* TRANSLATORS: the result file given, then the file this run was saved to */
+    event->name = g_strdup_printf (_("“%s” holds a finished run with more rows than this one measured, so it was "
+                                     "kept; this run was saved as “%s”."), self->result_path, shown);
+  }
+  g_mutex_lock (&self->lock);
+  g_queue_push_tail (&self->shared.events, event);
+  schedule_idle (self);
+  g_mutex_unlock (&self->lock);
+}
+
 static void
 cancel_stop_cb (GCancellable *cancellable,
                 gpointer      user_data)
@@ -1397,11 +1440,22 @@ run_thread (GTask        *task,
 
           /* Stopped for it: that, not a cancel, is why, in the file too. */
           g_clear_error (&error);
-          /* TRANSLATORS: the result file, then the reason (ends without a full stop) */
-          error = g_error_new (DUEL_ERROR, DUEL_ERROR_IO,
-                               _("The run stopped because a checkpoint of %s failed (%s); "
-                                 "the rows up to the last checkpoint are kept."),
-                               display, cause->message);
+          if (duel_folder_is_removed (job->output_folder))
+            {
+              g_autofree char *folder = g_filename_display_name (duel_folder_get_path (job->output_folder));
+
+              /* Nothing is kept there: no sentence may say otherwise. */
+              /* TRANSLATORS: the result's folder */
+              error = g_error_new (DUEL_ERROR, DUEL_ERROR_IO,
+                                   _("The run stopped because the folder of its result, %s, was removed "
+                                     "during the run; nothing of it could be kept there."), folder);
+            }
+          else
+            /* TRANSLATORS: the result file, then the reason (ends without a full stop) */
+            error = g_error_new (DUEL_ERROR, DUEL_ERROR_IO,
+                                 _("The run stopped because a checkpoint of %s failed (%s); "
+                                   "the rows up to the last checkpoint are kept."),
+                                 display, cause->message);
           ok = FALSE;
           for (guint i = 0; i < tests->len; i++)
             {
@@ -1422,7 +1476,8 @@ run_thread (GTask        *task,
       /* Stopped or failed before the first test: a file with nothing
        * measured would only clutter the history. */
       if (duel_result_get_tests (job->result)->len == 0 && job->save_error == NULL)
-        g_unlink (self->result_path);
+        duel_checkpointer_discard (job->checkpointer);
+      warn_if_kept_aside (job);
     }
   /* Here, not when the job is freed: the process may exit before that. */
   g_clear_pointer (&job->output_lock, duel_output_lock_release);
