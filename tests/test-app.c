@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "duel-adw-compat.h"
 #include "duel-chart-export.h"
 #include "duel-comparison-view.h"
 #include "duel-confirm-dialog.h"
@@ -1284,6 +1285,12 @@ export_finished (gpointer user_data)
   return *(int *) user_data != 0;
 }
 
+static gboolean
+alert_shown (gpointer user_data)
+{
+  return duel_alert_find_any_shown () != NULL;
+}
+
 static void
 assert_file_starts_with (const char *path,
                          const char *magic,
@@ -1350,6 +1357,41 @@ test_export_writes_files (void)
 
     g_assert_true (g_strv_contains ((const char * const *) formats, "pdf"));
     g_assert_false (g_strv_contains ((const char * const *) formats, "fio"));
+  }
+
+  /* Again into the same folder: its own files are replaced without a question. */
+  state = 0;
+  duel_export_dialog_export (dialog);
+  duel_app_test_wait (export_finished, &state, 60, "the second export");
+  g_assert_cmpint (state, ==, 1);
+
+  /* The summary edited by the person: the app asks before replacing it,
+   * names it, and leaves it as it is when told not to. */
+  {
+    g_autofree char *edited = NULL;
+    DuelAlert *alert;
+
+    g_assert_true (g_file_set_contents (md, "My article, edited.\n", -1, NULL));
+    state = 0;
+    duel_export_dialog_export (dialog);
+    duel_app_test_wait (alert_shown, NULL, 60, "the question before replacing files");
+    alert = duel_alert_find_any_shown ();
+    g_assert_cmpstr (duel_alert_get_heading (alert), ==, "Replace Files?");
+    g_assert_nonnull (strstr (duel_alert_get_body (alert), "summary.md"));
+    duel_alert_respond (alert, "cancel");
+    g_assert_cmpint (state, ==, 0);
+    g_assert_true (g_file_get_contents (md, &edited, NULL, NULL));
+    g_assert_cmpstr (edited, ==, "My article, edited.\n");
+
+    /* Told to replace it, it does. */
+    duel_export_dialog_export (dialog);
+    duel_app_test_wait (alert_shown, NULL, 60, "the question before replacing files");
+    duel_alert_respond (duel_alert_find_any_shown (), "replace");
+    duel_app_test_wait (export_finished, &state, 60, "the export after the question");
+    g_assert_cmpint (state, ==, 1);
+    g_clear_pointer (&edited, g_free);
+    g_assert_true (g_file_get_contents (md, &edited, NULL, NULL));
+    g_assert_cmpstr (edited, !=, "My article, edited.\n");
   }
 
   gtk_window_destroy (GTK_WINDOW (dialog));

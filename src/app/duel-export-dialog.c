@@ -1,7 +1,10 @@
 /* duel-export-dialog.c — charts and tables to files: formats, size, scale, style
  *
  * The files are written by the charts library's exporters (the same the CLI
- * uses) in a worker thread; the dialog then shows where they went.
+ * uses) in a worker thread; the dialog then shows where they went. Files in
+ * the folder that Drive Duel did not export, or that changed since, are
+ * replaced only after the person says so (the exporter checks every name
+ * before it writes one).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,6 +12,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "duel-adw-compat.h"
+#include "duel-error.h"
 #include "duel-export-dialog.h"
 #include "duel-preferences-window.h"
 
@@ -21,6 +26,9 @@ struct _DuelExportDialog
   char            *folder;
   GPtrArray       *files;
   GCancellable    *cancellable;
+  /* The person agreed to replace files in the folder that Drive Duel did
+   * not export (or that changed since): for the next export only. */
+  gboolean         replace_agreed;
 
   /* Template children */
   GtkStack        *stack;
@@ -191,6 +199,42 @@ export_thread (GTask        *task,
 }
 
 static void
+replace_response_cb (DuelAlert  *alert,
+                     const char *response,
+                     gpointer    user_data)
+{
+  g_autoptr(DuelExportDialog) self = user_data;
+
+  if (g_strcmp0 (response, "replace") == 0)
+    {
+      self->replace_agreed = TRUE;
+      duel_export_dialog_export (self);
+      return;
+    }
+  /* Back to the choices: another folder, or other formats. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), TRUE);
+  gtk_stack_set_visible_child_name (self->stack, "options");
+}
+
+/* Files in the way: the exporter named them; the person decides. */
+static void
+ask_to_replace (DuelExportDialog *self,
+                const GError     *error)
+{
+  GtkWidget *alert = duel_alert_new (_("Replace Files?"), error->message);
+
+  duel_alert_add_responses (DUEL_ALERT (alert),
+                            "cancel", _("_Cancel"),
+                            "replace", _("_Replace"),
+                            NULL);
+  duel_alert_set_response_appearance (DUEL_ALERT (alert), "replace", ADW_RESPONSE_DESTRUCTIVE);
+  duel_alert_set_default_response (DUEL_ALERT (alert), "cancel");
+  duel_alert_set_close_response (DUEL_ALERT (alert), "cancel");
+  g_signal_connect (alert, "response", G_CALLBACK (replace_response_cb), g_object_ref (self));
+  duel_alert_present (DUEL_ALERT (alert), GTK_WIDGET (self));
+}
+
+static void
 export_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
@@ -203,6 +247,12 @@ export_cb (GObject      *object,
   files = g_task_propagate_pointer (G_TASK (result), &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  if (g_error_matches (error, DUEL_ERROR, DUEL_ERROR_EXISTS) && !self->replace_agreed)
+    {
+      ask_to_replace (self, error);
+      return;
+    }
+  self->replace_agreed = FALSE;
 
   gtk_button_set_label (self->cancel_button, _("_Close"));
   if (files == NULL)
@@ -272,6 +322,7 @@ duel_export_dialog_export (DuelExportDialog *self)
   data->options.formats = duel_export_dialog_get_formats (self);
   data->options.theme = adw_combo_row_get_selected (self->style_row) == 1 ? DUEL_CHART_THEME_DARK
                                                                           : DUEL_CHART_THEME_LIGHT;
+  data->options.write_flags = self->replace_agreed ? DUEL_WRITE_REPLACE_ANY : 0;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), FALSE);
   gtk_stack_set_visible_child_name (self->stack, "busy");

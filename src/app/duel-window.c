@@ -21,6 +21,7 @@
 #include "duel-drives-view.h"
 #include "duel-error.h"
 #include "duel-export-dialog.h"
+#include "duel-file-writer.h"
 #include "duel-history-view.h"
 #include "duel-presets-view.h"
 #include "duel-run.h"
@@ -1164,6 +1165,7 @@ render_to_png (DuelWindow  *self,
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GBytes) png = NULL;
   GtkSnapshot *snapshot;
   GskRenderer *renderer;
   int width = gtk_widget_get_width (GTK_WIDGET (self));
@@ -1182,12 +1184,12 @@ render_to_png (DuelWindow  *self,
     }
 
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (!gdk_texture_save_to_png (texture, path))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write %s."), path);
-      return FALSE;
-    }
-  return TRUE;
+  png = gdk_texture_save_to_png_bytes (texture);
+  /* Through the one writer: never through a link, replacing only a
+   * screenshot Drive Duel took before (or an empty file). */
+  return duel_file_write_contents (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png),
+                                   DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_RECORD_MADE,
+                                   error);
 }
 
 static void

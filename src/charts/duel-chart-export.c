@@ -14,12 +14,12 @@
 
 #include "duel-chart-export.h"
 #include "duel-chart-export-private.h"
-#include "duel-size.h"
-#include "duel-size.h"
 #include "duel-chart-table.h"
 #include "duel-error.h"
+#include "duel-file-writer.h"
 #include "duel-fio-export.h"
 #include "duel-number.h"
+#include "duel-size.h"
 
 /* A4 landscape, in points: the report prints as well as it reads on screen. */
 #define PAGE_WIDTH  841.89
@@ -28,6 +28,9 @@
 #define PAGE_INNER_HEIGHT (PAGE_HEIGHT - 2 * PAGE_MARGIN)
 /* Between two charts on a page. */
 #define CHART_GAP   12.0
+/* An export replaces only what Drive Duel exported before and nobody
+ * changed since (or an empty file), and is recorded as such. */
+#define EXPORT_WRITE_FLAGS (DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_RECORD_MADE)
 
 void
 duel_chart_export_options_init (DuelChartExportOptions *options)
@@ -39,6 +42,7 @@ duel_chart_export_options_init (DuelChartExportOptions *options)
   options->scale = 2;
   options->formats = DUEL_CHART_EXPORT_ALL;
   options->theme = DUEL_CHART_THEME_LIGHT;
+  options->write_flags = 0;
 }
 
 gboolean
@@ -94,19 +98,60 @@ duel_chart_export_parse_formats (const char             *text,
   return TRUE;
 }
 
-static gboolean
-cairo_failed (cairo_status_t  status,
-              const char     *path,
-              GError        **error)
+/* cairo writes through the file writer: what it draws goes to the new
+ * file, which takes its name only once whole. */
+typedef struct
 {
-  g_autofree char *display = NULL;
+  DuelFileWriter *writer;
+  GError         *error;     /* the writer's first failure */
+} Stream;
 
+static cairo_status_t
+stream_write_cb (void                *closure,
+                 const unsigned char *data,
+                 unsigned int         length)
+{
+  Stream *stream = closure;
+
+  if (stream->error != NULL)
+    return CAIRO_STATUS_WRITE_ERROR;
+  if (!duel_file_writer_write (stream->writer, data, length, &stream->error))
+    return CAIRO_STATUS_WRITE_ERROR;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* The writer's own sentence when it failed (a full disk), else cairo's. */
+static gboolean
+stream_failed (Stream          *stream,
+               cairo_status_t   status,
+               GError         **error)
+{
+  if (stream->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&stream->error));
+      return TRUE;
+    }
   if (status == CAIRO_STATUS_SUCCESS)
     return FALSE;
-  display = g_filename_display_name (path);
-  g_set_error (error, DUEL_ERROR, DUEL_ERROR_FAILED, _("Could not write %s: %s"),
-               display, cairo_status_to_string (status));
+  g_set_error (error, DUEL_ERROR, DUEL_ERROR_FAILED, _("Could not draw the file: %s"),
+               cairo_status_to_string (status));
   return TRUE;
+}
+
+typedef gboolean (*WriteFunc) (DuelFileWriter  *writer,
+                               gpointer         data,
+                               GError         **error);
+
+/* One file at @path through the writer, with an export's rules. */
+static gboolean
+write_path (const char  *path,
+            WriteFunc    func,
+            gpointer     data,
+            GError     **error)
+{
+  g_autoptr(DuelFileWriter) writer = duel_file_writer_new (path, EXPORT_WRITE_FLAGS, error);
+
+  return writer != NULL && func (writer, data, error) && duel_file_writer_commit (writer, error);
 }
 
 double
@@ -121,24 +166,28 @@ duel_chart_export_height_for (DuelChart *chart,
   return height;
 }
 
-gboolean
-duel_chart_export_png (DuelChart   *chart,
-                       const char  *path,
-                       double       width,
-                       double       height,
-                       double       scale,
-                       GError     **error)
+typedef struct
 {
+  DuelChart *chart;
+  double     width;
+  double     height;
+  double     scale;
+} Image;
+
+static gboolean
+write_png (DuelFileWriter  *writer,
+           gpointer         data,
+           GError         **error)
+{
+  Image *image = data;
+  Stream stream = { writer, NULL };
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
   int w, h;
 
-  g_return_val_if_fail (DUEL_IS_CHART (chart), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  w = (int) ceil (width * scale);
-  h = (int) ceil (height * scale);
+  w = (int) ceil (image->width * image->scale);
+  h = (int) ceil (image->height * image->scale);
   if (w <= 0 || h <= 0 || w > 32767 || h > 32767)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
@@ -148,14 +197,53 @@ duel_chart_export_png (DuelChart   *chart,
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   cr = cairo_create (surface);
-  cairo_scale (cr, scale, scale);
-  duel_chart_draw (chart, cr, width, height);
+  cairo_scale (cr, image->scale, image->scale);
+  duel_chart_draw (image->chart, cr, image->width, image->height);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_write_to_png (surface, path);
+    status = cairo_surface_write_to_png_stream (surface, stream_write_cb, &stream);
   cairo_surface_destroy (surface);
-  return !cairo_failed (status, path, error);
+  return !stream_failed (&stream, status, error);
+}
+
+static gboolean
+write_svg (DuelFileWriter  *writer,
+           gpointer         data,
+           GError         **error)
+{
+  Image *image = data;
+  Stream stream = { writer, NULL };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  surface = cairo_svg_surface_create_for_stream (stream_write_cb, &stream, image->width, image->height);
+  cr = cairo_create (surface);
+  duel_chart_draw (image->chart, cr, image->width, image->height);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return !stream_failed (&stream, status, error);
+}
+
+gboolean
+duel_chart_export_png (DuelChart   *chart,
+                       const char  *path,
+                       double       width,
+                       double       height,
+                       double       scale,
+                       GError     **error)
+{
+  Image image = { chart, width, height, scale };
+
+  g_return_val_if_fail (DUEL_IS_CHART (chart), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return write_path (path, write_png, &image, error);
 }
 
 gboolean
@@ -165,23 +253,12 @@ duel_chart_export_svg (DuelChart   *chart,
                        double       height,
                        GError     **error)
 {
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
+  Image image = { chart, width, height, 1 };
 
   g_return_val_if_fail (DUEL_IS_CHART (chart), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  surface = cairo_svg_surface_create (path, width, height);
-  cr = cairo_create (surface);
-  duel_chart_draw (chart, cr, width, height);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  return !cairo_failed (status, path, error);
+  return write_path (path, write_svg, &image, error);
 }
 
 /* ---- The report's parameters --------------------------------------------------- */
@@ -536,6 +613,71 @@ draw_table (DuelChartTable *table,
     }
 }
 
+typedef struct
+{
+  DuelComparison *comparison;
+  GPtrArray      *charts;
+  double          width;
+  double          height;
+  GArray         *page_fill;
+} Report;
+
+static gboolean
+write_pdf_report (DuelFileWriter  *writer,
+                  gpointer         data,
+                  GError         **error)
+{
+  Report *report = data;
+  Stream stream = { writer, NULL };
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  const DuelChartStyle *style = NULL;
+  DuelChartTable *table = NULL;
+  g_autofree char *title = NULL;
+  GPtrArray *charts = report->charts;
+  Flow flow;
+
+  style = duel_chart_get_style (g_ptr_array_index (charts, 0));
+  surface = cairo_pdf_surface_create_for_stream (stream_write_cb, &stream, PAGE_WIDTH, PAGE_HEIGHT);
+  if (stream_failed (&stream, cairo_surface_status (surface), error))
+    {
+      cairo_surface_destroy (surface);
+      return FALSE;
+    }
+  title = duel_comparison_dup_title (report->comparison);
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Drive Duel " PACKAGE_VERSION);
+
+  flow.cr = cairo_create (surface);
+  flow.style = style;
+  flow.y = PAGE_MARGIN;
+  flow.fill = report->page_fill;
+  if (report->page_fill != NULL)
+    g_array_set_size (report->page_fill, 0);
+  duel_chart_set_source_color (flow.cr, &style->background);
+  cairo_paint (flow.cr);
+  draw_cover (report->comparison, &flow);
+
+  /* The first chart under the cover when it fits there. */
+  flow.y += CHART_GAP;
+  draw_charts (charts, &flow, report->width, report->height);
+
+  for (guint i = 0; i < charts->len; i++)
+    if (DUEL_IS_CHART_TABLE (g_ptr_array_index (charts, i)))
+      table = g_ptr_array_index (charts, i);
+  if (table != NULL && duel_chart_table_get_n_lines (table) > 0)
+    draw_table (table, &flow);
+
+  flow_end_page (&flow);
+  status = cairo_status (flow.cr);
+  cairo_destroy (flow.cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return !stream_failed (&stream, status, error);
+}
+
 gboolean
 duel_chart_export_pdf_report (DuelComparison  *comparison,
                               GPtrArray       *charts,
@@ -556,56 +698,13 @@ duel_chart_export_pdf_report_full (DuelComparison  *comparison,
                                    GArray          *out_page_fill,
                                    GError         **error)
 {
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  const DuelChartStyle *style = NULL;
-  DuelChartTable *table = NULL;
-  g_autofree char *title = NULL;
-  Flow flow;
+  Report report = { comparison, charts, width, height, out_page_fill };
 
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), FALSE);
   g_return_val_if_fail (charts != NULL && charts->len > 0, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  style = duel_chart_get_style (g_ptr_array_index (charts, 0));
-  surface = cairo_pdf_surface_create (path, PAGE_WIDTH, PAGE_HEIGHT);
-  if (cairo_failed (cairo_surface_status (surface), path, error))
-    {
-      cairo_surface_destroy (surface);
-      return FALSE;
-    }
-  title = duel_comparison_dup_title (comparison);
-  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
-  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Drive Duel " PACKAGE_VERSION);
-
-  flow.cr = cairo_create (surface);
-  flow.style = style;
-  flow.y = PAGE_MARGIN;
-  flow.fill = out_page_fill;
-  if (out_page_fill != NULL)
-    g_array_set_size (out_page_fill, 0);
-  duel_chart_set_source_color (flow.cr, &style->background);
-  cairo_paint (flow.cr);
-  draw_cover (comparison, &flow);
-
-  /* The first chart under the cover when it fits there. */
-  flow.y += CHART_GAP;
-  draw_charts (charts, &flow, width, height);
-
-  for (guint i = 0; i < charts->len; i++)
-    if (DUEL_IS_CHART_TABLE (g_ptr_array_index (charts, i)))
-      table = g_ptr_array_index (charts, i);
-  if (table != NULL && duel_chart_table_get_n_lines (table) > 0)
-    draw_table (table, &flow);
-
-  flow_end_page (&flow);
-  status = cairo_status (flow.cr);
-  cairo_destroy (flow.cr);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  return !cairo_failed (status, path, error);
+  return write_path (path, write_pdf_report, &report, error);
 }
 
 /* ---- Markdown ------------------------------------------------------------------ */
@@ -836,48 +935,105 @@ unique_stem (const char *stem,
   return candidate;
 }
 
-static gboolean
-write_text (const char  *path,
-            const char  *text,
-            GPtrArray   *out_files,
-            GError     **error)
+/* What an export writes into its folder. Run twice: first only to list
+ * the names (@planned), which are all checked against the writer's rules
+ * before the first file is written; then to write them. */
+typedef struct
 {
-  if (!g_file_set_contents (path, text, -1, error))
+  DuelFolder                   *folder;
+  DuelWriteFlags                flags;
+  const DuelChartExportOptions *options;
+  GPtrArray                    *planned;     /* names, while planning */
+  GPtrArray                    *out_files;
+} Exporter;
+
+static gboolean
+export_file (Exporter     *ex,
+             const char   *name,
+             WriteFunc     func,
+             gpointer      data,
+             GError      **error)
+{
+  g_autoptr(DuelFileWriter) writer = NULL;
+
+  if (ex->planned != NULL)
+    {
+      g_ptr_array_add (ex->planned, g_strdup (name));
+      return TRUE;
+    }
+  writer = duel_file_writer_new_in (ex->folder, name, ex->flags, error);
+  if (writer == NULL || !func (writer, data, error) || !duel_file_writer_commit (writer, error))
     return FALSE;
-  if (out_files != NULL)
-    g_ptr_array_add (out_files, g_strdup (path));
+  if (ex->out_files != NULL)
+    g_ptr_array_add (ex->out_files, g_build_filename (duel_folder_get_path (ex->folder), name, NULL));
   return TRUE;
 }
 
-/* STEM.png and STEM.svg as @options asks. */
 static gboolean
-export_images (DuelChart                    *chart,
-               const char                   *stem,
-               const char                   *directory,
-               const DuelChartExportOptions *options,
-               double                        height,
-               GPtrArray                    *out_files,
-               GError                      **error)
+write_text_cb (DuelFileWriter  *writer,
+               gpointer         data,
+               GError         **error)
 {
+  const char *text = data;
+
+  return duel_file_writer_write (writer, text, strlen (text), error);
+}
+
+static gboolean
+write_csv_cb (DuelFileWriter  *writer,
+              gpointer         data,
+              GError         **error)
+{
+  g_autofree char *csv = duel_chart_to_csv (DUEL_CHART (data));
+
+  return write_text_cb (writer, csv, error);
+}
+
+static gboolean
+write_markdown_cb (DuelFileWriter  *writer,
+                   gpointer         data,
+                   GError         **error)
+{
+  g_autofree char *md = duel_chart_export_markdown (DUEL_COMPARISON (data));
+
+  return write_text_cb (writer, md, error);
+}
+
+static gboolean
+write_fio_cb (DuelFileWriter  *writer,
+              gpointer         data,
+              GError         **error)
+{
+  g_autofree char *text = duel_fio_export_result (DUEL_RESULT (data));
+
+  return write_text_cb (writer, text, error);
+}
+
+/* STEM.png and STEM.svg as the options ask. */
+static gboolean
+export_images (Exporter    *ex,
+               DuelChart   *chart,
+               const char  *stem,
+               double       height,
+               GError     **error)
+{
+  const DuelChartExportOptions *options = ex->options;
+
   if (options->formats & DUEL_CHART_EXPORT_PNG)
     {
       g_autofree char *name = g_strconcat (stem, ".png", NULL);
-      g_autofree char *path = g_build_filename (directory, name, NULL);
+      Image image = { chart, options->width, height, options->scale };
 
-      if (!duel_chart_export_png (chart, path, options->width, height, options->scale, error))
+      if (!export_file (ex, name, write_png, &image, error))
         return FALSE;
-      if (out_files)
-        g_ptr_array_add (out_files, g_steal_pointer (&path));
     }
   if (options->formats & DUEL_CHART_EXPORT_SVG)
     {
       g_autofree char *name = g_strconcat (stem, ".svg", NULL);
-      g_autofree char *path = g_build_filename (directory, name, NULL);
+      Image image = { chart, options->width, height, 1 };
 
-      if (!duel_chart_export_svg (chart, path, options->width, height, error))
+      if (!export_file (ex, name, write_svg, &image, error))
         return FALSE;
-      if (out_files)
-        g_ptr_array_add (out_files, g_steal_pointer (&path));
     }
   return TRUE;
 }
@@ -886,12 +1042,11 @@ export_images (DuelChart                    *chart,
  * summary-3.png… each at most twice the chart height and as tall as its
  * lines, no taller (the same in SVG). */
 static gboolean
-export_table_parts (DuelChartTable               *table,
-                    const char                   *directory,
-                    const DuelChartExportOptions *options,
-                    GPtrArray                    *out_files,
-                    GError                      **error)
+export_table_parts (Exporter        *ex,
+                    DuelChartTable  *table,
+                    GError         **error)
 {
+  const DuelChartExportOptions *options = ex->options;
   DuelChart *chart = DUEL_CHART (table);
   g_autoptr(GArray) bounds = NULL;
   guint n_parts;
@@ -908,42 +1063,20 @@ export_table_parts (DuelChartTable               *table,
 
       duel_chart_table_set_part (table, part, n_parts,
                                  g_array_index (bounds, guint, part), g_array_index (bounds, guint, part + 1));
-      ok = export_images (chart, stem, directory, options,
-                          duel_chart_table_get_natural_height (table, options->width), out_files, error);
+      ok = export_images (ex, chart, stem, duel_chart_table_get_natural_height (table, options->width), error);
     }
   /* The report shows the whole table under its plain title. */
   duel_chart_table_set_part (table, 0, 0, 0, 0);
   return ok;
 }
 
-gboolean
-duel_chart_export_all (DuelComparison               *comparison,
-                       const char                   *directory,
-                       const DuelChartExportOptions *options,
-                       GPtrArray                    *out_files,
-                       GError                      **error)
+static gboolean
+export_everything (Exporter        *ex,
+                   DuelComparison  *comparison,
+                   GPtrArray       *charts,
+                   GError         **error)
 {
-  g_autoptr(DuelChartStyle) style = NULL;
-  g_autoptr(GPtrArray) charts = NULL;
-  DuelChartExportFormats formats;
-
-  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), FALSE);
-  g_return_val_if_fail (directory != NULL, FALSE);
-  g_return_val_if_fail (options != NULL, FALSE);
-
-  if (g_mkdir_with_parents (directory, 0755) != 0)
-    {
-      int saved_errno = errno;
-      g_autofree char *display = g_filename_display_name (directory);
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not create the folder %s: %s"), display, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  formats = options->formats;
-  style = duel_chart_style_new (options->theme);
-  charts = duel_chart_new_report (comparison, style);
+  DuelChartExportFormats formats = ex->options->formats;
 
   for (guint i = 0; i < charts->len; i++)
     {
@@ -956,41 +1089,32 @@ duel_chart_export_all (DuelComparison               *comparison,
       /* The table in parts an article can hold, the charts whole. */
       if (DUEL_IS_CHART_TABLE (chart))
         {
-          if (!export_table_parts (DUEL_CHART_TABLE (chart), directory, options, out_files, error))
+          if (!export_table_parts (ex, DUEL_CHART_TABLE (chart), error))
             return FALSE;
         }
-      else if (!export_images (chart, id, directory, options, options->height, out_files, error))
+      else if (!export_images (ex, chart, id, ex->options->height, error))
         return FALSE;
 
       if (formats & DUEL_CHART_EXPORT_CSV)
         {
           g_autofree char *name = g_strconcat (id, ".csv", NULL);
-          g_autofree char *path = g_build_filename (directory, name, NULL);
-          g_autofree char *csv = duel_chart_to_csv (chart);
 
-          if (!write_text (path, csv, out_files, error))
+          if (!export_file (ex, name, write_csv_cb, chart, error))
             return FALSE;
         }
     }
 
   if (formats & DUEL_CHART_EXPORT_PDF)
     {
-      g_autofree char *path = g_build_filename (directory, "report.pdf", NULL);
+      Report report = { comparison, charts, ex->options->width, ex->options->height, NULL };
 
-      if (!duel_chart_export_pdf_report (comparison, charts, path, options->width, options->height, error))
-        return FALSE;
-      if (out_files)
-        g_ptr_array_add (out_files, g_steal_pointer (&path));
-    }
-
-  if (formats & DUEL_CHART_EXPORT_MARKDOWN)
-    {
-      g_autofree char *path = g_build_filename (directory, "summary.md", NULL);
-      g_autofree char *md = duel_chart_export_markdown (comparison);
-
-      if (!write_text (path, md, out_files, error))
+      if (!export_file (ex, "report.pdf", write_pdf_report, &report, error))
         return FALSE;
     }
+
+  if ((formats & DUEL_CHART_EXPORT_MARKDOWN) &&
+      !export_file (ex, "summary.md", write_markdown_cb, comparison, error))
+    return FALSE;
 
   if (formats & DUEL_CHART_EXPORT_FIO)
     {
@@ -1001,13 +1125,144 @@ duel_chart_export_all (DuelComparison               *comparison,
           g_autofree char *base = slug (duel_comparison_get_drive_name (comparison, d));
           g_autofree char *stem = unique_stem (base, used);
           g_autofree char *name = g_strconcat (stem, ".fio", NULL);
-          g_autofree char *path = g_build_filename (directory, name, NULL);
-          g_autofree char *text = duel_fio_export_result (duel_comparison_get_result (comparison, d));
 
-          if (!write_text (path, text, out_files, error))
+          if (!export_file (ex, name, write_fio_cb, duel_comparison_get_result (comparison, d), error))
             return FALSE;
         }
     }
-
   return TRUE;
+}
+
+/* Every name the export would write, against the writer's rules, before
+ * any is written: one refusal naming all the files in the way. */
+static gboolean
+check_planned (Exporter   *ex,
+               GPtrArray  *names,
+               GError    **error)
+{
+  g_autoptr(GPtrArray) in_the_way = g_ptr_array_new ();
+  g_autoptr(GError) first = NULL;
+  g_autoptr(GString) list = g_string_new (NULL);
+  g_autofree char *folder = NULL;
+  g_autofree char *files = NULL;
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (duel_file_writer_check_in (ex->folder, g_ptr_array_index (names, i), ex->flags, &local_error))
+        continue;
+      if (!g_error_matches (local_error, DUEL_ERROR, DUEL_ERROR_EXISTS))
+        {
+          /* A link, a folder or a device at the name: never replaced. */
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      g_ptr_array_add (in_the_way, g_ptr_array_index (names, i));
+      if (first == NULL)
+        first = g_steal_pointer (&local_error);
+    }
+  if (in_the_way->len == 0)
+    return TRUE;
+  if (in_the_way->len == 1)
+    {
+      g_propagate_error (error, g_steal_pointer (&first));
+      return FALSE;
+    }
+
+  for (guint i = 0; i < MIN (in_the_way->len, 4u); i++)
+    {
+      g_autofree char *display = g_filename_display_name (g_ptr_array_index (in_the_way, i));
+
+      if (i > 0)
+        g_string_append (list, _(", "));
+      g_string_append (list, display);
+    }
+  if (in_the_way->len > 4)
+    {
+      /* TRANSLATORS: ends a list of file names that is cut short */
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " and %u more", " and %u more",
+                                                            in_the_way->len - 4),
+                                               in_the_way->len - 4);
+
+      g_string_append (list, more);
+    }
+  folder = g_filename_display_name (duel_folder_get_path (ex->folder));
+  /* TRANSLATORS: a count of files, then the folder */
+  files = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file in %s", "%u files in %s", in_the_way->len),
+                           in_the_way->len, folder);
+  if (ex->flags & DUEL_WRITE_HINT_OVERWRITE)
+    /* TRANSLATORS: "3 files in DIR", then the list of their names */
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_EXISTS,
+                 _("%s would be replaced (%s), and Drive Duel did not write them or they were changed since; "
+                   "give another folder, or --overwrite-output to replace them."), files, list->str);
+  else
+    /* TRANSLATORS: "3 files in DIR", then the list of their names */
+    g_set_error (error, DUEL_ERROR, DUEL_ERROR_EXISTS,
+                 _("%s would be replaced (%s), and Drive Duel did not write them or they were changed since; "
+                   "they were left as they are."), files, list->str);
+  return FALSE;
+}
+
+gboolean
+duel_chart_export_all (DuelComparison               *comparison,
+                       const char                   *directory,
+                       const DuelChartExportOptions *options,
+                       GPtrArray                    *out_files,
+                       GError                      **error)
+{
+  g_autoptr(DuelChartStyle) style = NULL;
+  g_autoptr(GPtrArray) charts = NULL;
+  g_autoptr(GPtrArray) planned = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(DuelFolder) folder = NULL;
+  Exporter ex = { 0 };
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), FALSE);
+  g_return_val_if_fail (directory != NULL, FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  if (*directory == '\0')
+    {
+      g_set_error_literal (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT, _("The folder name is empty."));
+      return FALSE;
+    }
+  /* Opened once: every file is named in this folder, whatever happens to
+   * its path meanwhile. Made only where nothing is at its path. */
+  {
+    g_autoptr(GError) local_error = NULL;
+
+    folder = duel_folder_open (directory, &local_error);
+    if (folder == NULL && g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+      {
+        g_clear_error (&local_error);
+        if (g_mkdir_with_parents (directory, 0755) != 0)
+          {
+            int saved_errno = errno;
+            g_autofree char *display = g_filename_display_name (directory);
+
+            g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                         _("Could not create the folder %s: %s"), display, g_strerror (saved_errno));
+            return FALSE;
+          }
+        folder = duel_folder_open (directory, &local_error);
+      }
+    if (folder == NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&local_error));
+        return FALSE;
+      }
+  }
+
+  style = duel_chart_style_new (options->theme);
+  charts = duel_chart_new_report (comparison, style);
+
+  ex.folder = folder;
+  ex.flags = EXPORT_WRITE_FLAGS | options->write_flags;
+  ex.options = options;
+  ex.planned = planned;
+  if (!export_everything (&ex, comparison, charts, error) || !check_planned (&ex, planned, error))
+    return FALSE;
+  ex.planned = NULL;
+  ex.out_files = out_files;
+  return export_everything (&ex, comparison, charts, error);
 }

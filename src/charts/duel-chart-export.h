@@ -5,6 +5,7 @@
 #pragma once
 
 #include "duel-chart.h"
+#include "duel-file-writer.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,11 @@ typedef struct
   double                 scale;      /* PNG pixels per unit */
   DuelChartExportFormats formats;
   DuelChartTheme         theme;
+  /* Added to an export's rules (duel-file-writer.h): by default a file is
+   * replaced only when Drive Duel exported it and nobody changed it since;
+   * DUEL_WRITE_REPLACE_ANY once the person agreed, DUEL_WRITE_HINT_OVERWRITE
+   * from the command line (a refusal names --overwrite-output). */
+  DuelWriteFlags         write_flags;
 } DuelChartExportOptions;
 
 void     duel_chart_export_options_init (DuelChartExportOptions *options);
@@ -34,6 +40,8 @@ gboolean duel_chart_export_parse_formats (const char             *text,
                                           DuelChartExportFormats *out_formats,
                                           GError                **error);
 
+/* A single file: replaces only what Drive Duel exported (unchanged since)
+ * or an empty file, never through a link. */
 gboolean duel_chart_export_png          (DuelChart              *chart,
                                          const char             *path,
                                          double                  width,
@@ -65,7 +73,11 @@ double   duel_chart_export_height_for   (DuelChart              *chart,
  * CHART.png/.svg/.csv per chart with data (the table as summary.png, then
  * summary-2.png… when it is taller than twice the height), summary.csv,
  * summary.md, report.pdf, and DRIVE.fio per result. @out_files collects
- * the paths. */
+ * the paths. Every name is checked first (duel-file-writer.h): files in
+ * the way that Drive Duel did not export, or that changed since, stop the
+ * export before anything is written (DUEL_ERROR_EXISTS naming them), unless
+ * @options' write_flags allow them; a link or a folder at a name is never
+ * replaced. Each file is written whole, then put in place. */
 gboolean duel_chart_export_all          (DuelComparison               *comparison,
                                          const char                   *directory,
                                          const DuelChartExportOptions *options,

@@ -2,9 +2,9 @@
  *
  *   driveduel-cli compare A.json B.json [C.json [D.json]] --output-dir DIR
  *                 [--format …] [--width W --height H --scale S] [--style light|dark]
- *                 [--units mb|mib|gb]
+ *                 [--units mb|mib|gb] [--overwrite-output]
  *   driveduel-cli report RESULT.json --output-dir DIR [same options]
- *   driveduel-cli import FIO.json [--iops-log FILE] --output RESULT.json
+ *   driveduel-cli import FIO.json [--iops-log FILE] --output RESULT.json [--overwrite-output]
  *
  * Exit codes: 0 done, 1 a file could not be read, was not valid or could not
  * be written, 2 bad options.
@@ -15,11 +15,13 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "duel-chart-export.h"
 #include "duel-cli.h"
 #include "duel-comparison.h"
 #include "duel-error.h"
+#include "duel-file-writer.h"
 #include "duel-fio-import.h"
 
 typedef struct
@@ -32,6 +34,7 @@ typedef struct
   double  height;
   double  scale;
   char  **files;
+  gboolean overwrite;
 } ExportArgs;
 
 static void
@@ -62,6 +65,7 @@ run_export (const char *command,
     { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &args.scale, N_("PNG pixels per unit, e.g. 2 for high-density screens (default 2)"), "S" },
     { "style", 0, 0, G_OPTION_ARG_STRING, &args.style, N_("Chart style: light (for articles) or dark (default light)"), "STYLE" },
     { "units", 0, 0, G_OPTION_ARG_STRING, &args.units, N_("Rates in mb (MB/s, the default), mib (MiB/s) or gb (GB/s)"), "UNIT" },
+    { "overwrite-output", 0, 0, G_OPTION_ARG_NONE, &args.overwrite, N_("Let the export replace files in the folder that Drive Duel did not write"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.files, NULL, NULL },
     { NULL }
   };
@@ -106,6 +110,7 @@ run_export (const char *command,
   options.width = args.width;
   options.height = args.height;
   options.scale = args.scale;
+  options.write_flags = DUEL_WRITE_HINT_OVERWRITE | (args.overwrite ? DUEL_WRITE_REPLACE_ANY : 0);
 
   comparison = duel_comparison_new_for_pathv ((const char * const *) args.files, given, &error);
   if (comparison == NULL)
@@ -149,6 +154,35 @@ duel_cli_report (int    argc,
   return run_export ("report", 1, _("RESULT.json — charts, report and tables for one drive"), argc, argv);
 }
 
+/* Whether @name in @folder (@output) is neither the fio output nor its IOPS
+ * log, by name or as the same file (a hard or symbolic link). */
+static gboolean
+output_is_not_input (DuelFolder  *folder,
+                     const char  *name,
+                     const char  *output,
+                     const char  *input,
+                     const char  *iops_log,
+                     GError     **error)
+{
+  const char *inputs[] = { input, iops_log };
+  struct stat out_st, in_st;
+
+  if (duel_folder_stat (folder, name, &out_st) != 0)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    if (inputs[i] != NULL && stat (inputs[i], &in_st) == 0 &&
+        in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+      {
+        g_autofree char *display = g_filename_display_name (output);
+
+        /* TRANSLATORS: the file given to --output */
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
+                     _("“%s” is the file being imported; write the result to a file of its own."), display);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 int
 duel_cli_import (int    argc,
                  char **argv)
@@ -157,16 +191,21 @@ duel_cli_import (int    argc,
   g_autofree char *output = NULL;
   g_autofree char *name = NULL;
   g_auto(GStrv) files = NULL;
+  gboolean overwrite = FALSE;
   GOptionEntry entries[] = {
     { "iops-log", 0, 0, G_OPTION_ARG_FILENAME, &iops_log, N_("fio's IOPS log of the job (--write_iops_log with --log_avg_msec)"), "FILE" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here"), "RESULT.json" },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
+    { "overwrite-output", 0, 0, G_OPTION_ARG_NONE, &overwrite, N_("Let the result replace an existing file that is not a Drive Duel result"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(DuelResult) result = NULL;
+  g_autoptr(DuelFolder) folder = NULL;
+  g_autofree char *output_name = NULL;
+  DuelWriteFlags flags = DUEL_WRITE_REPLACE_RESULT | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_HINT_OVERWRITE;
   GPtrArray *tests;
 
   context = g_option_context_new (_("FIO.json — turn fio’s --output-format=json+ output into a result file"));
@@ -179,6 +218,20 @@ duel_cli_import (int    argc,
                                  files ? g_strv_length (files) : 0);
   if (output == NULL)
     return duel_cli_usage_error (context, _("import needs --output."));
+  if (*output == '\0')
+    return duel_cli_usage_error (context, _("--output needs a file name."));
+  if (overwrite)
+    flags |= DUEL_WRITE_REPLACE_ANY;
+
+  /* Where the result goes is checked before the work: by the writer's
+   * rules, and never onto what is read (the fio output or its log). */
+  folder = duel_folder_open_for_file (output, &output_name, &error);
+  if (folder == NULL || !duel_file_writer_check_in (folder, output_name, flags, &error) ||
+      !output_is_not_input (folder, output_name, output, files[0], iops_log, &error))
+    {
+      duel_cli_print_error (error);
+      return DUEL_CLI_EXIT_FAILED;
+    }
 
   result = duel_fio_import_file (files[0], iops_log, &error);
   if (result == NULL)
@@ -188,7 +241,7 @@ duel_cli_import (int    argc,
     }
   if (name != NULL)
     duel_result_set_name (result, name);
-  if (!duel_result_save (result, output, &error))
+  if (!duel_result_save_in (result, folder, output_name, flags, &error))
     {
       duel_cli_print_error (error);
       return DUEL_CLI_EXIT_FAILED;
