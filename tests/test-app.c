@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "duel-adw-compat.h"
 #include "duel-chart-export.h"
@@ -1392,6 +1393,25 @@ test_export_writes_files (void)
     g_clear_pointer (&edited, g_free);
     g_assert_true (g_file_get_contents (md, &edited, NULL, NULL));
     g_assert_cmpstr (edited, !=, "My article, edited.\n");
+  }
+
+  /* A link planted among the files: no question, since a link is never
+   * written through; the export fails saying so, and writes nothing. */
+  {
+    g_autofree char *precious = g_build_filename (scratch_dir, "precious.txt", NULL);
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_set_contents (precious, "keep me\n", -1, NULL));
+    g_assert_cmpint (g_unlink (csv), ==, 0);
+    g_assert_cmpint (symlink (precious, csv), ==, 0);
+    state = 0;
+    duel_export_dialog_export (dialog);
+    duel_app_test_wait (export_finished, &state, 60, "the export onto a link");
+    g_assert_cmpint (state, ==, -1);
+    g_assert_null (duel_alert_find_any_shown ());
+    g_assert_true (g_file_get_contents (precious, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, "keep me\n");
+    g_assert_true (g_file_test (csv, G_FILE_TEST_IS_SYMLINK));
   }
 
   gtk_window_destroy (GTK_WINDOW (dialog));
