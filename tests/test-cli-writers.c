@@ -165,7 +165,11 @@ snapshot_into (GHashTable *files,
           snapshot_into (files, path, sub);
         }
       else if (S_ISLNK (st.st_mode))
-        g_hash_table_insert (files, g_strdup (shown), g_strdup_printf ("link to %s", g_file_read_link (path, NULL)));
+        {
+          g_autofree char *to = g_file_read_link (path, NULL);
+
+          g_hash_table_insert (files, g_strdup (shown), g_strdup_printf ("link to %s", to));
+        }
       else if (S_ISREG (st.st_mode))
         {
           g_autofree char *contents = NULL;
@@ -550,13 +554,16 @@ test_import (Fixture       *fixture,
   code = run_cli (&out, &err, "import", input, "-o", input, "--overwrite-output", NULL);
   assert_refusal (code, err, "is the file being imported");
   g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
   code = run_cli (&out, &err, "import", input, "-o", link_path, "--overwrite-output", NULL);
   assert_refusal (code, err, "is the file being imported");
   g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
   /* A user's file, a link, a folder. */
   code = run_cli (&out, &err, "import", input, "-o", notes, NULL);
   assert_refusal (code, err, "--overwrite-output");
   g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
   {
     g_autofree char *link_to_secret = out_path (fixture, "link.json");
 
@@ -565,21 +572,25 @@ test_import (Fixture       *fixture,
     code = run_cli (&out, &err, "import", input, "-o", link_to_secret, "--overwrite-output", NULL);
     assert_refusal (code, err, "symbolic link");
     g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
   }
   code = run_cli (&out, &err, "import", input, "-o", fixture->out, NULL);
   assert_refusal (code, err, "folder");
   g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
   assert_unchanged_but (fixture, before, NULL);
 
   /* An empty name is a bad option. */
   code = run_cli (&out, &err, "import", input, "-o", "", NULL);
   g_assert_cmpint (code, ==, 2);
   g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
 
   /* Told to, it replaces the notes; a new name is written; nothing else. */
   code = run_cli (&out, &err, "import", input, "-o", notes, "--overwrite-output", NULL);
   g_assert_cmpint (code, ==, 0);
   g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
   code = run_cli (&out, &err, "import", input, "-o", output, NULL);
   g_assert_cmpint (code, ==, 0);
   {
