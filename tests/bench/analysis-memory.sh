@@ -2,7 +2,7 @@
 # Peak memory of loading and analysing the longest results the loader
 # accepts: `driveduel-cli analyze` and `analyze --json` under
 # `/usr/bin/time -v` on a fill of the write-saturation preset, a
-# consistency run and a file of many tests (make-long-result, summarised as
+# consistency run and files of many tests (make-long-result, summarised as
 # a run would, so every figure is recomputed and checked against the
 # stored one). Prints the file's size, the peak RSS, their ratio (the
 # bound is 3x, docs/result-format.md#memory) and whether every figure
@@ -11,8 +11,8 @@
 #
 #   tests/bench/analysis-memory.sh BUILDDIR OUTDIR [--compare OTHER-CLI] [CASE…]
 #
-# CASE: fill-1e6 fill-1e7 consistency-1e6 consistency-1e7 many-tests
-# (default: all). The 10^7-row fill is 357 MB and takes about a minute to
+# CASE: fill-1e6 fill-1e7 consistency-1e6 consistency-1e7 many-fills
+# many-consistency (default: all). The 10^7-row fill is 357 MB and takes about a minute to
 # make; the 10^7-row consistency run 581 MB. --compare runs another
 # driveduel-cli on the same files too (e.g. one built from an older
 # commit). The files are kept in OUTDIR for the next run.
@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
         *) cases="$cases $1"; shift ;;
     esac
 done
-[ -n "$cases" ] || cases="fill-1e6 fill-1e7 consistency-1e6 consistency-1e7 many-tests"
+[ -n "$cases" ] || cases="fill-1e6 fill-1e7 consistency-1e6 consistency-1e7 many-fills many-consistency"
 cli=$build/src/cli/driveduel-cli
 make=$build/tests/make-long-result
 [ -x "$cli" ] && [ -x "$make" ] || { echo "analysis-memory.sh: build $build first" >&2; exit 1; }
@@ -44,9 +44,9 @@ gen() {
         fill-1e7) "$make" --kind fill 10000000 "$2" ;;
         consistency-1e6) "$make" --kind consistency 1000000 "$2" ;;
         consistency-1e7) "$make" --kind consistency 10000000 "$2" ;;
-        # 5 000 fills of 200 rows and 5 000 consistency runs of 200 rows
-        # would be two files; one of fills is the heavier analysis.
-        many-tests) "$make" --kind fill --tests 5000 200 "$2" ;;
+        # As many tests as a result may hold (4 096), of 200 rows each.
+        many-fills) "$make" --kind fill --tests 4000 200 "$2" ;;
+        many-consistency) "$make" --kind consistency --tests 4000 200 "$2" ;;
         *) echo "analysis-memory.sh: unknown case $1" >&2; exit 2 ;;
     esac
 }
@@ -59,7 +59,7 @@ run() {
         { echo "analysis-memory.sh: $program analyze $* $file failed:" >&2; cat "$out/analyze.err" >&2; exit 1; }
     kb=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$out/time.tmp")
     wall=$(sed -n 's/^[[:space:]]*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$out/time.tmp")
-    size=$(stat -c %s "$file")
+    size=$(stat -L -c %s "$file")
     check=""
     if [ "${1:-}" = --json ]; then
         same=$(grep -c '"matches_stored" : true' "$out/analyze.out" || true)
