@@ -1,79 +1,107 @@
-/* make-long-result.c — a complete result of one test with N one-second rows
+/* make-long-result.c — a complete result with N rows a test
  *
- * Not a test: what tests/bench/load-bench.sh loads. The record is what a
- * long 4 KiB random mix would leave (rates that vary, a temperature in
- * four rows of five, a few latencies per row in the histograms), written by
- * duel_result_save() like any run's, so the file is the loader's usual
- * input at a size no run here reaches: 10^6 rows is an 11-day run at 1 s
- * intervals or 28 h at 100 ms, the size of a 2x fill of a large drive.
+ * Not a test: what tests/bench/load-bench.sh and tests/bench/analysis-memory.sh
+ * load. The records (tests/long-records.h) are what long runs would leave,
+ * written by duel_result_save() like any run's, so the file is the
+ * loader's usual input at a size no run here reaches: a mix (the default,
+ * no preset and no summary; 10^6 rows is an 11-day run at 1 s intervals or
+ * 28 h at 100 ms), a fill of the write-saturation preset at 100 ms rows
+ * (10^7 rows: a 2x fill of a 16 TB drive) or a consistency run at 1 s rows,
+ * the last two summarised as the run would, so analyze checks every
+ * figure again.
  *
- *   make-long-result ROWS OUT.json
+ *   make-long-result [--kind mix|fill|consistency] [--tests T] ROWS OUT.json
+ *
+ * --tests makes T records of ROWS rows each (a file of many tests).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <locale.h>
-#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "duel-analysis.h"
 #include "duel-result.h"
+#include "long-records.h"
+
+typedef enum
+{
+  KIND_MIX,
+  KIND_FILL,
+  KIND_CONSISTENCY,
+} Kind;
 
 int
 main (int    argc,
       char **argv)
 {
   g_autoptr(DuelResult) result = duel_result_new ();
-  g_autoptr(DuelTestRecord) record = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (42);
   g_autoptr(GError) error = NULL;
-  DuelWorkload workload;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *kind_name = NULL;
+  gint64 n_tests = 1;
+  GOptionEntry entries[] = {
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind_name, "mix, fill or consistency", "KIND" },
+    { "tests", 0, 0, G_OPTION_ARG_INT64, &n_tests, "how many tests", "T" },
+    { NULL }
+  };
+  Kind kind = KIND_MIX;
   DuelTargetInfo target = {
     .path = (char *) "/dev/nvme0n1",
     .kind = DUEL_TARGET_KIND_BLOCK,
-    .size_bytes = G_GUINT64_CONSTANT (1000204886016),
+    .size_bytes = LONG_RECORD_TARGET_BYTES,
     .logical_block_size = 512,
     .physical_block_size = 4096,
   };
   guint64 rows;
 
   setlocale (LC_ALL, "");
-  if (argc != 3 || !g_ascii_string_to_unsigned (argv[1], 10, 1, G_MAXUINT32, &rows, NULL))
+  context = g_option_context_new ("ROWS OUT.json");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 3 ||
+      !g_ascii_string_to_unsigned (argv[1], 10, 1, G_MAXUINT32, &rows, NULL) || n_tests < 1)
     {
-      fprintf (stderr, "usage: make-long-result ROWS OUT.json\n");
+      fprintf (stderr, "usage: make-long-result [--kind mix|fill|consistency] [--tests T] ROWS OUT.json\n");
+      return 2;
+    }
+  if (g_strcmp0 (kind_name, "fill") == 0)
+    kind = KIND_FILL;
+  else if (g_strcmp0 (kind_name, "consistency") == 0)
+    kind = KIND_CONSISTENCY;
+  else if (kind_name != NULL && strcmp (kind_name, "mix") != 0)
+    {
+      fprintf (stderr, "make-long-result: unknown kind %s\n", kind_name);
       return 2;
     }
 
-  duel_result_set_target (result, &target);
   duel_result_set_name (result, "Long run");
-  duel_workload_init (&workload);
-  duel_workload_set_rw_name (&workload, "randrw", NULL);
-  workload.interval_ms = 1000;
-  workload.queue_depth = 32;
-  workload.runtime_ms = rows * 1000;
-  record = duel_test_record_new ("randrw-qd32", &workload);
-  record->status = DUEL_TEST_STATUS_COMPLETE;
-  record->span_length = target.size_bytes;
-  record->runtime_ns = rows * G_GUINT64_CONSTANT (1000000000);
-  for (guint64 i = 0; i < rows; i++)
+  for (gint64 t = 0; t < n_tests; t++)
     {
-      DuelSeriesRow row = { .t_ms = (i + 1) * 1000, .temperature_c = i % 5 ? 41.5 + (i % 7) * 0.5 : NAN };
+      g_autoptr(DuelTestRecord) record = NULL;
 
-      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+      switch (kind)
         {
-          row.ops[d] = 150000 + g_rand_int_range (rand, 0, 50000);
-          row.bytes[d] = row.ops[d] * 4096;
-          for (guint k = 0; k < 4; k++)
-            {
-              guint64 lat = (guint64) (20000 * exp (g_rand_double_range (rand, 0, 5)));
-
-              duel_histogram_add (record->latency[d], lat);
-              row.lat_max_ns[d] = MAX (row.lat_max_ns[d], lat);
-            }
+        case KIND_FILL:        record = long_record_fill (rows, rand); break;
+        case KIND_CONSISTENCY: record = long_record_consistency (rows, rand); break;
+        case KIND_MIX:
+        default:               record = long_record_mix (rows, rand); break;
         }
-      duel_series_append (record->series, &row);
+      /* Summarised as the run summarises each step. */
+      if (kind != KIND_MIX)
+        {
+          DuelAnalysisKind analysis = duel_analysis_kind_for_test_name (record->name);
+          g_autoptr(DuelSummary) summary = duel_analysis_summarize (record, analysis, NULL);
+
+          duel_analysis_apply (record, analysis, NULL, summary);
+        }
+      /* The drive is as large as the span (a 16 TB drive for a fill of 10^7 rows). */
+      target.size_bytes = MAX (target.size_bytes, record->span_length);
+      duel_result_add_test (result, record);
     }
-  duel_result_add_test (result, record);
+  duel_result_set_target (result, &target);
   if (!duel_result_save (result, argv[2], &error))
     {
       fprintf (stderr, "make-long-result: %s\n", error->message);

@@ -74,6 +74,64 @@ duel_analysis_worst_case_iops (const DuelSeriesRow *row,
   return queue_depth / (max_ns / 1e9);
 }
 
+/* The IOPS of @row, which starts at @prev_t; FALSE for a row without time. */
+static gboolean
+interval_iops (const DuelSeriesRow *row,
+               guint64              prev_t,
+               double              *out_iops)
+{
+  double seconds = (row->t_ms - prev_t) / 1e3;
+  double r = row->ops[DUEL_DIRECTION_READ], w = row->ops[DUEL_DIRECTION_WRITE];
+
+  /* As the first pass computes it, so that the values are the same. */
+  if (seconds <= 0)
+    return FALSE;
+  *out_iops = (r + w) / seconds;
+  return TRUE;
+}
+
+/* Keeps the @size smallest values seen in @heap, the largest of them on
+ * top (a max-heap of @n_used values). */
+static void
+smallest_push (double *heap,
+               guint  *n_used,
+               guint   size,
+               double  value)
+{
+  guint i;
+
+  if (*n_used == size)
+    {
+      if (!(value < heap[0]))
+        return;
+      /* The top goes; @value sinks from there to its place. */
+      i = 0;
+      for (;;)
+        {
+          guint child = 2 * i + 1;
+
+          if (child >= size)
+            break;
+          if (child + 1 < size && heap[child + 1] > heap[child])
+            child++;
+          if (!(heap[child] > value))
+            break;
+          heap[i] = heap[child];
+          i = child;
+        }
+      heap[i] = value;
+      return;
+    }
+  /* Append and sift up. */
+  i = (*n_used)++;
+  while (i > 0 && heap[(i - 1) / 2] < value)
+    {
+      heap[i] = heap[(i - 1) / 2];
+      i = (i - 1) / 2;
+    }
+  heap[i] = value;
+}
+
 void
 duel_analysis_consistency (const DuelSeries *series,
                            guint             interval_ms,
@@ -81,8 +139,8 @@ duel_analysis_consistency (const DuelSeries *series,
                            DuelConsistency  *out)
 {
   const DuelSeriesRow *rows;
-  guint n_rows, n = 0;
-  g_autofree double *iops = NULL;
+  guint n_rows, n = 0, n_heap = 0;
+  g_autofree double *slowest = NULL;
   double sum = 0, sum_read = 0, sum_write = 0, var = 0;
   double ops_read = 0, ops_all = 0;
   double worst = INFINITY;
@@ -95,7 +153,6 @@ duel_analysis_consistency (const DuelSeries *series,
   rows = duel_series_get_rows (series);
   n_rows = duel_analysis_complete_intervals (series, interval_ms);
   out->partial_excluded = n_rows < duel_series_get_length (series);
-  iops = g_new0 (double, MAX (n_rows, 1));
 
   for (guint i = 0; i < n_rows; i++)
     {
@@ -106,7 +163,7 @@ duel_analysis_consistency (const DuelSeries *series,
       prev_t = rows[i].t_ms;
       if (seconds <= 0)
         continue;
-      iops[n++] = (r + w) / seconds;
+      n++;
       sum += (r + w) / seconds;
       sum_read += r / seconds;
       sum_write += w / seconds;
@@ -132,16 +189,28 @@ duel_analysis_consistency (const DuelSeries *series,
   out->mean_iops = sum / n;
   out->mean_read_iops = sum_read / n;
   out->mean_write_iops = sum_write / n;
-  for (guint i = 0; i < n; i++)
-    var += (iops[i] - out->mean_iops) * (iops[i] - out->mean_iops);
-  out->stddev_iops = sqrt (var / n);
-  out->mean_over_stddev = out->stddev_iops > 0 ? out->mean_iops / out->stddev_iops : NAN;
 
   /* The 99.9 % slowest interval: ascending order, rank ceil(0.001 N), 1-based.
-   * The epsilon keeps N = 1000 at rank 1 despite rounding. */
-  qsort (iops, n, sizeof (double), _duel_analysis_compare_doubles);
+   * The epsilon keeps N = 1000 at rank 1 despite rounding. A second pass
+   * keeps the rank's smallest values alone, not a copy of every
+   * interval's: a long run's series is all the memory it takes. */
   out->slowest_rank = MAX ((guint) ceil (n / 1000.0 - 1e-9), 1);
-  out->slowest_iops = iops[out->slowest_rank - 1];
+  slowest = g_new (double, out->slowest_rank);
+  prev_t = 0;
+  for (guint i = 0; i < n_rows; i++)
+    {
+      double iops;
+      gboolean timed = interval_iops (&rows[i], prev_t, &iops);
+
+      prev_t = rows[i].t_ms;
+      if (!timed)
+        continue;
+      var += (iops - out->mean_iops) * (iops - out->mean_iops);
+      smallest_push (slowest, &n_heap, out->slowest_rank, iops);
+    }
+  out->stddev_iops = sqrt (var / n);
+  out->mean_over_stddev = out->stddev_iops > 0 ? out->mean_iops / out->stddev_iops : NAN;
+  out->slowest_iops = slowest[0];
   out->ratio = out->mean_iops > 0 ? out->slowest_iops / out->mean_iops : NAN;
 }
 

@@ -214,69 +214,104 @@ series_written (const DuelSeries *series)
  * alternation for noise. */
 #define DUEL_FALLS_NOISE_PCT 2.0
 
-/* @series with consecutive rows summed until each holds at least @min_ops
- * writes (the last may hold fewer): their time and counts, the end of the
- * last of them. Then Tukey's end-point rule for the first row: its rate
- * is held against its neighbour and the line through the next two (the
- * median of the three), so that a first interval faster or slower than the
- * run (a start the device was not yet in step with) is not a level; its
- * time changes, and with it the end of every row after. */
-static DuelSeries *
-coalesce_rows (const DuelSeries *series,
-               guint64           min_ops)
+/* A row of @series' writes summed with the rows after it until it holds
+ * at least @min_ops writes (the last may hold fewer), or FALSE past the
+ * end; *@i is the next row to read. */
+static gboolean
+next_coalesced (const DuelSeriesRow *rows,
+                guint                n,
+                guint64              min_ops,
+                guint               *i,
+                guint64             *out_t_ms,
+                guint64             *out_ops,
+                guint64             *out_bytes)
+{
+  guint64 ops = 0, bytes = 0;
+
+  if (*i >= n)
+    return FALSE;
+  while (*i < n)
+    {
+      ops += rows[*i].ops[DUEL_DIRECTION_WRITE];
+      bytes += rows[*i].bytes[DUEL_DIRECTION_WRITE];
+      *out_t_ms = rows[*i].t_ms;
+      (*i)++;
+      if (ops >= min_ops)
+        break;
+    }
+  *out_ops = ops;
+  *out_bytes = bytes;
+  return TRUE;
+}
+
+/* The cumulative curve of @series' writes, its rows taken together until
+ * each holds at least @min_ops writes (the last may hold fewer). Then
+ * Tukey's end-point rule for the first of them: its rate is held against
+ * its neighbour and the line through the next two (the median of the
+ * three), so that a first interval faster or slower than the run (a start
+ * the device was not yet in step with) is not a level; its time changes,
+ * and with it the end of every row after. Two passes over the rows and
+ * nothing but the curve kept: a copy of the rows would take more memory
+ * than the series itself. */
+static void
+cumulative_init_coalesced (Cumulative       *c,
+                           const DuelSeries *series,
+                           guint64           min_ops)
 {
   const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series);
-  g_autoptr(GArray) merged = g_array_new (FALSE, TRUE, sizeof (DuelSeriesRow));
-  DuelSeries *out = duel_series_new ();
-  DuelSeriesRow sum = { 0 };
-  gboolean open = FALSE;
+  guint n = duel_series_get_length (series), i = 0, m = 0;
+  guint64 t_ms[3] = { 0 }, ops[3] = { 0 }, t = 0, o = 0, b = 0, prev_t = 0;
+  gint64 shift = 0;
+  gboolean shifted = FALSE;
 
-  for (guint i = 0; i < n; i++)
+  while (next_coalesced (rows, n, min_ops, &i, &t, &o, &b))
     {
-      for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+      if (m < 3)
         {
-          sum.ops[d] += rows[i].ops[d];
-          sum.bytes[d] += rows[i].bytes[d];
+          t_ms[m] = t;
+          ops[m] = o;
         }
-      sum.t_ms = rows[i].t_ms;
-      open = TRUE;
-      if (sum.ops[DUEL_DIRECTION_WRITE] >= min_ops)
-        {
-          g_array_append_val (merged, sum);
-          memset (&sum, 0, sizeof sum);
-          open = FALSE;
-        }
+      m++;
     }
-  if (open)
-    g_array_append_val (merged, sum);
-
-  if (merged->len >= 3)
+  if (m >= 3)
     {
-      DuelSeriesRow *r = (DuelSeriesRow *) (gpointer) merged->data;
-      double t[3] = { r[0].t_ms, r[1].t_ms - r[0].t_ms, r[2].t_ms - r[1].t_ms }, v[3];
-      double ops0 = r[0].ops[DUEL_DIRECTION_WRITE];
+      double d[3] = { t_ms[0], t_ms[1] - t_ms[0], t_ms[2] - t_ms[1] }, v[3];
+      double ops0 = ops[0];
 
-      if (t[0] > 0 && t[1] > 0 && t[2] > 0 && ops0 > 0)
+      if (d[0] > 0 && d[1] > 0 && d[2] > 0 && ops0 > 0)
         {
-          double next = r[1].ops[DUEL_DIRECTION_WRITE] / t[1];
+          double next = ops[1] / d[1];
 
-          v[0] = ops0 / t[0];
+          v[0] = ops0 / d[0];
           v[1] = next;
-          v[2] = 3 * next - 2 * (r[2].ops[DUEL_DIRECTION_WRITE] / t[2]);
+          v[2] = 3 * next - 2 * (ops[2] / d[2]);
           sort_doubles (v, 3);
           if (v[1] > 0)
             {
-              gint64 shift = llround (ops0 / v[1]) - (gint64) r[0].t_ms;
-
-              for (guint i = 0; i < merged->len; i++)
-                r[i].t_ms = (guint64) MAX ((gint64) r[i].t_ms + shift, 1);
+              shift = llround (ops0 / v[1]) - (gint64) t_ms[0];
+              shifted = TRUE;
             }
         }
     }
-  for (guint i = 0; i < merged->len; i++)
-    duel_series_append (out, &g_array_index (merged, DuelSeriesRow, i));
-  return out;
+
+  c->n = m + 1;
+  c->bytes = g_new (double, m + 1);
+  c->ops = g_new (double, m + 1);
+  c->ms = g_new (double, m + 1);
+  c->bytes[0] = c->ops[0] = c->ms[0] = 0;
+  i = 0;
+  for (guint r = 0; next_coalesced (rows, n, min_ops, &i, &t, &o, &b); r++)
+    {
+      double ms;
+
+      if (shifted)
+        t = (guint64) MAX ((gint64) t + shift, 1);
+      ms = t > prev_t ? (double) (t - prev_t) : 0;
+      prev_t = t;
+      c->bytes[r + 1] = c->bytes[r] + (double) b;
+      c->ops[r + 1] = c->ops[r] + (double) o;
+      c->ms[r + 1] = c->ms[r] + ms;
+    }
 }
 
 /* The smoothed curve on the grid x_j = j x step (bytes), j = 0 … J with
@@ -1106,7 +1141,6 @@ duel_analysis_falls (const DuelSeries         *series,
 {
   double span = (double) span_bytes, step, step_pct, per_pct;
   Cumulative raw;
-  g_autoptr(DuelSeries) measured = NULL;
   g_autoptr(GArray) fine = NULL;
   g_autoptr(GArray) trials = NULL;
   g_autofree double *y = NULL;
@@ -1143,8 +1177,7 @@ duel_analysis_falls (const DuelSeries         *series,
    * during a stall has no bytes, so a median over rows would drop its time.
    * Consecutive rows are taken together until they hold enough writes
    * that one more or less moves the rate by a few per cent at most. */
-  measured = coalesce_rows (series, DUEL_FALLS_MIN_ROW_OPS);
-  cumulative_init (&raw, measured, DUEL_DIRECTION_WRITE, 1);
+  cumulative_init_coalesced (&raw, series, DUEL_FALLS_MIN_ROW_OPS);
 
   /* Each grid point is the throughput over the point of capacity around
    * it (half a point either side, each row's rate even within it): a

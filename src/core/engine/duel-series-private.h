@@ -8,9 +8,10 @@
 
 G_BEGIN_DECLS
 
-/* An empty @series takes @rows (DuelSeriesRow elements, filled straight
- * from a file's text) as its rows, without a copy. */
-void _duel_series_adopt_rows (DuelSeries *series,
-                              GArray     *rows);
+/* An empty @series takes @rows (@n_rows of them, filled straight from a
+ * file's text, g_malloc'd) as its rows, without a copy. */
+void _duel_series_adopt_rows (DuelSeries    *series,
+                              DuelSeriesRow *rows,
+                              guint          n_rows);
 
 G_END_DECLS

@@ -7,18 +7,22 @@
 #include "duel-series.h"
 #include "duel-series-private.h"
 
+/* The rows in a buffer of their own rather than a GArray: a GArray holds
+ * a power of two, up to twice the rows, and a long run's series is most of
+ * the memory a loaded result takes (docs/result-format.md#memory). A
+ * series that is appended to (a run) grows by doubling; one the loader
+ * reserved or adopted holds its rows exactly. */
 struct _DuelSeries
 {
-  GArray *rows;   /* DuelSeriesRow */
+  DuelSeriesRow *rows;
+  guint          len;
+  guint          capacity;
 };
 
 DuelSeries *
 duel_series_new (void)
 {
-  DuelSeries *self = g_new0 (DuelSeries, 1);
-
-  self->rows = g_array_new (FALSE, TRUE, sizeof (DuelSeriesRow));
-  return self;
+  return g_new0 (DuelSeries, 1);
 }
 
 DuelSeries *
@@ -29,7 +33,11 @@ duel_series_copy (const DuelSeries *series)
   g_return_val_if_fail (series != NULL, NULL);
 
   copy = duel_series_new ();
-  g_array_append_vals (copy->rows, series->rows->data, series->rows->len);
+  if (series->len > 0)
+    {
+      copy->rows = g_memdup2 (series->rows, series->len * sizeof (DuelSeriesRow));
+      copy->len = copy->capacity = series->len;
+    }
   return copy;
 }
 
@@ -38,7 +46,7 @@ duel_series_free (DuelSeries *series)
 {
   if (series == NULL)
     return;
-  g_array_unref (series->rows);
+  g_free (series->rows);
   g_free (series);
 }
 
@@ -49,7 +57,15 @@ duel_series_append (DuelSeries          *series,
   g_return_if_fail (series != NULL);
   g_return_if_fail (row != NULL);
 
-  g_array_append_vals (series->rows, row, 1);
+  if (series->len == series->capacity)
+    {
+      guint capacity = series->capacity < 16 ? 16 : series->capacity <= G_MAXUINT / 2 ? 2 * series->capacity : G_MAXUINT;
+
+      g_return_if_fail (series->len < G_MAXUINT);
+      series->rows = g_renew (DuelSeriesRow, series->rows, capacity);
+      series->capacity = capacity;
+    }
+  series->rows[series->len++] = *row;
 }
 
 void
@@ -58,25 +74,27 @@ duel_series_reserve (DuelSeries *series,
 {
   g_return_if_fail (series != NULL);
 
-  /* GArray has no reserve: an empty series takes a buffer of that size. */
-  if (series->rows->len == 0 && n_rows > 0)
+  /* An empty series takes a buffer of that size. */
+  if (series->len == 0 && n_rows > series->capacity)
     {
-      g_array_unref (series->rows);
-      series->rows = g_array_sized_new (FALSE, TRUE, sizeof (DuelSeriesRow), n_rows);
+      g_free (series->rows);
+      series->rows = g_new (DuelSeriesRow, n_rows);
+      series->capacity = n_rows;
     }
 }
 
 void
-_duel_series_adopt_rows (DuelSeries *series,
-                         GArray     *rows)
+_duel_series_adopt_rows (DuelSeries    *series,
+                         DuelSeriesRow *rows,
+                         guint          n_rows)
 {
   g_return_if_fail (series != NULL);
-  g_return_if_fail (rows != NULL);
-  g_return_if_fail (series->rows->len == 0);
-  g_return_if_fail (g_array_get_element_size (rows) == sizeof (DuelSeriesRow));
+  g_return_if_fail (series->len == 0);
+  g_return_if_fail (rows != NULL || n_rows == 0);
 
-  g_array_unref (series->rows);
+  g_free (series->rows);
   series->rows = rows;
+  series->len = series->capacity = n_rows;
 }
 
 guint
@@ -84,7 +102,7 @@ duel_series_get_length (const DuelSeries *series)
 {
   g_return_val_if_fail (series != NULL, 0);
 
-  return series->rows->len;
+  return series->len;
 }
 
 const DuelSeriesRow *
@@ -92,9 +110,9 @@ duel_series_get_row (const DuelSeries *series,
                      guint             index)
 {
   g_return_val_if_fail (series != NULL, NULL);
-  g_return_val_if_fail (index < series->rows->len, NULL);
+  g_return_val_if_fail (index < series->len, NULL);
 
-  return &g_array_index (series->rows, DuelSeriesRow, index);
+  return &series->rows[index];
 }
 
 const DuelSeriesRow *
@@ -102,7 +120,7 @@ duel_series_get_rows (const DuelSeries *series)
 {
   g_return_val_if_fail (series != NULL, NULL);
 
-  return (const DuelSeriesRow *) (gpointer) series->rows->data;
+  return series->rows;
 }
 
 void
@@ -113,9 +131,9 @@ duel_series_sum (const DuelSeries *series,
   g_return_if_fail (out_total != NULL);
 
   *out_total = (DuelSeriesRow) { .temperature_c = NAN };
-  for (guint i = 0; i < series->rows->len; i++)
+  for (guint i = 0; i < series->len; i++)
     {
-      const DuelSeriesRow *row = &g_array_index (series->rows, DuelSeriesRow, i);
+      const DuelSeriesRow *row = &series->rows[i];
 
       for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
         {
@@ -146,7 +164,7 @@ duel_series_set_temperature (DuelSeries *series,
                              double      temperature_c)
 {
   g_return_if_fail (series != NULL);
-  g_return_if_fail (index < series->rows->len);
+  g_return_if_fail (index < series->len);
 
-  g_array_index (series->rows, DuelSeriesRow, index).temperature_c = temperature_c;
+  series->rows[index].temperature_c = temperature_c;
 }

@@ -142,10 +142,12 @@ gpointer       _duel_json_shaped_get_table   (DuelShaped *shaped,
                                               guint       id,
                                               gsize      *out_n,
                                               guint32    *out_fields);
-/* The table as a GArray of its rows, for the caller to keep. */
-GArray        *_duel_json_shaped_steal_table (DuelShaped *shaped,
+/* The table's rows (g_free() them), for the caller to keep; their count
+ * in *@out_n. */
+gpointer       _duel_json_shaped_steal_table (DuelShaped *shaped,
                                               guint       index,
-                                              guint       id);
+                                              guint       id,
+                                              gsize      *out_n);
 /* Frees what was taken under @index once it has been read. */
 void           _duel_json_shaped_release     (DuelShaped *shaped,
                                               guint       index);

@@ -30,7 +30,7 @@
 
 typedef struct
 {
-  gpointer values;   /* a table: a GArray of its rows */
+  gpointer values;   /* a table: its rows, n of them, exactly (g_malloc) */
   gsize    n;
   gboolean taken;
   guint32  fields;   /* a table: the fields filled */
@@ -93,8 +93,6 @@ index_takes_free (gpointer data)
     return;
   for (guint i = 0; i < MAX_TAKES; i++)
     {
-      if (takes->takes[i].fields != 0)
-        g_clear_pointer ((GArray **) &takes->takes[i].values, g_array_unref);
       g_free (takes->takes[i].values);
     }
   g_free (takes);
@@ -618,7 +616,7 @@ take_value (DuelShaped      *self,
   take = take_slot (self, index, shape->id);
   if (is_field (shape->kind))
     {
-      GArray *rows;
+      guchar *rows;
 
       g_assert (shape->field < 32 && shape->offset + element_size (element_kind (shape->kind)) <= shape->stride);
       if (take->fields & (1u << shape->field))
@@ -632,9 +630,9 @@ take_value (DuelShaped      *self,
         {
           if (self->estimate.taken_bytes + n * shape->stride > self->take_limit)
             return 0;
-          rows = g_array_sized_new (FALSE, TRUE, (guint) shape->stride, (guint) MIN (n, G_MAXUINT));
-          g_array_set_size (rows, (guint) n);
-          take->values = rows;
+          /* Exactly @n rows: a GArray would reserve up to twice that
+           * (a power of two), which the estimate does not count. */
+          take->values = n > 0 ? g_malloc0_n (n, shape->stride) : NULL;
           take->n = n;
           take->taken = TRUE;
           self->estimate.taken_bytes += n * shape->stride;
@@ -642,7 +640,7 @@ take_value (DuelShaped      *self,
       else if (take->n != n)
         return 0;
       rows = take->values;
-      scan_taken (element_kind (shape->kind), data, length, start, (guchar *) rows->data + shape->offset,
+      scan_taken (element_kind (shape->kind), data, length, start, rows != NULL ? rows + shape->offset : NULL,
                   shape->stride, &n);
       take->fields |= 1u << shape->field;
       add_span (self, start, end, stand_in);
@@ -1186,20 +1184,22 @@ _duel_json_shaped_get_table (DuelShaped *self,
     return NULL;
   *out_n = take->n;
   *out_fields = take->fields;
-  return ((GArray *) take->values)->data;
+  return take->values;
 }
 
-GArray *
+gpointer
 _duel_json_shaped_steal_table (DuelShaped *self,
                                guint       index,
-                               guint       id)
+                               guint       id,
+                               gsize      *out_n)
 {
   Take *take = (Take *) get_take (self, index, id);
-  GArray *rows;
+  gpointer rows;
 
   g_return_val_if_fail (take != NULL && take->fields != 0, NULL);
 
-  rows = g_steal_pointer ((GArray **) &take->values);
+  rows = g_steal_pointer (&take->values);
+  *out_n = take->n;
   take->fields = 0;
   take->taken = FALSE;
   return rows;

@@ -817,7 +817,12 @@ load_series (Loader     *loader,
         duel_series_append (series, &row);
     }
   if (table != NULL)
-    _duel_series_adopt_rows (series, _duel_json_shaped_steal_table (loader->shaped, test, TAKE_ROWS));
+    {
+      gsize table_n = 0;
+      DuelSeriesRow *rows = _duel_json_shaped_steal_table (loader->shaped, test, TAKE_ROWS, &table_n);
+
+      _duel_series_adopt_rows (series, rows, (guint) table_n);
+    }
   return TRUE;
 }
 
