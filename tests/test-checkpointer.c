@@ -459,6 +459,7 @@ test_fold_corrupt (Fixture       *fixture,
     "state 0 14 0 running 1 4096 4096 4096 nan 1 4096:1 0 0 0 0 0 0\n",
     "test 3 {\"name\":\"x\"}\n",
     "test 0 {\"name\":\"\"}\n",
+    "row 0 14 100000000000 1 1 4096 4096 1 1 null\n",  /* far later than 15 rows span */
     "row 0 14 1500 1 1 4096 4096 1 1 null\0\n",
   };
   const gsize bad_lengths[G_N_ELEMENTS (bad_lines)] = {

@@ -1005,6 +1005,7 @@ static const struct {
   { "bad-params.json",       "tests[1].params" },
   { "bad-interval.json",     "tests[0].interval_ms is 10" },
   { "wrong-unit.json",       "wrong unit" },
+  { "rows-far-apart.json",   "far more than its 12 rows of 1000 ms can span" },
   { "bad-temperature.json",  "tests[0].series.temperature_c[1]" },
   { "bad-figure.json",       "tests[0].summary.figures[0].better" },
 };

@@ -569,6 +569,8 @@ fold_row (DuelJournalFold  *fold,
     }
   if (!rows_fit (record->status, record->runtime_ns, record->workload.interval_ms, row.t_ms))
     return invalid (error, "row %u of test %u ends after the complete test's runtime", index, test);
+  if (!duel_test_record_rows_span_fits (n + 1, record->workload.interval_ms, row.t_ms))
+    return invalid (error, "row %u of test %u is far later than %u rows can span", index, test, n + 1);
 
   duel_series_append (record->series, &row);
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)

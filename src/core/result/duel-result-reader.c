@@ -1090,6 +1090,28 @@ load_test (Loader               *loader,
         }
     }
 
+  /* Whatever the status, rows cannot span far more time than they could
+   * cover: a crafted file with days between a few rows would take the
+   * analysis hours and gigabytes. */
+  if (duel_series_get_length (record->series) > 0)
+    {
+      guint n = duel_series_get_length (record->series);
+      guint64 last_ms = duel_series_get_row (record->series, n - 1)->t_ms;
+
+      if (!duel_test_record_rows_span_fits (n, record->workload.interval_ms, last_ms))
+        {
+          g_autofree char *end_text = g_strdup_printf ("%" G_GUINT64_FORMAT, last_ms);
+
+          fail (loader, g_dngettext (GETTEXT_PACKAGE,
+                                     "%s.t_ms ends at %s ms, far more than its %u row of %u ms can span; "
+                                     "a column may be in the wrong unit.",
+                                     "%s.t_ms ends at %s ms, far more than its %u rows of %u ms can span; "
+                                     "a column may be in the wrong unit.", n),
+                series_prefix, end_text, n, record->workload.interval_ms);
+          return NULL;
+        }
+    }
+
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     {
       g_autofree char *dir_prefix = g_strdup_printf ("%s.totals.%s", prefix, _duel_result_direction_names[d]);

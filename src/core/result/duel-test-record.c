@@ -205,6 +205,18 @@ duel_test_record_latest_row_ms (const DuelTestRecord *record)
   return record->runtime_ns / 1000000 + record->workload.interval_ms + 1000;
 }
 
+#define ROW_SPAN_INTERVALS 64
+
+gboolean
+duel_test_record_rows_span_fits (guint   n_rows,
+                                 guint32 interval_ms,
+                                 guint64 last_t_ms)
+{
+  guint64 room_ms = ((guint64) n_rows + 1) * MAX (interval_ms, 1u) * ROW_SPAN_INTERVALS + 60000;
+
+  return n_rows == 0 || last_t_ms <= room_ms;
+}
+
 double
 duel_test_record_get_bytes_per_second (const DuelTestRecord *record,
                                        DuelDirection         direction)

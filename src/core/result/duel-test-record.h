@@ -100,6 +100,13 @@ double          duel_test_record_get_bytes_per_second (const DuelTestRecord *rec
  * runtime in ns, so a later row means a column in the wrong unit, or an
  * interval log from another run. */
 guint64         duel_test_record_latest_row_ms   (const DuelTestRecord *record);
+/* Whether @n_rows rows of @interval_ms may end at @last_t_ms: at most 64
+ * intervals a row (an imported fio log leaves no line for a window without
+ * I/O), whatever the status. The analysis' work grows with the time rows
+ * span, so the loader and the journal refuse rows far apart. */
+gboolean        duel_test_record_rows_span_fits  (guint                 n_rows,
+                                                  guint32               interval_ms,
+                                                  guint64               last_t_ms);
 
 /* summary.figures[]: {key, value, unit, better}; the analysis owns the keys. */
 void            duel_test_record_set_figure      (DuelTestRecord       *record,
