@@ -1269,7 +1269,12 @@ load_root (DuelResult *self,
     return FALSE;
 
   self->name = g_strdup (name);
-  self->journal_id = g_strdup (journal_id);
+  /* Only a run's own id names a journal (a random UUID, duel-checkpointer.c):
+   * anything else never folds one, and is not saved again. */
+  if (journal_id != NULL && g_uuid_string_is_valid (journal_id))
+    self->journal_id = g_strdup (journal_id);
+  else if (journal_id != NULL)
+    g_debug ("Ignoring a journal_id that is not a journal's id");
   self->published = published;
   if (device != NULL)
     self->device = keep_sanitized_object (device);
