@@ -174,3 +174,83 @@ _duel_engine_jobs_end (DuelEngineJobs      *self,
   if (error != NULL)
     g_atomic_int_set (&self->stop, 1);
 }
+
+void
+_duel_engine_jobs_pause (DuelEngineJobs  *self,
+                         guint64          start,
+                         guint64          end,
+                         const DuelPause *pause)
+{
+  g_mutex_lock (&self->lock);
+  if (self->pauses->len > 0 && start < self->pause_end && end > self->pause_start)
+    {
+      /* Another job's view of the same pause: their union. */
+      DuelPause *last = &g_array_index (self->pauses, DuelPause, self->pauses->len - 1);
+      guint64 before = self->pause_end - self->pause_start;
+      guint first = MIN (last->row, pause->row);
+      guint past = MAX (last->row + last->rows, pause->row + pause->rows);
+
+      self->pause_start = MIN (self->pause_start, start);
+      self->pause_end = MAX (self->pause_end, end);
+      self->shift += (self->pause_end - self->pause_start) - before;
+      if (pause->row < last->row || (pause->row == last->row && pause->at_ms < last->at_ms))
+        {
+          last->at_ms = pause->at_ms;
+          last->fraction = pause->fraction;
+        }
+      last->row = first;
+      last->rows = past - first;
+      last->length_ns = MAX (last->length_ns + (self->pause_end - self->pause_start) - before,
+                             pause->length_ns);
+    }
+  else
+    {
+      DuelPause added = *pause;
+
+      self->pause_start = start;
+      self->pause_end = end;
+      self->shift += end - start;
+      /* Memory stays bounded: past the last kept, added to it. */
+      if (self->pauses->len < DUEL_TEST_RECORD_MAX_PAUSES)
+        g_array_append_val (self->pauses, added);
+      else
+        {
+          DuelPause *last = &g_array_index (self->pauses, DuelPause, self->pauses->len - 1);
+
+          last->rows = MAX (last->row + last->rows, added.row + added.rows) - last->row;
+          last->length_ns += added.length_ns;
+        }
+    }
+  self->pauses_changes++;
+  g_mutex_unlock (&self->lock);
+  g_atomic_int_inc (&self->shift_changes);
+}
+
+gboolean
+_duel_engine_jobs_shift_changed (DuelEngineJobs *self,
+                                 guint          *seen,
+                                 guint64        *out_shift)
+{
+  guint changes = (guint) g_atomic_int_get (&self->shift_changes);
+
+  if (changes == *seen)
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  *out_shift = self->shift;
+  g_mutex_unlock (&self->lock);
+  *seen = changes;
+  return TRUE;
+}
+
+void
+_duel_engine_jobs_pause_left_out (DuelEngineJobs *self,
+                                  guint64         n)
+{
+  g_mutex_lock (&self->lock);
+  if (self->pauses->len > 0)
+    {
+      g_array_index (self->pauses, DuelPause, self->pauses->len - 1).latencies_left_out += n;
+      self->pauses_changes++;
+    }
+  g_mutex_unlock (&self->lock);
+}

@@ -117,6 +117,21 @@ void     _duel_engine_jobs_add_row       (DuelEngineJobs      *jobs,
                                           DuelHistogram * const hist[DUEL_N_DIRECTIONS],
                                           const guint64        ops[DUEL_N_DIRECTIONS],
                                           const guint64        bytes[DUEL_N_DIRECTIONS]);
+/* Job @index's loop saw the process paused from @start to @end (raw
+ * CLOCK_MONOTONIC; @pause as the job measured it): merged with what the
+ * other jobs saw of the same pause, one shift of every job's time base. */
+void     _duel_engine_jobs_pause         (DuelEngineJobs      *jobs,
+                                          guint64              start,
+                                          guint64              end,
+                                          const DuelPause     *pause);
+/* Whether the shared shift changed since *@seen (updated); its value in
+ * *@out_shift. Cheap: an atomic read unless it changed. */
+gboolean _duel_engine_jobs_shift_changed (DuelEngineJobs      *jobs,
+                                          guint               *seen,
+                                          guint64             *out_shift);
+/* @n more I/Os completed across the last pause. */
+void     _duel_engine_jobs_pause_left_out (DuelEngineJobs     *jobs,
+                                           guint64             n);
 /* The job's totals so far, at least every 200 ms. */
 void     _duel_engine_jobs_publish       (DuelEngineJobs     *jobs,
                                           guint               index,
