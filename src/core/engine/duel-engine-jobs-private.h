@@ -45,6 +45,7 @@ struct _DuelEngineJobs
   DuelTestRecord *record;              /* the workload and span only, outside the calling thread */
   gboolean        reads;
   gboolean        writes;
+  DuelEngineWatchdog *watchdog;        /* the run's; may be NULL */
   GCancellable   *cancellable;
   guint           n_jobs;
   gboolean        has_budget;
@@ -71,8 +72,8 @@ struct _DuelEngineJobs
   /* Pauses of the process, as the jobs saw them, merged: each job's view of
    * one pause overlaps the others' (all threads stop together). */
   GArray         *pauses;              /* DuelPause, at most DUEL_TEST_RECORD_MAX_PAUSES */
-  guint64         pause_start;         /* the last pause, raw CLOCK_MONOTONIC */
-  guint64         pause_end;
+  DuelEngineSpan  windows[DUEL_TEST_RECORD_MAX_PAUSES];   /* pause i's, raw CLOCK_MONOTONIC */
+  guint64         shifts[DUEL_TEST_RECORD_MAX_PAUSES];    /* pause i's part of @shift */
   guint64         shift;               /* the clock time all pauses took */
   guint           pauses_copied;       /* the calling thread's: @pauses_changes it copied */
   guint64         shift_copied;        /* the calling thread's: @shift when it copied them */

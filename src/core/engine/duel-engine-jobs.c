@@ -172,7 +172,7 @@ job_thread (gpointer data)
   DuelEngineJobs *self = job->owner;
 
   _duel_engine_job_main (self, job->index, self->target, self->record,
-                         self->reads, self->writes, self->cancellable);
+                         self->reads, self->writes, self->watchdog, self->cancellable);
   return NULL;
 }
 
@@ -292,6 +292,7 @@ _duel_engine_jobs_run (DuelTarget         *target,
                        DuelTestRecord     *record,
                        gboolean            reads,
                        gboolean            writes,
+                       DuelEngineWatchdog *watchdog,
                        GCancellable       *cancellable,
                        DuelProgressFunc    progress_func,
                        gpointer            progress_data,
@@ -313,6 +314,7 @@ _duel_engine_jobs_run (DuelTarget         *target,
   self->record = record;
   self->reads = reads;
   self->writes = writes;
+  self->watchdog = watchdog;
   self->cancellable = cancellable;
   self->n_jobs = record->workload.numjobs;
   self->has_budget = record->byte_limit > 0;

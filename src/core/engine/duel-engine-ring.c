@@ -73,14 +73,8 @@
 #define WAIT_BATCH_MAX      8
 /* user_data of the wake-up timers; slots use their index. */
 #define TIMER_TAG           G_MAXUINT64
-/* A gap this long in the loop's own clock, beyond the end of the wait it
- * armed, means its thread did not run: the process was stopped (SIGSTOP,
- * a debugger), the machine suspended or the VM frozen. A device cannot
- * cause one, however long it stalls: the timers end every wait within
- * WAIT_MAX_NS. Forty times that wait: a loaded machine's scheduler runs a
- * runnable thread within tens of milliseconds (CFS's latency target), and
- * valgrind's thread lock within its time slices, far below it. */
-#define PAUSE_MIN_NS        (2 * NS_PER_SEC)
+/* Silences of the watchdog one gap of the loop's clock is checked against. */
+#define MAX_SILENCES        4
 
 typedef struct
 {
@@ -161,13 +155,13 @@ typedef struct
   guint64           sum_in_flight;     /* at each wait */
   guint64           sum_reaped;
 
-  /* Pauses of the process (loop_clock()): the loop's last clock read, the
-   * latest end of the wait armed, CLOCK_BOOTTIME and CLOCK_MONOTONIC at
-   * the last read after a wait, the latencies of I/Os across a pause not
-   * yet handed to the jobs' record, and how much of the jobs' shared shift
-   * this loop has applied. */
+  /* Pauses of the process (loop_clock()): the run's watchdog (NULL: none
+   * could be started), the loop's last clock read, CLOCK_BOOTTIME and
+   * CLOCK_MONOTONIC at the last read after a wait, the latencies of I/Os
+   * across a pause not yet handed to the jobs' record, and how much of the
+   * jobs' shared shift this loop has applied. */
+  DuelEngineWatchdog *watchdog;
   guint64           clock_last;
-  guint64           wake_by;
   guint64           boot_last;
   guint64           mono_at_boot_last;
   guint64           left_out_untold;
@@ -476,16 +470,20 @@ shift_time_base (Engine  *engine,
     *runtime_end += shift_ns;
 }
 
-/* The thread did not run from @start to @now (and the machine was
- * suspended for @suspended_ns more, which CLOCK_MONOTONIC never saw). */
+/* The process was paused within @window (raw CLOCK_MONOTONIC) and did not
+ * run for @shift_ns of it; the machine was suspended for @suspended_ns
+ * more, which CLOCK_MONOTONIC never saw. @unapplied_ns: shifts of this
+ * loop's time base that a job of several takes later (follow_shared_shift()). */
 static void
-engine_paused (Engine  *engine,
-               guint64  start,
-               guint64  now,
-               guint64  suspended_ns,
-               guint64 *runtime_end)
+engine_paused (Engine               *engine,
+               const DuelEngineSpan *window,
+               guint64               shift_ns,
+               guint64               suspended_ns,
+               guint64               unapplied_ns,
+               guint64              *runtime_end)
 {
-  guint64 at_ns = start > engine->t0 ? start - engine->t0 : 0;
+  guint64 t0 = engine->t0 + unapplied_ns;
+  guint64 at_ns = window->from > t0 ? window->from - t0 : 0;
   guint64 done = 0;
   double fraction = 0;
   DuelPause pause;
@@ -498,10 +496,12 @@ engine_paused (Engine  *engine,
     fraction = MAX (fraction, (double) at_ns / (double) engine->runtime_limit_ns);
   pause = (DuelPause) {
     .at_ms = at_ns / NS_PER_MS,
-    .row = engine->n_rows,   /* the open interval */
+    /* The interval it began in: the open one, or one a stall of the
+     * device before it has not closed yet. */
+    .row = (guint) MAX ((guint64) engine->n_rows, at_ns / MAX (engine->interval_ns, 1)),
     .rows = 1,
     .fraction = MIN (fraction, 1.0),
-    .length_ns = now - start + suspended_ns,
+    .length_ns = shift_ns + suspended_ns,
   };
   g_debug ("Engine: the process was paused for %.3f s (%.3f s of it suspended) at row %u",
            pause.length_ns / 1e9, suspended_ns / 1e9, pause.row);
@@ -513,11 +513,51 @@ engine_paused (Engine  *engine,
   if (engine->jobs == NULL)
     {
       duel_test_record_add_pause (engine->record, &pause);
-      shift_time_base (engine, now - start, runtime_end);
+      shift_time_base (engine, shift_ns, runtime_end);
       return;
     }
   /* Jobs see the same pause each: they merge it and share one shift. */
-  _duel_engine_jobs_pause (engine->jobs, start, now, &pause);
+  _duel_engine_jobs_pause (engine->jobs, window, shift_ns, &pause);
+}
+
+/* The loop's clock jumped from @previous to @now, and CLOCK_BOOTTIME ran
+ * @suspended_ns ahead of it since @boot_from: the parts of the jump the
+ * watchdog was silent in too are pauses of the process; the rest, the
+ * loop's thread held in a call (a FUSE target's stopped server holds the
+ * submit) while the process ran, is the device's, and its empty rows stay. */
+static void
+find_pauses (Engine  *engine,
+             guint64  previous,
+             guint64  now,
+             guint64  boot_from,
+             guint64  suspended_ns,
+             guint64 *runtime_end)
+{
+  DuelEngineSpan silences[MAX_SILENCES];
+  guint n = _duel_engine_watchdog_silences (engine->watchdog, previous, now, silences, MAX_SILENCES);
+  guint64 paused = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 length = silences[i].to - silences[i].from;
+
+      /* A suspend in the same gap belongs to the first. */
+      engine_paused (engine, &silences[i], length, i == 0 ? suspended_ns : 0,
+                     engine->jobs != NULL ? paused : 0, runtime_end);
+      paused += length;
+    }
+  if (n == 0 && suspended_ns >= PAUSE_MIN_NS)
+    {
+      /* The machine slept at some time since the last wait ended: every
+       * job's window since then holds that moment; CLOCK_MONOTONIC did not
+       * move on, nor does the time base. */
+      DuelEngineSpan window = { boot_from, now };
+
+      engine_paused (engine, &window, 0, suspended_ns, 0, runtime_end);
+    }
+  if (now - previous - paused >= PAUSE_MIN_NS)
+    g_debug ("Engine: the loop was held %.3f s in a call while the process ran (the target did not answer): not a pause",
+             (now - previous - paused) / 1e9);
 }
 
 /* A job of several takes the shift the jobs share once it grew (another
@@ -535,10 +575,12 @@ follow_shared_shift (Engine  *engine,
   engine->shift_applied = MAX (engine->shift_applied, shift);
 }
 
-/* The loop's clock, read before a submit and after a wait (@after_wait):
- * a read far later than the previous one, or than the end of the wait
- * armed, means the process was paused (PAUSE_MIN_NS); so does CLOCK_BOOTTIME
- * running ahead of CLOCK_MONOTONIC, which stops while the machine sleeps. */
+/* The loop's clock, read before a submit and after a wait (@after_wait). A
+ * read PAUSE_MIN_NS or more after the previous one means the loop did not
+ * run meanwhile: the process was paused (find_pauses() asks the watchdog
+ * which part), or the loop's thread was held in a call. CLOCK_BOOTTIME
+ * running ahead of CLOCK_MONOTONIC, which stops while the machine sleeps,
+ * means a suspend. Cheap: a branch on what it reads anyway. */
 static guint64
 loop_clock (Engine   *engine,
             guint64  *runtime_end,
@@ -546,13 +588,9 @@ loop_clock (Engine   *engine,
 {
   guint64 now = _duel_engine_now_ns ();
   guint64 previous = engine->clock_last;
-  guint64 expected, late = 0, suspended = 0;
+  guint64 boot_from = engine->mono_at_boot_last;
+  guint64 suspended = 0;
 
-  if (engine->clock_last != 0)
-    {
-      expected = after_wait ? MAX (engine->clock_last, engine->wake_by) : engine->clock_last;
-      late = now > expected ? now - expected : 0;
-    }
   if (after_wait)
     {
       guint64 boot = boot_now_ns ();
@@ -564,10 +602,8 @@ loop_clock (Engine   *engine,
     }
   engine->clock_last = now;
 
-  /* Its length from the last read before it: never shorter than the
-   * pause, longer by at most the wait (WAIT_MAX_NS) it cut short. */
-  if (G_UNLIKELY (late + suspended >= PAUSE_MIN_NS) && engine->t0 != 0)
-    engine_paused (engine, previous, now, suspended, runtime_end);
+  if (G_UNLIKELY (previous != 0 && now - previous + suspended >= PAUSE_MIN_NS) && engine->t0 != 0)
+    find_pauses (engine, previous, now, boot_from, suspended, runtime_end);
   if (G_UNLIKELY (engine->jobs != NULL))
     follow_shared_shift (engine, runtime_end);
   return now;
@@ -770,7 +806,6 @@ static void
 arm_timers (Engine  *engine,
             guint64  deadline)
 {
-  engine->wake_by = deadline;
   engine->timer_ts.tv_sec = (long long) (deadline / NS_PER_SEC);
   engine->timer_ts.tv_nsec = (long long) (deadline % NS_PER_SEC);
   for (guint32 i = 0; i < engine->wait_batch; i++)
@@ -908,7 +943,8 @@ run_loop (Engine       *engine,
       engine->n_waits++;
       engine->sum_in_flight += engine->in_flight;
       /* No more than the timers pending can give: a wait ends by their
-       * deadline even when they were reaped apart (loop_clock() relies on it). */
+       * deadline even when they were reaped apart, so a stalled device
+       * never holds it past WAIT_MAX_NS. */
       ret = io_uring_submit_and_wait (&engine->ring, MIN (MIN (engine->wait_batch, engine->in_flight),
                                                           engine->timers_pending));
       if (G_UNLIKELY (ret < 0) &&
@@ -1089,12 +1125,14 @@ _duel_engine_job_main (DuelEngineJobs       *jobs,
                        const DuelTestRecord *record,
                        gboolean              reads,
                        gboolean              writes,
+                       DuelEngineWatchdog   *watchdog,
                        GCancellable         *cancellable)
 {
   g_autoptr(GError) error = NULL;
   Engine *engine = g_new0 (Engine, 1);
 
   engine->target = target;
+  engine->watchdog = watchdog;
   engine->jobs = jobs;
   engine->job_index = index;
   engine->n_jobs = record->workload.numjobs;
@@ -1123,6 +1161,7 @@ _duel_engine_ring_run (DuelTarget         *target,
                        DuelTestRecord     *record,
                        gboolean            reads,
                        gboolean            writes,
+                       DuelEngineWatchdog *watchdog,
                        GCancellable       *cancellable,
                        DuelProgressFunc    progress_func,
                        gpointer            progress_data,
@@ -1133,6 +1172,7 @@ _duel_engine_ring_run (DuelTarget         *target,
   Engine *engine = g_new0 (Engine, 1);
 
   engine->target = target;
+  engine->watchdog = watchdog;
   engine->record = record;
   engine->progress_func = progress_func;
   engine->progress_data = progress_data;
