@@ -555,8 +555,11 @@ find_pauses (Engine  *engine,
 
       engine_paused (engine, &window, 0, suspended_ns, 0, runtime_end);
     }
-  if (now - previous - paused >= PAUSE_MIN_NS)
+  if (now - previous - paused >= PAUSE_MIN_NS && engine->watchdog != NULL)
     g_debug ("Engine: the loop was held %.3f s in a call while the process ran (the target did not answer): not a pause",
+             (now - previous - paused) / 1e9);
+  else if (now - previous - paused >= PAUSE_MIN_NS)
+    g_debug ("Engine: the loop did not run for %.3f s; without a watchdog it is kept as rows, pause or not",
              (now - previous - paused) / 1e9);
 }
 
