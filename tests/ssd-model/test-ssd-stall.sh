@@ -55,13 +55,17 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # /proc/PID/task/N/stat). With "held", a thread held in the kernel (D) by
 # the stopped server counts too: it cannot stop before the server answers,
 # and stops as it returns; the run's watchdog thread must be stopped.
+# Shell builtins only: it runs in a polling loop.
 all_stopped() {
     _as_n=0
     for _as_task in /proc/"$1"/task/*; do
-        _as_state=$(sed 's/.*) //' "$_as_task/stat" 2>/dev/null | cut -c1)
-        case $_as_state in
-            T|t) ;;
-            D) [ "${2:-}" = held ] && [ "$(cat "$_as_task/comm" 2>/dev/null)" != duel-watchdog ] || return 1 ;;
+        read -r _as_stat <"$_as_task/stat" 2>/dev/null || return 1
+        _as_stat=${_as_stat##*) }
+        case $_as_stat in
+            T*|t*) ;;
+            D*) [ "${2:-}" = held ] || return 1
+                read -r _as_comm <"$_as_task/comm" 2>/dev/null || return 1
+                [ "$_as_comm" != duel-watchdog ] || return 1 ;;
             *) return 1 ;;
         esac
         _as_n=$((_as_n + 1))
@@ -69,14 +73,30 @@ all_stopped() {
     [ $_as_n -gt 0 ]
 }
 
-# wait_stopped PID WHAT [held]: until all_stopped; a cap of a minute for a
-# stuck machine only; bails out if the run ended first.
+# threads PID WHAT: each thread's name, state and kernel wait, as comments.
+threads() {
+    for _th_task in /proc/"$1"/task/*; do
+        read -r _th_stat <"$_th_task/stat" 2>/dev/null || continue
+        read -r _th_comm <"$_th_task/comm" 2>/dev/null
+        read -r _th_wchan <"$_th_task/wchan" 2>/dev/null
+        _th_state=${_th_stat##*) }
+        echo "# $2: thread $_th_comm, state ${_th_state%% *}, waiting in ${_th_wchan:-?}"
+    done
+}
+
+# wait_stopped PID WHAT [held]: until all_stopped. A cap of a minute, for
+# a stuck machine only: then it says where each thread is and bails out, as
+# when the run ended first.
 wait_stopped() {
-    _ws_i=0
+    _ws_until=$(($(now_ms) + 60000))
     until all_stopped "$1" "${3:-}"; do
-        _ws_i=$((_ws_i + 1))
-        [ $_ws_i -lt 6000 ] || bail "$2 did not stop within a minute"
-        kill -0 "$run_pid" 2>/dev/null || bail "the run ended before $2 stopped"
+        if [ "$(now_ms)" -ge $_ws_until ] || ! kill -0 "$run_pid" 2>/dev/null; then
+            threads "$1" "$2"
+            [ "$1" = "$run_pid" ] || threads "$run_pid" "the run"
+            [ -n "$mnt" ] && sed 's/^/# model: /' "$mnt.out"
+            sed 's/^/# run: /' "$log"
+            bail "$2 did not stop (or the run ended first)"
+        fi
         sleep 0.01
     done
 }
@@ -151,11 +171,11 @@ done
 name="waiting for completions"
 start_model wait
 start_run wait 1
-i=0
+until=$(($(now_ms) + 60000))
 until "$check_result" "$out" --min-rows 5 >/dev/null 2>&1; do
-    i=$((i + 1)); [ $i -lt 6000 ] || bail "the run had no rows within a minute"
+    [ "$(now_ms)" -lt $until ] || { threads "$run_pid" "the run"; bail "the run had no rows within a minute"; }
     kill -0 "$run_pid" 2>/dev/null || bail "the run ended before it had rows"
-    sleep 0.01
+    sleep 0.05
 done
 kill -STOP "$server"
 wait_stopped "$server" "the server"
