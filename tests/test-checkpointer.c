@@ -407,6 +407,69 @@ test_fold_other_run (Fixture       *fixture,
   g_assert_cmpuint (n_rows (plain, 0), ==, 10);
 }
 
+/* The journal named is exactly the file's journal_id: json-glib cuts a
+ * string at \u0000, so "ID\u0000x" would have folded the journal of ID
+ * (issue 34), and an id that is not a run's own UUID names no journal. */
+static void
+test_fold_id_exact (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(DuelTestRecord) record = new_record ("randrw-qd8");
+  g_autoptr(GString) journal = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  static const struct {
+    const char *id;        /* as the journal's header names it */
+    const char *in_file;   /* what replaces "ID" in the file's text */
+    gboolean    loads;
+  } cases[] = {
+    { JOURNAL_ID, JOURNAL_ID "\\u0000x", FALSE },
+    { JOURNAL_ID, JOURNAL_ID "\\u0000", FALSE },
+    { "abc", "abc\\u0000" JOURNAL_ID, FALSE },
+    { "abc", "abc", TRUE },
+    { "", "", TRUE },
+    { JOURNAL_ID " x", JOURNAL_ID " x", TRUE },
+  };
+
+  add_rows (record, 30);
+  record->status = DUEL_TEST_STATUS_RUNNING;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(DuelResult) result = NULL;
+      g_autofree char *text = NULL;
+      g_autofree char *changed = NULL;
+      g_auto(GStrv) parts = NULL;
+      gsize length;
+
+      g_test_message ("journal_id \"%s\"", cases[i].in_file);
+      save_with_rows (fixture->path, record, 10);
+      g_file_get_contents (fixture->path, &text, &length, &error);
+      g_assert_no_error (error);
+      parts = g_strsplit (text, "\"" JOURNAL_ID "\"", 2);
+      g_assert_cmpuint (g_strv_length (parts), ==, 2);
+      changed = g_strconcat (parts[0], "\"", cases[i].in_file, "\"", parts[1], NULL);
+      g_file_set_contents (fixture->path, changed, -1, &error);
+      g_assert_no_error (error);
+
+      g_string_truncate (journal, 0);
+      _duel_journal_append_header (journal, cases[i].id);
+      append_rows (journal, record, 0, 10, 30);
+      write_text (fixture->journal, journal);
+
+      result = duel_result_load (fixture->path, &error);
+      if (!cases[i].loads)
+        {
+          g_assert_error (error, DUEL_ERROR, DUEL_ERROR_FORMAT);
+          g_assert_nonnull (strstr (error->message, "\\u0000"));
+          g_assert_null (result);
+          g_clear_error (&error);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpuint (n_rows (result, 0), ==, 10);
+      g_assert_null (duel_result_get_journal_id (result));
+    }
+}
+
 /* duel_result_load_from_data() (the fuzzer's entry) never reads a journal. */
 static void
 test_fold_not_from_data (Fixture       *fixture,
@@ -1298,6 +1361,7 @@ main (int   argc,
   g_test_add ("/duel/checkpointer/fold/idempotent", Fixture, NULL, fixture_set_up, test_fold_idempotent, fixture_tear_down);
   g_test_add ("/duel/checkpointer/fold/torn-line", Fixture, NULL, fixture_set_up, test_fold_torn_line, fixture_tear_down);
   g_test_add ("/duel/checkpointer/fold/other-run", Fixture, NULL, fixture_set_up, test_fold_other_run, fixture_tear_down);
+  g_test_add ("/duel/checkpointer/fold/id-exact", Fixture, NULL, fixture_set_up, test_fold_id_exact, fixture_tear_down);
   g_test_add ("/duel/checkpointer/fold/not-from-data", Fixture, NULL, fixture_set_up, test_fold_not_from_data, fixture_tear_down);
   g_test_add ("/duel/checkpointer/fold/corrupt", Fixture, NULL, fixture_set_up, test_fold_corrupt, fixture_tear_down);
   g_test_add ("/duel/checkpointer/fold/state", Fixture, NULL, fixture_set_up, test_fold_state, fixture_tear_down);

@@ -482,7 +482,7 @@ test_untrusted_journal (void)
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) test_node = NULL;
-  g_autoptr(GString) lines = g_string_new ("driveduel-journal 1 0123456789abcdef\n");
+  g_autoptr(GString) lines = g_string_new ("driveduel-journal 1 01234567-89ab-4def-8123-456789abcdef\n");
   g_autofree char *test_text = NULL;
   g_autofree char *long_name = NULL;
   g_autofree char *long_head = g_strnfill (300, 'y');
@@ -493,7 +493,7 @@ test_untrusted_journal (void)
   g_assert_true (json_parser_load_from_file (parser, result, &error));
   g_assert_no_error (error);
   root = json_node_get_object (json_parser_get_root (parser));
-  json_object_set_string_member (root, "journal_id", "0123456789abcdef");
+  json_object_set_string_member (root, "journal_id", "01234567-89ab-4def-8123-456789abcdef");
   json_generator_set_root (generator, json_parser_get_root (parser));
   g_assert_true (json_generator_to_file (generator, result, &error));
   g_assert_no_error (error);

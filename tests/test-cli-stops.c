@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "duel-analysis.h"
 #include "duel-result.h"
 #include "test-cli.h"
 #include "test-dir.h"
@@ -347,6 +348,65 @@ test_folder_removed (void)
   test_dir_remove (dir);
 }
 
+/* --- a killed mix ----------------------------------------------------------------- */
+
+/* A plain 50/50 mix killed (SIGKILL) mid-run is read, its journal folded,
+ * as the mix over time it was (consistency), not as the QoS test the plan
+ * guessed before the run had rows (issue 34). */
+static void
+test_killed_mix (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *err_path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelTestRecord *record;
+  GPid pid;
+  int status, code;
+
+  if (!have_cli ())
+    return;
+  dir = test_dir_make_direct_io ("duel-cli-stops");
+  if (dir == NULL)
+    {
+      g_test_skip ("no folder here supports direct I/O");
+      return;
+    }
+  target = g_build_filename (dir, "scratch.img", NULL);
+  output = g_build_filename (dir, "r.json", NULL);
+  err_path = g_build_filename (dir, "stderr.txt", NULL);
+
+  pid = spawn_run (err_path, "--rw", "randrw", "--rwmixread", "50", "--runtime", "600",
+                   "--interval-ms", "100", "--span", "4m", "-o", output, target, NULL);
+  wait_for_rows (pid, output, 3);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  status = wait_exit (pid);
+  g_assert_true (WIFSIGNALED (status));
+
+  loaded = duel_result_load (output, &error);
+  g_assert_no_error (error);
+  record = g_ptr_array_index (duel_result_get_tests (loaded), 0);
+  g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_RUNNING);
+  g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
+  g_assert_cmpint (duel_analysis_kind_of_record (record), ==, DUEL_ANALYSIS_CONSISTENCY);
+
+  code = run_cli (&out, &err, "analyze", "--json", output, NULL);
+  g_test_message ("analyze: exit %d\n%s%s", code, out, err);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (out, "\"analysis\" : \"consistency\""));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "analyze", output, NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (out, "Performance consistency"));
+  g_assert_null (strstr (out, "99.9 % latency"));
+  test_dir_remove (dir);
+}
+
 /* --- a compaction's temporary file ---------------------------------------------- */
 
 /* What a writer killed before putting its file in place may leave where
@@ -426,6 +486,7 @@ main (int    argc,
   g_test_add_func ("/duel/cli-stops/sighup", test_sighup);
   g_test_add_func ("/duel/cli-stops/compaction-leftover", test_compaction_leftover);
   g_test_add_func ("/duel/cli-stops/folder-removed", test_folder_removed);
+  g_test_add_func ("/duel/cli-stops/killed-mix", test_killed_mix);
   g_test_add_func ("/duel/cli-stops/subprocess/full-disk", full_disk_child);
 
   return g_test_run ();

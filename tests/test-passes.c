@@ -593,10 +593,10 @@ test_real_run (void)
    * before its last save leaves it: the fold keeps the passes apart. */
   duel_result_set_target_from (header, target);
   duel_result_set_name (header, "Scratch file");
-  duel_result_set_journal_id (header, "0123456789abcdef0123456789abcdef");
+  duel_result_set_journal_id (header, "01234567-89ab-4def-8123-456789abcdef");
   duel_result_save (header, journal_path, &error);
   g_assert_no_error (error);
-  _duel_journal_append_header (journal, "0123456789abcdef0123456789abcdef");
+  _duel_journal_append_header (journal, "01234567-89ab-4def-8123-456789abcdef");
   for (guint i = 0; i < tests->len; i++)
     {
       DuelTestRecord *record = g_ptr_array_index (tests, i);

@@ -386,6 +386,26 @@ show_summary (DuelRunView *self)
       gtk_widget_add_css_class (none, "dim-label");
       gtk_grid_attach (self->summary_grid, none, 0, 0, 4, 1);
     }
+  /* A test during which the process was paused (SIGSTOP, a suspend), in
+   * the sentence the CLI and the comparison use, under the figures. */
+  {
+    GPtrArray *tests = duel_result_get_tests (result);
+    int line = MAX ((int) (n_headline + 1) / 2, 1);
+
+    for (guint i = 0; i < tests->len; i++)
+      {
+        g_autofree char *paused = duel_test_record_dup_pause_note (g_ptr_array_index (tests, i));
+        GtkWidget *note;
+
+        if (paused == NULL)
+          continue;
+        note = gtk_label_new (paused);
+        gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+        gtk_label_set_xalign (GTK_LABEL (note), 0);
+        gtk_widget_add_css_class (note, "warning");
+        gtk_grid_attach (self->summary_grid, note, 0, line++, 4, 1);
+      }
+  }
   gtk_widget_set_visible (GTK_WIDGET (self->summary_box), TRUE);
 }
 

@@ -74,10 +74,12 @@ direction_levels (const DuelTestRecord *record,
                   Levels               *out)
 {
   g_autoptr(DuelSeries) copy = duel_series_new ();
-  const DuelSeriesRow *rows = duel_series_get_rows (record->series);
+  g_autoptr(DuelSeries) unpaused = NULL;
+  const DuelSeries *series = duel_test_record_get_figure_series (record, &unpaused);
+  const DuelSeriesRow *rows = duel_series_get_rows (series);
   DuelConsistency c;
 
-  for (guint i = 0; i < duel_series_get_length (record->series); i++)
+  for (guint i = 0; i < duel_series_get_length (series); i++)
     {
       DuelSeriesRow row = rows[i];
       DuelDirection other = keep == DUEL_DIRECTION_READ ? DUEL_DIRECTION_WRITE : DUEL_DIRECTION_READ;
@@ -114,6 +116,7 @@ build_drive (DuelChartConsistency *self,
   DuelComparison *comparison = duel_chart_get_comparison (DUEL_CHART (self));
   Drive *drive = &self->drives[index];
   DuelTestRecord *record = pick_record (self, index);
+  g_autoptr(DuelSeries) unpaused = NULL;
   const DuelSeriesRow *rows;
   DuelConsistency c;
 
@@ -143,7 +146,8 @@ build_drive (DuelChartConsistency *self,
       double x = (rows[i].t_ms - ms / 2) / 1e3;
       double r, w;
 
-      if (ms <= 0)
+      /* A pause of the process touched it: not the drive's. */
+      if (ms <= 0 || duel_test_record_row_paused (record, i))
         continue;
       r = rows[i].ops[DUEL_DIRECTION_READ] / (ms / 1e3);
       w = rows[i].ops[DUEL_DIRECTION_WRITE] / (ms / 1e3);
@@ -152,7 +156,8 @@ build_drive (DuelChartConsistency *self,
       duel_chart_line_append (drive->points[SERIES_WRITE], x, w);
     }
 
-  duel_analysis_consistency (record->series, record->workload.interval_ms, record->workload.queue_depth, &c);
+  duel_analysis_consistency (duel_test_record_get_figure_series (record, &unpaused),
+                             record->workload.interval_ms, record->workload.queue_depth, &c);
   drive->levels[SERIES_TOTAL].mean = c.mean_iops;
   drive->levels[SERIES_TOTAL].slowest = c.slowest_iops;
   direction_levels (record, DUEL_DIRECTION_READ, &drive->levels[SERIES_READ]);

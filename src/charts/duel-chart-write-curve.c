@@ -128,7 +128,10 @@ build_drive (DuelChartWriteCurve *self,
           double iops = ms > 0 ? rows[i].ops[DUEL_DIRECTION_WRITE] / (ms / 1e3) : NAN;
           double end_pct, end_s;
 
-          /* Each row sits at the middle of what it wrote and of its time. */
+          /* Each row sits at the middle of what it wrote and of its time;
+           * one a pause of the process touched is not the drive's rate. */
+          if (duel_test_record_row_paused (record, i))
+            iops = NAN;
           duel_chart_line_append (drive->by_pct, (cumulative + bytes / 2) / span * 100.0, iops);
           duel_chart_line_append (drive->by_time, (rows[i].t_ms - ms / 2) / 1e3, iops);
           cumulative += bytes;

@@ -104,6 +104,14 @@ print_heading (const DuelTestRecord *record,
     default:
       break;
     }
+  /* The process was paused (SIGSTOP, a suspend): said at the run's end and
+   * by analyze alike. */
+  {
+    g_autofree char *paused = duel_test_record_dup_pause_note (record);
+
+    if (paused != NULL)
+      printf ("  %s\n", paused);
+  }
 }
 
 /* A plain run has no summary: its totals, as fio prints them. */

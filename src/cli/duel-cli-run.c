@@ -259,6 +259,13 @@ duel_cli_run (int    argc,
     }
 
   duel_cli_print_test_summary (g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0));
+  {
+    g_autofree char *paused = duel_test_record_dup_pause_note (g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0));
+
+    /* Under its summary, as analyze says it (a SIGSTOP, a suspend). */
+    if (paused != NULL)
+      printf ("  %s\n", paused);
+  }
   duel_cli_print_ceiling_notes (duel_run_get_result (run),
                                 g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0), NULL);
   exit_code = duel_cli_conclude_run (run, ok, error);

@@ -202,6 +202,11 @@ duel_json_prescan (const char  *data,
                * surrogate without its pair. */
               if (unit == G_MAXUINT)
                 goto bad_escape;
+              /* json-glib ends a string at a NUL: "ID\u0000x" would read
+               * as "ID", another text than the file holds (a journal's id,
+               * a test's name, a key). Drive Duel never writes one. */
+              if (unit == 0)
+                goto nul_escape;
               /* A lone surrogate becomes invalid UTF-8 in json-glib. */
               if (unit >= 0xdc00 && unit <= 0xdfff)
                 goto bad_escape;
@@ -305,6 +310,10 @@ too_large:
 
 bad_escape:
   *out_problem = _("it holds a \\u escape that is not a valid character");
+  return FALSE;
+
+nul_escape:
+  *out_problem = _("it holds a NUL character (\\u0000) in a text, which would be read cut short");
   return FALSE;
 }
 

@@ -55,8 +55,8 @@ double      duel_json_writable_double    (double      value);
 JsonObject *duel_json_object_copy_writable (JsonObject *object);
 
 /* What json-glib 1.6 mishandles on hostile text (deep nesting, integers
- * beyond 64 bits, lone surrogates, more than one top-level value), checked
- * before parsing. Sets @out_problem to a translated phrase. */
+ * beyond 64 bits, lone surrogates, a NUL escape that would cut a string,
+ * more than one top-level value), checked before parsing. Sets @out_problem to a translated phrase. */
 gboolean    duel_json_prescan         (const char  *data,
                                        gsize        length,
                                        const char **out_problem);

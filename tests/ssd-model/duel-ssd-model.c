@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -790,6 +791,33 @@ model_open (fuse_req_t             req,
   fuse_reply_open (req, fi);
 }
 
+/* --stop-at-poll: the next poll stops the server first. */
+static int stop_at_poll;
+
+/* Answered as without it (the kernel then stops asking: one poll per
+ * mount, from io_uring's first submit to the file). With --stop-at-poll the
+ * whole server first stops itself (SIGSTOP), as if stopped just then: that
+ * submit waits in the kernel until the server is continued, a stall the
+ * engine must not take for a pause of its own process
+ * (test-ssd-stall.sh). */
+static void
+model_poll (fuse_req_t               req,
+            fuse_ino_t               ino,
+            struct fuse_file_info   *fi,
+            struct fuse_pollhandle  *ph)
+{
+  (void) ino; (void) fi;
+  if (ph != NULL)
+    fuse_pollhandle_destroy (ph);
+  if (g_atomic_int_compare_and_exchange (&stop_at_poll, TRUE, FALSE))
+    {
+      g_print ("duel-ssd-model: stopped at the first poll\n");
+      fflush (stdout);
+      raise (SIGSTOP);
+    }
+  fuse_reply_err (req, ENOSYS);
+}
+
 static gboolean
 range_ok (fuse_req_t  req,
           off_t       off,
@@ -955,6 +983,7 @@ static const struct fuse_lowlevel_ops model_ops = {
   .flush = model_ok,
   .release = model_ok,
   .fsync = model_fsync,
+  .poll = model_poll,
 };
 
 /* ---- the model alone, in virtual time: --simulate, --precondition ---- */
@@ -1088,7 +1117,7 @@ main (int    argc,
   double op = -1, bg_share = -1, t_read = -1, t_prog = -1, t_prog_cache = -1, t_erase = -1, idle = -1;
   int units = -1, block_pages = -1, gc_threshold = -1, threads = 8, sim_qd = 0;
   double sim_multiple = 2.0, precondition = 0;
-  gboolean list_shapes = FALSE;
+  gboolean list_shapes = FALSE, stop_at_first_poll = FALSE;
   const SsdShape *shape = ssd_shape_get (0);
   GOptionEntry entries[] = {
     { "shape", 0, 0, G_OPTION_ARG_STRING, &shape_name, "Named shape the defaults come from: falls, rises, flat (default falls)", "NAME" },
@@ -1113,6 +1142,7 @@ main (int    argc,
     { "simulate-size", 0, 0, G_OPTION_ARG_DOUBLE, &sim_multiple, "With --simulate: capacities to write (default 2)", "X" },
     { "precondition", 0, 0, G_OPTION_ARG_DOUBLE, &precondition, "Before serving, write this many capacities of 4 KiB random writes at QD32 in virtual time (e.g. 2: the steady state of a 2x fill)", "X" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "FUSE worker threads kept idle (default 8)", "N" },
+    { "stop-at-poll", 0, 0, G_OPTION_ARG_NONE, &stop_at_first_poll, "Stop (SIGSTOP) when the first poll comes, before answering it: the first submit to the file waits until the server is continued", NULL },
     { NULL }
   };
   SsdConfig *cfg = &server.config;
@@ -1212,6 +1242,7 @@ main (int    argc,
   if (sim_qd > 0)
     return simulate (cfg, (guint) sim_qd, sim_multiple);
 
+  g_atomic_int_set (&stop_at_poll, stop_at_first_poll);
   server.file_name = file_name != NULL ? file_name : "ssd.img";
   server.size = cfg->capacity_bytes;
   server.mountpoint = argv[1];

@@ -1409,6 +1409,18 @@ add_notes (DuelComparison *self,
 
       if (record == NULL)
         continue;
+      /* The process was paused: said on the test's rows, and as a warning
+       * that the exports (Markdown, PDF) carry. */
+      {
+        g_autofree char *paused = duel_test_record_dup_pause_note (record);
+
+        if (paused != NULL)
+          {
+            add_drive_note (self, notes, d, paused);
+            /* TRANSLATORS: a warning: the test's title, the drive's name, the sentence about the pause */
+            warn (self, _("%s on %s: %s"), duel_comparison_get_section_title (self, test), self->names[d], paused);
+          }
+      }
       kind = duel_analysis_kind_of_record (record);
       if (kind == DUEL_ANALYSIS_SATURATION)
         {

@@ -221,9 +221,12 @@ summarize (const DuelTestRecord     *record,
 {
   DuelConsistency c;
   JsonObject *details = json_object_new ();
+  g_autoptr(DuelSeries) unpaused = NULL;
+  /* Rows a pause of the process touched are not the drive's. */
+  const DuelSeries *series = duel_test_record_get_figure_series (record, &unpaused);
 
   /* Every job's queue is in flight. */
-  duel_analysis_consistency (record->series, record->workload.interval_ms,
+  duel_analysis_consistency (series, record->workload.interval_ms,
                              record->workload.queue_depth * record->workload.numjobs, &c);
 
   duel_summary_add (summary, "consistency_mean_iops", c.mean_iops);

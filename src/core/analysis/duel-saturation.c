@@ -382,7 +382,10 @@ summarize (const DuelTestRecord     *record,
   guint64 span = record->span_length > 0 ? record->span_length : record->workload.span_length;
   const DuelSteadyStateWindow *last;
 
-  duel_analysis_saturation (record->series, span, params, &sat);
+  g_autoptr(DuelSeries) unpaused = NULL;
+
+  /* Rows a pause of the process touched are not the drive's. */
+  duel_analysis_saturation (duel_test_record_get_figure_series (record, &unpaused), span, params, &sat);
   last = &sat.steady_state.last;
 
   duel_summary_add (summary, "written_gb", sat.written_bytes / 1e9);

@@ -45,6 +45,7 @@ struct _DuelEngineJobs
   DuelTestRecord *record;              /* the workload and span only, outside the calling thread */
   gboolean        reads;
   gboolean        writes;
+  DuelEngineWatchdog *watchdog;        /* the run's; may be NULL */
   GCancellable   *cancellable;
   guint           n_jobs;
   gboolean        has_budget;
@@ -67,6 +68,17 @@ struct _DuelEngineJobs
   DuelSeriesRow   tail;                /* what becomes the last row */
   DuelHistogram  *tail_hist;
   guint           n_ended;
+
+  /* Pauses of the process, as the jobs saw them, merged: each job's view of
+   * one pause overlaps the others' (all threads stop together). */
+  GArray         *pauses;              /* DuelPause, at most DUEL_TEST_RECORD_MAX_PAUSES */
+  DuelEngineSpan  windows[DUEL_TEST_RECORD_MAX_PAUSES];   /* pause i's, raw CLOCK_MONOTONIC */
+  guint64         shifts[DUEL_TEST_RECORD_MAX_PAUSES];    /* pause i's part of @shift */
+  guint64         shift;               /* the clock time all pauses took */
+  guint           pauses_copied;       /* the calling thread's: @pauses_changes it copied */
+  guint64         shift_copied;        /* the calling thread's: @shift when it copied them */
+  guint           pauses_changes;
+  int             shift_changes;       /* atomic */
 };
 
 /* A job's row into a merged one: sums, lat_max the largest. */

@@ -174,3 +174,96 @@ _duel_engine_jobs_end (DuelEngineJobs      *self,
   if (error != NULL)
     g_atomic_int_set (&self->stop, 1);
 }
+
+void
+_duel_engine_jobs_pause (DuelEngineJobs       *self,
+                         const DuelEngineSpan *window,
+                         guint64               shift_ns,
+                         const DuelPause      *pause)
+{
+  guint i;
+
+  g_mutex_lock (&self->lock);
+  /* Another job's view of a pause already noted, most likely the last. */
+  for (i = self->pauses->len; i > 0; i--)
+    if (window->from < self->windows[i - 1].to && window->to > self->windows[i - 1].from)
+      break;
+  if (i == 0 && self->pauses->len == DUEL_TEST_RECORD_MAX_PAUSES)
+    {
+      /* Memory stays bounded: past the last kept, added to it; its window
+       * grows to hold this one, so later views of it merge too. */
+      DuelPause *last = &g_array_index (self->pauses, DuelPause, self->pauses->len - 1);
+      DuelEngineSpan *last_window = &self->windows[self->pauses->len - 1];
+
+      last->rows = MAX (last->row + last->rows, pause->row + pause->rows) - last->row;
+      last->length_ns += pause->length_ns;
+      last_window->from = MIN (last_window->from, window->from);
+      last_window->to = MAX (last_window->to, window->to);
+      self->shifts[self->pauses->len - 1] += shift_ns;
+      self->shift += shift_ns;
+    }
+  else if (i == 0)
+    {
+      g_array_append_val (self->pauses, *pause);
+      self->windows[self->pauses->len - 1] = *window;
+      self->shifts[self->pauses->len - 1] = shift_ns;
+      self->shift += shift_ns;
+    }
+  else
+    {
+      /* Their union; the longest view is the pause (each job saw it from
+       * its own last clock read, all of them hold it whole). */
+      DuelPause *kept = &g_array_index (self->pauses, DuelPause, i - 1);
+      DuelEngineSpan *kept_window = &self->windows[i - 1];
+      guint first = MIN (kept->row, pause->row);
+      guint past = MAX (kept->row + kept->rows, pause->row + pause->rows);
+
+      kept_window->from = MIN (kept_window->from, window->from);
+      kept_window->to = MAX (kept_window->to, window->to);
+      if (shift_ns > self->shifts[i - 1])
+        {
+          self->shift += shift_ns - self->shifts[i - 1];
+          self->shifts[i - 1] = shift_ns;
+        }
+      if (pause->row < kept->row || (pause->row == kept->row && pause->at_ms < kept->at_ms))
+        {
+          kept->at_ms = pause->at_ms;
+          kept->fraction = pause->fraction;
+        }
+      kept->row = first;
+      kept->rows = past - first;
+      kept->length_ns = MAX (kept->length_ns, pause->length_ns);
+    }
+  self->pauses_changes++;
+  g_mutex_unlock (&self->lock);
+  g_atomic_int_inc (&self->shift_changes);
+}
+
+gboolean
+_duel_engine_jobs_shift_changed (DuelEngineJobs *self,
+                                 guint          *seen,
+                                 guint64        *out_shift)
+{
+  guint changes = (guint) g_atomic_int_get (&self->shift_changes);
+
+  if (changes == *seen)
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  *out_shift = self->shift;
+  g_mutex_unlock (&self->lock);
+  *seen = changes;
+  return TRUE;
+}
+
+void
+_duel_engine_jobs_pause_left_out (DuelEngineJobs *self,
+                                  guint64         n)
+{
+  g_mutex_lock (&self->lock);
+  if (self->pauses->len > 0)
+    {
+      g_array_index (self->pauses, DuelPause, self->pauses->len - 1).latencies_left_out += n;
+      self->pauses_changes++;
+    }
+  g_mutex_unlock (&self->lock);
+}

@@ -61,6 +61,37 @@ append_row (DuelEngineJobs *self,
     duel_histogram_merge (record->latency[d], &hist[d]);
 }
 
+/* The pauses the jobs saw, into the record (the calling thread's alone).
+ * Under the lock. */
+static void
+copy_pauses (DuelEngineJobs *self)
+{
+  DuelTestRecord *record = self->record;
+
+  if (self->pauses_copied == self->pauses_changes)
+    return;
+  self->pauses_copied = self->pauses_changes;
+  self->shift_copied = self->shift;
+  g_clear_pointer (&record->pauses, g_array_unref);
+  record->pauses = g_array_copy (self->pauses);
+  /* A job knows its share of the byte budget only: the fraction by bytes
+   * is the rows' before the pause (rare: once per pause). */
+  for (guint i = 0; record->byte_limit > 0 && i < record->pauses->len; i++)
+    {
+      DuelPause *pause = &g_array_index (record->pauses, DuelPause, i);
+      guint n = MIN (pause->row, duel_series_get_length (record->series));
+      guint64 done = 0;
+
+      for (guint r = 0; r < n; r++)
+        {
+          const DuelSeriesRow *row = duel_series_get_row (record->series, r);
+
+          done += row->bytes[0] + row->bytes[1];
+        }
+      pause->fraction = MAX (pause->fraction, MIN ((double) done / (double) record->byte_limit, 1.0));
+    }
+}
+
 /* Merges the rows every job has closed into the record, in order, and those
  * that a stopped job never will into the last row. Under the lock. TRUE
  * when a row was appended. */
@@ -68,6 +99,8 @@ static gboolean
 merge_rows (DuelEngineJobs *self)
 {
   gboolean appended = FALSE;
+
+  copy_pauses (self);
 
   for (;;)
     {
@@ -125,7 +158,9 @@ report_progress (DuelEngineJobs   *self,
   DuelTestRecord *record = self->record;
   DuelProgress progress;
 
-  _duel_engine_fill_progress (&progress, now > self->t0 ? now - self->t0 : 0, ops, bytes, record->byte_limit,
+  /* The time pauses took is not the test's. */
+  _duel_engine_fill_progress (&progress, now > self->t0 + self->shift_copied ? now - self->t0 - self->shift_copied : 0,
+                              ops, bytes, record->byte_limit,
                               record->workload.runtime_ms * NS_PER_MS, record->series, interval_closed);
   progress_func (&progress, record, progress_data);
 }
@@ -137,7 +172,7 @@ job_thread (gpointer data)
   DuelEngineJobs *self = job->owner;
 
   _duel_engine_job_main (self, job->index, self->target, self->record,
-                         self->reads, self->writes, self->cancellable);
+                         self->reads, self->writes, self->watchdog, self->cancellable);
   return NULL;
 }
 
@@ -231,7 +266,7 @@ finish_record (DuelEngineJobs   *self,
   if (!started)
     return;
 
-  record->runtime_ns = last_ns - self->t0;
+  record->runtime_ns = last_ns > self->t0 + self->shift_copied ? last_ns - self->t0 - self->shift_copied : 0;
   if (self->tail.ops[0] + self->tail.ops[1] > 0)
     {
       guint n_rows = duel_series_get_length (record->series);
@@ -257,6 +292,7 @@ _duel_engine_jobs_run (DuelTarget         *target,
                        DuelTestRecord     *record,
                        gboolean            reads,
                        gboolean            writes,
+                       DuelEngineWatchdog *watchdog,
                        GCancellable       *cancellable,
                        DuelProgressFunc    progress_func,
                        gpointer            progress_data,
@@ -278,6 +314,7 @@ _duel_engine_jobs_run (DuelTarget         *target,
   self->record = record;
   self->reads = reads;
   self->writes = writes;
+  self->watchdog = watchdog;
   self->cancellable = cancellable;
   self->n_jobs = record->workload.numjobs;
   self->has_budget = record->byte_limit > 0;
@@ -287,6 +324,7 @@ _duel_engine_jobs_run (DuelTarget         *target,
   self->jobs = g_new0 (Job, self->n_jobs);
   self->pending = g_new0 (PendingRow, N_PENDING);
   self->tail_hist = g_new0 (DuelHistogram, DUEL_N_DIRECTIONS);
+  self->pauses = g_array_new (FALSE, FALSE, sizeof (DuelPause));
   self->tail.temperature_c = NAN;
   g_mutex_init (&self->budget_lock);
   g_mutex_init (&self->lock);
@@ -353,6 +391,7 @@ _duel_engine_jobs_run (DuelTarget         *target,
   g_mutex_clear (&self->lock);
   g_mutex_clear (&self->budget_lock);
   g_free (self->tail_hist);
+  g_array_unref (self->pauses);
   g_free (self->pending);
   g_free (self->jobs);
   g_free (self);

@@ -4,8 +4,10 @@
  * and merges what they measure into the one record; duel-engine-ring.c
  * runs one job's loop, alone or in each job's thread;
  * duel-engine-jobs-shared.c holds the calls a job's thread makes to reach
- * the others. Each calls only files after it in that list. The calls
- * below are how they meet; each says which thread makes it.
+ * the others; duel-engine-watchdog.c is the run's thread that tells a
+ * pause of the process from a loop held in a call. Each calls only files
+ * after it in that list. The calls below are how they meet; each says
+ * which thread makes it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,6 +23,11 @@ G_BEGIN_DECLS
 #define NS_PER_SEC        G_GUINT64_CONSTANT (1000000000)
 /* Progress at least this often (duel-engine.h promises 250 ms). */
 #define PROGRESS_EVERY_NS (200 * NS_PER_MS)
+/* The shortest pause of the process recorded: forty times the longest wait
+ * of a loop (50 ms). A loaded machine's scheduler runs a runnable thread
+ * within tens of milliseconds (CFS's latency target), and valgrind's thread
+ * lock within its time slices, far below it. */
+#define PAUSE_MIN_NS      (2 * NS_PER_SEC)
 
 /* The one clock of every job and of the intervals. */
 static inline guint64
@@ -46,6 +53,14 @@ void     _duel_engine_fill_progress      (DuelProgress       *progress,
                                           gboolean            interval_closed);
 
 typedef struct _DuelEngineJobs DuelEngineJobs;
+typedef struct _DuelEngineWatchdog DuelEngineWatchdog;
+
+/* A stretch of CLOCK_MONOTONIC time, in ns. */
+typedef struct
+{
+  guint64 from;
+  guint64 to;
+} DuelEngineSpan;
 
 /* The caller's thread, from duel_engine_run(), in duel-engine-ring.c: runs
  * record->workload as one job, the span, byte limit and record already
@@ -56,6 +71,7 @@ gboolean _duel_engine_ring_run           (DuelTarget         *target,
                                           DuelTestRecord     *record,
                                           gboolean            reads,
                                           gboolean            writes,
+                                          DuelEngineWatchdog *watchdog,
                                           GCancellable       *cancellable,
                                           DuelProgressFunc    progress_func,
                                           gpointer            progress_data,
@@ -71,6 +87,7 @@ gboolean _duel_engine_jobs_run           (DuelTarget         *target,
                                           DuelTestRecord     *record,
                                           gboolean            reads,
                                           gboolean            writes,
+                                          DuelEngineWatchdog *watchdog,
                                           GCancellable       *cancellable,
                                           DuelProgressFunc    progress_func,
                                           gpointer            progress_data,
@@ -85,6 +102,7 @@ void     _duel_engine_job_main           (DuelEngineJobs     *jobs,
                                           const DuelTestRecord *record,
                                           gboolean            reads,
                                           gboolean            writes,
+                                          DuelEngineWatchdog *watchdog,
                                           GCancellable       *cancellable);
 
 /* The rest are called from the job threads (duel-engine-jobs-shared.c). */
@@ -117,6 +135,23 @@ void     _duel_engine_jobs_add_row       (DuelEngineJobs      *jobs,
                                           DuelHistogram * const hist[DUEL_N_DIRECTIONS],
                                           const guint64        ops[DUEL_N_DIRECTIONS],
                                           const guint64        bytes[DUEL_N_DIRECTIONS]);
+/* A job's loop saw the process paused within @window (raw CLOCK_MONOTONIC),
+ * its clock moving on by @shift_ns meanwhile (@pause as the job measured
+ * it): merged with what the other jobs saw of the same pause (their windows
+ * overlap, those of two pauses never do), one shift of every job's time
+ * base by the longest view. */
+void     _duel_engine_jobs_pause         (DuelEngineJobs      *jobs,
+                                          const DuelEngineSpan *window,
+                                          guint64              shift_ns,
+                                          const DuelPause     *pause);
+/* Whether the shared shift changed since *@seen (updated); its value in
+ * *@out_shift. Cheap: an atomic read unless it changed. */
+gboolean _duel_engine_jobs_shift_changed (DuelEngineJobs      *jobs,
+                                          guint               *seen,
+                                          guint64             *out_shift);
+/* @n more I/Os completed across the last pause. */
+void     _duel_engine_jobs_pause_left_out (DuelEngineJobs     *jobs,
+                                           guint64             n);
 /* The job's totals so far, at least every 200 ms. */
 void     _duel_engine_jobs_publish       (DuelEngineJobs     *jobs,
                                           guint               index,
@@ -131,5 +166,22 @@ void     _duel_engine_jobs_end           (DuelEngineJobs      *jobs,
                                           guint64              last_ns,
                                           gboolean             cancelled,
                                           GError              *error);
+
+/* The watchdog (duel-engine-watchdog.c). */
+
+/* duel_engine_run(), once per run: a thread that ticks every 50 ms. NULL
+ * when it cannot be started (a debug message says so): then no gap of a
+ * loop's clock is taken for a pause, only a suspend is. */
+DuelEngineWatchdog *_duel_engine_watchdog_start (void);
+/* Stops and joins it; NULL is ignored. */
+void     _duel_engine_watchdog_stop      (DuelEngineWatchdog  *watchdog);
+/* Any thread: the parts of [@from, @to] (raw CLOCK_MONOTONIC) in which the
+ * watchdog did not run, PAUSE_MIN_NS or longer each, in order, at most
+ * @max into @out. 0 for a NULL @watchdog. */
+guint    _duel_engine_watchdog_silences  (DuelEngineWatchdog  *watchdog,
+                                          guint64              from,
+                                          guint64              to,
+                                          DuelEngineSpan      *out,
+                                          guint                max);
 
 G_END_DECLS

@@ -73,6 +73,8 @@
 #define WAIT_BATCH_MAX      8
 /* user_data of the wake-up timers; slots use their index. */
 #define TIMER_TAG           G_MAXUINT64
+/* Silences of the watchdog one gap of the loop's clock is checked against. */
+#define MAX_SILENCES        4
 
 typedef struct
 {
@@ -82,6 +84,7 @@ typedef struct
   guint32  done;         /* bytes already transferred by short completions */
   guint32  pool_block;   /* write pool block, or NO_POOL_BLOCK */
   guint8   dir;
+  guint8   across_pause; /* in flight while the process was paused */
 } Slot;
 
 typedef struct
@@ -151,6 +154,19 @@ typedef struct
   guint64           n_waits;
   guint64           sum_in_flight;     /* at each wait */
   guint64           sum_reaped;
+
+  /* Pauses of the process (loop_clock()): the run's watchdog (NULL: none
+   * could be started), the loop's last clock read, CLOCK_BOOTTIME and
+   * CLOCK_MONOTONIC at the last read after a wait, the latencies of I/Os
+   * across a pause not yet handed to the jobs' record, and how much of the
+   * jobs' shared shift this loop has applied. */
+  DuelEngineWatchdog *watchdog;
+  guint64           clock_last;
+  guint64           boot_last;
+  guint64           mono_at_boot_last;
+  guint64           left_out_untold;
+  guint64           shift_applied;
+  guint             shift_seen;
 
   guint64           seed;              /* of the offsets and the data */
   /* numjobs > 1: this is job @job_index of @n_jobs, in a thread of its own
@@ -404,6 +420,7 @@ start_io (Engine  *engine,
 
   slot->offset = duel_offsets_next (&engine->offsets);
   slot->done = 0;
+  slot->across_pause = FALSE;
   if (duel_offsets_next_is_read (&engine->offsets))
     {
       slot->dir = DUEL_DIRECTION_READ;
@@ -417,6 +434,182 @@ start_io (Engine  *engine,
     }
   prep_slot (engine, index);
   engine->issued_bytes += engine->bs;
+}
+
+/* An I/O across a pause completed: the pause's record says how many. */
+static void
+count_left_out (Engine *engine)
+{
+  if (engine->jobs != NULL)
+    engine->left_out_untold++;   /* handed over with the progress */
+  else if (engine->record->pauses != NULL && engine->record->pauses->len > 0)
+    g_array_index (engine->record->pauses, DuelPause, engine->record->pauses->len - 1).latencies_left_out++;
+}
+
+static inline guint64
+boot_now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_BOOTTIME, &ts);
+  return (guint64) ts.tv_sec * NS_PER_SEC + (guint64) ts.tv_nsec;
+}
+
+/* The loop's time base moves on by @shift_ns: intervals, the runtime limit
+ * and progress go on as if the paused time had not passed, so no row
+ * covers it. */
+static void
+shift_time_base (Engine  *engine,
+                 guint64  shift_ns,
+                 guint64 *runtime_end)
+{
+  engine->t0 += shift_ns;
+  engine->interval_end += shift_ns;
+  engine->progress_due += shift_ns;
+  if (*runtime_end != 0)
+    *runtime_end += shift_ns;
+}
+
+/* The process was paused within @window (raw CLOCK_MONOTONIC) and did not
+ * run for @shift_ns of it; the machine was suspended for @suspended_ns
+ * more, which CLOCK_MONOTONIC never saw. @unapplied_ns: shifts of this
+ * loop's time base that a job of several takes later (follow_shared_shift()). */
+static void
+engine_paused (Engine               *engine,
+               const DuelEngineSpan *window,
+               guint64               shift_ns,
+               guint64               suspended_ns,
+               guint64               unapplied_ns,
+               guint64              *runtime_end)
+{
+  guint64 t0 = engine->t0 + unapplied_ns;
+  guint64 at_ns = window->from > t0 ? window->from - t0 : 0;
+  guint64 done = 0;
+  double fraction = 0;
+  DuelPause pause;
+
+  for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+    done += engine->closed_bytes[d] + engine->row.bytes[d];
+  if (engine->byte_limit > 0 && !engine->shared_budget)
+    fraction = (double) done / (double) engine->byte_limit;
+  if (engine->runtime_limit_ns > 0)
+    fraction = MAX (fraction, (double) at_ns / (double) engine->runtime_limit_ns);
+  pause = (DuelPause) {
+    .at_ms = at_ns / NS_PER_MS,
+    /* The interval it began in: the open one, or one a stall of the
+     * device before it has not closed yet. */
+    .row = (guint) MAX ((guint64) engine->n_rows, at_ns / MAX (engine->interval_ns, 1)),
+    .rows = 1,
+    .fraction = MIN (fraction, 1.0),
+    .length_ns = shift_ns + suspended_ns,
+  };
+  g_debug ("Engine: the process was paused for %.3f s (%.3f s of it suspended) at row %u",
+           pause.length_ns / 1e9, suspended_ns / 1e9, pause.row);
+
+  /* Everything in flight now was in flight across it. */
+  for (guint32 i = 0; i < engine->qd; i++)
+    engine->slots[i].across_pause = TRUE;
+
+  if (engine->jobs == NULL)
+    {
+      duel_test_record_add_pause (engine->record, &pause);
+      shift_time_base (engine, shift_ns, runtime_end);
+      return;
+    }
+  /* Jobs see the same pause each: they merge it and share one shift. */
+  _duel_engine_jobs_pause (engine->jobs, window, shift_ns, &pause);
+}
+
+/* The loop's clock jumped from @previous to @now, and CLOCK_BOOTTIME ran
+ * @suspended_ns ahead of it since @boot_from: the parts of the jump the
+ * watchdog was silent in too are pauses of the process; the rest, the
+ * loop's thread held in a call (a FUSE target's stopped server holds the
+ * submit) while the process ran, is the device's, and its empty rows stay. */
+static void
+find_pauses (Engine  *engine,
+             guint64  previous,
+             guint64  now,
+             guint64  boot_from,
+             guint64  suspended_ns,
+             guint64 *runtime_end)
+{
+  DuelEngineSpan silences[MAX_SILENCES];
+  guint n = _duel_engine_watchdog_silences (engine->watchdog, previous, now, silences, MAX_SILENCES);
+  guint64 paused = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 length = silences[i].to - silences[i].from;
+
+      /* A suspend in the same gap belongs to the first. */
+      engine_paused (engine, &silences[i], length, i == 0 ? suspended_ns : 0,
+                     engine->jobs != NULL ? paused : 0, runtime_end);
+      paused += length;
+    }
+  if (n == 0 && suspended_ns >= PAUSE_MIN_NS)
+    {
+      /* The machine slept at some time since the last wait ended: every
+       * job's window since then holds that moment; CLOCK_MONOTONIC did not
+       * move on, nor does the time base. */
+      DuelEngineSpan window = { boot_from, now };
+
+      engine_paused (engine, &window, 0, suspended_ns, 0, runtime_end);
+    }
+  if (now - previous - paused >= PAUSE_MIN_NS && engine->watchdog != NULL)
+    g_debug ("Engine: the loop was held %.3f s in a call while the process ran (the target did not answer): not a pause",
+             (now - previous - paused) / 1e9);
+  else if (now - previous - paused >= PAUSE_MIN_NS)
+    g_debug ("Engine: the loop did not run for %.3f s; without a watchdog it is kept as rows, pause or not",
+             (now - previous - paused) / 1e9);
+}
+
+/* A job of several takes the shift the jobs share once it grew (another
+ * job saw a pause longer than this one did, or first). Cheap: a counter. */
+static void
+follow_shared_shift (Engine  *engine,
+                     guint64 *runtime_end)
+{
+  guint64 shift;
+
+  if (G_LIKELY (!_duel_engine_jobs_shift_changed (engine->jobs, &engine->shift_seen, &shift)))
+    return;
+  if (shift > engine->shift_applied)
+    shift_time_base (engine, shift - engine->shift_applied, runtime_end);
+  engine->shift_applied = MAX (engine->shift_applied, shift);
+}
+
+/* The loop's clock, read before a submit and after a wait (@after_wait). A
+ * read PAUSE_MIN_NS or more after the previous one means the loop did not
+ * run meanwhile: the process was paused (find_pauses() asks the watchdog
+ * which part), or the loop's thread was held in a call. CLOCK_BOOTTIME
+ * running ahead of CLOCK_MONOTONIC, which stops while the machine sleeps,
+ * means a suspend. Cheap: a branch on what it reads anyway. */
+static guint64
+loop_clock (Engine   *engine,
+            guint64  *runtime_end,
+            gboolean  after_wait)
+{
+  guint64 now = _duel_engine_now_ns ();
+  guint64 previous = engine->clock_last;
+  guint64 boot_from = engine->mono_at_boot_last;
+  guint64 suspended = 0;
+
+  if (after_wait)
+    {
+      guint64 boot = boot_now_ns ();
+
+      if (engine->boot_last != 0 && boot - engine->boot_last > now - engine->mono_at_boot_last)
+        suspended = (boot - engine->boot_last) - (now - engine->mono_at_boot_last);
+      engine->boot_last = boot;
+      engine->mono_at_boot_last = now;
+    }
+  engine->clock_last = now;
+
+  if (G_UNLIKELY (previous != 0 && now - previous + suspended >= PAUSE_MIN_NS) && engine->t0 != 0)
+    find_pauses (engine, previous, now, boot_from, suspended, runtime_end);
+  if (G_UNLIKELY (engine->jobs != NULL))
+    follow_shared_shift (engine, runtime_end);
+  return now;
 }
 
 static inline void
@@ -435,9 +628,16 @@ complete_io (Engine  *engine,
       guint64 latency = now - slot->submit_ns;
       guint dir = slot->dir;
 
-      duel_histogram_add (engine->interval_hist[dir], latency);
       engine->row.ops[dir]++;
       engine->row.bytes[dir] += engine->bs;
+      /* Its latency measured the pause, not the drive. */
+      if (G_UNLIKELY (slot->across_pause))
+        {
+          count_left_out (engine);
+          release_slot (engine, index);
+          return;
+        }
+      duel_histogram_add (engine->interval_hist[dir], latency);
       if (latency > engine->row.lat_max_ns[dir])
         engine->row.lat_max_ns[dir] = latency;
       release_slot (engine, index);
@@ -528,6 +728,11 @@ report_progress (Engine  *engine,
   if (G_UNLIKELY (engine->jobs != NULL))
     {
       /* A job of several: the calling thread reports for them all. */
+      if (G_UNLIKELY (engine->left_out_untold > 0))
+        {
+          _duel_engine_jobs_pause_left_out (engine->jobs, engine->left_out_untold);
+          engine->left_out_untold = 0;
+        }
       _duel_engine_jobs_publish (engine->jobs, engine->job_index, ops, bytes);
       engine->row_appended = FALSE;
       engine->progress_due = now + PROGRESS_EVERY_NS;
@@ -708,7 +913,7 @@ run_loop (Engine       *engine,
       if (engine->in_flight == 0)
         break;
 
-      now = _duel_engine_now_ns ();
+      now = loop_clock (engine, &runtime_end, FALSE);
       if (G_UNLIKELY (!started))
         {
           started = TRUE;
@@ -740,7 +945,11 @@ run_loop (Engine       *engine,
 
       engine->n_waits++;
       engine->sum_in_flight += engine->in_flight;
-      ret = io_uring_submit_and_wait (&engine->ring, MIN (engine->wait_batch, engine->in_flight));
+      /* No more than the timers pending can give: a wait ends by their
+       * deadline even when they were reaped apart, so a stalled device
+       * never holds it past WAIT_MAX_NS. */
+      ret = io_uring_submit_and_wait (&engine->ring, MIN (MIN (engine->wait_batch, engine->in_flight),
+                                                          engine->timers_pending));
       if (G_UNLIKELY (ret < 0) &&
           ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
         {
@@ -751,7 +960,7 @@ run_loop (Engine       *engine,
           break;
         }
 
-      now = _duel_engine_now_ns ();
+      now = loop_clock (engine, &runtime_end, TRUE);
       if (!engine->stopping && runtime_end != 0 && now >= runtime_end)
         {
           /* An interval that ended before the runtime did is whole, even
@@ -919,12 +1128,14 @@ _duel_engine_job_main (DuelEngineJobs       *jobs,
                        const DuelTestRecord *record,
                        gboolean              reads,
                        gboolean              writes,
+                       DuelEngineWatchdog   *watchdog,
                        GCancellable         *cancellable)
 {
   g_autoptr(GError) error = NULL;
   Engine *engine = g_new0 (Engine, 1);
 
   engine->target = target;
+  engine->watchdog = watchdog;
   engine->jobs = jobs;
   engine->job_index = index;
   engine->n_jobs = record->workload.numjobs;
@@ -936,6 +1147,7 @@ _duel_engine_job_main (DuelEngineJobs       *jobs,
     _duel_engine_jobs_ready (jobs, index, g_steal_pointer (&error), NULL);
   else if (_duel_engine_jobs_ready (jobs, index, NULL, &engine->t0))
     {
+      engine->clock_last = engine->t0;
       run_loop (engine, cancellable);
       engine_error (engine, &error);
       report_progress (engine, engine->last_ns);   /* its final totals */
@@ -952,6 +1164,7 @@ _duel_engine_ring_run (DuelTarget         *target,
                        DuelTestRecord     *record,
                        gboolean            reads,
                        gboolean            writes,
+                       DuelEngineWatchdog *watchdog,
                        GCancellable       *cancellable,
                        DuelProgressFunc    progress_func,
                        gpointer            progress_data,
@@ -962,6 +1175,7 @@ _duel_engine_ring_run (DuelTarget         *target,
   Engine *engine = g_new0 (Engine, 1);
 
   engine->target = target;
+  engine->watchdog = watchdog;
   engine->record = record;
   engine->progress_func = progress_func;
   engine->progress_data = progress_data;

@@ -4,7 +4,9 @@
  * span and byte limit, resets the record and runs it: as one job's loop in
  * the caller's thread (duel-engine-ring.c), or with numjobs > 1 as a loop
  * per job in threads of their own, merged into the one record
- * (duel-engine-jobs.c). It then sets the record's status.
+ * (duel-engine-jobs.c). It then sets the record's status. A watchdog
+ * thread runs beside them for the run (duel-engine-watchdog.c), so that a
+ * pause of the process is told from a loop held by its device.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -54,6 +56,7 @@ duel_engine_run (DuelTarget         *target,
 {
   g_autoptr(GError) local_error = NULL;
   const DuelWorkload *workload;
+  DuelEngineWatchdog *watchdog;
   gboolean reads, writes;
   gboolean cancelled = FALSE;
   gboolean ok = FALSE;
@@ -86,13 +89,15 @@ duel_engine_run (DuelTarget         *target,
 
   /* Each sets record->started: one job once its ring is set up, several
    * (a thread per job, each with a loop of its own) before their threads
-   * start. */
+   * start. All share one watchdog. */
+  watchdog = _duel_engine_watchdog_start ();
   if (workload->numjobs > 1)
-    _duel_engine_jobs_run (target, record, reads, writes, cancellable,
+    _duel_engine_jobs_run (target, record, reads, writes, watchdog, cancellable,
                            progress_func, progress_data, &cancelled, &local_error);
   else
-    _duel_engine_ring_run (target, record, reads, writes, cancellable,
+    _duel_engine_ring_run (target, record, reads, writes, watchdog, cancellable,
                            progress_func, progress_data, &cancelled, &local_error);
+  _duel_engine_watchdog_stop (watchdog);
 
   if (local_error == NULL && cancelled)
     {

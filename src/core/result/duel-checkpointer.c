@@ -111,6 +111,8 @@ typedef struct
   guint64         span_length;
   guint64         byte_limit;
   gboolean        trimmed;
+  guint           n_pauses;
+  DuelPause       last_pause;      /* a pause changes only the last one, or adds one */
 } Known;
 
 struct _DuelCheckpointer
@@ -219,6 +221,7 @@ msg_free (gpointer data)
   g_free (msg->header.error_message);
   g_clear_pointer (&msg->header.started, g_date_time_unref);
   g_clear_pointer (&msg->header.summary, json_object_unref);
+  g_clear_pointer (&msg->header.pauses, g_array_unref);
   g_free (msg->rows);
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     g_free (msg->latency[d]);
@@ -242,6 +245,9 @@ remember_header (Known                *known,
   known->span_length = record->span_length;
   known->byte_limit = record->byte_limit;
   known->trimmed = record->trimmed;
+  known->n_pauses = duel_test_record_get_n_pauses (record);
+  if (known->n_pauses > 0)
+    known->last_pause = *duel_test_record_get_pause (record, known->n_pauses - 1);
 }
 
 /* A summary changed in place goes unnoticed here: the update after a test
@@ -260,7 +266,10 @@ header_changed (const Known          *known,
          known->span_offset != record->span_offset ||
          known->span_length != record->span_length ||
          known->byte_limit != record->byte_limit ||
-         known->trimmed != record->trimmed;
+         known->trimmed != record->trimmed ||
+         known->n_pauses != duel_test_record_get_n_pauses (record) ||
+         (known->n_pauses > 0 &&
+          memcmp (&known->last_pause, duel_test_record_get_pause (record, known->n_pauses - 1), sizeof (DuelPause)) != 0);
 }
 
 static void
@@ -304,6 +313,8 @@ test_msg (guint                 test,
   header->started = record->started != NULL ? g_date_time_ref (record->started) : NULL;
   header->status = record->status;
   header->error_message = g_strdup (record->error_message);
+  if (record->pauses != NULL)
+    header->pauses = g_array_copy (record->pauses);
   /* A deep copy: the engine thread may change the summary later. */
   if (record->summary != NULL)
     header->summary = _duel_result_copy_json_object (record->summary);

@@ -687,6 +687,8 @@ fold_test (DuelJournalFold  *fold,
   g_clear_pointer (&record->summary, json_object_unref);
   g_clear_pointer (&record->typed_summary, g_bytes_unref);
   record->summary = g_steal_pointer (&header->summary);
+  g_clear_pointer (&record->pauses, g_array_unref);
+  record->pauses = g_steal_pointer (&header->pauses);
   return DUEL_JOURNAL_LINE_FOLDED;
 }
 

@@ -116,7 +116,7 @@ static const DuelShapeMember test_members[] = {
   { "name", &keep }, { "preset", &keep }, { "status", &keep }, { "error", &keep },
   { "started", &keep }, { "params", &keep }, { "interval_ms", &keep }, { "runtime_ns", &keep },
   { "series", &series_shape }, { "totals", &totals_shape }, { "summary", &keep },
-  { "latency_kind", &keep }, { NULL, NULL }
+  { "latency_kind", &keep }, { "pauses", &keep }, { NULL, NULL }
 };
 static const DuelShape test_shape = { DUEL_SHAPE_OBJECT, 0, test_members, NULL, 0 };
 static const DuelShape tests_shape = { DUEL_SHAPE_ARRAY, DUEL_SHAPE_INDEXED, NULL, &test_shape, 0 };
@@ -875,6 +875,58 @@ load_summary (Loader     *loader,
  * @out_series non-NULL, where runtime, series and totals are required and
  * returned; a journal's "test" line with @out_series NULL, where they are
  * not looked at. The record's series and histograms are empty. */
+/* The pauses of the process during a test (optional; files from before
+ * they were recorded have none): at most DUEL_TEST_RECORD_MAX_PAUSES, in
+ * row order, each touching at least one row. */
+static gboolean
+load_pauses (Loader         *loader,
+             JsonObject     *test,
+             const char     *prefix,
+             DuelTestRecord *record)
+{
+  JsonArray *pauses = NULL;
+  guint n;
+  guint64 last_row = 0;
+
+  if (!get_array (loader, test, prefix, "pauses", FALSE, &pauses))
+    return FALSE;
+  if (pauses == NULL)
+    return TRUE;
+  n = json_array_get_length (pauses);
+  if (n > DUEL_TEST_RECORD_MAX_PAUSES)
+    return fail (loader, _("%s.pauses has %u entries; at most %u are supported."),
+                 prefix, n, DUEL_TEST_RECORD_MAX_PAUSES);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *at = g_strdup_printf ("%s.pauses[%u]", prefix, i);
+      JsonNode *node = json_array_get_element (pauses, i);
+      JsonObject *object;
+      guint64 at_ms = 0, row = 0, rows = 0, length_ns = 0, left_out = 0;
+      double fraction = 0;
+      DuelPause pause;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return wrong_type (loader, at, _("an object"), node);
+      object = json_node_get_object (node);
+      if (!get_uint (loader, object, at, "at_ms", TRUE, G_MAXINT64, &at_ms) ||
+          !get_uint (loader, object, at, "row", TRUE, G_MAXUINT32, &row) ||
+          !get_uint (loader, object, at, "rows", TRUE, G_MAXUINT32, &rows) ||
+          !get_double (loader, object, at, "fraction", TRUE, &fraction) ||
+          !get_uint (loader, object, at, "length_ns", TRUE, G_MAXINT64, &length_ns) ||
+          !get_uint (loader, object, at, "latencies_left_out", TRUE, G_MAXINT64, &left_out))
+        return FALSE;
+      if (rows == 0 || fraction < 0 || fraction > 1 || row < last_row)
+        return fail (loader, _("%s: a pause touches at least one row, at a fraction from 0 to 1, in row order."), at);
+      last_row = row;
+      pause = (DuelPause) {
+        .at_ms = at_ms, .row = (guint) row, .rows = (guint) rows, .fraction = fraction,
+        .length_ns = length_ns, .latencies_left_out = left_out,
+      };
+      duel_test_record_add_pause (record, &pause);
+    }
+  return TRUE;
+}
+
 static DuelTestRecord *
 load_test_header (Loader                *loader,
                   JsonObject            *test,
@@ -974,6 +1026,9 @@ load_test_header (Loader                *loader,
   if (!get_date (loader, test, prefix, "started", FALSE, &started))
     return NULL;
   record->started = started;
+
+  if (!load_pauses (loader, test, prefix, record))
+    return NULL;
 
   return g_steal_pointer (&record);
 }
@@ -1296,7 +1351,12 @@ load_root (DuelResult *self,
     return FALSE;
 
   self->name = g_strdup (name);
-  self->journal_id = g_strdup (journal_id);
+  /* Only a run's own id names a journal (a random UUID, duel-checkpointer.c):
+   * anything else never folds one, and is not saved again. */
+  if (journal_id != NULL && g_uuid_string_is_valid (journal_id))
+    self->journal_id = g_strdup (journal_id);
+  else if (journal_id != NULL)
+    g_debug ("Ignoring a journal_id that is not a journal's id");
   self->published = published;
   if (device != NULL)
     self->device = keep_sanitized_object (device);

@@ -312,6 +312,27 @@ test_header_to_json (const DuelTestRecord *record)
   json_object_set_object_member (test, "params", params);
 
   set_uint (test, "interval_ms", record->workload.interval_ms);
+
+  /* Only when the process was paused: files without it never were. */
+  if (duel_test_record_get_n_pauses (record) > 0)
+    {
+      JsonArray *pauses = json_array_new ();
+
+      for (guint i = 0; i < duel_test_record_get_n_pauses (record); i++)
+        {
+          const DuelPause *pause = duel_test_record_get_pause (record, i);
+          JsonObject *object = json_object_new ();
+
+          set_uint (object, "at_ms", pause->at_ms);
+          set_uint (object, "row", pause->row);
+          set_uint (object, "rows", pause->rows);
+          json_object_set_double_member (object, "fraction", CLAMP (pause->fraction, 0, 1));
+          set_uint (object, "length_ns", pause->length_ns);
+          set_uint (object, "latencies_left_out", pause->latencies_left_out);
+          json_array_add_object_element (pauses, object);
+        }
+      json_object_set_array_member (test, "pauses", pauses);
+    }
   return test;
 }
 

@@ -468,6 +468,8 @@ copy_record (const DuelTestRecord *from)
       memcpy (copy->latency[d], from->latency[d], sizeof (DuelHistogram));
   if (from->summary != NULL)
     copy->summary = duel_json_object_copy_writable (from->summary);
+  if (from->pauses != NULL)
+    copy->pauses = g_array_copy (from->pauses);
   return copy;
 }
 

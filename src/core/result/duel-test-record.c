@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "duel-json.h"
+#include "duel-number.h"
 #include "duel-test-record.h"
 
 G_DEFINE_BOXED_TYPE (DuelTestRecord, duel_test_record,
@@ -72,7 +73,160 @@ duel_test_record_unref (DuelTestRecord *record)
     g_clear_pointer (&record->latency[d], g_free);
   g_clear_pointer (&record->summary, json_object_unref);
   g_clear_pointer (&record->typed_summary, g_bytes_unref);
+  g_clear_pointer (&record->pauses, g_array_unref);
   g_free (record);
+}
+
+void
+duel_test_record_add_pause (DuelTestRecord  *record,
+                            const DuelPause *pause)
+{
+  DuelPause *last;
+  guint end;
+
+  g_return_if_fail (record != NULL);
+  g_return_if_fail (pause != NULL);
+
+  if (record->pauses == NULL)
+    record->pauses = g_array_new (FALSE, FALSE, sizeof (DuelPause));
+  if (record->pauses->len < DUEL_TEST_RECORD_MAX_PAUSES)
+    {
+      g_array_append_val (record->pauses, *pause);
+      return;
+    }
+  /* Memory stays bounded however often a run is paused. */
+  last = &g_array_index (record->pauses, DuelPause, record->pauses->len - 1);
+  end = MAX (last->row + last->rows, pause->row + MAX (pause->rows, 1));
+  last->rows = end - last->row;
+  last->length_ns += pause->length_ns;
+  last->latencies_left_out += pause->latencies_left_out;
+}
+
+guint
+duel_test_record_get_n_pauses (const DuelTestRecord *record)
+{
+  g_return_val_if_fail (record != NULL, 0);
+
+  return record->pauses != NULL ? record->pauses->len : 0;
+}
+
+const DuelPause *
+duel_test_record_get_pause (const DuelTestRecord *record,
+                            guint                 index)
+{
+  g_return_val_if_fail (index < duel_test_record_get_n_pauses (record), NULL);
+
+  return &g_array_index (record->pauses, DuelPause, index);
+}
+
+gboolean
+duel_test_record_row_paused (const DuelTestRecord *record,
+                             guint                 index)
+{
+  g_return_val_if_fail (record != NULL, FALSE);
+
+  for (guint i = 0; record->pauses != NULL && i < record->pauses->len; i++)
+    {
+      const DuelPause *pause = &g_array_index (record->pauses, DuelPause, i);
+
+      if (index >= pause->row && index - pause->row < MAX (pause->rows, 1))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+const DuelSeries *
+duel_test_record_get_figure_series (const DuelTestRecord *record,
+                                    DuelSeries          **out_owned)
+{
+  const DuelSeriesRow *rows;
+  DuelSeries *kept;
+  guint n, p = 0;
+  guint64 moved_ms = 0, prev_t = 0;
+
+  g_return_val_if_fail (record != NULL, NULL);
+  g_return_val_if_fail (out_owned != NULL && *out_owned == NULL, NULL);
+
+  n = duel_series_get_length (record->series);
+  if (duel_test_record_get_n_pauses (record) == 0 || n == 0)
+    return record->series;
+
+  rows = duel_series_get_rows (record->series);
+  kept = duel_series_new ();
+  duel_series_reserve (kept, n);
+  /* The pauses are in row order: one pass. */
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean paused = FALSE;
+
+      while (p < record->pauses->len)
+        {
+          const DuelPause *pause = &g_array_index (record->pauses, DuelPause, p);
+
+          if (i < pause->row)
+            break;
+          if (i - pause->row < MAX (pause->rows, 1))
+            {
+              paused = TRUE;
+              break;
+            }
+          p++;
+        }
+      if (paused)
+        moved_ms += rows[i].t_ms - prev_t;
+      else
+        {
+          DuelSeriesRow row = rows[i];
+
+          row.t_ms -= moved_ms;
+          duel_series_append (kept, &row);
+        }
+      prev_t = rows[i].t_ms;
+    }
+  *out_owned = kept;
+  return kept;
+}
+
+/* Seconds as people read a pause's length: "3.2", "60". */
+static char *
+format_pause_seconds (guint64 ns)
+{
+  double seconds = ns / 1e9;
+
+  return duel_number_format (seconds, seconds < 10 ? 1 : 0);
+}
+
+char *
+duel_test_record_dup_pause_note (const DuelTestRecord *record)
+{
+  const DuelPause *first;
+  g_autofree char *length = NULL;
+  g_autofree char *at = NULL;
+  guint64 total_ns = 0;
+  guint n;
+
+  g_return_val_if_fail (record != NULL, NULL);
+
+  n = duel_test_record_get_n_pauses (record);
+  if (n == 0)
+    return NULL;
+  first = duel_test_record_get_pause (record, 0);
+  for (guint i = 0; i < n; i++)
+    total_ns += duel_test_record_get_pause (record, i)->length_ns;
+  length = format_pause_seconds (total_ns);
+  at = duel_number_format (floor (CLAMP (first->fraction, 0, 1) * 100), 0);
+  if (n == 1)
+    /* TRANSLATORS: the process was stopped (SIGSTOP, a suspend, a frozen
+     * virtual machine) during a test; the first %s is its length in seconds,
+     * the second how much of the test was done, in percent */
+    return g_strdup_printf (_("The run was paused for %s s at %s %%; the rows of that time are left out of the figures."),
+                            length, at);
+  /* TRANSLATORS: as above, paused several times: %u times, %s seconds in all, the first at %s percent */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "The run was paused %u time, for %s s in all, first at %s %%; the rows of that time are left out of the figures.",
+                                       "The run was paused %u times, for %s s in all, first at %s %%; the rows of that time are left out of the figures.",
+                                       n),
+                          n, length, at);
 }
 
 const char *

@@ -43,6 +43,24 @@ typedef enum
 
 typedef struct _DuelTestRecord DuelTestRecord;
 
+/* A pause of the process during a test: SIGSTOP, a suspend, a frozen VM
+ * (duel-engine-ring.c). The engine's clock leaves its time out (no row
+ * covers it), the latencies of the I/Os in flight across it stay out of
+ * the histograms (their I/Os still count), and the rows it touched are
+ * left out of the interval figures (duel_test_record_get_figure_series()). */
+typedef struct
+{
+  guint64 at_ms;               /* the test's time when it began, earlier pauses left out */
+  guint   row;                 /* the first row it touched */
+  guint   rows;                /* rows touched from @row on: 1, more where jobs saw it across a row's end */
+  double  fraction;            /* of the test done when it began, 0..1 */
+  guint64 length_ns;
+  guint64 latencies_left_out;  /* I/Os in flight across it */
+} DuelPause;
+
+/* Pauses kept one by one; later ones are added to the last. */
+#define DUEL_TEST_RECORD_MAX_PAUSES 64
+
 struct _DuelTestRecord
 {
   /*< public, read-only outside the engine and the loader >*/
@@ -60,6 +78,7 @@ struct _DuelTestRecord
   DuelSeries    *series;
   DuelHistogram *latency[DUEL_N_DIRECTIONS];
   DuelLatencyKind latency_kind;     /* what @latency and the series' lat_max_ns measure */
+  GArray        *pauses;            /* DuelPause, in order; NULL: never paused */
   JsonObject    *summary;           /* derived figures; NULL until analysed */
   GBytes        *typed_summary;     /* the analysis's own summary, typed (a fill's
                                      * DuelSaturationSummary), set with @summary by
@@ -107,6 +126,27 @@ guint64         duel_test_record_latest_row_ms   (const DuelTestRecord *record);
 gboolean        duel_test_record_rows_span_fits  (guint                 n_rows,
                                                   guint32               interval_ms,
                                                   guint64               last_t_ms);
+
+/* Records a pause; past DUEL_TEST_RECORD_MAX_PAUSES it is added to the
+ * last one kept (its rows reach this one's, lengths and counts add up). */
+void            duel_test_record_add_pause       (DuelTestRecord       *record,
+                                                  const DuelPause      *pause);
+guint           duel_test_record_get_n_pauses    (const DuelTestRecord *record);
+const DuelPause *duel_test_record_get_pause      (const DuelTestRecord *record,
+                                                  guint                 index);
+/* Whether a pause touched row @index. */
+gboolean        duel_test_record_row_paused      (const DuelTestRecord *record,
+                                                  guint                 index);
+/* The series the interval figures are computed from: @record's own, or
+ * when it was paused, a copy without the rows the pauses touched, later
+ * rows moved back in time by their length (so every row is still one
+ * interval), held in *@out_owned. */
+const DuelSeries *duel_test_record_get_figure_series (const DuelTestRecord *record,
+                                                      DuelSeries          **out_owned);
+/* The sentence about @record's pauses, translated ("The run was paused for
+ * 60 s at 34 %; the rows of that time are left out of the figures."), or
+ * NULL when it never paused. */
+char           *duel_test_record_dup_pause_note  (const DuelTestRecord *record);
 
 /* summary.figures[]: {key, value, unit, better}; the analysis owns the keys. */
 void            duel_test_record_set_figure      (DuelTestRecord       *record,

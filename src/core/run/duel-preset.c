@@ -834,6 +834,10 @@ typedef struct
   guint       index;
   double      weight_before;   /* of the steps already done */
   double      weight_total;
+  /* A step whose record decides its analysis (a plain run, a chosen
+   * workload): the kind its record names now. */
+  gboolean    guessing;
+  DuelAnalysisKind guessed;
 } RunState;
 
 static void
@@ -861,6 +865,30 @@ emit_progress (RunState           *state,
   self->progress_func (&progress, record, self->progress_data);
 }
 
+/* A step whose finished record decides its analysis names, at every
+ * checkpoint, the one the record fits so far: a run killed after its
+ * second row is read as what it was (a mix with rows over time is a
+ * consistency run), not as the guess made before it had rows (issue 34:
+ * a killed 50/50 mix was analysed as QoS). A new summary object, not the
+ * old one changed: the checkpointer notices a change by its pointer. */
+static void
+follow_guess (RunState       *state,
+              DuelTestRecord *record)
+{
+  DuelAnalysisKind kind = duel_analysis_guess (record);
+  JsonObject *old;
+
+  if (kind == state->guessed)
+    return;
+  state->guessed = kind;
+  old = g_steal_pointer (&record->summary);
+  if (old != NULL)
+    record->summary = duel_json_object_copy_writable (old);
+  json_object_set_string_member (duel_test_record_get_details (record), "analysis",
+                                 duel_analysis_kind_to_string (kind));
+  g_clear_pointer (&old, json_object_unref);
+}
+
 static void
 engine_progress_cb (const DuelProgress *progress,
                     DuelTestRecord     *record,
@@ -869,6 +897,8 @@ engine_progress_cb (const DuelProgress *progress,
   RunState *state = user_data;
 
   emit_progress (state, progress, FALSE, record);
+  if (progress->interval_closed && state->guessing)
+    follow_guess (state, record);
   if (progress->interval_closed && state->self->checkpoint_func != NULL)
     state->self->checkpoint_func (state->result, FALSE, state->self->checkpoint_data);
 }
@@ -998,6 +1028,8 @@ duel_preset_run (DuelPreset    *self,
 
       record = take_step_record (self, result, step);
       set_record_details (self, record, step);
+      state.guessing = step->info == NULL || step->info->chosen;
+      state.guessed = step->analysis;
       if (duel_preset_step_is_fill (step))
         {
           JsonObject *details = duel_test_record_get_details (record);
