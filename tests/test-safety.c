@@ -760,6 +760,29 @@ test_files (void)
       g_assert_nonnull (strstr (error->message, "did not write"));
       g_clear_error (&error);
       g_clear_pointer (&report, duel_safety_report_free);
+
+      /* A record of another file that had this inode (born at another
+       * time): nothing is known of this one, it is not "changed". */
+      {
+        struct statx stx;
+        g_autofree char *line = NULL;
+
+        g_assert_cmpint (statx (AT_FDCWD, made, 0, STATX_INO | STATX_BTIME, &stx), ==, 0);
+        if (stx.stx_mask & STATX_BTIME)
+          {
+            line = g_strdup_printf ("driveduel-made-files 1\ndone %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                                    " 12.000000000 %" G_GUINT64_FORMAT " 12.000000000 12.000000000\n",
+                                    ((guint64) stx.stx_dev_major << 32) | stx.stx_dev_minor,
+                                    (guint64) stx.stx_ino, (guint64) stx.stx_size);
+            g_assert_true (g_file_set_contents (record, line, -1, NULL));
+            g_assert_false (duel_safety_check_write (made, DUEL_SAFETY_FLAGS_NONE, &report, &error));
+            g_assert_nonnull (strstr (error->message, "did not write"));
+            g_clear_error (&error);
+            g_clear_pointer (&report, duel_safety_report_free);
+          }
+        else
+          g_test_message ("no birth times here: a reused inode is not told apart");
+      }
     }
   }
 

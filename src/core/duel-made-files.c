@@ -4,8 +4,10 @@
  * newest last:
  *
  *   driveduel-made-files 1
- *   done DEV INO SIZE MTIME_S MTIME_NS CTIME_S CTIME_NS
- *   writing DEV INO SIZE
+ *   done DEV INO BIRTH SIZE MTIME CTIME
+ *   writing DEV INO BIRTH SIZE
+ *
+ * (times as SECONDS.NANOSECONDS; BIRTH "-" where the filesystem keeps none)
  *
  * Writers append a line (O_APPEND, one write) under a shared flock; when
  * the file has grown past COMPACT_BYTES, one of them rewrites it under an
@@ -223,20 +225,68 @@ append_line (const char *line)
     }
 }
 
+/* What tells one file from another and a file from itself changed: its
+ * device and inode; its birth time (statx), so that a new file given an
+ * inode a recorded one had is not taken for it; its size, modification
+ * and change times. */
+typedef struct
+{
+  guint64 dev;
+  guint64 ino;
+  char    birth[48];     /* "S.NNNNNNNNN", or "-" where the filesystem has none */
+  gint64  size;
+  char    mtime[48];
+  char    ctime[48];
+} Identity;
+
+static gboolean
+identify (int       fd,
+          Identity *out)
+{
+  struct statx stx;
+
+  if (statx (fd, "", AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT,
+             STATX_TYPE | STATX_INO | STATX_SIZE | STATX_MTIME | STATX_CTIME | STATX_BTIME, &stx) != 0 ||
+      !S_ISREG (stx.stx_mode))
+    return FALSE;
+  out->dev = ((guint64) stx.stx_dev_major << 32) | stx.stx_dev_minor;
+  out->ino = stx.stx_ino;
+  out->size = (gint64) stx.stx_size;
+  if (stx.stx_mask & STATX_BTIME)
+    g_snprintf (out->birth, sizeof out->birth, "%" PRId64 ".%09u", (gint64) stx.stx_btime.tv_sec, stx.stx_btime.tv_nsec);
+  else
+    g_strlcpy (out->birth, "-", sizeof out->birth);
+  g_snprintf (out->mtime, sizeof out->mtime, "%" PRId64 ".%09u", (gint64) stx.stx_mtime.tv_sec, stx.stx_mtime.tv_nsec);
+  g_snprintf (out->ctime, sizeof out->ctime, "%" PRId64 ".%09u", (gint64) stx.stx_ctime.tv_sec, stx.stx_ctime.tv_nsec);
+  return TRUE;
+}
+
+/* "done DEV INO BIRTH SIZE MTIME CTIME" */
+static char *
+done_line (const Identity *id)
+{
+  return g_strdup_printf ("done %" PRIu64 " %" PRIu64 " %s %" PRId64 " %s %s\n",
+                          id->dev, id->ino, id->birth, id->size, id->mtime, id->ctime);
+}
+
+/* "writing DEV INO BIRTH SIZE" */
+static char *
+writing_line (const Identity *id)
+{
+  return g_strdup_printf ("writing %" PRIu64 " %" PRIu64 " %s %" PRId64 "\n", id->dev, id->ino, id->birth, id->size);
+}
+
 void
 duel_made_files_record (int fd)
 {
   g_autofree char *line = NULL;
-  struct stat st;
+  Identity id;
 
   g_return_if_fail (fd >= 0);
 
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+  if (!identify (fd, &id))
     return;
-  line = g_strdup_printf ("done %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %ld %" PRId64 " %ld\n",
-                          (guint64) st.st_dev, (guint64) st.st_ino, (gint64) st.st_size,
-                          (gint64) st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-                          (gint64) st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+  line = done_line (&id);
   append_line (line);
 }
 
@@ -244,14 +294,13 @@ void
 duel_made_files_record_writing (int fd)
 {
   g_autofree char *line = NULL;
-  struct stat st;
+  Identity id;
 
   g_return_if_fail (fd >= 0);
 
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+  if (!identify (fd, &id))
     return;
-  line = g_strdup_printf ("writing %" PRIu64 " %" PRIu64 " %" PRId64 "\n",
-                          (guint64) st.st_dev, (guint64) st.st_ino, (gint64) st.st_size);
+  line = writing_line (&id);
   append_line (line);
 }
 
@@ -263,13 +312,14 @@ duel_made_files_check (int fd)
   g_autofree char *key = NULL;
   g_autofree char *done = NULL;
   g_autofree char *writing = NULL;
+  g_auto(GStrv) fields = NULL;
   const char *line = NULL;
-  struct stat st;
+  Identity id;
   int record_fd;
 
   g_return_val_if_fail (fd >= 0, DUEL_MADE_NONE);
 
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+  if (!identify (fd, &id))
     return DUEL_MADE_NONE;
   folder = open_record_folder (FALSE);
   if (folder == NULL)
@@ -282,8 +332,8 @@ duel_made_files_check (int fd)
   if (text == NULL)
     return DUEL_MADE_NONE;
 
-  /* The newest line of this file is what Drive Duel last knew of it. */
-  key = g_strdup_printf (" %" PRIu64 " %" PRIu64 " ", (guint64) st.st_dev, (guint64) st.st_ino);
+  /* The newest line of this inode is what Drive Duel last knew of it. */
+  key = g_strdup_printf (" %" PRIu64 " %" PRIu64 " ", id.dev, id.ino);
   for (const char *at = text; (at = strstr (at, key)) != NULL; at++)
     {
       const char *start = at;
@@ -296,12 +346,19 @@ duel_made_files_check (int fd)
   if (line == NULL)
     return DUEL_MADE_NONE;
 
-  done = g_strdup_printf ("done %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %ld %" PRId64 " %ld\n",
-                          (guint64) st.st_dev, (guint64) st.st_ino, (gint64) st.st_size,
-                          (gint64) st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-                          (gint64) st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
-  writing = g_strdup_printf ("writing %" PRIu64 " %" PRIu64 " %" PRId64 "\n",
-                             (guint64) st.st_dev, (guint64) st.st_ino, (gint64) st.st_size);
+  /* Born at another time: another file, now at an inode a recorded one
+   * had. Nothing is known of it. */
+  {
+    g_autofree char *first = g_strndup (line, strcspn (line, "\n"));
+
+    fields = g_strsplit (first, " ", 5);
+  }
+  if (g_strv_length (fields) < 4 ||
+      (!g_str_equal (fields[3], "-") && !g_str_equal (id.birth, "-") && !g_str_equal (fields[3], id.birth)))
+    return DUEL_MADE_NONE;
+
+  done = done_line (&id);
+  writing = writing_line (&id);
   if (strncmp (line, done, strlen (done)) == 0 || strncmp (line, writing, strlen (writing)) == 0)
     return DUEL_MADE_MATCHES;
   return DUEL_MADE_CHANGED;

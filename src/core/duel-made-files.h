@@ -4,8 +4,9 @@
  * report) may be written again without asking while it holds nothing but
  * what Drive Duel put there. That is known from a record kept in the
  * user's state folder ($XDG_STATE_HOME/driveduel/made-files): each file by
- * its device and inode, with its size, modification time and change time
- * (ctime) when Drive Duel let go of it. Whatever changes a file after that
+ * its device, inode and birth time (so a new file given a recorded file's
+ * inode is not taken for it), with its size, modification time and change
+ * time (ctime) when Drive Duel let go of it. Whatever changes a file after that
  * changes its ctime, which nobody can set back (touch -d sets the
  * modification time, not the ctime), so an edit anywhere in it, with its
  * modification time put back or not, no longer matches.
