@@ -1334,7 +1334,8 @@ run_plan (Job           *job,
 
       eta_add_step (job, step->kind == DUEL_PRESET_STEP_DISCARD ? NULL : &step->workload, step->weight_s);
     }
-  duel_run_eta_set_probe (job->eta, estimate.probe_write_iops, estimate.probe_end_write_iops, estimate.probe_ms);
+  duel_run_eta_set_probe (job->eta, estimate.probe_write_iops, estimate.probe_end_write_iops, estimate.probe_ms,
+                          estimate.probe_fall_bytes);
 
   /* A preset's estimate is shown before it runs; a plain run's is its own
    * durations, which the caller already knows. */
