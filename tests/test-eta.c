@@ -573,6 +573,46 @@ test_eta_format (void)
     }
 }
 
+/* A fill's passes as the app and the CLI show them (the C locale): a pass
+ * within a quarter of its middle either way by its middle and how far, in
+ * steps of 5 %; a wider one by its range and why it is wide; under a
+ * second, said so alone. */
+static void
+test_eta_format_passes (void)
+{
+  static const struct
+  {
+    DuelRunEtaPasses passes;
+    const char      *text;
+  } cases[] = {
+    { { 240, 228, 252, 360, 180, 720, FALSE, FALSE, TRUE },
+      "First pass: 4:00 left (±5 %); after it, the second pass: 3–12 min, known once garbage collection starts" },
+    { { 250, 240, 660, 900, 600, 2000, FALSE, TRUE, TRUE },
+      "First pass: 4–11 min left, wider while a write cache may still run out; after it, the second pass: "
+      "10–34 min, known once garbage collection starts" },
+    { { 250, 200, 400, 900, 800, 1000, FALSE, FALSE, FALSE },
+      "First pass: 3–7 min left; after it, the second pass: 15:00 (±15 %)" },
+    { { 0, 0, 0, 250, 230, 270, TRUE, FALSE, FALSE }, "Second pass: 4:10 left (±10 %)" },
+    { { 0, 0, 0, 360, 180, 720, TRUE, FALSE, TRUE },
+      "Second pass: 3–12 min left, known once garbage collection starts" },
+    { { 0, 0, 0, 360, 180, 720, TRUE, FALSE, FALSE }, "Second pass: 3–12 min left" },
+    { { 0.5, 0.3, 2, 3, 1, 9, FALSE, TRUE, TRUE },
+      "First pass: under a second left; after it, the second pass: 1.0–9.0 s, known once garbage collection starts" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = duel_run_format_passes (&cases[i].passes);
+      g_auto(GStrv) parts = duel_run_format_pass_parts (&cases[i].passes);
+      g_autofree char *joined = g_strjoinv ("; ", parts);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+      /* The CLI's lines are the same words. */
+      g_assert_cmpuint (g_strv_length (parts), ==, cases[i].passes.in_second ? 1 : 2);
+      g_assert_cmpstr (joined, ==, cases[i].text);
+    }
+}
+
 /* Recorded runs, replayed: within 25 % at 10 and 90 % progress; at 50 %
  * (1x written, GC not begun) within what the prior over the spare area
  * can be off by on the model's drives (its 80 % range: -35 to +45 %; the
@@ -638,6 +678,7 @@ main (int    argc,
   g_test_add_func ("/duel/eta/probe-dip", test_eta_probe_dip);
   g_test_add_func ("/duel/eta/range", test_eta_range);
   g_test_add_func ("/duel/eta/format", test_eta_format);
+  g_test_add_func ("/duel/eta/format-passes", test_eta_format_passes);
   for (guint i = 0; i < G_N_ELEMENTS (replays); i++)
     {
       g_autofree char *path = g_strdup_printf ("/duel/eta/replay/%s", replays[i]);
