@@ -58,14 +58,15 @@ G_BEGIN_DECLS
 #define DUEL_RUN_ETA_SPARE_MAX 0.5
 /* The host rate from GC's start to 2x written, as a share of the first
  * pass's end rate: GC_SHARE x (q / 0.1)^GC_EXPONENT, fitted on 400 random
- * drives of the FTL model (greedy GC, reads and erases included; 0.39 at
- * 2 %, 0.47 at 10 %, 0.57 at 50 %; docs/eta.md). A prior, not a
+ * drives of the FTL model (greedy GC, reads and erases included; 0.37 at
+ * 2 %, 0.47 at 10 %, 0.60 at 50 %; docs/eta.md). A prior, not a
  * measurement: it stands until the drive shows its own. */
 #define DUEL_RUN_ETA_GC_SHARE    0.47
-#define DUEL_RUN_ETA_GC_EXPONENT 0.13
+#define DUEL_RUN_ETA_GC_EXPONENT 0.15
 /* Once GC shows, its rate falls on by (GC_DECLINE - GC_DECLINE_SPARE x q)
  * of the first pass's end rate per span written (the same drives: 0.38 at
- * 2 %, 0.33 at 10 %, 0.17 at 40 %), until its own fall is measured. */
+ * 2 %, 0.33 at 10 %, 0.17 at 40 %; their medians 0.37, 0.32, 0.16), until
+ * its own fall is measured. */
 #define DUEL_RUN_ETA_GC_DECLINE       0.39
 #define DUEL_RUN_ETA_GC_DECLINE_SPARE 0.55
 
