@@ -95,7 +95,6 @@ struct _DuelCliProgress
   gboolean enabled;     /* stdout is a terminal */
   gboolean drawn;       /* a line is on screen and needs clearing */
   guint    n_lines;     /* ... and how many: the time left and a fill's passes under it */
-  gboolean noted;       /* what a range means was said */
   gint64   last_draw_us;
   char    *left;         /* the whole run's time left (duel_run_format_time_left()); NULL unknown */
   gboolean ranged;       /* ... shown as a range */
@@ -123,6 +122,10 @@ duel_cli_progress_free (DuelCliProgress *progress)
   g_free (progress->label);
   g_free (progress);
 }
+
+/* What a range of the time left means is said once a process: a preset
+ * makes a progress line anew whenever its label changes. */
+static gboolean time_left_noted;
 
 /* The terminal's width in columns; 80 when it does not say. */
 static guint
@@ -243,10 +246,10 @@ duel_cli_progress_update (DuelCliProgress    *progress,
   if (progress->drawn)
     progress_clear (progress);
   /* Once, above the lines: what the ranges mean. */
-  if (!progress->noted && (progress->ranged || progress->passes != NULL))
+  if (!time_left_noted && (progress->ranged || progress->passes != NULL))
     {
       fprintf (stdout, "%s\n", duel_run_time_left_note ());
-      progress->noted = TRUE;
+      time_left_noted = TRUE;
     }
   progress_line (progress, line, columns);
   if (left_line != NULL)
