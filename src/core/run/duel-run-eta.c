@@ -420,8 +420,7 @@ time_with_decline (double bytes,
  * the regime's own from its two halves as it grows (shrunk towards the
  * prior while it is short). */
 static double
-gc_decline (DuelRunEta *self,
-            const Step *step,
+gc_decline (const Step *step,
             double      first_end,
             double      rate,
             double      q)
@@ -474,7 +473,7 @@ predict_bytes_s (DuelRunEta *self,
   double limit = (double) step->byte_limit;
   double first_end = first_end_bytes (step);
   double first_rate = regime_rate;
-  double seconds = 0, trend = 0;
+  double seconds = 0;
 
   *out_second_s = 0;
 
@@ -511,54 +510,50 @@ predict_bytes_s (DuelRunEta *self,
                                            : (first_end - done) / first_rate;
       done = first_end;
     }
-  if (done < limit)
-    {
-      double second_rate = step->past_first ? step->first_rate : first_rate;
+  if (done >= limit)
+    return seconds;
+  {
+    double second_rate = step->past_first ? step->first_rate : first_rate;
 
-      /* Flash: GC from here on, at the prior until the drive shows it
-       * (then its own rate and drift), fading when it does not show. */
-      if (self->flash && gc_fall_seen (step))
-        {
-          /* GC showed: its own rate, falling on as more of the drive holds
-           * valid data; the spare area is where it began. */
-          double q = step->last_fall_bytes / first_end - 1;
-          double rate = isfinite (recent_rate) && recent_rate > 0 ? MIN (regime_rate, recent_rate) : regime_rate;
+    if (!self->flash)
+      /* No FTL: no GC, the first pass's rate (its end rate once over). */
+      *out_second_s = (limit - done) / (step->past_first ? regime_rate : second_rate);
+    else if (gc_fall_seen (step))
+      {
+        /* GC showed: its own rate, falling on as more of the drive holds
+         * valid data; the spare area is where it began. */
+        double q = step->last_fall_bytes / first_end - 1;
+        double rate = isfinite (recent_rate) && recent_rate > 0 ? MIN (regime_rate, recent_rate) : regime_rate;
 
-          *out_second_s = time_with_decline (limit - done, rate, gc_decline (self, step, first_end, rate,
-                                                                             MAX (q, DUEL_RUN_ETA_SPARE_MIN)));
-          return seconds;
-        }
-      else if (self->flash)
-        {
-          /* Not shown yet: GC starts once the spare area q is written too,
-           * at 1 + q spans, and costs the less the more there is; with
-           * none by x spans, q > x - 1: the prior's median above it. A
-           * rate 20 % under the first pass's is GC coming on slowly. */
-          double x = done / first_end;
-          double q = step->gc_seen ? MAX (x - 1, DUEL_RUN_ETA_SPARE_MIN) : spare_prior (x);
-          double pre_rate = second_rate, gc_rate = second_rate * gc_rate_share (q);
-          double gc_at = step->gc_seen ? done : MIN ((1 + q) * first_end, limit);
-          double pre_s = 0;
+        *out_second_s = time_with_decline (limit - done, rate,
+                                           gc_decline (step, first_end, rate, MAX (q, DUEL_RUN_ETA_SPARE_MIN)));
+      }
+    else
+      {
+        /* Not shown yet: GC starts once the spare area q is written too,
+         * at 1 + q spans, and costs the less the more there is; with none
+         * by x spans, q > x - 1: the prior's median above it (none past
+         * the prior). A rate 20 % under the first pass's is GC coming on
+         * slowly. */
+        double x = done / first_end;
+        double q = step->gc_seen ? MAX (x - 1, DUEL_RUN_ETA_SPARE_MIN) : spare_prior (x);
+        double pre_rate = second_rate, gc_rate = second_rate * gc_rate_share (q);
+        double gc_at = !isfinite (q) ? limit : step->gc_seen ? done : MIN ((1 + q) * first_end, limit);
+        double pre_s = 0;
 
-          if (step->past_first && isfinite (recent_rate) && recent_rate > 0)
-            {
-              pre_rate = MIN (pre_rate, recent_rate);
-              gc_rate = MIN (gc_rate, recent_rate);
-            }
-          if (!isfinite (q))
-            gc_at = limit;
-          if (done < gc_at)
-            {
-              pre_s = (gc_at - done) / pre_rate;
-              done = gc_at;
-            }
-          *out_second_s = pre_s + (limit - done) / gc_rate;
-          return seconds;
-        }
-      else if (step->past_first)
-        second_rate = regime_rate;
-      *out_second_s = time_with_trend (limit - done, second_rate, trend);
-    }
+        if (step->past_first && isfinite (recent_rate) && recent_rate > 0)
+          {
+            pre_rate = MIN (pre_rate, recent_rate);
+            gc_rate = MIN (gc_rate, recent_rate);
+          }
+        if (done < gc_at)
+          {
+            pre_s = (gc_at - done) / pre_rate;
+            done = gc_at;
+          }
+        *out_second_s = pre_s + (limit - done) / gc_rate;
+      }
+  }
   return seconds;
 }
 
