@@ -138,9 +138,25 @@ terminal_columns (void)
   return 80;
 }
 
-/* @text cut to @columns on screen (a wide character, as in zh_TW, takes
- * two), ending in "…" where cut: a line that wrapped could not be redrawn
- * in place. */
+/* Columns @c takes on a terminal: a wide character, as in zh_TW, two. */
+static guint
+char_columns (gunichar c)
+{
+  return g_unichar_iszerowidth (c) ? 0 : g_unichar_iswide (c) ? 2 : 1;
+}
+
+static guint
+text_columns (const char *text)
+{
+  guint used = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    used += char_columns (g_utf8_get_char (p));
+  return used;
+}
+
+/* @text cut to @columns on screen, ending in "…" where cut: a line that
+ * wrapped could not be redrawn in place. */
 static char *
 fit_columns (const char *text,
              guint       columns)
@@ -150,8 +166,7 @@ fit_columns (const char *text,
 
   for (p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
-      gunichar c = g_utf8_get_char (p);
-      guint w = g_unichar_iszerowidth (c) ? 0 : g_unichar_iswide (c) ? 2 : 1;
+      guint w = char_columns (g_utf8_get_char (p));
 
       if (used + w > columns)
         break;
@@ -234,7 +249,7 @@ duel_cli_progress_update (DuelCliProgress    *progress,
        * "… 12:30 left" or "… 25–70 min left" */
       with_left = g_strdup_printf (_("%s  %s left"), line, progress->left);
       /* Where it does not fit, the time left gets a line of its own. */
-      if (g_utf8_strlen (with_left, -1) <= columns)
+      if (text_columns (with_left) <= columns)
         {
           g_free (line);
           line = g_steal_pointer (&with_left);
