@@ -13,6 +13,7 @@
 #pragma once
 
 #include "duel-probe.h"
+#include "duel-run-eta.h"
 #include "duel-result.h"
 
 G_BEGIN_DECLS
@@ -27,6 +28,18 @@ typedef struct
   double actual_s;      /* the recorded end less now */
   double step_progress; /* the running step's bytes over its byte limit; NAN: none */
   int    range;         /* its DuelRunEtaRange, -1: none */
+  /* The running step's passes as the estimator has them (its step view:
+   * the middles before the table) and as they went: the real time to its
+   * first pass's end (0 past it), the real second pass from then to the
+   * step's end, the step's real time left. NAN: no such step. */
+  double step_first_s;
+  double step_second_s;
+  double actual_first_s;
+  double actual_second_s;
+  double step_actual_s;
+  /* duel_run_eta_get_passes(); has_passes FALSE: none. */
+  gboolean          has_passes;
+  DuelRunEtaPasses  passes;
 } EtaSample;
 
 typedef struct
@@ -82,6 +95,8 @@ typedef struct
   GArray *errors[ETA_N_POINTS];       /* the middle's, double */
   GArray *widths[ETA_N_POINTS];       /* high / low */
   GArray *ratios[ETA_N_POINTS];       /* the truth / the middle */
+  guint   first_n[ETA_N_POINTS];      /* runs still in the first of two passes */
+  guint   first_within[ETA_N_POINTS]; /* ... whose first pass's time left is within ±15 % */
   double  worst_miss;                 /* the truth over high, or low over it, the worst */
   char    worst_what[240];
 } EtaCoverage;
@@ -98,6 +113,10 @@ double   eta_coverage_share      (const EtaCoverage      *coverage,
                                   guint                   i);
 double   eta_coverage_within     (const EtaCoverage      *coverage,
                                   guint                   i);
+/* The share of the runs still in their first pass at point @i whose first
+ * pass's time left is within ±15 %; NAN with none. */
+double   eta_coverage_first_within (const EtaCoverage    *coverage,
+                                    guint                 i);
 double   eta_coverage_error      (const EtaCoverage      *coverage,
                                   guint                   i,
                                   double                  q);
@@ -107,7 +126,7 @@ double   eta_coverage_width      (const EtaCoverage      *coverage,
 /* How many times its low end the high end of the narrowest range around
  * the middle (c x middle to c x W x middle, one c for all) that holds
  * @share of the truths at point @i: what no range made of the middle
- * and two factors can beat there. */
+ * and two factors from one table cell can beat there. */
 double   eta_coverage_narrowest  (const EtaCoverage      *coverage,
                                   guint                   i,
                                   double                  share);

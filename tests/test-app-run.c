@@ -83,7 +83,8 @@ run_measuring (gpointer user_data)
   return watch->saw_rows && status->state == DUEL_RUN_STATE_RUNNING && status->engine.n_intervals >= 8;
 }
 
-/* The Run page as drawn: title, step line, progress text, time left, Stop. */
+/* The Run page as drawn: title, step line, progress text, time left, Stop;
+ * no fill's passes in these runs. */
 static void
 assert_run_page (DuelWindow *window,
                  const char *title_prefix,
@@ -96,14 +97,15 @@ assert_run_page (DuelWindow *window,
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
 
   g_test_message ("Run page: %s", text);
-  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+  g_assert_cmpuint (g_strv_length (lines), ==, 6);
   g_assert_true (g_str_has_prefix (lines[0], title_prefix));
   if (step != NULL)
     g_assert_cmpstr (lines[1], ==, step);
   g_assert_true (g_str_has_prefix (lines[2], progress_prefix));
   if (left != NULL)
     g_assert_cmpstr (lines[3], ==, left);
-  g_assert_cmpstr (lines[4], ==, stop_shown ? "stop" : "no stop");
+  g_assert_cmpstr (lines[4], ==, "");
+  g_assert_cmpstr (lines[5], ==, stop_shown ? "stop" : "no stop");
 }
 
 static gboolean
@@ -433,6 +435,7 @@ typedef struct
   gboolean        seen;
   guint           n_checked[N_LIVE];
   guint           n_with_data[N_LIVE];
+  guint           n_passes;   /* snapshots that showed a fill's two passes */
 } LiveWatch;
 
 /* The test's own table, from the record names the quick review gives: the
@@ -557,6 +560,17 @@ live_progress_cb (DuelRun   *task,
   /* Between steps as well: a chart shown is never an empty one. */
   if (duel_run_view_get_chart_shown (watch->view))
     g_assert_true (chart != NULL && duel_chart_has_data (chart));
+  /* A fill's two passes under the bar, in the words the CLI prints. */
+  {
+    g_autofree char *page = duel_run_view_describe (watch->view);
+    g_auto(GStrv) lines = g_strsplit (page, "\n", -1);
+    g_autofree char *passes = status->state == DUEL_RUN_STATE_RUNNING && status->eta_seconds >= 0 &&
+                              status->has_passes ? duel_run_format_passes (&status->passes) : NULL;
+
+    g_assert_cmpuint (g_strv_length (lines), ==, 6);
+    g_assert_cmpstr (lines[4], ==, passes != NULL ? passes : "");
+    watch->n_passes += passes != NULL;
+  }
   if (status->state != DUEL_RUN_STATE_RUNNING)
     return;
 
@@ -590,6 +604,8 @@ test_live_view_follows_step (void)
   GtkWidget *compare, *again;
 
   duel_app_test_small_options (&options);
+  /* A fill of two passes (16 MiB each), whose passes the page shows. */
+  options.capacity_multiple = 2.0;
   /* As narrow as the window goes (it was seen at 676 px, where the tiles'
    * captions lost their ends): it takes its smallest width, 666 px here. */
   next_window_width = 360;
@@ -619,6 +635,11 @@ test_live_view_follows_step (void)
                     live.n_with_data[LIVE_STANDARD], >, 0);
   /* The latency view drew a live distribution at least once. */
   g_assert_cmpuint (live.n_with_data[LIVE_QOS], >, 0);
+  /* The fill showed its two passes, unless its file is in memory (no
+   * garbage collection to come). */
+  g_test_message ("The fill's passes were shown in %u snapshots", live.n_passes);
+  if (duel_run_eta_device_is_flash (duel_result_get_device (duel_run_get_result (watch->task))))
+    g_assert_cmpuint (live.n_passes, >, 0);
 
   /* The run in the narrowest window the page allows (checked by the
    * narrow-window test); the captions' layout there is not asserted: a

@@ -5,14 +5,14 @@
  * range's table was calibrated on others: tests/ssd-model/eta-calibrate.c),
  * each replayed through DuelRunEta as a live 2x fill would be (no probe,
  * no discard: a plain `run --rw randwrite --size 2x`), and its first pass
- * alone as a fill of one pass. At 10, 15, … 95 % progress the range must
- * hold the real time left in at least 95 % of them, and narrow; the
- * middle's errors are printed and held where they can be (docs/eta.md has
- * them). Shapes whose speed comes back later on its own (a fall that
- * recovers part of the way, dips of several points) are counted apart:
- * nothing before the recovery foretells it, so the range, which assumes
- * the speed a drive has come down to stays, misses them more often; their
- * coverage is printed and held to a floor. No clock is read.
+ * alone as a fill of one pass. At 10, 20, … 90 % progress the range, an
+ * 80 % interval, must hold the real time left in 72 to 92 % of them (too
+ * narrow or so wide it always holds both fail), and narrow; the middle's
+ * errors are printed and held where they can be (docs/eta.md has them).
+ * Shapes whose speed comes back later on its own (a fall that recovers
+ * part of the way, dips of several points) are also counted apart:
+ * nothing before the recovery foretells it, so the range misses them more
+ * often; their coverage is printed and held to a floor. No clock is read.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,9 +24,11 @@
 #include "fill-shapes.h"
 
 #define N_SHAPES       300
-#define MIN_COVERAGE   0.95
-/* Measured on seeds 1–300: 75.5 % at the worst point (docs/eta.md). */
-#define MIN_COVERAGE_RECOVERING 0.70
+/* An 80 % interval on 300 shapes: 72 to 92 %. */
+#define MIN_COVERAGE   0.72
+#define MAX_COVERAGE   0.92
+/* Measured on seeds 1–300: 52.8 % at the worst point (docs/eta.md). */
+#define MIN_COVERAGE_RECOVERING 0.45
 
 /* The rows up to one span written. */
 static DuelSeries *
@@ -68,27 +70,36 @@ test_shapes (void)
       gboolean comes_back = truth.kind == SHAPE_KIND_FALL_RECOVER || truth.kind == SHAPE_KIND_LONG_DIPS;
 
       samples = eta_replay_fill (&fill);
-      eta_coverage_add (comes_back ? &two_back : &two, samples, what);
+      eta_coverage_add (&two, samples, what);
+      if (comes_back)
+        eta_coverage_add (&two_back, samples, what);
       half = first_pass (series, truth.span_bytes, &half_bytes);
       fill = (EtaFill) { half, half_bytes, 1, (guint) truth.interval_ms, TRUE, NULL, -1 };
       half_samples = eta_replay_fill (&fill);
-      eta_coverage_add (comes_back ? &one_back : &one, half_samples, what);
+      eta_coverage_add (&one, half_samples, what);
+      if (comes_back)
+        eta_coverage_add (&one_back, half_samples, what);
     }
-  eta_coverage_report ("2x fills", &two);
-  eta_coverage_report ("first passes", &one);
+  eta_coverage_report ("2x fills (all)", &two);
+  eta_coverage_report ("first passes (all)", &one);
   eta_coverage_report ("2x fills whose speed comes back", &two_back);
   eta_coverage_report ("first passes whose speed comes back", &one_back);
-  for (guint i = 0; i < ETA_N_POINTS; i++)
+  for (guint i = 0; i < ETA_N_POINTS && eta_point (i) <= 0.9 + 1e-9; i++)
     {
+      if (fmod (eta_point (i) * 100 + 0.5, 10) > 1)
+        continue;
+      /* At 10, 20, … 90 %: */
       g_assert_cmpfloat (eta_coverage_share (&two, i), >=, MIN_COVERAGE);
+      g_assert_cmpfloat (eta_coverage_share (&two, i), <=, MAX_COVERAGE);
       g_assert_cmpfloat (eta_coverage_share (&one, i), >=, MIN_COVERAGE);
+      g_assert_cmpfloat (eta_coverage_share (&one, i), <=, MAX_COVERAGE);
       g_assert_cmpfloat (eta_coverage_share (&two_back, i), >=, MIN_COVERAGE_RECOVERING);
       g_assert_cmpfloat (eta_coverage_share (&one_back, i), >=, MIN_COVERAGE_RECOVERING);
       /* The middle, where it can be held to something (docs/eta.md: the
        * shapes fall anywhere up to 185 % written, unseen before): a 2x
-       * fill's within 25 % in three quarters of them from 75 % on, a
+       * fill's within 25 % in three quarters of them from 80 % on, a
        * first pass's in more than half everywhere. */
-      if (eta_point (i) >= 0.75 - 1e-9)
+      if (eta_point (i) >= 0.8 - 1e-9)
         g_assert_cmpfloat (eta_coverage_within (&two, i), >=, 0.75);
       g_assert_cmpfloat (eta_coverage_within (&one, i), >=, 0.55);
     }

@@ -94,6 +94,32 @@ workload (DuelPattern pattern,
   return w;
 }
 
+/* The prior's spare area for a drive with no GC by @x spans, and GC's rate
+ * share for it (duel-run-eta.h), as written there. */
+static double
+spare_prior (double x)
+{
+  return sqrt (MAX (x - 1, DUEL_RUN_ETA_SPARE_MIN) * DUEL_RUN_ETA_SPARE_MAX);
+}
+
+static double
+gc_share (double q)
+{
+  return DUEL_RUN_ETA_GC_SHARE * pow (q / 0.1, DUEL_RUN_ETA_GC_EXPONENT);
+}
+
+/* The prior's second pass from @x spans (>= 1) of a @span_mib span at
+ * @rate MiB/s before GC: up to 1 + q spans at @rate, the rest at GC's. */
+static double
+second_pass_s (double x,
+               double span_mib,
+               double rate)
+{
+  double q = spare_prior (x);
+
+  return (1 + q - x) * span_mib / rate + (1 - q) * span_mib / (rate * gc_share (q));
+}
+
 static void
 assert_remaining (DuelRunEta *eta,
                   gint64      now_us,
@@ -163,12 +189,13 @@ test_eta_constant_rate (void)
   feed_clear (&feed);
 }
 
-/* A 2x random write fill of a 1000 MiB span at a constant 100 MiB/s: the
- * second pass at DUEL_RUN_ETA_GC_PRIOR of the first pass's rate on flash,
- * at the same rate on a target without a flash translation layer; with no
- * fall past 1.1 spans the prior fades towards the first pass's rate (a
- * drive whose GC starts later has more spare area: it costs less), all
- * the way by 1.5 spans. */
+/* A 2x random write fill of a 1000 MiB span at a constant 100 MiB/s. On
+ * flash the second pass is the prior's: GC from 1 + q spans on, at GC's
+ * share of the first pass's rate, q the prior's median above what has
+ * passed without GC (0.1 at first: 100 MiB at 100, then 900 at 47); none
+ * past 1.5 spans (q would be over DUEL_RUN_ETA_SPARE_MAX). On a target
+ * without a flash translation layer, the first pass's rate throughout. The
+ * passes are the first's time left and the second's. */
 static void
 test_eta_second_pass (void)
 {
@@ -176,7 +203,7 @@ test_eta_second_pass (void)
     {
       g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
       DuelWorkload w = workload (DUEL_PATTERN_RANDOM, 4096, 0, 0);
-      double g = flash ? DUEL_RUN_ETA_GC_PRIOR : 1.0;
+      DuelRunEtaPasses passes;
       Feed feed;
 
       w.size_multiple = 2;
@@ -186,27 +213,54 @@ test_eta_second_pass (void)
       feed_init (&feed, T0_US);
 
       feed_rows (eta, 0, &feed, 50, 10 * MIB);
-      /* 500 MiB of the first pass at 100, 1000 of the second at 100 g. */
-      assert_remaining (eta, feed_now (&feed), 5 + 10 / g);
+      /* 500 MiB of the first pass at 100, then the second pass. */
+      assert_remaining (eta, feed_now (&feed), 5 + (flash ? second_pass_s (1, 1000, 100) : 10));
+      g_assert_true (duel_run_eta_get_passes (eta, feed_now (&feed), &passes) == (gboolean) flash);
+      if (flash)
+        {
+          g_assert_cmpfloat_with_epsilon (passes.first_s, 5, EPSILON);
+          g_assert_cmpfloat_with_epsilon (passes.second_s, second_pass_s (1, 1000, 100), EPSILON);
+          g_assert_cmpfloat (passes.first_low_s, <=, passes.first_s);
+          g_assert_cmpfloat (passes.first_s, <=, passes.first_high_s);
+          g_assert_cmpfloat (passes.second_low_s, <=, passes.second_s);
+          g_assert_cmpfloat (passes.second_s, <=, passes.second_high_s);
+          g_assert_false (passes.in_second);
+          g_assert_true (passes.first_open);
+          g_assert_true (passes.gc_pending);
+        }
       feed_rows (eta, 0, &feed, 70, 10 * MIB);
-      /* 1200 MiB written, a quarter of the way from 1.1 to 1.5 spans: 800
-       * at 100 (g + (1 - g) / 4). */
-      assert_remaining (eta, feed_now (&feed), 8 / (g + (1 - g) / 4));
+      /* 1200 MiB written, no GC yet: q is the prior's above 0.2. */
+      assert_remaining (eta, feed_now (&feed), flash ? second_pass_s (1.2, 1000, 100) : 8);
+      if (flash)
+        {
+          g_assert_true (duel_run_eta_get_passes (eta, feed_now (&feed), &passes));
+          g_assert_cmpfloat (passes.first_s, ==, 0);
+          g_assert_true (passes.in_second);
+          g_assert_true (passes.gc_pending);
+        }
       feed_rows (eta, 0, &feed, 40, 10 * MIB);
-      /* 1600 MiB, no fall since 1000: 400 at 100. */
+      /* 1600 MiB, no fall since 1000: past the prior, 400 at 100. */
       assert_remaining (eta, feed_now (&feed), 4);
       feed_clear (&feed);
     }
 }
 
 /* GC shows: after the first pass the rate falls to 30 MiB/s (3 MiB rows).
- * Once the recent window (10 % of the span, 34 rows) holds only the fall,
- * the rest runs at it, below the prior's 55 MiB/s. */
+ * The detection window (1 s: 10 rows) leaves the band around 100 MiB/s
+ * with its fourth slow row (at 1012 MiB: 100 - 4 x 7 < 75), confirmed two
+ * windows later; from there the regime is GC's: 30 MiB/s, falling on by
+ * the prior for a spare area of 1.2 % (taken as DUEL_RUN_ETA_SPARE_MIN),
+ * (0.39 - 0.55 x 0.02) x 100 MiB/s per 1000 MiB, blended with the
+ * regime's own (none: it is flat) by its length, 138 MiB, against 200.
+ * The passes: the first over, the second known. */
 static void
 test_eta_gc_seen (void)
 {
   g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
   DuelWorkload w = workload (DUEL_PATTERN_RANDOM, 4096, 0, 0);
+  double prior = (DUEL_RUN_ETA_GC_DECLINE - DUEL_RUN_ETA_GC_DECLINE_SPARE * DUEL_RUN_ETA_SPARE_MIN) * 100 / 1000;
+  double decline = 200.0 / (138 + 200) * prior;
+  DuelRunEtaPasses passes;
   Feed feed;
 
   w.size_multiple = 2;
@@ -215,8 +269,13 @@ test_eta_gc_seen (void)
   feed_init (&feed, T0_US);
   feed_rows (eta, 0, &feed, 100, 10 * MIB);
   feed_rows (eta, 0, &feed, 50, 3 * MIB);
-  /* 850 MiB left at 30 MiB/s. */
-  assert_remaining (eta, feed_now (&feed), 850.0 / 30);
+  /* 850 MiB left from 30 MiB/s, falling by @decline per MiB (it stays
+   * above GC's floor, 0.3 of it: 850 x decline < 21). */
+  assert_remaining (eta, feed_now (&feed), log (30 / (30 - decline * 850)) / decline);
+  g_assert_true (duel_run_eta_get_passes (eta, feed_now (&feed), &passes));
+  g_assert_true (passes.in_second);
+  g_assert_false (passes.gc_pending);
+  g_assert_cmpfloat (passes.first_s, ==, 0);
   feed_clear (&feed);
 }
 
@@ -267,23 +326,25 @@ test_eta_burst (void)
 /* The probe: 2 s at 25600 IOPS (200 MiB at 100 MiB/s), the last quarter at
  * 6400 (25 MiB/s: its cache ran out). A 2x fill of 1000 MiB is expected to
  * take the probe's 2 s for its first 200 MiB, 800 MiB at 25 MiB/s, and
- * 1000 MiB at 25 g. After a discard and before a 10 s read, it weighs the
- * progress; once running at the probe's pace, the same sum less 1 s. */
+ * the prior's second pass from 25 MiB/s. After a discard and before a
+ * 10 s read, it weighs the progress; once running at the probe's pace, the
+ * same sum less 1 s. */
 static void
 test_eta_probe (void)
 {
   g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
   DuelWorkload fill = workload (DUEL_PATTERN_RANDOM, 4096, 0, 0);
   DuelWorkload read = workload (DUEL_PATTERN_RANDOM, 4096, 100, 10000);
-  double g = DUEL_RUN_ETA_GC_PRIOR;
-  double fill_s = 2 + 800.0 / 25 + 1000 / (25 * g);
+  double second = second_pass_s (1, 1000, 25);
+  double fill_s = 2 + 800.0 / 25 + second;
+  DuelRunEtaPasses passes;
   Feed feed;
 
   fill.size_multiple = 2;
   duel_run_eta_add_step (eta, NULL, 1000 * MIB, 0, 0.5);
   duel_run_eta_add_step (eta, &fill, 1000 * MIB, 2000 * MIB, 1);
   duel_run_eta_add_step (eta, &read, 1000 * MIB, 0, 10);
-  duel_run_eta_set_probe (eta, 25600, 6400, 2000);
+  duel_run_eta_set_probe (eta, 25600, 6400, 2000, 200 * MIB);
   assert_remaining (eta, T0_US, 0.5 + fill_s + 10);
 
   duel_run_eta_step_started (eta, 0, T0_US);
@@ -300,11 +361,16 @@ test_eta_probe (void)
   g_assert_cmpfloat_with_epsilon (duel_run_eta_get_fraction (eta),
                                   (0.5 + 0.05 * fill_s) / (0.5 + fill_s + 10), EPSILON);
 
+  /* The probe saw its cache run out: the first pass is measured. */
+  g_assert_true (duel_run_eta_get_passes (eta, feed_now (&feed), &passes));
+  g_assert_false (passes.first_open);
+  g_assert_cmpfloat_with_epsilon (passes.first_s, 1 + 800.0 / 25, EPSILON);
+
   /* Faster than the probe (its cache lasts after the discard) up to
    * 250 MiB: past the probe's bytes, but the recent window (100 MiB) still
    * starts at 150 MiB, in the cache: the probe's end rate still holds. */
   feed_rows (eta, 1, &feed, 15, 10 * MIB);
-  assert_remaining (eta, feed_now (&feed), 750.0 / 25 + 1000 / (25 * g) + 10);
+  assert_remaining (eta, feed_now (&feed), 750.0 / 25 + second + 10);
   feed_clear (&feed);
 }
 
@@ -316,8 +382,6 @@ test_eta_probe (void)
 static void
 test_eta_probe_dip (void)
 {
-  double g = DUEL_RUN_ETA_GC_PRIOR;
-
   for (guint slow = 0; slow < 2; slow++)
     {
       g_autoptr(DuelRunEta) eta = duel_run_eta_new ();
@@ -326,21 +390,21 @@ test_eta_probe_dip (void)
 
       fill.size_multiple = 2;
       duel_run_eta_add_step (eta, &fill, 10000 * MIB, 20000 * MIB, 1);
-      duel_run_eta_set_probe (eta, 25600, 6400, 2000);
+      duel_run_eta_set_probe (eta, 25600, 6400, 2000, 200 * MIB);
       duel_run_eta_step_started (eta, 0, T0_US);
       feed_init (&feed, T0_US);
       feed_rows (eta, 0, &feed, 20, 10 * MIB);
       if (slow)
         {
           feed_rows (eta, 0, &feed, 10, 3 * MIB);
-          assert_remaining (eta, feed_now (&feed), (10000 - 230) / 25.0 + 10000 / (25 * g));
+          assert_remaining (eta, feed_now (&feed), (10000 - 230) / 25.0 + second_pass_s (1, 10000, 25));
         }
       else
         {
           feed_rows (eta, 0, &feed, 9, 10 * MIB);
-          assert_remaining (eta, feed_now (&feed), (10000 - 290) / 25.0 + 10000 / (25 * g));
+          assert_remaining (eta, feed_now (&feed), (10000 - 290) / 25.0 + second_pass_s (1, 10000, 25));
           feed_rows (eta, 0, &feed, 1, 10 * MIB);
-          assert_remaining (eta, feed_now (&feed), (10000 - 300) / 100.0 + 10000 / (100 * g));
+          assert_remaining (eta, feed_now (&feed), (10000 - 300) / 100.0 + second_pass_s (1, 10000, 100));
         }
       feed_clear (&feed);
     }
@@ -457,6 +521,23 @@ test_eta_range (void)
   g_assert_cmpfloat_with_epsilon (high, 6.05, EPSILON);
 }
 
+/* The recorded runs' ranges hold the truth at their 18 points in 15 or
+ * more (17 now; an 80 % interval would miss 3.6 on average). */
+static guint n_covered, n_points;
+
+static void
+test_eta_replay_coverage (void)
+{
+  g_test_message ("the ranges held the truth at %u of %u points", n_covered, n_points);
+  if (n_points == 0)
+    {
+      g_test_skip ("no replay ran");
+      return;
+    }
+  g_assert_cmpuint (n_points, ==, 18);
+  g_assert_cmpuint (n_covered, >=, 15);
+}
+
 /* What the app and the CLI show (the C locale): a range while wide, low
  * end down, high end up; the middle alone when narrow; short times in
  * tenths, never a whole second from 0.3 s. */
@@ -492,7 +573,52 @@ test_eta_format (void)
     }
 }
 
-/* Recorded runs, replayed: within 25 % at 10, 50 and 90 % progress. */
+/* A fill's passes as the app and the CLI show them (the C locale): a pass
+ * within a quarter of its middle either way by its middle and how far, in
+ * steps of 5 %; a wider one by its range and why it is wide; under a
+ * second, said so alone. */
+static void
+test_eta_format_passes (void)
+{
+  static const struct
+  {
+    DuelRunEtaPasses passes;
+    const char      *text;
+  } cases[] = {
+    { { 240, 228, 252, 360, 180, 720, FALSE, FALSE, TRUE },
+      "First pass: 4:00 left (±5 %); after it, the second pass: 3–12 min, known once garbage collection starts" },
+    { { 250, 240, 660, 900, 600, 2000, FALSE, TRUE, TRUE },
+      "First pass: 4–11 min left, wider while a write cache may still run out; after it, the second pass: "
+      "10–34 min, known once garbage collection starts" },
+    { { 250, 200, 400, 900, 800, 1000, FALSE, FALSE, FALSE },
+      "First pass: 3–7 min left; after it, the second pass: 15:00 (±15 %)" },
+    { { 0, 0, 0, 250, 230, 270, TRUE, FALSE, FALSE }, "Second pass: 4:10 left (±10 %)" },
+    { { 0, 0, 0, 360, 180, 720, TRUE, FALSE, TRUE },
+      "Second pass: 3–12 min left, known once garbage collection starts" },
+    { { 0, 0, 0, 360, 180, 720, TRUE, FALSE, FALSE }, "Second pass: 3–12 min left" },
+    { { 0.5, 0.3, 2, 3, 1, 9, FALSE, TRUE, TRUE },
+      "First pass: under a second left; after it, the second pass: 1.0–9.0 s, known once garbage collection starts" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = duel_run_format_passes (&cases[i].passes);
+      g_auto(GStrv) parts = duel_run_format_pass_parts (&cases[i].passes);
+      g_autofree char *joined = g_strjoinv ("; ", parts);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+      /* The CLI's lines are the same words. */
+      g_assert_cmpuint (g_strv_length (parts), ==, cases[i].passes.in_second ? 1 : 2);
+      g_assert_cmpstr (joined, ==, cases[i].text);
+    }
+}
+
+/* Recorded runs, replayed: within 25 % at 10 and 90 % progress; at 50 %
+ * (1x written, GC not begun) within what the prior over the spare area
+ * can be off by on the model's drives (its 80 % range: -35 to +45 %; the
+ * more-op run, 28 % spare, is +35 %: docs/eta.md). Each run's range (an
+ * 80 % interval) is counted where it holds the truth; the count over all
+ * the runs is held by test_eta_replay_coverage(). */
 static void
 test_eta_replay (gconstpointer data)
 {
@@ -520,8 +646,9 @@ test_eta_replay (gconstpointer data)
                       name, points[i] * 100, sample.at_s, sample.actual_s, sample.estimate_s, sample.low_s,
                       sample.high_s, err * 100);
       g_assert_false (isnan (err));
-      g_assert_cmpfloat (fabs (err), <=, 0.25);
-      g_assert_true (eta_sample_covered (&sample));
+      g_assert_cmpfloat (fabs (err), <=, points[i] == 0.5 ? 0.45 : 0.25);
+      n_covered += eta_sample_covered (&sample);
+      n_points++;
     }
   /* The end: all done, nothing left. */
   last = g_array_index (samples, EtaSample, samples->len - 1);
@@ -551,11 +678,13 @@ main (int    argc,
   g_test_add_func ("/duel/eta/probe-dip", test_eta_probe_dip);
   g_test_add_func ("/duel/eta/range", test_eta_range);
   g_test_add_func ("/duel/eta/format", test_eta_format);
+  g_test_add_func ("/duel/eta/format-passes", test_eta_format_passes);
   for (guint i = 0; i < G_N_ELEMENTS (replays); i++)
     {
       g_autofree char *path = g_strdup_printf ("/duel/eta/replay/%s", replays[i]);
 
       g_test_add_data_func (path, replays[i], test_eta_replay);
     }
+  g_test_add_func ("/duel/eta/replay/coverage", test_eta_replay_coverage);
   return g_test_run ();
 }

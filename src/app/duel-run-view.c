@@ -71,6 +71,8 @@ struct _DuelRunView
   DuelChartView  *chart_view;
   GtkLabel       *waiting_label;
   GtkProgressBar *progress_bar;
+  GtkLabel       *passes_label;
+  GtkLabel       *note_label;
   GtkLabel       *stats_title_label;
   GtkBox         *stats_box;
   GtkLabel       *status_label;
@@ -420,6 +422,8 @@ update_header (DuelRunView *self)
   g_autofree char *line = NULL;
   g_autofree char *text = NULL;
   g_autofree char *left = NULL;
+  g_autofree char *passes = NULL;
+  gboolean ranged = FALSE;
   double percent = status->fraction_done * 100;
 
   switch (status->state)
@@ -475,9 +479,21 @@ update_header (DuelRunView *self)
   gtk_label_set_text (self->title_label, title);
   gtk_label_set_text (self->step_label, line);
 
-  /* Time left only while the steps run: a stopping or ended run has none. */
+  /* Time left only while the steps run: a stopping or ended run has none.
+   * A fill's two passes under the bar, and what a range means, in the
+   * CLI's words (duel_run_format_passes()). */
   if (status->state == DUEL_RUN_STATE_RUNNING && status->eta_seconds >= 0)
-    left = duel_run_format_time_left (status->eta_low_s, status->eta_s, status->eta_high_s);
+    {
+      left = duel_run_format_time_left (status->eta_low_s, status->eta_s, status->eta_high_s);
+      if (status->has_passes)
+        passes = duel_run_format_passes (&status->passes);
+      ranged = isfinite (status->eta_low_s) && isfinite (status->eta_high_s) &&
+               status->eta_high_s >= DUEL_RUN_ETA_NARROW * MAX (status->eta_low_s, 0.05);
+    }
+  gtk_label_set_text (self->passes_label, passes != NULL ? passes : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->passes_label), passes != NULL);
+  gtk_label_set_text (self->note_label, duel_run_time_left_note ());
+  gtk_widget_set_visible (GTK_WIDGET (self->note_label), passes != NULL || ranged);
   switch (status->state)
     {
     case DUEL_RUN_STATE_RUNNING:
@@ -662,11 +678,13 @@ duel_run_view_describe (DuelRunView *self)
 {
   g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
 
-  return g_strdup_printf ("%s\n%s\n%s\n%s\n%s",
+  return g_strdup_printf ("%s\n%s\n%s\n%s\n%s\n%s",
                           gtk_label_get_text (self->title_label),
                           gtk_label_get_text (self->step_label),
                           gtk_progress_bar_get_text (self->progress_bar),
                           gtk_label_get_text (self->values[STAT_LEFT]),
+                          gtk_widget_get_visible (GTK_WIDGET (self->passes_label))
+                            ? gtk_label_get_text (self->passes_label) : "",
                           gtk_widget_get_visible (GTK_WIDGET (self->stop_button)) ? "stop" : "no stop");
 }
 
@@ -830,6 +848,8 @@ duel_run_view_class_init (DuelRunViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, chart_view);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, waiting_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, passes_label);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, note_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, stats_title_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, stats_box);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, status_label);

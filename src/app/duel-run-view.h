@@ -27,8 +27,9 @@ DuelRun     *duel_run_view_get_task      (DuelRunView *self);
 void         duel_run_view_show_finished (DuelRunView *self,
                                           const char  *message,
                                           gboolean     success);
-/* For tests: title, step line, progress text, time left and whether Stop
- * shows, one per line, as drawn. */
+/* For tests: title, step line, progress text, time left, a fill's two
+ * passes (empty when not shown) and whether Stop shows, one per line, as
+ * drawn. */
 char        *duel_run_view_describe      (DuelRunView *self);
 /* For tests: the live chart (NULL before the first), whether it is shown
  * (else a line says what the step does), the tiles' step title, and after

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "duel-cli.h"
@@ -93,8 +94,11 @@ struct _DuelCliProgress
   char    *label;
   gboolean enabled;     /* stdout is a terminal */
   gboolean drawn;       /* a line is on screen and needs clearing */
+  guint    n_lines;     /* ... and how many: the time left and a fill's passes under it */
   gint64   last_draw_us;
   char    *left;         /* the whole run's time left (duel_run_format_time_left()); NULL unknown */
+  gboolean ranged;       /* ... shown as a range */
+  char   **passes;       /* a fill's two passes (duel_run_format_pass_parts()); NULL: none */
 };
 
 DuelCliProgress *
@@ -114,8 +118,94 @@ duel_cli_progress_free (DuelCliProgress *progress)
     return;
   duel_cli_progress_finish (progress);
   g_free (progress->left);
+  g_strfreev (progress->passes);
   g_free (progress->label);
   g_free (progress);
+}
+
+/* What a range of the time left means is said once a process: a preset
+ * makes a progress line anew whenever its label changes. */
+static gboolean time_left_noted;
+
+/* The terminal's width in columns; 80 when it does not say. */
+static guint
+terminal_columns (void)
+{
+  struct winsize size;
+
+  if (ioctl (STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+    return size.ws_col;
+  return 80;
+}
+
+/* Columns @c takes on a terminal: a wide character, as in zh_TW, two. */
+static guint
+char_columns (gunichar c)
+{
+  return g_unichar_iszerowidth (c) ? 0 : g_unichar_iswide (c) ? 2 : 1;
+}
+
+static guint
+text_columns (const char *text)
+{
+  guint used = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    used += char_columns (g_utf8_get_char (p));
+  return used;
+}
+
+/* @text cut to @columns on screen, ending in "…" where cut: a line that
+ * wrapped could not be redrawn in place. */
+static char *
+fit_columns (const char *text,
+             guint       columns)
+{
+  guint used = 0;
+  const char *p;
+
+  for (p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      guint w = char_columns (g_utf8_get_char (p));
+
+      if (used + w > columns)
+        break;
+      used += w;
+    }
+  if (*p == '\0')
+    return g_strdup (text);
+  /* Room for the ellipsis: back off one character. */
+  if (p > text)
+    p = g_utf8_prev_char (p);
+  {
+    g_autofree char *head = g_strndup (text, p - text);
+
+    return g_strconcat (head, "…", NULL);
+  }
+}
+
+/* Clears what the progress drew, from its last line up to its first. */
+static void
+progress_clear (DuelCliProgress *progress)
+{
+  fputs ("\r\033[K", stdout);
+  for (guint i = 1; i < progress->n_lines; i++)
+    fputs ("\033[1A\r\033[K", stdout);
+  progress->n_lines = 0;
+}
+
+/* Draws @line, cut to @columns, on a line of its own after the first. */
+static void
+progress_line (DuelCliProgress *progress,
+               const char      *line,
+               guint            columns)
+{
+  g_autofree char *fitted = fit_columns (line, columns);
+
+  if (progress->n_lines > 0)
+    fputc ('\n', stdout);
+  fputs (fitted, stdout);
+  progress->n_lines++;
 }
 
 void
@@ -123,6 +213,8 @@ duel_cli_progress_update (DuelCliProgress    *progress,
                           const DuelProgress *snapshot)
 {
   g_autofree char *line = NULL;
+  g_autofree char *left_line = NULL;
+  guint columns;
   gint64 now = g_get_monotonic_time ();
   double elapsed_s;
   char percent[16];
@@ -146,6 +238,9 @@ duel_cli_progress_update (DuelCliProgress    *progress,
                           elapsed_s, percent,
                           snapshot->interval_iops,
                           snapshot->interval_bytes_per_second / 1e6);
+  /* One column short of the width: a full line moves some terminals to
+   * the next, and a line that wrapped could not be redrawn in place. */
+  columns = MAX (terminal_columns (), 20) - 1;
   if (progress->left != NULL)
     {
       g_autofree char *with_left = NULL;
@@ -153,10 +248,37 @@ duel_cli_progress_update (DuelCliProgress    *progress,
       /* TRANSLATORS: the progress line followed by the run's time left, e.g.
        * "… 12:30 left" or "… 25–70 min left" */
       with_left = g_strdup_printf (_("%s  %s left"), line, progress->left);
-      g_free (line);
-      line = g_steal_pointer (&with_left);
+      /* Where it does not fit, the time left gets a line of its own. */
+      if (text_columns (with_left) <= columns)
+        {
+          g_free (line);
+          line = g_steal_pointer (&with_left);
+        }
+      else
+        /* TRANSLATORS: the run's time left on a line of its own, e.g. "25–70 min left" */
+        left_line = g_strdup_printf (_("%s left"), progress->left);
     }
-  fprintf (stdout, "\r\033[K%s", line);
+  if (progress->drawn)
+    progress_clear (progress);
+  /* Once, above the lines: what the ranges mean. */
+  if (!time_left_noted && (progress->ranged || progress->passes != NULL))
+    {
+      fprintf (stdout, "%s\n", duel_run_time_left_note ());
+      time_left_noted = TRUE;
+    }
+  progress_line (progress, line, columns);
+  if (left_line != NULL)
+    {
+      g_autofree char *indented = g_strconcat ("  ", left_line, NULL);
+
+      progress_line (progress, indented, columns);
+    }
+  for (guint i = 0; progress->passes != NULL && progress->passes[i] != NULL; i++)
+    {
+      g_autofree char *indented = g_strconcat ("  ", progress->passes[i], NULL);
+
+      progress_line (progress, indented, columns);
+    }
   fflush (stdout);
   progress->drawn = TRUE;
 }
@@ -168,8 +290,13 @@ duel_cli_progress_set_eta (DuelCliProgress     *progress,
   if (progress == NULL)
     return;
   g_free (progress->left);
+  g_clear_pointer (&progress->passes, g_strfreev);
   progress->left = status->eta_seconds >= 0
     ? duel_run_format_time_left (status->eta_low_s, status->eta_s, status->eta_high_s) : NULL;
+  progress->ranged = progress->left != NULL && isfinite (status->eta_low_s) && isfinite (status->eta_high_s) &&
+                     status->eta_high_s >= DUEL_RUN_ETA_NARROW * MAX (status->eta_low_s, 0.05);
+  if (progress->left != NULL && status->has_passes)
+    progress->passes = duel_run_format_pass_parts (&status->passes);
 }
 
 void
@@ -177,7 +304,7 @@ duel_cli_progress_finish (DuelCliProgress *progress)
 {
   if (progress == NULL || !progress->drawn)
     return;
-  fprintf (stdout, "\r\033[K");
+  progress_clear (progress);
   fflush (stdout);
   progress->drawn = FALSE;
 }

@@ -318,7 +318,14 @@ ssd_random_drive (guint64    seed,
 
   ssd_random_config (mix (seed), out, what, sizeof what);
   uniform (&state);
+  /* Times up to 30 times slower; and slow enough that the probe's 2 s
+   * write a quarter of the capacity at most at the start's rate, as on a
+   * drive of hundreds of GB (on a fast small model it would write all of
+   * it, and run into garbage collection before the fill). */
   scale = exp (between (&state, 0, log (30)));
+  scale = MAX (scale, 2e9 / (0.25 * out->capacity_bytes / SSD_PAGE_SIZE *
+                             MIN (out->cache_bytes > 0 ? out->t_prog_cache_ns : out->t_prog_ns, out->t_prog_ns) /
+                             out->units));
   out->t_read_ns = (guint64) (out->t_read_ns * scale);
   out->t_prog_ns = (guint64) (out->t_prog_ns * scale);
   out->t_prog_cache_ns = (guint64) (out->t_prog_cache_ns * scale);
@@ -329,4 +336,94 @@ ssd_random_drive (guint64    seed,
   fill_s = 2.0 * out->capacity_bytes / SSD_PAGE_SIZE * out->t_prog_ns / out->units / 1e9;
   *out_interval_ms = CLAMP ((guint) (fill_s * 1000 / rows), 1, 1000);
   g_snprintf (out_what, what_size, "%s, times x %.1f, rows of %u ms", what, scale, *out_interval_ms);
+}
+
+void
+ssd_wide_drive (guint64    seed,
+                SsdConfig *out,
+                guint     *out_interval_ms,
+                char      *out_what,
+                gsize      what_size)
+{
+  static const guint block_sizes[] = { 32, 64, 128, 256 };
+  guint64 state = mix (seed ^ G_GUINT64_CONSTANT (0x3a7e));
+  guint blocks_per_unit, need;
+  double cache_pct, scale, rows, fill_s, erase_share;
+
+  uniform (&state);
+  memset (out, 0, sizeof *out);
+  out->shape = "wide";
+  out->units = (guint) floor (exp (between (&state, 0, log (32.999))));
+  out->block_pages = block_sizes[(guint) (uniform (&state) * G_N_ELEMENTS (block_sizes))];
+  out->op_pct = exp (between (&state, log (2), log (50)));
+  out->gc_threshold = 1 + (guint) (uniform (&state) * 4);
+  out->t_prog_ns = (guint64) exp (between (&state, log (100000), log (3000000)));
+  out->t_prog_cache_ns = MAX ((guint64) (out->t_prog_ns * between (&state, 0.1, 0.8)), 1);
+  out->t_read_ns = (guint64) (out->t_prog_ns * between (&state, 0.03, 0.3));
+  /* An erase costs 2–20 % of programming its block's pages (set below,
+   * once the block size is: blocks here are smaller than a real one's
+   * hundreds of pages). */
+  erase_share = between (&state, 0.02, 0.2);
+  out->idle_ns = 2000000;
+  if (uniform (&state) < 0.2)
+    {
+      out->initial = SSD_INITIAL_TRIMMED_USED;
+      out->bg_share_pct = between (&state, 10, 40);
+    }
+  else
+    out->initial = SSD_INITIAL_FRESH;
+  cache_pct = uniform (&state) < 0.25 ? 0 : between (&state, 2, 70);
+
+  /* Each unit's spare area holds GC's reserve and its two open blocks
+   * (ssd_config_check()): smaller blocks, then a lower threshold, then
+   * more blocks where a small spare area on many units needs them, up to
+   * 512 MiB; at least 64 MiB (see ssd_random_config()). */
+  blocks_per_unit = 48 + (guint) (uniform (&state) * 81);
+  for (;;)
+    {
+      need = (guint) ceil ((out->gc_threshold + 3) * 100.0 / out->op_pct) + 2;
+      if ((guint64) out->units * MAX (blocks_per_unit, need) * out->block_pages * SSD_PAGE_SIZE <= 512u << 20)
+        break;
+      if (out->block_pages > 8)
+        out->block_pages /= 2;
+      else if (out->gc_threshold > 1)
+        out->gc_threshold--;
+      else if (out->units > 1)
+        out->units--;
+      else
+        break;
+    }
+  blocks_per_unit = MAX (blocks_per_unit, need);
+  while ((guint64) out->units * blocks_per_unit * out->block_pages * SSD_PAGE_SIZE > 256u << 20 &&
+         blocks_per_unit > need && out->block_pages > 8)
+    out->block_pages /= 2;
+  while ((guint64) out->units * blocks_per_unit * out->block_pages * SSD_PAGE_SIZE < 64u << 20)
+    blocks_per_unit++;
+  out->capacity_bytes = (guint64) out->units * blocks_per_unit * out->block_pages * SSD_PAGE_SIZE;
+  out->cache_bytes = (guint64) (out->capacity_bytes * cache_pct / 100.0) / SSD_PAGE_SIZE * SSD_PAGE_SIZE;
+  out->t_erase_ns = (guint64) (erase_share * out->block_pages * out->t_prog_ns);
+
+  /* Times up to 30 times slower; and slow enough that the probe's 2 s
+   * write a quarter of the capacity at most at the start's rate, as on a
+   * drive of hundreds of GB (on a fast small model it would write all of
+   * it, and run into garbage collection before the fill). */
+  scale = exp (between (&state, 0, log (30)));
+  scale = MAX (scale, 2e9 / (0.25 * out->capacity_bytes / SSD_PAGE_SIZE *
+                             MIN (out->cache_bytes > 0 ? out->t_prog_cache_ns : out->t_prog_ns, out->t_prog_ns) /
+                             out->units));
+  out->t_read_ns = (guint64) (out->t_read_ns * scale);
+  out->t_prog_ns = (guint64) (out->t_prog_ns * scale);
+  out->t_prog_cache_ns = (guint64) (out->t_prog_cache_ns * scale);
+  out->t_erase_ns = (guint64) (out->t_erase_ns * scale);
+  out->idle_ns = (guint64) (out->idle_ns * scale);
+  rows = exp (between (&state, log (500), log (20000)));
+  fill_s = 2.0 * out->capacity_bytes / SSD_PAGE_SIZE * out->t_prog_ns / out->units / 1e9;
+  *out_interval_ms = CLAMP ((guint) (fill_s * 1000 / rows), 1, 1000);
+  g_snprintf (out_what, what_size,
+              "%.0f MiB, cache %.0f %%, spare %.1f %%, %u units, %u pages a block, GC at %u free, "
+              "prog %.0f / cache %.0f / read %.0f / erase %.0f us (x %.1f), %s, rows of %u ms",
+              out->capacity_bytes / 1048576.0, cache_pct, out->op_pct, out->units, out->block_pages,
+              out->gc_threshold, out->t_prog_ns / 1e3, out->t_prog_cache_ns / 1e3, out->t_read_ns / 1e3,
+              out->t_erase_ns / 1e3, scale, out->initial == SSD_INITIAL_FRESH ? "fresh" : "used, trimmed",
+              *out_interval_ms);
 }

@@ -81,4 +81,19 @@ void ssd_random_drive (guint64    seed,
                        char      *out_what,
                        gsize      what_size);
 
+/* A drive for the time left's campaign and calibration, over wider
+ * settings than ssd_random_drive(): a write cache of none (a quarter of
+ * them) or 2–70 % of capacity, spare area 2–50 % (log-uniform: a tenth in
+ * the middle), 1–32 units (log-uniform), native programs of 100 µs to
+ * 3 ms and cache programs 0.1–0.8 of them, erases of 2–20 % of
+ * programming a block, times scaled by 1 to 30 as
+ * above; blocks of 8–256 pages and a capacity of 64–512 MiB, whatever the
+ * spare area and the units need (ssd_config_check()). Seeds are mixed
+ * first. @out_what gets a one-line description. */
+void ssd_wide_drive (guint64    seed,
+                     SsdConfig *out,
+                     guint     *out_interval_ms,
+                     char      *out_what,
+                     gsize      what_size);
+
 G_END_DECLS

@@ -3,15 +3,17 @@
  * The write-saturation preset as it runs on a drive, in the model's own
  * time (ssd-virtual-fill.h): the probe of duel-probe.c with its own
  * stopping rule, the discard, the 4 KiB random write fill to 2x; on 150
- * random drives (ssd_random_drive(): caches of 0–50 %, spare areas of
- * 3–40 %, fresh or used, times up to 30 times slower, so that the probe
- * sees all of a cache or little of it), seeds 1 to 150 (the range's table
- * was calibrated on others: eta-calibrate.c). Each fill is replayed through
- * DuelRunEta as a live run would see it; at 10, 15, … 95 % progress the
- * range must hold the real time left in at least 95 % of the drives and
- * narrow, and the middle stay within 25 % of it as often as docs/eta.md
- * says. No clock
- * is read: the same verdict on any host and under a sanitizer.
+ * random drives (ssd_wide_drive(): caches of none or 2–70 %, spare areas
+ * of 2–50 %, 1–32 units, fresh or used, slow and fast programs), seeds 1
+ * to 150 (the range's table was calibrated on others: eta-calibrate.c;
+ * tests/bench/eta-drives.c measures more). Each fill is replayed through
+ * DuelRunEta as a live run would see it; at 10, 20, … 90 % progress its
+ * range, an 80 % interval, must hold the real time left in 72 to 92 % of
+ * the drives (neither too narrow nor so wide it always holds), be at most
+ * as wide as docs/eta.md says, and narrow; the middle stay within 25 % as
+ * often as docs/eta.md says, and the first pass's own time left within
+ * 15 % once it is measured. No clock is read: the same verdict on any host
+ * and under a sanitizer.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,7 +27,10 @@
 #define N_DRIVES       150
 #define PROBE_MIN_MS   2000
 #define DISCARD_MS     500
-#define MIN_COVERAGE   0.95
+/* An 80 % interval on 150 drives: 72 to 92 % (a share's standard error
+ * is 3 points there). */
+#define MIN_COVERAGE   0.72
+#define MAX_COVERAGE   0.92
 
 static void
 test_drives (void)
@@ -44,7 +49,7 @@ test_drives (void)
       g_autoptr(GArray) samples = NULL;
       EtaFill fill;
 
-      ssd_random_drive (seed, &cfg, &interval_ms, what, sizeof what);
+      ssd_wide_drive (seed, &cfg, &interval_ms, what, sizeof what);
       ssd_virtual_fill_run_probed (&cfg, 32, 2.0, interval_ms, PROBE_MIN_MS, DISCARD_MS, seed, &probe, &run);
       fill = (EtaFill) { run.series, run.n_pages * SSD_PAGE_SIZE, 2, interval_ms, TRUE, &probe, DISCARD_MS / 1e3 };
       samples = eta_replay_fill (&fill);
@@ -54,17 +59,30 @@ test_drives (void)
       ssd_virtual_fill_clear (&run);
     }
   eta_coverage_report ("drives", &coverage);
-  for (guint i = 0; i < ETA_N_POINTS; i++)
+  for (guint i = 0; i < ETA_N_POINTS && eta_point (i) <= 0.9 + 1e-9; i++)
     {
+      double p = eta_point (i);
+
+      if (fmod (p * 100 + 0.5, 10) > 1)
+        continue;
+      /* At 10, 20, … 90 %: */
       g_assert_cmpfloat (eta_coverage_share (&coverage, i), >=, MIN_COVERAGE);
+      g_assert_cmpfloat (eta_coverage_share (&coverage, i), <=, MAX_COVERAGE);
       /* The middle once GC can have shown (from 1.2 spans written): within
-       * 25 % in 85 % of the drives, in 95 % from 80 % on. Before, the GC
-       * prior stands for a cost the spare area decides (docs/eta.md). */
-      if (eta_point (i) >= 0.8 - 1e-9)
-        g_assert_cmpfloat (eta_coverage_within (&coverage, i), >=, 0.95);
-      else if (eta_point (i) >= 0.6 - 1e-9)
-        g_assert_cmpfloat (eta_coverage_within (&coverage, i), >=, 0.85);
+       * 25 % in 90 % of the drives; at 1x, where the spare area is the
+       * prior's, in 70 % (docs/eta.md). */
+      if (p >= 0.6 - 1e-9)
+        g_assert_cmpfloat (eta_coverage_within (&coverage, i), >=, 0.90);
+      else if (p >= 0.5 - 1e-9)
+        g_assert_cmpfloat (eta_coverage_within (&coverage, i), >=, 0.70);
+      /* The first pass's own time left, once most drives have shown
+       * their cache (a third of the span written): within 15 % in 85 %. */
+      if (p >= 0.4 - 1e-9 && p < 0.5 - 1e-9)
+        g_assert_cmpfloat (eta_coverage_first_within (&coverage, i), >=, 0.85);
     }
+  /* As wide as docs/eta.md says at 10 and 50 %: 4.6 and 1.8 times. */
+  g_assert_cmpfloat (eta_coverage_width (&coverage, 0, 0.5), <=, 5.0);
+  g_assert_cmpfloat (eta_coverage_width (&coverage, 8, 0.5), <=, 2.2);
   g_assert_cmpfloat (eta_coverage_width (&coverage, ETA_N_POINTS - 1, 0.5), <,
                      eta_coverage_width (&coverage, 0, 0.5));
   eta_coverage_clear (&coverage);

@@ -34,16 +34,12 @@
 #define TREND_MIN_SHARE     0.1
 #define TREND_SHRINK_SHARE  0.2
 #define TREND_FLOOR         0.5
+/* GC's rate falls on to no less than this share of where it is. */
+#define GC_FLOOR            0.3
 /* Without a complete row, a rate needs this much time behind it. */
 #define RATE_MIN_S          1.0
 /* GC shows as a recent rate this far below the first pass's end rate. */
 #define GC_SEEN_DROP        0.2
-/* GC starts once the spare area is written too: past 1.1 spans with none
- * seen, the drive has over 10 % of it, and the more it has the less GC
- * costs; past 1.5 spans, over 50 % or no GC at all: either way it costs
- * little for the rest of the fill. The prior fades to nothing in between. */
-#define GC_EARLIEST_PASS    1.1
-#define GC_LATEST_PASS      1.5
 #define PROBE_BLOCK_BYTES   4096.0
 /* A timed step's end past its limit: the drain, the next step's start. */
 #define STEP_END_S          0.05
@@ -67,6 +63,22 @@ typedef struct
   double       lo_s;
 } Window;
 
+/* A step's time left and its ranges: all of it, and its two passes (the
+ * first pass's time left, 0 once it is over; the second pass's from the
+ * first pass's end; a step of one pass is all first pass). */
+typedef struct
+{
+  double middle;
+  double low;
+  double high;
+  double first;
+  double first_low;
+  double first_high;
+  double second;
+  double second_low;
+  double second_high;
+} Parts;
+
 typedef struct
 {
   /* The plan. */
@@ -88,9 +100,7 @@ typedef struct
   guint64      write_bytes;
   double       recent_rate;       /* bytes/s, NAN until known */
   double       regime_rate;
-  double       remaining_s;       /* at @remaining_us, NAN until known */
-  double       low_s;             /* the range around it */
-  double       high_s;
+  Parts        left;              /* at @remaining_us; NAN until known */
   gint64       remaining_us;
 
   Window       recent;
@@ -106,6 +116,7 @@ typedef struct
   double       drop_before_rate;
   guint        drop_row;
   guint64      last_fall_bytes;   /* where the last confirmed fall was seen (0: none) */
+  gboolean     first_fell;        /* a fall was confirmed in the first pass */
 
   /* Passes over the span (random writes). */
   gboolean     past_probe;        /* the recent window starts past the probe's bytes */
@@ -123,10 +134,52 @@ struct _DuelRunEta
   double   probe_rate;            /* bytes/s, NAN when no probe ran */
   double   probe_end_rate;
   double   probe_s;
+  gboolean probe_fell;            /* its rate fell (a write cache ran out) */
   gint     probe_step;            /* the step it informs, -1: none */
   gboolean flash;
   gboolean weights_frozen;
 };
+
+static void
+parts_unknown (Parts *parts)
+{
+  parts->middle = parts->low = parts->high = NAN;
+  parts->first = parts->first_low = parts->first_high = NAN;
+  parts->second = parts->second_low = parts->second_high = NAN;
+}
+
+static void
+parts_exact (Parts  *parts,
+             double  seconds)
+{
+  parts->middle = parts->low = parts->high = seconds;
+  parts->first = parts->first_low = parts->first_high = seconds;
+  parts->second = parts->second_low = parts->second_high = 0;
+}
+
+static double
+cap (double value,
+     double limit)
+{
+  return isfinite (value) ? MIN (value, limit) : limit;
+}
+
+/* A time limit @left seconds away ends the step at the latest (and then
+ * it drains): the first pass's time left first, the second pass's after. */
+static void
+parts_cap (Parts  *parts,
+           double  left)
+{
+  parts->middle = cap (parts->middle, left);
+  parts->low = cap (parts->low, left);
+  parts->high = cap (parts->high, left + STEP_END_S);
+  parts->first = cap (parts->first, left);
+  parts->first_low = cap (parts->first_low, left);
+  parts->first_high = cap (parts->first_high, left + STEP_END_S);
+  parts->second = cap (parts->second, MAX (left - parts->first, 0));
+  parts->second_low = cap (parts->second_low, MAX (left - parts->first_low, 0));
+  parts->second_high = cap (parts->second_high, MAX (left - parts->first_low, 0) + STEP_END_S);
+}
 
 static inline Step *
 get_step (DuelRunEta *self,
@@ -219,9 +272,7 @@ duel_run_eta_add_step (DuelRunEta         *self,
   step.recent_rate = NAN;
   step.regime_rate = NAN;
   step.drop_before_rate = NAN;
-  step.remaining_s = NAN;
-  step.low_s = NAN;
-  step.high_s = NAN;
+  parts_unknown (&step.left);
   step.first_rate = NAN;
   g_array_append_val (self->steps, step);
   find_probe_step (self);
@@ -231,7 +282,8 @@ void
 duel_run_eta_set_probe (DuelRunEta *self,
                         double      write_iops,
                         double      end_write_iops,
-                        guint64     probe_ms)
+                        guint64     probe_ms,
+                        guint64     fall_bytes)
 {
   g_return_if_fail (self != NULL);
 
@@ -242,11 +294,13 @@ duel_run_eta_set_probe (DuelRunEta *self,
       /* Without an end figure the probe is taken as flat. */
       self->probe_end_rate = isfinite (end_write_iops) && end_write_iops > 0
         ? end_write_iops * PROBE_BLOCK_BYTES : self->probe_rate;
+      self->probe_fell = fall_bytes > 0;
     }
   else
     {
       self->probe_rate = self->probe_end_rate = NAN;
       self->probe_s = 0;
+      self->probe_fell = FALSE;
     }
 }
 
@@ -318,6 +372,74 @@ time_with_trend (double bytes,
   return expm1 (-trend * to_floor) / (-trend * rate) + (bytes - to_floor) / (TREND_FLOOR * rate);
 }
 
+/* The spare area a drive that has not started GC by @x spans written is
+ * taken to have: the median of the prior (log-uniform from
+ * DUEL_RUN_ETA_SPARE_MIN to DUEL_RUN_ETA_SPARE_MAX) above x - 1, GC
+ * starting once the spare area is written too. NAN past the prior: no GC
+ * to expect in the fill. */
+static double
+spare_prior (double x)
+{
+  double lo = MAX (x - 1, DUEL_RUN_ETA_SPARE_MIN);
+
+  if (lo >= DUEL_RUN_ETA_SPARE_MAX)
+    return NAN;
+  return sqrt (lo * DUEL_RUN_ETA_SPARE_MAX);
+}
+
+/* The host rate from GC's start to 2x written over the first pass's end
+ * rate, for a spare area @q (1: none to expect). */
+static double
+gc_rate_share (double q)
+{
+  if (!isfinite (q))
+    return 1;
+  return MIN (DUEL_RUN_ETA_GC_SHARE * pow (q / 0.1, DUEL_RUN_ETA_GC_EXPONENT), 1);
+}
+
+/* Seconds to write @bytes from a rate of @rate that falls by @decline per
+ * byte, down to GC_FLOOR of it at most. */
+static double
+time_with_decline (double bytes,
+                   double rate,
+                   double decline)
+{
+  double to_floor;
+
+  if (decline <= 0 || bytes <= 0)
+    return bytes / rate;
+  to_floor = (1 - GC_FLOOR) * rate / decline;
+  if (bytes <= to_floor)
+    return log (rate / (rate - decline * bytes)) / decline;
+  return log (1 / GC_FLOOR) / decline + (bytes - to_floor) / (GC_FLOOR * rate);
+}
+
+/* How fast GC's rate falls on (bytes/s per byte) in @step, whose rate is
+ * @rate now and whose spare area is @q: the prior (DUEL_RUN_ETA_GC_DECLINE
+ * of the first pass's end rate per span, less with more spare area), and
+ * the regime's own from its two halves as it grows (shrunk towards the
+ * prior while it is short). */
+static double
+gc_decline (const Step *step,
+            double      first_end,
+            double      rate,
+            double      q)
+{
+  double prior = MAX (DUEL_RUN_ETA_GC_DECLINE - DUEL_RUN_ETA_GC_DECLINE_SPARE * q, 0.1) *
+                 (isfinite (step->first_rate) ? step->first_rate : rate) / first_end;
+  double length = step->bytes - step->regime_bytes;
+  double r1, r2, own, w;
+
+  if (length < TREND_MIN_SHARE * first_end || step->mid.lo_s <= step->regime_s || step->elapsed_s <= step->mid.lo_s ||
+      step->mid.lo_bytes <= step->regime_bytes)
+    return prior;
+  r1 = (step->mid.lo_bytes - step->regime_bytes) / (step->mid.lo_s - step->regime_s);
+  r2 = (step->bytes - step->mid.lo_bytes) / (step->elapsed_s - step->mid.lo_s);
+  own = MAX (r1 - r2, 0) / (length / 2);
+  w = length / (length + TREND_SHRINK_SHARE * first_end);
+  return w * own + (1 - w) * prior;
+}
+
 /* The rate fell for good in the second pass: GC began, and the regime
  * since is its rate. */
 static gboolean
@@ -327,23 +449,33 @@ gc_fall_seen (const Step *step)
          step->last_fall_bytes >= step->span_bytes / write_share (step);
 }
 
+/* Where a step's first pass ends, in its bytes: its byte limit for a step
+ * of one pass. */
+static double
+first_end_bytes (const Step *step)
+{
+  return has_second_pass (step) ? step->span_bytes / write_share (step) : (double) step->byte_limit;
+}
+
 /* Seconds to transfer the rest of a size-bounded step, from @done bytes at
- * @elapsed_s, with the live rates (bytes/s, NAN when none yet). */
+ * @elapsed_s, with the live rates (bytes/s, NAN when none yet): the rest
+ * of its first pass, returned, and its second pass in @out_second_s (0 for
+ * a step of one pass). */
 static double
 predict_bytes_s (DuelRunEta *self,
                  const Step *step,
                  double      done,
                  double      elapsed_s,
                  double      regime_rate,
-                 double      recent_rate)
+                 double      recent_rate,
+                 double     *out_second_s)
 {
   double limit = (double) step->byte_limit;
-  double first_end = limit;
+  double first_end = first_end_bytes (step);
   double first_rate = regime_rate;
-  double seconds = 0, trend = 0;
+  double seconds = 0;
 
-  if (has_second_pass (step))
-    first_end = step->span_bytes / write_share (step);
+  *out_second_s = 0;
 
   if (probe_informs (self, step) && !step->past_probe)
     {
@@ -366,7 +498,10 @@ predict_bytes_s (DuelRunEta *self,
       first_rate = isfinite (regime_rate) ? MIN (regime_rate, self->probe_end_rate) : self->probe_end_rate;
     }
   if (!isfinite (first_rate) || first_rate <= 0)
-    return NAN;
+    {
+      *out_second_s = NAN;
+      return NAN;
+    }
 
   if (done < first_end)
     {
@@ -375,32 +510,50 @@ predict_bytes_s (DuelRunEta *self,
                                            : (first_end - done) / first_rate;
       done = first_end;
     }
-  if (done < limit)
-    {
-      double second_rate = step->past_first ? step->first_rate : first_rate;
+  if (done >= limit)
+    return seconds;
+  {
+    double second_rate = step->past_first ? step->first_rate : first_rate;
 
-      /* Flash: GC from here on, at the prior until the drive shows it
-       * (then its own rate and drift), fading when it does not show. */
-      if (self->flash && gc_fall_seen (step))
-        {
-          second_rate = isfinite (recent_rate) && recent_rate > 0 ? MIN (regime_rate, recent_rate) : regime_rate;
-          trend = regime_trend (step);
-        }
-      else if (self->flash)
-        {
-          /* Not shown yet: the later GC starts, the more spare area it
-           * has, the less it costs; by GC_LATEST_PASS it would have shown. */
-          double x = step->past_first && !step->gc_seen ? (double) step->write_bytes / step->span_bytes : 1;
-          double u = CLAMP ((x - GC_EARLIEST_PASS) / (GC_LATEST_PASS - GC_EARLIEST_PASS), 0, 1);
+    if (!self->flash)
+      /* No FTL: no GC, the first pass's rate (its end rate once over). */
+      *out_second_s = (limit - done) / (step->past_first ? regime_rate : second_rate);
+    else if (gc_fall_seen (step))
+      {
+        /* GC showed: its own rate, falling on as more of the drive holds
+         * valid data; the spare area is where it began. */
+        double q = step->last_fall_bytes / first_end - 1;
+        double rate = isfinite (recent_rate) && recent_rate > 0 ? MIN (regime_rate, recent_rate) : regime_rate;
 
-          second_rate *= DUEL_RUN_ETA_GC_PRIOR + (1 - DUEL_RUN_ETA_GC_PRIOR) * u;
-          if (step->past_first && isfinite (recent_rate) && recent_rate > 0)
-            second_rate = MIN (second_rate, recent_rate);
-        }
-      else if (step->past_first)
-        second_rate = regime_rate;
-      seconds += time_with_trend (limit - done, second_rate, trend);
-    }
+        *out_second_s = time_with_decline (limit - done, rate,
+                                           gc_decline (step, first_end, rate, MAX (q, DUEL_RUN_ETA_SPARE_MIN)));
+      }
+    else
+      {
+        /* Not shown yet: GC starts once the spare area q is written too,
+         * at 1 + q spans, and costs the less the more there is; with none
+         * by x spans, q > x - 1: the prior's median above it (none past
+         * the prior). A rate 20 % under the first pass's is GC coming on
+         * slowly. */
+        double x = done / first_end;
+        double q = step->gc_seen ? MAX (x - 1, DUEL_RUN_ETA_SPARE_MIN) : spare_prior (x);
+        double pre_rate = second_rate, gc_rate = second_rate * gc_rate_share (q);
+        double gc_at = !isfinite (q) ? limit : step->gc_seen ? done : MIN ((1 + q) * first_end, limit);
+        double pre_s = 0;
+
+        if (step->past_first && isfinite (recent_rate) && recent_rate > 0)
+          {
+            pre_rate = MIN (pre_rate, recent_rate);
+            gc_rate = MIN (gc_rate, recent_rate);
+          }
+        if (done < gc_at)
+          {
+            pre_s = (gc_at - done) / pre_rate;
+            done = gc_at;
+          }
+        *out_second_s = pre_s + (limit - done) / gc_rate;
+      }
+  }
   return seconds;
 }
 
@@ -411,7 +564,8 @@ expected_s (DuelRunEta *self,
 {
   if (step->byte_limit > 0 && probe_informs (self, step))
     {
-      double seconds = predict_bytes_s (self, step, 0, 0, NAN, NAN);
+      double second_s;
+      double seconds = predict_bytes_s (self, step, 0, 0, NAN, NAN, &second_s) + second_s;
 
       return step->runtime_s > 0 ? MIN (seconds, step->runtime_s) : seconds;
     }
@@ -427,33 +581,68 @@ _duel_run_eta_knot (guint k)
   return k + 1 < DUEL_RUN_ETA_N_KNOTS ? 0.05 * (k + 1) : 0.975;
 }
 
-DuelRunEtaFactors
+DuelRunEtaCell
 _duel_run_eta_table (DuelRunEtaRange range,
                      guint           k)
 {
-  static const DuelRunEtaFactors none = { 1, 1 };
+  static const DuelRunEtaCell none = { { 1, 1 }, { 1, 1 }, { 1, 1 } };
 
   g_return_val_if_fail (range < DUEL_RUN_ETA_N_RANGES && k < DUEL_RUN_ETA_N_KNOTS, none);
   return range_table[range][k];
 }
 
-/* A size-bounded step's range kind. */
+const char *
+_duel_run_eta_range_name (DuelRunEtaRange range)
+{
+  static const char * const names[DUEL_RUN_ETA_N_RANGES] = {
+    "one pass",
+    "first pass, no fall yet", "first pass, after a fall", "second pass, before GC", "second pass, after GC",
+    "probed: first pass, no fall yet", "probed: first pass, after a fall",
+    "probed: second pass, before GC", "probed: second pass, after GC",
+  };
+
+  g_return_val_if_fail (range < DUEL_RUN_ETA_N_RANGES, "?");
+  return names[range];
+}
+
+/* A size-bounded step's range kind: one pass; or the pass it is in and
+ * what it has shown, with a probe before it or without. */
 static DuelRunEtaRange
 range_of (DuelRunEta *self,
           const Step *step)
 {
+  DuelRunEtaRange range;
+
   if (!self->flash || !has_second_pass (step))
     return DUEL_RUN_ETA_RANGE_ONE_PASS;
-  return gc_fall_seen (step) ? DUEL_RUN_ETA_RANGE_AFTER_GC : DUEL_RUN_ETA_RANGE_BEFORE_GC;
+  if (!step->past_first)
+    range = step->first_fell || (probe_informs (self, step) && self->probe_fell)
+      ? DUEL_RUN_ETA_RANGE_FIRST_FELL : DUEL_RUN_ETA_RANGE_FIRST_OPEN;
+  else
+    range = gc_fall_seen (step) ? DUEL_RUN_ETA_RANGE_AFTER_GC : DUEL_RUN_ETA_RANGE_BEFORE_GC;
+  if (probe_informs (self, step))
+    range += DUEL_RUN_ETA_RANGE_PROBED_FIRST_OPEN - DUEL_RUN_ETA_RANGE_FIRST_OPEN;
+  return range;
 }
 
-/* The table's factors at @progress, interpolated between its knots in
- * logarithms; the first knot's before it, the last one's after it. */
 static DuelRunEtaFactors
-range_factors (DuelRunEtaRange range,
-               double          progress)
+factors_between (DuelRunEtaFactors a,
+                 DuelRunEtaFactors b,
+                 double            u)
 {
-  const DuelRunEtaFactors *row = range_table[range];
+  return (DuelRunEtaFactors) {
+    .low = exp ((1 - u) * log (a.low) + u * log (b.low)),
+    .high = exp ((1 - u) * log (a.high) + u * log (b.high)),
+  };
+}
+
+/* The table's cell at @progress, interpolated between its knots in
+ * logarithms; the first knot's before it, the last one's after it. */
+static DuelRunEtaCell
+range_cell (DuelRunEtaRange range,
+            double          progress)
+{
+  const DuelRunEtaCell *row = range_table[range];
   guint k = 0;
   double u;
 
@@ -464,58 +653,111 @@ range_factors (DuelRunEtaRange range,
   if (k + 1 == DUEL_RUN_ETA_N_KNOTS)
     return row[k];
   u = (progress - _duel_run_eta_knot (k)) / (_duel_run_eta_knot (k + 1) - _duel_run_eta_knot (k));
-  return (DuelRunEtaFactors) {
-    .low = exp ((1 - u) * log (row[k].low) + u * log (row[k + 1].low)),
-    .high = exp ((1 - u) * log (row[k].high) + u * log (row[k + 1].high)),
+  return (DuelRunEtaCell) {
+    .first = factors_between (row[k].first, row[k + 1].first, u),
+    .second = factors_between (row[k].second, row[k + 1].second, u),
+    .total = factors_between (row[k].total, row[k + 1].total, u),
   };
 }
 
 gboolean
-_duel_run_eta_step_range (DuelRunEta      *self,
-                          guint            index,
-                          DuelRunEtaRange *out_range,
-                          double          *out_progress)
+_duel_run_eta_step_view (DuelRunEta         *self,
+                         guint               index,
+                         DuelRunEtaStepView *out)
 {
   const Step *step;
 
   g_return_val_if_fail (self != NULL && index < self->steps->len, FALSE);
   step = get_step (self, index);
-  if (step->state != STEP_RUNNING || step->discard || step->byte_limit == 0)
+  if (step->state != STEP_RUNNING || step->discard || step->byte_limit == 0 || !isfinite (step->left.middle))
     return FALSE;
-  *out_range = range_of (self, step);
-  *out_progress = (double) step->bytes / step->byte_limit;
+  out->range = range_of (self, step);
+  out->progress = (double) step->bytes / step->byte_limit;
+  out->first_s = step->left.first;
+  out->second_s = step->left.second;
+  out->first_end_bytes = first_end_bytes (step);
   return TRUE;
 }
 
-/* The range around @middle seconds of @step at @progress: a size-bounded
- * step's from the table; a timed one ends at its limit, and then the I/O
- * in flight drains and the next step starts (5 to 28 ms in the recorded
- * runs); a discard's guess is taken as it is. */
+/* Around @middle by @f: never narrower than the middle itself. */
 static void
-step_range (DuelRunEta *self,
-            const Step *step,
-            double      middle,
-            double      progress,
-            double     *out_low,
-            double     *out_high)
+widen (double            middle,
+       DuelRunEtaFactors f,
+       double           *out_low,
+       double           *out_high)
 {
-  DuelRunEtaFactors f;
+  *out_low = middle * MIN (f.low, 1);
+  *out_high = middle * MAX (f.high, 1);
+}
+
+/* The time left of @step from its passes' middles at @progress, with its
+ * ranges: a size-bounded step's from the table; a timed one ends at its
+ * limit, and then the I/O in flight drains and the next step starts (5 to
+ * 28 ms in the recorded runs); a discard's guess is taken as it is. */
+static void
+step_parts (DuelRunEta *self,
+            const Step *step,
+            double      first_s,
+            double      second_s,
+            double      progress,
+            Parts      *out)
+{
+  double middle = first_s + second_s;
+  DuelRunEtaCell cell;
 
   if (!isfinite (middle))
-    *out_low = *out_high = middle;
-  else if (step->discard)
-    *out_low = *out_high = middle;
-  else if (step->byte_limit == 0)
     {
-      *out_low = middle;
-      *out_high = middle + STEP_END_S;
+      parts_unknown (out);
+      return;
+    }
+  parts_exact (out, middle);
+  if (step->discard)
+    return;
+  if (step->byte_limit == 0)
+    {
+      out->high = out->first_high = middle + STEP_END_S;
+      return;
+    }
+  cell = range_cell (range_of (self, step), progress);
+  widen (middle, cell.total, &out->low, &out->high);
+  if (has_second_pass (step))
+    {
+      out->first = first_s;
+      out->second = second_s;
+      widen (first_s, cell.first, &out->first_low, &out->first_high);
+      widen (second_s, cell.second, &out->second_low, &out->second_high);
     }
   else
     {
-      f = range_factors (range_of (self, step), progress);
-      *out_low = middle * MIN (f.low, 1);
-      *out_high = middle * MAX (f.high, 1);
+      out->first_low = out->low;
+      out->first_high = out->high;
     }
+}
+
+/* Before the step runs: what is expected of it. */
+static void
+planned_parts (DuelRunEta *self,
+               const Step *step,
+               Parts      *out)
+{
+  double first_s, second_s;
+
+  if (step->byte_limit > 0 && probe_informs (self, step))
+    {
+      first_s = predict_bytes_s (self, step, 0, 0, NAN, NAN, &second_s);
+      if (step->runtime_s > 0 && first_s + second_s > step->runtime_s)
+        {
+          /* The time limit ends it first. */
+          second_s = MAX (step->runtime_s - first_s, 0);
+          first_s = MIN (first_s, step->runtime_s);
+        }
+    }
+  else
+    {
+      first_s = expected_s (self, step);
+      second_s = 0;
+    }
+  step_parts (self, step, first_s, second_s, 0, out);
 }
 
 static void
@@ -562,8 +804,10 @@ duel_run_eta_step_started (DuelRunEta *self,
   step->state = STEP_RUNNING;
   step->start_us = now_us;
   step->fraction = 0;
-  step->remaining_s = step->byte_limit > 0 && !probe_informs (self, step) ? NAN : expected_s (self, step);
-  step_range (self, step, step->remaining_s, 0, &step->low_s, &step->high_s);
+  if (step->byte_limit > 0 && !probe_informs (self, step))
+    parts_unknown (&step->left);
+  else
+    planned_parts (self, step, &step->left);
   step->remaining_us = now_us;
 }
 
@@ -629,7 +873,10 @@ detect_level_change (Step  *step,
       else if (since_bytes >= LEVEL_CONFIRM * window_bytes && since_s >= LEVEL_CONFIRM * recent_min_s (step))
         {
           if (since < step->drop_before_rate)
-            step->last_fall_bytes = step->drop_bytes;
+            {
+              step->last_fall_bytes = step->drop_bytes;
+              step->first_fell |= step->drop_bytes < first_end_bytes (step);
+            }
           regime_restart (step, step->drop_row, step->drop_bytes, step->drop_s, since);
         }
       return;
@@ -741,22 +988,16 @@ duel_run_eta_update (DuelRunEta         *self,
 
   if (step->byte_limit > 0)
     {
-      step->remaining_s = predict_bytes_s (self, step, step->bytes, step->elapsed_s,
-                                           step->regime_rate, step->recent_rate);
-      step_range (self, step, step->remaining_s, (double) step->bytes / step->byte_limit,
-                  &step->low_s, &step->high_s);
+      double second_s;
+      double first_s = predict_bytes_s (self, step, step->bytes, step->elapsed_s,
+                                        step->regime_rate, step->recent_rate, &second_s);
+
+      step_parts (self, step, first_s, second_s, (double) step->bytes / step->byte_limit, &step->left);
     }
   else
-    step->remaining_s = step->low_s = step->high_s = NAN;
+    parts_unknown (&step->left);
   if (step->runtime_s > 0)
-    {
-      /* The time limit ends it at the latest. */
-      double left = MAX (step->runtime_s - step->elapsed_s, 0);
-
-      step->remaining_s = isfinite (step->remaining_s) ? MIN (step->remaining_s, left) : left;
-      step->low_s = isfinite (step->low_s) ? MIN (step->low_s, left) : left;
-      step->high_s = isfinite (step->high_s) ? MIN (step->high_s, left + STEP_END_S) : left + STEP_END_S;
-    }
+    parts_cap (&step->left, MAX (step->runtime_s - step->elapsed_s, 0));
   step->remaining_us = now_us;
 }
 
@@ -774,7 +1015,7 @@ duel_run_eta_step_finished (DuelRunEta *self,
   step = get_step (self, index);
   step->state = STEP_DONE;
   step->fraction = 1;
-  step->remaining_s = step->low_s = step->high_s = 0;
+  parts_exact (&step->left, 0);
   step->remaining_us = now_us;
 }
 
@@ -804,6 +1045,45 @@ duel_run_eta_get_fraction (DuelRunEta *self)
   return CLAMP (done / total, 0, 1);
 }
 
+/* Step @index's time left as of @now_us: between updates it runs down with
+ * the clock, the first pass's first. FALSE while unknown. */
+static gboolean
+step_left_now (DuelRunEta *self,
+               guint       index,
+               gint64      now_us,
+               Parts      *out)
+{
+  const Step *step = get_step (self, index);
+  double passed, past_first;
+
+  switch (step->state)
+    {
+    case STEP_PENDING:
+      planned_parts (self, step, out);
+      return isfinite (out->middle) && isfinite (out->low) && isfinite (out->high);
+    case STEP_RUNNING:
+      if (isnan (step->left.middle) || isnan (step->left.low) || isnan (step->left.high))
+        return FALSE;
+      *out = step->left;
+      passed = MAX ((now_us - step->remaining_us) / 1e6, 0);
+      past_first = MAX (passed - out->first, 0);
+      out->middle = MAX (out->middle - passed, 0);
+      out->low = MAX (out->low - passed, 0);
+      out->high = MAX (out->high - passed, 0);
+      out->first = MAX (out->first - passed, 0);
+      out->first_low = MAX (out->first_low - passed, 0);
+      out->first_high = MAX (out->first_high - passed, 0);
+      out->second = MAX (out->second - past_first, 0);
+      out->second_low = MAX (out->second_low - past_first, 0);
+      out->second_high = MAX (out->second_high - past_first, 0);
+      return TRUE;
+    case STEP_DONE:
+    default:
+      parts_exact (out, 0);
+      return TRUE;
+    }
+}
+
 double
 duel_run_eta_get_remaining_s (DuelRunEta *self,
                               gint64      now_us)
@@ -815,21 +1095,16 @@ duel_run_eta_get_remaining_s (DuelRunEta *self,
   for (guint i = 0; i < self->steps->len; i++)
     {
       const Step *step = get_step (self, i);
+      Parts left;
 
-      switch (step->state)
+      if (step->state == STEP_PENDING)
+        seconds += expected_s (self, step);
+      else if (step->state == STEP_RUNNING)
         {
-        case STEP_PENDING:
-          seconds += expected_s (self, step);
-          break;
-        case STEP_RUNNING:
-          if (isnan (step->remaining_s))
+          if (isnan (step->left.middle))
             return NAN;
-          /* Between updates the step's time left runs down with the clock. */
-          seconds += MAX (step->remaining_s - (now_us - step->remaining_us) / 1e6, 0);
-          break;
-        case STEP_DONE:
-        default:
-          break;
+          step_left_now (self, i, now_us, &left);
+          seconds += left.middle;
         }
     }
   return seconds;
@@ -847,33 +1122,12 @@ duel_run_eta_get_range (DuelRunEta *self,
 
   for (guint i = 0; i < self->steps->len; i++)
     {
-      const Step *step = get_step (self, i);
+      Parts left;
 
-      switch (step->state)
-        {
-        case STEP_PENDING:
-          {
-            double l, h;
-
-            step_range (self, step, expected_s (self, step), 0, &l, &h);
-            low += l;
-            high += h;
-          }
-          break;
-        case STEP_RUNNING:
-          {
-            double passed = (now_us - step->remaining_us) / 1e6;
-
-            if (isnan (step->remaining_s) || isnan (step->low_s) || isnan (step->high_s))
-              return FALSE;
-            low += MAX (step->low_s - passed, 0);
-            high += MAX (step->high_s - passed, 0);
-          }
-          break;
-        case STEP_DONE:
-        default:
-          break;
-        }
+      if (!step_left_now (self, i, now_us, &left))
+        return FALSE;
+      low += left.low;
+      high += left.high;
     }
   if (!isfinite (low) || !isfinite (high))
     return FALSE;
@@ -882,4 +1136,39 @@ duel_run_eta_get_range (DuelRunEta *self,
   if (out_high_s != NULL)
     *out_high_s = high;
   return TRUE;
+}
+
+gboolean
+duel_run_eta_get_passes (DuelRunEta       *self,
+                         gint64            now_us,
+                         DuelRunEtaPasses *out)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const Step *step = get_step (self, i);
+      DuelRunEtaRange range;
+      Parts left;
+
+      if (step->state != STEP_RUNNING)
+        continue;
+      if (!self->flash || !has_second_pass (step) || !step_left_now (self, i, now_us, &left))
+        return FALSE;
+      range = range_of (self, step);
+      *out = (DuelRunEtaPasses) {
+        .first_s = left.first,
+        .first_low_s = left.first_low,
+        .first_high_s = left.first_high,
+        .second_s = left.second,
+        .second_low_s = left.second_low,
+        .second_high_s = left.second_high,
+        .in_second = step->past_first,
+        .first_open = range == DUEL_RUN_ETA_RANGE_FIRST_OPEN || range == DUEL_RUN_ETA_RANGE_PROBED_FIRST_OPEN,
+        .gc_pending = !gc_fall_seen (step),
+      };
+      return TRUE;
+    }
+  return FALSE;
 }

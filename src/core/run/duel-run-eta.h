@@ -19,18 +19,22 @@
  * capped by the probe's end rate until the fill's recent window is past the
  * probe's bytes (the probe took its time for those, and it ran until it
  * saw a write cache run out, or long enough to say there was none to see:
- * duel-probe.h). A random write's second pass on flash garbage-collects:
- * DUEL_RUN_ETA_GC_PRIOR of the first pass's end rate until GC shows (a
- * fall past one span: then its own rate and drift), fading towards the
- * first pass's rate when none shows from 1.1 to 1.5 spans; on a target
- * without an FTL, the first pass's rate. What comes after one span cannot
- * be measured before it: at 50 % of a 2x fill the middle is the prior's.
+ * duel-probe.h). A random write's second pass on flash garbage-collects
+ * once the spare area is written too: until GC shows (a fall past one
+ * span), a prior over the spare area, narrowed by how far the pass went
+ * without GC (DUEL_RUN_ETA_SPARE_MIN..MAX, DUEL_RUN_ETA_GC_SHARE); once it
+ * shows, its own rate, falling on by a prior until its own fall is
+ * measured (DUEL_RUN_ETA_GC_DECLINE); on a target without an FTL, the
+ * first pass's rate. What comes after one span cannot be measured before
+ * it: at 50 % of a 2x fill the second pass is the prior's.
  *
- * The range: the middle times two factors, by the running step's kind (one
- * pass; before GC showed; after) and its progress, from a table made on
- * fills of known truth (duel-run-eta-table.h, tests/ssd-model/eta-calibrate.c)
- * so that the real time left lies in it at least 97.5 % of the time on
- * them. docs/eta.md has the method and its measured coverage and errors.
+ * The range: an 80 % interval, the middle times two factors, by what the
+ * running step has shown (one pass; the first pass of two before a fall
+ * or after one; the second before GC or after; with a probe or without)
+ * and its progress, from a table made on fills of known truth
+ * (duel-run-eta-table.h, tests/ssd-model/eta-calibrate.c); the same for each
+ * of a fill's two passes (duel_run_eta_get_passes()). docs/eta.md has the
+ * method and its measured coverage and errors.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -45,13 +49,26 @@
 
 G_BEGIN_DECLS
 
-/* The host rate of a random write's second pass over its span, as a share of
- * the first pass's end rate: greedy GC under uniform random writes costs
- * 1/0.53 to 1/0.75 programs per host write over the second pass of a 2x fill
- * for 7 to 28 % spare area (docs/eta.md), geometric middle 0.63; less about a
- * tenth for the reads and erases GC adds, rounded down so that a miss errs
- * long. A prior, not a measurement: it stands until the drive shows less. */
-#define DUEL_RUN_ETA_GC_PRIOR 0.55
+/* A random write's second pass over its span on flash garbage-collects
+ * once the spare area is written too: at (1 + q) spans for a spare area q
+ * (a share of the capacity), unknown to the host until it happens. The
+ * prior: q between these, log-uniform (a tenth in the middle: 7 % for GiB
+ * sold as GB, 28 % for an enterprise drive, both well inside). */
+#define DUEL_RUN_ETA_SPARE_MIN 0.02
+#define DUEL_RUN_ETA_SPARE_MAX 0.5
+/* The host rate from GC's start to 2x written, as a share of the first
+ * pass's end rate: GC_SHARE x (q / 0.1)^GC_EXPONENT, fitted on 400 random
+ * drives of the FTL model (greedy GC, reads and erases included; 0.37 at
+ * 2 %, 0.47 at 10 %, 0.60 at 50 %; docs/eta.md). A prior, not a
+ * measurement: it stands until the drive shows its own. */
+#define DUEL_RUN_ETA_GC_SHARE    0.47
+#define DUEL_RUN_ETA_GC_EXPONENT 0.15
+/* Once GC shows, its rate falls on by (GC_DECLINE - GC_DECLINE_SPARE x q)
+ * of the first pass's end rate per span written (the same drives: 0.38 at
+ * 2 %, 0.33 at 10 %, 0.17 at 40 %; their medians 0.37, 0.32, 0.16), until
+ * its own fall is measured. */
+#define DUEL_RUN_ETA_GC_DECLINE       0.39
+#define DUEL_RUN_ETA_GC_DECLINE_SPARE 0.55
 
 typedef struct _DuelRunEta DuelRunEta;
 
@@ -71,12 +88,14 @@ void        duel_run_eta_add_step         (DuelRunEta         *self,
                                            double              expected_s);
 /* The probe of duel_preset_estimate() (DuelPresetEstimate): 4 KiB random
  * write IOPS over all of it and since its rate fell (or over its last
- * quarter), NAN when none ran; @probe_ms as it ran.
+ * quarter), NAN when none ran; @probe_ms as it ran; @fall_bytes written
+ * before its rate fell, 0 when it did not (duel-probe.h).
  * It informs the first size-bounded 4 KiB random write step. */
 void        duel_run_eta_set_probe        (DuelRunEta         *self,
                                            double              write_iops,
                                            double              end_write_iops,
-                                           guint64             probe_ms);
+                                           guint64             probe_ms,
+                                           guint64             fall_bytes);
 /* FALSE for a target known to have no flash translation layer (zram, a RAM
  * disk): no garbage collection is expected. Default TRUE: unknown is flash. */
 void        duel_run_eta_set_flash        (DuelRunEta         *self,
@@ -113,6 +132,30 @@ gboolean    duel_run_eta_get_range        (DuelRunEta         *self,
                                            gint64              now_us,
                                            double             *out_low_s,
                                            double             *out_high_s);
+
+/* The running step's two passes, when it is a random write over its span
+ * twice on flash (the write-saturation fill): the first pass, whose rate
+ * the run measures, and the second, whose garbage collection nobody can
+ * measure before it starts. Each a middle and the range around it, as
+ * duel_run_eta_get_range() (an 80 % interval). */
+typedef struct
+{
+  double   first_s;         /* the first pass's time left; 0 once it is over */
+  double   first_low_s;
+  double   first_high_s;
+  double   second_s;        /* the second pass's, from the first pass's end */
+  double   second_low_s;
+  double   second_high_s;
+  gboolean in_second;       /* the first pass is over */
+  gboolean first_open;      /* no fall in it yet: a write cache may still run out */
+  gboolean gc_pending;      /* the second pass has not shown garbage collection yet */
+} DuelRunEtaPasses;
+
+/* FALSE when the running step has no second pass, is not on flash, or its
+ * time left is unknown yet. */
+gboolean    duel_run_eta_get_passes       (DuelRunEta         *self,
+                                           gint64              now_us,
+                                           DuelRunEtaPasses   *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelRunEta, duel_run_eta_free)
 

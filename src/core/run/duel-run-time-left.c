@@ -150,3 +150,125 @@ duel_run_format_time_left (double low_s,
     return g_strdup_printf ("%" G_GINT64_FORMAT ":%02" G_GINT64_FORMAT, s / 60, s % 60);
   }
 }
+
+/* A pass is shown by its middle and how far either way while its range is
+ * within this share of it; by its range beyond. */
+#define PASS_NARROW 0.25
+
+/* How far either way @low..@high reaches around @middle, in whole per
+ * cent rounded up to a step of 5 (5 at least); 0 when wider than
+ * PASS_NARROW, unknown, or under a second (said so, nothing more). */
+static guint
+pass_spread_pct (double low,
+                 double middle,
+                 double high)
+{
+  double spread;
+
+  if (!isfinite (low) || !isfinite (middle) || !isfinite (high) || middle < 1)
+    return 0;
+  spread = MAX (middle - low, high - middle) / middle;
+  if (spread > PASS_NARROW)
+    return 0;
+  return MAX (5 * (guint) ceil (spread * 20 - 1e-9), 5);
+}
+
+/* A pass's time: its middle when narrow (and @out_pct how far either
+ * way) or under a second, else its range (@out_wide TRUE: why it is wide
+ * can be said). */
+static char *
+pass_time (double    low,
+           double    middle,
+           double    high,
+           guint    *out_pct,
+           gboolean *out_wide)
+{
+  *out_pct = pass_spread_pct (low, middle, high);
+  *out_wide = *out_pct == 0 && middle >= 1;
+  if (!*out_wide)
+    return duel_run_format_time_left (middle, middle, middle);
+  return duel_run_format_time_left (low, middle, high);
+}
+
+char **
+duel_run_format_pass_parts (const DuelRunEtaPasses *passes)
+{
+  GPtrArray *parts;
+  g_autofree char *second = NULL;
+  guint second_pct;
+  gboolean second_wide;
+
+  g_return_val_if_fail (passes != NULL, NULL);
+
+  if (!isfinite (passes->second_s) || !isfinite (passes->first_s))
+    return NULL;
+  parts = g_ptr_array_new ();
+  second = pass_time (passes->second_low_s, passes->second_s, passes->second_high_s, &second_pct, &second_wide);
+  if (passes->in_second)
+    {
+      if (second_pct > 0)
+        /* Translators: a fill's second pass, measured: "Second pass: 4:10 left (±10 %)" */
+        g_ptr_array_add (parts, g_strdup_printf (_("Second pass: %s left (±%u %%)"), second, second_pct));
+      else if (passes->gc_pending && second_wide)
+        /* Translators: a fill's second pass before the drive shows its garbage collection:
+         * "Second pass: 3–12 min left, known once garbage collection starts" */
+        g_ptr_array_add (parts, g_strdup_printf (_("Second pass: %s left, known once garbage collection starts"),
+                                                 second));
+      else
+        /* Translators: a fill's second pass: "Second pass: 3–5 min left" */
+        g_ptr_array_add (parts, g_strdup_printf (_("Second pass: %s left"), second));
+    }
+  else
+    {
+      guint first_pct;
+      gboolean first_wide;
+      g_autofree char *first = pass_time (passes->first_low_s, passes->first_s, passes->first_high_s, &first_pct,
+                                          &first_wide);
+
+      if (first_pct > 0)
+        /* Translators: a fill's first pass, measured: "First pass: 4:00 left (±10 %)" */
+        g_ptr_array_add (parts, g_strdup_printf (_("First pass: %s left (±%u %%)"), first, first_pct));
+      else if (passes->first_open && first_wide)
+        /* Translators: a fill's first pass before a write cache has run out:
+         * "First pass: 4–11 min left, wider while a write cache may still run out" */
+        g_ptr_array_add (parts, g_strdup_printf (_("First pass: %s left, wider while a write cache may still run out"),
+                                                 first));
+      else
+        /* Translators: a fill's first pass: "First pass: 4–5 min left" */
+        g_ptr_array_add (parts, g_strdup_printf (_("First pass: %s left"), first));
+
+      if (second_pct > 0)
+        /* Translators: after the first pass, the second: "after it, the second pass: 4:10 (±10 %)" */
+        g_ptr_array_add (parts, g_strdup_printf (_("after it, the second pass: %s (±%u %%)"), second, second_pct));
+      else if (passes->gc_pending && second_wide)
+        /* Translators: after the first pass, the second, before the drive shows its garbage
+         * collection: "after it, the second pass: 3–12 min, known once garbage collection starts" */
+        g_ptr_array_add (parts, g_strdup_printf (_("after it, the second pass: %s, known once garbage collection starts"),
+                                                 second));
+      else
+        /* Translators: after the first pass, the second: "after it, the second pass: 3–5 min" */
+        g_ptr_array_add (parts, g_strdup_printf (_("after it, the second pass: %s"), second));
+    }
+  g_ptr_array_add (parts, NULL);
+  return (char **) g_ptr_array_free (parts, FALSE);
+}
+
+char *
+duel_run_format_passes (const DuelRunEtaPasses *passes)
+{
+  g_auto(GStrv) parts = duel_run_format_pass_parts (passes);
+
+  if (parts == NULL)
+    return NULL;
+  if (parts[1] == NULL)
+    return g_strdup (parts[0]);
+  /* Translators: the first pass and the second, joined: "First pass: …; after it, the second pass: …" */
+  return g_strdup_printf (_("%s; %s"), parts[0], parts[1]);
+}
+
+const char *
+duel_run_time_left_note (void)
+{
+  /* Translators: said beside the time left while it is a range */
+  return _("Each range of the time left holds the real time in 8 runs of 10.");
+}

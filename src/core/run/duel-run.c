@@ -106,6 +106,8 @@ struct _DuelRun
     double               remaining_s;     /* DuelRunEta's, NAN while unknown ... */
     double               remaining_low_s; /* ... its range ... */
     double               remaining_high_s;
+    gboolean             have_passes;     /* ... a fill's two passes ... */
+    DuelRunEtaPasses     passes;
     gint64               remaining_at_us; /* ... as of this time */
     char                *test_name;
     char                *section;
@@ -280,6 +282,7 @@ duel_run_init (DuelRun *self)
   self->shared.remaining_high_s = NAN;
   self->status.eta_seconds = -1;
   self->status.eta_s = self->status.eta_low_s = self->status.eta_high_s = NAN;
+  self->status.has_passes = FALSE;
   self->status.temperature_c = NAN;
   self->open_mode = OPEN_WITH_SAFETY;
   self->probe_ms = DUEL_RUN_DEFAULT_PROBE_MS;
@@ -757,20 +760,38 @@ set_state (DuelRun      *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
+/* A fill's passes counted down by @passed seconds: the first pass's time
+ * left first, then the second's. */
+static void
+passes_count_down (DuelRunEtaPasses *passes,
+                   double            passed)
+{
+  double past_first = MAX (passed - passes->first_s, 0);
+
+  passes->first_s = MAX (passes->first_s - passed, 0);
+  passes->first_low_s = MAX (passes->first_low_s - passed, 0);
+  passes->first_high_s = MAX (passes->first_high_s - passed, 0);
+  passes->second_s = MAX (passes->second_s - past_first, 0);
+  passes->second_low_s = MAX (passes->second_low_s - past_first, 0);
+  passes->second_high_s = MAX (passes->second_high_s - past_first, 0);
+}
+
 /* The worker's estimate (DuelRunEta) counted down to now: between two
  * engine snapshots the time left keeps moving. */
 static void
-update_eta (DuelRun *self,
-            double   fraction,
-            double   remaining_s,
-            double   low_s,
-            double   high_s,
-            gint64   remaining_at_us)
+update_eta (DuelRun                *self,
+            double                  fraction,
+            double                  remaining_s,
+            double                  low_s,
+            double                  high_s,
+            const DuelRunEtaPasses *passes,
+            gint64                  remaining_at_us)
 {
   DuelRunStatus *status = &self->status;
 
   if (fraction >= 0)
     status->fraction_done = CLAMP (fraction, 0.0, 1.0);
+  status->has_passes = FALSE;
   if (self->state == DUEL_RUN_STATE_RUNNING && isfinite (remaining_s))
     {
       double passed = (g_get_monotonic_time () - remaining_at_us) / (double) G_USEC_PER_SEC;
@@ -779,6 +800,12 @@ update_eta (DuelRun *self,
       status->eta_low_s = isfinite (low_s) ? MAX (low_s - passed, 0.0) : NAN;
       status->eta_high_s = isfinite (high_s) ? MAX (high_s - passed, 0.0) : NAN;
       status->eta_seconds = (gint64) llround (status->eta_s);
+      if (passes != NULL)
+        {
+          status->has_passes = TRUE;
+          status->passes = *passes;
+          passes_count_down (&status->passes, MAX (passed, 0));
+        }
     }
   else
     {
@@ -812,6 +839,8 @@ apply_snapshot (DuelRun *self)
   guint64 span_length, byte_limit;
   DuelTargetKind target_kind;
   double fraction, remaining_s, low_s, high_s;
+  gboolean have_passes;
+  DuelRunEtaPasses passes;
   gint64 remaining_at_us;
   Event *event;
 
@@ -824,6 +853,8 @@ apply_snapshot (DuelRun *self)
   remaining_s = self->shared.remaining_s;
   low_s = self->shared.remaining_low_s;
   high_s = self->shared.remaining_high_s;
+  have_passes = self->shared.have_passes;
+  passes = self->shared.passes;
   remaining_at_us = self->shared.remaining_at_us;
   span_length = self->shared.span_length;
   byte_limit = self->shared.byte_limit;
@@ -918,7 +949,7 @@ apply_snapshot (DuelRun *self)
         g_signal_emit (self, signals[WARNING], 0, event->name);
       event_free (event);
     }
-  update_eta (self, fraction, remaining_s, low_s, high_s, remaining_at_us);
+  update_eta (self, fraction, remaining_s, low_s, high_s, have_passes ? &passes : NULL, remaining_at_us);
 
   g_signal_emit (self, signals[PROGRESS], 0);
 }
@@ -1084,6 +1115,7 @@ publish_eta (DuelRun *self,
   self->shared.remaining_s = duel_run_eta_get_remaining_s (job->eta, now);
   if (!duel_run_eta_get_range (job->eta, now, &self->shared.remaining_low_s, &self->shared.remaining_high_s))
     self->shared.remaining_low_s = self->shared.remaining_high_s = NAN;
+  self->shared.have_passes = duel_run_eta_get_passes (job->eta, now, &self->shared.passes);
   self->shared.remaining_at_us = now;
 }
 
@@ -1334,7 +1366,8 @@ run_plan (Job           *job,
 
       eta_add_step (job, step->kind == DUEL_PRESET_STEP_DISCARD ? NULL : &step->workload, step->weight_s);
     }
-  duel_run_eta_set_probe (job->eta, estimate.probe_write_iops, estimate.probe_end_write_iops, estimate.probe_ms);
+  duel_run_eta_set_probe (job->eta, estimate.probe_write_iops, estimate.probe_end_write_iops, estimate.probe_ms,
+                          estimate.probe_fall_bytes);
 
   /* A preset's estimate is shown before it runs; a plain run's is its own
    * durations, which the caller already knows. */
@@ -1530,6 +1563,7 @@ run_done_cb (GObject      *object,
     set_state (self, DUEL_RUN_STATE_FAILED);
   self->status.eta_seconds = ok ? 0 : -1;
   self->status.eta_s = self->status.eta_low_s = self->status.eta_high_s = ok ? 0 : NAN;
+  self->status.has_passes = FALSE;
   if (ok)
     self->status.fraction_done = 1.0;
   g_signal_emit (self, signals[PROGRESS], 0);
@@ -1605,6 +1639,7 @@ duel_run_cancel (DuelRun *self)
     return;
   self->status.eta_seconds = -1;
   self->status.eta_s = self->status.eta_low_s = self->status.eta_high_s = NAN;
+  self->status.has_passes = FALSE;
   set_state (self, DUEL_RUN_STATE_STOPPING);
   g_cancellable_cancel (self->cancellable);
 }

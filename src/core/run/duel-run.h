@@ -28,6 +28,7 @@
 #include <gio/gio.h>
 
 #include "duel-device-thermometer.h"
+#include "duel-run-eta.h"
 #include "duel-engine.h"
 #include "duel-preset.h"
 #include "duel-result.h"
@@ -68,6 +69,8 @@ typedef struct
   guint64         span_bytes;      /* of the running test, for "× capacity" */
   guint64         target_size;     /* 0 until the target is open */
   double          temperature_c;   /* the drive's, polled; NAN without a sensor */
+  gboolean        has_passes;      /* the running step is a fill of two passes ... */
+  DuelRunEtaPasses passes;         /* ... each's time left, counted down as eta_s */
 } DuelRunStatus;
 
 #define DUEL_TYPE_RUN (duel_run_get_type ())
@@ -181,6 +184,17 @@ void                 duel_run_cancel            (DuelRun              *self);
 char                *duel_run_format_time_left  (double                low_s,
                                                  double                middle_s,
                                                  double                high_s);
+/* A fill's two passes as the app and the CLI show them beside the time
+ * left: "First pass: 4:00 left (±10 %); after it, the second pass: 3–12
+ * min, known once garbage collection starts". A pass whose range is
+ * within a quarter of its middle either way shows the middle and how far
+ * (in steps of 5 %); a wider one its range, and why it is wide. */
+char                *duel_run_format_passes     (const DuelRunEtaPasses *passes);
+/* The same in its parts, the first pass's and the second's (one part once
+ * in the second pass), for a line each. */
+char               **duel_run_format_pass_parts (const DuelRunEtaPasses *passes);
+/* What the ranges of the time left mean, said beside them. */
+const char          *duel_run_time_left_note    (void);
 
 /* --- what the owner's thread reads -------------------------------------------- */
 
