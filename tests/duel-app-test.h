@@ -60,7 +60,13 @@ duel_app_test_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Runs the main loop until @condition holds; fails the test after @seconds. */
+/* A wait's cap only turns a hang into a clear failure, never a verdict on
+ * speed: what takes a second on a quiet host may take a minute on a loaded
+ * one. No wait gives up sooner than this. */
+#define DUEL_APP_TEST_WAIT_MIN_S 180
+
+/* Runs the main loop until @condition holds; fails the test after @seconds
+ * (at least DUEL_APP_TEST_WAIT_MIN_S). */
 static inline void
 duel_app_test_wait (DuelAppTestCondition  condition,
                     gpointer              user_data,
@@ -68,7 +74,10 @@ duel_app_test_wait (DuelAppTestCondition  condition,
                     const char           *what)
 {
   gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (seconds, duel_app_test_timeout_cb, &timed_out);
+  guint id;
+
+  seconds = MAX (seconds, DUEL_APP_TEST_WAIT_MIN_S);
+  id = g_timeout_add_seconds (seconds, duel_app_test_timeout_cb, &timed_out);
 
   while (!condition (user_data) && !timed_out)
     g_main_context_iteration (NULL, TRUE);

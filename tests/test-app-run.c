@@ -247,8 +247,10 @@ test_run_completes_into_history (void)
   duel_app_test_wait (run_finished, window, 300, "the quick review to finish");
 
   /* The engine reported through the coalesced idle, never backwards, and the
-   * live chart was redrawn from the growing record. */
-  g_assert_cmpuint (watch->n_progress, >, 5);
+   * live chart was redrawn from the growing record. (How often the main
+   * loop ran that idle is the scheduler's: a loaded host may coalesce a
+   * whole step into one.) */
+  g_assert_cmpuint (watch->n_progress, >, 0);
   g_assert_false (watch->fraction_went_back);
   g_assert_true (watch->saw_rows);
   g_assert_cmpuint (duel_run_view_get_n_chart_updates (duel_window_get_run_view (window)), >, 0);
@@ -354,9 +356,10 @@ test_cancel_keeps_partial_result (void)
    * asserted: a wall-clock bound would make the verdict depend on the load. */
   g_test_message ("Cancel took %.0f ms", (stopped_us - cancelled_us) / 1000.0);
   record = g_ptr_array_index (duel_result_get_tests (duel_run_get_result (watch->task)), 0);
+  /* Stopped by the cancel, not by the end of its minute: "cancelled" is
+   * only set when the engine saw the cancel before its runtime ended. */
   g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
   g_assert_cmpuint (duel_series_get_length (record->series), >=, 3);
-  g_assert_cmpuint (record->runtime_ns, <, 60 * G_GUINT64_CONSTANT (1000000000));
 
   /* The Run page says it stopped, with no time left, and stays so. */
   g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPED);
@@ -950,8 +953,10 @@ never (gpointer user_data)
   return FALSE;
 }
 
-/* The child: the window runs the consistency test for two minutes and says
- * where its checkpoint and history are; the parent kills it with SIGKILL. */
+/* The child: the window runs the consistency test for ten minutes, longer
+ * than the child waits for its SIGKILL, so that what the parent finds is
+ * always a run in progress, and says where its checkpoint and history
+ * are; the parent kills it with SIGKILL. */
 static void
 test_kill_child (void)
 {
@@ -963,7 +968,7 @@ test_kill_child (void)
   g_autoptr(GError) error = NULL;
 
   duel_app_test_small_options (&options);
-  options.runtime_ms = 120000;
+  options.runtime_ms = 600000;
   window = prepare_window ("kill-target.img", "consistency", &options);
   watch = start_run (window);
   text = g_strdup_printf ("%s\n%s\n%s\n", duel_run_get_result_path (watch->task),
@@ -971,7 +976,7 @@ test_kill_child (void)
                           scratch_dir);
   g_file_set_contents (report, text, -1, &error);
   g_assert_no_error (error);
-  duel_app_test_wait (never, NULL, 300, "the parent's SIGKILL");
+  duel_app_test_wait (never, NULL, 480, "the parent's SIGKILL");
 }
 
 static gboolean
@@ -1031,7 +1036,7 @@ test_kill_keeps_checkpoint (void)
   g_assert_no_error (error);
 
   /* The child says where it checkpoints once its run has started. */
-  end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  end = g_get_monotonic_time () + 180 * G_USEC_PER_SEC;
   while (!g_file_get_contents (report, &text, NULL, NULL) && g_get_monotonic_time () < end)
     {
       if (waitpid (pid, &status, WNOHANG) == pid)
@@ -1042,17 +1047,17 @@ test_kill_keeps_checkpoint (void)
     {
       kill (pid, SIGKILL);
       waitpid (pid, &status, 0);
-      g_error ("The GUI child did not start its run within 60 s");
+      g_error ("The GUI child did not start its run within 180 s");
     }
   lines = g_strsplit (text, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), >=, 3);
 
   /* Killed once a checkpoint holds a few seconds of rows (100 ms each). */
-  if (!wait_for_rows (lines[0], 20, 60))
+  if (!wait_for_rows (lines[0], 20, 180))
     {
       kill (pid, SIGKILL);
       waitpid (pid, &status, 0);
-      g_error ("No checkpoint with 20 rows in %s within 60 s", lines[0]);
+      g_error ("No checkpoint with 20 rows in %s within 180 s", lines[0]);
     }
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);

@@ -161,7 +161,10 @@ test_states_in_order (Fixture       *fixture,
   g_assert_true (watch.ok);
   g_assert_cmpstr (watch.states->str, ==, "preparing running finished");
   g_assert_cmpstr (watch.steps->str, ==, "0/2:w 1/2:r ");
-  g_assert_cmpuint (watch.n_progress, >, 2);
+  /* Progress is one coalesced idle: how many times the main loop ran it
+   * during the run is the scheduler's (a busy host may run it once for
+   * everything); that it comes, in order, is the run's. */
+  g_assert_cmpuint (watch.n_progress, >=, 1);
   g_assert_false (duel_run_is_running (run));
   g_assert_cmpfloat (duel_run_get_status (run)->fraction_done, ==, 1.0);
   g_assert_null (duel_run_get_save_error (run));

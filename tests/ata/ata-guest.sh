@@ -148,9 +148,10 @@ if [ -z "$udisks_skip" ]; then
 	udevadm trigger --action=add --subsystem-match=block
 	udevadm settle --timeout=30
 	"$DUEL_UDISKSD" </dev/null >"$work/udisksd.log" 2>&1 &
-	# Until UDisks has the drive and has read its SMART data (at most 30 s).
+	# Until UDisks has the drive and has read its SMART data: a cap of 90 tries
+	# for a udisksd that never does, not a time it must keep in an emulated guest.
 	i=0
-	while [ $i -lt 30 ]; do
+	while [ $i -lt 90 ]; do
 		drive=$(udisks_get "/org/freedesktop/UDisks2/block_devices/$name" org.freedesktop.UDisks2.Block Drive |
 			sed -n "s/^(<objectpath '\(.*\)'>,)\$/\1/p")
 		if [ -n "$drive" ] && [ "$drive" != / ]; then

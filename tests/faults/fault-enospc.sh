@@ -7,6 +7,10 @@
 # it cannot be saved; the message must still say why the run stopped, and why
 # saving failed. Third: that filesystem is full before the run, so the run
 # is refused before it writes anything.
+# The runs that fill the filesystem are given ten minutes, a cap for a host
+# that hardly writes rather than a length: they end at ENOSPC, after 50 MiB
+# of new blocks however long that takes (with 60 s, a host too busy to write
+# that much in a minute made the run complete instead).
 #
 # Usage: fault-enospc.sh DRIVEDUEL-CLI CHECK-RESULT   (root; else skipped)
 set -u
@@ -21,7 +25,7 @@ target=$fault_mnt/big.img
 truncate -s 256m "$target"
 
 out=$fault_work/enospc.json
-fault_cli_bg enospc --rw randwrite --runtime 60 --interval-ms 100 --output "$out" "$target"
+fault_cli_bg enospc --rw randwrite --runtime 600 --interval-ms 100 --output "$out" "$target"
 fault_wait_cli
 fault_show enospc
 fault_check "the run stops with exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
@@ -34,7 +38,7 @@ fault_loads "the partial result loads: failed, with rows" "$out" \
 # made again, so that the result has room when the run starts.
 rm -f "$target" && truncate -s 256m "$target"
 out=$fault_mnt/enospc.json
-fault_cli_bg both --rw randwrite --runtime 60 --interval-ms 100 --output "$out" "$target"
+fault_cli_bg both --rw randwrite --runtime 600 --interval-ms 100 --output "$out" "$target"
 fault_wait_cli
 fault_show both
 fault_check "result on the full filesystem: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]

@@ -31,8 +31,9 @@ fault_show detach
 fault_check "the run completes with exit code 0 (got $fault_rc)" [ "$fault_rc" -eq 0 ]
 fault_loads "the result loads and is complete" "$out" --status complete --min-rows 70
 if [ $detached = yes ]; then
+    # A cap for a device that never goes (60 s), not a time it must go in.
     i=0
-    while losetup "$dev" >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    while losetup "$dev" >/dev/null 2>&1 && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
     fault_check "the device is gone once the run closed it" sh -c "! losetup '$dev' >/dev/null 2>&1"
     fault_loops=$(echo "$fault_loops" | sed "s#$dev ##")
 fi

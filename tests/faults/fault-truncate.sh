@@ -1,8 +1,8 @@
 #!/bin/sh
 # A target that shrinks during the run.
 #  1. a file truncated under a random-read run: reads past the new end fail;
-#  2. a loop device resized smaller (backing file truncated, losetup -c) under
-#     a mixed run;
+#  2. a loop device made smaller (its size limit lowered, loop-shrink.py)
+#     under a mixed run;
 #  both: exit code 1, a message that says the target shrank, and the partial
 #  result saved and loadable;
 #  3. a file truncated under a random-write run: writes past the end extend a
@@ -52,7 +52,7 @@ dev=$fault_dev
 out=$fault_work/dev.json
 fault_cli_bg dev --rw randrw --destructive --runtime 60 --interval-ms 100 --output "$out" "$dev"
 fault_wait_running "$out"
-truncate -s 8m "$fault_work/disk.img" && losetup -c "$dev" || fault_fail "shrinking $dev failed"
+python3 "$here/loop-shrink.py" "$dev" $((8 * 1048576)) || fault_fail "shrinking $dev failed"
 expect_shrank dev "device shrunk" "(Reading|Writing) .* at offset [0-9]+ of .$dev. failed"
 
 # 3. File, writes: the file grows back. Truncated by something else since

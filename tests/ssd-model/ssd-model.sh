@@ -50,8 +50,10 @@ do_stop() {
     if is_mounted "$mnt"; then
         fusermount3 -u "$mnt" 2>/dev/null || umount "$mnt" 2>/dev/null
     fi
+    # Caps for a model that hangs (it writes its log as it exits), not times
+    # it must keep: a loaded host may take many seconds.
     i=0
-    while pid_alive "$pid" && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+    while pid_alive "$pid" && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
     if pid_alive "$pid"; then
         kill -TERM "$pid" 2>/dev/null
         i=0
@@ -78,7 +80,7 @@ do_start() {
     launched=$!
     echo "$launched" >"$mnt.launch"
     i=0
-    while [ $i -lt 200 ]; do
+    while [ $i -lt 2400 ]; do
         if [ -s "$mnt.pid" ] && is_mounted "$mnt" && [ -f "$mnt/ssd.img" ]; then
             size=$(stat -c %s "$mnt/ssd.img" 2>/dev/null || echo 0)
             if [ "$size" -gt 0 ]; then
@@ -95,7 +97,7 @@ do_start() {
     done
     sed 's/^/ssd-model.sh: model: /' "$mnt.out" >&2
     do_stop "$mnt"
-    die "the model did not serve $mnt/ssd.img within 10 s"
+    die "the model did not serve $mnt/ssd.img within 120 s"
 }
 
 [ $# -ge 1 ] || die "usage: ssd-model.sh start MOUNTDIR [options] | stop MOUNTDIR | have-fuse"

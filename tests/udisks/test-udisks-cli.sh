@@ -82,7 +82,7 @@ udevadm trigger --action=change "$loop" >/dev/null 2>&1
 udevadm settle --timeout=30
 
 knows_loop() { udisksctl info --block-device "$loop" >/dev/null 2>&1; }
-wait_for 30 knows_loop || { echo "Bail out! udisksd does not know $loop"; exit 1; }
+wait_for 60 knows_loop || { echo "Bail out! udisksd does not know $loop"; exit 1; }
 
 user=ddudisks$$
 useradd --no-user-group --create-home --home-dir "$work/home" --shell /bin/sh "$user" || exit 99

@@ -123,10 +123,10 @@ partition_device() {
     [ -e "/sys/class/block/$part_name" ] ||
         { echo "Bail out! the kernel did not add $part_name"; cat "$work/sfdisk.log"; exit 1; }
     udevadm settle --timeout=30
-    wait_for 30 knows "$part" || { echo "Bail out! udisksd does not know $part"; exit 1; }
+    wait_for 60 knows "$part" || { echo "Bail out! udisksd does not know $part"; exit 1; }
 }
 partition_device
-wait_for 30 knows "$loop" || { echo "Bail out! udisksd does not know $loop"; exit 1; }
+wait_for 60 knows "$loop" || { echo "Bail out! udisksd does not know $loop"; exit 1; }
 
 # --- the user and the sandbox ---------------------------------------------------------
 user=ddsandbox$$
@@ -345,7 +345,7 @@ fi
 if [ -n "$root_disk" ] && ! knows "/dev/$root_disk"; then
     udevadm trigger --action=change "/dev/$root_disk" "$root_source" >/dev/null 2>&1
     udevadm settle --timeout=30
-    wait_for 10 knows "/dev/$root_disk"
+    wait_for 60 knows "/dev/$root_disk"
 fi
 if [ -n "$root_disk" ] && knows "/dev/$root_disk"; then
     run_sandbox bus info "/dev/$root_disk"

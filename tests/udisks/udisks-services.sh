@@ -34,7 +34,9 @@ has_owner() {
     dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner \
         "string:$1" 2>/dev/null | grep -q 'boolean true'
 }
-# wait_for SECONDS COMMAND...: until COMMAND succeeds.
+# wait_for SECONDS COMMAND...: until COMMAND succeeds. SECONDS is a cap for a
+# daemon that hangs, not a time it must answer in: a loaded host may take
+# tens of seconds to start one, so the callers give a minute.
 wait_for() {
     _wf_n=$(($1 * 10)); shift
     while [ $_wf_n -gt 0 ]; do
@@ -53,14 +55,14 @@ start_services() {
         dbus-daemon --system --nofork --nopidfile >"$work/dbus.log" 2>&1 &
         started_bus=$!
         made_socket=$bus_socket
-        wait_for 10 bus_answers || { echo "Bail out! the system bus did not start"; cat "$work/dbus.log"; exit 1; }
+        wait_for 60 bus_answers || { echo "Bail out! the system bus did not start"; cat "$work/dbus.log"; exit 1; }
         echo "# started a system bus, pid $started_bus"
     fi
 
     if ! udevd_answers; then
         "$udevd_bin" >"$work/udevd.log" 2>&1 &
         started_udevd=$!
-        wait_for 10 udevd_answers || { echo "Bail out! udevd did not start"; cat "$work/udevd.log"; exit 1; }
+        wait_for 60 udevd_answers || { echo "Bail out! udevd did not start"; cat "$work/udevd.log"; exit 1; }
         echo "# started udevd, pid $started_udevd"
     fi
 
@@ -68,7 +70,7 @@ start_services() {
     if ! has_owner org.freedesktop.PolicyKit1; then
         "$polkitd_bin" --no-debug >"$work/polkitd.log" 2>&1 &
         started_polkitd=$!
-        wait_for 10 has_owner org.freedesktop.PolicyKit1 ||
+        wait_for 60 has_owner org.freedesktop.PolicyKit1 ||
             { echo "Bail out! polkitd did not start"; cat "$work/polkitd.log"; exit 1; }
         echo "# started polkitd, pid $started_polkitd"
     fi
@@ -76,7 +78,7 @@ start_services() {
     if ! has_owner org.freedesktop.UDisks2; then
         "$udisksd_bin" >"$work/udisksd.log" 2>&1 &
         started_udisksd=$!
-        wait_for 30 has_owner org.freedesktop.UDisks2 ||
+        wait_for 60 has_owner org.freedesktop.UDisks2 ||
             { echo "Bail out! udisksd did not start"; cat "$work/udisksd.log"; exit 1; }
         echo "# started udisksd, pid $started_udisksd"
     fi
@@ -103,7 +105,7 @@ polkit.addRule(function(action, subject) {
 EOF
     chmod 644 "$made_rule"
     # polkitd reloads its rules when the folder changes.
-    wait_for 20 authorized org.freedesktop.udisks2.open-device-system ||
+    wait_for 60 authorized org.freedesktop.udisks2.open-device-system ||
         { echo "Bail out! polkitd did not take the rule $made_rule"; exit 1; }
 }
 
