@@ -680,6 +680,10 @@ model_init (void                  *userdata,
   s->conn_max_background = conn->max_background;
 }
 
+/* How long the kernel keeps the file's attributes before it asks again
+ * (--attr-timeout; an hour by default: they never change). */
+static double attr_timeout_s = 3600;
+
 static void
 model_lookup (fuse_req_t  req,
               fuse_ino_t  parent,
@@ -694,8 +698,8 @@ model_lookup (fuse_req_t  req,
     }
   memset (&e, 0, sizeof e);
   e.ino = FILE_INO;
-  e.attr_timeout = 3600;
-  e.entry_timeout = 3600;
+  e.attr_timeout = attr_timeout_s;
+  e.entry_timeout = attr_timeout_s;
   fill_attr (&e.attr, FILE_INO);
   fuse_reply_entry (req, &e);
 }
@@ -714,7 +718,7 @@ model_getattr (fuse_req_t             req,
       return;
     }
   fill_attr (&st, ino);
-  fuse_reply_attr (req, &st, 3600);
+  fuse_reply_attr (req, &st, attr_timeout_s);
 }
 
 static void
@@ -1142,6 +1146,7 @@ main (int    argc,
     { "simulate-size", 0, 0, G_OPTION_ARG_DOUBLE, &sim_multiple, "With --simulate: capacities to write (default 2)", "X" },
     { "precondition", 0, 0, G_OPTION_ARG_DOUBLE, &precondition, "Before serving, write this many capacities of 4 KiB random writes at QD32 in virtual time (e.g. 2: the steady state of a 2x fill)", "X" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "FUSE worker threads kept idle (default 8)", "N" },
+    { "attr-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &attr_timeout_s, "Seconds the kernel keeps the file's attributes (default 3600); 0: every stat() asks the server", "S" },
     { "stop-at-poll", 0, 0, G_OPTION_ARG_NONE, &stop_at_first_poll, "Stop (SIGSTOP) when the first poll comes, before answering it: the first submit to the file waits until the server is continued", NULL },
     { NULL }
   };

@@ -8,7 +8,9 @@
 # once the run has rows). Either way no pause is recorded and the stall's
 # rows stay, empty, as the drive gave them; with two jobs too. Last, the
 # run's own process is stopped inside such a stall: only that stop is a
-# pause, and the rest of the stall still shows as empty rows.
+# pause, and the rest of the stall still shows as empty rows. And a loop
+# device over the stopped server's file does not hold a run on a file
+# elsewhere (the safety check never stat()s a file there).
 # The test controls the stops and measures them itself; it asserts only
 # lower bounds from what it caused (empty rows at least the stall's whole
 # intervals less a margin, a pause at least as long as the stop), never a
@@ -33,10 +35,12 @@ work=$(mktemp -d "${TMPDIR:-/var/tmp}/duel-ssd-stall.XXXXXX") || exit 1
 mnt=
 server=
 run_pid=
+loop=
 cleanup() {
     set +e
     [ -n "$run_pid" ] && { kill -CONT "$run_pid"; kill -KILL "$run_pid"; wait "$run_pid"; } 2>/dev/null
     [ -n "$server" ] && kill -CONT "$server" 2>/dev/null
+    [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
     [ -n "$mnt" ] && DUEL_SSD_MODEL=$model "$script" stop "$mnt" >/dev/null 2>&1
     rm -rf "$work"
 }
@@ -210,6 +214,38 @@ check "$name: the engine saw the rest of its loop's gap held, not paused" \
 results "$name: one pause, at least as long as the stop; the stall's empty rows kept" \
     --pauses 1 --min-pause-ms $((p1 - p0)) --min-empty-rows $(((a1 - a0 + b1 - b0) / 100 - 4))
 stop_model
+
+# 5. A loop device over a file of the model whose server stopped answering:
+# a run on a file elsewhere does not look at that file (which would hang
+# for as long as the server does), and goes ahead. Root, for losetup.
+name="a loop device over a stalled server"
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1; then
+    # Every stat() of its file goes to the server, as once the kernel's
+    # cached attributes have run out.
+    start_model loop --attr-timeout 0
+    loop=$(losetup --find --show "$mnt/ssd.img" 2>/dev/null) || loop=
+    if [ -n "$loop" ]; then
+        # The target exists (what is checked against loop devices' files).
+        "$cli" run --rw randwrite --runtime 1 --span 4m "$work/elsewhere.img" >/dev/null 2>&1 ||
+            bail "the first run on $work/elsewhere.img failed"
+        kill -STOP "$server"
+        wait_stopped "$server" "the server"
+        log=$work/loop.log
+        # A cap for a hang only: the run itself takes about a second.
+        timeout 120 "$cli" run --rw randwrite --runtime 1 --span 4m "$work/elsewhere.img" >"$log" 2>&1
+        rc=$?
+        sed 's/^/#   /' "$log"
+        check "$name: the run goes ahead (exit $rc)" [ "$rc" -eq 0 ]
+        kill -CONT "$server"
+        losetup -d "$loop"
+        loop=
+    else
+        ok "$name # SKIP no loop device over the model's file"
+    fi
+    stop_model
+else
+    ok "$name # SKIP needs root and losetup"
+fi
 
 echo "1..$tests"
 [ $failures -eq 0 ]

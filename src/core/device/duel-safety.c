@@ -12,12 +12,15 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include "duel-block-node.h"
+#include "duel-device-mounts.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
 #include "duel-file-writer.h"
@@ -495,26 +498,89 @@ check_block (const char        *path,
 
 /* ------------------------------------------------------------ files */
 
+/* Filesystems whose server may stop answering: a stat() there can hang
+ * for as long as it does, unkillably. */
+static gboolean
+fstype_may_stall (const char *fstype)
+{
+  static const char *const prefixes[] = { "fuse", "nfs", "cifs", "smb", "9p", "ceph", "afs", "sshfs", "glusterfs" };
+
+  for (guint i = 0; fstype != NULL && i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (fstype, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* The device and inode of the file behind loop device /dev/@name, whose
+ * backing file sysfs names @backing. A file on a network or FUSE
+ * filesystem other than the one @target_dev names is not looked at: its
+ * server may have stopped answering (a stopped FUSE server under a loop
+ * device hung every check here, stat() and LOOP_GET_STATUS64 alike), and
+ * such a file cannot be a file on @target_dev anyway. Otherwise from the
+ * loop device itself where this process may open it, else by stat() of the
+ * path. FALSE when unknown or not looked at. */
+static gboolean
+loop_backing_id (const char       *name,
+                 const char       *backing,
+                 DuelDeviceMounts *mounts,
+                 dev_t             target_dev,
+                 dev_t            *out_dev,
+                 ino_t            *out_ino)
+{
+  g_autofree char *node = g_build_filename ("/dev", name, NULL);
+  g_autofree char *clean = NULL;
+  const DuelDeviceMount *mount;
+  struct loop_info64 info;
+  struct stat st;
+  int fd;
+
+  if (backing == NULL)
+    return FALSE;
+  clean = g_strdup (backing);
+  if (g_str_has_suffix (clean, " (deleted)"))
+    clean[strlen (clean) - strlen (" (deleted)")] = '\0';
+  mount = mounts != NULL && g_path_is_absolute (clean) ? duel_device_mounts_find_for_path (mounts, clean) : NULL;
+  if (mount != NULL && fstype_may_stall (mount->fstype) && makedev (mount->major, mount->minor) != target_dev)
+    return FALSE;
+
+  fd = open (node, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      gboolean ok = ioctl (fd, LOOP_GET_STATUS64, &info) == 0;
+
+      close (fd);
+      if (ok)
+        {
+          *out_dev = (dev_t) info.lo_device;
+          *out_ino = (ino_t) info.lo_inode;
+          return TRUE;
+        }
+    }
+  if (stat (clean, &st) != 0)
+    return FALSE;
+  *out_dev = st.st_dev;
+  *out_ino = st.st_ino;
+  return TRUE;
+}
+
 /* A loop device's backing file is somebody's disk image, in use. */
 static char *
 find_loop_using (const struct stat *st)
 {
   g_autoptr(GPtrArray) devices = duel_device_enumerate ("/", NULL);
+  g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load_here ("/", NULL);
 
   for (guint i = 0; devices != NULL && i < devices->len; i++)
     {
       DuelDevice *device = g_ptr_array_index (devices, i);
       const char *backing = duel_device_get_backing_file (device);
-      g_autofree char *clean = NULL;
-      struct stat backing_st;
+      dev_t dev;
+      ino_t ino;
 
       if (backing == NULL)
         continue;
-      clean = g_strdup (backing);
-      if (g_str_has_suffix (clean, " (deleted)"))
-        clean[strlen (clean) - strlen (" (deleted)")] = '\0';
-      if (stat (clean, &backing_st) == 0 &&
-          backing_st.st_dev == st->st_dev && backing_st.st_ino == st->st_ino)
+      if (loop_backing_id (duel_device_get_name (device), backing, mounts, st->st_dev, &dev, &ino) &&
+          dev == st->st_dev && ino == st->st_ino)
         return g_strdup (duel_device_get_device_path (device));
     }
   return NULL;
@@ -808,17 +874,20 @@ filesystem_device (const char *path,
  * (dm, md) everything below, down to the files loop devices are backed by
  * (@backing, their "dev:ino"). */
 static void
-add_devices_under (const char *dir,
-                   GHashTable *names,
-                   GHashTable *backing,
-                   guint       depth)
+add_devices_under (const char       *dir,
+                   GHashTable       *names,
+                   GHashTable       *backing,
+                   DuelDeviceMounts *mounts,
+                   dev_t             target_dev,
+                   guint             depth)
 {
   g_autofree char *slaves_dir = g_build_filename (dir, "slaves", NULL);
   g_autofree char *loop_dir = g_build_filename (dir, "loop", NULL);
   g_autofree char *file = NULL;
   g_autoptr(GPtrArray) slaves = NULL;
   guint64 partition = 0;
-  struct stat st;
+  dev_t dev;
+  ino_t ino;
 
   if (depth > 8)
     return;
@@ -830,8 +899,13 @@ add_devices_under (const char *dir,
       g_hash_table_add (names, g_path_get_basename (parent));
     }
   file = _duel_device_sysfs_read (loop_dir, "backing_file");
-  if (file != NULL && stat (file, &st) == 0)
-    g_hash_table_add (backing, g_strdup_printf ("%ju:%ju", (uintmax_t) st.st_dev, (uintmax_t) st.st_ino));
+  if (file != NULL)
+    {
+      g_autofree char *name = g_path_get_basename (dir);
+
+      if (loop_backing_id (name, file, mounts, target_dev, &dev, &ino))
+        g_hash_table_add (backing, g_strdup_printf ("%ju:%ju", (uintmax_t) dev, (uintmax_t) ino));
+    }
 
   slaves = _duel_device_list_dir (slaves_dir);
   for (guint i = 0; i < slaves->len; i++)
@@ -840,7 +914,7 @@ add_devices_under (const char *dir,
       g_autofree char *slave = _duel_device_resolve ("/", link);
 
       if (slave != NULL)
-        add_devices_under (slave, names, backing, depth + 1);
+        add_devices_under (slave, names, backing, mounts, target_dev, depth + 1);
     }
 }
 
@@ -863,7 +937,11 @@ filesystem_on_target (const char        *folder,
   dir = _duel_device_resolve ("/", link);
   if (dir == NULL)
     return FALSE;
-  add_devices_under (dir, names, backing, 0);
+  {
+    g_autoptr(DuelDeviceMounts) mounts = duel_device_mounts_load_here ("/", NULL);
+
+    add_devices_under (dir, names, backing, mounts, target_st->st_dev, 0);
+  }
 
   if (S_ISBLK (target_st->st_mode))
     {
