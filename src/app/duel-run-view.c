@@ -555,8 +555,10 @@ progress_cb (DuelRunView *self,
   guint64 written = engine->bytes[DUEL_DIRECTION_WRITE];
 
   update_header (self);
-  /* The step follows the run's own index: a trim has no record of its own. */
-  if (status->state == DUEL_RUN_STATE_RUNNING &&
+  /* The step follows the run's own index: a trim has no record of its own.
+   * Not before the step is named: a step begun without its name gets no
+   * live view, and the same index would not begin it again. */
+  if (status->state == DUEL_RUN_STATE_RUNNING && status->test_name != NULL &&
       (!self->in_step || status->test_index != self->step_index))
     begin_step (self, status);
   if (!self->in_step)
