@@ -47,6 +47,7 @@ struct _DuelWindow
   DuelDriveItem        *run_drive;         /* the last run's target, for Run Again */
   DuelResultItem       *run_item;          /* the last run's history entry, for Compare */
   gboolean              close_after_run;
+  gboolean              show_every_step;  /* tests: each step waits until shown */
   guint                 n_loading;
   gboolean              initial_load_done;
   gboolean              files_opened;
@@ -741,6 +742,7 @@ start_run (DuelWindow    *self,
   start->task = duel_run_new (duel_drive_item_get_path (drive));
   duel_run_set_name (start->task, duel_drive_item_get_title (drive));
   duel_run_set_preset (start->task, preset);
+  duel_run_set_show_every_step (start->task, self->show_every_step);
   /* The run opens it with the rules checked again, the consent given here;
    * a new file at the size chosen for it, an existing one as it is. */
   duel_run_set_safety (start->task, DUEL_SAFETY_FLAGS_NONE, duel_drive_item_get_create_size (drive));
@@ -1512,4 +1514,12 @@ duel_window_get_run_task (DuelWindow *self)
 {
   g_return_val_if_fail (DUEL_IS_WINDOW (self), NULL);
   return self->run_task;
+}
+
+void
+duel_window_set_show_every_step (DuelWindow *self,
+                                 gboolean    show_every_step)
+{
+  g_return_if_fail (DUEL_IS_WINDOW (self));
+  self->show_every_step = !!show_every_step;
 }

@@ -38,6 +38,10 @@ DuelComparisonView *duel_window_get_comparison_view (DuelWindow          *self);
 DuelHistoryView    *duel_window_get_history_view    (DuelWindow          *self);
 /* The run going on (or the last one), NULL before the first. */
 DuelRun        *duel_window_get_run_task        (DuelWindow          *self);
+/* Runs started from now on show every step (duel_run_set_show_every_step()):
+ * for tests of the Run page. */
+void                duel_window_set_show_every_step (DuelWindow          *self,
+                                                     gboolean             show_every_step);
 
 /* Waits until nothing is loading and the window has drawn, then renders it
  * into a PNG file in-process (no X tools needed). */

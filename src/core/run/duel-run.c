@@ -74,6 +74,7 @@ struct _DuelRun
   DuelTarget            *target;
   DuelPreset            *plan;            /* a preset, or a plain run's workloads */
   guint64                probe_ms;
+  gboolean               show_every_step; /* each step waits until the owner saw it */
   DuelDeviceThermometer *thermometer;     /* polls in its own thread; read anywhere */
 
   /* Owner's thread. */
@@ -123,7 +124,10 @@ struct _DuelRun
     gboolean             latency_fresh;   /* copied since the owner last took it */
     guint                rows_copied;     /* rows of @record already copied */
     GSource             *idle;            /* at most one pending */
+    guint                steps_published; /* with show_every_step: steps begun ... */
+    guint                steps_seen;      /* ... and how many of them the owner applied */
   } shared;
+  GCond                  step_seen_cond;
 };
 
 G_DEFINE_FINAL_TYPE (DuelRun, duel_run, G_TYPE_OBJECT)
@@ -200,6 +204,7 @@ duel_run_finalize (GObject *object)
   g_clear_pointer (&self->shared.section, g_free);
   g_clear_pointer (&self->shared.rows, g_array_unref);
   g_mutex_clear (&self->lock);
+  g_cond_clear (&self->step_seen_cond);
 
   G_OBJECT_CLASS (duel_run_parent_class)->finalize (object);
 }
@@ -274,6 +279,7 @@ static void
 duel_run_init (DuelRun *self)
 {
   g_mutex_init (&self->lock);
+  g_cond_init (&self->step_seen_cond);
   g_queue_init (&self->shared.events);
   self->shared.rows = g_array_new (FALSE, FALSE, sizeof (DuelSeriesRow));
   self->shared.fraction_done = -1;
@@ -391,6 +397,16 @@ duel_run_set_probe_ms (DuelRun *self,
   g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
 
   self->probe_ms = probe_ms;
+}
+
+void
+duel_run_set_show_every_step (DuelRun  *self,
+                              gboolean  show_every_step)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+  g_return_if_fail (self->state == DUEL_RUN_STATE_READY);
+
+  self->show_every_step = !!show_every_step;
 }
 
 /* --- before the run: the rules, then the person's consent -------------------- */
@@ -835,7 +851,7 @@ apply_snapshot (DuelRun *self)
   DuelWorkload workload;
   /* 2 x 15 KiB, on the heap, and only when the worker copied new ones. */
   g_autofree DuelHistogram *latency = NULL;
-  guint generation, test_index, n_tests;
+  guint generation, test_index, n_tests, steps_published;
   guint64 span_length, byte_limit;
   DuelTargetKind target_kind;
   double fraction, remaining_s, low_s, high_s;
@@ -877,6 +893,7 @@ apply_snapshot (DuelRun *self)
     }
   events = self->shared.events;
   g_queue_init (&self->shared.events);
+  steps_published = self->shared.steps_published;
   g_mutex_unlock (&self->lock);
 
   if (generation != self->live_generation)
@@ -952,6 +969,15 @@ apply_snapshot (DuelRun *self)
   update_eta (self, fraction, remaining_s, low_s, high_s, have_passes ? &passes : NULL, remaining_at_us);
 
   g_signal_emit (self, signals[PROGRESS], 0);
+
+  /* The steps in this snapshot were shown: a worker waiting on one goes on. */
+  if (self->show_every_step)
+    {
+      g_mutex_lock (&self->lock);
+      self->shared.steps_seen = MAX (self->shared.steps_seen, steps_published);
+      g_cond_broadcast (&self->step_seen_cond);
+      g_mutex_unlock (&self->lock);
+    }
 }
 
 static gboolean
@@ -1163,6 +1189,19 @@ watch_checkpoints (Job *job)
     }
 }
 
+/* With @lock held, before the step's first I/O: until the owner's thread
+ * has applied the snapshot that began it, or the run is stopped. The
+ * slices only notice a stop (its handler cannot take @lock). */
+static void
+wait_until_step_seen (DuelRun *self,
+                      Job     *job)
+{
+  guint step = ++self->shared.steps_published;
+
+  while (self->shared.steps_seen < step && !g_cancellable_is_cancelled (job->stop))
+    g_cond_wait_until (&self->step_seen_cond, &self->lock, g_get_monotonic_time () + 100 * G_TIME_SPAN_MILLISECOND);
+}
+
 static void
 preset_progress_cb (const DuelPresetProgress *progress,
                     DuelTestRecord           *record,
@@ -1188,6 +1227,8 @@ preset_progress_cb (const DuelPresetProgress *progress,
                   progress->step->name, progress->step->section, duel_run_eta_get_fraction (job->eta));
   publish_progress (self, progress->engine, record);
   publish_eta (self, job);
+  if (self->show_every_step && progress->engine == NULL && !progress->step_done)
+    wait_until_step_seen (self, job);
   g_mutex_unlock (&self->lock);
   watch_checkpoints (job);
 }

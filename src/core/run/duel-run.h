@@ -113,6 +113,12 @@ void                 duel_run_set_preset        (DuelRun              *self,
 /* Length of that probe (default DUEL_RUN_DEFAULT_PROBE_MS); 0 skips it. */
 void                 duel_run_set_probe_ms      (DuelRun              *self,
                                                  guint64               probe_ms);
+/* Each step then waits, before its first I/O, until the owner's thread has
+ * applied the snapshot that began it, so that every step, however short,
+ * reaches "progress" as the current one. For tests of what a window shows
+ * at each step; a person's run never waits for its window. */
+void                 duel_run_set_show_every_step (DuelRun            *self,
+                                                   gboolean            show_every_step);
 
 /* --- before the run: the rules, then the person's consent ------------------ */
 
