@@ -21,6 +21,7 @@ typedef enum
   DUEL_ERROR_REFUSED,         /* a safety rule refused a destructive run */
   DUEL_ERROR_FORMAT,          /* a result or import file is malformed */
   DUEL_ERROR_NVME,            /* an NVMe command returned a status */
+  DUEL_ERROR_SYSTEM,          /* the system ran out of threads or memory */
 } DuelError;
 
 GQuark duel_error_quark (void);

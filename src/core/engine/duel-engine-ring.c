@@ -867,6 +867,7 @@ engine_error (Engine  *engine,
       gboolean size_known = duel_target_query_current_size (target, &size_now);
       int size_errno = size_known ? 0 : errno;
       g_autoptr(GError) local_error = NULL;
+      DuelError code = DUEL_ERROR_IO;
 
       /* A shrink in progress (a loop device's backing file cut before its
        * capacity is re-read) fails I/O a moment before the size changes:
@@ -897,15 +898,24 @@ engine_error (Engine  *engine,
         /* TRANSLATORS: why an I/O failed; %s is the system's error message */
         why = g_strdup_printf (_("the filesystem the target is on stopped answering, as when its FUSE server has exited (%s)"),
                                g_strerror (engine->io_errno));
+      /* We cancel nothing: io_uring could not start a kernel worker for a
+       * request that would block (they count as the user's processes). */
+      else if (engine->io_errno == ECANCELED)
+        {
+          code = DUEL_ERROR_SYSTEM;
+          /* TRANSLATORS: why an I/O failed; %s is the system's error message */
+          why = g_strdup_printf (_("the kernel could not start a worker for it, as this user’s limit on processes "
+                                   "or memory is reached (%s)"), g_strerror (engine->io_errno));
+        }
       else
         why = g_strdup (g_strerror (engine->io_errno));
 
       if (engine->io_err_dir == DUEL_DIRECTION_READ)
-        g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
+        g_set_error (&local_error, DUEL_ERROR, code,
                      _("Reading %s at offset %" PRIu64 " of “%s” failed: %s"),
                      length, engine->io_err_offset, duel_target_get_path (target), why);
       else
-        g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
+        g_set_error (&local_error, DUEL_ERROR, code,
                      _("Writing %s at offset %" PRIu64 " of “%s” failed: %s"),
                      length, engine->io_err_offset, duel_target_get_path (target), why);
       g_propagate_error (error, g_steal_pointer (&local_error));

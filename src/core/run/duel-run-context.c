@@ -199,12 +199,13 @@ duel_run_context_get_device (DuelRunContext *self)
   return self->device;
 }
 
-void
-duel_run_context_start (DuelRunContext *self)
+gboolean
+duel_run_context_start (DuelRunContext  *self,
+                        GError         **error)
 {
-  g_return_if_fail (DUEL_IS_RUN_CONTEXT (self));
+  g_return_val_if_fail (DUEL_IS_RUN_CONTEXT (self), FALSE);
 
-  duel_device_thermometer_start (self->thermometer, DUEL_DEVICE_THERMOMETER_DEFAULT_INTERVAL_MS);
+  return duel_device_thermometer_start (self->thermometer, DUEL_DEVICE_THERMOMETER_DEFAULT_INTERVAL_MS, error);
 }
 
 void
