@@ -25,6 +25,7 @@
 #include "duel-run-eta.h"
 #include "duel-run.h"
 #include "duel-system.h"
+#include "duel-target-lock.h"
 #include "duel-udisks.h"
 
 G_DEFINE_ENUM_TYPE (DuelRunState, duel_run_state,
@@ -596,7 +597,8 @@ estimate_thread (GTask        *task,
   Estimate *data = task_data;
   g_autoptr(DuelTarget) target = NULL;
   g_autofree DuelPresetEstimate *estimate = g_new0 (DuelPresetEstimate, 1);
-  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
+  /* The probe writes; a run meanwhile would measure it: locked as a run. */
+  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ | DUEL_TARGET_OPEN_LOCK;
   guint64 create_size = 0;
   GError *error = NULL;
 
@@ -608,7 +610,7 @@ estimate_thread (GTask        *task,
           g_task_return_error (task, error);
           return;
         }
-      flags = DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
+      flags |= DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
       create_size = data->file_size;
     }
   target = duel_target_open (data->path, flags, create_size, &error);
@@ -1296,7 +1298,8 @@ prepare (Job     *job,
     case OPEN_GIVEN:
     default:
       /* Opened by the caller, nothing written yet. */
-      if (!plan_fits_cb (duel_target_get_size (job->target), duel_target_get_logical_block_size (job->target),
+      if (!duel_target_lock_fd (duel_target_get_fd (job->target), self->target_path, error) ||
+          !plan_fits_cb (duel_target_get_size (job->target), duel_target_get_logical_block_size (job->target),
                          self, error))
         return FALSE;
       job->run_context = duel_run_context_new_for_target (job->target, self->thermometer);
