@@ -81,6 +81,7 @@ struct _DuelRun
   /* Owner's thread. */
   GMainContext          *context;
   GCancellable          *cancellable;
+  GCancellable          *stop;            /* the engine's: what a stop waits for */
   DuelRunState           state;
   DuelResult            *result;          /* after the run */
   DuelResult            *live_result;
@@ -189,6 +190,7 @@ duel_run_finalize (GObject *object)
   g_clear_object (&self->plan);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->stop);
   g_clear_object (&self->result);
   g_clear_object (&self->live_result);
   g_clear_pointer (&self->live_record, duel_test_record_unref);
@@ -1449,9 +1451,21 @@ run_thread (GTask        *task,
   ok = duel_run_context_start (job->run_context, &error) &&
        run_plan (job, job->stop, &error);
 
-  /* Health after, with the deltas (data written, peak temperature, throttling). */
-  duel_run_context_finish (job->run_context, job->result);
-  duel_target_finish_writing (job->target);
+  /* I/O given up on is still the kernel's: the target, which may not answer
+   * anything, is not asked for its health, not marked, and not closed
+   * (a FUSE file's close waits for its server): kept open for good. */
+  if (duel_engine_get_abandoned (job->stop) > 0)
+    {
+      g_object_ref (job->run_context);
+      g_object_ref (job->target);
+      duel_run_context_fill_result (job->run_context, job->result);
+    }
+  else
+    {
+      /* Health after, with the deltas (data written, peak temperature, throttling). */
+      duel_run_context_finish (job->run_context, job->result);
+      duel_target_finish_writing (job->target);
+    }
 
   /* The final save; a stopped or failed run keeps what it measured. */
   if (job->checkpointer != NULL)
@@ -1596,6 +1610,7 @@ duel_run_run_async (DuelRun             *self,
   job->self = g_object_ref (self);
   job->target = self->target != NULL ? g_object_ref (self->target) : NULL;
   job->stop = g_cancellable_new ();
+  g_set_object (&self->stop, job->stop);
   job->self_cancellable = g_object_ref (self->cancellable);
   job->stop_handler = g_cancellable_connect (self->cancellable, G_CALLBACK (cancel_stop_cb), job->stop, NULL);
 
@@ -1621,6 +1636,41 @@ duel_run_run_finish (DuelRun       *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == duel_run_run_async, FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+duel_run_get_drain (DuelRun *self,
+                    guint   *out_in_flight,
+                    double  *out_unanswered_s)
+{
+  guint64 unanswered_ns = 0;
+
+  g_return_val_if_fail (DUEL_IS_RUN (self), FALSE);
+
+  if (self->stop == NULL || !duel_engine_get_drain (self->stop, out_in_flight, &unanswered_ns))
+    return FALSE;
+  if (out_unanswered_s != NULL)
+    *out_unanswered_s = unanswered_ns / 1e9;
+  return TRUE;
+}
+
+guint
+duel_run_get_abandoned (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), 0);
+
+  return self->stop != NULL ? duel_engine_get_abandoned (self->stop) : 0;
+}
+
+void
+duel_run_give_up (DuelRun *self)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+
+  if (!duel_run_is_running (self))
+    return;
+  duel_run_cancel (self);
+  duel_engine_give_up (self->stop);
 }
 
 void
