@@ -16,6 +16,11 @@
 #include "duel-error.h"
 #include "duel-system.h"
 
+/* An owner for duel_system_set_kept_result(). */
+static const char kept_owner[] = "test-system";
+/* Where a crash writes: opaque to the compiler. */
+static volatile int *volatile crash_address;
+
 typedef struct
 {
   GMutex    lock;
@@ -152,6 +157,124 @@ test_no_thread (void)
   g_test_trap_assert_stdout ("*could not start a thread*");
 }
 
+/* --- the last resort ------------------------------------------------------------ */
+
+/* Limits the address space to a few MiB above what the process maps now. */
+static void
+limit_address_space (void)
+{
+  g_autofree char *status = NULL;
+  struct rlimit limit;
+  const char *line;
+  guint64 size;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, "VmSize:");
+  g_assert_nonnull (line);
+  size = g_ascii_strtoull (line + strlen ("VmSize:"), NULL, 10) << 10;
+  limit.rlim_cur = limit.rlim_max = size + (4 << 20);
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+}
+
+static gpointer
+nothing_thread (gpointer data)
+{
+  return NULL;
+}
+
+/* GLib's own g_thread_new() cannot start a thread: the sentence, exit 1. */
+static void
+fatal_thread_child (void)
+{
+  duel_system_install_fatal_handler ("test-system");
+  if (g_strcmp0 (g_getenv ("DUEL_TEST_KEPT"), "1") == 0)
+    duel_system_set_kept_result (kept_owner, "/nowhere/r.json");
+  limit_address_space ();
+  g_thread_unref (g_thread_new ("doomed", nothing_thread, NULL));
+  g_assert_not_reached ();
+}
+
+/* GLib's g_malloc() cannot allocate: the sentence, exit 1. */
+static void
+fatal_memory_child (void)
+{
+  duel_system_install_fatal_handler ("test-system");
+  if (g_strcmp0 (g_getenv ("DUEL_TEST_KEPT"), "1") == 0)
+    duel_system_set_kept_result (kept_owner, "/nowhere/r.json");
+  limit_address_space ();
+  g_free (g_malloc (64 << 20));
+  g_assert_not_reached ();
+}
+
+/* A crash close to the limit, as fontconfig's on a failed malloc(). */
+static void
+crash_near_limit_child (void)
+{
+  duel_system_install_fatal_handler ("test-system");
+  limit_address_space ();
+  *crash_address = 1;
+  g_assert_not_reached ();
+}
+
+/* Any other crash is not hidden: it dumps, as before. */
+static void
+crash_child (void)
+{
+  duel_system_install_fatal_handler ("test-system");
+  *crash_address = 1;
+  g_assert_not_reached ();
+}
+
+static void
+test_fatal_thread (void)
+{
+  g_test_trap_subprocess ("/duel/system/subprocess/fatal-thread", 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("test-system: Drive Duel could not start a thread: this user’s limit on processes "
+                             "or memory is reached.\n");
+
+  g_setenv ("DUEL_TEST_KEPT", "1", TRUE);
+  g_test_trap_subprocess ("/duel/system/subprocess/fatal-thread", 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_unsetenv ("DUEL_TEST_KEPT");
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("test-system: Drive Duel could not start a thread (this user’s limit on processes "
+                             "or memory is reached) and stopped; what was measured is kept in “/nowhere/r.json” "
+                             "up to its last checkpoint, at most 2 s before.\n");
+}
+
+static void
+test_fatal_memory (void)
+{
+  g_test_trap_subprocess ("/duel/system/subprocess/fatal-memory", 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("test-system: Drive Duel ran out of memory: the memory limit of this process or of "
+                             "the system is reached.\n");
+
+  g_setenv ("DUEL_TEST_KEPT", "1", TRUE);
+  g_test_trap_subprocess ("/duel/system/subprocess/fatal-memory", 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_unsetenv ("DUEL_TEST_KEPT");
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("test-system: Drive Duel ran out of memory and stopped; what was measured is kept in "
+                             "“/nowhere/r.json” up to its last checkpoint, at most 2 s before.\n");
+}
+
+static void
+test_crash (void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  g_test_skip ("a sanitizer reports crashes itself");
+#else
+  g_test_trap_subprocess ("/duel/system/subprocess/crash-near-limit", 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("test-system: Drive Duel ran out of memory: *");
+
+  /* Killed by the signal, without the sentence. */
+  g_test_trap_subprocess ("/duel/system/subprocess/crash", 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("");
+#endif
+}
+
 int
 main (int    argc,
       char **argv)
@@ -161,6 +284,13 @@ main (int    argc,
   g_test_add_func ("/duel/system/callback-after-function", test_callback_after_function);
   g_test_add_func ("/duel/system/no-thread", test_no_thread);
   g_test_add_func ("/duel/system/subprocess/no-thread", no_thread_child);
+  g_test_add_func ("/duel/system/fatal-thread", test_fatal_thread);
+  g_test_add_func ("/duel/system/subprocess/fatal-thread", fatal_thread_child);
+  g_test_add_func ("/duel/system/fatal-memory", test_fatal_memory);
+  g_test_add_func ("/duel/system/subprocess/fatal-memory", fatal_memory_child);
+  g_test_add_func ("/duel/system/crash", test_crash);
+  g_test_add_func ("/duel/system/subprocess/crash-near-limit", crash_near_limit_child);
+  g_test_add_func ("/duel/system/subprocess/crash", crash_child);
 
   return g_test_run ();
 }
