@@ -201,7 +201,7 @@ task_thread (gpointer data)
 
       g_source_set_priority (idle, g_task_get_priority (task));
       g_source_set_callback (idle, relay_late_cb, g_object_ref (task), g_object_unref);
-      g_source_set_static_name (idle, "[drive-duel] task callback");
+      g_source_set_static_name (idle, "[driveduel] task callback");
       g_source_attach (idle, g_task_get_context (task));
       g_source_unref (idle);
     }
