@@ -294,22 +294,11 @@ duel_system_memory_limit (void)
   return MIN (soft_limit (RLIMIT_AS), soft_limit (RLIMIT_DATA));
 }
 
-/* What the process held before it loaded anything: a load's own memory
- * is measured from there, whatever it already allocated when asked. */
+/* What the process held at startup, before it loaded anything
+ * (duel_system_install_fatal_handler()): a load's memory is measured from
+ * there, whatever it already allocated when the loader asks. */
+static gboolean have_baseline;
 static guint64 baseline_size, baseline_data;
-
-static void
-take_baseline (void)
-{
-  static gsize done;
-
-  if (g_once_init_enter (&done))
-    {
-      if (!read_vm (&baseline_size, &baseline_data))
-        baseline_size = baseline_data = 0;
-      g_once_init_leave (&done, 1);
-    }
-}
 
 guint64
 duel_system_memory_room (void)
@@ -317,9 +306,10 @@ duel_system_memory_room (void)
   guint64 as = soft_limit (RLIMIT_AS), data = soft_limit (RLIMIT_DATA);
   guint64 room = G_MAXUINT64;
 
-  if (as == G_MAXUINT64 && data == G_MAXUINT64)
+  /* A program that did not say where it started (a test that limits its
+   * own data segment to a load's bound) is left to that limit. */
+  if (!have_baseline || (as == G_MAXUINT64 && data == G_MAXUINT64))
     return G_MAXUINT64;
-  take_baseline ();
   if (as != G_MAXUINT64)
     room = MIN (room, as > baseline_size ? as - baseline_size : 0);
   if (data != G_MAXUINT64)
@@ -343,6 +333,7 @@ static Lines *retired_lines;      /* the one before, freed at the next change */
 static char  *program_name;
 static guint64 page_size = 4096;
 static gboolean stdout_is_tty;
+static gint said;                 /* atomic: one thread says it, whichever fails first */
 static GMutex kept_lock;          /* between setters; the handler reads atomically */
 
 static void
@@ -372,6 +363,21 @@ write_fully (int         fd,
     }
 }
 
+/* The last words, once, however many threads fail at the same time (each
+ * ends here): no allocation, no lock. */
+static void G_GNUC_NORETURN
+say_and_exit (const char *line)
+{
+  if (g_atomic_int_compare_and_exchange (&said, 0, 1))
+    {
+      /* Off the progress line a terminal may show. */
+      if (stdout_is_tty)
+        write_fully (STDOUT_FILENO, "\r\033[K");
+      write_fully (STDERR_FILENO, line);
+    }
+  _exit (1);
+}
+
 /* In whichever thread failed; no allocation, no lock. */
 static void
 fatal_handler (const char     *log_domain,
@@ -395,11 +401,7 @@ fatal_handler (const char     *log_domain,
       g_log_default_handler (log_domain, log_level, message, user_data);
       return;
     }
-  /* Off the progress line a terminal may show. */
-  if (stdout_is_tty)
-    write_fully (STDOUT_FILENO, "\r\033[K");
-  write_fully (STDERR_FILENO, line);
-  _exit (1);
+  say_and_exit (line);
 }
 
 /* What this process maps (VmSize) and its data (VmData and the stack),
@@ -453,13 +455,10 @@ crash_handler (int signum)
   guint64 size, data;
 
   if (mapped_now (&size, &data) && (near_limit (RLIMIT_AS, size) || near_limit (RLIMIT_DATA, data)))
-    {
-      if (stdout_is_tty)
-        write_fully (STDOUT_FILENO, "\r\033[K");
-      write_fully (STDERR_FILENO, (lines != NULL ? lines : plain_lines)->memory);
-      _exit (1);
-    }
-  /* SA_RESETHAND put back the default: the fault happens again and dumps. */
+    say_and_exit ((lines != NULL ? lines : plain_lines)->memory);
+  /* The default back, for every thread: the fault happens again and dumps.
+   * (Not SA_RESETHAND: two threads failing at once must both end here.) */
+  signal (signum, SIG_DFL);
 }
 
 void
@@ -469,7 +468,7 @@ duel_system_install_fatal_handler (const char *program)
 
   if (plain_lines != NULL)
     return;
-  take_baseline ();
+  have_baseline = read_vm (&baseline_size, &baseline_data);
   program_name = g_strdup (program);
   stdout_is_tty = isatty (STDOUT_FILENO);
   plain_lines = g_new0 (Lines, 1);
@@ -488,7 +487,7 @@ duel_system_install_fatal_handler (const char *program)
     page_size = (guint64) sysconf (_SC_PAGESIZE);
     alt_stack_begin (&main_stack);
     action.sa_handler = crash_handler;
-    action.sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK;
+    action.sa_flags = SA_NODEFER | SA_ONSTACK;
     sigemptyset (&action.sa_mask);
     sigaction (SIGSEGV, &action, NULL);
     sigaction (SIGBUS, &action, NULL);

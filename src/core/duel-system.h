@@ -44,9 +44,9 @@ void     duel_task_run_in_thread        (GTask            *task,
 
 /* Bytes a load (a result, a journal, an fio output) may take before
  * RLIMIT_AS or RLIMIT_DATA stops the process: the limit less what the
- * process held at startup (duel_system_install_fatal_handler(), or the
- * first call) and a reserve for what else runs meanwhile; G_MAXUINT64
- * without either limit. */
+ * process held at startup (when duel_system_install_fatal_handler() ran)
+ * and a reserve for what else runs meanwhile; G_MAXUINT64 without either
+ * limit, or in a program that did not install the handler. */
 guint64  duel_system_memory_room        (void);
 /* The smaller of the two limits, in bytes; G_MAXUINT64 without either. */
 guint64  duel_system_memory_limit       (void);
