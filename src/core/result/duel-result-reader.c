@@ -1353,8 +1353,9 @@ _duel_result_memory_refusal (guint64      needed,
       g_autofree char *room_text = g_format_size (room);
       g_autofree char *limit_text = g_format_size (duel_system_memory_limit ());
 
-      /* Cut short by the limit, the estimate is of a costlier way to read it:
-       * no figure of it. TRANSLATORS: memory left, the process's limit (ulimit -v) */
+      /* Cut short by the limit, the estimate is of a costlier way to read
+       * it: no figure of it. */
+      /* TRANSLATORS: memory left, the process's limit (ulimit -v) */
       *out_message = g_strdup_printf (_("reading this file would take more than the %s of memory this process may "
                                         "use under its limit of %s."),
                                       room_text, limit_text);
