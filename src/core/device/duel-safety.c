@@ -440,6 +440,12 @@ check_block (const char        *path,
   else
     fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
   saved_errno = errno;
+  /* A run killed a moment ago: its ring lets go of the device soon. */
+  if (fd < 0 && saved_errno == EBUSY && given_fd < 0 && duel_target_lock_wait_for_ended_run (path))
+    {
+      fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
+      saved_errno = errno;
+    }
   if (fd < 0 && saved_errno == EBUSY)
     {
       /* Another run's, most likely: it locked the node it holds. */
