@@ -947,6 +947,144 @@ test_destructive_loop_device (gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
+/* --- Stop on a device that does not answer ---------------------------------- */
+
+static gboolean
+widget_is_row_titled (GtkWidget  *widget,
+                      const char *title)
+{
+  return ADW_IS_PREFERENCES_ROW (widget) &&
+         g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0;
+}
+
+/* The first widget under @root, @root included, of @type or titled @title. */
+static GtkWidget *
+find_under (GtkWidget  *root,
+            GType       type,
+            const char *title)
+{
+  if ((title != NULL && widget_is_row_titled (root, title)) ||
+      (title == NULL && G_TYPE_CHECK_INSTANCE_TYPE (root, type)))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_under (child, type, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Run page's step line (what a stop waits for). */
+static char *
+run_page_step_line (DuelWindow *window)
+{
+  g_autofree char *text = duel_run_view_describe (duel_window_get_run_view (window));
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  return g_strdup (g_strv_length (lines) > 1 ? lines[1] : "");
+}
+
+static gboolean
+says_device_waits (gpointer user_data)
+{
+  g_autofree char *line = run_page_step_line (user_data);
+
+  return g_str_has_prefix (line, "The device has not answered ");
+}
+
+static gboolean
+run_ended (gpointer user_data)
+{
+  DuelRun *task = duel_window_get_run_task (user_data);
+
+  return task != NULL && !duel_run_is_running (task);
+}
+
+/* The simulated SSD served through FUSE ($DUEL_SSD_MODEL,
+ * $DUEL_SSD_MODEL_SH), its server stopped mid-run (SIGSTOP): Stop waits
+ * for the I/O in flight; once the device has not answered for 2 s the Run
+ * page says so and Stop can be pressed again, which ends the wait at once,
+ * the run stopped and what it measured kept. */
+static void
+test_stop_hung_device (void)
+{
+  const char *model = g_getenv ("DUEL_SSD_MODEL");
+  const char *script = g_getenv ("DUEL_SSD_MODEL_SH");
+  g_autofree char *mount = g_build_filename (scratch_dir, "hung", NULL);
+  g_autofree char *pid_file = g_strconcat (mount, ".pid", NULL);
+  g_autofree char *command = NULL;
+  g_autofree char *pid_text = NULL;
+  g_autofree char *line = NULL;
+  DuelPresetOptions options;
+  DuelTestRecord *record;
+  DuelWindow *window;
+  Watch *watch;
+  GPid model_pid;
+  guint rows;
+
+  if (model == NULL || *model == '\0' || script == NULL)
+    {
+      g_test_skip ("the simulated SSD was not built (no libfuse3)");
+      return;
+    }
+  command = g_strdup_printf ("'%s' have-fuse", script);
+  if (!run_command (command, NULL))
+    {
+      g_test_skip ("no FUSE here");
+      return;
+    }
+  g_free (command);
+  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' start '%s' --shape flat --capacity 64m",
+                             model, script, mount);
+  g_assert_true (run_command (command, NULL));
+  g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
+  model_pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
+  g_assert_cmpint (model_pid, >, 0);
+
+  /* Reads only: the served file holds data Drive Duel did not write. */
+  duel_app_test_small_options (&options);
+  options.span_bytes = 0;
+  options.runtime_ms = 600000;
+  window = prepare_window ("hung/ssd.img", "custom", &options);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find_under (find_under (GTK_WIDGET (duel_window_get_presets_view (window)),
+                                                                      G_TYPE_NONE, "_Reads (%)"),
+                                                          GTK_TYPE_SPIN_BUTTON, NULL)),
+                             100);
+  watch = start_run (window);
+  duel_app_test_wait (run_measuring, watch, 60, "the run to measure a few intervals");
+
+  g_assert_cmpint (kill (model_pid, SIGSTOP), ==, 0);
+  rows = duel_series_get_length (duel_run_get_live_record (watch->task)->series);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-run", NULL));
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPING);
+  /* A cap only for a hung test: the line comes 2 s after the last answer. */
+  duel_app_test_wait (says_device_waits, window, 120, "the Run page to say what the stop waits for");
+  line = run_page_step_line (window);
+  g_test_message ("Run page: %s", line);
+  g_assert_nonnull (strstr (line, "Stop again to stop without waiting"));
+
+  /* Stop again: the wait ends with the server still stopped. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-run", NULL));
+  duel_app_test_wait (run_ended, window, 120, "the run to stop without waiting");
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPED);
+  g_assert_cmpuint (duel_run_get_abandoned (watch->task), >, 0);
+  record = g_ptr_array_index (duel_result_get_tests (duel_run_get_result (watch->task)), 0);
+  g_assert_cmpint (record->status, ==, DUEL_TEST_STATUS_CANCELLED);
+  g_assert_cmpuint (duel_series_get_length (record->series), >=, rows);
+  assert_run_page (window, "Stopped on", "Stopped; what was measured is kept.", "Stopped at", "–", FALSE);
+
+  /* The server again; the run kept its descriptor, so the unmount is lazy. */
+  kill (model_pid, SIGCONT);
+  g_free (command);
+  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' stop '%s'", model, script, mount);
+  run_command (command, NULL);
+  g_free (watch);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* --- kill -9 of the GUI mid-run ------------------------------------------- */
 
 #define KILL_CHILD_PATH "/duel/app/run/kill-9-child"
@@ -1120,6 +1258,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/run/cancel-keeps-partial-result", test_cancel_keeps_partial_result);
   g_test_add_func ("/duel/app/run/live-view-follows-step", test_live_view_follows_step);
   g_test_add_func ("/duel/app/run/existing-file-keeps-size", test_existing_file_keeps_size);
+  g_test_add_func ("/duel/app/run/stop-hung-device", test_stop_hung_device);
   g_test_add_data_func ("/duel/app/run/destructive-loop-device", GINT_TO_POINTER (FALSE),
                         test_destructive_loop_device);
   g_test_add_data_func ("/duel/app/run/destructive-loop-signature", GINT_TO_POINTER (TRUE),

@@ -177,7 +177,7 @@ test_thermometer_without_sensor (void)
       return;
     }
   g_assert_true (isnan (duel_device_thermometer_read (thermometer)));
-  duel_device_thermometer_start (thermometer, 10);
+  g_assert_true (duel_device_thermometer_start (thermometer, 10, NULL));
   g_usleep (50000);
   g_assert_true (isnan (duel_device_thermometer_get_celsius (thermometer)));
   g_assert_true (isnan (duel_device_thermometer_get_peak_celsius (thermometer)));

@@ -337,7 +337,7 @@ test_thermometer (void)
   g_assert_cmpfloat_with_epsilon (duel_device_thermometer_read (thermometer), QEMU_TEMPERATURE_C, 0.01);
   g_assert_true (isnan (duel_device_thermometer_get_celsius (thermometer)));
 
-  duel_device_thermometer_start (thermometer, 50);
+  g_assert_true (duel_device_thermometer_start (thermometer, 50, NULL));
   /* A cap for a thermometer that never reads, not a time it must keep: the
    * guest runs under emulation, on a host that may be loaded. */
   deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "duel-drives-view.h"
+#include "duel-system.h"
 
 #define TEMPERATURE_POLL_SECONDS 5
 
@@ -273,9 +274,9 @@ duel_drives_view_refresh (DuelDrivesView *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
 
-  task = g_task_new (self, self->cancellable, enumerate_cb, NULL);
+  task = duel_task_new (self, self->cancellable, enumerate_cb, NULL);
   g_task_set_source_tag (task, duel_drives_view_refresh);
-  g_task_run_in_thread (task, enumerate_thread);
+  duel_task_run_in_thread (task, enumerate_thread);
 }
 
 static void

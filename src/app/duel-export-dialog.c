@@ -16,6 +16,7 @@
 #include "duel-error.h"
 #include "duel-export-dialog.h"
 #include "duel-preferences-window.h"
+#include "duel-system.h"
 
 struct _DuelExportDialog
 {
@@ -330,10 +331,10 @@ duel_export_dialog_export (DuelExportDialog *self)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->cancellable, export_cb, NULL);
+  task = duel_task_new (self, self->cancellable, export_cb, NULL);
   g_task_set_source_tag (task, duel_export_dialog_export);
   g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
-  g_task_run_in_thread (task, export_thread);
+  duel_task_run_in_thread (task, export_thread);
 }
 
 /* --- callbacks -------------------------------------------------------------- */

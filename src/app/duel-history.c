@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "duel-history.h"
+#include "duel-system.h"
 
 struct _DuelHistory
 {
@@ -225,10 +226,10 @@ duel_history_reload_async (DuelHistory         *self,
 
   g_return_if_fail (DUEL_IS_HISTORY (self));
 
-  task = g_task_new (self, cancellable, callback, user_data);
+  task = duel_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, duel_history_reload_async);
   g_task_set_task_data (task, g_strdup (self->directory), g_free);
-  g_task_run_in_thread (task, reload_thread);
+  duel_task_run_in_thread (task, reload_thread);
 }
 
 gboolean

@@ -10,6 +10,7 @@
 #include "duel-analysis.h"
 #include "duel-fio-import.h"
 #include "duel-result-item.h"
+#include "duel-system.h"
 
 struct _DuelResultItem
 {
@@ -479,10 +480,10 @@ duel_result_item_load_async (GFile               *file,
   data->file = g_object_ref (file);
   data->origin = origin;
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
+  task = duel_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, duel_result_item_load_async);
   g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
-  g_task_run_in_thread (task, load_thread);
+  duel_task_run_in_thread (task, load_thread);
 }
 
 DuelResultItem *

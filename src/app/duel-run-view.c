@@ -59,6 +59,7 @@ struct _DuelRunView
   gint64          last_chart_us;
   guint           n_chart_updates;
   gulong          state_id;
+  guint           drain_watch;        /* while stopping: the header looked at again each second */
   GtkLabel       *values[N_STATS];
   GtkLabel       *captions[N_STATS];
 
@@ -411,6 +412,12 @@ show_summary (DuelRunView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->summary_box), TRUE);
 }
 
+/* Seconds without an answer from the device after which the Run page says
+ * what a stop waits for: a device that answers drains within a second. */
+#define DUEL_RUN_VIEW_DRAIN_SAY_AFTER_S 2.0
+
+static gboolean drain_watch_cb (gpointer user_data);
+
 /* The header and the progress line, from the run's state alone: what they
  * say can never outlive the state it describes. */
 static void
@@ -425,6 +432,12 @@ update_header (DuelRunView *self)
   g_autofree char *passes = NULL;
   gboolean ranged = FALSE;
   double percent = status->fraction_done * 100;
+  double unanswered_s = 0;
+  guint in_flight = 0;
+  /* What a stop waits for, once the device has kept it waiting. */
+  gboolean waiting = status->state == DUEL_RUN_STATE_STOPPING &&
+                     duel_run_get_drain (self->task, &in_flight, &unanswered_s) &&
+                     unanswered_s >= DUEL_RUN_VIEW_DRAIN_SAY_AFTER_S;
 
   switch (status->state)
     {
@@ -448,7 +461,16 @@ update_header (DuelRunView *self)
       break;
     case DUEL_RUN_STATE_STOPPING:
       title = g_strdup_printf (_("Stopping the run on %s"), base);
-      line = g_strdup (_("Stopping — the I/O in flight is finishing…"));
+      if (waiting)
+        line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             /* Translators: I/Os in flight, seconds without an answer */
+                                             "The device has not answered %u I/O for %.0f s. Stop again to stop "
+                                             "without waiting for it; what was measured is kept.",
+                                             "The device has not answered %u I/Os for %.0f s. Stop again to stop "
+                                             "without waiting for them; what was measured is kept.", in_flight),
+                                in_flight, floor (unanswered_s));
+      else
+        line = g_strdup (_("Stopping — the I/O in flight is finishing…"));
       break;
     case DUEL_RUN_STATE_FINISHED:
       title = g_strdup_printf (_("Finished on %s"), base);
@@ -527,7 +549,29 @@ update_header (DuelRunView *self)
   gtk_progress_bar_set_text (self->progress_bar, text);
   set_stat (self, STAT_LEFT, left != NULL ? left : "–");
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button), duel_run_is_running (self->task));
-  gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), status->state != DUEL_RUN_STATE_STOPPING);
+  /* Stopping, Stop is pressed again only to stop waiting for a device
+   * that does not answer. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), status->state != DUEL_RUN_STATE_STOPPING || waiting);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
+                               waiting ? _("Stop without waiting for the device and keep what the run measured")
+                                       : _("Stop the run and keep what it measured"));
+  /* A device that does not answer sends no progress: looked at again. */
+  if (status->state == DUEL_RUN_STATE_STOPPING && self->drain_watch == 0)
+    self->drain_watch = g_timeout_add_seconds (1, drain_watch_cb, self);
+}
+
+static gboolean
+drain_watch_cb (gpointer user_data)
+{
+  DuelRunView *self = user_data;
+
+  if (self->task == NULL || duel_run_get_state (self->task) != DUEL_RUN_STATE_STOPPING)
+    {
+      self->drain_watch = 0;
+      return G_SOURCE_REMOVE;
+    }
+  update_header (self);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -822,6 +866,7 @@ duel_run_view_dispose (GObject *object)
       g_clear_signal_handler (&self->progress_id, self->task);
       g_clear_signal_handler (&self->state_id, self->task);
     }
+  g_clear_handle_id (&self->drain_watch, g_source_remove);
   g_clear_object (&self->task);
   g_clear_pointer (&self->step_record, duel_test_record_unref);
   g_clear_pointer (&self->bars_done, g_ptr_array_unref);

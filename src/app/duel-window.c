@@ -787,10 +787,14 @@ cancel_run_activated (GtkWidget  *widget,
 {
   DuelWindow *self = DUEL_WINDOW (widget);
 
-  if (self->run_task != NULL && duel_run_is_running (self->run_task))
-    {
-      duel_run_cancel (self->run_task);
-    }
+  if (self->run_task == NULL || !duel_run_is_running (self->run_task))
+    return;
+  /* Again while stopping: the device has not answered (the Run page says
+   * so, and only then lets Stop be pressed again). */
+  if (duel_run_get_state (self->run_task) == DUEL_RUN_STATE_STOPPING)
+    duel_run_give_up (self->run_task);
+  else
+    duel_run_cancel (self->run_task);
 }
 
 /* The Run page's "Run Again": the same target through the same start path,

@@ -16,6 +16,7 @@
 
 #include "duel-application.h"
 #include "duel-history.h"
+#include "duel-system.h"
 
 /* Options that never need a display. */
 static gboolean
@@ -85,6 +86,9 @@ main (int    argc,
   bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  /* Out of threads or memory inside GLib or GTK: one sentence and exit 1,
+   * not an abort. */
+  duel_system_install_fatal_handler ("driveduel");
 
   /* Under `meson devenv`, back to the folder the command was typed in, so
    * that relative file arguments (and --screenshot) mean what they said. */

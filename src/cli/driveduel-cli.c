@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duel-cli.h"
+#include "duel-system.h"
 
 typedef struct
 {
@@ -50,6 +51,8 @@ main (int    argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname ("driveduel-cli");
+  /* Out of threads or memory inside GLib: one sentence and exit 1, not an abort. */
+  duel_system_install_fatal_handler ("driveduel-cli");
 
   if (argc < 2)
     {

@@ -10,9 +10,13 @@
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <inttypes.h>
+#include <linux/magic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "duel-cli.h"
@@ -393,6 +397,11 @@ typedef struct
   GError           *error;
   GCancellable     *check_cancellable;
   DuelSafetyReport *report;
+  gboolean          stopping;     /* a first signal stopped the run */
+  gboolean          gave_up;      /* a second one: no more waiting for the device */
+  gboolean          told_wait;    /* what the stop waits for was said */
+  guint             drain_watch;
+  dev_t             fuse_dev;     /* the target's FUSE connection, 0 when not on FUSE */
 } RunWait;
 
 static void
@@ -417,6 +426,48 @@ run_done_cb (GObject      *object,
   g_main_loop_quit (wait->loop);
 }
 
+/* Seconds without an answer from the device after which a stop says what
+ * it waits for: a device that answers drains within a second. */
+#define DRAIN_SAY_AFTER_S 2.0
+
+/* While stopping: a device that does not answer is said once, with the way
+ * out. */
+static gboolean
+drain_watch_cb (gpointer user_data)
+{
+  RunWait *wait = user_data;
+  double unanswered_s = 0;
+  guint in_flight = 0;
+
+  if (wait->gave_up || !duel_run_get_drain (wait->run, &in_flight, &unanswered_s) ||
+      unanswered_s < DRAIN_SAY_AFTER_S)
+    return G_SOURCE_CONTINUE;
+  g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                           /* TRANSLATORS: I/Os in flight, seconds without an answer */
+                           "driveduel-cli: the device has not answered %u I/O for %.0f s; press Ctrl-C again to "
+                           "stop without waiting for it (what was measured is kept).\n",
+                           "driveduel-cli: the device has not answered %u I/Os for %.0f s; press Ctrl-C again to "
+                           "stop without waiting for them (what was measured is kept).\n", in_flight),
+              in_flight, floor (unanswered_s));
+  wait->told_wait = TRUE;
+  wait->drain_watch = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* The FUSE connection @path is on (its filesystem's device number, which
+ * names its folder in /sys/fs/fuse/connections as the kernel encodes it:
+ * major << 20 | minor), 0 when not on FUSE. */
+static dev_t
+fuse_connection (const char *path)
+{
+  struct statfs sfs;
+  struct stat st;
+
+  if (statfs (path, &sfs) != 0 || sfs.f_type != FUSE_SUPER_MAGIC || stat (path, &st) != 0)
+    return 0;
+  return st.st_dev;
+}
+
 static gboolean
 signal_cb (gpointer user_data)
 {
@@ -428,8 +479,22 @@ signal_cb (gpointer user_data)
       g_cancellable_cancel (wait->check_cancellable);
       return G_SOURCE_CONTINUE;
     }
-  g_printerr ("\n%s\n", _("driveduel-cli: stopping; the I/O in flight is drained and what was measured is kept."));
-  duel_run_cancel (wait->run);
+  if (!wait->stopping)
+    {
+      wait->stopping = TRUE;
+      g_printerr ("\n%s\n", _("driveduel-cli: stopping; the I/O in flight is drained and what was measured is kept."));
+      duel_run_cancel (wait->run);
+      wait->drain_watch = g_timeout_add (250, drain_watch_cb, wait);
+      return G_SOURCE_CONTINUE;
+    }
+  /* Again: the I/O the device has not answered is left to the kernel. */
+  if (!wait->gave_up)
+    {
+      wait->gave_up = TRUE;
+      g_printerr ("%s\n", _("driveduel-cli: stopping without waiting for the device; what was measured is kept, "
+                             "and the kernel ends the I/O still in flight when the device answers."));
+      duel_run_give_up (wait->run);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -448,7 +513,7 @@ duel_cli_run_and_wait (DuelRun  *run,
                        GError  **error)
 {
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  RunWait wait = { run, loop, FALSE, NULL, NULL, NULL };
+  RunWait wait = { run, loop, FALSE, NULL, NULL, NULL, FALSE, FALSE, FALSE, 0 };
   guint sigint_id, sigterm_id, sighup_id;
   gulong warning_id;
 
@@ -478,8 +543,22 @@ duel_cli_run_and_wait (DuelRun  *run,
 
       if (note != NULL)
         g_printerr ("driveduel-cli: %s\n", note);
+      /* Asked now: once its server stops answering, nothing on FUSE can be. */
+      wait.fuse_dev = fuse_connection (duel_run_get_target_path (run));
       duel_run_run_async (run, NULL, run_done_cb, &wait);
       g_main_loop_run (loop);
+      /* This process closes the file when it exits, and FUSE's close waits
+       * for the server that left the I/O unanswered. */
+      if (wait.fuse_dev != 0 && duel_run_get_abandoned (run) > 0)
+        {
+          g_autofree char *display = g_filename_display_name (duel_run_get_target_path (run));
+
+          /* TRANSLATORS: the target, then the number of its FUSE connection */
+          g_printerr (_("driveduel-cli: “%s” is served through FUSE by a server that does not answer: this process "
+                        "ends only once it answers, or once its connection is aborted "
+                        "(/sys/fs/fuse/connections/%u/abort).\n"),
+                      display, (guint) (major (wait.fuse_dev) << 20 | minor (wait.fuse_dev)));
+        }
     }
   g_clear_object (&wait.check_cancellable);
   g_clear_pointer (&wait.report, duel_safety_report_free);
@@ -487,6 +566,8 @@ duel_cli_run_and_wait (DuelRun  *run,
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   g_source_remove (sighup_id);
+  if (wait.drain_watch != 0)
+    g_source_remove (wait.drain_watch);
   g_signal_handler_disconnect (run, warning_id);
   if (!wait.ok)
     g_propagate_error (error, wait.error);

@@ -22,6 +22,7 @@ typedef enum
   DUEL_ERROR_FORMAT,          /* a result or import file is malformed */
   DUEL_ERROR_NVME,            /* an NVMe command returned a status */
   DUEL_ERROR_EXISTS,          /* a file Drive Duel may not replace is in the way */
+  DUEL_ERROR_SYSTEM,          /* the system ran out of threads or memory */
 } DuelError;
 
 GQuark duel_error_quark (void);

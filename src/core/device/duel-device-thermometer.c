@@ -9,6 +9,7 @@
 #include "duel-device-nvme.h"
 #include "duel-device-private.h"
 #include "duel-device-thermometer.h"
+#include "duel-system.h"
 
 typedef enum
 {
@@ -201,22 +202,25 @@ poll_thread (gpointer user_data)
   return NULL;
 }
 
-void
-duel_device_thermometer_start (DuelDeviceThermometer *self,
-                               guint                  interval_ms)
+gboolean
+duel_device_thermometer_start (DuelDeviceThermometer  *self,
+                               guint                   interval_ms,
+                               GError                **error)
 {
-  g_return_if_fail (DUEL_IS_DEVICE_THERMOMETER (self));
-  g_return_if_fail (interval_ms > 0);
+  g_return_val_if_fail (DUEL_IS_DEVICE_THERMOMETER (self), FALSE);
+  g_return_val_if_fail (interval_ms > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (self->thread != NULL || self->source == SOURCE_NONE)
-    return;
+    return TRUE;
   self->stopping = FALSE;
   self->interval_ms = interval_ms;
   g_mutex_lock (&self->mutex);
   self->peak_c = NAN;
   g_mutex_unlock (&self->mutex);
   /* The thread holds no reference: stop() (also from dispose) joins it. */
-  self->thread = g_thread_new ("duel-thermometer", poll_thread, self);
+  self->thread = duel_thread_try_new ("duel-thermometer", poll_thread, self, error);
+  return self->thread != NULL;
 }
 
 void

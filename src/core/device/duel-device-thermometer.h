@@ -31,9 +31,11 @@ DuelDeviceThermometer *duel_device_thermometer_new_with_fd      (const char     
 const char            *duel_device_thermometer_get_source       (DuelDeviceThermometer *self);
 /* Reads the sensor now (a sysfs read or an admin command): not for the I/O thread. */
 double                 duel_device_thermometer_read             (DuelDeviceThermometer *self);
-/* Polls in a thread of its own every INTERVAL_MS until stopped or finalized. */
-void                   duel_device_thermometer_start            (DuelDeviceThermometer *self,
-                                                                 guint                  interval_ms);
+/* Polls in a thread of its own every INTERVAL_MS until stopped or
+ * finalized; FALSE when that thread cannot start (duel_thread_try_new()). */
+gboolean               duel_device_thermometer_start            (DuelDeviceThermometer *self,
+                                                                 guint                  interval_ms,
+                                                                 GError               **error);
 void                   duel_device_thermometer_stop             (DuelDeviceThermometer *self);
 /* The latest polled value and the highest since start; NAN when unknown. */
 double                 duel_device_thermometer_get_celsius      (DuelDeviceThermometer *self);

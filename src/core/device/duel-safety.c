@@ -27,6 +27,7 @@
 #include "duel-preflight.h"
 #include "duel-result.h"
 #include "duel-safety.h"
+#include "duel-target-lock.h"
 #include "duel-target.h"
 #include "duel-udisks.h"
 
@@ -443,9 +444,21 @@ check_block (const char        *path,
   else
     fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
   saved_errno = errno;
+  /* A run killed a moment ago: its ring lets go of the device soon. */
+  if (fd < 0 && saved_errno == EBUSY && given_fd < 0 && duel_target_lock_wait_for_ended_run (path))
+    {
+      fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
+      saved_errno = errno;
+    }
   if (fd < 0 && saved_errno == EBUSY)
-    return refuse (report, DUEL_SAFETY_BUSY,
-                   g_strdup_printf (_("“%s” is busy: another program has it open exclusively."), path));
+    {
+      /* Another run's, most likely: it locked the node it holds. */
+      char *reason = duel_target_lock_describe_holder (path);
+
+      return refuse (report, DUEL_SAFETY_BUSY,
+                     reason != NULL ? reason
+                                    : g_strdup_printf (_("“%s” is busy: another program has it open exclusively."), path));
+    }
   if (fd < 0)
     {
       /* Checked through a descriptor from UDisks instead, if the caller can

@@ -37,6 +37,7 @@
 
 #include "duel-engine-jobs-private.h"
 #include "duel-error.h"
+#include "duel-system.h"
 
 static void
 pending_reset (PendingRow *pending)
@@ -334,18 +335,13 @@ _duel_engine_jobs_run (DuelTarget         *target,
   for (guint j = 0; j < self->n_jobs; j++)
     {
       g_autofree char *name = g_strdup_printf ("duel-job-%u", j);
-      g_autoptr(GError) thread_error = NULL;
       Job *job = &self->jobs[j];
 
       job->owner = self;
       job->index = j;
-      job->thread = g_thread_try_new (name, job_thread, job, &thread_error);
+      job->thread = duel_thread_try_new (name, job_thread, job, &local_error);
       if (job->thread == NULL)
-        {
-          g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_FAILED,
-                       _("Cannot start job %u of %u: %s"), j + 1, self->n_jobs, thread_error->message);
-          break;
-        }
+        break;
       n_started++;
     }
 

@@ -52,6 +52,28 @@ void     _duel_engine_fill_progress      (DuelProgress       *progress,
                                           const DuelSeries   *series,
                                           gboolean            interval_closed);
 
+/* What the stops of the engine runs with one cancellable wait for
+ * (duel-engine-drain.c): each loop, once stopping, adds its I/Os in flight
+ * and takes them off as the device answers. Lives as long as the
+ * cancellable; any thread. */
+typedef struct _DuelDrain DuelDrain;
+
+DuelDrain *_duel_drain_get               (GCancellable       *cancellable);
+/* A loop begins to stop. */
+void     _duel_drain_begin               (DuelDrain          *drain,
+                                          guint64             now_ns);
+/* Its I/Os in flight changed by @delta; @answered: the device answered. */
+void     _duel_drain_update              (DuelDrain          *drain,
+                                          gint                delta,
+                                          gboolean            answered,
+                                          guint64             now_ns);
+/* The loop ended (its I/Os taken off first), leaving @abandoned in flight
+ * (0 unless given up). */
+void     _duel_drain_end                 (DuelDrain          *drain,
+                                          guint               abandoned);
+/* duel_engine_give_up() was called. Cheap: read once per pass. */
+gboolean _duel_drain_given_up            (DuelDrain          *drain);
+
 typedef struct _DuelEngineJobs DuelEngineJobs;
 typedef struct _DuelEngineWatchdog DuelEngineWatchdog;
 

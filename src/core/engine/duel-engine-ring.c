@@ -71,10 +71,11 @@
 /* A wait asks for queue depth / this many completions, at most WAIT_BATCH_MAX. */
 #define WAIT_BATCH_DIVISOR  8
 #define WAIT_BATCH_MAX      8
-/* user_data of the wake-up timers; slots use their index. */
+/* user_data of the wake-up timers and of a cancel request; slots use their index. */
 #define TIMER_TAG           G_MAXUINT64
 /* Silences of the watchdog one gap of the loop's clock is checked against. */
 #define MAX_SILENCES        4
+#define CANCEL_TAG          (G_MAXUINT64 - 1)
 
 typedef struct
 {
@@ -177,6 +178,11 @@ typedef struct
   gboolean          shared_budget;     /* byte_limit is this job's share so far */
   gboolean          failure_told;
   guint64           last_ns;           /* a job's last completion; 0: never started */
+  /* Once stopping, the wait for the I/O in flight (duel-engine-drain.c). */
+  DuelDrain        *drain;
+  gboolean          drain_asked;       /* looked for: NULL without a cancellable */
+  guint32           drain_counted;     /* I/Os of this loop the drain counts */
+  gboolean          abandoned;         /* given up: I/O left in flight */
 } Engine;
 
 static int
@@ -325,14 +331,16 @@ teardown (Engine *engine)
     {
       /* The ring is freed asynchronously, 50 ms or more after it is closed;
        * its references would keep the target open that long, and an O_EXCL
-       * open right after the run would fail. Dropped here, synchronously. */
-      if (engine->files_registered)
+       * open right after the run would fail. Dropped here, synchronously,
+       * unless I/O was left in flight: dropping them would wait for it. */
+      if (engine->files_registered && !engine->abandoned)
         io_uring_unregister_files (&engine->ring);
-      if (engine->fixed_buffers)
+      if (engine->fixed_buffers && !engine->abandoned)
         io_uring_unregister_buffers (&engine->ring);
       io_uring_queue_exit (&engine->ring);
     }
-  if (engine->region != NULL)
+  /* I/O left in flight may still read into it: kept. */
+  if (engine->region != NULL && !engine->abandoned)
     munmap (engine->region, engine->region_size);
   for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
     g_free (engine->interval_hist[d]);
@@ -855,6 +863,68 @@ job_sync (Engine *engine)
     engine->stopping = TRUE;
 }
 
+/* Once stopping, each pass: the drain counts this loop's I/O in flight
+ * (duel-engine-drain.c), so that the run's owner can say what the stop
+ * waits for. */
+static void
+drain_update (Engine   *engine,
+              gboolean  answered,
+              guint64   now)
+{
+  gint delta = (gint) engine->in_flight - (gint) engine->drain_counted;
+
+  if (delta != 0 || answered)
+    _duel_drain_update (engine->drain, delta, answered, now);
+  engine->drain_counted = engine->in_flight;
+}
+
+/* Given up (duel_engine_give_up()): the kernel is asked to cancel what it
+ * can (a request a kernel worker runs; one a device holds it cannot), and
+ * the loop leaves the rest, as a cancel. TRUE to leave the loop now. */
+static gboolean
+drain_pass (Engine       *engine,
+            GCancellable *cancellable)
+{
+  struct io_uring_sqe *sqe;
+
+  if (!engine->drain_asked)
+    {
+      engine->drain_asked = TRUE;
+      engine->drain = _duel_drain_get (cancellable);
+      if (engine->drain != NULL)
+        _duel_drain_begin (engine->drain, _duel_engine_now_ns ());
+    }
+  if (engine->drain == NULL)
+    return FALSE;
+  drain_update (engine, FALSE, 0);
+  if (engine->in_flight == 0 || !_duel_drain_given_up (engine->drain))
+    return FALSE;
+
+  sqe = io_uring_get_sqe (&engine->ring);
+  if (sqe != NULL)
+    {
+      io_uring_prep_cancel64 (sqe, 0, IORING_ASYNC_CANCEL_ANY);
+      io_uring_sqe_set_data64 (sqe, CANCEL_TAG);
+      io_uring_submit (&engine->ring);
+    }
+  engine->abandoned = TRUE;
+  engine->cancelled = TRUE;
+  engine->abandon = TRUE;
+  g_debug ("Engine: gave up %u I/Os in flight", engine->in_flight);
+  return TRUE;
+}
+
+/* After the loop: the drain no longer counts this loop's I/O, except what
+ * it left in flight. */
+static void
+drain_finish (Engine *engine)
+{
+  if (engine->drain == NULL)
+    return;
+  _duel_drain_update (engine->drain, -(gint) engine->drain_counted, FALSE, 0);
+  _duel_drain_end (engine->drain, engine->abandoned ? engine->in_flight : 0);
+}
+
 static void
 run_loop (Engine       *engine,
           GCancellable *cancellable)
@@ -868,7 +938,7 @@ run_loop (Engine       *engine,
       guint32 n_new = 0;
       guint32 n_prepped = 0;
       struct io_uring_cqe *cqe;
-      unsigned head, n_reaped = 0;
+      unsigned head, n_reaped = 0, n_answers = 0;
       int ret;
 
       if (!engine->stopping && cancellable != NULL &&
@@ -910,6 +980,8 @@ run_loop (Engine       *engine,
 
       n_prepped += n_new;
       engine->in_flight += n_prepped;
+      if (G_UNLIKELY (engine->stopping) && drain_pass (engine, cancellable))
+        break;
       if (engine->in_flight == 0)
         break;
 
@@ -978,19 +1050,25 @@ run_loop (Engine       *engine,
         {
           guint64 tag = io_uring_cqe_get_data64 (cqe);
 
-          if (G_LIKELY (tag != TIMER_TAG))
-            complete_io (engine, (guint32) tag, cqe->res, now);
-          else
+          if (G_LIKELY (tag < CANCEL_TAG))
+            {
+              complete_io (engine, (guint32) tag, cqe->res, now);
+              n_answers++;
+            }
+          else if (tag == TIMER_TAG)
             engine->timers_pending--;
           n_reaped++;
         }
       io_uring_cq_advance (&engine->ring, n_reaped);
       engine->sum_reaped += n_reaped;
+      if (G_UNLIKELY (engine->drain != NULL))
+        drain_update (engine, n_answers > 0, now);
 
       if (engine->row_appended || now >= engine->progress_due)
         report_progress (engine, now);
     }
 
+  drain_finish (engine);
   if (engine->n_waits > 0)
     g_debug ("Engine: %" G_GUINT64_FORMAT " waits, %.2f I/Os in flight and %.2f completions reaped per wait",
              engine->n_waits, (double) engine->sum_in_flight / engine->n_waits,
@@ -1076,6 +1154,7 @@ engine_error (Engine  *engine,
       gboolean size_known = duel_target_query_current_size (target, &size_now);
       int size_errno = size_known ? 0 : errno;
       g_autoptr(GError) local_error = NULL;
+      DuelError code = DUEL_ERROR_IO;
 
       /* A shrink in progress (a loop device's backing file cut before its
        * capacity is re-read) fails I/O a moment before the size changes:
@@ -1106,15 +1185,24 @@ engine_error (Engine  *engine,
         /* TRANSLATORS: why an I/O failed; %s is the system's error message */
         why = g_strdup_printf (_("the filesystem the target is on stopped answering, as when its FUSE server has exited (%s)"),
                                g_strerror (engine->io_errno));
+      /* We cancel nothing: io_uring could not start a kernel worker for a
+       * request that would block (they count as the user's processes). */
+      else if (engine->io_errno == ECANCELED)
+        {
+          code = DUEL_ERROR_SYSTEM;
+          /* TRANSLATORS: why an I/O failed; %s is the system's error message */
+          why = g_strdup_printf (_("the kernel could not start a worker for it, as this user’s limit on processes "
+                                   "or memory is reached (%s)"), g_strerror (engine->io_errno));
+        }
       else
         why = g_strdup (g_strerror (engine->io_errno));
 
       if (engine->io_err_dir == DUEL_DIRECTION_READ)
-        g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
+        g_set_error (&local_error, DUEL_ERROR, code,
                      _("Reading %s at offset %" PRIu64 " of “%s” failed: %s"),
                      length, engine->io_err_offset, duel_target_get_path (target), why);
       else
-        g_set_error (&local_error, DUEL_ERROR, DUEL_ERROR_IO,
+        g_set_error (&local_error, DUEL_ERROR, code,
                      _("Writing %s at offset %" PRIu64 " of “%s” failed: %s"),
                      length, engine->io_err_offset, duel_target_get_path (target), why);
       g_propagate_error (error, g_steal_pointer (&local_error));

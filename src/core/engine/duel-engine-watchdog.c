@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include "duel-engine-private.h"
+#include "duel-system.h"
 
 #define TICK_NS     (50 * NS_PER_MS)
 /* A loop's gap spans at most this many silences it can still see: a gap
@@ -76,7 +77,7 @@ _duel_engine_watchdog_start (void)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->last_tick = _duel_engine_now_ns ();
-  self->thread = g_thread_try_new ("duel-watchdog", watchdog_thread, self, &error);
+  self->thread = duel_thread_try_new ("duel-watchdog", watchdog_thread, self, &error);
   if (self->thread == NULL)
     {
       /* Out of threads or memory: the run goes on; a pause of the process

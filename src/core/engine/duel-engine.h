@@ -51,4 +51,22 @@ gboolean duel_engine_run (DuelTarget         *target,
                           gpointer            progress_data,
                           GError            **error);
 
+/* A stop lets the I/O in flight finish (a device answers or fails it)
+ * before the run ends. With a device that does not answer, that wait has
+ * no end; these say what it waits for, and end it. Any thread.
+ *
+ * While an engine run with @cancellable stops: the I/Os it waits for (all
+ * its jobs') and the time since the device last answered one. FALSE when
+ * none waits. */
+gboolean duel_engine_get_drain        (GCancellable *cancellable,
+                                       guint        *out_in_flight,
+                                       guint64      *out_unanswered_ns);
+/* Every engine run with @cancellable, once stopping, stops waiting: it
+ * asks the kernel to cancel its I/O in flight, leaves it to the kernel and
+ * returns as cancelled (within 50 ms). */
+void     duel_engine_give_up          (GCancellable *cancellable);
+/* The I/Os given up on (left in flight) by engine runs with @cancellable:
+ * their target may still be busy, and memory they use is not freed. */
+guint    duel_engine_get_abandoned    (GCancellable *cancellable);
+
 G_END_DECLS

@@ -30,6 +30,7 @@
 #include "duel-block-node.h"
 #include "duel-error.h"
 #include "duel-made-files.h"
+#include "duel-target-lock.h"
 #include "duel-target.h"
 #include "duel-udisks.h"
 
@@ -414,6 +415,13 @@ duel_target_open_checked (const char            *path,
       return NULL;
     }
 
+  /* Before anything is written, even the made-by mark. A file this call
+   * made that another run locked first is that run's now. */
+  if ((flags & DUEL_TARGET_OPEN_LOCK) != 0 && !duel_target_lock_fd (self->fd, path, error))
+    {
+      created = FALSE;
+      goto fail;
+    }
   if (!read_geometry (self, path, error))
     goto fail;
 

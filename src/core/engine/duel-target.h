@@ -36,6 +36,7 @@ typedef enum
   DUEL_TARGET_OPEN_WRITE     = 1 << 0,  /* the run writes */
   DUEL_TARGET_OPEN_CREATE    = 1 << 1,  /* files only: create or extend to create_size */
   DUEL_TARGET_OPEN_EXCLUSIVE = 1 << 2,  /* block devices: O_EXCL for the whole run */
+  DUEL_TARGET_OPEN_LOCK      = 1 << 3,  /* one run at a time: duel_target_lock_fd() before anything is written */
 } DuelTargetOpenFlags;
 
 /* A block device this process may not open (EACCES, EPERM) is opened

@@ -15,6 +15,7 @@
 
 #include "duel-block-node.h"
 #include "duel-error.h"
+#include "duel-system.h"
 #include "duel-udisks.h"
 
 #define UDISKS_NAME         "org.freedesktop.UDisks2"
@@ -361,10 +362,10 @@ duel_udisks_open_device_async (const char          *device_path,
   data->write = write;
   data->open_flags = open_flags;
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
+  task = duel_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, duel_udisks_open_device_async);
   g_task_set_task_data (task, data, (GDestroyNotify) open_data_free);
-  g_task_run_in_thread (task, open_thread);
+  duel_task_run_in_thread (task, open_thread);
 }
 
 int

@@ -48,6 +48,7 @@
 #include "duel-journal-private.h"
 #include "duel-preflight.h"
 #include "duel-result-private.h"
+#include "duel-system.h"
 
 #define NS_PER_SEC             G_GUINT64_CONSTANT (1000000000)
 #define DEFAULT_PERIOD_NS      (2 * NS_PER_SEC)
@@ -1233,18 +1234,10 @@ duel_checkpointer_start (DuelCheckpointer  *self,
   self->last_state_ns = now_ns ();
   self->last_sync_ns = self->last_state_ns;
   self->retry_ns = self->period_ns;
-  {
-    g_autoptr(GError) thread_error = NULL;
-
-    self->writer = g_thread_try_new ("duel-checkpoint", writer_main, self, &thread_error);
-    if (self->writer == NULL)
-      {
-        /* TRANSLATORS: %s is the system's reason */
-        g_set_error (error, DUEL_ERROR, DUEL_ERROR_FAILED,
-                     _("Cannot start the thread that keeps the result: %s"), thread_error->message);
-        return FALSE;
-      }
-  }
+  /* Out of threads: the run's one sentence for it (DUEL_ERROR_SYSTEM). */
+  self->writer = duel_thread_try_new ("duel-checkpoint", writer_main, self, error);
+  if (self->writer == NULL)
+    return FALSE;
   self->started = TRUE;
   return TRUE;
 }

@@ -22,6 +22,7 @@
 #include "duel-result-private.h"
 #include "duel-result.h"
 #include "duel-series-private.h"
+#include "duel-system.h"
 #include "duel-text.h"
 
 /* Loading a file may take this many times its size (docs/result-format.md),
@@ -1413,10 +1414,13 @@ _duel_result_memory_budget (guint64 length,
    * while it is read, which take more than their text; tests past the
    * limit are refused before any is made. */
   guint64 per_test = sizeof (DuelTestRecord) + 2 * sizeof (DuelHistogram) + MEMORY_PER_TEST;
+  guint64 room = duel_system_memory_room ();
 
   if (n_tests > DUEL_RESULT_MAX_TESTS)
     n_tests = 0;
-  return MAX (MEMORY_FACTOR * length, MEMORY_FLOOR) + n_tests * per_test;
+  /* Nor more than this process may map (ulimit -v): g_malloc() would
+   * abort. The text itself is held already. */
+  return MIN (MAX (MEMORY_FACTOR * length, MEMORY_FLOOR) + n_tests * per_test, MAX (room, length));
 }
 
 gboolean
@@ -1427,9 +1431,23 @@ _duel_result_memory_refusal (guint64      needed,
 {
   g_autofree char *needed_text = NULL;
   g_autofree char *length_text = NULL;
+  guint64 room = duel_system_memory_room ();
 
   needed_text = g_format_size (needed);
   length_text = g_format_size (length);
+  if (needed > room)
+    {
+      g_autofree char *room_text = g_format_size (room);
+      g_autofree char *limit_text = g_format_size (duel_system_memory_limit ());
+
+      /* Cut short by the limit, the estimate is of a costlier way to read
+       * it: no figure of it. */
+      /* TRANSLATORS: memory left, the process's limit (ulimit -v) */
+      *out_message = g_strdup_printf (_("reading this file would take more than the %s of memory this process may "
+                                        "use under its limit of %s."),
+                                      room_text, limit_text);
+      return FALSE;
+    }
   if (region != NULL && region[0] != '\0')
     *out_message = g_strdup_printf (_("reading this file would take about %s of memory, more than three times its %s; most of it would go to “%s”."),
                                     needed_text, length_text, region);

@@ -97,7 +97,8 @@ duel_run_context_open (const char           *path,
                        GError              **error)
 {
   g_autoptr(DuelTarget) target = NULL;
-  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
+  /* One run at a time on a target, read or write. */
+  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ | DUEL_TARGET_OPEN_LOCK;
   guint64 create_size = 0;
   struct stat st;
   gboolean exists;
@@ -106,7 +107,7 @@ duel_run_context_open (const char           *path,
 
   if (check_fd)
     {
-      target = duel_target_open_checked (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0,
+      target = duel_target_open_checked (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE | DUEL_TARGET_OPEN_LOCK, 0,
                                          check, check_data, error);
       if (target == NULL ||
           !duel_safety_check_write_fd (path, duel_target_get_fd (target), safety_flags, NULL, error))
@@ -199,12 +200,13 @@ duel_run_context_get_device (DuelRunContext *self)
   return self->device;
 }
 
-void
-duel_run_context_start (DuelRunContext *self)
+gboolean
+duel_run_context_start (DuelRunContext  *self,
+                        GError         **error)
 {
-  g_return_if_fail (DUEL_IS_RUN_CONTEXT (self));
+  g_return_val_if_fail (DUEL_IS_RUN_CONTEXT (self), FALSE);
 
-  duel_device_thermometer_start (self->thermometer, DUEL_DEVICE_THERMOMETER_DEFAULT_INTERVAL_MS);
+  return duel_device_thermometer_start (self->thermometer, DUEL_DEVICE_THERMOMETER_DEFAULT_INTERVAL_MS, error);
 }
 
 void

@@ -64,8 +64,10 @@ DuelRunContext *duel_run_context_new_for_target  (DuelTarget            *target,
 DuelTarget     *duel_run_context_get_target      (DuelRunContext   *self);
 /* The device object for the result (identity, link, health before). */
 JsonObject     *duel_run_context_get_device      (DuelRunContext   *self);
-/* Starts the temperature polling; cheap to read from then on. */
-void            duel_run_context_start           (DuelRunContext   *self);
+/* Starts the temperature polling; cheap to read from then on. FALSE when
+ * its thread cannot start. */
+gboolean        duel_run_context_start           (DuelRunContext   *self,
+                                                  GError          **error);
 /* From the engine thread when an interval closes: stamps the newest series
  * row with the latest polled temperature. Never waits on the drive. */
 void            duel_run_context_annotate        (DuelRunContext   *self,

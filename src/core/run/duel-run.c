@@ -24,6 +24,8 @@
 #include "duel-run-context.h"
 #include "duel-run-eta.h"
 #include "duel-run.h"
+#include "duel-system.h"
+#include "duel-target-lock.h"
 #include "duel-udisks.h"
 
 G_DEFINE_ENUM_TYPE (DuelRunState, duel_run_state,
@@ -80,6 +82,7 @@ struct _DuelRun
   /* Owner's thread. */
   GMainContext          *context;
   GCancellable          *cancellable;
+  GCancellable          *stop;            /* the engine's: what a stop waits for */
   DuelRunState           state;
   DuelResult            *result;          /* after the run */
   DuelResult            *live_result;
@@ -193,6 +196,7 @@ duel_run_finalize (GObject *object)
   g_clear_object (&self->plan);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->stop);
   g_clear_object (&self->result);
   g_clear_object (&self->live_result);
   g_clear_pointer (&self->live_record, duel_test_record_unref);
@@ -462,14 +466,14 @@ check_in_thread (GTask *outer)
 {
   DuelRun *self = g_task_get_source_object (outer);
   Check *check = g_new0 (Check, 1);
-  GTask *inner = g_task_new (self, g_task_get_cancellable (outer), check_done_cb, outer);
+  GTask *inner = duel_task_new (self, g_task_get_cancellable (outer), check_done_cb, outer);
 
   check->path = g_strdup (self->target_path);
   check->consent = self->safety_flags;
   check->target = self->target != NULL ? g_object_ref (self->target) : NULL;
   check->writes = self->plan == NULL || duel_preset_writes (self->plan);
   g_task_set_task_data (inner, check, (GDestroyNotify) check_free);
-  g_task_run_in_thread (inner, check_thread);
+  duel_task_run_in_thread (inner, check_thread);
   g_object_unref (inner);
 }
 
@@ -507,7 +511,16 @@ check_done_cb (GObject      *object,
 {
   GTask *outer = user_data;
   DuelRun *self = g_task_get_source_object (outer);
-  DuelSafetyReport *report = g_task_propagate_pointer (G_TASK (result), NULL);
+  GError *error = NULL;
+  DuelSafetyReport *report = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* No thread for the check. */
+  if (report == NULL)
+    {
+      g_task_return_error (outer, error);
+      g_object_unref (outer);
+      return;
+    }
 
   /* A device this process may not open, whose mounts and holders passed:
    * UDisks opens it once the person consents. */
@@ -605,7 +618,8 @@ estimate_thread (GTask        *task,
   Estimate *data = task_data;
   g_autoptr(DuelTarget) target = NULL;
   g_autofree DuelPresetEstimate *estimate = g_new0 (DuelPresetEstimate, 1);
-  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ;
+  /* The probe writes; a run meanwhile would measure it: locked as a run. */
+  DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ | DUEL_TARGET_OPEN_LOCK;
   guint64 create_size = 0;
   GError *error = NULL;
 
@@ -617,7 +631,7 @@ estimate_thread (GTask        *task,
           g_task_return_error (task, error);
           return;
         }
-      flags = DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
+      flags |= DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE;
       create_size = data->file_size;
     }
   target = duel_target_open (data->path, flags, create_size, &error);
@@ -651,10 +665,10 @@ duel_run_estimate_async (DuelRun             *self,
   data->consent = self->safety_flags;
   data->file_size = self->file_size;
   data->probe_ms = probe_ms;
-  task = g_task_new (self, cancellable, callback, user_data);
+  task = duel_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, duel_run_estimate_async);
   g_task_set_task_data (task, data, (GDestroyNotify) estimate_free);
-  g_task_run_in_thread (task, estimate_thread);
+  duel_task_run_in_thread (task, estimate_thread);
 }
 
 gboolean
@@ -1011,6 +1025,9 @@ typedef struct
   GCancellable     *stop;
   GCancellable     *self_cancellable;
   gulong            stop_handler;
+  /* Checkpoints synced when rows were first handed over (0: none yet). */
+  guint64           rows_from_checkpoint;
+  gboolean          rows_kept;     /* said by the last resort's sentence */
 } Job;
 
 static void
@@ -1175,6 +1192,20 @@ watch_checkpoints (Job *job)
     return;
   if (duel_checkpointer_has_failed (job->checkpointer))
     g_cancellable_cancel (job->stop);
+  /* Two syncs after the first rows were handed over, rows are on disk at
+   * the result's path (the one between may have begun before): from then
+   * on, should threads or memory run out, the last resort says they are kept. */
+  if (job->rows_from_checkpoint > 0 && !job->rows_kept)
+    {
+      DuelCheckpointerStats stats;
+
+      duel_checkpointer_get_stats (job->checkpointer, &stats);
+      if (stats.checkpoints >= job->rows_from_checkpoint + 1)
+        {
+          duel_system_set_kept_result (job, self->result_path);
+          job->rows_kept = TRUE;
+        }
+    }
   warning = duel_checkpointer_take_warning (job->checkpointer);
   if (warning != NULL)
     {
@@ -1239,9 +1270,30 @@ preset_checkpoint_cb (DuelResult *result,
                       gpointer    user_data)
 {
   Job *job = user_data;
+  GPtrArray *tests = duel_result_get_tests (result);
 
-  if (job->checkpointer != NULL)
-    duel_checkpointer_update (job->checkpointer, result, test_finished);
+  if (job->checkpointer == NULL)
+    return;
+  duel_checkpointer_update (job->checkpointer, result, test_finished);
+  if (job->rows_from_checkpoint == 0 && tests->len > 0 &&
+      duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, tests->len - 1))->series) > 0)
+    {
+      DuelCheckpointerStats stats;
+
+      duel_checkpointer_get_stats (job->checkpointer, &stats);
+      job->rows_from_checkpoint = stats.checkpoints + 1;
+    }
+}
+
+static gboolean
+result_has_rows (DuelResult *result)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+
+  for (guint i = 0; i < tests->len; i++)
+    if (duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, i))->series) > 0)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -1334,7 +1386,8 @@ prepare (Job     *job,
     case OPEN_GIVEN:
     default:
       /* Opened by the caller, nothing written yet. */
-      if (!plan_fits_cb (duel_target_get_size (job->target), duel_target_get_logical_block_size (job->target),
+      if (!duel_target_lock_fd (duel_target_get_fd (job->target), self->target_path, error) ||
+          !plan_fits_cb (duel_target_get_size (job->target), duel_target_get_logical_block_size (job->target),
                          self, error))
         return FALSE;
       job->run_context = duel_run_context_new_for_target (job->target, self->thermometer);
@@ -1463,6 +1516,34 @@ cancel_stop_cb (GCancellable *cancellable,
   g_cancellable_cancel (G_CANCELLABLE (user_data));
 }
 
+/* A run the system stopped (no thread, no memory) that saved rows says so,
+ * in the same sentence. */
+static void
+say_kept (Job     *job,
+          GError **error)
+{
+  DuelRun *self = job->self;
+  g_autofree char *display = NULL;
+  g_autofree char *cause = NULL;
+  GError *kept;
+  gsize length;
+
+  if (!g_error_matches (*error, DUEL_ERROR, DUEL_ERROR_SYSTEM) || self->result_path == NULL ||
+      job->result == NULL || !result_has_rows (job->result))
+    return;
+  display = g_filename_display_name (self->result_path);
+  cause = g_strdup ((*error)->message);
+  length = strlen (cause);
+  if (length > 0 && cause[length - 1] == '.')
+    cause[length - 1] = '\0';
+  /* TRANSLATORS: a sentence without its full stop (the system ran out of
+   * threads), then the result file */
+  kept = g_error_new (DUEL_ERROR, DUEL_ERROR_SYSTEM, _("%s; what was measured up to then is kept in “%s”."),
+                      cause, display);
+  g_clear_error (error);
+  *error = kept;
+}
+
 static void
 run_thread (GTask        *task,
             gpointer      source_object,
@@ -1484,12 +1565,24 @@ run_thread (GTask        *task,
       return;
     }
 
-  duel_run_context_start (job->run_context);
-  ok = run_plan (job, job->stop, &error);
+  ok = duel_run_context_start (job->run_context, &error) &&
+       run_plan (job, job->stop, &error);
 
-  /* Health after, with the deltas (data written, peak temperature, throttling). */
-  duel_run_context_finish (job->run_context, job->result);
-  duel_target_finish_writing (job->target);
+  /* I/O given up on is still the kernel's: the target, which may not answer
+   * anything, is not asked for its health, not marked, and not closed
+   * (a FUSE file's close waits for its server): kept open for good. */
+  if (duel_engine_get_abandoned (job->stop) > 0)
+    {
+      g_object_ref (job->run_context);
+      g_object_ref (job->target);
+      duel_run_context_fill_result (job->run_context, job->result);
+    }
+  else
+    {
+      /* Health after, with the deltas (data written, peak temperature, throttling). */
+      duel_run_context_finish (job->run_context, job->result);
+      duel_target_finish_writing (job->target);
+    }
 
   /* The final save; a stopped or failed run keeps what it measured. */
   if (job->checkpointer != NULL)
@@ -1555,12 +1648,15 @@ run_thread (GTask        *task,
     }
   /* Here, not when the job is freed: the process may exit before that. */
   g_clear_pointer (&job->output_lock, duel_output_lock_release);
+  duel_system_set_kept_result (job, NULL);
 
   if (ok && job->save_error != NULL)
     {
       ok = FALSE;
       error = g_error_copy (job->save_error);
     }
+  else if (!ok && job->save_error == NULL)
+    say_kept (job, &error);
   if (ok)
     g_task_return_boolean (task, TRUE);
   else
@@ -1644,6 +1740,7 @@ duel_run_run_async (DuelRun             *self,
   job->self = g_object_ref (self);
   job->target = self->target != NULL ? g_object_ref (self->target) : NULL;
   job->stop = g_cancellable_new ();
+  g_set_object (&self->stop, job->stop);
   job->self_cancellable = g_object_ref (self->cancellable);
   job->stop_handler = g_cancellable_connect (self->cancellable, G_CALLBACK (cancel_stop_cb), job->stop, NULL);
 
@@ -1652,11 +1749,11 @@ duel_run_run_async (DuelRun             *self,
   /* The engine checks the cancellable itself and keeps the partial result. */
   g_task_set_check_cancellable (outer, FALSE);
 
-  inner = g_task_new (self, self->cancellable, run_done_cb, outer);
+  inner = duel_task_new (self, self->cancellable, run_done_cb, outer);
   g_task_set_task_data (inner, job, (GDestroyNotify) job_free);
   g_task_set_return_on_cancel (inner, FALSE);
   g_task_set_check_cancellable (inner, FALSE);
-  g_task_run_in_thread (inner, run_thread);
+  duel_task_run_in_thread (inner, run_thread);
 }
 
 gboolean
@@ -1669,6 +1766,41 @@ duel_run_run_finish (DuelRun       *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == duel_run_run_async, FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+duel_run_get_drain (DuelRun *self,
+                    guint   *out_in_flight,
+                    double  *out_unanswered_s)
+{
+  guint64 unanswered_ns = 0;
+
+  g_return_val_if_fail (DUEL_IS_RUN (self), FALSE);
+
+  if (self->stop == NULL || !duel_engine_get_drain (self->stop, out_in_flight, &unanswered_ns))
+    return FALSE;
+  if (out_unanswered_s != NULL)
+    *out_unanswered_s = unanswered_ns / 1e9;
+  return TRUE;
+}
+
+guint
+duel_run_get_abandoned (DuelRun *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN (self), 0);
+
+  return self->stop != NULL ? duel_engine_get_abandoned (self->stop) : 0;
+}
+
+void
+duel_run_give_up (DuelRun *self)
+{
+  g_return_if_fail (DUEL_IS_RUN (self));
+
+  if (!duel_run_is_running (self))
+    return;
+  duel_run_cancel (self);
+  duel_engine_give_up (self->stop);
 }
 
 void

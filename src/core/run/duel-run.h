@@ -175,9 +175,23 @@ void                 duel_run_run_async         (DuelRun              *self,
 gboolean             duel_run_run_finish        (DuelRun              *self,
                                                  GAsyncResult         *result,
                                                  GError              **error);
-/* Stops the run: the engine drains within a second, the partial result is
- * saved. The state becomes STOPPING at once. */
+/* Stops the run: the engine lets the I/O in flight finish (within a second
+ * on a device that answers), the partial result is saved. The state
+ * becomes STOPPING at once. */
 void                 duel_run_cancel            (DuelRun              *self);
+/* While STOPPING: the I/Os the stop waits for and the seconds since the
+ * device last answered one; FALSE when it waits for none. */
+gboolean             duel_run_get_drain         (DuelRun              *self,
+                                                 guint                *out_in_flight,
+                                                 double               *out_unanswered_s);
+/* Stops without waiting for the device (a second stop): the I/O in flight
+ * is left to the kernel (duel_engine_give_up()), what was measured is
+ * saved; the target is not touched again, nor closed while this process
+ * lives (closing it could wait for the device as well). Cancels first if
+ * the run was not stopping. */
+void                 duel_run_give_up           (DuelRun              *self);
+/* The I/Os the run left in flight when it gave up waiting (0: none). */
+guint                duel_run_get_abandoned     (DuelRun              *self);
 
 /* Above this ratio of its high end to its low one, the time left is shown
  * as a range ("25–70 min"); below, as the middle alone. */
