@@ -154,10 +154,12 @@ prepare_window (const char              *target_name,
                 const char              *preset,
                 const DuelPresetOptions *options)
 {
-  DuelWindow *window = duel_window_new (app);
+  DuelWindow *window;
   g_autofree char *target = g_build_filename (scratch_dir, target_name, NULL);
   DuelDriveItem *drive;
 
+  duel_app_test_forget_state (app);
+  window = duel_window_new (app);
   if (next_window_width > 0)
     {
       gtk_window_set_default_size (GTK_WINDOW (window), next_window_width, 700);

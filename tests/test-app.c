@@ -40,8 +40,10 @@ ensure_results (void)
 static DuelWindow *
 new_window_sized (int width)
 {
-  DuelWindow *window = duel_window_new (app);
+  DuelWindow *window;
 
+  duel_app_test_forget_state (app);
+  window = duel_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (window), width, 760);
   gtk_window_present (GTK_WINDOW (window));
   duel_app_test_wait (duel_app_test_not_busy, window, 30, "the history and references to load");
