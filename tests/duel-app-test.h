@@ -31,8 +31,13 @@ duel_app_test_init (int    *argc,
   const char *data_dirs = g_getenv ("XDG_DATA_DIRS");
   g_autofree char *system_data_dirs = g_strdup (data_dirs != NULL && *data_dirs != '\0'
                                                 ? data_dirs : "/usr/local/share/:/usr/share/");
+  /* The build's catalogue, as the app reads it under `meson devenv`. */
+  const char *localedir = g_getenv ("DRIVEDUEL_LOCALEDIR");
 
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  /* The templates' strings are looked up in the default domain, as main() sets it. */
+  textdomain (GETTEXT_PACKAGE);
   /* The user's folders (history, settings, caches) are private to the test… */
   g_test_init (argc, argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   /* …but the system's are needed: the icon theme and the MIME database that
@@ -133,6 +138,23 @@ duel_app_test_new_application (void)
   g_application_register (G_APPLICATION (app), NULL, &error);
   g_assert_no_error (error);
   return app;
+}
+
+/* What a window remembers for the next start (the target, the preset and
+ * its parameters, Compare's drives), forgotten: the tests share one settings
+ * backend, and each window starts as a first start unless a test says. */
+static inline void
+duel_app_test_forget_state (DuelApplication *app)
+{
+  static const char * const keys[] = {
+    "target", "target-serial", "preset", "span", "capacity-multiple", "test-length", "passes",
+    "trim-first", "custom-access", "custom-read-percent", "custom-block-size",
+    "custom-queue-depth", "custom-jobs", "compared-results",
+  };
+  GSettings *settings = duel_application_get_settings (app);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
 }
 
 /* The scratch folders of runs that died before they could remove their own

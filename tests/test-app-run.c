@@ -156,10 +156,12 @@ prepare_window (const char              *target_name,
                 const char              *preset,
                 const DuelPresetOptions *options)
 {
-  DuelWindow *window = duel_window_new (app);
+  DuelWindow *window;
   g_autofree char *target = g_build_filename (scratch_dir, target_name, NULL);
   DuelDriveItem *drive;
 
+  duel_app_test_forget_state (app);
+  window = duel_window_new (app);
   if (next_window_width > 0)
     {
       gtk_window_set_default_size (GTK_WINDOW (window), next_window_width, 700);
@@ -769,10 +771,16 @@ destructive_run_child (const char *device,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.start-run", NULL));
   duel_app_test_wait (confirm_dialog_shown, NULL, 20, "the confirmation");
 
-  /* The first confirmation names the device and what is erased. */
+  /* The first confirmation names the device and what is erased: the whole
+   * drive, its serial number (a file's wording is for files alone). */
   dialog = find_confirm_dialog ();
   body = duel_alert_get_body (DUEL_ALERT (dialog));
   g_assert_nonnull (strstr (body, device));
+  g_assert_nonnull (strstr (body, "writes over the whole drive"));
+  g_assert_nonnull (strstr (body, "partitions and filesystems"));
+  g_assert_nonnull (strstr (body, "Serial number: "));
+  g_assert_nonnull (strstr (body, "type the device name"));
+  g_assert_null (strstr (body, "this file"));
   g_assert_cmpstr (duel_confirm_dialog_get_expected_text (dialog), ==, name);
   g_assert_null (duel_window_get_run_task (window));
   type_and_confirm (dialog);
@@ -874,6 +882,21 @@ test_existing_file_keeps_size (void)
   duel_app_test_wait (confirm_dialog_shown, NULL, 20, "the confirmation to write over the file");
   dialog = find_confirm_dialog ();
   g_assert_null (duel_window_get_run_task (window));
+  /* It speaks of the file: its contents are lost, its path and size, its name to type. */
+  {
+    const char *body = duel_alert_get_body (DUEL_ALERT (dialog));
+
+    g_test_message ("%s", body);
+    g_assert_nonnull (strstr (body, "writes over the contents of this file"));
+    g_assert_nonnull (strstr (body, path));
+    g_assert_nonnull (strstr (body, shown));
+    g_assert_nonnull (strstr (body, "type the file name"));
+    g_assert_null (strstr (body, "drive and destroys"));
+    g_assert_null (strstr (body, "partitions"));
+    g_assert_null (strstr (body, "Device"));
+    g_assert_null (strstr (body, "Serial number"));
+    g_assert_cmpstr (duel_confirm_dialog_get_expected_text (dialog), ==, "existing-256m.img");
+  }
   type_and_confirm (dialog);
   duel_app_test_wait (run_started_or_refused, window, 20, "the run to start");
   g_assert_nonnull (duel_window_get_run_task (window));

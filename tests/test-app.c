@@ -40,8 +40,10 @@ ensure_results (void)
 static DuelWindow *
 new_window_sized (int width)
 {
-  DuelWindow *window = duel_window_new (app);
+  DuelWindow *window;
 
+  duel_app_test_forget_state (app);
+  window = duel_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (window), width, 760);
   gtk_window_present (GTK_WINDOW (window));
   duel_app_test_wait (duel_app_test_not_busy, window, 30, "the history and references to load");
@@ -1428,13 +1430,20 @@ test_confirm_dialog (void)
   GtkEditable *entry = duel_confirm_dialog_get_entry (dialog);
   const char *body;
 
-  /* It names the target and size, and says what is destroyed. */
+  /* It names the file, its path and size, and says what is lost: the
+   * file's contents, not a drive's partitions and filesystems. */
   body = duel_alert_get_body (DUEL_ALERT (dialog));
+  g_test_message ("%s", body);
   g_assert_nonnull (strstr (body, path));
-  {
-    g_autofree char *size = g_format_size (1 << 20);
-    g_assert_nonnull (strstr (body, size));
-  }
+  g_assert_nonnull (strstr (body, "Size: 1\u00a0MiB"));
+  g_assert_nonnull (strstr (body, "writes over the contents of this file"));
+  g_assert_nonnull (strstr (body, "type the file name <b><tt>confirm.img</tt></b>"));
+  g_assert_null (strstr (body, "whole drive"));
+  g_assert_null (strstr (body, "partitions"));
+  g_assert_null (strstr (body, "Device"));
+  g_assert_null (strstr (body, "Serial number"));
+  g_assert_null (strstr (body, "device name"));
+  g_assert_nonnull (strstr (duel_alert_get_heading (DUEL_ALERT (dialog)), "Overwrite confirm.img?"));
   g_assert_cmpstr (duel_confirm_dialog_get_expected_text (dialog), ==, "confirm.img");
 
   /* Erasing stays disabled until the exact name is typed. */
@@ -1447,9 +1456,11 @@ test_confirm_dialog (void)
                    DUEL_CONFIRM_RESPONSE_CANCEL);
   duel_dialog_close (GTK_WIDGET (dialog));
 
-  /* The second confirmation names the signature found. */
+  /* The second confirmation names the signature found, in a file. */
   second = duel_confirm_dialog_new_for_signature (drive, "an ext4 filesystem");
   g_assert_nonnull (strstr (duel_alert_get_body (DUEL_ALERT (second)), "ext4"));
+  g_assert_nonnull (strstr (duel_alert_get_body (DUEL_ALERT (second)), "disk image"));
+  g_assert_null (strstr (duel_alert_get_heading (DUEL_ALERT (second)), "Drive"));
   g_assert_false (duel_alert_get_response_enabled (DUEL_ALERT (second), DUEL_CONFIRM_RESPONSE_ERASE));
   duel_dialog_close (GTK_WIDGET (second));
 }

@@ -32,6 +32,7 @@ struct _DuelComparisonView
   guint            n_winner_rows;
   guint            n_headline_rows;   /* shown above the detail table */
   gboolean         updating;
+  guint            sources_changing;  /* the list changes under the drop-downs */
 
   /* Template children */
   GtkDropDown     *dropdowns[DUEL_COMPARISON_MAX_DRIVES];
@@ -570,6 +571,7 @@ sync_dropdowns (DuelComparisonView *self)
   self->updating = FALSE;
 }
 
+/* What the person picks, None included, is what the slot holds. */
 static void
 dropdown_selected_cb (DuelComparisonView *self,
                       GParamSpec         *pspec,
@@ -579,21 +581,66 @@ dropdown_selected_cb (DuelComparisonView *self,
   gpointer selected = gtk_drop_down_get_selected_item (dropdown);
   DuelResultItem *item = DUEL_IS_RESULT_ITEM (selected) ? selected : NULL;
 
-  if (self->updating)
+  /* A list changing under the drop-down moves its selection: no choice of
+   * the person's (sources_changed_cb puts the chosen items back). */
+  if (self->updating || self->sources_changing > 0)
     return;
   while (slot + 1 < DUEL_COMPARISON_MAX_DRIVES && self->dropdowns[slot] != dropdown)
     slot++;
-  /* A source list that changed under the drop-down keeps the chosen item. */
-  if (item == NULL && self->items[slot] != NULL &&
-      find_position (self, self->items[slot]) != GTK_INVALID_LIST_POSITION)
-    {
-      sync_dropdowns (self);
-      return;
-    }
   if (item == self->items[slot])
     return;
   g_set_object (&self->items[slot], item);
   rebuild (self);
+}
+
+/* The item of the sources for @file, or NULL: the same result file loaded
+ * again (the history reloaded) is a new item. */
+static DuelResultItem *
+find_item_for_file (DuelComparisonView *self,
+                    GFile              *file)
+{
+  guint n = self->sources != NULL ? g_list_model_get_n_items (self->sources) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DuelResultItem) item = g_list_model_get_item (self->sources, i);
+
+      if (g_file_equal (duel_result_item_get_file (item), file))
+        return item;   /* the list keeps its reference */
+    }
+  return NULL;
+}
+
+static void
+sources_changing_cb (DuelComparisonView *self)
+{
+  self->sources_changing++;
+}
+
+/* After every drop-down followed the change: each slot keeps its item, or
+ * the item for the same file; one whose file left the lists (deleted from
+ * the history) is empty. */
+static void
+sources_changed_cb (DuelComparisonView *self)
+{
+  gboolean changed = FALSE;
+
+  /* Connected both before and after the drop-downs: a change they heard
+   * began with sources_changing_cb. */
+  if (self->sources_changing > 0 && --self->sources_changing > 0)
+    return;
+
+  for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    if (self->items[d] != NULL && find_position (self, self->items[d]) == GTK_INVALID_LIST_POSITION)
+      {
+        DuelResultItem *again = find_item_for_file (self, duel_result_item_get_file (self->items[d]));
+
+        g_set_object (&self->items[d], again);
+        changed = TRUE;
+      }
+  sync_dropdowns (self);
+  if (changed)
+    rebuild (self);
 }
 
 static void
@@ -707,8 +754,19 @@ duel_comparison_view_set_sources (DuelComparisonView *self,
 
   g_return_if_fail (DUEL_IS_COMPARISON_VIEW (self));
 
-  if (!g_set_object (&self->sources, sources))
+  if (self->sources == sources)
     return;
+  if (self->sources != NULL)
+    g_signal_handlers_disconnect_by_data (self->sources, self);
+  g_set_object (&self->sources, sources);
+  /* Before the drop-downs hear of a change, and after all of them did. */
+  if (sources != NULL)
+    {
+      g_signal_connect_object (sources, "items-changed", G_CALLBACK (sources_changing_cb), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (sources, "items-changed", G_CALLBACK (sources_changed_cb), self,
+                               G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+    }
 
   /* "None" first: a drop-down always selects something, and that is the
    * honest choice until the user (or the window) picks a drive. */
@@ -850,6 +908,8 @@ duel_comparison_view_dispose (GObject *object)
     g_clear_object (&self->items[d]);
   g_clear_pointer (&self->wanted_tab, g_free);
   g_clear_object (&self->comparison);
+  if (self->sources != NULL)
+    g_signal_handlers_disconnect_by_data (self->sources, self);
   g_clear_object (&self->sources);
   g_clear_object (&self->choices);
   g_clear_object (&self->settings);

@@ -1,4 +1,4 @@
-/* duel-confirm-dialog.c — "this erases the drive": the user types its name to go on
+/* duel-confirm-dialog.c — "this erases the drive" (or "the file's contents"): the user types its name to go on
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "duel-confirm-dialog.h"
+#include "duel-size.h"
 
 struct _DuelConfirmDialog
 {
@@ -81,9 +82,10 @@ duel_confirm_dialog_init (DuelConfirmDialog *self)
   duel_alert_set_extra_child (dialog, self->entry);
 }
 
+/* @what names the entry for a screen reader: what is typed in it. */
 static DuelConfirmDialog *
-create (DuelDriveItem *drive,
-        const char    *expected)
+create (const char *expected,
+        const char *what)
 {
   DuelConfirmDialog *self;
 
@@ -91,8 +93,48 @@ create (DuelDriveItem *drive,
   self->expected = g_strdup (expected);
   gtk_entry_set_placeholder_text (GTK_ENTRY (self->entry), expected);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Device name"),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, what,
                                   -1);
+  return self;
+}
+
+/* An existing file: the run writes over what it holds, nothing else. */
+static DuelConfirmDialog *
+new_for_file (DuelDriveItem *drive,
+              const char    *run_title)
+{
+  DuelConfirmDialog *self;
+  g_autofree char *size = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *run = NULL;
+
+  self = create (duel_drive_item_get_confirm_name (drive), _("File name"));
+
+  /* As the list of targets shows it: in the unit it was made in ("256 MiB"). */
+  size = duel_format_size_as_given (duel_drive_item_get_size_bytes (drive));
+  title = g_markup_escape_text (duel_drive_item_get_title (drive), -1);
+  path = g_markup_escape_text (duel_drive_item_get_path (drive), -1);
+  name = g_markup_escape_text (self->expected, -1);
+  run = g_markup_escape_text (run_title != NULL ? run_title : _("The benchmark"), -1);
+
+  duel_alert_format_heading (DUEL_ALERT (self), _("Overwrite %s?"),
+                             duel_drive_item_get_title (drive));
+  /* Translators: %1$s is the run ("Write Saturation"), then the file's name,
+   * its path and its size; %5$s is what the user must type */
+  body = g_strdup_printf (_("%1$s writes over the contents of this file: what it holds now is lost "
+                            "for good. The file keeps its place and its size, and nothing else "
+                            "on the drive is touched.\n\n"
+                            "<b>%2$s</b>\n"
+                            "Path: %3$s\n"
+                            "Size: %4$s\n\n"
+                            "To confirm, type the file name <b><tt>%5$s</tt></b> below."),
+                          run, title, path, size, name);
+  duel_alert_set_body (DUEL_ALERT (self), body);
+  duel_alert_set_response_label (DUEL_ALERT (self), DUEL_CONFIRM_RESPONSE_ERASE,
+                                 _("_Overwrite and Run"));
   return self;
 }
 
@@ -112,8 +154,11 @@ duel_confirm_dialog_new (DuelDriveItem *drive,
 
   g_return_val_if_fail (DUEL_IS_DRIVE_ITEM (drive), NULL);
 
+  if (duel_drive_item_get_kind (drive) == DUEL_TARGET_KIND_FILE)
+    return new_for_file (drive, run_title);
+
   device = duel_drive_item_get_device (drive);
-  self = create (drive, duel_drive_item_get_confirm_name (drive));
+  self = create (duel_drive_item_get_confirm_name (drive), _("Device name"));
 
   size = g_format_size (duel_drive_item_get_size_bytes (drive));
   title = g_markup_escape_text (duel_drive_item_get_title (drive), -1);
@@ -146,6 +191,7 @@ duel_confirm_dialog_new_for_signature (DuelDriveItem *drive,
   DuelConfirmDialog *self;
   g_autofree char *body = NULL;
   g_autofree char *escaped = NULL;
+  g_autofree char *path = NULL;
   g_autofree char *name = NULL;
   /* Translators: what the user types to confirm wiping a signature */
   const char *word = _("wipe");
@@ -153,16 +199,31 @@ duel_confirm_dialog_new_for_signature (DuelDriveItem *drive,
   g_return_val_if_fail (DUEL_IS_DRIVE_ITEM (drive), NULL);
   g_return_val_if_fail (signature != NULL, NULL);
 
-  self = create (drive, word);
+  /* Translators: names the entry the word to type goes in */
+  self = create (word, _("Word to type"));
   escaped = g_markup_escape_text (signature, -1);
+  path = g_markup_escape_text (duel_drive_item_get_path (drive), -1);
   name = g_markup_escape_text (word, -1);
 
-  duel_alert_set_heading (DUEL_ALERT (self), _("The Drive Holds Data"));
-  /* Translators: %1$s is the drive, %2$s what was found ("a signature of type
-   * ext4 (filesystem)"), %3$s the word to type */
-  body = g_strdup_printf (_("%1$s is not empty: it holds <b>%2$s</b>. The run destroys it for good.\n\n"
-                            "To wipe it anyway, type <b><tt>%3$s</tt></b> below."),
-                          duel_drive_item_get_path (drive), escaped, name);
+  if (duel_drive_item_get_kind (drive) == DUEL_TARGET_KIND_FILE)
+    {
+      duel_alert_set_heading (DUEL_ALERT (self), _("The File Holds a Disk Image"));
+      /* Translators: %1$s is the file's path, %2$s what was found in it ("a
+       * signature of type ext4 (filesystem)"), %3$s the word to type */
+      body = g_strdup_printf (_("%1$s holds <b>%2$s</b>: it looks like a disk image. The run writes "
+                                "over it, and what the image holds is lost for good.\n\n"
+                                "To overwrite it anyway, type <b><tt>%3$s</tt></b> below."),
+                              path, escaped, name);
+    }
+  else
+    {
+      duel_alert_set_heading (DUEL_ALERT (self), _("The Drive Holds Data"));
+      /* Translators: %1$s is the drive, %2$s what was found ("a signature of type
+       * ext4 (filesystem)"), %3$s the word to type */
+      body = g_strdup_printf (_("%1$s is not empty: it holds <b>%2$s</b>. The run destroys it for good.\n\n"
+                                "To wipe it anyway, type <b><tt>%3$s</tt></b> below."),
+                              path, escaped, name);
+    }
   duel_alert_set_body (DUEL_ALERT (self), body);
   duel_alert_set_response_label (DUEL_ALERT (self), DUEL_CONFIRM_RESPONSE_ERASE,
                                  _("_Wipe and Run"));

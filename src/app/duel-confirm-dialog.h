@@ -1,4 +1,4 @@
-/* duel-confirm-dialog.h — "this erases the drive": the user types its name to go on
+/* duel-confirm-dialog.h — "this erases the drive" (or "the file's contents"): the user types its name to go on
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,7 +25,9 @@ G_DECLARE_FINAL_TYPE (DuelConfirmDialog, duel_confirm_dialog, DUEL, CONFIRM_DIAL
 #endif
 
 /* Names model, serial and size and what will be erased; the "erase" response
- * is enabled only once the device name is typed. Shown with duel_alert_present(). */
+ * is enabled only once the device name is typed. For an existing file: its
+ * name, path and size, that its contents alone are overwritten, and its name
+ * to type. Shown with duel_alert_present(). */
 DuelConfirmDialog *duel_confirm_dialog_new               (DuelDriveItem *drive,
                                                           const char    *run_title);
 /* The second confirmation when a filesystem, RAID or partition-table signature is present. */

@@ -180,6 +180,48 @@ load_files (DuelDrivesView *self)
       append_file (self, paths[i]);
 }
 
+/* The serial number of @item's drive, "" for a file or a drive without one. */
+static const char *
+target_serial (DuelDriveItem *item)
+{
+  DuelDevice *device = duel_drive_item_get_device (item);
+  const char *serial = device != NULL ? duel_device_get_serial (device) : NULL;
+
+  return serial != NULL ? serial : "";
+}
+
+/* The target chosen when the app last closed, once it is listed: a file
+ * by its path, a drive by its path and serial number (after a restart a
+ * device path can name another drive, which is not chosen for the person). */
+static void
+restore_target (DuelDrivesView *self)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *serial = NULL;
+  guint n;
+
+  if (self->settings == NULL || self->selected != NULL)
+    return;
+  path = g_settings_get_string (self->settings, "target");
+  serial = g_settings_get_string (self->settings, "target-serial");
+  if (*path == '\0')
+    return;
+
+  n = g_list_model_get_n_items (self->model);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DuelDriveItem) item = g_list_model_get_item (self->model, i);
+
+      if (g_strcmp0 (duel_drive_item_get_path (item), path) != 0)
+        continue;
+      if (duel_drive_item_get_kind (item) == DUEL_TARGET_KIND_BLOCK &&
+          g_strcmp0 (target_serial (item), serial) != 0)
+        return;
+      duel_drives_view_set_selected (self, item);
+      return;
+    }
+}
+
 /* --- block devices ---------------------------------------------------------- */
 
 static gboolean
@@ -252,6 +294,8 @@ enumerate_cb (GObject      *object,
           again = g_ptr_array_index (items, i);
       duel_drives_view_set_selected (self, again);
     }
+
+  restore_target (self);
 
   if (items->len == 0)
     {
@@ -401,6 +445,12 @@ duel_drives_view_set_selected (DuelDrivesView *self,
 
   if (!g_set_object (&self->selected, item))
     return;
+  /* Chosen again at the next start; a drive gone for now stays remembered. */
+  if (item != NULL && self->settings != NULL)
+    {
+      g_settings_set_string (self->settings, "target", duel_drive_item_get_path (item));
+      g_settings_set_string (self->settings, "target-serial", target_serial (item));
+    }
 
   /* Reflect the choice in the radio buttons. */
   for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->list));
@@ -442,6 +492,7 @@ duel_drives_view_set_settings (DuelDrivesView *self,
   if (!g_set_object (&self->settings, settings))
     return;
   load_files (self);
+  restore_target (self);
 }
 
 /* --- GObject ---------------------------------------------------------------- */

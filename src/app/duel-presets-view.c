@@ -456,14 +456,157 @@ parameter_changed_cb (DuelPresetsView *self)
   schedule_estimate (self);
 }
 
+/* --- remembered in GSettings --------------------------------------------------- */
+
+/* The preset by its name: a position in this version's list. A name it
+ * does not have fails, and the key's default is used. */
+static gboolean
+preset_get_mapping (GValue   *value,
+                    GVariant *variant,
+                    gpointer  user_data)
+{
+  const char * const *names = duel_preset_get_names ();
+  const char *name = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    if (g_strcmp0 (names[i], name) == 0)
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+preset_set_mapping (const GValue       *value,
+                    const GVariantType *expected_type,
+                    gpointer            user_data)
+{
+  const char * const *names = duel_preset_get_names ();
+  guint selected = g_value_get_uint (value);
+
+  if (selected >= g_strv_length ((char **) names))
+    return NULL;
+  return g_variant_new_string (names[selected]);
+}
+
+/* The access by its nick ("random", "sequential"): the row's position. */
+static const char * const access_nicks[] = { "random", "sequential", NULL };
+
+static gboolean
+access_get_mapping (GValue   *value,
+                    GVariant *variant,
+                    gpointer  user_data)
+{
+  const char *nick = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; access_nicks[i] != NULL; i++)
+    if (g_strcmp0 (access_nicks[i], nick) == 0)
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+access_set_mapping (const GValue       *value,
+                    const GVariantType *expected_type,
+                    gpointer            user_data)
+{
+  guint selected = g_value_get_uint (value);
+
+  if (selected >= G_N_ELEMENTS (access_nicks) - 1)
+    return NULL;
+  return g_variant_new_string (access_nicks[selected]);
+}
+
+/* The block size in bytes: the row's position in block_sizes[]. */
+static gboolean
+block_get_mapping (GValue   *value,
+                   GVariant *variant,
+                   gpointer  user_data)
+{
+  guint32 bytes = g_variant_get_uint32 (variant);
+
+  for (guint i = 0; i < G_N_ELEMENTS (block_sizes); i++)
+    if (block_sizes[i] == bytes)
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+block_set_mapping (const GValue       *value,
+                   const GVariantType *expected_type,
+                   gpointer            user_data)
+{
+  guint selected = g_value_get_uint (value);
+
+  if (selected >= G_N_ELEMENTS (block_sizes))
+    return NULL;
+  return g_variant_new_uint32 (block_sizes[selected]);
+}
+
+/* The rows that are remembered: each key, its widget and property, and
+ * the mapping of a row's position to the key's value where it has one. */
+typedef struct
+{
+  const char               *key;
+  gsize                     offset;     /* of the widget in DuelPresetsView */
+  const char               *property;
+  GSettingsBindGetMapping   get_mapping;
+  GSettingsBindSetMapping   set_mapping;
+} Remembered;
+
+static const Remembered remembered[] = {
+  { "preset", G_STRUCT_OFFSET (DuelPresetsView, preset_row), "selected", preset_get_mapping, preset_set_mapping },
+  { "span", G_STRUCT_OFFSET (DuelPresetsView, span_entry), "text", NULL, NULL },
+  { "capacity-multiple", G_STRUCT_OFFSET (DuelPresetsView, multiple_spin), "value", NULL, NULL },
+  { "test-length", G_STRUCT_OFFSET (DuelPresetsView, runtime_spin), "value", NULL, NULL },
+  { "passes", G_STRUCT_OFFSET (DuelPresetsView, passes_spin), "value", NULL, NULL },
+  { "trim-first", G_STRUCT_OFFSET (DuelPresetsView, trim_switch), "active", NULL, NULL },
+  { "custom-access", G_STRUCT_OFFSET (DuelPresetsView, access_row), "selected", access_get_mapping, access_set_mapping },
+  { "custom-read-percent", G_STRUCT_OFFSET (DuelPresetsView, read_spin), "value", NULL, NULL },
+  { "custom-block-size", G_STRUCT_OFFSET (DuelPresetsView, block_row), "selected", block_get_mapping, block_set_mapping },
+  { "custom-queue-depth", G_STRUCT_OFFSET (DuelPresetsView, depth_spin), "value", NULL, NULL },
+  { "custom-jobs", G_STRUCT_OFFSET (DuelPresetsView, jobs_spin), "value", NULL, NULL },
+};
+
+static GObject *
+remembered_object (DuelPresetsView *self,
+                   const Remembered *entry)
+{
+  return G_STRUCT_MEMBER (GObject *, self, entry->offset);
+}
+
 void
 duel_presets_view_set_settings (DuelPresetsView *self,
                                 GSettings       *settings)
 {
   g_return_if_fail (DUEL_IS_PRESETS_VIEW (self));
 
-  if (!g_set_object (&self->settings, settings))
+  if (self->settings == settings)
     return;
+  for (guint i = 0; self->settings != NULL && i < G_N_ELEMENTS (remembered); i++)
+    g_settings_unbind (remembered_object (self, &remembered[i]), remembered[i].property);
+  g_set_object (&self->settings, settings);
+  /* What the person set is read once, at the start, and written on every
+   * change: another window does not change this one's rows under it. */
+  for (guint i = 0; settings != NULL && i < G_N_ELEMENTS (remembered); i++)
+    {
+      const Remembered *entry = &remembered[i];
+      GSettingsBindFlags flags = G_SETTINGS_BIND_GET | G_SETTINGS_BIND_SET | G_SETTINGS_BIND_GET_NO_CHANGES |
+                                 G_SETTINGS_BIND_NO_SENSITIVITY;
+
+      if (entry->get_mapping != NULL)
+        g_settings_bind_with_mapping (settings, entry->key, remembered_object (self, entry), entry->property,
+                                      flags, entry->get_mapping, entry->set_mapping, NULL, NULL);
+      else
+        g_settings_bind (settings, entry->key, remembered_object (self, entry), entry->property, flags);
+    }
   preset_changed_cb (self);
 }
 

@@ -52,6 +52,7 @@ struct _DuelWindow
   gboolean              initial_load_done;
   gboolean              files_opened;
   gboolean              page_chosen;
+  gboolean              comparison_restored;   /* Compare's places are remembered from then on */
   GPtrArray            *pending_screenshots; /* GTask */
 
   /* Template children */
@@ -76,39 +77,184 @@ static void start_next_screenshot (DuelWindow *self);
 
 /* --- loading ---------------------------------------------------------------- */
 
+/* Whether @a and @b ran a test of the same name: a comparison of them has
+ * rows, not only "no test in common". */
+static gboolean
+share_a_test (DuelResultItem *a,
+              DuelResultItem *b)
+{
+  DuelResult *ra = duel_result_item_get_result (a);
+  DuelResult *rb = duel_result_item_get_result (b);
+  GPtrArray *tests;
+
+  if (ra == NULL || rb == NULL)
+    return FALSE;
+  tests = duel_result_get_tests (ra);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+      if (duel_result_find_test (rb, record->name) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The item of any list (references, history, opened files) for @path. */
+static DuelResultItem *
+find_source (DuelWindow *self,
+             const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  guint n = g_list_model_get_n_items (self->sources);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DuelResultItem) item = g_list_model_get_item (self->sources, i);
+
+      if (g_file_equal (duel_result_item_get_file (item), file))
+        return item;   /* the list keeps its reference */
+    }
+  return NULL;
+}
+
+/* What Compare holds, a path per place ("" for none), for the next start. */
+static void
+remember_comparison (DuelWindow *self)
+{
+  const char *paths[DUEL_COMPARISON_MAX_DRIVES + 1] = { NULL, };
+  char *owned[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
+
+  if (!self->comparison_restored || self->settings == NULL)
+    return;
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    {
+      DuelResultItem *item = duel_comparison_view_get_item (self->comparison_view, slot);
+
+      owned[slot] = item != NULL ? g_file_get_path (duel_result_item_get_file (item)) : NULL;
+      paths[slot] = owned[slot] != NULL ? owned[slot] : "";
+    }
+  g_settings_set_strv (self->settings, "compared-results", paths);
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    g_free (owned[slot]);
+}
+
+/* What was compared when the app last closed, if every drive of it is
+ * still there and each shares a test with another (one drive alone is a
+ * report on it). FALSE when there is nothing of that kind to show. */
+static gboolean
+restore_comparison (DuelWindow *self)
+{
+  g_auto(GStrv) paths = g_settings_get_strv (self->settings, "compared-results");
+  DuelResultItem *items[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
+  guint n = 0;
+
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES && paths[slot] != NULL; slot++)
+    {
+      if (*paths[slot] == '\0')
+        continue;
+      items[slot] = find_source (self, paths[slot]);
+      if (items[slot] == NULL)
+        return FALSE;
+      n++;
+    }
+  if (n == 0)
+    return FALSE;
+  for (guint d = 0; n > 1 && d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    {
+      gboolean shares = FALSE;
+
+      for (guint e = 0; items[d] != NULL && e < DUEL_COMPARISON_MAX_DRIVES && !shares; e++)
+        shares = e != d && items[e] != NULL && share_a_test (items[d], items[e]);
+      if (items[d] != NULL && !shares)
+        return FALSE;
+    }
+
+  for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    duel_comparison_view_set_item (self->comparison_view, slot, items[slot]);
+  return TRUE;
+}
+
+/* How many of the newest runs the start looks through for a pair: the
+ * search stays short with years of history. */
+#define PAIR_SEARCH_RUNS 100
+
+/* The newest run that shares a test with another result, and the newest
+ * of those (a run first, else a reference); the newest run alone when no
+ * two share one. */
+static void
+choose_comparison (DuelWindow     *self,
+                   DuelResultItem **out_a,
+                   DuelResultItem **out_b)
+{
+  GListModel *history = duel_history_get_model (self->history);
+  GListModel *references = G_LIST_MODEL (self->reference_store);
+  guint n_history = MIN (g_list_model_get_n_items (history), PAIR_SEARCH_RUNS);
+  guint n_references = g_list_model_get_n_items (references);
+
+  *out_a = *out_b = NULL;
+  for (guint i = 0; i < n_history; i++)
+    {
+      g_autoptr(DuelResultItem) run = g_list_model_get_item (history, i);
+
+      for (guint j = 0; j < n_history + n_references; j++)
+        {
+          g_autoptr(DuelResultItem) other = j < n_history ? g_list_model_get_item (history, j)
+                                                          : g_list_model_get_item (references, j - n_history);
+
+          if (j != i && share_a_test (run, other))
+            {
+              *out_a = g_steal_pointer (&run);
+              *out_b = g_steal_pointer (&other);
+              return;
+            }
+        }
+    }
+  if (n_history > 0)
+    *out_a = g_list_model_get_item (history, 0);
+}
+
 static void
 apply_initial_comparison (DuelWindow *self)
 {
   GListModel *history = duel_history_get_model (self->history);
   GListModel *references = G_LIST_MODEL (self->reference_store);
+  gboolean no_runs = g_list_model_get_n_items (history) == 0;
   g_autoptr(DuelResultItem) a = NULL;
   g_autoptr(DuelResultItem) b = NULL;
 
   if (self->files_opened ||
       duel_comparison_view_get_item (self->comparison_view, 0) != NULL ||
       duel_comparison_view_get_item (self->comparison_view, 1) != NULL)
-    return;
+    goto done;
 
-  if (g_list_model_get_n_items (history) == 0)
+  if (!restore_comparison (self))
     {
-      /* No runs yet: show what the review published, so the app explains itself. */
-      if (g_list_model_get_n_items (references) > 0)
-        a = g_list_model_get_item (references, 0);
-      if (g_list_model_get_n_items (references) > 1)
-        b = g_list_model_get_item (references, 1);
-      if (a != NULL && !self->page_chosen)
-        adw_view_stack_set_visible_child_name (self->stack, "compare");
-    }
-  else
-    {
-      a = g_list_model_get_item (history, 0);
-      if (g_list_model_get_n_items (references) > 0)
-        b = g_list_model_get_item (references, 0);
+      if (no_runs)
+        {
+          /* No runs yet: show what the review published. */
+          if (g_list_model_get_n_items (references) > 0)
+            a = g_list_model_get_item (references, 0);
+          if (g_list_model_get_n_items (references) > 1)
+            b = g_list_model_get_item (references, 1);
+        }
+      else
+        choose_comparison (self, &a, &b);
+      duel_comparison_view_set_item (self->comparison_view, 0, a);
+      duel_comparison_view_set_item (self->comparison_view, 1, b);
     }
 
-  duel_comparison_view_set_item (self->comparison_view, 0, a);
-  duel_comparison_view_set_item (self->comparison_view, 1, b);
+  /* Before the first run the app explains itself with what Compare shows. */
+  if (no_runs && duel_comparison_view_get_comparison (self->comparison_view) != NULL && !self->page_chosen)
+    adw_view_stack_set_visible_child_name (self->stack, "compare");
+
+done:
+  /* From now on, what Compare holds is what the next start shows. */
+  self->comparison_restored = TRUE;
+  remember_comparison (self);
 }
+
+static gboolean open_remembered_files (DuelWindow *self);
 
 static void
 loading_begin (DuelWindow *self)
@@ -127,8 +273,13 @@ loading_end (DuelWindow *self)
   if (!self->initial_load_done)
     {
       self->initial_load_done = TRUE;
+      /* Files opened last time, read before Compare shows them again. */
+      if (open_remembered_files (self))
+        return;
       apply_initial_comparison (self);
     }
+  else if (!self->comparison_restored)
+    apply_initial_comparison (self);
 
   start_next_screenshot (self);
 }
@@ -200,6 +351,10 @@ history_loaded_cb (GObject      *object,
   loading_end (self);
 }
 
+/* An OpenData's slot for a file only read into the list (one Compare held
+ * when the app last closed), quietly. */
+#define NO_SLOT G_MAXUINT
+
 typedef struct
 {
   DuelWindow *self;
@@ -256,7 +411,9 @@ file_loaded_cb (GObject      *object,
   item = duel_result_item_load_finish (result, &error);
   if (item == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (slot == NO_SLOT)
+        g_debug ("Not comparing a file again: %s", error->message);
+      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         duel_window_add_toast (self, error->message);
     }
   else
@@ -291,11 +448,45 @@ file_loaded_cb (GObject      *object,
           existing = item;
         }
 
-      duel_comparison_view_set_item (self->comparison_view, slot, existing);
-      adw_view_stack_set_visible_child_name (self->stack, "compare");
+      if (slot != NO_SLOT)
+        {
+          duel_comparison_view_set_item (self->comparison_view, slot, existing);
+          adw_view_stack_set_visible_child_name (self->stack, "compare");
+        }
     }
 
   loading_end (self);
+}
+
+/* Reads the files Compare held when the app last closed that are neither
+ * runs nor references (opened ones); TRUE while they load. */
+static gboolean
+open_remembered_files (DuelWindow *self)
+{
+  g_auto(GStrv) paths = NULL;
+  gboolean started = FALSE;
+
+  if (self->files_opened || self->settings == NULL)
+    return FALSE;
+  paths = g_settings_get_strv (self->settings, "compared-results");
+  for (guint i = 0; i < DUEL_COMPARISON_MAX_DRIVES && paths[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = NULL;
+      OpenData *data;
+
+      if (*paths[i] == '\0' || find_source (self, paths[i]) != NULL ||
+          !g_file_test (paths[i], G_FILE_TEST_IS_REGULAR))
+        continue;
+      file = g_file_new_for_path (paths[i]);
+      data = g_new0 (OpenData, 1);
+      data->self = g_object_ref (self);
+      data->slot = NO_SLOT;
+      loading_begin (self);
+      started = TRUE;
+      duel_result_item_load_async (file, DUEL_RESULT_ORIGIN_FILE, self->cancellable,
+                                   file_loaded_cb, data);
+    }
+  return started;
 }
 
 void
@@ -1070,6 +1261,7 @@ comparison_changed_cb (DuelWindow         *self,
                        DuelComparisonView *view)
 {
   update_actions (self);
+  remember_comparison (self);
 }
 
 static gboolean
