@@ -44,6 +44,11 @@ typedef enum
   SHAPE_KIND_DIPS,          /* a level with short dips and bursts that recover */
   SHAPE_KIND_FALL_RECOVER,  /* a cache runs out, its flushing ends, part of the speed comes back */
   SHAPE_KIND_LONG_DIPS,     /* dips of 3–14 points that recover: a stall, not a fall */
+  SHAPE_N_BASIC_KINDS,      /* shape_generate() draws among the kinds above */
+  /* shape_generate_band(): whole points of capacity fast or slow at random */
+  SHAPE_KIND_BAND_AFTER = SHAPE_N_BASIC_KINDS, /* a fall into the band (garbage collection) */
+  SHAPE_KIND_BAND_BEFORE,   /* the band, then a fall below it (erase stalls until a cache runs out) */
+  SHAPE_KIND_BAND_ONLY,     /* a band from the start to the end */
   SHAPE_N_KINDS
 } ShapeKind;
 
@@ -65,7 +70,9 @@ typedef struct
   double     plateau_iops;  /* the truth of the last 10 % written */
   double     decline_ratio; /* end level / start level of the noise-free curve without falls */
   gboolean   coarse;        /* a few dozen rows: each row several % of capacity */
-  char       description[200];
+  double     band_from_pct; /* a band of two levels in blocks (0, 0: none): no fall inside it */
+  double     band_to_pct;
+  char       description[240];
 } ShapeTruth;
 
 /* A fill of 2x the span for @seed; @coarse asks for rows of 1.5–6 % of
@@ -77,6 +84,30 @@ DuelSeries *shape_generate (guint64     seed,
                             guint       min_rows,
                             guint       max_rows,
                             ShapeTruth *out_truth);
+
+/* The host's noise on live rows: 100 ms rows of 0.1–6 % of capacity
+ * where the drive is fastest, one or two falls (steps, or straight in
+ * IOPS over at most 2 points), and the noise a busy host adds to a drive
+ * it does not slow down: single slow rows (half of them partly caught up
+ * by the next), short stalls of 2–5 rows, writes counted a row late (a
+ * catching up or a late count is at most the queue depth, 32 writes); in
+ * half of the curves a single slow row 1.5–4.5 rows before each fall.
+ * The plateau is not part of the truth (NAN). */
+DuelSeries *shape_generate_live (guint64     seed,
+                                 ShapeTruth *out_truth);
+
+/* A stationary band: blocks of up to 0.5–5 points of capacity (each
+ * 0.25 point or more), each fast or slow at random (a mix of 5–95 %
+ * fast), slow at 25–70 % of fast. After a fall into it, from the start
+ * to a fall below it, or from the start to the end; on fine rows or on
+ * 100 ms rows of
+ * 0.05–1 % (@coarse). (A band entered from its fast level is not
+ * made: where the blocks are mostly slow, that is a fall to a level with
+ * bursts.) The band's stretch is in the truth; no fall may
+ * be reported inside it. The plateau is not part of the truth (NAN). */
+DuelSeries *shape_generate_band (guint64     seed,
+                                 gboolean    coarse,
+                                 ShapeTruth *out_truth);
 
 const char *shape_kind_name (ShapeKind kind);
 

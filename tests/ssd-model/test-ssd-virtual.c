@@ -20,7 +20,9 @@
  * No FUSE, no threads, no wall clock: the same series, bit for bit, on any
  * host and under a sanitizer. test-ssd-analysis.sh runs the named cases
  * through FUSE and the real engine, where a busy host can reshape the curve.
- * DUEL_SSD_CONFIGS=N runs N random configurations instead (a campaign).
+ * DUEL_SSD_CONFIGS=N runs N random configurations instead (a campaign);
+ * DUEL_SSD_ONLY=K runs configuration K alone and prints its events, falls
+ * and curve.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -422,6 +424,7 @@ test_random_configurations (void)
   params_init (&params);
   for (guint64 seed = 1; seed <= count; seed++)
     {
+      const char *only = g_getenv ("DUEL_SSD_ONLY");
       SsdConfig cfg;
       SsdVirtualFill fill;
       DuelSaturation sat;
@@ -429,6 +432,8 @@ test_random_configurations (void)
       guint interval_ms;
       g_autoptr(GError) error = NULL;
 
+      if (only != NULL && g_ascii_strtoull (only, NULL, 10) != seed)
+        continue;
       ssd_random_config (seed, &cfg, what, sizeof what);
       if (!ssd_config_check (&cfg, &error))
         g_error ("configuration %" G_GUINT64_FORMAT " (%s): %s", seed, what, error->message);
@@ -441,6 +446,31 @@ test_random_configurations (void)
       g_snprintf (name, sizeof name, "configuration %" G_GUINT64_FORMAT " (%s; %u rows)", seed, what,
                   duel_series_get_length (fill.series));
       check_against_model (name, &cfg, &fill, interval_ms, &sat, &tally);
+      if (only != NULL)
+        {
+          guint64 cum = 0, prev = 0;
+          Event events[2];
+          guint n_events = model_events (&cfg, &fill, events);
+
+          for (guint k = 0; k < n_events; k++)
+            g_printerr ("# event: %s at %.2f %%\n", events[k].what, events[k].pct);
+          for (guint i = 0; i < sat.falls.falls->len; i++)
+            {
+              const DuelFall *f = &g_array_index (sat.falls.falls, DuelFall, i);
+
+              g_printerr ("# fall: %.2f–%.2f %% (± %.2f), %.0f -> %.0f\n", f->knee_pct, f->foot_pct,
+                          f->resolution_pct, f->level_before_iops, f->level_after_iops);
+            }
+          for (guint i = 0; i < duel_series_get_length (fill.series); i++)
+            {
+              const DuelSeriesRow *row = duel_series_get_row (fill.series, i);
+
+              cum += row->bytes[DUEL_DIRECTION_WRITE];
+              g_printerr ("%.3f %.1f\n", 100.0 * cum / cfg.capacity_bytes,
+                          row->ops[DUEL_DIRECTION_WRITE] / ((row->t_ms - prev) / 1e3));
+              prev = row->t_ms;
+            }
+        }
       duel_saturation_clear (&sat);
       ssd_virtual_fill_clear (&fill);
     }

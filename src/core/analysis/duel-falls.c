@@ -500,6 +500,7 @@ typedef struct
 {
   const double *y;        /* IOPS on the grid, over their median: what the lines are fitted to */
   const double *ln_y;     /* ln IOPS on the grid */
+  const double *point_ln; /* … before the running median: the throughput over a point */
   const double *med_back;  /* median of ln_y over the hold window ending at j */
   const double *med_ahead; /* … starting at j */
   const double *med_half;  /* … over the half trend window ending at j */
@@ -624,6 +625,151 @@ level_in_rows (const Rule *rule,
   guint to = before ? a : MIN (b + rule->hold, rule->n - 1);
 
   return rule->row_at[to] - rule->row_at[from] + 1 >= 6 || rows_on_level (rule, a, b, before) >= 3;
+}
+
+/* How many times @y[@from … @to] comes within @near of @level (or
+ * beyond it, @beyond < 0 below, > 0 above) and stays there for @least
+ * points or more. */
+static guint
+visits (const double *y,
+        guint         from,
+        guint         to,
+        double        level,
+        double        near,
+        int           beyond,
+        guint         least)
+{
+  guint count = 0, run = 0;
+
+  for (guint j = from; j <= to; j++)
+    {
+      gboolean there = fabs (y[j] - level) <= near || (beyond < 0 && y[j] < level) || (beyond > 0 && y[j] > level);
+
+      run = there ? run + 1 : 0;
+      count += run == MAX (least, 1);
+    }
+  return count;
+}
+
+/* The @q quantile of @y[@from … @to]. */
+static double
+quantile_of (const double *y,
+             guint         from,
+             guint         to,
+             double        q)
+{
+  guint n = to - from + 1;
+  double stack[256];
+  g_autofree double *heap = n > G_N_ELEMENTS (stack) ? g_new (double, n) : NULL;
+  double *v = n > G_N_ELEMENTS (stack) ? heap : stack;
+
+  memcpy (v, y + from, n * sizeof (double));
+  sort_doubles (v, n);
+  return v[MIN ((guint) (q * n), n - 1)];
+}
+
+/* Whether the points of @y before (@b_from … @b_to) and after (@a_from
+ * … @a_to) share their levels: a fifth of those after at or above the
+ * lowest fifth of those before, and a fifth of those before at or below
+ * the highest fifth of those after. A fall has none of either (or, where
+ * it recovers, of the first alone); a band has most of both. */
+static gboolean
+overlap (const double *y,
+         guint         b_from,
+         guint         b_to,
+         guint         a_from,
+         guint         a_to)
+{
+  double low_before = quantile_of (y, b_from, b_to, 0.2), high_after = quantile_of (y, a_from, a_to, 0.8);
+  guint up = 0, down = 0;
+
+  for (guint j = a_from; j <= a_to; j++)
+    up += y[j] >= low_before;
+  for (guint j = b_from; j <= b_to; j++)
+    down += y[j] <= high_after;
+  return up >= 0.2 * (a_to - a_from + 1) && down >= 0.2 * (b_to - b_from + 1);
+}
+
+/* How many separate stretches of @y[@from … @to] lie above @level
+ * (@above) or below it. */
+static guint
+runs_beyond (const double *y,
+             guint         from,
+             guint         to,
+             double        level,
+             gboolean      above)
+{
+  guint count = 0;
+  gboolean in = FALSE;
+
+  for (guint j = from; j <= to; j++)
+    {
+      gboolean beyond = above ? y[j] > level : y[j] < level;
+
+      count += beyond && !in;
+      in = beyond;
+    }
+  return count;
+}
+
+/* Whether a fall from knee @a to foot @b is a step inside a band, where
+ * garbage collection makes whole points of capacity fast or slow at
+ * random: the curve goes between two levels, and has been at the level
+ * after before the knee and is back at the level before after the foot,
+ * within four times fall_trend_pct (40 points) either side. Read on the
+ * throughput over a point (where a band whose blocks are mostly slow
+ * shows its fast ones, and mostly fast its slow ones) and on the running
+ * median, each level matched within a quarter of the fall's depth (or
+ * beyond it, where the running median holds it); any of these says so:
+ *  - the points before the knee and those after the foot share their
+ *    levels (overlap(); a fall has the points after below those before,
+ *    but for a recovery);
+ *  - the running median held one of the levels for half of fall_hold_pct
+ *    on its wrong side twice (the band goes on before, or after, where
+ *    another fall ends it), or once, and the throughput touched the
+ *    other (or went beyond it) on its wrong side anywhere in the fill;
+ *  - the throughput touched both on their wrong sides;
+ *  - within 20 points of the fill's start, where the running median reads
+ *    the level before over fewer points, the throughput is back above
+ *    halfway twice after the foot; within 20 points of its end, below
+ *    halfway three times before the knee.
+ * A cache running out, or garbage collection starting, falls to a level
+ * the drive has not held; it may come back, higher or part of the way or
+ * even all of it once (a fall and a recovery). A host that stalls for a
+ * few rows before the fall makes a dip, not a level, and after a real
+ * fall it does not make rows faster; rows that caught no stall after
+ * garbage collection began run at the old rate, but the curve was not at
+ * the level after before. */
+static gboolean
+in_band (const Rule *rule,
+         guint       a,
+         guint       b)
+{
+  double before = rule->med_back[a], after = rule->med_ahead[b];
+  double near = (before - after) / 4, half_way = (before + after) / 2;
+  guint reach = 4 * rule->trend, half = MAX (rule->hold / 2, 1);
+  guint came_from = a > reach ? a - reach : 0, back_to = MIN (b + reach, rule->n - 1);
+  guint held_came, held_back;
+  gboolean touched_came, touched_back;
+
+  if (b + half >= rule->n)
+    return FALSE;
+  if (a >= rule->hold && back_to >= b + rule->hold && overlap (rule->point_ln, came_from, a - 1, b + 1, back_to))
+    return TRUE;
+  if (a < reach / 2 && runs_beyond (rule->point_ln, b + half, back_to, half_way, TRUE) >= 2)
+    return TRUE;
+  if (a <= half)
+    return FALSE;
+  if (b + reach / 2 >= rule->n && runs_beyond (rule->point_ln, came_from, a - half, half_way, FALSE) >= 3)
+    return TRUE;
+  held_came = visits (rule->ln_y, came_from, a - half, after, near, -1, half);
+  held_back = visits (rule->ln_y, b + half, back_to, before, near, 1, half);
+  touched_came = visits (rule->point_ln, came_from, a - half, after, near, 0, 1) > 0;
+  touched_back = visits (rule->point_ln, b + half, back_to, before, near, 0, 1) > 0;
+  return held_came >= 2 || held_back >= 2 ||
+         (held_came > 0 && visits (rule->point_ln, b + 1, rule->n - 1, before, near, 1, 1) > 0) ||
+         (held_back > 0 && visits (rule->point_ln, 0, a - 1, after, near, -1, 1) > 0) ||
+         (touched_came && touched_back);
 }
 
 /* The width, in grid steps, of the widest of the rows the knee @a and the
@@ -786,6 +932,15 @@ trial_fit (const Rule *rule,
         if (rule->med_ahead[k] > ceiling)
           return FALSE;
     }
+    /* Not inside a band (in_band()). A fall in the first point of
+     * capacity: its level before is the first rows', seen as a level only
+     * if the throughput over a point holds it over the first point (a
+     * shorter one is below what the throughput can see). */
+    if (in_band (rule, a, b))
+      return FALSE;
+    for (guint j = 0; a < rule->per_point && j <= MIN ((guint) ceil (rule->per_point), rule->n - 1); j++)
+      if (rule->point_ln[j] <= (rule->med_back[a] + rule->med_ahead[b]) / 2)
+        return FALSE;
     /* Deep by more than the levels' own uncertainty (two standard errors
      * of the difference of the two medians): a fall for sure. A noisy
      * level after a fall makes only the pairs whose foot lies far into it
@@ -1012,37 +1167,271 @@ row_width (const Cumulative *raw,
   return r + 1 < raw->n ? raw->bytes[r + 1] - raw->bytes[r] : 0;
 }
 
-/* The share of row @r's ops done at @before_iops, if the row ran at that
- * rate and then at @after_iops: from its time t and ops o,
- * (t − o / after) / (o / before − o / after). NAN for an empty row. */
-static double
-row_share_before (const Cumulative *raw,
-                  guint             r,
-                  double            before_iops,
-                  double            after_iops)
+/* A row, or a row taken together with the next where the host counted
+ * writes of the one in the other: where the knee is looked for. */
+typedef struct
 {
-  double ops = raw->ops[r + 1] - raw->ops[r];
-  double s = (raw->ms[r + 1] - raw->ms[r]) / 1e3;
+  double   from, to;        /* bytes */
+  double   ops, s;
+  gboolean joined;          /* a slow row and the one that caught up with it */
+} Piece;
 
-  if (!(ops > 0 && s > 0))
-    return NAN;
-  return (s - ops / after_iops) / (ops / before_iops - ops / after_iops);
+static double
+piece_ln_rate (const Piece *p)
+{
+  return p->ops > 0 && p->s > 0 ? log (p->ops / p->s) : NAN;
 }
 
-/* On rows coarser than the grid, the grid spreads each row's rate evenly
- * over its bytes, so the fit puts a knee at a row's border. The knee is in
- * the first row that leaves the level before: its rate a tenth of the way
- * (in ln IOPS) down to the level after. If the next row is at the level
- * after (within a tenth of the way), the fall is a step inside that row,
- * and its time against the levels gives the share of its ops done before
- * the step, (t − o / after) / (o / before − o / after): the knee is there,
- * exactly so for a step. Otherwise the fall takes rows, and it began
- * where that row begins.
+/* The rows from the one that passes @from bytes to the one that passes
+ * @to, rows narrower than @least taken together until they hold that
+ * much (on fine rows, a single row's count is noise: a quarter of a grid
+ * step holds enough of them). A piece off the level before (below @off,
+ * in ln IOPS) followed by one faster than that level (above @level) is
+ * the host reaping the writes of the first in the second, or catching up
+ * after a stall: the two are one piece. */
+static GArray *
+pieces_of_rows (const Cumulative *raw,
+                double            from,
+                double            to,
+                double            least,
+                double            level,
+                double            off)
+{
+  GArray *pieces = g_array_new (FALSE, TRUE, sizeof (Piece));
+  guint first = cumulative_row_passing (raw, MAX (from, 0));
+  guint last = cumulative_row_passing (raw, MIN (to, cumulative_total (raw)));
+  Piece p = { .from = raw->bytes[first] };
+  gboolean joined = FALSE;  /* the last piece is two taken together */
+
+  for (guint r = first; r <= last && r + 1 < raw->n; r++)
+    {
+      p.to = raw->bytes[r + 1];
+      p.ops += raw->ops[r + 1] - raw->ops[r];
+      p.s += (raw->ms[r + 1] - raw->ms[r]) / 1e3;
+      if (p.to - p.from < least && r < last && r + 2 < raw->n)
+        continue;
+      if (pieces->len > 0 && !joined)
+        {
+          Piece *prev = &g_array_index (pieces, Piece, pieces->len - 1);
+
+          if (piece_ln_rate (prev) < off && piece_ln_rate (&p) > level)
+            {
+              prev->to = p.to;
+              prev->ops += p.ops;
+              prev->s += p.s;
+              prev->joined = joined = TRUE;
+              p = (Piece) { .from = p.to };
+              continue;
+            }
+        }
+      g_array_append_val (pieces, p);
+      joined = FALSE;
+      p = (Piece) { .from = p.to };
+    }
+  return pieces;
+}
+
+/* Whether piece @i is on the level before (at or above @off, in ln
+ * IOPS), and not a burst: a piece among pieces at the level after (both
+ * neighbours below @low), or one faster than the level (above @above)
+ * among pieces off it. */
+static gboolean
+piece_back_on (const Piece *pieces,
+               guint        n,
+               guint        i,
+               double       off,
+               double       low,
+               double       above)
+{
+  double x = piece_ln_rate (&pieces[i]), left, right;
+
+  if (!(x >= off))
+    return FALSE;
+  if (i == 0 || i + 1 >= n)
+    return TRUE;
+  left = piece_ln_rate (&pieces[i - 1]);
+  right = piece_ln_rate (&pieces[i + 1]);
+  if (left <= low && right <= low)
+    return FALSE;
+  return !(x > above && left < off && right < off);
+}
+
+/* Whether a piece after @i that begins before @foot is above @half
+ * (ln IOPS). */
+static gboolean
+comes_back (const Piece *pieces,
+            guint        n,
+            guint        i,
+            double       foot,
+            double       half)
+{
+  for (guint q = i + 1; q < n && pieces[q].from < foot; q++)
+    if (piece_ln_rate (&pieces[q]) > half)
+      return TRUE;
+  return FALSE;
+}
+
+/* Where a fall that takes pieces began: the line (IOPS over bytes, as
+ * the chart draws them) through the pieces from @k to the first at the
+ * level after (below @low, in ln IOPS) meets the level before, no earlier
+ * than the end of the last piece before @k at that level (within 2 %).
+ * The first piece that leaves the level by a tenth of the way is already
+ * some way into a ramp. @k's start where the line does not fall. */
+static double
+ramp_start (const Piece *pieces,
+            guint        n,
+            guint        k,
+            double       before_iops,
+            double       low,
+            double       drop)
+{
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0, slope, start, floor_at = 0, origin = pieces[k].from;
+  guint end = k;
+
+  while (end < n && !(piece_ln_rate (&pieces[end]) <= low))
+    end++;
+  if (end - k < 2)
+    return pieces[k].from;
+  for (guint i = k; i < end; i++)
+    {
+      double x = (pieces[i].from + pieces[i].to) / 2 - origin, y = pieces[i].ops / pieces[i].s;
+
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+      m++;
+    }
+  slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+  if (!(slope < 0))
+    return pieces[k].from;
+  /* A ramp goes down beyond its noise: on two pieces, the second below
+   * the first by a tenth of the way; on more, the slope three standard
+   * errors from level. Else the line through them says nothing. */
+  if (m < 3)
+    {
+      if (!(piece_ln_rate (&pieces[k + 1]) < piece_ln_rate (&pieces[k]) - 0.1 * drop))
+        return pieces[k].from;
+    }
+  else
+    {
+      double mean_x = sx / m, ss = 0, spread = sxx - sx * sx / m;
+
+      for (guint i = k; i < end; i++)
+        {
+          double x = (pieces[i].from + pieces[i].to) / 2 - origin, y = pieces[i].ops / pieces[i].s;
+          double fit = sy / m + slope * (x - mean_x);
+
+          ss += (y - fit) * (y - fit);
+        }
+      if (!(-slope >= 3 * sqrt (ss / (m - 2)) / sqrt (MAX (spread, 1e-300))))
+        return pieces[k].from;
+    }
+  start = origin + (sx / m) + (before_iops - sy / m) / slope;
+  for (guint i = 0; i < k; i++)
+    if (pieces[i].ops / pieces[i].s >= 0.98 * before_iops)
+      floor_at = pieces[i].to;
+  return CLAMP (start, MAX (floor_at, pieces[0].from), pieces[k].from);
+}
+
+static int
+compare_pieces_by_rate (gconstpointer a,
+                        gconstpointer b)
+{
+  double x = piece_ln_rate (a), y = piece_ln_rate (b);
+
+  return (x > y) - (x < y);
+}
+
+/* The ln IOPS below which a tenth of the bytes of the pieces from @from
+ * to @to (bytes) were written (pieces taken together left out); NAN for
+ * none, or where one piece alone holds that tenth. */
+static double
+slow_tenth (const Piece *pieces,
+            guint        n,
+            double       from,
+            double       to)
+{
+  g_autoptr(GArray) within = g_array_new (FALSE, FALSE, sizeof (Piece));
+  double all = 0, sum = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (pieces[i].from >= from && pieces[i].to <= to && !pieces[i].joined && !isnan (piece_ln_rate (&pieces[i])))
+      {
+        g_array_append_val (within, pieces[i]);
+        all += pieces[i].to - pieces[i].from;
+      }
+  if (within->len == 0)
+    return NAN;
+  g_array_sort (within, compare_pieces_by_rate);
+  for (guint i = 0; i < within->len; i++)
+    {
+      sum += g_array_index (within, Piece, i).to - g_array_index (within, Piece, i).from;
+      /* A single slow piece is a host's stall, not a level. */
+      if (sum >= 0.1 * all)
+        return i >= 1 ? piece_ln_rate (&g_array_index (within, Piece, i)) : NAN;
+    }
+  return NAN;
+}
+
+/* The share of the time of the pieces from @from to @to (bytes) that
+ * is spent back on the level before (piece_back_on()), with one piece of
+ * @typical time on either side counted in so that a short stretch says
+ * little; between 0.5 % and 99.5 %. */
+static double
+share_back_on (const Piece *pieces,
+               guint        n,
+               double       from,
+               double       to,
+               double       typical,
+               double       off,
+               double       low,
+               double       above)
+{
+  double on = typical, all = 2 * typical;
+
+  for (guint i = 0; i < n; i++)
+    if (pieces[i].from >= from && pieces[i].to <= to && !pieces[i].joined && !isnan (piece_ln_rate (&pieces[i])))
+      {
+        all += pieces[i].s;
+        if (piece_back_on (pieces, n, i, off, low, above))
+          on += pieces[i].s;
+      }
+  return CLAMP (on / all, 0.005, 0.995);
+}
+
+/* The grid spreads each row's rate evenly over its bytes and reads the
+ * throughput over a point of capacity, so the fit puts a knee up to half
+ * a point early, or at a row's border on rows coarser than the grid. The
+ * knee is placed on the rows, where they leave the level before for good.
+ * Each row (rows narrower than a quarter of a grid step taken together:
+ * pieces_of_rows()) is on that level or off it (a tenth of the way, in ln
+ * IOPS, down to the level after). Before the fall, most rows are on it:
+ * off are those a busy host slowed down; after it, few are, or many where
+ * garbage collection leaves rows between its stalls at the old rate. How
+ * many of each, by their bytes, is read on either side: over the
+ * fall_hold_pct before the stretch looked at and after the foot. The knee
+ * is at the start of the row where the rows before it are likeliest the
+ * level before's and the rows after it the level after's (each row
+ * costing −ln of the share of its kind on the side it is put on, by its
+ * bytes), the first such. A host's slow row, with rows back at the level
+ * after it, is not where the fall began; garbage collection's stalls, with
+ * rows at the old rate between them, are. It is looked for from two points
+ * of capacity before the fitted knee to two after the foot, and not in a
+ * stall (a row below halfway with a row back above halfway after it,
+ * before the foot: a fall does not go most of the way down and then back
+ * up). If the row after the knee's is at the level after (within a tenth
+ * of the way), the fall is a step inside the row, and its time against
+ * the levels gives the share of its ops done before the step,
+ * (t − o / after) / (o / before − o / after): the knee is there, exactly
+ * so for a step. Otherwise the fall takes rows, and it began where the
+ * line through them meets the level before (ramp_start()).
  * Returns the knee's bytes; @out_resolution gets how far it may be off:
- * half of the @point of capacity the throughput is read over, or on coarse
- * rows that row's width and the one's before it (a fall that takes rows
- * may have begun in the row before, at a rate its mean cannot tell from
- * the level). */
+ * that row's width and the one's before it (a fall that takes rows may
+ * have begun in the row before, at a rate its mean cannot tell from the
+ * level), up to the last row before the foot as fast as the knee's (the
+ * fall had gone no further by then), and no less than half the @point of
+ * capacity the fit reads. */
 static double
 knee_in_row (const Cumulative *raw,
              double            knee,
@@ -1051,38 +1440,99 @@ knee_in_row (const Cumulative *raw,
              double            after_iops,
              double            step,
              double            point,
+             double            hold,
              double           *out_resolution)
 {
-  guint first = cumulative_row_passing (raw, knee);
-  guint last = cumulative_row_passing (raw, MAX (foot - 1, knee));
-  guint lo = first > 0 ? first - 1 : 0, hi = MIN (last + 1, raw->n - 2);
-  double width = row_width (raw, first), drop = log (before_iops / after_iops);
+  double drop = log (before_iops / after_iops), total = cumulative_total (raw);
+  double off = log (before_iops) - 0.1 * drop, low = log (after_iops) + 0.1 * drop;
+  double half = (log (before_iops) + log (after_iops)) / 2, above = log (before_iops) + 0.1 * drop;
+  double from = MAX (knee - 2 * point, 0), to = MIN (foot + 2 * point, total);
+  double typical, on_before, on_after, cost = 0, best = INFINITY;
+  double cost_on_before, cost_off_before, cost_on_after, cost_off_after;
+  g_autoptr(GArray) array = NULL;
+  const Piece *pieces;
+  guint n, knee_piece = G_MAXUINT;
 
-  if (width <= 2 * step || !(drop > 0))
-    {
-      *out_resolution = MAX (step, point / 2);
-      return knee;
-    }
-  *out_resolution = width + (first > 0 ? row_width (raw, first - 1) : 0);
-  for (guint r = lo; r <= hi; r++)
-    {
-      double ops = raw->ops[r + 1] - raw->ops[r], s = (raw->ms[r + 1] - raw->ms[r]) / 1e3;
-      double left;
+  *out_resolution = point / 2;
+  if (!(drop > 0) || raw->n < 2)
+    return knee;
+  array = pieces_of_rows (raw, from - hold, MIN (MAX (to, foot + hold), total), step / 4, log (before_iops), off);
+  pieces = (const Piece *) (gpointer) array->data;
+  n = array->len;
+  if (n == 0)
+    return knee;
+  typical = 0;
+  for (guint i = 0; i < n; i++)
+    typical += pieces[i].s / n;
+  /* A band before the fall (garbage collection making whole points fast
+   * or slow) is left at its slow level: where a tenth of the bytes before
+   * were written at a level still above halfway, that is the level the
+   * rows leave (a host's slow rows write few). */
+  {
+    double lowest = slow_tenth (pieces, n, from - hold, from);
 
-      if (!(ops > 0 && s > 0) || log (before_iops / (ops / s)) < 0.1 * drop)
+    if (lowest < off && lowest > half)
+      off = lowest - 0.1 * (lowest - log (after_iops));
+  }
+  on_before = share_back_on (pieces, n, from - hold, from, typical, off, low, above);
+  on_after = share_back_on (pieces, n, foot, foot + hold, typical, off, low, above);
+  cost_on_before = -log (on_before);
+  cost_off_before = -log (1 - on_before);
+  cost_on_after = -log (on_after);
+  cost_off_after = -log (1 - on_after);
+  /* The cost of a knee at the start of the first piece looked at: every
+   * piece looked at on the side after. */
+  for (guint i = 0; i < n; i++)
+    if (pieces[i].from >= from && pieces[i].from < to)
+      if (!pieces[i].joined)
+        cost += pieces[i].s * (piece_back_on (pieces, n, i, off, low, above) ? cost_on_after : cost_off_after);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = piece_ln_rate (&pieces[i]);
+      gboolean on = piece_back_on (pieces, n, i, off, low, above);
+
+      if (!(pieces[i].from >= from && pieces[i].from < to) || isnan (x))
         continue;
-      left = 0;
-      if (r + 2 < raw->n)
+      /* Before this piece's start: the cost so far. The knee is in a
+       * piece that is off the level, and not in a stall. */
+      if (x < off && cost < best && !(x < half && comes_back (pieces, n, i, foot, half)))
         {
-          double next_ops = raw->ops[r + 2] - raw->ops[r + 1], next_s = (raw->ms[r + 2] - raw->ms[r + 1]) / 1e3;
-
-          if (next_ops > 0 && next_s > 0 && log ((next_ops / next_s) / after_iops) < 0.1 * drop)
-            left = CLAMP (row_share_before (raw, r, before_iops, after_iops), 0, 1);
+          best = cost;
+          knee_piece = i;
         }
-      *out_resolution = row_width (raw, r) + (r > 0 ? row_width (raw, r - 1) : 0);
-      return raw->bytes[r] + left * row_width (raw, r);
+      if (!pieces[i].joined)
+        cost += pieces[i].s * ((on ? cost_on_before : cost_off_before) - (on ? cost_on_after : cost_off_after));
     }
-  return knee;
+  if (knee_piece == G_MAXUINT)
+    return knee;
+  {
+    const Piece *p = &pieces[knee_piece];
+    double left = 0, width = p->to - p->from, reach = p->to, x = piece_ln_rate (p), knee_from = p->from;
+    double next = knee_piece + 1 < n ? piece_ln_rate (&pieces[knee_piece + 1]) : NAN;
+    double width_before = knee_piece > 0 ? pieces[knee_piece - 1].to - pieces[knee_piece - 1].from
+                          : p->from > 0 ? row_width (raw, cumulative_row_passing (raw, p->from - 1)) : 0;
+
+    if (next < low && p->ops > 0 && p->s > 0)
+      left = CLAMP ((p->s - p->ops / after_iops) / (p->ops / before_iops - p->ops / after_iops), 0, 1);
+    else
+      {
+        double start = ramp_start (pieces, n, knee_piece, before_iops, low, drop);
+
+        if (start < p->from)
+          {
+            knee_from = start;
+            width_before = p->from - start;
+          }
+      }
+    /* Before the foot, a piece as fast as this one (within a tenth of the
+     * way) says the fall had gone no further: this one may have been the
+     * host's, and the fall may have begun as late as that piece. */
+    for (guint i = knee_piece + 1; i < n && pieces[i].from < foot; i++)
+      if (piece_ln_rate (&pieces[i]) >= x - 0.1 * drop)
+        reach = pieces[i].to;
+    *out_resolution = MAX (width_before + MAX (width, reach - p->from), point / 2);
+    return knee_from + left * width;
+  }
 }
 
 /* ---- Declines --------------------------------------------------------------- */
@@ -1223,6 +1673,7 @@ duel_analysis_falls (const DuelSeries         *series,
   rule = (Rule) {
     .y = y,
     .ln_y = ln_y,
+    .point_ln = raw_ln,
     .prefix = prefix,
     .n = n,
     .max_width = MAX ((guint) llround (params->fall_max_pct * per_pct), 1),
@@ -1286,7 +1737,8 @@ duel_analysis_falls (const DuelSeries         *series,
        * at a knee or foot inside a coarse row are the row's mix. */
       knee = knee_in_row (&raw, t->a * step, t->b * step, exp (rule.med_back[t->a]),
                           exp (rule.med_ahead[MIN (t->b + rule.hold, n - 1)]),
-                          step, DUEL_FALLS_POINT_PCT / 100.0 * span, &resolution);
+                          step, DUEL_FALLS_POINT_PCT / 100.0 * span, params->fall_hold_pct / 100.0 * span,
+                          &resolution);
       fall.knee_bytes = (guint64) llround (knee);
       fall.foot_bytes = (guint64) llround (MAX (t->b * step, knee));
       /* Placed inside a coarse row, a fall can land on the one before it,
