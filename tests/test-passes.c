@@ -701,6 +701,170 @@ test_custom (void)
   g_assert_cmpstr (title, ==, "Custom test");
 }
 
+/* A pass of a 70/30 mix of 4 KiB at QD32 for 20 s: every second at @iops
+ * but second 10 at @slow_iops. */
+static DuelTestRecord *
+mix_pass (guint   pass,
+          guint64 iops,
+          guint64 slow_iops)
+{
+  DuelWorkload workload;
+  DuelTestRecord *record;
+  g_autoptr(DuelSummary) summary = NULL;
+  JsonObject *details;
+
+  duel_workload_init (&workload);
+  workload.pattern = DUEL_PATTERN_RANDOM;
+  workload.block_size = 4096;
+  workload.queue_depth = 32;
+  workload.read_percent = 70;
+  workload.runtime_ms = 20000;
+  record = duel_test_record_new ("custom", &workload);
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  record->runtime_ns = G_GUINT64_CONSTANT (20000000000);
+  for (guint i = 0; i < 20; i++)
+    {
+      DuelSeriesRow row = { .t_ms = (i + 1) * 1000, .temperature_c = NAN };
+      guint64 ops = i == 9 ? slow_iops : iops;
+
+      row.ops[DUEL_DIRECTION_READ] = ops * 7 / 10;
+      row.ops[DUEL_DIRECTION_WRITE] = ops - ops * 7 / 10;
+      row.bytes[DUEL_DIRECTION_READ] = row.ops[DUEL_DIRECTION_READ] * 4096;
+      row.bytes[DUEL_DIRECTION_WRITE] = row.ops[DUEL_DIRECTION_WRITE] * 4096;
+      duel_series_append (record->series, &row);
+    }
+  summary = duel_analysis_summarize (record, DUEL_ANALYSIS_CONSISTENCY, NULL);
+  duel_analysis_apply (record, DUEL_ANALYSIS_CONSISTENCY, NULL, summary);
+  details = duel_test_record_get_details (record);
+  json_object_set_int_member (details, "pass", pass);
+  json_object_set_int_member (details, "passes", 3);
+  return record;
+}
+
+/* Figures computed from one another come from one pass: the best by the
+ * test's first ranked figure (the mean IOPS), named; never the best of
+ * each figure over different passes (the consistency ratio of one pass
+ * beside the slowest interval and mean of another). The labels state the
+ * mix the test ran, not the preset's 50/50. */
+static void
+test_one_pass (void)
+{
+  g_autoptr(DuelResult) a = duel_result_new ();
+  g_autoptr(DuelResult) b = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *words = NULL;
+  const char *keys[] = { "consistency_mean_iops", "consistency_slowest_iops", "consistency_ratio" };
+  DuelTestRecord *passes[3];
+  double best_ratio = 0;
+
+  duel_result_set_name (a, "A");
+  duel_result_set_name (b, "B");
+  /* Pass 2 is fastest on average but has the deepest dip; pass 3 is the
+   * steadiest. */
+  passes[0] = mix_pass (1, 20000, 15000);
+  passes[1] = mix_pass (2, 24000, 6000);
+  passes[2] = mix_pass (3, 21000, 20000);
+  for (guint i = 0; i < 3; i++)
+    {
+      best_ratio = MAX (best_ratio, duel_test_record_get_figure_value (passes[i], "consistency_ratio"));
+      duel_result_add_test (a, passes[i]);
+    }
+  {
+    g_autoptr(DuelTestRecord) once = mix_pass (1, 22000, 21000);
+
+    duel_result_add_test (b, once);
+  }
+  comparison = duel_comparison_new (a, b, &error);
+  g_assert_no_error (error);
+
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      const DuelComparisonRow *row = find_row (comparison, "custom", keys[k]);
+
+      g_test_message ("%s: %s", row->label, row->text[0]);
+      g_assert_cmpfloat (row->value[0], ==, duel_test_record_get_figure_value (passes[1], keys[k]));
+      g_assert_cmpuint (row->best_pass[0], ==, 2);
+      g_assert_cmpuint (row->n_runs[0], ==, 3);
+      g_assert_cmpuint (row->best_pass[1], ==, 0);
+    }
+  /* The rule per figure would have taken pass 3's ratio. */
+  g_assert_cmpfloat (find_row (comparison, "custom", "consistency_ratio")->value[0], <, best_ratio);
+  /* The ratio shown is the slowest shown over the mean shown. */
+  g_assert_cmpfloat_with_epsilon (find_row (comparison, "custom", "consistency_ratio")->value[0],
+                                  100.0 * find_row (comparison, "custom", "consistency_slowest_iops")->value[0] /
+                                  find_row (comparison, "custom", "consistency_mean_iops")->value[0], 0.01);
+
+  words = duel_comparison_row_format_passes (find_row (comparison, "custom", "consistency_mean_iops"), 0);
+  g_test_message ("%s", words);
+  g_assert_nonnull (strstr (words, "(pass 2 of 3)"));
+
+  /* The mix said as run, in the table and for one record. */
+  g_assert_cmpstr (find_row (comparison, "custom", "consistency_mean_iops")->label, ==,
+                   "4 KiB random 70/30 read/write, mean IOPS");
+  g_assert_cmpstr (duel_figure_get_record_label ("consistency_slowest_iops", passes[0]), ==,
+                   "4 KiB random 70/30 read/write, 99.9 % slowest interval");
+  for (guint i = 0; i < 3; i++)
+    duel_test_record_unref (passes[i]);
+}
+
+/* A label states the workload the record ran, for every figure whose table
+ * label states a preset's: the mix, the block size, the access. */
+static void
+test_labels_state_workload (void)
+{
+  DuelWorkload w;
+  g_autoptr(DuelTestRecord) preset_mix = NULL;
+  g_autoptr(DuelTestRecord) qos8k = NULL;
+  g_autoptr(DuelTestRecord) seq = NULL;
+  g_autoptr(DuelTestRecord) mix = NULL;
+  g_autoptr(DuelTestRecord) jobs = NULL;
+  g_autofree char *described = NULL;
+
+  duel_workload_init (&w);
+  w.pattern = DUEL_PATTERN_RANDOM;
+  w.block_size = 4096;
+  w.queue_depth = 32;
+  w.read_percent = 50;
+  preset_mix = duel_test_record_new ("consistency", &w);
+  /* The preset's own workload keeps the table's words. */
+  g_assert_cmpstr (duel_figure_get_record_label ("consistency_mean_iops", preset_mix), ==,
+                   duel_figure_get_label ("consistency_mean_iops"));
+  g_assert_cmpstr (duel_figure_get_record_label ("qos_mix_read_qd32_p99_us", preset_mix), ==,
+                   "Mixed 50/50 QD32, reads, 99 % latency");
+
+  w.read_percent = 30;
+  mix = duel_test_record_new ("custom", &w);
+  g_assert_cmpstr (duel_figure_get_record_label ("qos_mix_write_qd32_p99_9_us", mix), ==,
+                   "4 KiB random 30/70 read/write QD32, writes, 99.9 % latency");
+
+  w.read_percent = 100;
+  w.block_size = 8192;
+  qos8k = duel_test_record_new ("custom", &w);
+  g_assert_cmpstr (duel_figure_get_record_label ("qos_read_qd32_p99_us", qos8k), ==,
+                   "8 KiB random read QD32, 99 % latency");
+
+  w.block_size = 4096;
+  w.pattern = DUEL_PATTERN_SEQUENTIAL;
+  w.queue_depth = 4;
+  seq = duel_test_record_new ("custom", &w);
+  g_assert_cmpstr (duel_figure_get_record_label ("qos_read_qd4_p99_99_us", seq), ==,
+                   "4 KiB sequential read QD4, 99.99 % latency");
+  /* fio's completion latency is said after it. */
+  seq->latency_kind = DUEL_LATENCY_COMPLETION;
+  g_assert_cmpstr (duel_figure_get_record_label ("qos_read_qd4_p99_99_us", seq), ==,
+                   "4 KiB sequential read QD4, 99.99 % latency (completion latency)");
+
+  /* The jobs are in the subtitle. */
+  w.pattern = DUEL_PATTERN_RANDOM;
+  w.queue_depth = 32;
+  w.numjobs = 16;
+  w.runtime_ms = 5000;
+  jobs = duel_test_record_new ("custom", &w);
+  described = duel_chart_describe_workload (jobs);
+  g_assert_cmpstr (described, ==, "4 KiB random read, QD32, 16 jobs, 5 s");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -710,6 +874,8 @@ main (int    argc,
   g_test_add_func ("/duel/passes/profiles", test_profiles);
   g_test_add_func ("/duel/passes/refused", test_refused);
   g_test_add_func ("/duel/passes/comparison/synthetic", test_synthetic);
+  g_test_add_func ("/duel/passes/comparison/one-pass", test_one_pass);
+  g_test_add_func ("/duel/passes/labels-state-workload", test_labels_state_workload);
   g_test_add_func ("/duel/passes/crystaldiskmark/file", test_real_run);
   g_test_add_func ("/duel/passes/custom/file", test_custom);
 

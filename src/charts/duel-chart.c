@@ -373,41 +373,23 @@ duel_chart_draw (DuelChart *self,
   cairo_restore (cr);
 }
 
-static char *
-format_block_size (guint32 bytes)
-{
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
-    return g_strdup_printf ("%u MiB", bytes / (1024 * 1024));
-  if (bytes >= 1024 && bytes % 1024 == 0)
-    return g_strdup_printf ("%u KiB", bytes / 1024);
-  return g_strdup_printf ("%u B", bytes);
-}
-
 char *
 duel_chart_describe_workload (const DuelTestRecord *record)
 {
   const DuelWorkload *w;
-  g_autofree char *bs = NULL;
   g_autofree char *access = NULL;
   GString *text;
 
   g_return_val_if_fail (record != NULL, NULL);
 
   w = &record->workload;
-  bs = format_block_size (w->block_size);
-  if (!duel_workload_writes (w))
-    access = g_strdup (w->pattern == DUEL_PATTERN_RANDOM ? _("random read") : _("sequential read"));
-  else if (!duel_workload_reads (w))
-    access = g_strdup (w->pattern == DUEL_PATTERN_RANDOM ? _("random write") : _("sequential write"));
-  else
-    /* Translators: e.g. "random 70/30 read/write" */
-    access = g_strdup_printf (w->pattern == DUEL_PATTERN_RANDOM ? _("random %u/%u read/write")
-                                                                  : _("sequential %u/%u read/write"),
-                              w->read_percent, 100 - w->read_percent);
-
+  access = duel_workload_describe_access (w);
   text = g_string_new (NULL);
-  /* Translators: block size, access pattern and queue depth: "4 KiB random write, QD32" */
-  g_string_append_printf (text, _("%s %s, QD%u"), bs, access, w->queue_depth);
+  /* Translators: the block size and access, then the queue depth: "4 KiB random write, QD32" */
+  g_string_append_printf (text, _("%s, QD%u"), access, w->queue_depth);
+  if (w->numjobs > 1)
+    /* Translators: after the queue depth, the jobs running at once (each with that depth) */
+    g_string_append_printf (text, _(", %u jobs"), w->numjobs);
   if (w->size_multiple > 0)
     g_string_append_printf (text, _(", to %g× the span"), w->size_multiple);
   else if (w->runtime_ms > 0)

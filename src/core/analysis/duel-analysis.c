@@ -644,24 +644,25 @@ duel_analysis_standard_key (DuelPattern   pattern,
   return g_strdup_printf ("rand_%s_qd%u_%s", name, queue_depth, iops ? "iops" : "mbps");
 }
 
+/* By duel_analysis_qos_key()'s index: the four percentiles, then the samples. */
+static const char * const qos_words[DUEL_QOS_N_PERCENTILES + 1] = {
+  /* xgettext:no-c-format */
+  N_("99 % latency"),
+  /* xgettext:no-c-format */
+  N_("99.9 % latency"),
+  /* xgettext:no-c-format */
+  N_("99.99 % latency"),
+  /* xgettext:no-c-format */
+  N_("99.999 % latency"),
+  N_("latency samples"),
+};
+
 /* A label for a key of a documented pattern at a queue depth the tables do
  * not list ("rand_write_qd4_iops": a plain run's, an import's): words, not
  * the key. NULL when @key has no such pattern. */
 static char *
 compose_label (const char *key)
 {
-  /* By duel_analysis_qos_key()'s index: the four percentiles, then the samples. */
-  static const char * const qos_words[DUEL_QOS_N_PERCENTILES + 1] = {
-    /* xgettext:no-c-format */
-    N_("99 % latency"),
-    /* xgettext:no-c-format */
-    N_("99.9 % latency"),
-    /* xgettext:no-c-format */
-    N_("99.99 % latency"),
-    /* xgettext:no-c-format */
-    N_("99.999 % latency"),
-    N_("latency samples"),
-  };
   char rest[16] = "";
   guint depth = 0;
   gboolean read, mixed;
@@ -717,23 +718,98 @@ duel_figure_is_latency (const char *key)
   return g_str_has_prefix (key, "qos_") || g_str_equal (key, "worst_case_iops_min");
 }
 
-const char *
-duel_figure_get_record_label (const char           *key,
-                              const DuelTestRecord *record)
+/* What the consistency figures measure, after the workload's words. */
+static const struct {
+  const char *key;
+  const char *words;
+} consistency_words[] = {
+  { "consistency_mean_iops",    N_("mean IOPS") },
+  { "consistency_read_iops",    N_("mean read IOPS") },
+  { "consistency_write_iops",   N_("mean write IOPS") },
+  /* xgettext:no-c-format */
+  { "consistency_slowest_iops", N_("99.9 % slowest interval") },
+};
+
+/* The tables' labels state the presets' workloads ("Mixed 50/50", "4K
+ * random read QD32"); a record of another workload (a custom 70/30 mix, an
+ * 8 KiB QoS test, a sequential one) gets its own words in their place.
+ * NULL when the table's label is true of @workload. */
+static char *
+label_for_workload (const char         *key,
+                    const DuelWorkload *workload)
 {
+  gboolean mixed = duel_workload_is_mixed (workload);
+  gboolean preset_like = workload->block_size == 4096 && workload->pattern == DUEL_PATTERN_RANDOM &&
+                         (!mixed || workload->read_percent == 50);
+  g_autofree char *access = NULL;
+  char rest[16] = "";
+  guint depth = 0;
+  gboolean read, mix_key;
+
+  if (preset_like)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (consistency_words); i++)
+    if (g_str_equal (key, consistency_words[i].key))
+      {
+        access = duel_workload_describe_access (workload);
+        /* TRANSLATORS: a workload, then what was measured: "4 KiB random 70/30 read/write, mean IOPS" */
+        return g_strdup_printf (_("%s, %s"), access, _(consistency_words[i].words));
+      }
+  mix_key = parse_depth_key (key, "qos_mix_", &read, &depth, rest);
+  if (!mix_key && !parse_depth_key (key, "qos_", &read, &depth, rest))
+    return NULL;
+  for (guint p = 0; p <= DUEL_QOS_N_PERCENTILES; p++)
+    {
+      g_autofree char *spelled = duel_analysis_qos_key (read ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE,
+                                                        depth, mix_key, p);
+
+      if (!g_str_equal (key, spelled))
+        continue;
+      access = duel_workload_describe_access (workload);
+      if (mix_key)
+        /* TRANSLATORS: a workload, its queue depth, then the reads' or writes' figure:
+         * "4 KiB random 70/30 read/write QD32, reads, 99 % latency" */
+        return g_strdup_printf (read ? _("%s QD%u, reads, %s") : _("%s QD%u, writes, %s"),
+                                access, depth, _(qos_words[p]));
+      /* TRANSLATORS: a workload, its queue depth, then the figure: "8 KiB random read QD32, 99 % latency" */
+      return g_strdup_printf (_("%s QD%u, %s"), access, depth, _(qos_words[p]));
+    }
+  return NULL;
+}
+
+const char *
+duel_figure_get_workload_label (const char         *key,
+                                const DuelWorkload *workload,
+                                gboolean            completion)
+{
+  g_autofree char *own = NULL;
   g_autofree char *label = NULL;
+  const char *base;
 
   g_return_val_if_fail (key != NULL, NULL);
 
-  if (record == NULL || record->latency_kind != DUEL_LATENCY_COMPLETION || !duel_figure_is_latency (key))
-    return duel_figure_get_label (key);
+  own = workload != NULL ? label_for_workload (key, workload) : NULL;
+  base = own != NULL ? g_intern_string (own) : duel_figure_get_label (key);
+  if (!completion || !duel_figure_is_latency (key))
+    return base;
   /* TRANSLATORS: a latency figure of a test imported from fio's default
    * output, which holds the completion latency (fio's clat, the submission
    * left out), not the latency from submission to completion:
    * "Random read QD4, 99 % latency (completion latency)" */
-  label = g_strdup_printf (_("%s (completion latency)"), duel_figure_get_label (key));
+  label = g_strdup_printf (_("%s (completion latency)"), base);
   /* Interned, as duel_figure_get_label()'s composed labels are. */
   return g_intern_string (label);
+}
+
+const char *
+duel_figure_get_record_label (const char           *key,
+                              const DuelTestRecord *record)
+{
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (record == NULL)
+    return duel_figure_get_label (key);
+  return duel_figure_get_workload_label (key, &record->workload, record->latency_kind == DUEL_LATENCY_COMPLETION);
 }
 
 /* ngettext's count for a figure (rounded as printed). */

@@ -466,11 +466,18 @@ const char           *duel_figure_get_label (const char *key);
 /* Whether @key is read from the latencies (the QoS percentiles and samples,
  * the worst-case IOPS). */
 gboolean              duel_figure_is_latency (const char *key);
-/* The label of @key as a figure of @record: a latency figure of a record
- * that holds fio's completion latency (DUEL_LATENCY_COMPLETION) says so;
- * else duel_figure_get_label(). @record may be NULL. */
+/* The label of @key as a figure of @record: where the table's label states
+ * a preset's workload that is not @record's (a custom 70/30 mix, an 8 KiB
+ * QoS test), @record's own words instead; a latency figure of a record that
+ * holds fio's completion latency (DUEL_LATENCY_COMPLETION) says so; else
+ * duel_figure_get_label(). @record may be NULL. */
 const char           *duel_figure_get_record_label (const char           *key,
                                                     const DuelTestRecord *record);
+/* The same from a workload (NULL: the table's label) and whether the
+ * latencies are fio's completion latency. */
+const char           *duel_figure_get_workload_label (const char         *key,
+                                                      const DuelWorkload *workload,
+                                                      gboolean            completion);
 /* "12,345 IOPS", "85.3 %", "n/a" for NAN: how the CLI, the window, the
  * tables and reports print a figure (duel_number_format()). */
 char                 *duel_figure_format    (const char *key,

@@ -282,23 +282,76 @@ find_passes (DuelResult *result,
   return found;
 }
 
-/* The figures of a test run in @records: those of its one record, or per
- * key the best of its passes, with their mean and spread. Keys in the order
- * the passes first hold them. */
-static GArray *
-pass_figures (GPtrArray *records)
+/* The pass whose figures stand for a test run in passes: the best by its
+ * first figure that has a better side (the mean IOPS of a mix, the
+ * throughput of a CrystalDiskMark step), as CrystalDiskMark picks its best
+ * run. Every figure shown is then that pass's, so that figures computed
+ * from one another (a consistency ratio, its slowest interval and mean)
+ * agree. -1 when no pass has a value for it. */
+static int
+best_pass (GArray **lists,
+           guint    n_lists)
 {
-  GArray *merged;
+  const char *lead = NULL;
+  DuelBetter better = DUEL_BETTER_NONE;
+  double best = NAN;
+  int chosen = -1;
 
+  for (guint r = 0; r < n_lists && lead == NULL; r++)
+    for (guint i = 0; i < lists[r]->len && lead == NULL; i++)
+      {
+        const Figure *figure = &g_array_index (lists[r], Figure, i);
+
+        better = figure->better;
+        if (better == DUEL_BETTER_NONE && duel_figure_lookup (figure->key) != NULL)
+          better = duel_figure_lookup (figure->key)->better;
+        if (better != DUEL_BETTER_NONE)
+          lead = figure->key;
+      }
+  if (lead == NULL)
+    return -1;
+  for (guint r = 0; r < n_lists; r++)
+    {
+      const Figure *figure = find_figure (lists[r], lead);
+
+      if (figure == NULL || !isfinite (figure->value))
+        continue;
+      if (chosen < 0 || (better == DUEL_BETTER_LOWER ? figure->value < best : figure->value > best))
+        {
+          best = figure->value;
+          chosen = (int) r;
+        }
+    }
+  return chosen;
+}
+
+/* The figures of a test run in @records: those of its one record, or the
+ * best pass's (best_pass()), each with the mean and spread of every pass.
+ * Keys in the order the passes first hold them. */
+static GArray *
+pass_figures (GPtrArray *records,
+              guint     *out_best)
+{
+  g_autofree GArray **lists = NULL;
+  GArray *merged;
+  int best;
+
+  *out_best = 0;
   if (records->len == 0)
     return g_array_new (FALSE, TRUE, sizeof (Figure));
   if (records->len == 1)
     return record_figures (g_ptr_array_index (records, 0));
 
+  lists = g_new0 (GArray *, records->len);
+  for (guint r = 0; r < records->len; r++)
+    lists[r] = record_figures (g_ptr_array_index (records, r));
+  best = best_pass (lists, records->len);
+  *out_best = best >= 0 ? (guint) best : 0;
+
   merged = g_array_new (FALSE, TRUE, sizeof (Figure));
   for (guint r = 0; r < records->len; r++)
     {
-      g_autoptr(GArray) figures = record_figures (g_ptr_array_index (records, r));
+      GArray *figures = lists[r];
 
       for (guint i = 0; i < figures->len; i++)
         {
@@ -316,6 +369,8 @@ pass_figures (GPtrArray *records)
               g_array_append_val (merged, fresh);
               into = &g_array_index (merged, Figure, merged->len - 1);
             }
+          if ((int) r == best)
+            into->value = figure->value;
           if (!isfinite (figure->value))
             continue;
           /* mean holds the sum until the end. */
@@ -336,8 +391,12 @@ pass_figures (GPtrArray *records)
       if (figure->n_passes == 0)
         continue;
       figure->mean /= figure->n_passes;
-      figure->value = figure->better == DUEL_BETTER_LOWER ? figure->min : figure->max;
+      /* No figure has a better side: each is the best of its own passes. */
+      if (best < 0)
+        figure->value = figure->better == DUEL_BETTER_LOWER ? figure->min : figure->max;
     }
+  for (guint r = 0; r < records->len; r++)
+    g_array_unref (lists[r]);
   return merged;
 }
 
@@ -772,31 +831,39 @@ static void
 add_figure_row (DuelComparison *self,
                 const char     *test,
                 const Figure   *figures[DUEL_COMPARISON_MAX_DRIVES],
-                DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES])
+                DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES],
+                const guint     best_pass[DUEL_COMPARISON_MAX_DRIVES],
+                const guint     n_runs[DUEL_COMPARISON_MAX_DRIVES])
 {
   DuelComparisonRow row = { 0, };
   const Figure *any = NULL;
-  DuelTestRecord *completion = NULL;
+  const DuelWorkload *workload = NULL;
+  gboolean completion = FALSE, same_workload = TRUE;
 
   for (guint d = 0; d < self->n_drives && any == NULL; d++)
     any = figures[d];
   /* A latency figure says "completion latency" when every drive's is
-   * fio's clat; a mix of both is a fairness warning (check_fairness()). */
+   * fio's clat; a mix of both is a fairness warning (check_fairness()).
+   * The label states the drives' workload where they all ran the same
+   * (a custom 70/30 mix is not "50/50"); else the table's words. */
   for (guint d = 0; d < self->n_drives; d++)
     if (figures[d] != NULL && records[d] != NULL)
       {
-        if (records[d]->latency_kind != DUEL_LATENCY_COMPLETION)
-          {
-            completion = NULL;
-            break;
-          }
-        completion = records[d];
+        const DuelWorkload *w = &records[d]->workload;
+
+        completion = workload == NULL ? records[d]->latency_kind == DUEL_LATENCY_COMPLETION
+                                      : completion && records[d]->latency_kind == DUEL_LATENCY_COMPLETION;
+        if (workload == NULL)
+          workload = w;
+        else if (w->block_size != workload->block_size || w->pattern != workload->pattern ||
+                 w->read_percent != workload->read_percent)
+          same_workload = FALSE;
       }
 
   row.kind = DUEL_COMPARISON_ROW_FIGURE;
   row.test = g_strdup (test);
   row.key = g_strdup (any->key);
-  row.label = g_strdup (duel_figure_get_record_label (any->key, completion));
+  row.label = g_strdup (duel_figure_get_workload_label (any->key, same_workload ? workload : NULL, completion));
   row.unit = g_strdup (any->unit ? any->unit : "");
   row.better = any->better;
   if (row.better == DUEL_BETTER_NONE && duel_figure_lookup (any->key) != NULL)
@@ -812,6 +879,11 @@ add_figure_row (DuelComparison *self,
           row.value[d] = figures[d]->value;
           row.text[d] = duel_figure_format (figures[d]->key, figures[d]->value);
           row.n_passes[d] = figures[d]->n_passes;
+          if (n_runs[d] > 1)
+            {
+              row.best_pass[d] = best_pass[d] + 1;
+              row.n_runs[d] = n_runs[d];
+            }
         }
       row.pass_mean[d] = row.n_passes[d] > 0 ? figures[d]->mean : NAN;
       row.pass_min[d] = row.n_passes[d] > 0 ? figures[d]->min : NAN;
@@ -877,14 +949,18 @@ add_test_rows (DuelComparison *self,
 {
   DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
   GArray *lists[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
+  guint best_pass[DUEL_COMPARISON_MAX_DRIVES] = { 0, };
+  guint n_runs[DUEL_COMPARISON_MAX_DRIVES] = { 0, };
   gboolean published = FALSE;
 
   for (guint d = 0; d < self->n_drives; d++)
     {
       g_autoptr(GPtrArray) passes = find_passes (self->results[d], test);
 
-      records[d] = duel_result_find_test (self->results[d], test);
-      lists[d] = pass_figures (passes);
+      lists[d] = pass_figures (passes, &best_pass[d]);
+      n_runs[d] = passes->len;
+      /* The record the figures are from: the best pass's. */
+      records[d] = passes->len > 0 ? g_ptr_array_index (passes, best_pass[d]) : NULL;
       published |= duel_result_is_published (self->results[d]);
     }
 
@@ -910,7 +986,7 @@ add_test_rows (DuelComparison *self,
             continue;   /* added in an earlier drive's pass */
           if (self->n_drives > 1 && holders < 2 && published && !shown_alone (self, lists, figure->key))
             continue;
-          add_figure_row (self, test, row, records);
+          add_figure_row (self, test, row, records, best_pass, n_runs);
         }
     }
   for (guint d = 0; d < self->n_drives; d++)
@@ -1029,12 +1105,16 @@ duel_comparison_row_format_passes (const DuelComparisonRow *row,
   low = duel_figure_format (row->key, row->pass_min[drive]);
   high = duel_figure_format (row->key, row->pass_max[drive]);
   if (row->pass_mean[drive] == 0)
-    /* TRANSLATORS: a test run in passes: its best pass, their mean, the lowest and the highest */
-    return g_strdup_printf (_("best %s, mean %s, spread %s–%s"), best, mean, low, high);
+    /* TRANSLATORS: a test run in passes: the figure of its best pass, which
+     * pass that was and of how many, their mean, the lowest and the highest */
+    return g_strdup_printf (_("best %s (pass %u of %u), mean %s, spread %s–%s"), best, row->best_pass[drive],
+                            row->n_runs[drive], mean, low, high);
   share = duel_number_format ((row->pass_max[drive] - row->pass_min[drive]) / fabs (row->pass_mean[drive]) * 100.0, 0);
-  /* TRANSLATORS: a test run in passes: its best pass, their mean, the
-   * lowest and the highest, the spread as a share of the mean */
-  return g_strdup_printf (_("best %s, mean %s, spread %s–%s (%s %%)"), best, mean, low, high, share);
+  /* TRANSLATORS: a test run in passes: the figure of its best pass, which
+   * pass that was and of how many, their mean, the lowest and the highest,
+   * the spread as a share of the mean */
+  return g_strdup_printf (_("best %s (pass %u of %u), mean %s, spread %s–%s (%s %%)"), best, row->best_pass[drive],
+                          row->n_runs[drive], mean, low, high, share);
 }
 
 char *

@@ -59,6 +59,10 @@ typedef struct
   gboolean    has_rated[DUEL_COMPARISON_MAX_DRIVES];
   double      rated[DUEL_COMPARISON_MAX_DRIVES];   /* the vendor's figure for this row */
   guint       n_passes[DUEL_COMPARISON_MAX_DRIVES];  /* passes with a value when the test ran in passes, else 0 */
+  /* The pass every figure of the test is taken from (1-based: the best by
+   * the test's first ranked figure), of how many run; 0 without passes. */
+  guint       best_pass[DUEL_COMPARISON_MAX_DRIVES];
+  guint       n_runs[DUEL_COMPARISON_MAX_DRIVES];
   double      pass_mean[DUEL_COMPARISON_MAX_DRIVES]; /* their mean; NAN without passes */
   double      pass_min[DUEL_COMPARISON_MAX_DRIVES];  /* the lowest and highest pass; NAN without passes */
   double      pass_max[DUEL_COMPARISON_MAX_DRIVES];
@@ -125,9 +129,10 @@ char                    *duel_comparison_dup_difference_heading (DuelComparison 
 /* A figure row's difference as the locale writes it ("+12.5 %", "−1,204.0 %"
  * grouped); "" for a row without one. */
 char                    *duel_comparison_row_format_difference (const DuelComparisonRow *row);
-/* A figure row's passes on @drive in words: "best 5,700.0 MB/s, mean
- * 4,900.0 MB/s, spread 3,000.0 MB/s–5,700.0 MB/s (55 %)", the spread's
- * width as a share of the mean; "" when the test did not run in passes there. */
+/* A figure row's passes on @drive in words: "best 5,700.0 MB/s (pass 2 of
+ * 5), mean 4,900.0 MB/s, spread 3,000.0 MB/s–5,700.0 MB/s (55 %)", the
+ * spread's width as a share of the mean; "" when the test did not run in
+ * passes there. */
 char                    *duel_comparison_row_format_passes (const DuelComparisonRow *row,
                                                             guint                    drive);
 /* TRUE when some row carries a vendor-rated figure: show "rated vs measured". */

@@ -386,3 +386,35 @@ duel_workload_from_json (JsonObject    *object,
   *out_workload = w;
   return TRUE;
 }
+
+static char *
+format_block_size (guint32 bytes)
+{
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+    return g_strdup_printf ("%u MiB", bytes / (1024 * 1024));
+  if (bytes >= 1024 && bytes % 1024 == 0)
+    return g_strdup_printf ("%u KiB", bytes / 1024);
+  return g_strdup_printf ("%u B", bytes);
+}
+
+char *
+duel_workload_describe_access (const DuelWorkload *workload)
+{
+  g_autofree char *bs = NULL;
+  g_autofree char *access = NULL;
+
+  g_return_val_if_fail (workload != NULL, NULL);
+
+  bs = format_block_size (workload->block_size);
+  if (!duel_workload_writes (workload))
+    access = g_strdup (workload->pattern == DUEL_PATTERN_RANDOM ? _("random read") : _("sequential read"));
+  else if (!duel_workload_reads (workload))
+    access = g_strdup (workload->pattern == DUEL_PATTERN_RANDOM ? _("random write") : _("sequential write"));
+  else
+    /* Translators: e.g. "random 70/30 read/write" */
+    access = g_strdup_printf (workload->pattern == DUEL_PATTERN_RANDOM ? _("random %u/%u read/write")
+                                                                         : _("sequential %u/%u read/write"),
+                              workload->read_percent, 100 - workload->read_percent);
+  /* Translators: a block size, then the access: "4 KiB random write" */
+  return g_strdup_printf (_("%s %s"), bs, access);
+}

@@ -58,6 +58,10 @@ gboolean     duel_workload_reads           (const DuelWorkload  *workload);
 gboolean     duel_workload_writes          (const DuelWorkload  *workload);
 /* Reads and writes both (0 < read_percent < 100): a mix. */
 gboolean     duel_workload_is_mixed        (const DuelWorkload  *workload);
+/* The block size and the access as a person reads them, translated:
+ * "4 KiB random write", "128 KiB sequential read", "4 KiB random 70/30
+ * read/write". */
+char        *duel_workload_describe_access (const DuelWorkload  *workload);
 /* The span once the target's size is known, and the byte limit it implies
  * (0 when the run is bounded by time alone). Both fail on misalignment. */
 gboolean     duel_workload_resolve         (const DuelWorkload  *workload,
