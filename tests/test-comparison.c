@@ -191,6 +191,88 @@ test_fairness_warnings (void)
     }
 }
 
+/* What matters most is compared too: the span's size where its share of
+ * each target is the same, a fill stopped early against one that reached
+ * what both asked, the interval, and a file against a block device. */
+static void
+test_fairness_span_and_reach (void)
+{
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelComparison) alike = NULL;
+  DuelTargetInfo file = { (char *) "/srv/b.img", DUEL_TARGET_KIND_FILE, 0, 512, 4096 };
+  DuelTestRecord *fill;
+  g_autofree char *reached = NULL;
+
+  test_make_pair (&a, &b);
+  alike = duel_comparison_new (a, b, NULL);
+  g_assert_null (duel_comparison_get_warnings (alike)[0]);
+
+  /* B: a file target of a quarter the size, its whole span a quarter too
+   * (100 % of each target). */
+  file.size_bytes = duel_result_get_target (a)->size_bytes / 4;
+  duel_result_set_target (b, &file);
+  for (guint i = 0; i < duel_result_get_tests (b)->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (b), i);
+
+      if (record->span_length > 0)
+        record->span_length = file.size_bytes;
+    }
+  /* Its fill stopped at 146.8 % of the 200 % it asked for. */
+  fill = duel_result_find_test (b, DUEL_TEST_WSAT_FILL);
+  fill->byte_limit = 2 * fill->span_length;
+  {
+    g_autoptr(GString) cut_text = NULL;
+    DuelSeries *cut = duel_series_new ();
+    guint64 written = 0;
+
+    for (guint r = 0; r < duel_series_get_length (fill->series) && written < 1.468 * fill->span_length; r++)
+      {
+        duel_series_append (cut, duel_series_get_row (fill->series, r));
+        written += duel_series_get_row (fill->series, r)->bytes[DUEL_DIRECTION_WRITE];
+      }
+    reached = g_strdup_printf ("the run on Beta SSD %.0f %%.", 100.0 * written / fill->span_length);
+    duel_series_free (fill->series);
+    fill->series = cut;
+  }
+  fill->status = DUEL_TEST_STATUS_CANCELLED;
+  /* Its consistency run, at 100 ms. */
+  duel_result_find_test (b, DUEL_TEST_CONSISTENCY)->workload.interval_ms = 100;
+
+  comparison = duel_comparison_new (a, b, NULL);
+  for (guint i = 0; duel_comparison_get_warnings (comparison)[i]; i++)
+    g_test_message ("%s", duel_comparison_get_warnings (comparison)[i]);
+  {
+    g_autofree char *big = duel_format_size (duel_result_get_target (a)->size_bytes);
+    g_autofree char *small = duel_format_size (file.size_bytes);
+    g_autofree char *expected = g_strdup_printf ("Write saturation: the spans differ (%s on Alpha SSD, %s on Beta SSD).",
+                                                 big, small);
+
+    g_assert_true (test_has_warning (comparison, expected));
+  }
+  /* Not as a share: both cover their whole target. */
+  g_assert_false (test_has_warning (comparison, "span covers"));
+  g_assert_true (test_has_warning (comparison, "Write saturation: the run on Alpha SSD reached 200 % of its span, the run on Beta SSD"));
+  g_assert_true (test_has_warning (comparison, reached));
+  g_assert_true (test_has_warning (comparison, "Performance consistency: the intervals differ (1000 ms on Alpha SSD, 100 ms on Beta SSD)."));
+  g_assert_true (test_has_warning (comparison, "Beta SSD was measured through a file and Alpha SSD as a block device"));
+
+  /* Two whole drives of different sizes: the review's method, no warning
+   * about the spans. */
+  {
+    g_autoptr(DuelComparison) drives = NULL;
+
+    file.path = (char *) "/dev/sdb";
+    file.kind = DUEL_TARGET_KIND_BLOCK;
+    duel_result_set_target (b, &file);
+    drives = duel_comparison_new (a, b, NULL);
+    g_assert_false (test_has_warning (drives, "spans differ"));
+    g_assert_false (test_has_warning (drives, "as a block device"));
+  }
+}
+
 /* Sets what every test of @result's latencies measure. */
 static void
 set_latency_kind (DuelResult      *result,
@@ -852,6 +934,7 @@ main (int    argc,
   g_test_add_func ("/duel/comparison/rows-and-winners", test_rows_and_winners);
   g_test_add_func ("/duel/comparison/decide", test_decide);
   g_test_add_func ("/duel/comparison/fairness-warnings", test_fairness_warnings);
+  g_test_add_func ("/duel/comparison/fairness-span-and-reach", test_fairness_span_and_reach);
   g_test_add_func ("/duel/comparison/latency-kinds", test_latency_kinds);
   g_test_add_func ("/duel/comparison/warning-lines", test_warning_lines);
   g_test_add_func ("/duel/comparison/single-drive", test_single_drive);

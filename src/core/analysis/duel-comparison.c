@@ -1337,6 +1337,31 @@ capacity_multiple (const DuelTestRecord *record)
   return NAN;
 }
 
+/* Whether a span covering @fraction of @result's target is a whole drive. */
+static gboolean
+whole_drive (DuelResult *result,
+             double      fraction)
+{
+  const DuelTargetInfo *target = duel_result_get_target (result);
+
+  return target != NULL && target->kind == DUEL_TARGET_KIND_BLOCK && isfinite (fraction) && fraction > 0.99;
+}
+
+/* The multiple of the span a test bounded by one did transfer (a fill
+ * stopped early reached less than it asked), or NAN. */
+static double
+reached_multiple (const DuelTestRecord *record)
+{
+  DuelSeriesRow total;
+
+  if (!isfinite (capacity_multiple (record)) || record->span_length == 0 ||
+      duel_series_get_length (record->series) == 0)
+    return NAN;
+  duel_series_sum (record->series, &total);
+  return (double) (total.bytes[DUEL_DIRECTION_READ] + total.bytes[DUEL_DIRECTION_WRITE]) /
+         (double) record->span_length;
+}
+
 /* Whether @record's figures are read from latencies it holds (a published
  * reference holds none). */
 static gboolean
@@ -1364,25 +1389,38 @@ check_fairness (DuelComparison *self,
   const char *name_a = self->names[i], *name_b = self->names[j];
   /* The test as people know it, never its record name. */
   const char *title = duel_comparison_get_section_title (self, test);
-  double fa, fb, ma, mb;
+  double fa, fb, ma, mb, ra, rb;
+  gboolean measured;
 
   if (a == NULL || b == NULL)
     return;
 
+  /* Published figures say what the review printed, not how it ran. */
+  measured = !duel_result_is_published (self->results[i]) && !duel_result_is_published (self->results[j]);
   fa = span_fraction (self->results[i], a);
   fb = span_fraction (self->results[j], b);
+  /* The span's size as well as its share of the target: a fill over 1 GiB
+   * meets a cache of the same size differently from one over 256 MiB. Two
+   * whole drives of different sizes are the review's own method. */
+  if (measured && a->span_length > 0 && b->span_length > 0 &&
+      fabs ((double) a->span_length - (double) b->span_length) > 0.01 * MAX (a->span_length, b->span_length) &&
+      !(whole_drive (self->results[i], fa) && whole_drive (self->results[j], fb)))
+    {
+      g_autofree char *size_a = duel_format_size (a->span_length);
+      g_autofree char *size_b = duel_format_size (b->span_length);
+
+      warn_about (self, N_("The spans differ"), title, _("%s: the spans differ (%s on %s, %s on %s)."),
+                  title, size_a, name_a, size_b, name_b);
+    }
   if (isfinite (fa) && isfinite (fb) && fabs (fa - fb) > 0.01)
     warn_about (self, N_("The spans differ"), title,
                 _("%s: the span covers %.0f %% of %s but %.0f %% of %s."),
           title, fa * 100, name_a, fb * 100, name_b);
-  else if (a->span_length > 0 && b->span_length > 0 && a->span_length != b->span_length &&
-           !isfinite (fa) && !isfinite (fb))
-    warn_about (self, N_("The spans differ"), title,
-                _("%s: the spans differ (%.1f GB on %s, %.1f GB on %s)."),
-          title, a->span_length / 1e9, name_a, b->span_length / 1e9, name_b);
 
   ma = capacity_multiple (a);
   mb = capacity_multiple (b);
+  ra = reached_multiple (a);
+  rb = reached_multiple (b);
   if (isfinite (ma) && isfinite (mb) && fabs (ma - mb) > 0.01 * MAX (ma, mb))
     warn_about (self, N_("The amounts written differ"), title,
                 _("%s: %s wrote %.2g× its span but %s wrote %.2g×."), title, name_a, ma, name_b, mb);
@@ -1390,6 +1428,21 @@ check_fairness (DuelComparison *self,
            !duel_result_is_published (self->results[j]))
     warn_about (self, N_("The amounts written differ"), title,
                 _("%s: one run was bounded by a capacity multiple, the other was not."), title);
+  /* Asked alike, but one stopped early: its curve ends where the other's
+   * goes on (a fill stopped at 147 % against one at 200 %). */
+  else if (measured && isfinite (ra) && isfinite (rb) && fabs (ra - rb) > 0.01 * MAX (ra, rb))
+    warn_about (self, N_("The amounts written differ"), title,
+                /* TRANSLATORS: a test's title, then the percentage of its span each drive's run reached */
+                _("%s: the run on %s reached %.0f %% of its span, the run on %s %.0f %%."),
+                title, name_a, ra * 100, name_b, rb * 100);
+
+  /* A slowest interval of 100 ms is not one of 1 s, nor is a curve's noise. */
+  if (measured && a->workload.interval_ms > 0 && b->workload.interval_ms > 0 &&
+      a->workload.interval_ms != b->workload.interval_ms &&
+      duel_series_get_length (a->series) > 0 && duel_series_get_length (b->series) > 0)
+    warn_about (self, N_("The intervals differ"), title,
+                _("%s: the intervals differ (%u ms on %s, %u ms on %s)."),
+                title, a->workload.interval_ms, name_a, b->workload.interval_ms, name_b);
 
   if (a->workload.runtime_ms > 0 && b->workload.runtime_ms > 0 &&
       a->workload.runtime_ms != b->workload.runtime_ms)
@@ -1455,6 +1508,37 @@ check_fairness (DuelComparison *self,
                 _("%s: the run on %s did not complete (%s)."), title,
           a->status != DUEL_TEST_STATUS_COMPLETE ? name_a : name_b,
           duel_test_status_describe (a->status != DUEL_TEST_STATUS_COMPLETE ? a->status : b->status));
+}
+
+/* A file against a block device: the file's filesystem (its cache, its
+ * allocation) stands between the test and the drive on one side only. */
+static void
+check_target_kinds (DuelComparison *self)
+{
+  const DuelTargetInfo *first = NULL;
+  guint f = 0;
+
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      const DuelTargetInfo *target = duel_result_get_target (self->results[d]);
+
+      if (target == NULL || target->path == NULL || duel_result_is_published (self->results[d]))
+        continue;
+      if (first == NULL)
+        {
+          first = target;
+          f = d;
+          continue;
+        }
+      if (target->kind == first->kind)
+        continue;
+      warn (self,
+            /* TRANSLATORS: the drive measured through a file, then the one measured as a block device */
+            _("%s was measured through a file and %s as a block device: the file’s filesystem stands "
+              "between the test and the drive on one side only."),
+            first->kind == DUEL_TARGET_KIND_FILE ? self->names[f] : self->names[d],
+            first->kind == DUEL_TARGET_KIND_FILE ? self->names[d] : self->names[f]);
+    }
 }
 
 /* ---- Notes -------------------------------------------------------------------- */
@@ -1662,6 +1746,7 @@ build (DuelComparison *self)
 
   add_rated_rows (self);
   check_honesty (self);
+  check_target_kinds (self);
 
   g_ptr_array_add (self->tests, NULL);
   g_ptr_array_add (self->warnings, NULL);
