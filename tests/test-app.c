@@ -631,6 +631,19 @@ test_fairness_banner (void)
     if (GTK_IS_BOX (child))
       n_rows++;
   g_assert_cmpuint (n_rows, <=, 3);
+  /* Each of one line, whole in its tooltip, so that four drives' causes
+   * do not push the charts away. */
+  for (GtkWidget *child = gtk_widget_get_first_child (gtk_widget_get_parent (button)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_BOX (child))
+      {
+        GtkWidget *label = gtk_widget_get_last_child (child);
+
+        g_assert_true (GTK_IS_LABEL (label));
+        g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (label)), ==, PANGO_ELLIPSIZE_END);
+        g_assert_true (gtk_label_get_single_line_mode (GTK_LABEL (label)));
+        g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, gtk_label_get_text (GTK_LABEL (label)));
+      }
 
   /* Tab from the button reaches the chart tabs. */
   switcher = find_widget (GTK_WIDGET (view), is_stack_switcher, NULL);

@@ -385,8 +385,12 @@ clear_pages (DuelComparisonView *self)
   self->n_headline_rows = 0;
 }
 
+/* A warning with its icon: a summary line (@compact) keeps to one line,
+ * its whole text in the tooltip and in the list behind "Show all"; a
+ * sentence of that list wraps. */
 static GtkWidget *
-warning_row (const char *text)
+warning_row (const char *text,
+             gboolean    compact)
 {
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
@@ -394,7 +398,15 @@ warning_row (const char *text)
 
   gtk_widget_add_css_class (icon, "warning");
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  if (compact)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+      gtk_widget_set_tooltip_text (label, text);
+      gtk_widget_set_hexpand (label, TRUE);
+    }
+  else
+    gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_add_css_class (label, "caption");
   gtk_box_append (GTK_BOX (row), icon);
@@ -412,7 +424,8 @@ all_warnings_toggled_cb (GtkToggleButton *button,
   gtk_revealer_set_reveal_child (revealer, gtk_toggle_button_get_active (button));
 }
 
-/* One line per cause, at most three, so the charts keep their height; every
+/* One line per cause, at most three of one line each, so the charts keep
+ * their height with four drives too; every
  * sentence under a plain toggle button (a keyboard walks past it: an
  * expander here used to keep Tab from reaching the chart tabs). */
 static void
@@ -422,7 +435,8 @@ show_warnings (DuelComparisonView *self)
   g_auto(GStrv) lines = self->comparison != NULL ? duel_comparison_dup_warning_lines (self->comparison) : NULL;
   guint n = warnings != NULL ? g_strv_length ((char **) warnings) : 0;
   guint n_lines = lines != NULL ? g_strv_length (lines) : 0;
-  GtkWidget *child;
+  g_autofree char *label = NULL;
+  GtkWidget *child, *button, *revealer, *list, *scrolled;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->warnings_box))) != NULL)
     gtk_box_remove (self->warnings_box, child);
@@ -432,34 +446,28 @@ show_warnings (DuelComparisonView *self)
     return;
 
   for (guint i = 0; i < MIN (n_lines, WARNING_LINES_SHOWN); i++)
-    gtk_box_append (self->warnings_box, warning_row (lines[i]));
-  /* More than those lines say: every sentence, on demand. */
-  if (n_lines > WARNING_LINES_SHOWN || n > n_lines)
-    {
-      g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                             "Show the fairness warning",
-                                                             "Show all %u fairness warnings", n),
-                                                n);
-      GtkWidget *button = gtk_toggle_button_new_with_label (label);
-      GtkWidget *revealer = gtk_revealer_new ();
-      GtkWidget *list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      GtkWidget *scrolled = gtk_scrolled_window_new ();
-
-      gtk_widget_set_name (button, "all-fairness-warnings");
-      gtk_widget_set_halign (button, GTK_ALIGN_START);
-      gtk_widget_add_css_class (button, "flat");
-      gtk_widget_add_css_class (button, "caption");
-      for (guint i = 0; i < n; i++)
-        gtk_box_append (GTK_BOX (list), warning_row (warnings[i]));
-      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-      gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 160);
-      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
-      gtk_revealer_set_child (GTK_REVEALER (revealer), scrolled);
-      g_signal_connect_object (button, "toggled", G_CALLBACK (all_warnings_toggled_cb), revealer, 0);
-      gtk_box_append (self->warnings_box, button);
-      gtk_box_append (self->warnings_box, revealer);
-    }
+    gtk_box_append (self->warnings_box, warning_row (lines[i], TRUE));
+  /* Every sentence whole, on demand: the lines above may be cut. */
+  label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Show the fairness warning", "Show all %u fairness warnings", n),
+                           n);
+  button = gtk_toggle_button_new_with_label (label);
+  revealer = gtk_revealer_new ();
+  list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  scrolled = gtk_scrolled_window_new ();
+  gtk_widget_set_name (button, "all-fairness-warnings");
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "caption");
+  for (guint i = 0; i < n; i++)
+    gtk_box_append (GTK_BOX (list), warning_row (warnings[i], FALSE));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 160);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
+  gtk_revealer_set_child (GTK_REVEALER (revealer), scrolled);
+  g_signal_connect_object (button, "toggled", G_CALLBACK (all_warnings_toggled_cb), revealer, 0);
+  gtk_box_append (self->warnings_box, button);
+  gtk_box_append (self->warnings_box, revealer);
 }
 
 static void
