@@ -16,6 +16,7 @@ PACKAGES="
   libgtk-4-dev libadwaita-1-dev adwaita-icon-theme librsvg2-common shared-mime-info
   libxml2-utils desktop-file-utils appstream gtk-update-icon-cache
   xvfb xauth dbus-daemon fonts-noto-cjk fonts-dejavu-core ghostscript
+  at-spi2-core python3-pyatspi
   util-linux fio e2fsprogs groff-base locales
   qemu-system-x86 busybox-static
   clang libclang-rt-14-dev valgrind dmsetup python3

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 
+#include "duel-accessible.h"
 #include "duel-adw-compat.h"
 #include "duel-application.h"
 #include "duel-chart.h"
@@ -310,6 +311,8 @@ duel_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (duel_application_parent_class)->startup (app);
+  /* Before the first window: every control it shows is named. */
+  duel_accessible_install ();
 
   self->settings = g_settings_new (APP_ID);
   /* Connected before any view's handler, so views rebuild in the new unit. */

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gi18n-lib.h>
 
 #include "duel-chart-view.h"
 
@@ -283,6 +284,10 @@ duel_chart_view_init (DuelChartView *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chart"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("No data to show yet."),
+                                  -1);
 }
 
 GtkWidget *
@@ -298,6 +303,41 @@ duel_chart_view_get_chart (DuelChartView *self)
   return self->chart;
 }
 
+/* The chart's text alternative: its subtitle, then its data as the CSV
+ * export has it, a line per row (a screen reader reads every figure the
+ * picture shows), at most DESCRIPTION_MAX characters. */
+#define DESCRIPTION_MAX 4000
+
+static char *
+describe_data (DuelChart *chart)
+{
+  g_autofree char *subtitle = duel_chart_get_subtitle (chart);
+  g_autofree char *csv = duel_chart_has_data (chart) ? duel_chart_to_csv (chart) : NULL;
+  GString *text = g_string_new (subtitle != NULL ? subtitle : "");
+
+  if (csv == NULL)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, _("No data to show yet."));
+      return g_string_free (text, FALSE);
+    }
+  if (text->len > 0)
+    g_string_append_c (text, '\n');
+  /* TRANSLATORS: before a chart's data in the text a screen reader reads */
+  g_string_append (text, _("Data:"));
+  g_string_append_c (text, '\n');
+  g_string_append (text, csv);
+  if (text->len > DESCRIPTION_MAX)
+    {
+      const char *end = g_utf8_find_prev_char (text->str, text->str + DESCRIPTION_MAX);
+
+      g_string_truncate (text, end != NULL ? (gsize) (end - text->str) : DESCRIPTION_MAX);
+      g_string_append (text, "…");
+    }
+  return g_string_free (text, FALSE);
+}
+
 void
 duel_chart_view_set_chart (DuelChartView *self,
                            DuelChart     *chart)
@@ -311,14 +351,21 @@ duel_chart_view_set_chart (DuelChartView *self,
   if (self->chart != NULL)
     {
       g_autofree char *title = duel_chart_get_title (self->chart);
+      g_autofree char *text = describe_data (self->chart);
 
       if (self->style == NULL)
         update_style (self);
       duel_chart_set_style (self->chart, self->style);
       gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
                                       -1);
     }
+  else
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Chart"),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("No data to show yet."),
+                                    -1);
   duel_chart_view_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHART]);
 }

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "duel-accessible.h"
 #include "duel-chart-consistency.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-view.h"
@@ -198,6 +199,8 @@ build_table (DuelComparisonView *self)
 
           group = g_ptr_array_new ();
           gtk_expander_set_expanded (GTK_EXPANDER (title), TRUE);
+          /* Made after the window is on screen, maybe on a hidden page. */
+          duel_accessible_set_name (title, duel_comparison_get_section_title (comparison, row->test));
           gtk_widget_add_css_class (title, "table-section");
           g_object_set_data_full (G_OBJECT (title), "duel-group-widgets", group, (GDestroyNotify) g_ptr_array_unref);
           g_signal_connect (title, "notify::expanded", G_CALLBACK (group_expanded_cb), NULL);

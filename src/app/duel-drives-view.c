@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "duel-accessible.h"
 #include "duel-drives-view.h"
 #include "duel-system.h"
 
@@ -96,7 +97,11 @@ create_row_cb (gpointer item,
     {
       GtkWidget *badge = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
 
-      gtk_widget_set_tooltip_text (badge, _("In use: mounted, swap or held by another device. Runs are refused."));
+      const char *why = _("In use: mounted, swap or held by another device. Runs are refused.");
+
+      gtk_widget_set_tooltip_text (badge, why);
+      /* Rows come after the window is on screen, on a page maybe hidden. */
+      duel_accessible_set_name (badge, why);
       gtk_widget_add_css_class (badge, "warning");
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), badge);
     }

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "duel-accessible.h"
 #include "duel-adw-compat.h"
 #include "duel-history-view.h"
 
@@ -183,6 +184,27 @@ update_row_subtitle (GtkWidget      *row,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), text);
 }
 
+/* Each row's buttons named with its run: a list of six "Delete" tells a
+ * screen reader's user nothing. */
+static void
+name_row_buttons (GtkWidget      *row,
+                  GParamSpec     *pspec,
+                  DuelResultItem *item)
+{
+  const char *title = duel_result_item_get_title (item);
+  GtkWidget **buttons = g_object_get_data (G_OBJECT (row), "duel-row-buttons");
+  /* TRANSLATORS: the accessible names of a history row's buttons; %s is the run's name */
+  g_autofree char *as_a = g_strdup_printf (_("Compare “%s” as Drive A"), title);
+  g_autofree char *as_b = g_strdup_printf (_("Compare “%s” as Drive B"), title);
+  g_autofree char *rename = g_strdup_printf (_("Rename “%s”"), title);
+  g_autofree char *delete = g_strdup_printf (_("Delete “%s”"), title);
+
+  duel_accessible_set_name (buttons[0], as_a);
+  duel_accessible_set_name (buttons[1], as_b);
+  duel_accessible_set_name (buttons[2], rename);
+  duel_accessible_set_name (buttons[3], delete);
+}
+
 static GtkWidget *
 create_row_cb (gpointer object,
                gpointer user_data)
@@ -190,6 +212,7 @@ create_row_cb (gpointer object,
   DuelHistoryView *self = user_data;
   DuelResultItem *item = object;
   GtkWidget *row = adw_action_row_new ();
+  GtkWidget *buttons[4];
   GtkWidget *delete;
 
   g_object_bind_property (item, "title", row, "title", G_BINDING_SYNC_CREATE);
@@ -199,11 +222,13 @@ create_row_cb (gpointer object,
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("x-office-document-symbolic"));
 
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), create_compare_button (self, item, 0));
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), create_compare_button (self, item, 1));
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), create_rename_button (self, item));
+  buttons[0] = create_compare_button (self, item, 0);
+  buttons[1] = create_compare_button (self, item, 1);
+  buttons[2] = create_rename_button (self, item);
+  for (guint i = 0; i < 3; i++)
+    adw_action_row_add_suffix (ADW_ACTION_ROW (row), buttons[i]);
 
-  delete = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  delete = buttons[3] = gtk_button_new_from_icon_name ("user-trash-symbolic");
   gtk_widget_set_tooltip_text (delete, _("Delete"));
   gtk_widget_set_valign (delete, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (delete, "flat");
@@ -211,6 +236,9 @@ create_row_cb (gpointer object,
   g_signal_connect_object (delete, "clicked", G_CALLBACK (delete_clicked_cb), self, 0);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), delete);
 
+  g_object_set_data_full (G_OBJECT (row), "duel-row-buttons", g_memdup2 (buttons, sizeof buttons), g_free);
+  name_row_buttons (row, NULL, item);
+  g_signal_connect_object (item, "notify::title", G_CALLBACK (name_row_buttons), row, G_CONNECT_SWAPPED);
   return row;
 }
 
