@@ -773,6 +773,45 @@ test_screenshots (void)
   g_unlink (existing);
 }
 
+/* Every run of one file target had the same name in the drop-downs: the
+ * label says what ran, when (a date that reads one way) and how it ended. */
+static void
+test_run_names_tell_apart (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/run.json");
+  g_autoptr(DuelResultItem) quick = NULL;
+  g_autoptr(DuelResultItem) stopped = NULL;
+  g_autoptr(DuelResultItem) plain = NULL;
+  const char *presets[] = { "quick", "quick", NULL };
+  DuelTestStatus statuses[] = { DUEL_TEST_STATUS_COMPLETE, DUEL_TEST_STATUS_CANCELLED, DUEL_TEST_STATUS_COMPLETE };
+  DuelResultItem **items[] = { &quick, &stopped, &plain };
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(DuelResult) result = duel_result_new ();
+      g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 12, 6, 9 + i, 30, 0);
+      DuelWorkload workload;
+      g_autoptr(DuelTestRecord) record = NULL;
+
+      duel_workload_init (&workload);
+      record = duel_test_record_new ("wsat-fill", &workload);
+      record->preset = g_strdup (presets[i]);
+      record->status = statuses[i];
+      duel_result_add_test (result, record);
+      duel_result_set_name (result, "scratch.img");
+      duel_result_set_created (result, when);
+      *items[i] = duel_result_item_new (file, DUEL_RESULT_ORIGIN_HISTORY, result);
+      g_test_message ("%s", duel_result_item_get_label (*items[i]));
+    }
+  g_assert_cmpstr (duel_result_item_get_label (quick), !=, duel_result_item_get_label (stopped));
+  g_assert_cmpstr (duel_result_item_get_label (quick), !=, duel_result_item_get_label (plain));
+  g_assert_true (g_str_has_prefix (duel_result_item_get_label (quick), "scratch.img · Quick"));
+  g_assert_true (g_str_has_suffix (duel_result_item_get_label (stopped), " · stopped"));
+  /* The year in full and the month by name: "Dec 6, 2026", never "12/06/26". */
+  g_assert_nonnull (strstr (duel_result_item_get_label (plain), "2026"));
+  g_assert_null (strstr (duel_result_item_get_label (plain), "/"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -795,6 +834,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/state/start-pairs-shared-tests", test_start_pairs_shared_tests);
   g_test_add_func ("/duel/app/state/restart-keeps-comparison", test_restart_keeps_comparison);
   g_test_add_func ("/duel/app/state/screenshots", test_screenshots);
+  g_test_add_func ("/duel/app/state/run-names-tell-apart", test_run_names_tell_apart);
 
   status = g_test_run ();
 

@@ -258,6 +258,13 @@ test_fairness_span_and_reach (void)
   g_assert_true (test_has_warning (comparison, reached));
   g_assert_true (test_has_warning (comparison, "Performance consistency: the intervals differ (1000 ms on Alpha SSD, 100 ms on Beta SSD)."));
   g_assert_true (test_has_warning (comparison, "Beta SSD was measured through a file and Alpha SSD as a block device"));
+  /* The capacity beside a file's run is the drive's that holds it, said so. */
+  {
+    const DuelComparisonRow *row = find_row (comparison, NULL, "capacity");
+
+    g_assert_null (strstr (row->text[0], "holding"));
+    g_assert_true (g_str_has_suffix (row->text[1], " (the drive holding the file)"));
+  }
 
   /* Two whole drives of different sizes: the review's method, no warning
    * about the spans. */

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "duel-size.h"
 #include "duel-number.h"
 #include "duel-presets-view.h"
 #include "duel-run.h"
@@ -846,7 +847,8 @@ duel_presets_view_init (DuelPresetsView *self)
 
     for (guint i = 0; i < G_N_ELEMENTS (block_sizes); i++)
       {
-        g_autofree char *text = g_format_size_full (block_sizes[i], G_FORMAT_SIZE_IEC_UNITS);
+        /* "4 KiB", as sizes are given, not "4.0 KiB". */
+        g_autofree char *text = duel_format_size_as_given (block_sizes[i]);
 
         gtk_string_list_append (sizes, text);
       }

@@ -9,8 +9,10 @@
 
 #include "duel-analysis.h"
 #include "duel-fio-import.h"
+#include "duel-preset.h"
 #include "duel-result-item.h"
 #include "duel-system.h"
+#include "duel-text.h"
 
 struct _DuelResultItem
 {
@@ -109,6 +111,22 @@ describe_figures (DuelResult *result)
   return line->len > 0 ? g_string_free (g_steal_pointer (&line), FALSE) : NULL;
 }
 
+/* The preset the run's tests came from, NULL for a plain run. */
+static const char *
+result_preset (DuelResult *result)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+      if (record->preset != NULL)
+        return record->preset;
+    }
+  return NULL;
+}
+
 static void
 update_texts (DuelResultItem *self)
 {
@@ -140,8 +158,7 @@ update_texts (DuelResultItem *self)
         g_string_append (subtitle, _("Published figures"));
       else if (created != NULL)
         {
-          g_autoptr(GDateTime) local = g_date_time_to_local (created);
-          g_autofree char *when = g_date_time_format (local, "%x %H:%M");
+          g_autofree char *when = duel_text_format_time (created);
           g_string_append (subtitle, when);
         }
 
@@ -181,14 +198,25 @@ update_texts (DuelResultItem *self)
       break;
     case DUEL_RESULT_ORIGIN_HISTORY:
     default:
-      if (self->result != NULL && duel_result_get_created (self->result) != NULL)
-        {
-          g_autoptr(GDateTime) local = g_date_time_to_local (duel_result_get_created (self->result));
-          g_autofree char *when = g_date_time_format (local, "%x %H:%M");
-          self->label = g_strdup_printf (_("%s (%s)"), self->title, when);
-        }
-      else
-        self->label = g_strdup (self->title);
+      /* Runs of one target tell apart by what ran, when, and how it ended:
+       * "scratch.img · Quick Review · Dec 6, 2026 11:30 · stopped". */
+      {
+        g_autoptr(GString) label = g_string_new (self->title);
+        const char *preset = self->result != NULL ? result_preset (self->result) : NULL;
+        const char *status = self->result != NULL ? describe_status (self->result) : NULL;
+
+        if (preset != NULL)
+          g_string_append_printf (label, " · %s", duel_preset_get_title_for_name (preset));
+        if (self->result != NULL && duel_result_get_created (self->result) != NULL)
+          {
+            g_autofree char *when = duel_text_format_time (duel_result_get_created (self->result));
+
+            g_string_append_printf (label, " · %s", when);
+          }
+        if (status != NULL)
+          g_string_append_printf (label, " · %s", status);
+        self->label = g_string_free (g_steal_pointer (&label), FALSE);
+      }
       break;
     }
 

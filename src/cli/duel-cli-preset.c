@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "duel-size.h"
 #include "duel-cli.h"
 #include "duel-cli-figures.h"
 #include "duel-comparison.h"
@@ -107,7 +108,7 @@ describe_step (const DuelPresetStep *step)
   if (step->kind == DUEL_PRESET_STEP_DISCARD)
     return g_strdup (_("discard the span (TRIM / punch hole)"));
 
-  bs = g_format_size_full (w->block_size, G_FORMAT_SIZE_IEC_UNITS);
+  bs = duel_format_size_as_given (w->block_size);
   if (duel_workload_is_mixed (w))
     mix = g_strdup_printf (_(" %u %% read"), w->read_percent);
   if (w->size_multiple > 0 && w->runtime_ms > 0)

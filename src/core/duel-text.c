@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "duel-text.h"
@@ -172,4 +173,17 @@ duel_text_columns (const char *text)
       columns += g_unichar_iswide (c) ? 2 : 1;
     }
   return columns;
+}
+
+char *
+duel_text_format_time (GDateTime *time)
+{
+  g_autoptr(GDateTime) local = NULL;
+
+  g_return_val_if_fail (time != NULL, NULL);
+
+  local = g_date_time_to_local (time);
+  /* TRANSLATORS: a date and time as g_date_time_format() takes it: "Dec 6, 2026 11:30".
+   * Spell the month or order the fields as your language does ("%Y年%-m月%-d日 %H:%M"). */
+  return g_date_time_format (local, _("%b %-d, %Y %H:%M"));
 }

@@ -27,6 +27,9 @@ gboolean duel_text_has_controls   (const char *text);
  * ASCII ones, \u202E for the others; a copy when there is none. A message
  * quoting a file's contents stays one line and cannot drive the terminal. */
 char    *duel_text_escape         (const char *text);
+/* @time in the local zone as a person reads it, translated: "Dec 6, 2026
+ * 11:30" (never "12/06/26", which reads two ways). */
+char    *duel_text_format_time    (GDateTime  *time);
 /* @text cut to @max_chars characters, the last one "…"; a copy when shorter. */
 char    *duel_text_bound          (const char *text,
                                    gsize       max_chars);

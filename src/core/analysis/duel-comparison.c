@@ -592,7 +592,16 @@ identity_text (DuelResult  *result,
           value = (double) target->size_bytes;
         }
       *out_value = value;
-      return format_capacity (value);
+      {
+        const DuelTargetInfo *target = duel_result_get_target (result);
+        g_autofree char *capacity = format_capacity (value);
+
+        /* A file's run: the drive's capacity, not what was measured ("Tested on" says that). */
+        if (target != NULL && target->kind == DUEL_TARGET_KIND_FILE)
+          /* TRANSLATORS: the capacity of the drive a file target lies on: "275 GB (the drive holding the file)" */
+          return g_strdup_printf (_("%s (the drive holding the file)"), capacity);
+        return g_steal_pointer (&capacity);
+      }
 
     case IDENTITY_FORM_FACTOR:
       text = duel_json_get_string (device, "form_factor");
