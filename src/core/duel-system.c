@@ -447,8 +447,9 @@ near_limit (int     resource,
 
 /* Libraries that do not check malloc() (fontconfig under Pango) crash
  * when memory runs out. A crash close to a memory limit is said as that;
- * any other is left to crash, with its core, as before. */
-static void
+ * any other is left to crash, with its core, as before. (Not installed
+ * under a sanitizer, which reports crashes itself.) */
+G_GNUC_UNUSED static void
 crash_handler (int signum)
 {
   Lines *lines = g_atomic_pointer_get (&kept_lines);
