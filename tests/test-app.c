@@ -11,6 +11,7 @@
 
 #include "duel-adw-compat.h"
 #include "duel-chart-export.h"
+#include "duel-cdm-view.h"
 #include "duel-comparison-view.h"
 #include "duel-confirm-dialog.h"
 #include "duel-drive-item.h"
@@ -1767,6 +1768,175 @@ test_measure_fresh_home (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+
+/* ---- the CrystalDiskMark tab ------------------------------------------------------------ */
+
+/* A result of the set's default profile, two passes of each step, made by
+ * hand: pass p moves ops[p] blocks in 1 s, each I/O taking lat_us[p] µs. */
+static char *
+write_cdm_result (void)
+{
+  static const struct { const char *name; guint32 bs; DuelPattern pattern; guint qd, jobs, read; } steps[] = {
+    { "cdm-seq1m-q8t1-write",   1048576, DUEL_PATTERN_SEQUENTIAL, 8,  1,  0 },
+    { "cdm-seq1m-q8t1-read",    1048576, DUEL_PATTERN_SEQUENTIAL, 8,  1,  100 },
+    { "cdm-seq1m-q1t1-write",   1048576, DUEL_PATTERN_SEQUENTIAL, 1,  1,  0 },
+    { "cdm-seq1m-q1t1-read",    1048576, DUEL_PATTERN_SEQUENTIAL, 1,  1,  100 },
+    { "cdm-rnd4k-q32t16-write", 4096,    DUEL_PATTERN_RANDOM,     32, 16, 0 },
+    { "cdm-rnd4k-q32t16-read",  4096,    DUEL_PATTERN_RANDOM,     32, 16, 100 },
+    { "cdm-rnd4k-q1t1-write",   4096,    DUEL_PATTERN_RANDOM,     1,  1,  0 },
+    { "cdm-rnd4k-q1t1-read",    4096,    DUEL_PATTERN_RANDOM,     1,  1,  100 },
+  };
+  static const guint64 ops[] = { 1000, 1500 };
+  static const guint64 lat_us[] = { 2400, 2000 };
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (scratch_dir, "cdm.json", NULL);
+
+  duel_result_set_name (result, "CDM Drive");
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    for (guint p = 0; p < G_N_ELEMENTS (ops); p++)
+      {
+        DuelDirection d = steps[i].read == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
+        DuelSeriesRow row = { .t_ms = 1000, .temperature_c = NAN };
+        DuelWorkload workload;
+        g_autoptr(DuelTestRecord) record = NULL;
+        g_autoptr(DuelSummary) summary = NULL;
+        JsonObject *details;
+
+        duel_workload_init (&workload);
+        workload.pattern = steps[i].pattern;
+        workload.block_size = steps[i].bs;
+        workload.queue_depth = steps[i].qd;
+        workload.numjobs = steps[i].jobs;
+        workload.read_percent = steps[i].read;
+        workload.runtime_ms = 1000;
+        record = duel_test_record_new (steps[i].name, &workload);
+        record->preset = g_strdup ("crystaldiskmark");
+        record->status = DUEL_TEST_STATUS_COMPLETE;
+        record->runtime_ns = G_GUINT64_CONSTANT (1000000000);
+        record->span_length = G_GUINT64_CONSTANT (1) << 30;
+        row.ops[d] = ops[p];
+        row.bytes[d] = ops[p] * steps[i].bs;
+        duel_series_append (record->series, &row);
+        duel_histogram_add (record->latency[d], lat_us[p] * 1000);
+        summary = duel_analysis_summarize (record, DUEL_ANALYSIS_STANDARD, NULL);
+        duel_analysis_apply (record, DUEL_ANALYSIS_STANDARD, NULL, summary);
+        details = duel_test_record_get_details (record);
+        json_object_set_string_member (details, "section", "crystaldiskmark");
+        json_object_set_int_member (details, "pass", p + 1);
+        json_object_set_int_member (details, "passes", G_N_ELEMENTS (ops));
+        duel_result_add_test (result, record);
+      }
+  duel_result_save (result, path, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* The file is in a place of the comparison (the first, or beside the
+ * review's drive the window starts with). */
+static gboolean
+cdm_drive_ready (gpointer user_data)
+{
+  DuelWindow *window = user_data;
+  DuelComparison *comparison = duel_comparison_view_get_comparison (duel_window_get_comparison_view (window));
+
+  if (duel_window_is_busy (window) || comparison == NULL)
+    return FALSE;
+  for (guint d = 0; d < duel_comparison_get_n_drives (comparison); d++)
+    if (g_strcmp0 (duel_comparison_get_drive_name (comparison, d), "CDM Drive") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+is_cdm_view (GtkWidget  *widget,
+             const char *unused)
+{
+  return DUEL_IS_CDM_VIEW (widget);
+}
+
+static gboolean
+label_is (GtkWidget  *widget,
+          const char *text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+/* A CrystalDiskMark result opens on a tab of that name: its grid, Read and
+ * Write by CrystalDiskMark's steps (T16 kept), the best pass in MB/s, then
+ * IOPS and µs from the units switch, and "Copy as Text" copies the grid's
+ * text in the unit shown. */
+static void
+test_crystaldiskmark_grid (void)
+{
+  DuelWindow *window = new_window ();
+  DuelComparisonView *view = duel_window_get_comparison_view (window);
+  g_autofree char *path = write_cdm_result ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GFile *files[1] = { file };
+  GtkWidget *cdm, *units, *copy_button, *stack;
+  GtkStackPage *page;
+
+  duel_window_open_files (window, files, 1);
+  duel_app_test_wait (cdm_drive_ready, window, 30, "the CrystalDiskMark result");
+  duel_comparison_view_set_visible_tab (view, "crystaldiskmark");
+  g_assert_cmpstr (duel_comparison_view_get_visible_tab (view), ==, "crystaldiskmark");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+
+  cdm = find_widget (GTK_WIDGET (view), is_cdm_view, NULL);
+  g_assert_nonnull (cdm);
+  stack = gtk_widget_get_parent (cdm);
+  page = gtk_stack_get_page (GTK_STACK (stack), cdm);
+  g_assert_cmpstr (gtk_stack_page_get_title (page), ==, "CrystalDiskMark");
+  g_assert_true (gtk_widget_get_mapped (cdm));
+
+  /* The four steps in CrystalDiskMark's notation, whole. */
+  g_assert_nonnull (find_widget (cdm, label_is, "SEQ1M Q8T1"));
+  g_assert_nonnull (find_widget (cdm, label_is, "SEQ1M Q1T1"));
+  g_assert_nonnull (find_widget (cdm, label_is, "RND4K Q32T16"));
+  g_assert_nonnull (find_widget (cdm, label_is, "RND4K Q1T1"));
+  g_assert_nonnull (find_widget (cdm, label_is, "Read"));
+  g_assert_nonnull (find_widget (cdm, label_is, "Write"));
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (find_widget (cdm, label_is, "RND4K Q32T16"))), ==,
+                   PANGO_ELLIPSIZE_NONE);
+
+  /* MB/s: pass 2, 1500 MiB in 1 s; RND4K: 1500 × 4096 bytes. */
+  g_assert_cmpuint (duel_cdm_view_get_unit (DUEL_CDM_VIEW (cdm)), ==, DUEL_CDM_UNIT_MB_S);
+  g_assert_nonnull (find_widget (cdm, label_is, "1,572.86"));
+  g_assert_nonnull (find_widget (cdm, label_is, "6.14"));
+  g_assert_nonnull (find_label_text (cdm, "best of 2 (pass 2), mean 1,310.72, spread 1,048.58–1,572.86 MB/s (40 %)"));
+
+  units = find_named (cdm, "cdm-units");
+  g_assert_true (GTK_IS_DROP_DOWN (units));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (units), DUEL_CDM_UNIT_IOPS);
+  g_assert_cmpuint (duel_cdm_view_get_unit (DUEL_CDM_VIEW (cdm)), ==, DUEL_CDM_UNIT_IOPS);
+  g_assert_nonnull (find_widget (cdm, label_is, "1,500.0"));
+  g_assert_null (find_widget (cdm, label_is, "1,572.86"));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (units), DUEL_CDM_UNIT_US);
+  g_assert_nonnull (find_widget (cdm, label_is, "2,000.00"));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+
+  /* Copy as Text: the grid's text in µs, the unit shown. */
+  {
+    GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (window));
+    g_autofree char *expected = duel_cdm_grid_to_text (duel_cdm_view_get_grid (DUEL_CDM_VIEW (cdm)),
+                                                       DUEL_CDM_UNIT_US, DUEL_CDM_TEXT_PLAIN);
+    CopiedText copied = { NULL, FALSE };
+
+    copy_button = find_named (cdm, "cdm-copy-text");
+    g_assert_nonnull (copy_button);
+    g_signal_emit_by_name (copy_button, "clicked");
+    gdk_clipboard_read_text_async (clipboard, NULL, clipboard_text_cb, &copied);
+    duel_app_test_wait (copied_text_done, &copied, 10, "the clipboard's text");
+    g_assert_cmpstr (copied.text, ==, expected);
+    g_assert_nonnull (strstr (copied.text, "  RND4K Q32T16 "));
+    g_assert_nonnull (strstr (copied.text, " µs (18 %)\n"));
+    g_free (copied.text);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_screenshot_comparison (void)
 {
@@ -1810,6 +1980,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/confirm-dialog", test_confirm_dialog);
   g_test_add_func ("/duel/app/screenshot-comparison", test_screenshot_comparison);
   g_test_add_func ("/duel/app/two-files-fill-comparison", test_two_files_fill_comparison);
+  g_test_add_func ("/duel/app/crystaldiskmark-grid", test_crystaldiskmark_grid);
   g_test_add_func ("/duel/app/open-and-drop", test_open_and_drop);
   g_test_add_func ("/duel/app/open-fio-json", test_open_fio_json);
   g_test_add_func ("/duel/app/no-ids-in-window", test_no_ids_in_window);

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "duel-cdm-grid.h"
 #include "duel-chart-standard.h"
 #include "duel-checkpointer.h"
 #include "duel-comparison.h"
@@ -436,7 +437,266 @@ test_synthetic (void)
   g_assert_nonnull (strstr (csv, expected_line));
 }
 
+
+/* ---- the CrystalDiskMark grid ----------------------------------------------------------- */
+
+/* One pass in CrystalDiskMark's three units, by hand from the record's
+ * totals: bytes and I/Os over its runtime, the latencies' exact sum over
+ * their count. */
+static void
+cdm_by_hand (const DuelTestRecord *record,
+             DuelDirection         d,
+             double                out[DUEL_CDM_N_UNITS])
+{
+  double seconds = record->runtime_ns / 1e9;
+
+  out[DUEL_CDM_UNIT_MB_S] = duel_test_record_get_bytes (record, d) / seconds / 1e6;
+  out[DUEL_CDM_UNIT_IOPS] = duel_test_record_get_ops (record, d) / seconds;
+  out[DUEL_CDM_UNIT_US] = record->latency[d]->count > 0
+                          ? (double) record->latency[d]->sum_ns / record->latency[d]->count / 1e3 : NAN;
+}
+
+static gboolean
+same_or_nan (double a,
+             double b)
+{
+  return (isnan (a) && isnan (b)) || close_to (a, b);
+}
+
+/* Every cell of @grid for @drive against its records by hand: the best
+ * pass the highest MB/s, the mean and spread of every pass, unit by unit;
+ * the pass the comparison keeps. Returns the cells that ran. */
+static guint
+check_grid_by_hand (DuelCdmGrid    *grid,
+                    DuelComparison *comparison,
+                    guint           drive)
+{
+  GPtrArray *tests = duel_result_get_tests (duel_comparison_get_result (comparison, drive));
+  guint checked = 0;
+
+  for (guint r = 0; r < duel_cdm_grid_get_n_rows (grid); r++)
+    for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
+      {
+        const char *test = duel_cdm_grid_get_row_test (grid, r, d);
+        const DuelCdmCell *cell = duel_cdm_grid_get_cell (grid, drive, r, d);
+        double best[DUEL_CDM_N_UNITS], low[DUEL_CDM_N_UNITS], high[DUEL_CDM_N_UNITS], sum[DUEL_CDM_N_UNITS];
+        guint n = 0, best_pass = 0;
+
+        for (guint u = 0; u < DUEL_CDM_N_UNITS; u++)
+          {
+            best[u] = NAN;
+            low[u] = INFINITY;
+            high[u] = -INFINITY;
+            sum[u] = 0;
+          }
+        for (guint i = 0; i < tests->len; i++)
+          {
+            DuelTestRecord *record = g_ptr_array_index (tests, i);
+            double v[DUEL_CDM_N_UNITS];
+
+            if (g_strcmp0 (record->name, test) != 0)
+              continue;
+            n++;
+            cdm_by_hand (record, d, v);
+            if (best_pass == 0 || v[DUEL_CDM_UNIT_MB_S] > best[DUEL_CDM_UNIT_MB_S])
+              {
+                best_pass = n;
+                memcpy (best, v, sizeof best);
+                g_assert_cmpuint (cell->bytes, >=, 0);
+              }
+            for (guint u = 0; u < DUEL_CDM_N_UNITS; u++)
+              {
+                low[u] = MIN (low[u], v[u]);
+                high[u] = MAX (high[u], v[u]);
+                sum[u] += v[u];
+              }
+          }
+        g_assert_cmpuint (cell->n_passes, ==, n);
+        if (n == 0)
+          continue;
+        g_assert_cmpuint (cell->best_pass, ==, best_pass);
+        for (guint u = 0; u < DUEL_CDM_N_UNITS; u++)
+          if (!same_or_nan (cell->best[u], best[u]) || !same_or_nan (cell->mean[u], sum[u] / n) ||
+              !same_or_nan (cell->min[u], low[u]) || !same_or_nan (cell->max[u], high[u]))
+            g_error ("%s unit %u: best %.17g mean %.17g spread %.17g–%.17g; by hand %.17g, %.17g, %.17g–%.17g",
+                     test, u, cell->best[u], cell->mean[u], cell->min[u], cell->max[u],
+                     best[u], sum[u] / n, low[u], high[u]);
+        /* The pass the comparison's table shows. */
+        for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+          {
+            const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+
+            if (row->kind == DUEL_COMPARISON_ROW_FIGURE && g_strcmp0 (row->test, test) == 0 && n > 1 &&
+                strstr (row->key, ".passes_") == NULL)
+              g_assert_cmpuint (row->best_pass[drive], ==, cell->best_pass);
+          }
+        checked++;
+      }
+  return checked;
+}
+
+/* A step of the set: @passes passes of @ops[p] I/Os of @block_size in 1 s,
+ * each I/O taking @latency_us[p] µs, added to @result. */
+static void
+add_cdm_step (DuelResult    *result,
+              const char    *name,
+              guint32        block_size,
+              guint          read_percent,
+              guint          passes,
+              const guint64 *ops,
+              const guint64 *latency_us)
+{
+  DuelDirection d = read_percent == 100 ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
+
+  for (guint p = 0; p < passes; p++)
+    {
+      g_autoptr(DuelTestRecord) record = synthetic_pass (name, p + 1, passes, block_size, 8, read_percent, ops[p]);
+
+      record->span_length = G_GUINT64_CONSTANT (1) << 30;
+      record->workload.runtime_ms = 5000;
+      /* Two I/Os around the mean: the mean is the sum over the count, not a bucket. */
+      duel_histogram_add (record->latency[d], latency_us[p] * 1000 - 250);
+      duel_histogram_add (record->latency[d], latency_us[p] * 1000 + 250);
+      duel_result_add_test (result, record);
+    }
+}
+
+static void
+test_cdm_grid (void)
+{
+  static const guint64 seq_ops[] = { 1000, 1500, 1200 };
+  static const guint64 seq_lat[] = { 2400, 2000, 2100 };
+  static const guint64 rnd_ops[] = { 400000, 380000, 410000 };
+  static const guint64 rnd_lat[] = { 1300, 1400, 1250 };
+  static const guint64 one_ops[] = { 2000 };
+  static const guint64 one_lat[] = { 500 };
+  g_autoptr(DuelResult) a = duel_result_new ();
+  g_autoptr(DuelResult) b = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelCdmGrid) grid = NULL;
+  g_autoptr(DuelCdmGrid) alone = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *markdown = NULL;
+  g_autofree char *iops_text = NULL;
+  static const char * const labels[] = { "SEQ1M Q8T1", "SEQ1M Q1T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1" };
+  const DuelCdmCell *cell;
+
+  /* A: the default profile, 3 passes of each step; B: the NVMe profile's
+   * SEQ128K Q32T1 read and RND4K Q32T16 read, once each. */
+  duel_result_set_name (a, "A");
+  duel_result_set_name (b, "B");
+  add_cdm_step (a, "cdm-seq1m-q8t1-write", 1048576, 0, 3, seq_ops, seq_lat);
+  add_cdm_step (a, "cdm-seq1m-q8t1-read", 1048576, 100, 3, seq_ops, seq_lat);
+  add_cdm_step (a, "cdm-seq1m-q1t1-write", 1048576, 0, 3, seq_ops, seq_lat);
+  add_cdm_step (a, "cdm-seq1m-q1t1-read", 1048576, 100, 3, seq_ops, seq_lat);
+  add_cdm_step (a, "cdm-rnd4k-q32t16-write", 4096, 0, 3, rnd_ops, rnd_lat);
+  add_cdm_step (a, "cdm-rnd4k-q32t16-read", 4096, 100, 3, rnd_ops, rnd_lat);
+  add_cdm_step (a, "cdm-rnd4k-q1t1-write", 4096, 0, 3, rnd_ops, rnd_lat);
+  add_cdm_step (a, "cdm-rnd4k-q1t1-read", 4096, 100, 3, rnd_ops, rnd_lat);
+  add_cdm_step (b, "cdm-seq128k-q32t1-read", 131072, 100, 1, one_ops, one_lat);
+  add_cdm_step (b, "cdm-rnd4k-q32t16-read", 4096, 100, 1, one_ops, one_lat);
+
+  /* One drive: its profile's four rows, in CrystalDiskMark's order, T16 kept. */
+  alone = duel_cdm_grid_new_for_result (a);
+  g_assert_nonnull (alone);
+  g_assert_cmpuint (duel_cdm_grid_get_n_rows (alone), ==, 4);
+  g_assert_cmpstr (duel_cdm_grid_get_row_label (alone, 0), ==, "SEQ1M Q8T1");
+  g_assert_cmpstr (duel_cdm_grid_get_row_label (alone, 1), ==, "SEQ1M Q1T1");
+  g_assert_cmpstr (duel_cdm_grid_get_row_label (alone, 2), ==, "RND4K Q32T16");
+  g_assert_cmpstr (duel_cdm_grid_get_row_label (alone, 3), ==, "RND4K Q1T1");
+  g_assert_false (duel_cdm_grid_is_nvme (alone, 0));
+
+  comparison = duel_comparison_new (a, b, &error);
+  g_assert_no_error (error);
+  grid = duel_cdm_grid_new (comparison);
+  g_assert_nonnull (grid);
+  g_assert_cmpuint (duel_cdm_grid_get_n_drives (grid), ==, 2);
+  g_assert_cmpuint (duel_cdm_grid_get_n_rows (grid), ==, 5);
+  for (guint r = 0; r < G_N_ELEMENTS (labels); r++)
+    g_assert_cmpstr (duel_cdm_grid_get_row_label (grid, r), ==, labels[r]);
+  g_assert_true (duel_cdm_grid_is_nvme (grid, 1));
+  g_assert_cmpuint (check_grid_by_hand (grid, comparison, 0), ==, 8);
+  g_assert_cmpuint (check_grid_by_hand (grid, comparison, 1), ==, 2);
+
+  /* SEQ1M Q8T1 read on A: pass 2, 1500 MiB in 1 s = 1,572.864 MB/s, 1,500
+   * IOPS, 2,000 µs; the passes 1,048.576, 1,572.864 and 1,258.2912 MB/s. */
+  cell = duel_cdm_grid_get_cell (grid, 0, 0, DUEL_DIRECTION_READ);
+  g_assert_cmpuint (cell->best_pass, ==, 2);
+  g_assert_cmpuint (cell->bytes, ==, 1500 * G_GUINT64_CONSTANT (1048576));
+  g_assert_cmpuint (cell->runtime_ns, ==, G_GUINT64_CONSTANT (1000000000));
+  g_assert_true (close_to (cell->best[DUEL_CDM_UNIT_MB_S], 1572.864));
+  g_assert_true (close_to (cell->best[DUEL_CDM_UNIT_IOPS], 1500));
+  g_assert_true (close_to (cell->best[DUEL_CDM_UNIT_US], 2000));
+  g_assert_true (close_to (cell->min[DUEL_CDM_UNIT_US], 2000));
+  g_assert_true (close_to (cell->max[DUEL_CDM_UNIT_US], 2400));
+  /* RND4K Q32T16 write on A: pass 3, 410,000 IOPS of 4 KiB, 1,250 µs. */
+  cell = duel_cdm_grid_get_cell (grid, 0, 3, DUEL_DIRECTION_WRITE);
+  g_assert_cmpuint (cell->best_pass, ==, 3);
+  g_assert_true (close_to (cell->best[DUEL_CDM_UNIT_MB_S], 410000 * 4096 / 1e6));
+  /* B did not run SEQ1M Q8T1; A not SEQ128K Q32T1. */
+  g_assert_cmpuint (duel_cdm_grid_get_cell (grid, 1, 0, DUEL_DIRECTION_READ)->n_passes, ==, 0);
+  g_assert_cmpuint (duel_cdm_grid_get_cell (grid, 0, 2, DUEL_DIRECTION_READ)->n_passes, ==, 0);
+
+  /* Copy text: CrystalDiskMark's lines, the best-of-N line under each. */
+  text = duel_cdm_grid_to_text (alone, DUEL_CDM_UNIT_MB_S, DUEL_CDM_TEXT_PLAIN);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "[Read]\n  SEQ1M Q8T1       1,572.86 MB/s [    1,500.0 IOPS] <  2,000.00 µs>\n"
+                                  "               best of 3 (pass 2), mean 1,293.24, spread 1,048.58–1,572.86 MB/s (41 %)\n"));
+  g_assert_nonnull (strstr (text, "  RND4K Q32T16     1,679.36 MB/s [  410,000.0 IOPS] <  1,250.00 µs>\n"));
+  g_assert_nonnull (strstr (text, "\n[Write]\n"));
+  g_assert_nonnull (strstr (text, "Profile: Default, best of 3 passes of 5 s, 1.0\xc2\xa0GiB\n"));
+  g_assert_null (strstr (text, "SEQ128K"));
+  iops_text = duel_cdm_grid_to_text (alone, DUEL_CDM_UNIT_IOPS, DUEL_CDM_TEXT_PLAIN);
+  g_assert_nonnull (strstr (iops_text, "best of 3 (pass 2), mean 1,233.3, spread 1,000.0–1,500.0 IOPS (41 %)\n"));
+
+  /* Markdown: a column pair per drive; "–" where a drive did not run a step. */
+  markdown = duel_cdm_grid_to_text (grid, DUEL_CDM_UNIT_MB_S, DUEL_CDM_TEXT_MARKDOWN);
+  g_test_message ("%s", markdown);
+  g_assert_nonnull (strstr (markdown, "| MB/s | A Read | A Write | B Read | B Write |\n|:--|--:|--:|--:|--:|\n"));
+  g_assert_nonnull (strstr (markdown, "| SEQ1M Q8T1 | **1,572.86** | **1,572.86** | – | – |\n"));
+  g_assert_nonnull (strstr (markdown, "| SEQ128K Q32T1 | – | – | **262.14** | – |\n"));
+  g_assert_nonnull (strstr (markdown, "| RND4K Q32T16 | pass 3; mean 1,624.75; 1,556.48–1,679.36 |"));
+  g_assert_nonnull (strstr (markdown, "- B: NVMe SSD, 1 pass of 5 s, 1.0\xc2\xa0GiB\n"));
+
+  /* No step of the set: no grid. */
+  {
+    g_autoptr(DuelResult) other = duel_result_new ();
+    g_autoptr(DuelTestRecord) latency = latency_pass (100);
+
+    duel_result_add_test (other, latency);
+    g_assert_null (duel_cdm_grid_new_for_result (other));
+  }
+}
+
 /* ---- a real run on a file ------------------------------------------------------------- */
+
+/* `analyze` (as people read it) prints @expected, the grid, whole. */
+static void
+test_analyze_prints (const char *path,
+                     const char *expected)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  const char *argv[] = { cli, "analyze", path, NULL };
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("driveduel-cli is not built: its grid is not checked");
+      return;
+    }
+  /* The numbers as this process writes them. */
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_unsetenv (envp, "LANGUAGE");
+  g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, expected));
+}
 
 static void
 checkpoint_cb (DuelResult *result,
@@ -620,6 +880,27 @@ test_real_run (void)
 
   /* analyze recomputes every pass from the file. */
   test_analyze_matches_run (path, result);
+
+  /* The CrystalDiskMark grid: each cell by hand from the best pass's
+   * bytes, I/Os and latencies; the saved file gives the same text, and
+   * analyze prints it. */
+  {
+    g_autoptr(DuelCdmGrid) grid = duel_cdm_grid_new (measured);
+    g_autoptr(DuelCdmGrid) saved = duel_cdm_grid_new (reloaded);
+    g_autofree char *text = NULL;
+    g_autofree char *saved_text = NULL;
+
+    g_assert_nonnull (grid);
+    g_assert_cmpuint (check_grid_by_hand (grid, measured, 0), ==, 8);
+    g_assert_cmpuint (check_grid_by_hand (saved, reloaded, 0), ==, 8);
+    text = duel_cdm_grid_to_text (grid, DUEL_CDM_UNIT_MB_S, DUEL_CDM_TEXT_PLAIN);
+    saved_text = duel_cdm_grid_to_text (saved, DUEL_CDM_UNIT_MB_S, DUEL_CDM_TEXT_PLAIN);
+    g_test_message ("%s", text);
+    g_assert_cmpstr (text, ==, saved_text);
+    g_assert_nonnull (strstr (text, "\n  RND4K Q32T16 "));
+    g_assert_nonnull (strstr (text, "Profile: Default, best of 2 passes of 0.2 s, 8.0\xc2\xa0MiB\n"));
+    test_analyze_prints (path, saved_text);
+  }
 
   g_unlink (journal_file);
   g_unlink (journal_path);
@@ -876,6 +1157,7 @@ main (int    argc,
   g_test_add_func ("/duel/passes/comparison/synthetic", test_synthetic);
   g_test_add_func ("/duel/passes/comparison/one-pass", test_one_pass);
   g_test_add_func ("/duel/passes/labels-state-workload", test_labels_state_workload);
+  g_test_add_func ("/duel/passes/crystaldiskmark/grid", test_cdm_grid);
   g_test_add_func ("/duel/passes/crystaldiskmark/file", test_real_run);
   g_test_add_func ("/duel/passes/custom/file", test_custom);
 

@@ -40,7 +40,7 @@ static const GOptionEntry option_entries[] = {
   { "page", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Open on this page: drives, run, compare or history"), N_("PAGE") },
   { "tab", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Show this tab of the Compare page: write-curve, consistency, qos, standard or table"), N_("TAB") },
+    N_("Show this tab of the Compare page: crystaldiskmark, write-curve, consistency, qos, standard or table"), N_("TAB") },
   { "dark", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Use the dark style"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
@@ -160,10 +160,12 @@ duel_application_handle_local_options (GApplication *app,
     }
   if (g_variant_dict_lookup (options, "tab", "&s", &tab))
     {
-      /* Each chart's tab, then the window's own table (the export's "summary" is not a tab). */
+      /* The CrystalDiskMark grid, each chart's tab, then the window's own
+       * table (the export's "summary" is not a tab). */
       g_autoptr(GPtrArray) tabs = g_ptr_array_new ();
       g_autofree char *list = NULL;
 
+      g_ptr_array_add (tabs, (gpointer) "crystaldiskmark");
       for (const char * const *id = duel_chart_get_kind_ids (); *id != NULL; id++)
         if (g_strcmp0 (*id, "summary") != 0)
           g_ptr_array_add (tabs, (gpointer) *id);

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "duel-accessible.h"
+#include "duel-cdm-view.h"
 #include "duel-chart-consistency.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-view.h"
@@ -481,6 +482,7 @@ rebuild (DuelComparisonView *self)
   g_autofree char *visible = g_strdup (gtk_stack_get_visible_child_name (self->charts_stack));
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) all = NULL;
+  GtkWidget *cdm;
 
   clear_pages (self);
   g_clear_object (&self->comparison);
@@ -512,6 +514,11 @@ rebuild (DuelComparisonView *self)
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARISON]);
       return;
     }
+
+  /* The CrystalDiskMark set first, as CrystalDiskMark shows it. */
+  cdm = duel_cdm_view_new (self->comparison);
+  if (cdm != NULL)
+    gtk_stack_add_titled (self->charts_stack, cdm, "crystaldiskmark", _("CrystalDiskMark"));
 
   all = duel_chart_new_all (self->comparison, NULL);
   for (guint i = 0; i < all->len; i++)

@@ -9,6 +9,7 @@
 G_BEGIN_DECLS
 
 typedef struct _DuelApplication        DuelApplication;
+typedef struct _DuelCdmView            DuelCdmView;
 typedef struct _DuelChartView          DuelChartView;
 typedef struct _DuelComparisonView     DuelComparisonView;
 typedef struct _DuelConfirmDialog      DuelConfirmDialog;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "duel-cdm-grid.h"
 #include "duel-cli.h"
 #include "duel-json.h"
 #include "duel-number.h"
@@ -184,6 +185,18 @@ duel_cli_print_ceiling_notes (DuelResult           *result,
 
   for (guint i = 0; notes[i] != NULL; i++)
     printf ("  ⚠ %s\n", notes[i]);
+}
+
+void
+duel_cli_print_cdm_grid (DuelResult *result)
+{
+  g_autoptr(DuelCdmGrid) grid = duel_cdm_grid_new_for_result (result);
+  g_autofree char *text = NULL;
+
+  if (grid == NULL)
+    return;
+  text = duel_cdm_grid_to_text (grid, DUEL_CDM_UNIT_MB_S, DUEL_CDM_TEXT_PLAIN);
+  printf ("\n%s", text);
 }
 
 /* The figures stored in the record, in their order: what a published
@@ -415,6 +428,9 @@ duel_cli_analyze (int    argc,
             printf ("  %s\n", local_error->message);
         }
     }
+
+  if (!as_json)
+    duel_cli_print_cdm_grid (result);
 
   if (as_json)
     {

@@ -24,4 +24,9 @@ void duel_cli_print_ceiling_notes (DuelResult           *result,
                                    const DuelTestRecord *record,
                                    const DuelSummary    *summary);
 
+/* The CrystalDiskMark grid of @result (duel-cdm-grid.h): its best passes
+ * in MB/s, IOPS and µs, with each step's best-of-N line, as CrystalDiskMark's
+ * "Copy" text. Nothing when @result ran no step of the set. */
+void duel_cli_print_cdm_grid (DuelResult *result);
+
 G_END_DECLS

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "duel-size.h"
+#include "duel-cdm-grid.h"
 #include "duel-cli.h"
 #include "duel-cli-figures.h"
 #include "duel-comparison.h"
@@ -24,6 +24,7 @@
 #include "duel-preset.h"
 #include "duel-probe.h"
 #include "duel-safety.h"
+#include "duel-size.h"
 #include "duel-workload-option.h"
 
 
@@ -225,7 +226,8 @@ print_all_figures (DuelResult *result)
 }
 
 /* Tests run in passes, as CrystalDiskMark reports them: the best pass,
- * with the mean and the spread beside it, from the comparison's rows. */
+ * with the mean and the spread beside it, from the comparison's rows. The
+ * CrystalDiskMark set's own steps are left to its grid, which says the same. */
 static void
 print_passes (DuelResult *result)
 {
@@ -240,7 +242,7 @@ print_passes (DuelResult *result)
       const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
       g_autofree char *words = NULL;
 
-      if (row->kind != DUEL_COMPARISON_ROW_FIGURE || row->n_passes[0] < 2)
+      if (row->kind != DUEL_COMPARISON_ROW_FIGURE || row->n_passes[0] < 2 || duel_cdm_grid_has_step (row->test))
         continue;
       if (!any)
         /* TRANSLATORS: heading of the summary of tests run in passes */
@@ -422,6 +424,7 @@ duel_cli_run_preset (int    argc,
     {
       print_all_figures (duel_run_get_result (run));
       print_passes (duel_run_get_result (run));
+      duel_cli_print_cdm_grid (duel_run_get_result (run));
     }
   exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;
