@@ -1144,6 +1144,11 @@ test_labels_state_workload (void)
   jobs = duel_test_record_new ("custom", &w);
   described = duel_chart_describe_workload (jobs);
   g_assert_cmpstr (described, ==, "4 KiB random read, QD32, 16 jobs, 5 s");
+  /* And in the figures' labels: CrystalDiskMark's RND4K Q32T16 is not "QD32". */
+  g_assert_cmpstr (duel_figure_get_record_label ("rand_read_qd32_iops", jobs), ==,
+                   "4 KiB random read QD32 × 16 jobs");
+  g_assert_cmpstr (duel_figure_get_record_label ("qos_read_qd32_p99_us", jobs), ==,
+                   "4 KiB random read QD32 × 16 jobs, 99 % latency");
 }
 
 int

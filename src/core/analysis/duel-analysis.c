@@ -730,6 +730,17 @@ static const struct {
   { "consistency_slowest_iops", N_("99.9 % slowest interval") },
 };
 
+/* "QD32", or with jobs at once "QD32 × 16 jobs" (CrystalDiskMark's Q32T16). */
+static char *
+describe_queue (guint depth,
+                guint jobs)
+{
+  if (jobs > 1)
+    /* TRANSLATORS: a queue depth per job, then how many jobs run at once */
+    return g_strdup_printf (_("QD%u × %u jobs"), depth, jobs);
+  return g_strdup_printf ("QD%u", depth);
+}
+
 /* The tables' labels state the presets' workloads ("Mixed 50/50", "4K
  * random read QD32"); a record of another workload (a custom 70/30 mix, an
  * 8 KiB QoS test, a sequential one) gets its own words in their place.
@@ -740,8 +751,9 @@ label_for_workload (const char         *key,
 {
   gboolean mixed = duel_workload_is_mixed (workload);
   gboolean preset_like = workload->block_size == 4096 && workload->pattern == DUEL_PATTERN_RANDOM &&
-                         (!mixed || workload->read_percent == 50);
+                         (!mixed || workload->read_percent == 50) && workload->numjobs <= 1;
   g_autofree char *access = NULL;
+  g_autofree char *queue = NULL;
   char rest[16] = "";
   guint depth = 0;
   gboolean read, mix_key;
@@ -755,6 +767,19 @@ label_for_workload (const char         *key,
         /* TRANSLATORS: a workload, then what was measured: "4 KiB random 70/30 read/write, mean IOPS" */
         return g_strdup_printf (_("%s, %s"), access, _(consistency_words[i].words));
       }
+
+  if (parse_depth_key (key, "rand_", &read, &depth, rest))
+    {
+      access = duel_workload_describe_access (workload);
+      queue = describe_queue (depth, workload->numjobs);
+      if (g_str_equal (rest, "iops"))
+        /* TRANSLATORS: a workload and its queue: "4 KiB random read QD32 × 16 jobs" */
+        return g_strdup_printf (_("%s %s"), access, queue);
+      if (g_str_equal (rest, "mbps"))
+        /* TRANSLATORS: a workload and its queue, then: its throughput */
+        return g_strdup_printf (_("%s %s, throughput"), access, queue);
+      return NULL;
+    }
   mix_key = parse_depth_key (key, "qos_mix_", &read, &depth, rest);
   if (!mix_key && !parse_depth_key (key, "qos_", &read, &depth, rest))
     return NULL;
@@ -766,13 +791,14 @@ label_for_workload (const char         *key,
       if (!g_str_equal (key, spelled))
         continue;
       access = duel_workload_describe_access (workload);
+      queue = describe_queue (depth, workload->numjobs);
       if (mix_key)
-        /* TRANSLATORS: a workload, its queue depth, then the reads' or writes' figure:
+        /* TRANSLATORS: a workload, its queue, then the reads' or writes' figure:
          * "4 KiB random 70/30 read/write QD32, reads, 99 % latency" */
-        return g_strdup_printf (read ? _("%s QD%u, reads, %s") : _("%s QD%u, writes, %s"),
-                                access, depth, _(qos_words[p]));
-      /* TRANSLATORS: a workload, its queue depth, then the figure: "8 KiB random read QD32, 99 % latency" */
-      return g_strdup_printf (_("%s QD%u, %s"), access, depth, _(qos_words[p]));
+        return g_strdup_printf (read ? _("%s %s, reads, %s") : _("%s %s, writes, %s"),
+                                access, queue, _(qos_words[p]));
+      /* TRANSLATORS: a workload, its queue, then the figure: "8 KiB random read QD32, 99 % latency" */
+      return g_strdup_printf (_("%s %s, %s"), access, queue, _(qos_words[p]));
     }
   return NULL;
 }
