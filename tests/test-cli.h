@@ -50,6 +50,11 @@ run_cli (char       **out,
     }
   if (test_cli_cache_home != NULL)
     envp = g_environ_setenv (envp, "XDG_CACHE_HOME", test_cli_cache_home, TRUE);
+  /* A caller that runs the CLI again with the same strings leaks none. */
+  if (out != NULL)
+    g_clear_pointer (out, g_free);
+  if (err != NULL)
+    g_clear_pointer (err, g_free);
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                out, err, &status, &error));
   g_assert_no_error (error);
