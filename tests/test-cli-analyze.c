@@ -222,6 +222,16 @@ test_plain_status (void)
       g_assert_nonnull (strstr (out, "  Random write QD4 "));
       g_assert_nonnull (strstr (out, "  Random write QD4, throughput "));
       g_assert_null (strstr (out, "rand_write_qd4"));
+      /* With their units, as every figure: "47,798 IOPS", not "47797.8". */
+      {
+        const char *iops = strstr (out, "  Random write QD4 ");
+        const char *rate = strstr (out, "  Random write QD4, throughput ");
+        g_autofree char *iops_line = g_strndup (iops, strcspn (iops, "\n"));
+        g_autofree char *rate_line = g_strndup (rate, strcspn (rate, "\n"));
+
+        g_assert_true (g_str_has_suffix (iops_line, " IOPS"));
+        g_assert_true (g_str_has_suffix (rate_line, "MB/s"));
+      }
       g_assert_null (strstr (out, "Random read"));
       g_assert_null (strstr (out, "no summary figures"));
       if (cases[i].line != NULL)

@@ -697,6 +697,23 @@ compose_label (const char *key)
   return NULL;
 }
 
+/* The unit of a key of a documented pattern at a queue depth the tables do
+ * not list (compose_label()'s keys: an imported fio job's), "" for others:
+ * "47,798 IOPS", never a bare "47797.8". */
+static const char *
+composed_unit (const char *key)
+{
+  char rest[16] = "";
+  guint depth = 0;
+  gboolean read;
+
+  if (parse_depth_key (key, "rand_", &read, &depth, rest))
+    return g_str_equal (rest, "iops") ? "IOPS" : g_str_equal (rest, "mbps") ? "MB/s" : "";
+  if (parse_depth_key (key, "qos_mix_", &read, &depth, rest) || parse_depth_key (key, "qos_", &read, &depth, rest))
+    return g_str_equal (rest, "samples") ? "I/Os" : g_str_has_suffix (rest, "_us") ? "us" : "";
+  return "";
+}
+
 const char *
 duel_figure_get_label (const char *key)
 {
@@ -861,7 +878,7 @@ duel_figure_format (const char *key,
                     double      value)
 {
   const DuelFigureInfo *info = duel_figure_lookup (key);
-  const char *unit = info ? info->unit : "";
+  const char *unit = info ? info->unit : composed_unit (key);
 
   /* A QoS percentile is only left out for too few samples. */
   if (!isfinite (value) && g_str_has_prefix (key, "qos_") && strcmp (unit, "us") == 0)
