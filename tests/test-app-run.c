@@ -317,7 +317,7 @@ test_cancel_keeps_partial_result (void)
   g_autofree char *path = NULL;
   DuelTestRecord *record;
   gint64 cancelled_us, stopped_us;
-
+  int percent_at_stop;
   DuelComparisonView *compare;
   DuelResultItem *chosen[DUEL_COMPARISON_MAX_DRIVES];
   DuelAlert *dialog;
@@ -347,6 +347,14 @@ test_cancel_keeps_partial_result (void)
   /* While it runs: its step, a time left once the rate is known, Stop. */
   assert_run_page (window, "Running on", NULL, "", NULL, TRUE);
 
+  /* The bar as the run shows it at the stop: where "Stopped at" stays
+   * (no main-loop turn comes between this and the stop). */
+  {
+    g_autofree char *text = duel_run_view_describe (duel_window_get_run_view (window));
+    g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+    percent_at_stop = (int) g_ascii_strtoll (lines[2], NULL, 10);
+  }
   cancelled_us = g_get_monotonic_time ();
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-run", NULL));
   g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPING);
@@ -366,6 +374,14 @@ test_cancel_keeps_partial_result (void)
   /* The Run page says it stopped, with no time left, and stays so. */
   g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPED);
   assert_run_page (window, "Stopped on", "Stopped; what was measured is kept.", "Stopped at", "–", FALSE);
+  /* At the percentage it showed, not the estimate of the whole asked again
+   * at the stop (it jumped from 9 % to 34 %). */
+  {
+    g_autofree char *text = duel_run_view_describe (duel_window_get_run_view (window));
+    g_autofree char *expected = g_strdup_printf ("Stopped at %d %%", percent_at_stop);
+
+    g_assert_nonnull (strstr (text, expected));
+  }
   duel_app_test_spin (1500);
   assert_run_page (window, "Stopped on", "Stopped; what was measured is kept.", "Stopped at", "–", FALSE);
 

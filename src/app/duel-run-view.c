@@ -42,6 +42,15 @@ typedef enum
   N_STATS
 } Stat;
 
+static const char * const stat_captions[N_STATS] = {
+  N_("Written"),
+  N_("IOPS"),
+  N_("MB/s"),
+  N_("Temperature"),
+  N_("Elapsed in this test"),
+  N_("Time left"),
+};
+
 struct _DuelRunView
 {
   AdwBin          parent_instance;
@@ -60,6 +69,10 @@ struct _DuelRunView
   guint           n_chart_updates;
   gulong          state_id;
   guint           drain_watch;        /* while stopping: the header looked at again each second */
+  guint           tick;               /* while running: the elapsed time moves between progress */
+  gint64          phase_began_us;     /* the step (or the set-up before the first) began */
+  gint64          last_engine_us;     /* the last progress with the engine's own clock */
+  double          shown_fraction;     /* the bar as the run last showed it; < 0 before */
   GtkLabel       *values[N_STATS];
   GtkLabel       *captions[N_STATS];
 
@@ -289,6 +302,8 @@ reset_tiles (DuelRunView *self)
   for (guint i = 0; i < N_STATS; i++)
     if (i != STAT_LEFT && i != STAT_TEMPERATURE)
       set_stat (self, i, "–");
+  /* A step's own caption ("× capacity · 115.5 MB") is not the next one's. */
+  gtk_label_set_text (self->captions[STAT_WRITTEN], _(stat_captions[STAT_WRITTEN]));
 }
 
 /* A step began: the chart it names, the tiles under its title, from nothing. */
@@ -304,6 +319,7 @@ begin_step (DuelRunView         *self,
 
   self->in_step = TRUE;
   self->step_index = status->test_index;
+  self->phase_began_us = g_get_monotonic_time ();
   self->step_view = step_live_view (self, status);
   g_clear_pointer (&self->step_record, duel_test_record_unref);
   /* A trim has no record: the live one is still the step's before it. */
@@ -431,13 +447,20 @@ update_header (DuelRunView *self)
   g_autofree char *left = NULL;
   g_autofree char *passes = NULL;
   gboolean ranged = FALSE;
-  double percent = status->fraction_done * 100;
+  double percent;
   double unanswered_s = 0;
   guint in_flight = 0;
   /* What a stop waits for, once the device has kept it waiting. */
   gboolean waiting = status->state == DUEL_RUN_STATE_STOPPING &&
                      duel_run_get_drain (self->task, &in_flight, &unanswered_s) &&
                      unanswered_s >= DUEL_RUN_VIEW_DRAIN_SAY_AFTER_S;
+
+  /* A stopped or failed run stays where its bar was: the estimate of the
+   * whole, asked again at the stop, jumped from 9 % to "Stopped at 34 %". */
+  if (status->state == DUEL_RUN_STATE_RUNNING || status->state == DUEL_RUN_STATE_PROBING ||
+      self->shown_fraction < 0)
+    self->shown_fraction = CLAMP (status->fraction_done, 0.0, 1.0);
+  percent = self->shown_fraction * 100;
 
   switch (status->state)
     {
@@ -545,7 +568,7 @@ update_header (DuelRunView *self)
       break;
     }
   gtk_progress_bar_set_fraction (self->progress_bar, status->state == DUEL_RUN_STATE_FINISHED ? 1.0
-                                                     : CLAMP (status->fraction_done, 0.0, 1.0));
+                                                     : self->shown_fraction);
   gtk_progress_bar_set_text (self->progress_bar, text);
   set_stat (self, STAT_LEFT, left != NULL ? left : "–");
   gtk_widget_set_visible (GTK_WIDGET (self->stop_button), duel_run_is_running (self->task));
@@ -558,6 +581,28 @@ update_header (DuelRunView *self)
   /* A device that does not answer sends no progress: looked at again. */
   if (status->state == DUEL_RUN_STATE_STOPPING && self->drain_watch == 0)
     self->drain_watch = g_timeout_add_seconds (1, drain_watch_cb, self);
+}
+
+/* Between progress: a step that measures nothing (a trim, the probe, the
+ * set-up) still shows its time going, where it showed 0:00 for minutes. */
+static gboolean
+tick_cb (gpointer user_data)
+{
+  DuelRunView *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->task == NULL || !duel_run_is_running (self->task))
+    {
+      self->tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (now - self->last_engine_us > G_USEC_PER_SEC && self->phase_began_us > 0)
+    {
+      g_autofree char *elapsed = format_duration ((now - self->phase_began_us) / G_USEC_PER_SEC);
+
+      set_stat (self, STAT_ELAPSED, elapsed);
+    }
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -643,8 +688,12 @@ progress_cb (DuelRunView *self,
                                    ? g_strdup_printf ("%.0f °C", status->temperature_c) : g_strdup ("–");
     set_stat (self, STAT_TEMPERATURE, temperature);
   }
-  elapsed = format_duration ((gint64) (engine->elapsed_ns / 1000000000));
-  set_stat (self, STAT_ELAPSED, elapsed);
+  if (engine->elapsed_ns > 0)
+    {
+      self->last_engine_us = g_get_monotonic_time ();
+      elapsed = format_duration ((gint64) (engine->elapsed_ns / 1000000000));
+      set_stat (self, STAT_ELAPSED, elapsed);
+    }
 
   update_chart (self, FALSE);
 }
@@ -709,6 +758,12 @@ duel_run_view_set_task (DuelRunView *self,
 
   for (guint i = 0; i < N_STATS; i++)
     set_stat (self, i, "–");
+  reset_tiles (self);
+  self->phase_began_us = g_get_monotonic_time ();
+  self->last_engine_us = 0;
+  self->shown_fraction = -1;
+  if (self->tick == 0)
+    self->tick = g_timeout_add_seconds (1, tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
   update_header (self);
   gtk_stack_set_visible_child_name (self->stack, "run");
@@ -867,6 +922,7 @@ duel_run_view_dispose (GObject *object)
       g_clear_signal_handler (&self->state_id, self->task);
     }
   g_clear_handle_id (&self->drain_watch, g_source_remove);
+  g_clear_handle_id (&self->tick, g_source_remove);
   g_clear_object (&self->task);
   g_clear_pointer (&self->step_record, duel_test_record_unref);
   g_clear_pointer (&self->bars_done, g_ptr_array_unref);
@@ -912,15 +968,6 @@ duel_run_view_init (DuelRunView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->bars_done = g_ptr_array_new_with_free_func ((GDestroyNotify) duel_test_record_unref);
 
-  static const char *captions[N_STATS] = {
-    N_("Written"),
-    N_("IOPS"),
-    N_("MB/s"),
-    N_("Temperature"),
-    N_("Elapsed in this test"),
-    N_("Time left"),
-  };
-
   for (guint i = 0; i < N_STATS; i++)
-    self->values[i] = add_stat (self, _(captions[i]), &self->captions[i]);
+    self->values[i] = add_stat (self, _(stat_captions[i]), &self->captions[i]);
 }

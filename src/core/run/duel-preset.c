@@ -865,6 +865,33 @@ emit_progress (RunState           *state,
   self->progress_func (&progress, record, self->progress_data);
 }
 
+/* The span discarded a piece at a time, so that a stop is heard between
+ * two: one discard of a whole drive (or of a file on some filesystems) can
+ * take minutes, and a stop during it waited for all of it. */
+#define DISCARD_PIECE_BYTES (G_GUINT64_CONSTANT (256) << 20)
+
+static gboolean
+discard_in_pieces (DuelTarget    *target,
+                   guint64        offset,
+                   guint64        length,
+                   GCancellable  *cancellable,
+                   GError       **error)
+{
+  guint64 block = MAX (duel_target_get_logical_block_size (target), 1);
+  guint64 piece = DISCARD_PIECE_BYTES - DISCARD_PIECE_BYTES % block;
+
+  if (length == 0)
+    return duel_target_discard (target, offset, 0, error);
+  for (guint64 done = 0; done < length; done += MIN (piece, length - done))
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!duel_target_discard (target, offset + done, MIN (piece, length - done), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* A step whose finished record decides its analysis names, at every
  * checkpoint, the one the record fits so far: a run killed after its
  * second row is read as what it was (a mix with rows over time is a
@@ -1018,7 +1045,7 @@ duel_preset_run (DuelPreset    *self,
       if (step->kind == DUEL_PRESET_STEP_DISCARD)
         {
           emit_progress (&state, NULL, FALSE, NULL);
-          if (!duel_target_discard (target, self->discard_offset, self->discard_length, error))
+          if (!discard_in_pieces (target, self->discard_offset, self->discard_length, cancellable, error))
             return FALSE;
           trimmed = TRUE;
           emit_progress (&state, NULL, TRUE, NULL);
