@@ -21,78 +21,10 @@
 #include <unistd.h>
 
 #include "duel-result.h"
+#include "test-cli-spawn.h"
 #include "test-cli.h"
 #include "test-devices.h"
 #include "test-dir.h"
-
-static void
-pdeathsig_setup (gpointer data)
-{
-  /* Should the test abort, its runs go with it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-/* `driveduel-cli run ARGS...` in the background, its output discarded. */
-static GPid
-spawn_run (const char *first,
-           ...)
-{
-  const char *cli = g_getenv ("DRIVEDUEL_CLI");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
-  g_autoptr(GError) error = NULL;
-  int null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
-  va_list ap;
-  GPid pid;
-
-  g_assert_cmpint (null_fd, >=, 0);
-  g_ptr_array_add (argv, (char *) cli);
-  g_ptr_array_add (argv, (char *) "run");
-  va_start (ap, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv->pdata, envp, G_SPAWN_DO_NOT_REAP_CHILD,
-                                         pdeathsig_setup, NULL, &pid, -1, null_fd, null_fd, &error));
-  g_assert_no_error (error);
-  close (null_fd);
-  return pid;
-}
-
-/* Waits until the result at @path loads with a row: the run holds its
- * target and does I/O. */
-static void
-wait_for_rows (GPid        pid,
-               const char *path)
-{
-  /* A bound for a stuck machine only: the first rows come within seconds. */
-  for (guint i = 0; i < 6000; i++)
-    {
-      g_autoptr(DuelResult) result = duel_result_load (path, NULL);
-      GPtrArray *tests = result != NULL ? duel_result_get_tests (result) : NULL;
-      int status;
-
-      if (tests != NULL && tests->len > 0 &&
-          duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, 0))->series) > 0)
-        return;
-      if (waitpid (pid, &status, WNOHANG) == pid)
-        g_error ("the run ended (status %d) before %s held a row", status, path);
-      g_usleep (20 * 1000);
-    }
-  g_error ("%s held no row in 120 s", path);
-}
-
-static void
-kill_run (GPid pid)
-{
-  int status;
-
-  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
-  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-  g_assert_true (WIFSIGNALED (status));
-  g_spawn_close_pid (pid);
-}
 
 /* What a refused run could have touched: the target's bytes and its mark. */
 static char *
@@ -175,11 +107,12 @@ test_file (void)
   code = run_cli (&out, &err, "run", "--rw", "randwrite", "--runtime", "1", "--span", "4m", target, NULL);
   g_assert_cmpint (code, ==, 0);
 
-  pid = spawn_run ("--rw", "randread", "--runtime", "600", "--interval-ms", "100", "-o", first, target, NULL);
-  wait_for_rows (pid, first);
+  pid = test_cli_spawn_run (NULL, "--rw", "randread", "--runtime", "600", "--interval-ms", "100", "-o", first,
+                            target, NULL);
+  test_cli_wait_for_rows (pid, first, 1);
   assert_refused (pid, target, dir, "randwrite", FALSE);
   assert_refused (pid, target, dir, "randread", FALSE);
-  kill_run (pid);
+  test_cli_kill_run (pid);
 
   /* The kernel let go with the killed process. */
   g_clear_pointer (&err, g_free);
@@ -211,17 +144,18 @@ loop_child (void)
     return;
   first = g_build_filename (dir, "first.json", NULL);
 
-  pid = spawn_run ("--rw", "randread", "--runtime", "600", "--interval-ms", "100", "-o", first, device, NULL);
-  wait_for_rows (pid, first);
+  pid = test_cli_spawn_run (NULL, "--rw", "randread", "--runtime", "600", "--interval-ms", "100", "-o", first,
+                            device, NULL);
+  test_cli_wait_for_rows (pid, first, 1);
   assert_refused (pid, device, dir, "randwrite", TRUE);
   assert_refused (pid, device, dir, "randread", TRUE);
-  kill_run (pid);
+  test_cli_kill_run (pid);
 
   g_unlink (first);
-  pid = spawn_run ("--rw", "randwrite", "--destructive", "--runtime", "600", "--interval-ms", "100",
-                   "-o", first, device, NULL);
-  wait_for_rows (pid, first);
-  kill_run (pid);
+  pid = test_cli_spawn_run (NULL, "--rw", "randwrite", "--destructive", "--runtime", "600", "--interval-ms", "100",
+                            "-o", first, device, NULL);
+  test_cli_wait_for_rows (pid, first, 1);
+  test_cli_kill_run (pid);
   code = run_cli (&out, &err, "run", "--rw", "randread", "--runtime", "1", device, NULL);
   g_test_message ("after the kill: exit %d: %s", code, err);
   g_assert_cmpint (code, ==, 0);
@@ -229,9 +163,9 @@ loop_child (void)
   /* A write run holding it exclusively: the second is refused by its
    * lock, in the same words, whether it asks to write or to read. */
   g_unlink (first);
-  pid = spawn_run ("--rw", "randwrite", "--destructive", "--runtime", "600", "--interval-ms", "100",
-                   "-o", first, device, NULL);
-  wait_for_rows (pid, first);
+  pid = test_cli_spawn_run (NULL, "--rw", "randwrite", "--destructive", "--runtime", "600", "--interval-ms", "100",
+                            "-o", first, device, NULL);
+  test_cli_wait_for_rows (pid, first, 1);
   {
     g_autofree char *output = g_build_filename (dir, "second.json", NULL);
     g_autofree char *expected = g_strdup_printf ("driveduel-cli: “%s” is in use by another Drive Duel run (pid %d); "
@@ -249,7 +183,7 @@ loop_child (void)
         g_assert_false (g_file_test (output, G_FILE_TEST_EXISTS));
       }
   }
-  kill_run (pid);
+  test_cli_kill_run (pid);
 }
 
 static void

@@ -25,30 +25,11 @@
 
 #include "duel-analysis.h"
 #include "duel-result.h"
+#include "test-cli-spawn.h"
 #include "test-cli.h"
 #include "test-dir.h"
 
 #define STOP_US (3 * G_USEC_PER_SEC)
-
-static void
-pdeathsig_setup (gpointer data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-static guint
-rows_in (const char *path)
-{
-  g_autoptr(DuelResult) result = duel_result_load (path, NULL);
-  GPtrArray *tests;
-
-  if (result == NULL)
-    return 0;
-  tests = duel_result_get_tests (result);
-  if (tests->len == 0)
-    return 0;
-  return duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, 0))->series);
-}
 
 /* Whether every thread of @pid is stopped ('T' in /proc/PID/task/N/stat). */
 static gboolean
@@ -128,13 +109,13 @@ check_paused_run (const char *numjobs)
   out_fd = open (out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
   g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv->pdata, envp, G_SPAWN_DO_NOT_REAP_CHILD,
-                                         pdeathsig_setup, NULL, &pid, -1, out_fd, null_fd, &error));
+                                         test_cli_pdeathsig_setup, NULL, &pid, -1, out_fd, null_fd, &error));
   g_assert_no_error (error);
   close (out_fd);
   close (null_fd);
 
   /* Stopped once it has rows; a bound for a stuck machine only. */
-  for (guint i = 0; rows_in (output) < 5; i++)
+  for (guint i = 0; test_cli_rows_in (output) < 5; i++)
     {
       g_assert_cmpuint (i, <, 6000);
       g_assert_cmpint (waitpid (pid, &status, WNOHANG), ==, 0);

@@ -25,85 +25,9 @@
 
 #include "duel-analysis.h"
 #include "duel-result.h"
+#include "test-cli-spawn.h"
 #include "test-cli.h"
 #include "test-dir.h"
-
-static void
-pdeathsig_setup (gpointer data)
-{
-  /* Should the test abort, its runs go with it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-/* `driveduel-cli run ARGS...` in the background, stdout discarded, stderr
- * to @err_path. */
-static GPid
-spawn_run (const char *err_path,
-           const char *first,
-           ...)
-{
-  const char *cli = g_getenv ("DRIVEDUEL_CLI");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
-  g_autoptr(GError) error = NULL;
-  int err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
-  va_list ap;
-  GPid pid;
-
-  g_assert_cmpint (err_fd, >=, 0);
-  g_assert_cmpint (null_fd, >=, 0);
-  envp = g_environ_unsetenv (envp, "LANGUAGE");
-  g_ptr_array_add (argv, (char *) cli);
-  g_ptr_array_add (argv, (char *) "run");
-  va_start (ap, first);
-  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv->pdata, envp, G_SPAWN_DO_NOT_REAP_CHILD,
-                                         pdeathsig_setup, NULL, &pid, -1, null_fd, err_fd, &error));
-  g_assert_no_error (error);
-  close (err_fd);
-  close (null_fd);
-  return pid;
-}
-
-static guint
-rows_in (const char *result_path)
-{
-  g_autoptr(DuelResult) result = duel_result_load (result_path, NULL);
-  GPtrArray *tests;
-
-  if (result == NULL)
-    return 0;
-  tests = duel_result_get_tests (result);
-  if (tests->len == 0)
-    return 0;
-  return duel_series_get_length (((DuelTestRecord *) g_ptr_array_index (tests, 0))->series);
-}
-
-/* Waits until the result at @path loads with at least @rows rows; fails
- * if the run @pid ends first. */
-static guint
-wait_for_rows (GPid        pid,
-               const char *path,
-               guint       rows)
-{
-  /* A bound for a stuck machine only: the rows come within seconds. */
-  for (guint i = 0; i < 6000; i++)
-    {
-      guint have = rows_in (path);
-      int status;
-
-      if (have >= rows)
-        return have;
-      if (waitpid (pid, &status, WNOHANG) == pid)
-        g_error ("the run ended (status %d) before %s held %u rows", status, path, rows);
-      g_usleep (20 * 1000);
-    }
-  g_error ("%s did not hold %u rows in 120 s", path, rows);
-}
 
 static int
 wait_exit (GPid pid)
@@ -173,9 +97,9 @@ full_disk_child (void)
   err_path = g_build_filename (dir, "stderr.txt", NULL);
 
   /* 100 ms rows, for ten minutes unless it stops. */
-  pid = spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
-                   "--span", "8m", "-o", output, target, NULL);
-  rows_before = wait_for_rows (pid, output, 10);
+  pid = test_cli_spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
+                            "--span", "8m", "-o", output, target, NULL);
+  rows_before = test_cli_wait_for_rows (pid, output, 10);
 
   /* Filled up to the last byte, as another program would. */
   fd = open (filler, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -194,7 +118,7 @@ full_disk_child (void)
   close (fd);
   filled_us = g_get_monotonic_time ();
   /* What was on disk by now is kept, whatever the run does next. */
-  rows_before = MAX (rows_before, rows_in (output));
+  rows_before = MAX (rows_before, test_cli_rows_in (output));
 
   status = wait_exit (pid);
   exited_us = g_get_monotonic_time ();
@@ -215,7 +139,7 @@ full_disk_child (void)
   /* Room again, as after the user cleans up: every row on disk before the
    * disk filled loads. */
   g_assert_cmpint (g_unlink (filler), ==, 0);
-  rows_after = rows_in (output);
+  rows_after = test_cli_rows_in (output);
   g_test_message ("rows on disk when it filled: %u; kept: %u", rows_before, rows_after);
   g_assert_cmpuint (rows_after, >=, rows_before);
   test_dir_remove (dir);
@@ -280,9 +204,9 @@ test_sighup (void)
   output = g_build_filename (dir, "r.json", NULL);
   err_path = g_build_filename (dir, "stderr.txt", NULL);
 
-  pid = spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
-                   "--span", "4m", "-o", output, target, NULL);
-  wait_for_rows (pid, output, 2);
+  pid = test_cli_spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
+                            "--span", "4m", "-o", output, target, NULL);
+  test_cli_wait_for_rows (pid, output, 2);
   g_assert_cmpint (kill (pid, SIGHUP), ==, 0);
   status = wait_exit (pid);
   g_assert_true (g_file_get_contents (err_path, &err, NULL, NULL));
@@ -332,9 +256,9 @@ test_folder_removed (void)
   g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
 
   /* Ten minutes of 100 ms rows unless it stops. */
-  pid = spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
-                   "--span", "4m", "-o", output, target, NULL);
-  wait_for_rows (pid, output, 2);
+  pid = test_cli_spawn_run (err_path, "--rw", "randwrite", "--runtime", "600", "--interval-ms", "100",
+                            "--span", "4m", "-o", output, target, NULL);
+  test_cli_wait_for_rows (pid, output, 2);
   test_dir_remove (folder);
   g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
 
@@ -380,9 +304,9 @@ test_killed_mix (void)
   output = g_build_filename (dir, "r.json", NULL);
   err_path = g_build_filename (dir, "stderr.txt", NULL);
 
-  pid = spawn_run (err_path, "--rw", "randrw", "--rwmixread", "50", "--runtime", "600",
-                   "--interval-ms", "100", "--span", "4m", "-o", output, target, NULL);
-  wait_for_rows (pid, output, 3);
+  pid = test_cli_spawn_run (err_path, "--rw", "randrw", "--rwmixread", "50", "--runtime", "600",
+                            "--interval-ms", "100", "--span", "4m", "-o", output, target, NULL);
+  test_cli_wait_for_rows (pid, output, 3);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   status = wait_exit (pid);
   g_assert_true (WIFSIGNALED (status));
