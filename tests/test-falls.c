@@ -908,6 +908,7 @@ typedef struct
    * lists, in order. */
   const char *sentences[4];
   const char *kinds[4];
+  double      begins[4];    /* where each begins, as built (± 1.5 points) */
 } Crafted;
 
 static const Crafted crafted[] = {
@@ -917,24 +918,24 @@ static const Crafted crafted[] = {
   { "recovery", { { 0, 59435 }, { 29.5, 59435 }, { 29.5, 20259 }, { 60, 20259 }, { 60, 89913 }, { 200, 89913 } }, 6,
     { "Write cliff at 29.5 % of capacity written: from 59,435 to 20,259 IOPS.",
       "The write curve recovers to 89,913 IOPS at 60 % of capacity written.", NULL },
-    { "cliff", "recovery", NULL } },
+    { "cliff", "recovery", NULL }, { 29.5, 60 } },
   /* A cliff to 4,633 IOPS, then a decline to 2,216 (the plateau): not
    * "into the plateau", and the decline from the level after the cliff. */
   { "not-the-plateau", { { 0, 30000 }, { 40, 30000 }, { 40, 4633 }, { 80, 4633 }, { 160, 2216 }, { 200, 2216 } }, 6,
     { "Write cliff at 40.0 % of capacity written: from 30,000 to 4,633 IOPS.",
       "A decline, not a fall: from 4,633 to 2,216 IOPS, mostly between 91 % and 154 % of capacity written.", NULL },
-    { "cliff", "decline", NULL } },
+    { "cliff", "decline", NULL }, { 40, 80 } },
   /* Issue 35 (the Plextor M8PeG's figures): a rise from 33,578 to 47,061
    * IOPS at 50–60 %, then a straight decline to 9,087 at 120 %: a decline
    * from its top, not from the fill's start. */
   { "decline-from-top", { { 0, 33578 }, { 50, 47061 }, { 60, 47061 }, { 120, 9087 }, { 200, 9087 } }, 5,
     { "A decline, not a fall: from 47,061 to 9,087 IOPS, mostly between 72 % and 117 % of capacity written.", NULL },
-    { "decline", NULL } },
+    { "decline", NULL }, { 60 } },
   /* A cliff into its plateau says so. */
   { "into-the-plateau", { { 0, 90000 }, { 25, 90000 }, { 25, 30000 }, { 100, 30000 }, { 100, 12000 }, { 200, 12000 } }, 6,
     { "A fall at 25.1 % of capacity written: from 90,000 to 30,000 IOPS.",
       "Write cliff at 100.0 % of capacity written: from 30,000 to 12,000 IOPS, into the plateau.", NULL },
-    { "fall", "cliff", NULL } },
+    { "fall", "cliff", NULL }, { 25, 100 } },
 };
 
 static void
@@ -971,12 +972,18 @@ test_crafted (gconstpointer data)
 
   node = duel_saturation_dup_events_json (details);
   events = json_node_get_array (node);
+  {
+    g_autofree char *text = json_to_string (node, FALSE);
+
+    g_test_message ("%s: analyze --json: %s", c->name, text);
+  }
   g_assert_cmpuint (json_array_get_length (events), ==, g_strv_length ((char **) c->kinds));
   for (guint i = 0; c->kinds[i] != NULL; i++)
     {
       JsonObject *e = json_array_get_object_element (events, i);
 
       g_assert_cmpstr (json_object_get_string_member (e, "kind"), ==, c->kinds[i]);
+      g_assert_cmpfloat (fabs (json_object_get_double_member (e, "knee_pct") - c->begins[i]), <=, 1.5);
       if (g_str_equal (c->kinds[i], "cliff"))
         g_assert_cmpint (json_object_get_boolean_member (e, "into_plateau"), ==,
                          strstr (c->sentences[i], "into the plateau") != NULL);

@@ -1583,7 +1583,7 @@ add_decline (GArray     *declines,
 {
   const double *ln_y = rule->ln_y;
   double start, end, first_ln, last_ln, worst = 0;
-  guint top = from, bottom = from, peak = from, last, lo_j, hi_j, span = rule->trend;
+  guint top = from, bottom = from, peak = from, last, lo_j, hi_j, top_j, bottom_j, span = rule->trend;
   g_autofree double *level = NULL;
   g_autofree double *highest_after = NULL;
 
@@ -1629,14 +1629,25 @@ add_decline (GArray     *declines,
   hi_j = bottom + span;
   while (hi_j > lo_j && ln_y[hi_j] < last_ln)
     hi_j--;
+  /* Where it starts to lose speed: the last point at the top's level
+   * (within a hundredth of the way) before the tenth of the way (a level
+   * is read over the window ahead of a point, so the top's window starts
+   * before the curve turns); where it stops: the first at the bottom's
+   * after nine tenths. */
+  top_j = lo_j;
+  while (top_j > top && ln_y[top_j] < start - 0.01 * (start - end))
+    top_j--;
+  bottom_j = MAX (hi_j, lo_j);
+  while (bottom_j < bottom + span && ln_y[bottom_j] > end + 0.01 * (start - end))
+    bottom_j++;
   {
     DuelDecline d = {
       .from_pct = lo_j * step_pct,
       .to_pct = MAX (hi_j, lo_j) * step_pct,
       .from_iops = exp (start),
       .to_iops = exp (end),
-      .top_pct = top * step_pct,
-      .bottom_pct = (bottom + span) * step_pct,
+      .top_pct = top_j * step_pct,
+      .bottom_pct = bottom_j * step_pct,
     };
 
     g_array_append_val (declines, d);
@@ -1649,9 +1660,9 @@ add_decline (GArray     *declines,
  * much as a fall is deep, and above the fall's level after by half that
  * (not a dip that came back to it), it recovers, from that lowest level
  * (where a fall's foot comes early, the curve goes on down a little
- * first) to the highest. The recovery begins where the curve last leaves
- * the lowest level (a tenth of the way up) before reaching it, and ends
- * where it is nine tenths of the way up. */
+ * first) to the highest. The recovery ends where the curve is nine
+ * tenths of the way up, and begins where it last left the lowest level
+ * (a tenth of the way up) before that. */
 static void
 add_recovery (GArray     *recoveries,
               const Rule *rule,
@@ -1661,7 +1672,7 @@ add_recovery (GArray     *recoveries,
               double      step_pct)
 {
   double after = rule->med_ahead[from], rise, low;
-  guint top = from, bottom = from, start, end;
+  guint top = from, bottom = from, start, end, begins;
 
   for (guint j = from; j + rule->hold <= to && j + rule->hold < rule->n; j++)
     if (rule->med_ahead[j] > rule->med_ahead[top])
@@ -1679,6 +1690,12 @@ add_recovery (GArray     *recoveries,
   end = start;
   while (end < top + rule->hold && end + 1 < rule->n && rule->ln_y[end] < low + 0.9 * rise)
     end++;
+  /* The top's level is read over the window ahead of it, so that the
+   * climb can come after it: where it begins, said, is where the curve
+   * last left the lowest level before nine tenths. */
+  begins = end;
+  while (begins > start && rule->ln_y[begins] > low + 0.1 * rise)
+    begins--;
   /* It holds: the faster blocks of a band of two levels are no recovery,
    * as within fall_trend_pct after them the curve is back below halfway,
    * or within 4 x fall_trend_pct its levels go back near the lowest and
@@ -1696,7 +1713,7 @@ add_recovery (GArray     *recoveries,
   {
     DuelRecovery r = {
       .fall = fall,
-      .from_pct = start * step_pct,
+      .from_pct = begins * step_pct,
       .to_pct = end * step_pct,
       .from_iops = exp (low),
       .to_iops = exp (rule->med_ahead[top]),
