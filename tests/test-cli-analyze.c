@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "duel-analysis.h"
+#include "duel-json.h"
 #include "duel-result.h"
+#include "test-chart-helpers.h"
 #include "test-cli.h"
 #include "test-dir.h"
 
@@ -701,6 +703,82 @@ out:
   test_dir_remove (dir);
 }
 
+/* analyze --json lists a fill's falls (issue 35): each with its kind,
+ * knee, foot, levels and resolution, the same the sentences say. A fill
+ * with its cliff at 35 % into an 18,000 IOPS plateau. */
+static void
+test_json_falls (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-analyze-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "fill.json", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(DuelResult) a = NULL;
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) stored = NULL;
+  JsonArray *tests, *falls = NULL, *want;
+  int code;
+
+  test_make_pair (&a, &b);
+  g_assert_true (duel_result_save (b, path, &error));
+  g_assert_no_error (error);
+  stored = duel_saturation_dup_events_json (
+    duel_json_get_object (duel_result_find_test (b, DUEL_TEST_WSAT_FILL)->summary, "details"));
+  want = json_node_get_array (stored);
+
+  code = run_cli (&out, &err, "analyze", "--json", path, NULL);
+  if (code < 0)
+    goto out;
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  tests = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "tests");
+  for (guint i = 0; i < json_array_get_length (tests); i++)
+    {
+      JsonObject *test = json_array_get_object_element (tests, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (test, "analysis", ""), "saturation") == 0)
+        falls = json_object_get_array_member (test, "falls");
+      else
+        g_assert_false (json_object_has_member (test, "falls"));
+    }
+  g_assert_nonnull (falls);
+  g_assert_cmpuint (json_array_get_length (falls), >=, 1);
+  /* Recomputed from the rows, as the stored summary has them. */
+  g_assert_cmpuint (json_array_get_length (falls), ==, json_array_get_length (want));
+  for (guint i = 0; i < json_array_get_length (falls); i++)
+    {
+      JsonObject *e = json_array_get_object_element (falls, i);
+      const char * const members[] = { "knee_pct", "foot_pct", "level_before_iops", "level_after_iops", "resolution_pct" };
+
+      g_assert_cmpstr (json_object_get_string_member (e, "kind"), ==,
+                       json_object_get_string_member (json_array_get_object_element (want, i), "kind"));
+      for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (e, members[m]),
+                                        json_object_get_double_member (json_array_get_object_element (want, i),
+                                                                       members[m]), 1e-6);
+    }
+  {
+    JsonObject *cliff = json_array_get_object_element (falls, json_array_get_length (falls) - 1);
+
+    g_assert_cmpstr (json_object_get_string_member (cliff, "kind"), ==, "cliff");
+    g_assert_cmpfloat (fabs (json_object_get_double_member (cliff, "knee_pct") - 35), <=, 3);
+    g_assert_cmpfloat (json_object_get_double_member (cliff, "foot_pct"), >=, json_object_get_double_member (cliff, "knee_pct"));
+    g_assert_cmpfloat (json_object_get_double_member (cliff, "level_after_iops"), <=,
+                       0.75 * json_object_get_double_member (cliff, "level_before_iops"));
+    g_assert_cmpfloat (fabs (json_object_get_double_member (cliff, "level_after_iops") / (18000 * 0.6) - 1), <=, 0.05);
+    g_assert_cmpfloat (json_object_get_double_member (cliff, "resolution_pct"), >, 0);
+    g_assert_true (json_object_get_boolean_member (cliff, "into_plateau"));
+  }
+
+out:
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -716,6 +794,7 @@ main (int    argc,
       g_test_add_data_func (json, &references[i], test_json);
     }
   g_test_add_func ("/duel/cli-analyze/measured", test_measured_has_no_note);
+  g_test_add_func ("/duel/cli-analyze/json-falls", test_json_falls);
   g_test_add_func ("/duel/cli-analyze/plain-status", test_plain_status);
   g_test_add_func ("/duel/cli-analyze/partial-interval-note", test_partial_interval_note);
   g_test_add_func ("/duel/cli-analyze/untrusted-names", test_untrusted_names);

@@ -296,6 +296,35 @@ add_figures_json (JsonBuilder          *builder,
   json_builder_end_array (builder);
 }
 
+/* Every fall, recovery and decline of a fill (docs/result-format.md,
+ * "analyze --json"), from the recomputed summary; a published reference
+ * holds its cliff alone, as a figure. */
+static JsonNode *
+falls_json (const DuelTestRecord *record,
+            const DuelSummary    *summary,
+            gboolean              published)
+{
+  JsonObject *details = published ? duel_json_get_object (record->summary, "details")
+                                  : duel_summary_get_details ((DuelSummary *) summary);
+  JsonNode *node = duel_saturation_dup_events_json (details);
+  JsonArray *events = json_node_get_array (node);
+  double cliff;
+
+  if (json_array_get_length (events) == 0 && duel_summary_lookup (summary, "cliff_pct", &cliff) && isfinite (cliff))
+    {
+      JsonObject *event = json_object_new ();
+
+      json_object_set_string_member (event, "kind", "cliff");
+      json_object_set_double_member (event, "knee_pct", cliff);
+      json_object_set_null_member (event, "foot_pct");
+      json_object_set_null_member (event, "level_before_iops");
+      json_object_set_null_member (event, "level_after_iops");
+      json_object_set_null_member (event, "resolution_pct");
+      json_array_add_object_element (events, event);
+    }
+  return node;
+}
+
 int
 duel_cli_analyze (int    argc,
                   char **argv)
@@ -410,6 +439,11 @@ duel_cli_analyze (int    argc,
             {
               json_builder_begin_array (builder);
               json_builder_end_array (builder);
+            }
+          if (kind == DUEL_ANALYSIS_SATURATION && summary != NULL)
+            {
+              json_builder_set_member_name (builder, "falls");
+              json_builder_add_value (builder, falls_json (record, summary, published));
             }
           json_builder_end_object (builder);
         }

@@ -190,28 +190,44 @@ typedef struct
   guint64 foot_bytes;         /* written when the fall ended */
   double  foot_pct;
   guint64 foot_ms;            /* when the writes passed foot_bytes */
-  double  level_before_iops;  /* the fitted line at the knee */
-  double  level_after_iops;   /* the fitted line at the foot */
-  double  drop;               /* 1 − after / before */
+  double  level_before_iops;  /* the median over fall_hold_pct before the knee */
+  double  level_after_iops;   /* the median over fall_hold_pct after the foot */
+  double  drop;               /* 1 − after / before: fall_min_drop or more */
   double  resolution_pct;     /* ± how far the knee may lie from knee_pct: a grid step, or the
                                * share of capacity of the row it falls in when rows are coarser */
 } DuelFall;
 
 /* A stretch between falls that loses fall_min_drop or more without a fall:
- * from the level at the stretch's start to the level at its end, mostly
- * between from_pct and to_pct (10 % and 90 % of the way). */
+ * from its top (where it stops rising) to its bottom, at the levels
+ * there, mostly between from_pct and to_pct (10 % and 90 % of the way). */
 typedef struct
 {
   double from_pct;
   double to_pct;
+  double from_iops;           /* the level at the top */
+  double to_iops;             /* the level at the bottom */
+  double top_pct;
+  double bottom_pct;
+} DuelDecline;
+
+/* After a fall, the curve climbing back by as much as a fall is deep:
+ * from the fall's level after to the level it recovers to, between
+ * from_pct (where it leaves the level after) and to_pct (nine tenths of
+ * the way up). */
+typedef struct
+{
+  guint  fall;                /* the index of the fall it follows */
+  double from_pct;
+  double to_pct;
   double from_iops;
   double to_iops;
-} DuelDecline;
+} DuelRecovery;
 
 typedef struct
 {
   GArray *falls;              /* DuelFall, in order */
   GArray *declines;           /* DuelDecline, in order */
+  GArray *recoveries;         /* DuelRecovery, in order */
 } DuelFalls;
 
 void duel_analysis_falls (const DuelSeries         *series,
@@ -258,6 +274,9 @@ void duel_analysis_saturation (const DuelSeries         *series,
                                const DuelAnalysisParams *params,
                                DuelSaturation           *out);
 void duel_saturation_clear    (DuelSaturation           *saturation);
+/* @sat as summary.details.saturation holds it (docs/result-format.md). */
+JsonObject *duel_saturation_to_json (const DuelSaturation     *sat,
+                                     const DuelAnalysisParams *params);
 
 #define DUEL_SATURATION_MAX_FALLS 8
 
@@ -293,6 +312,10 @@ void duel_saturation_summary_from_record (const DuelTestRecord  *record,
  * duel_summary_get_details()), in the reader's language; the last fall is
  * named the write cliff. NULL-terminated; empty when there are none. */
 char **duel_saturation_dup_falls_text    (JsonObject            *details);
+/* The same, for scripts: a JSON array of objects, each with its kind
+ * ("fall", "cliff", "recovery", "decline"), knee, foot, levels and
+ * resolution (docs/result-format.md, "analyze --json"). */
+JsonNode *duel_saturation_dup_events_json (JsonObject            *details);
 
 /* % of capacity written at the end of each row (cumulative bytes of
  * @direction / @span_bytes x 100): the x axis of the write saturation chart.

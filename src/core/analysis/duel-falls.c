@@ -670,9 +670,10 @@ quantile_of (const double *y,
 
 /* Whether the points of @y before (@b_from … @b_to) and after (@a_from
  * … @a_to) share their levels: a fifth of those after at or above the
- * lowest fifth of those before, and a fifth of those before at or below
- * the highest fifth of those after. A fall has none of either (or, where
- * it recovers, of the first alone); a band has most of both. */
+ * median of those before, and a fifth of those before at or below the
+ * median of those after. A fall has none of either (or, where it
+ * recovers, of the first alone; where a long dip came before it, of the
+ * second alone); a band has most of both. */
 static gboolean
 overlap (const double *y,
          guint         b_from,
@@ -680,7 +681,7 @@ overlap (const double *y,
          guint         a_from,
          guint         a_to)
 {
-  double low_before = quantile_of (y, b_from, b_to, 0.2), high_after = quantile_of (y, a_from, a_to, 0.8);
+  double low_before = quantile_of (y, b_from, b_to, 0.5), high_after = quantile_of (y, a_from, a_to, 0.5);
   guint up = 0, down = 0;
 
   for (guint j = a_from; j <= a_to; j++)
@@ -725,8 +726,10 @@ runs_beyond (const double *y,
  *    levels (overlap(); a fall has the points after below those before,
  *    but for a recovery);
  *  - the running median held one of the levels for half of fall_hold_pct
- *    on its wrong side twice (the band goes on before, or after, where
- *    another fall ends it), or once, and the throughput touched the
+ *    on its wrong side twice, and was mostly below halfway before the
+ *    knee, or another fall ends the band on the other side within the 40
+ *    points (so that it has no other side);
+ *  - or held it once (or went beyond it), and the throughput touched the
  *    other (or went beyond it) on its wrong side anywhere in the fill;
  *  - the throughput touched both on their wrong sides;
  *  - within 20 points of the fill's start, where the running median reads
@@ -766,8 +769,24 @@ in_band (const Rule *rule,
   held_back = visits (rule->ln_y, b + half, back_to, before, near, 1, half);
   touched_came = visits (rule->point_ln, came_from, a - half, after, near, 0, 1) > 0;
   touched_back = visits (rule->point_ln, b + half, back_to, before, near, 0, 1) > 0;
-  return held_came >= 2 || held_back >= 2 ||
-         (held_came > 0 && visits (rule->point_ln, b + 1, rule->n - 1, before, near, 1, 1) > 0) ||
+  /* Held twice: a band where the curve was mostly below halfway before
+   * the knee (it left its slow level for a burst), or one ended by another
+   * fall close by (so that it has no other side: the curve held a fall's
+   * depth below the level after soon after the foot, or above the level
+   * before soon before the knee). */
+  if (visits (rule->ln_y, came_from, a - half, after, near, 0, half) >= 2)
+    {
+      guint up = 0;
+
+      for (guint j = came_from; j < a; j++)
+        up += rule->ln_y[j] > half_way;
+      if (2 * up < a - came_from || visits (rule->ln_y, b + half, back_to, after - rule->min_depth, 0, -1, half) > 0)
+        return TRUE;
+    }
+  if (visits (rule->ln_y, b + half, back_to, before, near, 0, half) >= 2 &&
+      visits (rule->ln_y, came_from, a - half, before + rule->min_depth, 0, 1, half) > 0)
+    return TRUE;
+  return (held_came > 0 && visits (rule->point_ln, b + 1, rule->n - 1, before, near, 1, 1) > 0) ||
          (held_back > 0 && visits (rule->point_ln, 0, a - 1, after, near, -1, 1) > 0) ||
          (touched_came && touched_back);
 }
@@ -792,6 +811,7 @@ typedef struct
 {
   guint  lo, a, b, hi;    /* the fit's window [lo, hi] and its breakpoints */
   double level_a, level_b; /* ln IOPS of the fitted line at a and b */
+  guint  tested_a;        /* the knee the definition was checked at (a may move from it) */
   double sse;
   gboolean sure;          /* deep beyond the noise of the levels */
 } Trial;
@@ -832,6 +852,7 @@ trial_line (const Rule *rule,
   out->sse = fit_segments (rule->prefix, knots, m, theta);
   out->lo = lo;
   out->a = a;
+  out->tested_a = a;
   out->b = b;
   out->hi = hi;
   out->sure = FALSE;
@@ -1069,9 +1090,11 @@ best_of_pairs (const Rule *rule,
     {
       double theta[4];
       gboolean sure = out->sure;
+      guint tested = out->a;
 
       trial_line (rule, seed.lo, any.a, out->b, seed.hi, out, theta);
       out->sure = sure;
+      out->tested_a = tested;
     }
   return TRUE;
 }
@@ -1494,8 +1517,11 @@ knee_in_row (const Cumulative *raw,
       if (!(pieces[i].from >= from && pieces[i].from < to) || isnan (x))
         continue;
       /* Before this piece's start: the cost so far. The knee is in a
-       * piece that is off the level, and not in a stall. */
-      if (x < off && cost < best && !(x < half && comes_back (pieces, n, i, foot, half)))
+       * piece that is off the level, and not in a stall. A slow row and
+       * the one that caught up with it cost nothing either side: the knee
+       * is after them, unless the next costs more. */
+      if (x < off && !(x < half && comes_back (pieces, n, i, foot, half)) &&
+          (cost < best || (cost == best && knee_piece != G_MAXUINT && pieces[knee_piece].joined && knee_piece + 1 == i)))
         {
           best = cost;
           knee_piece = i;
@@ -1535,49 +1561,165 @@ knee_in_row (const Cumulative *raw,
   }
 }
 
-/* ---- Declines --------------------------------------------------------------- */
+/* ---- Declines and recoveries ----------------------------------------------- */
 
 /* Between falls (and before the first, after the last) the curve follows a
- * trend. Where that trend loses fall_min_drop or more, it is a decline: from
- * the level at its start to the level at its end (the mean ln IOPS of its
- * first and last 2 points), mostly between where the curve has gone 10 %
- * and 90 % of the way. @ln_y is the running median the falls are read on. */
+ * trend. Where it loses fall_min_drop or more and stays down, it is a
+ * decline: from its top to its bottom, each a level over fall_trend_pct
+ * (the median of the running median @ln_y ahead of a point: slower to
+ * move than a fall's levels, as a decline is), the largest loss from a
+ * level to one after which the curve never holds a higher one, over
+ * [@from, @to]; mostly between where the running median has gone 10 %
+ * and 90 % of the way. A curve that rises before it declines declines
+ * from where it stops rising, not from where the stretch begins; a dip
+ * that comes back is not a decline, nor is a stretch of a band whose
+ * points before the top and after the bottom share their levels. */
 static void
-add_decline (GArray       *declines,
-             const double *ln_y,
-             guint         from,
-             guint         to,
-             guint         edge,
-             double        min_depth,
-             double        step_pct)
+add_decline (GArray     *declines,
+             const Rule *rule,
+             guint       from,
+             guint       to,
+             double      step_pct)
 {
-  double start = 0, end = 0, first_ln, last_ln;
-  guint lo_j = from, hi_j = to;
+  const double *ln_y = rule->ln_y;
+  double start, end, first_ln, last_ln, worst = 0;
+  guint top = from, bottom = from, peak = from, last, lo_j, hi_j, top_j, bottom_j, span = rule->trend;
+  g_autofree double *level = NULL;
+  g_autofree double *highest_after = NULL;
 
-  if (to <= from + 2 * edge)
+  /* Levels whose window lies within the stretch. */
+  if (to < from + 2 * span)
     return;
-  for (guint k = 0; k < edge; k++)
+  last = to - span;
+  level = g_new (double, last - from + 1);
+  for (guint j = from; j <= last; j++)
+    level[j - from] = median_of (ln_y, j, j + span);
+  highest_after = g_new (double, last - from + 1);
+  highest_after[last - from] = level[last - from];
+  for (guint j = last; j-- > from;)
+    highest_after[j - from] = MAX (level[j - from], highest_after[j - from + 1]);
+  for (guint j = from; j <= last; j++)
     {
-      start += ln_y[from + k] / edge;
-      end += ln_y[to - k] / edge;
+      if (level[j - from] > level[peak - from])
+        peak = j;
+      if (level[peak - from] - highest_after[j - from] > worst)
+        {
+          worst = level[peak - from] - highest_after[j - from];
+          top = peak;
+          bottom = j;
+        }
     }
-  if (start - end < min_depth)
+  if (!(worst >= rule->min_depth))
     return;
+  {
+    guint before_from = top > from + 2 * span ? top - 2 * span : from;
+    guint after_to = MIN (bottom + span + 2 * span, to);
+
+    if (top > before_from + rule->hold && after_to > bottom + span + rule->hold &&
+        overlap (rule->point_ln, before_from, top, bottom + span, after_to))
+      return;
+  }
+  start = level[top - from];
+  end = level[bottom - from];
   first_ln = start - 0.1 * (start - end);
   last_ln = start - 0.9 * (start - end);
-  while (lo_j < to && ln_y[lo_j] > first_ln)
+  lo_j = top;
+  while (lo_j < bottom + span && ln_y[lo_j] > first_ln)
     lo_j++;
+  hi_j = bottom + span;
   while (hi_j > lo_j && ln_y[hi_j] < last_ln)
     hi_j--;
+  /* Where it starts to lose speed: the last point at the top's level
+   * (within a hundredth of the way) before the tenth of the way (a level
+   * is read over the window ahead of a point, so the top's window starts
+   * before the curve turns); where it stops: the first at the bottom's
+   * after nine tenths. */
+  top_j = lo_j;
+  while (top_j > top && ln_y[top_j] < start - 0.01 * (start - end))
+    top_j--;
+  bottom_j = MAX (hi_j, lo_j);
+  while (bottom_j < bottom + span && ln_y[bottom_j] > end + 0.01 * (start - end))
+    bottom_j++;
   {
     DuelDecline d = {
       .from_pct = lo_j * step_pct,
       .to_pct = MAX (hi_j, lo_j) * step_pct,
       .from_iops = exp (start),
       .to_iops = exp (end),
+      .top_pct = top_j * step_pct,
+      .bottom_pct = bottom_j * step_pct,
     };
 
     g_array_append_val (declines, d);
+  }
+}
+
+/* After fall @fall, whose foot is at @from, the curve may climb back
+ * before the next fall's knee at @to: where the highest level over
+ * fall_hold_pct (the median ahead) is above the lowest before it by as
+ * much as a fall is deep, and above the fall's level after by half that
+ * (not a dip that came back to it), it recovers, from that lowest level
+ * (where a fall's foot comes early, the curve goes on down a little
+ * first) to the highest. The recovery ends where the curve is nine
+ * tenths of the way up, and begins where it last left the lowest level
+ * (a tenth of the way up) before that. */
+static void
+add_recovery (GArray     *recoveries,
+              const Rule *rule,
+              guint       fall,
+              guint       from,
+              guint       to,
+              double      step_pct)
+{
+  double after = rule->med_ahead[from], rise, low;
+  guint top = from, bottom = from, start, end, begins;
+
+  for (guint j = from; j + rule->hold <= to && j + rule->hold < rule->n; j++)
+    if (rule->med_ahead[j] > rule->med_ahead[top])
+      top = j;
+  for (guint j = from; j <= top; j++)
+    if (rule->med_ahead[j] < rule->med_ahead[bottom])
+      bottom = j;
+  low = rule->med_ahead[bottom];
+  rise = rule->med_ahead[top] - low;
+  if (!(rise >= rule->min_depth) || !(rule->med_ahead[top] - after >= rule->min_depth / 2))
+    return;
+  start = top;
+  while (start > bottom && rule->ln_y[start] > low + 0.1 * rise)
+    start--;
+  end = start;
+  while (end < top + rule->hold && end + 1 < rule->n && rule->ln_y[end] < low + 0.9 * rise)
+    end++;
+  /* The top's level is read over the window ahead of it, so that the
+   * climb can come after it: where it begins, said, is where the curve
+   * last left the lowest level before nine tenths. */
+  begins = end;
+  while (begins > start && rule->ln_y[begins] > low + 0.1 * rise)
+    begins--;
+  /* It holds: the faster blocks of a band of two levels are no recovery,
+   * as within fall_trend_pct after them the curve is back below halfway,
+   * or within 4 x fall_trend_pct its levels go back near the lowest and
+   * leave again, or they were near the highest already since the lowest.
+   * A recovery the curve then loses slowly (once) stays one; one too
+   * close to the fill's end or the next fall to tell is none. */
+  if (end + rule->trend > MIN (to, rule->n - 1))
+    return;
+  for (guint j = end; j <= end + rule->trend; j++)
+    if (rule->ln_y[j] < low + 0.5 * rise)
+      return;
+  if (runs_beyond (rule->med_ahead, end, MIN (end + 4 * rule->trend, MIN (to, rule->n - 1)), low + 0.25 * rise, FALSE) >= 2 ||
+      (start >= bottom + rule->hold && runs_beyond (rule->med_ahead, bottom, start - rule->hold, low + 0.75 * rise, TRUE) > 0))
+    return;
+  {
+    DuelRecovery r = {
+      .fall = fall,
+      .from_pct = begins * step_pct,
+      .to_pct = end * step_pct,
+      .from_iops = exp (low),
+      .to_iops = exp (rule->med_ahead[top]),
+    };
+
+    g_array_append_val (recoveries, r);
   }
 }
 
@@ -1614,6 +1756,7 @@ duel_analysis_falls (const DuelSeries         *series,
 
   out->falls = g_array_new (FALSE, TRUE, sizeof (DuelFall));
   out->declines = g_array_new (FALSE, TRUE, sizeof (DuelDecline));
+  out->recoveries = g_array_new (FALSE, TRUE, sizeof (DuelRecovery));
   if (!(span > 0) || duel_series_get_length (series) == 0)
     return;
 
@@ -1730,8 +1873,6 @@ duel_analysis_falls (const DuelSeries         *series,
       DuelFall fall = { 0 };
       double knee, resolution;
 
-      fall.level_before_iops = exp (t->level_a + ln_scale);
-      fall.level_after_iops = exp (t->level_b + ln_scale);
       /* The levels either side as the medians over the hold windows say
        * them, the one after a hold window past the foot: the line's values
        * at a knee or foot inside a coarse row are the row's mix. */
@@ -1752,7 +1893,6 @@ duel_analysis_falls (const DuelSeries         *series,
               cumulative_row_passing (&raw, knee) <= cumulative_row_passing (&raw, (double) prev->foot_bytes) + 1)
             {
               prev->foot_bytes = MAX (prev->foot_bytes, fall.foot_bytes);
-              prev->level_after_iops = MIN (prev->level_after_iops, fall.level_after_iops);
               g_array_index (trials, Trial, kept - 1).b = MAX (g_array_index (trials, Trial, kept - 1).b, t->b);
               continue;
             }
@@ -1761,13 +1901,27 @@ duel_analysis_falls (const DuelSeries         *series,
       fall.resolution_pct = resolution / span * 100.0;
       g_array_append_val (out->falls, fall);
       g_array_index (trials, Trial, kept++) = *t;
+      /* The stretch after the fall begins at its foot, which is no
+       * earlier than its knee on the rows. */
+      g_array_index (trials, Trial, kept - 1).b = MAX (t->b, MIN ((guint) ceil (knee / step), n - 1));
     }
   g_array_set_size (trials, kept);
   for (guint i = 0; i < out->falls->len; i++)
     {
       DuelFall *fall = &g_array_index (out->falls, DuelFall, i);
-      double ops, ms;
+      const Trial *t = &g_array_index (trials, Trial, i);
+      guint at_knee = MIN ((guint) floor ((double) fall->knee_bytes / step), n - 1);
+      double ops, ms, before = rule.med_back[at_knee], after = rule.med_ahead[t->b];
 
+      /* The levels the definition holds a fall to: the medians over
+       * fall_hold_pct before the knee (where the rows place it: in a band
+       * the fit's breakpoint can lie a band's block before it) and after
+       * the foot; where that is not a fall's depth, as the pair that
+       * passed had them. */
+      if (!(before - after >= rule.min_depth))
+        before = MAX (before, MAX (rule.med_back[t->a], rule.med_back[t->tested_a]));
+      fall->level_before_iops = exp (before);
+      fall->level_after_iops = exp (after);
       fall->knee_pct = (double) fall->knee_bytes / span * 100.0;
       fall->foot_pct = (double) fall->foot_bytes / span * 100.0;
       fall->drop = 1 - fall->level_after_iops / fall->level_before_iops;
@@ -1775,15 +1929,18 @@ duel_analysis_falls (const DuelSeries         *series,
       fall->foot_ms = (guint64) ceil (ms);
     }
 
-  /* The stretches between falls. */
+  /* The stretches between falls: a recovery after each fall, and the
+   * declines. */
   {
-    guint edge = MAX ((guint) llround (2 * per_pct), 1), from = 0;
+    guint from = 0;
 
     for (guint i = 0; i <= trials->len; i++)
       {
         guint to = i < trials->len ? g_array_index (trials, Trial, i).a : n - 1;
 
-        add_decline (out->declines, ln_y, from, to, edge, rule.min_depth, step_pct);
+        if (i > 0)
+          add_recovery (out->recoveries, &rule, i - 1, from, to, step_pct);
+        add_decline (out->declines, &rule, from, to, step_pct);
         if (i < trials->len)
           from = g_array_index (trials, Trial, i).b;
       }
@@ -1800,4 +1957,5 @@ duel_falls_clear (DuelFalls *falls)
 
   g_clear_pointer (&falls->falls, g_array_unref);
   g_clear_pointer (&falls->declines, g_array_unref);
+  g_clear_pointer (&falls->recoveries, g_array_unref);
 }

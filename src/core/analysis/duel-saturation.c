@@ -321,6 +321,28 @@ declines_to_json (GArray *declines)
       json_object_set_double_member (object, "to_pct", decline->to_pct);
       json_object_set_double_member (object, "from_iops", decline->from_iops);
       json_object_set_double_member (object, "to_iops", decline->to_iops);
+      json_object_set_double_member (object, "top_pct", decline->top_pct);
+      json_object_set_double_member (object, "bottom_pct", decline->bottom_pct);
+      json_array_add_object_element (array, object);
+    }
+  return array;
+}
+
+static JsonArray *
+recoveries_to_json (GArray *recoveries)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; i < recoveries->len; i++)
+    {
+      const DuelRecovery *recovery = &g_array_index (recoveries, DuelRecovery, i);
+      JsonObject *object = json_object_new ();
+
+      json_object_set_int_member (object, "fall", recovery->fall);
+      json_object_set_double_member (object, "from_pct", recovery->from_pct);
+      json_object_set_double_member (object, "to_pct", recovery->to_pct);
+      json_object_set_double_member (object, "from_iops", recovery->from_iops);
+      json_object_set_double_member (object, "to_iops", recovery->to_iops);
       json_array_add_object_element (array, object);
     }
   return array;
@@ -369,16 +391,75 @@ set_typed_summary (const DuelSaturation *sat,
   _duel_summary_set_typed (summary, &typed, sizeof typed);
 }
 
+JsonObject *
+duel_saturation_to_json (const DuelSaturation     *sat,
+                         const DuelAnalysisParams *params)
+{
+  JsonObject *details = json_object_new ();
+  JsonObject *points = json_object_new ();
+  JsonObject *cliff = json_object_new ();
+  JsonObject *ss = json_object_new ();
+
+  g_return_val_if_fail (sat != NULL, details);
+  g_return_val_if_fail (params != NULL, details);
+
+  json_object_set_int_member (details, "span_bytes", (gint64) sat->span_bytes);
+  json_object_set_int_member (details, "written_bytes", (gint64) sat->written_bytes);
+  json_object_set_object_member (points, "0pct", window_mean_to_json (&sat->at_0));
+  json_object_set_object_member (points, "50pct", window_mean_to_json (&sat->at_50));
+  json_object_set_object_member (points, "100pct", window_mean_to_json (&sat->at_100));
+  json_object_set_object_member (points, "end", window_mean_to_json (&sat->at_end));
+  json_object_set_object_member (points, "plateau", window_mean_to_json (&sat->plateau));
+  json_object_set_object_member (details, "points", points);
+
+  json_object_set_string_member (cliff, "rule", "last-fall");
+  json_object_set_boolean_member (cliff, "found", sat->cliff_found);
+  if (sat->cliff_found)
+    {
+      json_object_set_int_member (cliff, "fall", sat->falls.falls->len - 1);
+      json_object_set_int_member (cliff, "row", sat->cliff_row);
+      json_object_set_int_member (cliff, "bytes_before", (gint64) sat->cliff_bytes);
+      json_object_set_double_member (cliff, "pct", sat->cliff_pct);
+      json_object_set_double_member (cliff, "resolution_pct", sat->cliff_resolution_pct);
+      json_object_set_double_member (cliff, "pre_cliff_iops", sat->pre_cliff_iops);
+      json_object_set_double_member (cliff, "post_cliff_iops", sat->post_cliff_iops);
+      json_object_set_double_member (cliff, "drop", sat->cliff_drop);
+      json_object_set_int_member (cliff, "fall_end_bytes", (gint64) sat->fall_end_bytes);
+      json_object_set_double_member (cliff, "fall_end_pct", sat->fall_end_pct);
+      json_object_set_int_member (cliff, "fall_end_ms", (gint64) sat->fall_end_ms);
+    }
+  json_object_set_array_member (details, "falls", falls_to_json (sat->falls.falls));
+  json_object_set_array_member (details, "declines", declines_to_json (sat->falls.declines));
+  json_object_set_array_member (details, "recoveries", recoveries_to_json (sat->falls.recoveries));
+  json_object_set_object_member (details, "cliff", cliff);
+
+  json_object_set_int_member (ss, "round_ms", (gint64) params->round_ms);
+  json_object_set_array_member (ss, "round_iops",
+                                doubles_to_json ((const double *) (gpointer) sat->steady_state.rounds->data,
+                                                 sat->steady_state.rounds->len));
+  json_object_set_object_member (ss, "last_window", steady_state_window_to_json (&sat->steady_state.last));
+  /* The first passing window is only looked for after the cliff. */
+  if (sat->steady_state.searched)
+    json_object_set_int_member (ss, "search_from_round", sat->steady_state.search_from_round);
+  else
+    json_object_set_null_member (ss, "search_from_round");
+  json_object_set_boolean_member (ss, "found", sat->steady_state.found);
+  if (sat->steady_state.found)
+    {
+      json_object_set_int_member (ss, "first_steady_round", sat->steady_state.first_steady_round);
+      json_object_set_object_member (ss, "first_steady_window",
+                                     steady_state_window_to_json (&sat->steady_state.first));
+    }
+  json_object_set_object_member (details, "steady_state", ss);
+  return details;
+}
+
 static void
 summarize (const DuelTestRecord     *record,
            const DuelAnalysisParams *params,
            DuelSummary              *summary)
 {
   DuelSaturation sat;
-  JsonObject *details = json_object_new ();
-  JsonObject *points = json_object_new ();
-  JsonObject *cliff = json_object_new ();
-  JsonObject *ss = json_object_new ();
   guint64 span = record->span_length > 0 ? record->span_length : record->workload.span_length;
   const DuelSteadyStateWindow *last;
 
@@ -411,55 +492,8 @@ summarize (const DuelTestRecord     *record,
   duel_summary_add (summary, "ss_first_steady_round",
                     sat.steady_state.found ? sat.steady_state.first_steady_round : NAN);
 
-  json_object_set_int_member (details, "span_bytes", (gint64) sat.span_bytes);
-  json_object_set_int_member (details, "written_bytes", (gint64) sat.written_bytes);
-  json_object_set_object_member (points, "0pct", window_mean_to_json (&sat.at_0));
-  json_object_set_object_member (points, "50pct", window_mean_to_json (&sat.at_50));
-  json_object_set_object_member (points, "100pct", window_mean_to_json (&sat.at_100));
-  json_object_set_object_member (points, "end", window_mean_to_json (&sat.at_end));
-  json_object_set_object_member (points, "plateau", window_mean_to_json (&sat.plateau));
-  json_object_set_object_member (details, "points", points);
-
-  json_object_set_string_member (cliff, "rule", "last-fall");
-  json_object_set_boolean_member (cliff, "found", sat.cliff_found);
-  if (sat.cliff_found)
-    {
-      json_object_set_int_member (cliff, "fall", sat.falls.falls->len - 1);
-      json_object_set_int_member (cliff, "row", sat.cliff_row);
-      json_object_set_int_member (cliff, "bytes_before", (gint64) sat.cliff_bytes);
-      json_object_set_double_member (cliff, "pct", sat.cliff_pct);
-      json_object_set_double_member (cliff, "resolution_pct", sat.cliff_resolution_pct);
-      json_object_set_double_member (cliff, "pre_cliff_iops", sat.pre_cliff_iops);
-      json_object_set_double_member (cliff, "post_cliff_iops", sat.post_cliff_iops);
-      json_object_set_double_member (cliff, "drop", sat.cliff_drop);
-      json_object_set_int_member (cliff, "fall_end_bytes", (gint64) sat.fall_end_bytes);
-      json_object_set_double_member (cliff, "fall_end_pct", sat.fall_end_pct);
-      json_object_set_int_member (cliff, "fall_end_ms", (gint64) sat.fall_end_ms);
-    }
-  json_object_set_array_member (details, "falls", falls_to_json (sat.falls.falls));
-  json_object_set_array_member (details, "declines", declines_to_json (sat.falls.declines));
-  json_object_set_object_member (details, "cliff", cliff);
-
-  json_object_set_int_member (ss, "round_ms", (gint64) params->round_ms);
-  json_object_set_array_member (ss, "round_iops",
-                                doubles_to_json ((const double *) (gpointer) sat.steady_state.rounds->data,
-                                                 sat.steady_state.rounds->len));
-  json_object_set_object_member (ss, "last_window", steady_state_window_to_json (last));
-  /* The first passing window is only looked for after the cliff. */
-  if (sat.steady_state.searched)
-    json_object_set_int_member (ss, "search_from_round", sat.steady_state.search_from_round);
-  else
-    json_object_set_null_member (ss, "search_from_round");
-  json_object_set_boolean_member (ss, "found", sat.steady_state.found);
-  if (sat.steady_state.found)
-    {
-      json_object_set_int_member (ss, "first_steady_round", sat.steady_state.first_steady_round);
-      json_object_set_object_member (ss, "first_steady_window",
-                                     steady_state_window_to_json (&sat.steady_state.first));
-    }
-  json_object_set_object_member (details, "steady_state", ss);
-
-  json_object_set_object_member (duel_summary_get_details (summary), "saturation", details);
+  json_object_set_object_member (duel_summary_get_details (summary), "saturation",
+                                 duel_saturation_to_json (&sat, params));
   set_typed_summary (&sat, summary);
   duel_saturation_clear (&sat);
 }
@@ -575,72 +609,248 @@ falls_from_details (JsonObject            *details,
     }
 }
 
-char **
-duel_saturation_dup_falls_text (JsonObject *details)
+/* ---- The falls in words, and as a list ------------------------------------- */
+
+typedef enum
 {
-  g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
-  DuelSaturationSummary sat;
-  JsonArray *declines;
+  EVENT_FALL,
+  EVENT_CLIFF,
+  EVENT_RECOVERY,
+  EVENT_DECLINE,
+} EventKind;
 
-  falls_from_details (details, &sat);
-  for (guint i = 0; i < sat.n_falls; i++)
+/* A fall, the cliff, a recovery or a decline as details.saturation holds
+ * it (docs/result-format.md), in the terms analyze --json lists them. */
+typedef struct
+{
+  EventKind kind;
+  double    knee_pct;         /* where it begins: a fall's knee, a decline's top */
+  double    foot_pct;         /* where it ends */
+  double    before_iops;      /* the level it leaves */
+  double    after_iops;       /* the level it reaches */
+  double    resolution_pct;   /* ± how far the knee may be off; NAN when not known */
+  double    mostly_from_pct;  /* a decline: mostly between these */
+  double    mostly_to_pct;
+  gboolean  into_plateau;     /* the cliff: its level after is the plateau */
+} Event;
+
+/* The cliff falls into the plateau where its level after is within this
+ * share of the plateau's IOPS. */
+#define INTO_PLATEAU_WITHIN 0.10
+/* Half the point of capacity the falls' throughput is read over
+ * (duel-falls.c): where a recovery's or a decline's running median turns. */
+#define RUNNING_RESOLUTION_PCT 0.5
+
+static const char * const event_kinds[] = { "fall", "cliff", "recovery", "decline" };
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const Event *x = a, *y = b;
+
+  /* Knees in order; a recovery after the fall it follows. */
+  if (x->knee_pct != y->knee_pct)
+    return x->knee_pct < y->knee_pct ? -1 : 1;
+  return (int) x->kind - (int) y->kind;
+}
+
+/* Every fall, recovery and decline of @details (a summary's details, the
+ * saturation member in it), in order of where each begins. The resolution
+ * of a recovery or a decline is half the point of capacity the falls'
+ * throughput is read over: where its running median turns. */
+static GArray *
+events_from_details (JsonObject *details)
+{
+  GArray *events = g_array_new (FALSE, TRUE, sizeof (Event));
+  JsonArray *falls = saturation_details_array (details, "falls");
+  JsonArray *recoveries = saturation_details_array (details, "recoveries");
+  JsonArray *declines = saturation_details_array (details, "declines");
+  JsonObject *plateau = duel_json_get_object (duel_json_get_object (duel_json_get_object (details, "saturation"), "points"),
+                                              "plateau");
+  double plateau_iops = plateau != NULL ? member_or_nan (plateau, "iops") : NAN;
+  guint n_falls = 0;
+
+  for (guint i = 0; falls != NULL && i < json_array_get_length (falls); i++)
     {
-      g_autofree char *at = duel_number_format (sat.falls[i].knee_pct, 1);
-      g_autofree char *before = duel_number_format (sat.falls[i].before_iops, 0);
-      g_autofree char *after = duel_number_format (sat.falls[i].after_iops, 0);
-      g_autofree char *where = NULL;
-      g_autofree char *line = NULL;
+      JsonNode *node = json_array_get_element (falls, i);
+      JsonObject *fall = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      Event e = { .kind = EVENT_FALL };
 
-      /* Coarse rows: say how far off the knee may be. */
-      if (sat.falls[i].resolution_pct >= 1)
-        {
-          g_autofree char *within = duel_number_format (sat.falls[i].resolution_pct, 1);
-
-          /* TRANSLATORS: where a fall of the write curve begins, in % of
-           * capacity written, and how far off that may be ("20.0 % (± 6.0)") */
-          where = g_strdup_printf (_("%s %% (± %s)"), at, within);
-        }
-      else
-        /* TRANSLATORS: where a fall of the write curve begins, in % of capacity written */
-        where = g_strdup_printf (_("%s %%"), at);
-
-      if (!isfinite (sat.falls[i].before_iops) || !isfinite (sat.falls[i].after_iops))
-        line = i + 1 == sat.n_falls
-               /* TRANSLATORS: the write cliff: the last fall of the write curve, into its plateau */
-               ? g_strdup_printf (_("Write cliff at %s of capacity written."), where)
-               : g_strdup_printf (_("A fall at %s of capacity written."), where);
-      else if (i + 1 == sat.n_falls)
-        /* TRANSLATORS: the write cliff, where it begins, and the IOPS levels before and after it */
-        line = g_strdup_printf (_("Write cliff at %s of capacity written: from %s to %s IOPS, into the plateau."),
-                                where, before, after);
-      else
-        /* TRANSLATORS: a fall of the write curve before the cliff (a write cache running out, say) */
-        line = g_strdup_printf (_("A fall at %s of capacity written: from %s to %s IOPS."), where, before, after);
-      g_strv_builder_add (lines, line);
+      if (fall == NULL || !isfinite (member_or_nan (fall, "knee_pct")))
+        continue;
+      e.knee_pct = member_or_nan (fall, "knee_pct");
+      e.foot_pct = member_or_nan (fall, "foot_pct");
+      e.before_iops = member_or_nan (fall, "level_before_iops");
+      e.after_iops = member_or_nan (fall, "level_after_iops");
+      e.resolution_pct = member_or_nan (fall, "resolution_pct");
+      e.mostly_from_pct = e.mostly_to_pct = NAN;
+      g_array_append_val (events, e);
+      n_falls++;
     }
+  /* The last fall is the write cliff. */
+  if (n_falls > 0)
+    {
+      Event *cliff = &g_array_index (events, Event, events->len - 1);
 
-  declines = saturation_details_array (details, "declines");
+      cliff->kind = EVENT_CLIFF;
+      cliff->into_plateau = isfinite (cliff->after_iops) && plateau_iops > 0 &&
+                            fabs (cliff->after_iops / plateau_iops - 1) <= INTO_PLATEAU_WITHIN;
+    }
+  for (guint i = 0; recoveries != NULL && i < json_array_get_length (recoveries); i++)
+    {
+      JsonNode *node = json_array_get_element (recoveries, i);
+      JsonObject *r = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      Event e = { .kind = EVENT_RECOVERY, .resolution_pct = RUNNING_RESOLUTION_PCT };
+
+      if (r == NULL)
+        continue;
+      e.knee_pct = member_or_nan (r, "from_pct");
+      e.foot_pct = member_or_nan (r, "to_pct");
+      e.before_iops = member_or_nan (r, "from_iops");
+      e.after_iops = member_or_nan (r, "to_iops");
+      e.mostly_from_pct = e.mostly_to_pct = NAN;
+      if (isfinite (e.knee_pct))
+        g_array_append_val (events, e);
+    }
   for (guint i = 0; declines != NULL && i < json_array_get_length (declines); i++)
     {
       JsonNode *node = json_array_get_element (declines, i);
       JsonObject *d = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      g_autofree char *from = NULL;
-      g_autofree char *to = NULL;
-      g_autofree char *lo = NULL;
-      g_autofree char *hi = NULL;
-      g_autofree char *line = NULL;
+      Event e = { .kind = EVENT_DECLINE, .resolution_pct = RUNNING_RESOLUTION_PCT };
 
       if (d == NULL)
         continue;
-      from = duel_number_format (member_or_nan (d, "from_iops"), 0);
-      to = duel_number_format (member_or_nan (d, "to_iops"), 0);
-      lo = duel_number_format (member_or_nan (d, "from_pct"), 0);
-      hi = duel_number_format (member_or_nan (d, "to_pct"), 0);
-      /* TRANSLATORS: a slow decline of the write curve, not a fall: the
-       * IOPS it declines from and to, and where most of it happens, in %
-       * of capacity written */
-      line = g_strdup_printf (_("A decline, not a fall: from %s to %s IOPS, mostly between %s %% and %s %% "
-                                "of capacity written."), from, to, lo, hi);
+      e.mostly_from_pct = member_or_nan (d, "from_pct");
+      e.mostly_to_pct = member_or_nan (d, "to_pct");
+      /* Files before the top was stored hold "mostly between" alone. */
+      e.knee_pct = json_object_has_member (d, "top_pct") ? member_or_nan (d, "top_pct") : e.mostly_from_pct;
+      e.foot_pct = json_object_has_member (d, "bottom_pct") ? member_or_nan (d, "bottom_pct") : e.mostly_to_pct;
+      e.before_iops = member_or_nan (d, "from_iops");
+      e.after_iops = member_or_nan (d, "to_iops");
+      if (isfinite (e.knee_pct))
+        g_array_append_val (events, e);
+    }
+  g_array_sort (events, compare_events);
+  return events;
+}
+
+static void
+add_number_or_null (JsonBuilder *builder,
+                    const char  *member,
+                    double       value)
+{
+  json_builder_set_member_name (builder, member);
+  if (isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+JsonNode *
+duel_saturation_dup_events_json (JsonObject *details)
+{
+  g_autoptr(GArray) events = events_from_details (details);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const Event *e = &g_array_index (events, Event, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "kind");
+      json_builder_add_string_value (builder, event_kinds[e->kind]);
+      add_number_or_null (builder, "knee_pct", e->knee_pct);
+      add_number_or_null (builder, "foot_pct", e->foot_pct);
+      add_number_or_null (builder, "level_before_iops", e->before_iops);
+      add_number_or_null (builder, "level_after_iops", e->after_iops);
+      add_number_or_null (builder, "resolution_pct", e->resolution_pct);
+      if (e->kind == EVENT_DECLINE)
+        {
+          add_number_or_null (builder, "mostly_from_pct", e->mostly_from_pct);
+          add_number_or_null (builder, "mostly_to_pct", e->mostly_to_pct);
+        }
+      if (e->kind == EVENT_CLIFF)
+        {
+          json_builder_set_member_name (builder, "into_plateau");
+          json_builder_add_boolean_value (builder, e->into_plateau);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  return json_builder_get_root (builder);
+}
+
+char **
+duel_saturation_dup_falls_text (JsonObject *details)
+{
+  g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
+  g_autoptr(GArray) events = events_from_details (details);
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      const Event *e = &g_array_index (events, Event, i);
+      g_autofree char *before = duel_number_format (e->before_iops, 0);
+      g_autofree char *after = duel_number_format (e->after_iops, 0);
+      g_autofree char *line = NULL;
+
+      if (e->kind == EVENT_FALL || e->kind == EVENT_CLIFF)
+        {
+          g_autofree char *at = duel_number_format (e->knee_pct, 1);
+          g_autofree char *where = NULL;
+
+          /* Coarse rows: say how far off the knee may be. */
+          if (e->resolution_pct >= 1)
+            {
+              g_autofree char *within = duel_number_format (e->resolution_pct, 1);
+
+              /* TRANSLATORS: where a fall of the write curve begins, in % of
+               * capacity written, and how far off that may be ("20.0 % (± 6.0)") */
+              where = g_strdup_printf (_("%s %% (± %s)"), at, within);
+            }
+          else
+            /* TRANSLATORS: where a fall of the write curve begins, in % of capacity written */
+            where = g_strdup_printf (_("%s %%"), at);
+
+          if (!isfinite (e->before_iops) || !isfinite (e->after_iops))
+            line = e->kind == EVENT_CLIFF
+                   /* TRANSLATORS: the write cliff: the last fall of the write curve, into its plateau */
+                   ? g_strdup_printf (_("Write cliff at %s of capacity written."), where)
+                   : g_strdup_printf (_("A fall at %s of capacity written."), where);
+          else if (e->kind == EVENT_CLIFF && e->into_plateau)
+            /* TRANSLATORS: the write cliff, where it begins, and the IOPS levels before and after it */
+            line = g_strdup_printf (_("Write cliff at %s of capacity written: from %s to %s IOPS, into the plateau."),
+                                    where, before, after);
+          else if (e->kind == EVENT_CLIFF)
+            /* TRANSLATORS: the write cliff (the last fall of the write curve),
+             * where it begins, and the IOPS levels before and after it; the
+             * curve does not stay at the level after (it recovers, or
+             * declines further), so the plateau is not named */
+            line = g_strdup_printf (_("Write cliff at %s of capacity written: from %s to %s IOPS."), where, before, after);
+          else
+            /* TRANSLATORS: a fall of the write curve before the cliff (a write cache running out, say) */
+            line = g_strdup_printf (_("A fall at %s of capacity written: from %s to %s IOPS."), where, before, after);
+        }
+      else if (e->kind == EVENT_RECOVERY)
+        {
+          g_autofree char *at = duel_number_format (e->foot_pct, 0);
+
+          /* TRANSLATORS: after a fall, the write curve climbs back: the IOPS
+           * level it reaches, and where, in % of capacity written */
+          line = g_strdup_printf (_("The write curve recovers to %s IOPS at %s %% of capacity written."), after, at);
+        }
+      else
+        {
+          g_autofree char *lo = duel_number_format (e->mostly_from_pct, 0);
+          g_autofree char *hi = duel_number_format (e->mostly_to_pct, 0);
+
+          /* TRANSLATORS: a slow decline of the write curve, not a fall: the
+           * IOPS it declines from and to, and where most of it happens, in %
+           * of capacity written */
+          line = g_strdup_printf (_("A decline, not a fall: from %s to %s IOPS, mostly between %s %% and %s %% "
+                                    "of capacity written."), before, after, lo, hi);
+        }
       g_strv_builder_add (lines, line);
     }
   return g_strv_builder_end (lines);
