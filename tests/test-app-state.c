@@ -812,6 +812,37 @@ test_run_names_tell_apart (void)
   g_assert_null (strstr (duel_result_item_get_label (plain), "/"));
 }
 
+/* A drive alone whose run has no fill (a custom 70/30 mix) opens on a page
+ * with something drawn, not on an empty write curve. */
+static void
+test_first_tab_has_data (void)
+{
+  g_autofree char *custom = NULL;
+  DuelWindow *window;
+  DuelComparisonView *view;
+
+  g_autofree char *quick = NULL;
+
+  ensure_results ();
+  history_clear ();
+  quick = history_put (quick_a, "20240101-000001-quick.json");
+  custom = history_put (custom_a, "20240101-000003-custom.json");
+  duel_app_test_forget_state (app);
+  window = open_window (1100);
+  view = duel_window_get_comparison_view (window);
+  /* The write curve of a quick review, shown... */
+  pick (window, 0, quick);
+  for (guint slot = 1; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
+    pick (window, slot, NULL);
+  duel_comparison_view_set_visible_tab (view, "write-curve");
+  g_assert_cmpstr (duel_comparison_view_get_visible_tab (view), ==, "write-curve");
+  /* ...then the custom run alone: it has none to draw. */
+  pick (window, 0, custom);
+  g_test_message ("shown: %s", duel_comparison_view_get_visible_tab (view));
+  g_assert_cmpstr (duel_comparison_view_get_visible_tab (view), !=, "write-curve");
+  close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -835,6 +866,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/state/restart-keeps-comparison", test_restart_keeps_comparison);
   g_test_add_func ("/duel/app/state/screenshots", test_screenshots);
   g_test_add_func ("/duel/app/state/run-names-tell-apart", test_run_names_tell_apart);
+  g_test_add_func ("/duel/app/state/first-tab-has-data", test_first_tab_has_data);
 
   status = g_test_run ();
 

@@ -474,6 +474,37 @@ show_warnings (DuelComparisonView *self)
   gtk_box_append (self->warnings_box, revealer);
 }
 
+/* A chart page with nothing to draw for these drives (a plain run has no
+ * write curve) gives way to the first one that has something; a page the
+ * person asked for by name (--tab) is left as asked. */
+static void
+show_page_with_data (DuelComparisonView *self)
+{
+  const char *shown = gtk_stack_get_visible_child_name (self->charts_stack);
+  gboolean empty = FALSE;
+
+  for (guint i = 0; i < self->charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (self->charts, i);
+
+      if (g_strcmp0 (duel_chart_get_id (chart), shown) == 0)
+        empty = !duel_chart_has_data (chart);
+    }
+  if (!empty)
+    return;
+  for (guint i = 0; i < self->charts->len; i++)
+    {
+      DuelChart *chart = g_ptr_array_index (self->charts, i);
+
+      if (duel_chart_has_data (chart))
+        {
+          gtk_stack_set_visible_child_full (self->charts_stack, duel_chart_get_id (chart),
+                                            GTK_STACK_TRANSITION_TYPE_NONE);
+          return;
+        }
+    }
+}
+
 static void
 rebuild (DuelComparisonView *self)
 {
@@ -540,8 +571,12 @@ rebuild (DuelComparisonView *self)
       gtk_stack_set_visible_child_full (self->charts_stack, self->wanted_tab, GTK_STACK_TRANSITION_TYPE_NONE);
       g_clear_pointer (&self->wanted_tab, g_free);
     }
-  else if (visible != NULL && gtk_stack_get_child_by_name (self->charts_stack, visible) != NULL)
-    gtk_stack_set_visible_child_full (self->charts_stack, visible, GTK_STACK_TRANSITION_TYPE_NONE);
+  else
+    {
+      if (visible != NULL && gtk_stack_get_child_by_name (self->charts_stack, visible) != NULL)
+        gtk_stack_set_visible_child_full (self->charts_stack, visible, GTK_STACK_TRANSITION_TYPE_NONE);
+      show_page_with_data (self);
+    }
 
   show_warnings (self);
   /* The first start shows the review's drives: say so, and where to go. */
