@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "duel-chart-qos.h"
 #include "duel-comparison.h"
 #include "duel-json.h"
 #include "duel-error.h"
@@ -291,6 +292,17 @@ set_latency_kind (DuelResult      *result,
     ((DuelTestRecord *) g_ptr_array_index (tests, i))->latency_kind = kind;
 }
 
+static void
+assert_qos_subtitle (DuelComparison *comparison,
+                     const char     *latency)
+{
+  g_autoptr(DuelChart) chart = duel_chart_qos_new (comparison);
+  g_autofree char *subtitle = duel_chart_get_subtitle (chart);
+
+  g_test_message ("%s", subtitle);
+  g_assert_true (g_str_has_suffix (subtitle, latency));
+}
+
 /* fio's completion latency (clat, a plain json+ import) set against a
  * total latency is warned about, once as a cause; two completion
  * latencies compare without a warning, their rows saying what they are. */
@@ -309,12 +321,17 @@ test_latency_kinds (void)
   test_make_pair (&a, &b);
   same = duel_comparison_new (a, b, NULL);
   g_assert_false (test_has_warning (same, "latency measured differently"));
+  /* The QoS chart's subtitle says what its curves hold, as their legend
+   * does: not "from submission to completion" over fio's clat (read now:
+   * the records are changed below). */
+  assert_qos_subtitle (same, "latency from submission to completion");
   row = find_row (same, "qos-read-qd1", "qos_read_qd1_p99_us");
   g_assert_nonnull (row);
   g_assert_null (strstr (row->label, "completion"));
 
   set_latency_kind (b, DUEL_LATENCY_COMPLETION);
   mixed = duel_comparison_new (a, b, NULL);
+  assert_qos_subtitle (mixed, "latency from submission to completion, or completion latency where a curve says so");
   g_assert_true (test_has_warning (mixed, "Quality of service: 4K random read QD1: latency measured differently: "
                                      "completion latency (fio clat) on Beta SSD, total on Alpha SSD."));
   /* One cause, one line, whichever tests it concerns. */
@@ -326,6 +343,7 @@ test_latency_kinds (void)
   set_latency_kind (a, DUEL_LATENCY_COMPLETION);
   both = duel_comparison_new (a, b, NULL);
   g_assert_false (test_has_warning (both, "latency measured differently"));
+  assert_qos_subtitle (both, "completion latency (fio’s clat, the submission left out)");
   row = find_row (both, "qos-read-qd1", "qos_read_qd1_p99_us");
   g_assert_nonnull (strstr (row->label, "(completion latency)"));
   /* Not a latency: as it was. */

@@ -270,20 +270,49 @@ duel_chart_qos_get_title (DuelChart *chart)
   return g_strdup (_("Quality of service: latency by percentile"));
 }
 
+/* What the curves' latencies are, as their legend says: from submission
+ * to completion (the engine's), fio's completion latency (an import of
+ * its default output), or both, each curve marked. */
+static const char *
+latency_words (DuelChartQos *self)
+{
+  gboolean total = FALSE, completion = FALSE;
+
+  for (guint d = 0; d < self->n_drives; d++)
+    for (guint dir = 0; dir < DUEL_N_DIRECTIONS; dir++)
+      {
+        const Curve *curve = &self->drives[d].curves[dir];
+
+        if (!curve_has_data (curve) || curve->record == NULL)
+          continue;
+        if (curve->record->latency_kind == DUEL_LATENCY_COMPLETION)
+          completion = TRUE;
+        else
+          total = TRUE;
+      }
+  if (completion && !total)
+    return _("completion latency (fio’s clat, the submission left out)");
+  if (completion)
+    return _("latency from submission to completion, or completion latency where a curve says so");
+  return _("latency from submission to completion");
+}
+
 static char *
 duel_chart_qos_get_subtitle (DuelChart *chart)
 {
   DuelChartQos *self = DUEL_CHART_QOS (chart);
+  g_autofree char *what = NULL;
 
   /* Published figures with no depth of their own: no "QD0". */
   if (self->shown_depth == 0)
-    return g_strdup (self->mixed ? _("Mixed read/write; I/O percentiles (count-based), latency from submission to completion")
-                                 : _("Random read and random write; I/O percentiles (count-based), latency from submission to completion"));
-  if (self->mixed)
-    return g_strdup_printf (_("Mixed read/write at QD%u; I/O percentiles (count-based), latency from submission to completion"),
-                            self->shown_depth);
-  return g_strdup_printf (_("Random read and random write at QD%u; I/O percentiles (count-based), latency from submission to completion"),
-                          self->shown_depth);
+    what = g_strdup (self->mixed ? _("Mixed read/write") : _("Random read and random write"));
+  else if (self->mixed)
+    what = g_strdup_printf (_("Mixed read/write at QD%u"), self->shown_depth);
+  else
+    what = g_strdup_printf (_("Random read and random write at QD%u"), self->shown_depth);
+  /* TRANSLATORS: what was measured, then what the latencies are:
+   * "Mixed read/write at QD32; I/O percentiles (count-based), latency from submission to completion" */
+  return g_strdup_printf (_("%s; I/O percentiles (count-based), %s"), what, latency_words (self));
 }
 
 static const DuelChartColor *
