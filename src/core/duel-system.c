@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "duel-error.h"
@@ -374,6 +375,17 @@ say_and_exit (const char *line)
       if (stdout_is_tty)
         write_fully (STDOUT_FILENO, "\r\033[K");
       write_fully (STDERR_FILENO, line);
+      _exit (1);
+    }
+  /* Another thread is saying it: its _exit() ends this one too. Exiting
+   * here would end the process before its line is written (a report out
+   * of memory in two threads at once exited 1 with nothing said). A cap,
+   * should that thread never get to its end. */
+  for (guint i = 0; i < 200; i++)
+    {
+      struct timespec ten_ms = { 0, 10 * 1000 * 1000 };
+
+      nanosleep (&ten_ms, NULL);
     }
   _exit (1);
 }
