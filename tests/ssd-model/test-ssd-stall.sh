@@ -52,6 +52,14 @@ tests=0
 ok() { echo "ok - $*"; tests=$((tests + 1)); }
 notok() { echo "not ok - $*"; tests=$((tests + 1)); failures=$((failures + 1)); }
 check() { _c_desc=$1; shift; if "$@"; then ok "$_c_desc"; else notok "$_c_desc"; fi; }
+# What the engine said of its loop's gaps, as a note: which gap it saw held
+# or paused depends on where the host's scheduler let the loop run (under
+# ASan on a loaded host the loop once ran within the stall), so the verdict
+# is the result's rows and pauses (results), never these words.
+engine_said() {
+    echo "# $1:"
+    grep -E "Engine: the (loop|process)" "$log" | sed 's/^/#   /'
+}
 bail() { echo "Bail out! $*"; exit 1; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
@@ -163,8 +171,7 @@ for jobs in 1 2; do
     end_run "$name"
     stall_ms=$((t1 - t0))
     echo "# the server was stopped for at least $stall_ms ms"
-    check "$name: the engine saw its loop held and did not take it for a pause" \
-        grep -q "the loop was held .* in a call while the process ran" "$log"
+    engine_said "$name: the engine's words on its loop"
     results "$name: no pause recorded, the stall's empty rows kept" \
         --pauses 0 --min-empty-rows $((stall_ms / 100 - 2))
     stop_model
@@ -207,8 +214,7 @@ b0=$(now_ms); sleep 1; b1=$(now_ms)
 kill -CONT "$server"
 end_run "$name"
 echo "# stall before the stop $((a1 - a0)) ms, stop $((p1 - p0)) ms, stall after it $((b1 - b0)) ms (at least)"
-check "$name: the engine saw the rest of its loop's gap held, not paused" \
-    grep -q "the loop was held .* in a call while the process ran" "$log"
+engine_said "$name: the engine's words on its loop"
 # The watchdog's last tick before the stop may come up to a tick (and a
 # scheduling delay) before it: a margin of 4 rows.
 results "$name: one pause, at least as long as the stop; the stall's empty rows kept" \
