@@ -1544,6 +1544,22 @@ say_kept (Job     *job,
   *error = kept;
 }
 
+/* Objects kept to the end of the process on purpose (a target with I/O
+ * the kernel still holds): held here, so that they are not lost, only
+ * never released. */
+static void
+keep_for_good (gpointer object)
+{
+  static GMutex lock;
+  static GPtrArray *kept;
+
+  g_mutex_lock (&lock);
+  if (kept == NULL)
+    kept = g_ptr_array_new ();
+  g_ptr_array_add (kept, g_object_ref (object));
+  g_mutex_unlock (&lock);
+}
+
 static void
 run_thread (GTask        *task,
             gpointer      source_object,
@@ -1573,8 +1589,8 @@ run_thread (GTask        *task,
    * (a FUSE file's close waits for its server): kept open for good. */
   if (duel_engine_get_abandoned (job->stop) > 0)
     {
-      g_object_ref (job->run_context);
-      g_object_ref (job->target);
+      keep_for_good (job->run_context);
+      keep_for_good (job->target);
       duel_run_context_fill_result (job->run_context, job->result);
     }
   else
