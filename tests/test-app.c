@@ -1885,8 +1885,16 @@ test_crystaldiskmark_grid (void)
 
   cdm = find_widget (GTK_WIDGET (view), is_cdm_view, NULL);
   g_assert_nonnull (cdm);
-  stack = gtk_widget_get_parent (cdm);
-  page = gtk_stack_get_page (GTK_STACK (stack), cdm);
+  /* The stack's page holds the grid in a scrolled window. */
+  stack = gtk_widget_get_ancestor (cdm, GTK_TYPE_STACK);
+  g_assert_nonnull (stack);
+  {
+    GtkWidget *child = cdm;
+
+    while (gtk_widget_get_parent (child) != stack)
+      child = gtk_widget_get_parent (child);
+    page = gtk_stack_get_page (GTK_STACK (stack), child);
+  }
   g_assert_cmpstr (gtk_stack_page_get_title (page), ==, "CrystalDiskMark");
   g_assert_true (gtk_widget_get_mapped (cdm));
 

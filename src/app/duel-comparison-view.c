@@ -549,7 +549,15 @@ rebuild (DuelComparisonView *self)
   /* The CrystalDiskMark set first, as CrystalDiskMark shows it. */
   cdm = duel_cdm_view_new (self->comparison);
   if (cdm != NULL)
-    gtk_stack_add_titled (self->charts_stack, cdm, "crystaldiskmark", _("CrystalDiskMark"));
+    {
+      /* Scrolled: the grid may be taller than the page the window gives it
+       * (GTK 4.24 warned of a grid measured under its minimum height). */
+      GtkWidget *scroller = gtk_scrolled_window_new ();
+
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), cdm);
+      gtk_stack_add_titled (self->charts_stack, scroller, "crystaldiskmark", _("CrystalDiskMark"));
+    }
 
   all = duel_chart_new_all (self->comparison, NULL);
   for (guint i = 0; i < all->len; i++)
