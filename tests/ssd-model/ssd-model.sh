@@ -51,9 +51,18 @@ do_stop() {
         fusermount3 -u "$mnt" 2>/dev/null || umount "$mnt" 2>/dev/null
     fi
     # Caps for a model that hangs (it writes its log as it exits), not times
-    # it must keep: a loaded host may take many seconds.
+    # it must keep: a loaded host may take many seconds. The unmount is tried
+    # again while it is refused: a process that used the mount may still hold
+    # it for a while after its exit (io_uring's exit work closes its files
+    # once the requests in flight are done), and the model only exits once
+    # unmounted.
     i=0
-    while pid_alive "$pid" && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+    while pid_alive "$pid" && [ $i -lt 1200 ]; do
+        sleep 0.1; i=$((i + 1))
+        if [ $((i % 5)) -eq 0 ] && is_mounted "$mnt"; then
+            fusermount3 -u "$mnt" 2>/dev/null || umount "$mnt" 2>/dev/null
+        fi
+    done
     if pid_alive "$pid"; then
         kill -TERM "$pid" 2>/dev/null
         i=0
