@@ -1115,10 +1115,11 @@ test_stop_hung_device (void)
   g_assert_cmpuint (duel_series_get_length (record->series), >=, rows);
   assert_run_page (window, "Stopped on", "Stopped; what was measured is kept.", "Stopped at", "–", FALSE);
 
-  /* The server again; the run kept its descriptor, so the unmount is lazy. */
+  /* The run kept its descriptor, so the mount stays busy while this process
+   * lives: detached lazily, the model stopped at once. */
   kill (model_pid, SIGCONT);
   g_free (command);
-  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' stop '%s'", model, script, mount);
+  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' abandon '%s'", model, script, mount);
   run_command (command, NULL);
   g_free (watch);
   gtk_window_destroy (GTK_WINDOW (window));

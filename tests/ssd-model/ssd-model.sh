@@ -11,6 +11,11 @@
 #       exits), waits for the process; if it hangs it is killed and the mount
 #       lazily detached. Always leaves MOUNTDIR unmounted; safe to call twice
 #       or when start failed, so tests can call it from a trap.
+#   ssd-model.sh abandon MOUNTDIR
+#       For a mount a live process keeps open on purpose (a run that gave up
+#       on a device that did not answer keeps its descriptor): detaches the
+#       mount lazily and stops the model at once (TERM, then KILL), as the
+#       unmount stop waits for could only come with that process's exit.
 #   ssd-model.sh have-fuse
 #       Exit 0 when FUSE can be used here (/dev/fuse, fusermount3), else 1.
 #
@@ -76,6 +81,25 @@ do_stop() {
     ! is_mounted "$mnt"
 }
 
+do_abandon() {
+    mnt=${1%/}
+    pid=""
+    [ -s "$mnt.pid" ] && pid=$(cat "$mnt.pid")
+    [ -s "$mnt.launch" ] && [ -z "$pid" ] && pid=$(cat "$mnt.launch")
+    if is_mounted "$mnt"; then
+        fusermount3 -u -z "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null
+    fi
+    if pid_alive "$pid"; then
+        kill -CONT "$pid" 2>/dev/null
+        kill -TERM "$pid" 2>/dev/null
+        i=0
+        while pid_alive "$pid" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+        pid_alive "$pid" && kill -KILL "$pid" 2>/dev/null
+    fi
+    rm -f "$mnt.pid" "$mnt.launch"
+    ! is_mounted "$mnt"
+}
+
 do_start() {
     mnt=${1%/}; shift
     have_fuse || die "FUSE is not available here (/dev/fuse, fusermount3)"
@@ -109,11 +133,12 @@ do_start() {
     die "the model did not serve $mnt/ssd.img within 120 s"
 }
 
-[ $# -ge 1 ] || die "usage: ssd-model.sh start MOUNTDIR [options] | stop MOUNTDIR | have-fuse"
+[ $# -ge 1 ] || die "usage: ssd-model.sh start MOUNTDIR [options] | stop MOUNTDIR | abandon MOUNTDIR | have-fuse"
 cmd=$1; shift
 case $cmd in
     start) [ $# -ge 1 ] || die "start needs MOUNTDIR"; do_start "$@" ;;
     stop) [ $# -ge 1 ] || die "stop needs MOUNTDIR"; do_stop "$1" ;;
+    abandon) [ $# -ge 1 ] || die "abandon needs MOUNTDIR"; do_abandon "$1" ;;
     have-fuse) have_fuse ;;
     *) die "unknown command $cmd" ;;
 esac
