@@ -5,7 +5,8 @@
 # tests, any invalid access, leak or undefined behaviour fails the test that
 # caused it. The 'fuzz' suite (built with clang by its own script) and the
 # 'valgrind' suite (valgrind cannot run sanitized binaries) are left out, and
-# so is 'realtime' (the simulated SSD served in real time through FUSE); the
+# so are 'realtime' (the simulated SSD served in real time through FUSE) and
+# 'long' (the whole quick review: its parts are tested on their own); the
 # 'sanitize-fast' suite runs last, without the leak check (see below).
 #
 # Usage: build-aux/sanitize.sh [BUILDDIR] [extra meson test arguments]
@@ -48,7 +49,7 @@ export DUEL_FALLS_SHAPES
 
 status=0
 sh "$top/build-aux/run-tests.sh" "$builddir" --no-suite fuzz --no-suite valgrind --no-suite realtime \
-    --no-suite sanitize-fast --timeout-multiplier 4 "$@" || status=1
+    --no-suite long --no-suite sanitize-fast --timeout-multiplier 4 "$@" || status=1
 
 # The window's longest journey (suite 'sanitize-fast': app, the pages,
 # charts and exports) with the stack unwound the fast way and no leak check:
