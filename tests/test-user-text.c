@@ -221,6 +221,50 @@ test_cli (void)
   test_dir_remove (dir);
 }
 
+/* The reference drives' own words (their files' device.form_factor and
+ * device.slot, shown as identity rows): each one in the catalogue, so that
+ * under zh_TW none reaches the table in English. */
+static void
+test_reference_words (void)
+{
+  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *language = g_getenv ("LANGUAGE");
+  gboolean chinese = language != NULL && g_str_has_prefix (language, "zh_TW");
+  const char *name;
+  guint n_words = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonObject *device;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      json_parser_load_from_file (parser, path, &error);
+      g_assert_no_error (error);
+      device = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "device");
+      g_assert_nonnull (device);
+      for (guint k = 0; k < 2; k++)
+        {
+          const char *key = k == 0 ? "form_factor" : "slot";
+          const char *word = json_object_get_string_member_with_default (device, key, NULL);
+
+          if (word == NULL)
+            continue;
+          n_words++;
+          g_test_message ("%s %s: “%s” → “%s”", name, key, word, g_dgettext (GETTEXT_PACKAGE, word));
+          if (chinese && strcmp (g_dgettext (GETTEXT_PACKAGE, word), word) == 0)
+            g_error ("%s: its %s “%s” is not in the catalogue (src/core/analysis/duel-comparison.c, reference_words)",
+                     name, key, word);
+        }
+    }
+  g_assert_cmpuint (n_words, >, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -237,6 +281,7 @@ main (int    argc,
   g_test_add_func ("/duel/user-text/comparison-and-exports", test_comparison_and_exports);
   g_test_add_func ("/duel/user-text/step-titles", test_step_titles);
   g_test_add_func ("/duel/user-text/cli", test_cli);
+  g_test_add_func ("/duel/user-text/reference-words", test_reference_words);
 
   return g_test_run ();
 }

@@ -241,6 +241,23 @@ duel_presets_view_set_options (DuelPresetsView         *self,
   if (options->interval_ms > 0)
     gtk_spin_button_set_value (self->interval_spin, options->interval_ms);
   gtk_switch_set_active (self->trim_switch, !options->no_trim);
+  if (options->passes > 0)
+    gtk_spin_button_set_value (self->passes_spin, options->passes);
+  /* The chosen workload, as duel_presets_view_get_options() reads it back. */
+  if (options->custom.block_size > 0)
+    {
+      const DuelWorkload *w = &options->custom;
+
+      adw_combo_row_set_selected (self->access_row, w->pattern == DUEL_PATTERN_SEQUENTIAL ? 1 : 0);
+      for (guint i = 0; i < G_N_ELEMENTS (block_sizes); i++)
+        if (block_sizes[i] == w->block_size)
+          adw_combo_row_set_selected (self->block_row, i);
+      gtk_spin_button_set_value (self->read_spin, w->read_percent);
+      if (w->queue_depth > 0)
+        gtk_spin_button_set_value (self->depth_spin, w->queue_depth);
+      if (w->numjobs > 0)
+        gtk_spin_button_set_value (self->jobs_spin, w->numjobs);
+    }
 }
 
 DuelPreset *

@@ -32,6 +32,9 @@ const char  *duel_presets_view_get_preset_title (DuelPresetsView         *self);
 gboolean     duel_presets_view_get_options      (DuelPresetsView         *self,
                                                  DuelPresetOptions       *out_options,
                                                  GError                 **error);
+/* Shows @options as duel_presets_view_get_options() reads them back: the
+ * span, the fill's multiple and trim, the length, interval and passes, the
+ * chosen workload (when its block size is set; one the list lacks is left). */
 void         duel_presets_view_set_options      (DuelPresetsView         *self,
                                                  const DuelPresetOptions *options);
 DuelPreset  *duel_presets_view_create_preset    (DuelPresetsView         *self,

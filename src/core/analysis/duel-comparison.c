@@ -524,6 +524,16 @@ typedef enum
   N_IDENTITY
 } IdentityKey;
 
+/* The words the reference drives' files hold (the files in data/reference,
+ * device.form_factor and device.slot), which only these files write: the
+ * catalogue translates them where the rows show them (test-user-text checks
+ * that every one of the files' words is here). */
+static const char * const reference_words[] G_GNUC_UNUSED = {
+  N_("add-in card (AIC)"),
+  N_("M.2 with heatsink, in an M.2-to-PCIe adapter card"),
+  N_("first PCIe x16 slot (CPU lanes)"),
+};
+
 static const struct
 {
   const char *key;
@@ -605,14 +615,14 @@ identity_text (DuelResult  *result,
 
     case IDENTITY_FORM_FACTOR:
       text = duel_json_get_string (device, "form_factor");
-      return g_strdup (text);
+      return text != NULL ? g_strdup (_(text)) : NULL;
 
     case IDENTITY_INTERFACE:
       return describe_interface (device);
 
     case IDENTITY_SLOT:
       text = duel_json_get_string (device, "slot");
-      return g_strdup (text);
+      return text != NULL ? g_strdup (_(text)) : NULL;
 
     case IDENTITY_CEILING:
       if (!duel_json_get_number (duel_json_get_object (device, "link"), "ceiling_bytes_per_second", &value) || value <= 0)
