@@ -402,6 +402,23 @@ table_has_label (DuelWindow *window,
   return FALSE;
 }
 
+/* How many texts of the Compare table start with @prefix. */
+static guint
+count_labels_starting (DuelWindow *window,
+                       const char *prefix)
+{
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  guint n = 0;
+
+  duel_window_set_page (window, "compare");
+  duel_comparison_view_set_visible_tab (duel_window_get_comparison_view (window), "table");
+  duel_app_test_spin (50);
+  collect_labels (GTK_WIDGET (duel_window_get_comparison_view (window)), texts);
+  for (guint i = 0; i < texts->len; i++)
+    n += g_str_has_prefix (texts->pdata[i], prefix);
+  return n;
+}
+
 static void
 on_export_done (DuelExportDialog *dialog,
                 gboolean          success,
@@ -510,6 +527,14 @@ test_journey (void)
     choose (window, 3, &published);
     g_assert_cmpuint (n_compared (window), ==, 4);
     assert_compare_readable (window, "four drives");
+    /* The reference drive alone has ratings: one "Rated" column, not four
+     * with three left empty. */
+    {
+      const char *format = g_dgettext (GETTEXT_PACKAGE, "Rated (%s)");
+      g_autofree char *prefix = g_strndup (format, strstr (format, "%s") - format);
+
+      g_assert_cmpuint (count_labels_starting (window, prefix), ==, 1);
+    }
     choose (window, 1, NULL);
     choose (window, 3, NULL);
     g_assert_cmpuint (n_compared (window), ==, 2);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "duel-chart-qos.h"
+#include "duel-chart-export.h"
 #include "duel-comparison.h"
 #include "duel-json.h"
 #include "duel-error.h"
@@ -135,6 +136,18 @@ test_rows_and_winners (void)
   g_assert_true (row->has_rated[0]);
   row = find_row (comparison, "std-rand-read-qd1", "rand_read_qd1_iops");
   g_assert_false (row->has_rated[0]);   /* vendors rate the deepest queue */
+  /* A "Rated" column for A alone, in every table: B's would stay empty. */
+  {
+    guint rated[DUEL_COMPARISON_MAX_DRIVES];
+    g_autofree char *md = duel_chart_export_markdown (comparison);
+    g_autofree char *rated_a = g_strdup_printf ("Rated (%s)", duel_comparison_get_drive_name (comparison, 0));
+    g_autofree char *rated_b = g_strdup_printf ("Rated (%s)", duel_comparison_get_drive_name (comparison, 1));
+
+    g_assert_cmpuint (duel_comparison_get_rated_drives (comparison, rated), ==, 1);
+    g_assert_cmpuint (rated[0], ==, 0);
+    g_assert_nonnull (strstr (md, rated_a));
+    g_assert_null (strstr (md, rated_b));
+  }
 
   /* The runs were set up alike. */
   g_assert_null (duel_comparison_get_warnings (comparison)[0]);

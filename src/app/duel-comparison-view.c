@@ -129,12 +129,13 @@ build_table (DuelComparisonView *self)
 {
   DuelComparison *comparison = self->comparison;
   guint n_drives = duel_comparison_get_n_drives (comparison);
-  gboolean rated = duel_comparison_has_rated (comparison);
+  guint rated_drives[DUEL_COMPARISON_MAX_DRIVES];
+  guint n_rated = duel_comparison_get_rated_drives (comparison, rated_drives);
   static const char * const drive_classes[DUEL_COMPARISON_MAX_DRIVES] = { "drive-a", "drive-b", "drive-c", "drive-d" };
   /* Label, a column per drive, B vs A with two, a rating per drive. */
   int difference_column = 1 + (int) n_drives;
   int rated_column = difference_column + (n_drives == 2 ? 1 : 0);
-  int n_columns = rated_column + (rated ? (int) n_drives : 0);
+  int n_columns = rated_column + (int) n_rated;
   GtkWidget *scrolled, *clamp, *grid;
   const char *last_test = "";
   GPtrArray *group = NULL;   /* the cells of the current detail group, owned by its title */
@@ -166,13 +167,13 @@ build_table (DuelComparisonView *self)
 
       gtk_grid_attach (GTK_GRID (grid), cell (heading, 1, "table-header"), difference_column, y, 1, 1);
     }
-  if (rated)
-    for (guint d = 0; d < n_drives; d++)
-      {
-        char letter[2] = { (char) ('A' + d), '\0' };
-        g_autofree char *text = g_strdup_printf (_("Rated (%s)"), letter);
-        gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "table-header"), rated_column + d, y, 1, 1);
-      }
+  for (guint i = 0; i < n_rated; i++)
+    {
+      char letter[2] = { (char) ('A' + rated_drives[i]), '\0' };
+      g_autofree char *text = g_strdup_printf (_("Rated (%s)"), letter);
+
+      gtk_grid_attach (GTK_GRID (grid), cell (text, 1, "table-header"), rated_column + (int) i, y, 1, 1);
+    }
   y++;
 
   self->n_winner_rows = 0;
@@ -232,13 +233,14 @@ build_table (DuelComparisonView *self)
           g_autofree char *difference = duel_comparison_row_format_difference (row);
           attach (grid, in_headline ? NULL : group, cell (difference, 1, "dim-label"), difference_column, y);
         }
-      if (rated)
-        for (guint d = 0; d < n_drives; d++)
-          {
-            g_autofree char *text = row->has_rated[d] && row->kind == DUEL_COMPARISON_ROW_FIGURE
-                                    ? duel_figure_format (row->key, row->rated[d]) : g_strdup ("");
-            attach (grid, in_headline ? NULL : group, cell (text, 1, "dim-label"), rated_column + d, y);
-          }
+      for (guint i = 0; i < n_rated; i++)
+        {
+          guint d = rated_drives[i];
+          g_autofree char *text = row->has_rated[d] && row->kind == DUEL_COMPARISON_ROW_FIGURE
+                                  ? duel_figure_format (row->key, row->rated[d]) : g_strdup ("");
+
+          attach (grid, in_headline ? NULL : group, cell (text, 1, "dim-label"), rated_column + (int) i, y);
+        }
       y++;
     }
   if (group != NULL)

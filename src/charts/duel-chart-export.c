@@ -753,12 +753,16 @@ md_header (GString        *md,
 
       md_cell (md, heading, FALSE);
     }
-  if (duel_comparison_has_rated (comparison))
-    for (guint d = 0; d < n; d++)
+  {
+    guint rated[DUEL_COMPARISON_MAX_DRIVES];
+    guint n_rated = duel_comparison_get_rated_drives (comparison, rated);
+
+    for (guint i = 0; i < n_rated; i++)
       {
-        g_autofree char *label = g_strdup_printf (_("Rated (%s)"), duel_comparison_get_drive_name (comparison, d));
+        g_autofree char *label = g_strdup_printf (_("Rated (%s)"), duel_comparison_get_drive_name (comparison, rated[i]));
         md_cell (md, label, FALSE);
       }
+  }
   g_string_append (md, "\n|---|");
   for (guint c = 1; c < n_columns; c++)
     g_string_append (md, "---:|");
@@ -795,12 +799,16 @@ md_row (GString                 *md,
 
       md_cell (md, diff, FALSE);
     }
-  if (duel_comparison_has_rated (comparison))
-    for (guint d = 0; d < n; d++)
+  {
+    guint rated[DUEL_COMPARISON_MAX_DRIVES];
+    guint n_rated = duel_comparison_get_rated_drives (comparison, rated);
+
+    for (guint i = 0; i < n_rated; i++)
       {
-        g_autofree char *text = duel_comparison_row_format_rated (row, d);
+        g_autofree char *text = duel_comparison_row_format_rated (row, rated[i]);
         md_cell (md, text, FALSE);
       }
+  }
   g_string_append_c (md, '\n');
 }
 
@@ -817,7 +825,11 @@ duel_chart_export_markdown (DuelComparison *comparison)
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
 
   n = duel_comparison_get_n_drives (comparison);
-  n_columns = 1 + n + (n == 2 ? 1 : 0) + (duel_comparison_has_rated (comparison) ? n : 0);
+  {
+    guint rated[DUEL_COMPARISON_MAX_DRIVES];
+
+    n_columns = 1 + n + (n == 2 ? 1 : 0) + duel_comparison_get_rated_drives (comparison, rated);
+  }
   md = g_string_new (NULL);
 
   {

@@ -194,9 +194,13 @@ row_cells (DuelComparison          *comparison,
     g_ptr_array_add (cells, g_strdup (row->text[d]));
   if (n == 2)
     g_ptr_array_add (cells, difference_text (row));
-  if (duel_comparison_has_rated (comparison))
-    for (guint d = 0; d < n; d++)
-      g_ptr_array_add (cells, duel_comparison_row_format_rated (row, d));
+  {
+    guint rated[DUEL_COMPARISON_MAX_DRIVES];
+    guint n_rated = duel_comparison_get_rated_drives (comparison, rated);
+
+    for (guint i = 0; i < n_rated; i++)
+      g_ptr_array_add (cells, duel_comparison_row_format_rated (row, rated[i]));
+  }
   return cells;
 }
 
@@ -212,9 +216,13 @@ header_cells (DuelChart *chart)
     g_ptr_array_add (cells, duel_chart_dup_drive_label (chart, d));
   if (n == 2)
     g_ptr_array_add (cells, duel_comparison_dup_difference_heading (comparison));
-  if (duel_comparison_has_rated (comparison))
-    for (guint d = 0; d < n; d++)
+  {
+    guint rated[DUEL_COMPARISON_MAX_DRIVES];
+    guint n_rated = duel_comparison_get_rated_drives (comparison, rated);
+
+    for (guint i = 0; i < n_rated; i++)
       g_ptr_array_add (cells, g_strdup (_("Rated")));
+  }
   return cells;
 }
 
@@ -308,7 +316,8 @@ draw_header (DuelChartTable *self,
   g_autoptr(GPtrArray) header = header_cells (DUEL_CHART (self));
   DuelComparison *comparison = duel_chart_get_comparison (DUEL_CHART (self));
   guint n = duel_comparison_get_n_drives (comparison);
-  gboolean rated = duel_comparison_has_rated (comparison);
+  guint rated[DUEL_COMPARISON_MAX_DRIVES];
+  guint n_rated = duel_comparison_get_rated_drives (comparison, rated);
   double px;
 
   for (guint c = 1; c < layout->n_columns; c++)
@@ -318,7 +327,12 @@ draw_header (DuelChartTable *self,
   /* A small colour key under each drive's columns ties the table to the charts. */
   for (guint d = 0; d < n; d++)
     {
-      guint columns[2] = { 1 + d, rated ? 1 + n + (n == 2 ? 1 : 0) + d : 0 };
+      guint columns[2] = { 1 + d, 0 };
+
+      /* Its "Rated" column, when it has one. */
+      for (guint i = 0; i < n_rated; i++)
+        if (rated[i] == d)
+          columns[1] = 1 + n + (n == 2 ? 1 : 0) + i;
 
       duel_chart_set_source_color (cr, duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN));
       for (guint i = 0; i < G_N_ELEMENTS (columns); i++)

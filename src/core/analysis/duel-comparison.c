@@ -1951,6 +1951,26 @@ duel_comparison_has_rated (DuelComparison *self)
   return self->has_rated;
 }
 
+guint
+duel_comparison_get_rated_drives (DuelComparison *self,
+                                  guint           out_drives[DUEL_COMPARISON_MAX_DRIVES])
+{
+  guint n = 0;
+
+  g_return_val_if_fail (DUEL_IS_COMPARISON (self), 0);
+
+  for (guint d = 0; self->has_rated && d < self->n_drives; d++)
+    {
+      gboolean rated = FALSE;
+
+      for (guint r = 0; r < duel_comparison_get_n_rows (self) && !rated; r++)
+        rated = duel_comparison_get_row (self, r)->has_rated[d];
+      if (rated)
+        out_drives[n++] = d;
+    }
+  return n;
+}
+
 const char * const *
 duel_comparison_get_warnings (DuelComparison *self)
 {

@@ -137,6 +137,11 @@ char                    *duel_comparison_row_format_passes (const DuelComparison
                                                             guint                    drive);
 /* TRUE when some row carries a vendor-rated figure: show "rated vs measured". */
 gboolean                 duel_comparison_has_rated      (DuelComparison  *self);
+/* The drives some row rates, in order, into @out_drives; their count. Every
+ * table (the window's, the chart's, Markdown) gives a "Rated" column to
+ * these alone: one for a drive without a rating would stay empty. */
+guint                    duel_comparison_get_rated_drives (DuelComparison *self,
+                                                           guint           out_drives[DUEL_COMPARISON_MAX_DRIVES]);
 /* The vendor's figure of @row for @drive as printed ("2200 MB/s"); "" without one. */
 char                    *duel_comparison_row_format_rated (const DuelComparisonRow *row,
                                                            guint                    drive);
