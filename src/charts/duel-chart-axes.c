@@ -316,12 +316,33 @@ duel_chart_draw_text_in (cairo_t              *cr,
                          double                xalign,
                          double                yalign)
 {
+  return duel_chart_draw_lines_in (cr, style, role, color, text, box, xalign, yalign, 1);
+}
+
+double
+duel_chart_draw_lines_in (cairo_t              *cr,
+                          const DuelChartStyle *style,
+                          DuelChartTextRole     role,
+                          const DuelChartColor *color,
+                          const char           *text,
+                          const DuelChartRect  *box,
+                          double                xalign,
+                          double                yalign,
+                          guint                 max_lines)
+{
   g_autoptr(PangoLayout) layout = duel_chart_style_create_layout (style, cr, role, text);
   PangoRectangle logical;
   double h;
 
   pango_layout_set_width (layout, (int) (MAX (box->width, 1) * PANGO_SCALE));
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  if (max_lines > 1)
+    {
+      /* Wrapped at words, "…" only on the last line allowed (a negative
+       * height counts lines). */
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+      pango_layout_set_height (layout, -(int) max_lines);
+    }
   pango_layout_set_alignment (layout, xalign >= 0.75 ? PANGO_ALIGN_RIGHT
                                       : xalign >= 0.25 ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
   pango_layout_get_extents (layout, NULL, &logical);

@@ -126,6 +126,17 @@ double   duel_chart_draw_text_in     (cairo_t              *cr,
                                       const DuelChartRect  *box,
                                       double                xalign,
                                       double                yalign);
+/* The same, wrapped over at most @max_lines lines (the last one ended with
+ * "…" if the text needs more); returns their height. */
+double   duel_chart_draw_lines_in    (cairo_t              *cr,
+                                      const DuelChartStyle *style,
+                                      DuelChartTextRole     role,
+                                      const DuelChartColor *color,
+                                      const char           *text,
+                                      const DuelChartRect  *box,
+                                      double                xalign,
+                                      double                yalign,
+                                      guint                 max_lines);
 void     duel_chart_measure_text     (cairo_t              *cr,
                                       const DuelChartStyle *style,
                                       DuelChartTextRole     role,

@@ -340,14 +340,15 @@ duel_chart_draw (DuelChart *self,
 
   y = pad;
   title = duel_chart_get_title (self);
-  /* Ended with "…" where the chart is narrower than they are (a narrow window). */
+  /* Wrapped where the chart is narrower than they are (a narrow window:
+   * "4K random write: IOPS w…" told nothing), "…" only past their lines. */
   if (title && *title)
-    y += duel_chart_draw_text_in (cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, title,
-                                  &(DuelChartRect) { pad, y, width - 2 * pad, 0 }, 0, 0);
+    y += duel_chart_draw_lines_in (cr, style, DUEL_CHART_TEXT_TITLE, &style->foreground, title,
+                                   &(DuelChartRect) { pad, y, width - 2 * pad, 0 }, 0, 0, 3);
   subtitle = duel_chart_get_subtitle (self);
   if (subtitle && *subtitle)
-    y += 2 + duel_chart_draw_text_in (cr, style, DUEL_CHART_TEXT_SUBTITLE, &style->muted, subtitle,
-                                      &(DuelChartRect) { pad, y + 2, width - 2 * pad, 0 }, 0, 0);
+    y += 2 + duel_chart_draw_lines_in (cr, style, DUEL_CHART_TEXT_SUBTITLE, &style->muted, subtitle,
+                                       &(DuelChartRect) { pad, y + 2, width - 2 * pad, 0 }, 0, 0, 4);
   y += pad / 2;
 
   legend = duel_chart_legend_new ();
