@@ -730,6 +730,7 @@ test_screenshots (void)
         g_autofree char *compare = g_strdup_printf ("state-compare-none-%s", suffix);
         g_autofree char *drives = g_strdup_printf ("state-drives-restored-%s", suffix);
         g_autofree char *consent = g_strdup_printf ("state-file-consent-%s", suffix);
+        g_autofree char *history_shot = g_strdup_printf ("state-history-%s", suffix);
         g_autoptr(DuelDriveItem) drive = duel_drive_item_new_for_file (existing, 0);
         g_autofree char *shot = NULL;
         DuelConfirmDialog *dialog;
@@ -745,6 +746,9 @@ test_screenshots (void)
         g_assert_cmpuint (n_drives (window), ==, 2);
         duel_window_set_page (window, "compare");
         shot = duel_app_test_screenshot (window, compare);
+        g_clear_pointer (&shot, g_free);
+        duel_window_set_page (window, "history");
+        shot = duel_app_test_screenshot (window, history_shot);
         g_clear_pointer (&shot, g_free);
         g_assert_true (duel_presets_view_set_preset_name (duel_window_get_presets_view (window), "custom"));
         close_window (window);

@@ -182,6 +182,8 @@ update_row_subtitle (GtkWidget      *row,
   g_autofree char *text = figures != NULL ? g_strdup_printf ("%s\n%s", subtitle, figures) : g_strdup (subtitle);
 
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), text);
+  /* All of it, where the row cuts it (below). */
+  gtk_widget_set_tooltip_text (row, text);
 }
 
 /* Each row's buttons named with its run: a list of six "Delete" tells a
@@ -213,6 +215,7 @@ create_row_cb (gpointer object,
   DuelResultItem *item = object;
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *buttons[4];
+  GtkWidget *suffix;
   GtkWidget *delete;
 
   g_object_bind_property (item, "title", row, "title", G_BINDING_SYNC_CREATE);
@@ -220,13 +223,22 @@ create_row_cb (gpointer object,
   g_signal_connect_object (item, "notify::subtitle", G_CALLBACK (update_row_subtitle), row, G_CONNECT_SWAPPED);
   g_signal_connect_object (item, "notify::figures", G_CALLBACK (update_row_subtitle), row, G_CONNECT_SWAPPED);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  /* A narrow window wrapped a row into 16 lines beside its four buttons:
+   * at most four, "…" past them, the whole text in the tooltip. A wide
+   * window shows it on two. */
+  adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 4);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("x-office-document-symbolic"));
 
   buttons[0] = create_compare_button (self, item, 0);
   buttons[1] = create_compare_button (self, item, 1);
   buttons[2] = create_rename_button (self, item);
+  /* The four side by side in one suffix, without the row's spacing
+   * between suffixes: the text keeps the width. */
+  suffix = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   for (guint i = 0; i < 3; i++)
-    adw_action_row_add_suffix (ADW_ACTION_ROW (row), buttons[i]);
+    gtk_box_append (GTK_BOX (suffix), buttons[i]);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), suffix);
 
   delete = buttons[3] = gtk_button_new_from_icon_name ("user-trash-symbolic");
   gtk_widget_set_tooltip_text (delete, _("Delete"));
@@ -234,7 +246,7 @@ create_row_cb (gpointer object,
   gtk_widget_add_css_class (delete, "flat");
   g_object_set_data_full (G_OBJECT (delete), "duel-result-item", g_object_ref (item), g_object_unref);
   g_signal_connect_object (delete, "clicked", G_CALLBACK (delete_clicked_cb), self, 0);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), delete);
+  gtk_box_append (GTK_BOX (suffix), delete);
 
   g_object_set_data_full (G_OBJECT (row), "duel-row-buttons", g_memdup2 (buttons, sizeof buttons), g_free);
   name_row_buttons (row, NULL, item);
