@@ -505,6 +505,11 @@ test_journey (void)
   g_assert_cmpint (duel_run_get_state (again), ==, DUEL_RUN_STATE_FINISHED);
   duel_app_test_wait (history_holds, GUINT_TO_POINTER (2), 60, "the finished run to be kept");
   assert_texts_readable (GTK_WIDGET (window), "finished");
+  {
+    g_autofree char *name = g_strdup_printf ("journey-finished-%s", chinese ? "zh_TW" : "en");
+
+    g_free (duel_app_test_screenshot (window, name));
+  }
   assert_page_readable (window, "history", "after two runs");
 
   /* 3. fio's output opened beside them. */

@@ -187,9 +187,15 @@ test_fairness_warnings (void)
   /* and its consistency run lasted longer, with two jobs */
   duel_result_find_test (b, DUEL_TEST_CONSISTENCY)->workload.runtime_ms = 600000;
   duel_result_find_test (b, DUEL_TEST_CONSISTENCY)->workload.numjobs = 2;
+  /* and its consistency run read 70 % */
+  duel_result_find_test (b, DUEL_TEST_CONSISTENCY)->workload.read_percent = 70;
 
   comparison = duel_comparison_new (a, b, NULL);
-  g_assert_true (test_has_warning (comparison, "block sizes differ"));
+  /* Sizes and accesses in the figures' words, never bytes or fio's names. */
+  g_assert_true (test_has_warning (comparison, "block sizes differ (4 KiB on Alpha SSD, 8 KiB on Beta SSD)"));
+  g_assert_true (test_has_warning (comparison, "access patterns differ (random 50/50 read/write on Alpha SSD, "
+                                               "random 70/30 read/write on Beta SSD)"));
+  g_assert_false (test_has_warning (comparison, "randrw"));
   g_assert_true (test_has_warning (comparison, "queue depths differ"));
   g_assert_true (test_has_warning (comparison, "trimmed"));
   g_assert_true (test_has_warning (comparison, "span covers 100 % of Alpha SSD but 50 % of Beta SSD"));

@@ -1491,9 +1491,15 @@ check_fairness (DuelComparison *self,
                 a->latency_kind == DUEL_LATENCY_COMPLETION ? name_b : name_a);
 
   if (a->workload.block_size != b->workload.block_size)
-    warn_about (self, N_("The block sizes differ"), title,
-                _("%s: the block sizes differ (%u bytes on %s, %u bytes on %s)."),
-          title, a->workload.block_size, name_a, b->workload.block_size, name_b);
+    {
+      g_autofree char *bs_a = duel_workload_format_block_size (a->workload.block_size);
+      g_autofree char *bs_b = duel_workload_format_block_size (b->workload.block_size);
+
+      warn_about (self, N_("The block sizes differ"), title,
+                  /* TRANSLATORS: a test's title, then a block size ("4 KiB") and a drive, twice */
+                  _("%s: the block sizes differ (%s on %s, %s on %s)."),
+                  title, bs_a, name_a, bs_b, name_b);
+    }
 
   if (a->workload.queue_depth != b->workload.queue_depth)
     warn_about (self, N_("The queue depths differ"), title,
@@ -1506,10 +1512,16 @@ check_fairness (DuelComparison *self,
           title, a->workload.numjobs, name_a, b->workload.numjobs, name_b);
 
   if (a->workload.read_percent != b->workload.read_percent || a->workload.pattern != b->workload.pattern)
-    warn_about (self, N_("The access patterns differ"), title,
-                _("%s: the access patterns differ (%s %u %% read on %s, %s %u %% read on %s)."),
-          title, duel_workload_get_rw_name (&a->workload), a->workload.read_percent, name_a,
-          duel_workload_get_rw_name (&b->workload), b->workload.read_percent, name_b);
+    {
+      /* In the words of the figures' labels, not fio's ("randrw"). */
+      g_autofree char *mix_a = duel_workload_describe_mix (&a->workload);
+      g_autofree char *mix_b = duel_workload_describe_mix (&b->workload);
+
+      warn_about (self, N_("The access patterns differ"), title,
+                  /* TRANSLATORS: a test's title, then an access ("random 70/30 read/write") and a drive, twice */
+                  _("%s: the access patterns differ (%s on %s, %s on %s)."),
+                  title, mix_a, name_a, mix_b, name_b);
+    }
 
   {
     g_autoptr(GPtrArray) passes_a = find_passes (self->results[i], test);

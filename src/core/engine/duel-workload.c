@@ -387,8 +387,8 @@ duel_workload_from_json (JsonObject    *object,
   return TRUE;
 }
 
-static char *
-format_block_size (guint32 bytes)
+char *
+duel_workload_format_block_size (guint32 bytes)
 {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
     return g_strdup_printf ("%u MiB", bytes / (1024 * 1024));
@@ -405,7 +405,19 @@ duel_workload_describe_access (const DuelWorkload *workload)
 
   g_return_val_if_fail (workload != NULL, NULL);
 
-  bs = format_block_size (workload->block_size);
+  bs = duel_workload_format_block_size (workload->block_size);
+  access = duel_workload_describe_mix (workload);
+  /* Translators: a block size, then the access: "4 KiB random write" */
+  return g_strdup_printf (_("%s %s"), bs, access);
+}
+
+char *
+duel_workload_describe_mix (const DuelWorkload *workload)
+{
+  char *access;
+
+  g_return_val_if_fail (workload != NULL, NULL);
+
   if (!duel_workload_writes (workload))
     access = g_strdup (workload->pattern == DUEL_PATTERN_RANDOM ? _("random read") : _("sequential read"));
   else if (!duel_workload_reads (workload))
@@ -415,6 +427,5 @@ duel_workload_describe_access (const DuelWorkload *workload)
     access = g_strdup_printf (workload->pattern == DUEL_PATTERN_RANDOM ? _("random %u/%u read/write")
                                                                          : _("sequential %u/%u read/write"),
                               workload->read_percent, 100 - workload->read_percent);
-  /* Translators: a block size, then the access: "4 KiB random write" */
-  return g_strdup_printf (_("%s %s"), bs, access);
+  return access;
 }

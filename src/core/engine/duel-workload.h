@@ -62,6 +62,10 @@ gboolean     duel_workload_is_mixed        (const DuelWorkload  *workload);
  * "4 KiB random write", "128 KiB sequential read", "4 KiB random 70/30
  * read/write". */
 char        *duel_workload_describe_access (const DuelWorkload  *workload);
+/* The access alone: "random write", "sequential read", "random 70/30 read/write". */
+char        *duel_workload_describe_mix    (const DuelWorkload  *workload);
+/* "4 KiB", "1 MiB", "512 B". */
+char        *duel_workload_format_block_size (guint32            bytes);
 /* The span once the target's size is known, and the byte limit it implies
  * (0 when the run is bounded by time alone). Both fail on misalignment. */
 gboolean     duel_workload_resolve         (const DuelWorkload  *workload,
