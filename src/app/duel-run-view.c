@@ -17,6 +17,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "duel-cdm-view.h"
 #include "duel-analysis.h"
 #include "duel-chart-consistency.h"
 #include "duel-chart-qos.h"
@@ -91,6 +92,7 @@ struct _DuelRunView
   GtkBox         *stats_box;
   GtkLabel       *status_label;
   GtkBox         *summary_box;
+  GtkWidget      *summary_cdm;   /* the CrystalDiskMark grid of a run of its set, or NULL */
   GtkGrid        *summary_grid;
   GtkButton      *compare_button;
   GtkButton      *run_again_button;
@@ -357,6 +359,9 @@ clear_summary (DuelRunView *self)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->summary_grid))) != NULL)
     gtk_grid_remove (self->summary_grid, child);
+  if (self->summary_cdm != NULL)
+    gtk_box_remove (self->summary_box, self->summary_cdm);
+  self->summary_cdm = NULL;
   gtk_widget_set_visible (GTK_WIDGET (self->summary_box), FALSE);
 }
 
@@ -425,6 +430,11 @@ show_summary (DuelRunView *self)
         gtk_grid_attach (self->summary_grid, note, 0, line++, 4, 1);
       }
   }
+  /* A run of CrystalDiskMark's set: its grid under the figures, as
+   * CrystalDiskMark shows it at the end of a run (Compare's first tab). */
+  self->summary_cdm = duel_cdm_view_new (comparison);
+  if (self->summary_cdm != NULL)
+    gtk_box_append (self->summary_box, self->summary_cdm);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_box), TRUE);
 }
 
@@ -836,6 +846,13 @@ duel_run_view_get_stats_title (DuelRunView *self)
 {
   g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
   return gtk_label_get_text (self->stats_title_label);
+}
+
+DuelCdmView *
+duel_run_view_get_summary_cdm (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+  return self->summary_cdm != NULL ? DUEL_CDM_VIEW (self->summary_cdm) : NULL;
 }
 
 char *

@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 
+#include "duel-cdm-view.h"
 #include "duel-chart.h"
 #include "duel-run.h"
 #include "duel-types.h"
@@ -38,6 +39,8 @@ DuelChart   *duel_run_view_get_chart     (DuelRunView *self);
 gboolean     duel_run_view_get_chart_shown (DuelRunView *self);
 const char  *duel_run_view_get_stats_title (DuelRunView *self);
 char        *duel_run_view_describe_summary (DuelRunView *self);
+/* The CrystalDiskMark grid under the summary after a run of its set; NULL otherwise. */
+DuelCdmView *duel_run_view_get_summary_cdm (DuelRunView *self);
 GtkWidget   *duel_run_view_get_compare_button   (DuelRunView *self);
 GtkWidget   *duel_run_view_get_run_again_button (DuelRunView *self);
 /* For tests: the box of figure tiles (a value and a caption each). */
