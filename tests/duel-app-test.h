@@ -129,6 +129,75 @@ duel_app_test_popover_end (void)
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
 }
 
+/* A window as the app opens one, @width wide: its history, references and
+ * remembered files loaded. */
+static inline DuelWindow *
+duel_app_test_open_window (DuelApplication *app,
+                           int              width)
+{
+  DuelWindow *window = duel_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  duel_app_test_wait (duel_app_test_not_busy, window, 60, "the history, references and files to load");
+  return window;
+}
+
+/* As the person closes it: its close request, then gone. */
+static inline void
+duel_app_test_close_window (DuelWindow *window)
+{
+  g_autoptr(GtkWidget) watch = g_object_ref (GTK_WIDGET (window));
+
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_false (gtk_widget_get_visible (watch));
+}
+
+/* An export's "done" into an int: 1 written, -1 failed (0 until then). */
+static inline void
+duel_app_test_export_done_cb (GtkWidget *dialog,
+                              gboolean   success,
+                              gpointer   user_data)
+{
+  *(int *) user_data = success ? 1 : -1;
+}
+
+static inline gboolean
+duel_app_test_export_finished (gpointer user_data)
+{
+  return *(int *) user_data != 0;
+}
+
+static inline gboolean
+duel_app_test_alert_shown (gpointer user_data)
+{
+  return duel_alert_find_any_shown () != NULL;
+}
+
+/* The drop-downs under @root, in the page's order. */
+static inline void
+duel_app_test_collect_dropdowns (GtkWidget *root,
+                                 GPtrArray *out)
+{
+  if (GTK_IS_DROP_DOWN (root))
+    g_ptr_array_add (out, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    duel_app_test_collect_dropdowns (child, out);
+}
+
+/* Compare's drop-down of place @slot: A, B, C and D in the page's order. */
+static inline GtkDropDown *
+duel_app_test_slot_dropdown (DuelWindow *window,
+                             guint       slot)
+{
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+
+  duel_app_test_collect_dropdowns (GTK_WIDGET (duel_window_get_comparison_view (window)), all);
+  g_assert_cmpuint (all->len, ==, DUEL_COMPARISON_MAX_DRIVES);
+  return g_ptr_array_index (all, slot);
+}
+
 static inline DuelApplication *
 duel_app_test_new_application (void)
 {

@@ -216,26 +216,6 @@ assert_page_readable (DuelWindow *window,
 
 /* --- the window ----------------------------------------------------------- */
 
-static DuelWindow *
-open_window (void)
-{
-  DuelWindow *window = duel_window_new (app);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
-  gtk_window_present (GTK_WINDOW (window));
-  duel_app_test_wait (duel_app_test_not_busy, window, 60, "the history, references and files to load");
-  return window;
-}
-
-static void
-close_window (DuelWindow *window)
-{
-  g_autoptr(GtkWidget) watch = g_object_ref (GTK_WIDGET (window));
-
-  gtk_window_close (GTK_WINDOW (window));
-  g_assert_false (gtk_widget_get_visible (watch));
-}
-
 static gboolean
 run_started (gpointer user_data)
 {
@@ -297,18 +277,6 @@ history_holds (gpointer user_data)
   return history_length () == GPOINTER_TO_UINT (user_data);
 }
 
-/* The Compare page's drop-downs, A to D. */
-static void
-collect_dropdowns (GtkWidget *root,
-                   GPtrArray *out)
-{
-  if (GTK_IS_DROP_DOWN (root))
-    g_ptr_array_add (out, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_dropdowns (child, out);
-}
-
 /* What a place is to hold: a run of this session, fio's file, one of the
  * review's reference drives, or nothing (None). */
 typedef struct
@@ -340,15 +308,10 @@ choose (DuelWindow *window,
         guint       slot,
         const Pick *pick)
 {
-  g_autoptr(GPtrArray) all = g_ptr_array_new ();
-  GtkDropDown *dropdown;
-  GListModel *model;
+  GtkDropDown *dropdown = duel_app_test_slot_dropdown (window, slot);
+  GListModel *model = gtk_drop_down_get_model (dropdown);
   guint position = GTK_INVALID_LIST_POSITION;
 
-  collect_dropdowns (GTK_WIDGET (duel_window_get_comparison_view (window)), all);
-  g_assert_cmpuint (all->len, ==, DUEL_COMPARISON_MAX_DRIVES);
-  dropdown = g_ptr_array_index (all, slot);
-  model = gtk_drop_down_get_model (dropdown);
   if (pick == NULL)
     position = 0;
   for (guint i = 1; pick != NULL && i < g_list_model_get_n_items (model); i++)
@@ -385,27 +348,12 @@ fio_compared (gpointer user_data)
   return FALSE;
 }
 
-/* Any row of the comparison's table whose label holds @needle. */
-static gboolean
-table_has_label (DuelWindow *window,
-                 const char *needle)
-{
-  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-
-  duel_window_set_page (window, "compare");
-  duel_comparison_view_set_visible_tab (duel_window_get_comparison_view (window), "table");
-  duel_app_test_spin (50);
-  collect_labels (GTK_WIDGET (duel_window_get_comparison_view (window)), texts);
-  for (guint i = 0; i < texts->len; i++)
-    if (strstr (texts->pdata[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
-/* How many texts of the Compare table start with @prefix. */
+/* How many texts of the Compare table start with @prefix (@anywhere:
+ * hold it anywhere). */
 static guint
-count_labels_starting (DuelWindow *window,
-                       const char *prefix)
+count_table_texts (DuelWindow *window,
+                   const char *prefix,
+                   gboolean    anywhere)
 {
   g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
   guint n = 0;
@@ -415,28 +363,8 @@ count_labels_starting (DuelWindow *window,
   duel_app_test_spin (50);
   collect_labels (GTK_WIDGET (duel_window_get_comparison_view (window)), texts);
   for (guint i = 0; i < texts->len; i++)
-    n += g_str_has_prefix (texts->pdata[i], prefix);
+    n += anywhere ? strstr (texts->pdata[i], prefix) != NULL : g_str_has_prefix (texts->pdata[i], prefix);
   return n;
-}
-
-static void
-on_export_done (DuelExportDialog *dialog,
-                gboolean          success,
-                gpointer          user_data)
-{
-  *(int *) user_data = success ? 1 : -1;
-}
-
-static gboolean
-export_finished (gpointer user_data)
-{
-  return *(int *) user_data != 0;
-}
-
-static gboolean
-alert_shown (gpointer user_data)
-{
-  return duel_alert_find_any_shown () != NULL;
 }
 
 static DuelExportDialog *
@@ -477,7 +405,7 @@ test_journey (void)
   duel_app_test_forget_state (app);
 
   /* A first start: nothing run yet. */
-  window = open_window ();
+  window = duel_app_test_open_window (app, 1100);
   assert_page_readable (window, "drives", "first start");
     assert_page_readable (window, "history", "first start");
 
@@ -538,7 +466,7 @@ test_journey (void)
       const char *format = g_dgettext (GETTEXT_PACKAGE, "Rated (%s)");
       g_autofree char *prefix = g_strndup (format, strstr (format, "%s") - format);
 
-      g_assert_cmpuint (count_labels_starting (window, prefix), ==, 1);
+      g_assert_cmpuint (count_table_texts (window, prefix, FALSE), ==, 1);
     }
     choose (window, 1, NULL);
     choose (window, 3, NULL);
@@ -568,8 +496,8 @@ test_journey (void)
     for (guint slot = 1; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
       choose (window, slot, NULL);
     g_assert_cmpuint (n_compared (window), ==, 1);
-    g_assert_true (table_has_label (window, "70/30"));
-    g_assert_false (table_has_label (window, "50/50"));
+    g_assert_cmpuint (count_table_texts (window, "70/30", TRUE), >, 0);
+    g_assert_cmpuint (count_table_texts (window, "50/50", TRUE), ==, 0);
     assert_compare_readable (window, "the custom test alone");
     /* Beside the consistency run: two drives that share no test, which
      * the comparison says. */
@@ -595,8 +523,8 @@ test_journey (void)
       if (places[slot] != NULL)
         g_object_ref (places[slot]);
     }
-  close_window (window);
-  window = open_window ();
+  duel_app_test_close_window (window);
+  window = duel_app_test_open_window (app, 1100);
   for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
     {
       DuelResultItem *item = duel_comparison_view_get_item (duel_window_get_comparison_view (window), slot);
@@ -632,9 +560,9 @@ test_journey (void)
   duel_export_dialog_set_folder (dialog, folder);
   duel_export_dialog_set_formats (dialog, DUEL_CHART_EXPORT_PNG | DUEL_CHART_EXPORT_SVG | DUEL_CHART_EXPORT_PDF |
                                           DUEL_CHART_EXPORT_CSV | DUEL_CHART_EXPORT_MARKDOWN);
-  g_signal_connect (dialog, "done", G_CALLBACK (on_export_done), &state);
+  g_signal_connect (dialog, "done", G_CALLBACK (duel_app_test_export_done_cb), &state);
   duel_export_dialog_export (dialog);
-  duel_app_test_wait (alert_shown, NULL, 60, "the question before replacing the person's summary");
+  duel_app_test_wait (duel_app_test_alert_shown, NULL, 60, "the question before replacing the person's summary");
   assert_texts_readable (GTK_WIDGET (duel_alert_find_any_shown ()), "the question");
   g_assert_nonnull (strstr (duel_alert_get_body (duel_alert_find_any_shown ()), "summary.md"));
   duel_alert_respond (duel_alert_find_any_shown (), "cancel");
@@ -651,9 +579,9 @@ test_journey (void)
   }
   /* Told to replace it: every file written. */
   duel_export_dialog_export (dialog);
-  duel_app_test_wait (alert_shown, NULL, 60, "the question again");
+  duel_app_test_wait (duel_app_test_alert_shown, NULL, 60, "the question again");
   duel_alert_respond (duel_alert_find_any_shown (), "replace");
-  duel_app_test_wait (export_finished, &state, 120, "the export");
+  duel_app_test_wait (duel_app_test_export_finished, &state, 120, "the export");
   g_assert_cmpint (state, ==, 1);
   g_assert_cmpuint (duel_export_dialog_get_files (dialog)->len, >=, 5);
   g_clear_pointer (&mine_text, g_free);
@@ -664,7 +592,7 @@ test_journey (void)
   g_object_unref (stopped);
   g_object_unref (again);
   g_object_unref (custom);
-  close_window (window);
+  duel_app_test_close_window (window);
 }
 
 int

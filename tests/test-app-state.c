@@ -135,52 +135,7 @@ reload_history (void)
   duel_app_test_wait (flag_set, &done, 30, "the history to reload");
 }
 
-/* A window as the app opens one: its history and references loaded. */
-static DuelWindow *
-open_window (int width)
-{
-  DuelWindow *window = duel_window_new (app);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), width, 760);
-  gtk_window_present (GTK_WINDOW (window));
-  duel_app_test_wait (duel_app_test_not_busy, window, 60, "the history, references and files to load");
-  return window;
-}
-
-/* As the person closes it (its close request, then gone). */
-static void
-close_window (DuelWindow *window)
-{
-  g_autoptr(GtkWidget) watch = g_object_ref (GTK_WIDGET (window));
-
-  gtk_window_close (GTK_WINDOW (window));
-  g_assert_false (gtk_widget_get_visible (watch));
-}
-
 /* --- Compare's drop-downs ------------------------------------------------- */
-
-static void
-collect_dropdowns (GtkWidget  *root,
-                   GPtrArray  *out)
-{
-  if (GTK_IS_DROP_DOWN (root))
-    g_ptr_array_add (out, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_dropdowns (child, out);
-}
-
-/* A, B, C and D, in the page's order. */
-static GtkDropDown *
-slot_dropdown (DuelWindow *window,
-               guint       slot)
-{
-  g_autoptr(GPtrArray) all = g_ptr_array_new ();
-
-  collect_dropdowns (GTK_WIDGET (duel_window_get_comparison_view (window)), all);
-  g_assert_cmpuint (all->len, ==, DUEL_COMPARISON_MAX_DRIVES);
-  return g_ptr_array_index (all, slot);
-}
 
 static gboolean
 item_is_file (DuelResultItem *item,
@@ -201,7 +156,7 @@ pick (DuelWindow *window,
       guint       slot,
       const char *path)
 {
-  GtkDropDown *dropdown = slot_dropdown (window, slot);
+  GtkDropDown *dropdown = duel_app_test_slot_dropdown (window, slot);
   GListModel *model = gtk_drop_down_get_model (dropdown);
   guint position = GTK_INVALID_LIST_POSITION;
 
@@ -239,7 +194,7 @@ assert_places (DuelWindow         *window,
   for (guint slot = 0; slot < DUEL_COMPARISON_MAX_DRIVES; slot++)
     {
       DuelResultItem *item = duel_comparison_view_get_item (view, slot);
-      GtkDropDown *dropdown = slot_dropdown (window, slot);
+      GtkDropDown *dropdown = duel_app_test_slot_dropdown (window, slot);
       gpointer shown = gtk_drop_down_get_selected_item (dropdown);
 
       g_test_message ("place %c: %s", 'A' + slot,
@@ -274,7 +229,7 @@ test_compare_slots_keep_choice (void)
   one = history_put (quick_a, "20240101-000001-one.json");
   two = history_put (quick_b, "20240101-000002-two.json");
   duel_app_test_forget_state (app);
-  window = open_window (1100);
+  window = duel_app_test_open_window (app, 1100);
   view = duel_window_get_comparison_view (window);
   duel_window_set_page (window, "compare");
 
@@ -405,7 +360,7 @@ test_restart_keeps_settings (void)
 
   history_clear ();
   duel_app_test_forget_state (app);
-  window = open_window (1100);
+  window = duel_app_test_open_window (app, 1100);
   presets = duel_window_get_presets_view (window);
   root = GTK_WIDGET (presets);
   g_assert_cmpstr (duel_presets_view_get_preset_name (presets), ==, "quick");
@@ -425,9 +380,9 @@ test_restart_keeps_settings (void)
   gtk_spin_button_set_value (row_child (root, "Test _length", "GtkSpinButton"), 12);
   drive = duel_drives_view_add_file (duel_window_get_drives_view (window), target);
   g_assert_true (duel_drives_view_get_selected (duel_window_get_drives_view (window)) == drive);
-  close_window (window);
+  duel_app_test_close_window (window);
 
-  window = open_window (1100);
+  window = duel_app_test_open_window (app, 1100);
   presets = duel_window_get_presets_view (window);
   root = GTK_WIDGET (presets);
   g_assert_cmpstr (duel_presets_view_get_preset_name (presets), ==, "custom");
@@ -534,7 +489,7 @@ test_restart_drive_by_serial (void)
       duel_app_test_forget_state (app);
       g_settings_set_string (settings, "target", duel_device_get_device_path (device));
       g_settings_set_string (settings, "target-serial", same ? serial : other);
-      window = open_window (1100);
+      window = duel_app_test_open_window (app, 1100);
       find.view = duel_window_get_drives_view (window);
       find.path = duel_device_get_device_path (device);
       duel_app_test_wait (drive_listed, &find, 60, "the drive in the list");
@@ -579,7 +534,7 @@ test_start_pairs_shared_tests (void)
   quick = history_put (quick_a, "20240101-000001-quick.json");
   custom = history_put (custom_a, "20240101-000002-custom.json");
   duel_app_test_forget_state (app);
-  window = open_window (1100);
+  window = duel_app_test_open_window (app, 1100);
   view = duel_window_get_comparison_view (window);
   comparison = duel_comparison_view_get_comparison (view);
 
@@ -622,7 +577,7 @@ test_restart_keeps_comparison (void)
   duel_app_test_forget_state (app);
 
   /* Two runs and an opened file; C and D none. */
-  window = open_window (1100);
+  window = duel_app_test_open_window (app, 1100);
   pick (window, 0, two);
   pick (window, 1, NULL);
   pick (window, 2, NULL);
@@ -631,22 +586,22 @@ test_restart_keeps_comparison (void)
   duel_app_test_wait (duel_app_test_not_busy, window, 30, "the opened file");
   pick (window, 2, one);
   assert_places (window, (const char *[]) { two, opened, one, NULL });
-  close_window (window);
+  duel_app_test_close_window (window);
 
-  window = open_window (1100);
+  window = duel_app_test_open_window (app, 1100);
   g_assert_cmpuint (n_drives (window), ==, 3);
   assert_places (window, (const char *[]) { two, opened, one, NULL });
   /* Back to two, and so at the next start. */
   pick (window, 2, NULL);
-  close_window (window);
-  window = open_window (1100);
+  duel_app_test_close_window (window);
+  window = duel_app_test_open_window (app, 1100);
   g_assert_cmpuint (n_drives (window), ==, 2);
   assert_places (window, (const char *[]) { two, opened, NULL, NULL });
 
   /* One drive alone stays alone. */
   pick (window, 1, NULL);
-  close_window (window);
-  window = open_window (1100);
+  duel_app_test_close_window (window);
+  window = duel_app_test_open_window (app, 1100);
   assert_places (window, (const char *[]) { two, NULL, NULL, NULL });
 
   /* The custom test beside a quick review shares nothing: not shown again. */
@@ -654,8 +609,8 @@ test_restart_keeps_comparison (void)
   pick (window, 1, one);
   g_assert_true (warned (duel_comparison_view_get_comparison (duel_window_get_comparison_view (window)),
                          "no test in common"));
-  close_window (window);
-  window = open_window (1100);
+  duel_app_test_close_window (window);
+  window = duel_app_test_open_window (app, 1100);
   g_assert_cmpuint (n_drives (window), ==, 2);
   g_assert_false (warned (duel_comparison_view_get_comparison (duel_window_get_comparison_view (window)),
                           "no test in common"));
@@ -738,7 +693,7 @@ test_screenshots (void)
 
         adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
         duel_app_test_forget_state (app);
-        window = open_window (widths[w]);
+        window = duel_app_test_open_window (app, widths[w]);
         pick (window, 0, one);
         pick (window, 1, two);
         pick (window, 2, one);
@@ -751,9 +706,9 @@ test_screenshots (void)
         shot = duel_app_test_screenshot (window, history_shot);
         g_clear_pointer (&shot, g_free);
         g_assert_true (duel_presets_view_set_preset_name (duel_window_get_presets_view (window), "custom"));
-        close_window (window);
+        duel_app_test_close_window (window);
 
-        window = open_window (widths[w]);
+        window = duel_app_test_open_window (app, widths[w]);
         duel_drives_view_add_file (duel_window_get_drives_view (window), existing);
         duel_window_set_page (window, "drives");
         shot = duel_app_test_screenshot (window, drives);
@@ -832,7 +787,7 @@ test_first_tab_has_data (void)
   quick = history_put (quick_a, "20240101-000001-quick.json");
   custom = history_put (custom_a, "20240101-000003-custom.json");
   duel_app_test_forget_state (app);
-  window = open_window (1100);
+  window = duel_app_test_open_window (app, 1100);
   view = duel_window_get_comparison_view (window);
   /* The write curve of a quick review, shown... */
   pick (window, 0, quick);
@@ -844,7 +799,7 @@ test_first_tab_has_data (void)
   pick (window, 0, custom);
   g_test_message ("shown: %s", duel_comparison_view_get_visible_tab (view));
   g_assert_cmpstr (duel_comparison_view_get_visible_tab (view), !=, "write-curve");
-  close_window (window);
+  duel_app_test_close_window (window);
 }
 
 int

@@ -1287,28 +1287,6 @@ test_open_fio_json (void)
 }
 
 static void
-on_export_done (DuelExportDialog *dialog,
-                gboolean          success,
-                gpointer          user_data)
-{
-  int *state = user_data;
-
-  *state = success ? 1 : -1;
-}
-
-static gboolean
-export_finished (gpointer user_data)
-{
-  return *(int *) user_data != 0;
-}
-
-static gboolean
-alert_shown (gpointer user_data)
-{
-  return duel_alert_find_any_shown () != NULL;
-}
-
-static void
 assert_file_starts_with (const char *path,
                          const char *magic,
                          gsize       length)
@@ -1355,9 +1333,9 @@ test_export_writes_files (void)
   duel_export_dialog_set_formats (dialog, DUEL_CHART_EXPORT_PNG | DUEL_CHART_EXPORT_SVG |
                                           DUEL_CHART_EXPORT_PDF | DUEL_CHART_EXPORT_CSV |
                                           DUEL_CHART_EXPORT_MARKDOWN);
-  g_signal_connect (dialog, "done", G_CALLBACK (on_export_done), &state);
+  g_signal_connect (dialog, "done", G_CALLBACK (duel_app_test_export_done_cb), &state);
   duel_export_dialog_export (dialog);
-  duel_app_test_wait (export_finished, &state, 60, "the export");
+  duel_app_test_wait (duel_app_test_export_finished, &state, 60, "the export");
   g_assert_cmpint (state, ==, 1);
 
   g_assert_cmpuint (duel_export_dialog_get_files (dialog)->len, >=, 10);
@@ -1379,7 +1357,7 @@ test_export_writes_files (void)
   /* Again into the same folder: its own files are replaced without a question. */
   state = 0;
   duel_export_dialog_export (dialog);
-  duel_app_test_wait (export_finished, &state, 60, "the second export");
+  duel_app_test_wait (duel_app_test_export_finished, &state, 60, "the second export");
   g_assert_cmpint (state, ==, 1);
 
   /* The summary edited by the person: the app asks before replacing it,
@@ -1391,7 +1369,7 @@ test_export_writes_files (void)
     g_assert_true (g_file_set_contents (md, "My article, edited.\n", -1, NULL));
     state = 0;
     duel_export_dialog_export (dialog);
-    duel_app_test_wait (alert_shown, NULL, 60, "the question before replacing files");
+    duel_app_test_wait (duel_app_test_alert_shown, NULL, 60, "the question before replacing files");
     alert = duel_alert_find_any_shown ();
     g_assert_cmpstr (duel_alert_get_heading (alert), ==, "Replace Files?");
     g_assert_nonnull (strstr (duel_alert_get_body (alert), "summary.md"));
@@ -1402,9 +1380,9 @@ test_export_writes_files (void)
 
     /* Told to replace it, it does. */
     duel_export_dialog_export (dialog);
-    duel_app_test_wait (alert_shown, NULL, 60, "the question before replacing files");
+    duel_app_test_wait (duel_app_test_alert_shown, NULL, 60, "the question before replacing files");
     duel_alert_respond (duel_alert_find_any_shown (), "replace");
-    duel_app_test_wait (export_finished, &state, 60, "the export after the question");
+    duel_app_test_wait (duel_app_test_export_finished, &state, 60, "the export after the question");
     g_assert_cmpint (state, ==, 1);
     g_clear_pointer (&edited, g_free);
     g_assert_true (g_file_get_contents (md, &edited, NULL, NULL));
@@ -1422,7 +1400,7 @@ test_export_writes_files (void)
     g_assert_cmpint (symlink (precious, csv), ==, 0);
     state = 0;
     duel_export_dialog_export (dialog);
-    duel_app_test_wait (export_finished, &state, 60, "the export onto a link");
+    duel_app_test_wait (duel_app_test_export_finished, &state, 60, "the export onto a link");
     g_assert_cmpint (state, ==, -1);
     g_assert_null (duel_alert_find_any_shown ());
     g_assert_true (g_file_get_contents (precious, &text, NULL, NULL));

@@ -47,11 +47,17 @@ is_mounted() {
 
 pid_alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
 
+# The model's process id for MOUNTDIR: its pid file, else the launch's.
+model_pid() {
+    _pid=""
+    [ -s "$1.pid" ] && _pid=$(cat "$1.pid")
+    [ -s "$1.launch" ] && [ -z "$_pid" ] && _pid=$(cat "$1.launch")
+    echo "$_pid"
+}
+
 do_stop() {
     mnt=${1%/}
-    pid=""
-    [ -s "$mnt.pid" ] && pid=$(cat "$mnt.pid")
-    [ -s "$mnt.launch" ] && [ -z "$pid" ] && pid=$(cat "$mnt.launch")
+    pid=$(model_pid "$mnt")
     if is_mounted "$mnt"; then
         fusermount3 -u "$mnt" 2>/dev/null || umount "$mnt" 2>/dev/null
     fi
@@ -83,9 +89,7 @@ do_stop() {
 
 do_abandon() {
     mnt=${1%/}
-    pid=""
-    [ -s "$mnt.pid" ] && pid=$(cat "$mnt.pid")
-    [ -s "$mnt.launch" ] && [ -z "$pid" ] && pid=$(cat "$mnt.launch")
+    pid=$(model_pid "$mnt")
     if is_mounted "$mnt"; then
         fusermount3 -u -z "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null
     fi
