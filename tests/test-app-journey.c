@@ -202,6 +202,22 @@ assert_compare_readable (DuelWindow *window,
     duel_comparison_view_set_visible_tab (view, was);
 }
 
+static gboolean
+widget_mapped (gpointer user_data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (user_data));
+}
+
+/* A dialog, once drawn: with libadwaita 1.5 and later it is a widget in the
+ * window (AdwDialog), mapped a frame after it is presented. */
+static void
+assert_dialog_readable (GtkWidget  *dialog,
+                        const char *where)
+{
+  duel_app_test_wait (widget_mapped, dialog, 60, where);
+  assert_texts_readable (dialog, where);
+}
+
 static void
 assert_page_readable (DuelWindow *window,
                       const char *page,
@@ -556,14 +572,14 @@ test_journey (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
   dialog = find_export_dialog ();
   g_assert_nonnull (dialog);
-  assert_texts_readable (GTK_WIDGET (dialog), "the export dialog");
+  assert_dialog_readable (GTK_WIDGET (dialog), "the export dialog");
   duel_export_dialog_set_folder (dialog, folder);
   duel_export_dialog_set_formats (dialog, DUEL_CHART_EXPORT_PNG | DUEL_CHART_EXPORT_SVG | DUEL_CHART_EXPORT_PDF |
                                           DUEL_CHART_EXPORT_CSV | DUEL_CHART_EXPORT_MARKDOWN);
   g_signal_connect (dialog, "done", G_CALLBACK (duel_app_test_export_done_cb), &state);
   duel_export_dialog_export (dialog);
   duel_app_test_wait (duel_app_test_alert_shown, NULL, 60, "the question before replacing the person's summary");
-  assert_texts_readable (GTK_WIDGET (duel_alert_find_any_shown ()), "the question");
+  assert_dialog_readable (GTK_WIDGET (duel_alert_find_any_shown ()), "the question");
   g_assert_nonnull (strstr (duel_alert_get_body (duel_alert_find_any_shown ()), "summary.md"));
   duel_alert_respond (duel_alert_find_any_shown (), "cancel");
   g_assert_cmpint (state, ==, 0);
