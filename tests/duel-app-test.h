@@ -20,6 +20,7 @@
 #include "duel-adw-compat.h"
 #include "duel-application.h"
 #include "duel-preset.h"
+#include "duel-result-item.h"
 #include "duel-window.h"
 #include "test-dir.h"
 
@@ -196,6 +197,37 @@ duel_app_test_slot_dropdown (DuelWindow *window,
   duel_app_test_collect_dropdowns (GTK_WIDGET (duel_window_get_comparison_view (window)), all);
   g_assert_cmpuint (all->len, ==, DUEL_COMPARISON_MAX_DRIVES);
   return g_ptr_array_index (all, slot);
+}
+
+/* Whether a drop-down's item is the one a test wants. */
+typedef gboolean (*DuelAppTestItemMatch) (DuelResultItem *item,
+                                          gconstpointer   wanted);
+
+/* Chooses in Compare's place @slot the first item @match takes for
+ * @wanted (@wanted NULL: "None"), as a click on its row does (GtkDropDown's
+ * row-activated sets the selected position). */
+static inline void
+duel_app_test_choose (DuelWindow           *window,
+                      guint                 slot,
+                      DuelAppTestItemMatch  match,
+                      gconstpointer         wanted)
+{
+  GtkDropDown *dropdown = duel_app_test_slot_dropdown (window, slot);
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+  guint position = wanted == NULL ? 0 : GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 1; wanted != NULL && i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (DUEL_IS_RESULT_ITEM (item) && match (DUEL_RESULT_ITEM (item), wanted))
+        {
+          position = i;
+          break;
+        }
+    }
+  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
+  gtk_drop_down_set_selected (dropdown, position);
 }
 
 static inline DuelApplication *

@@ -320,31 +320,21 @@ item_is (DuelResultItem *item,
   return pick->reference && duel_result_item_get_origin (item) == DUEL_RESULT_ORIGIN_REFERENCE;
 }
 
-/* Chooses @pick in place @slot's drop-down (NULL: None) as a click on its
- * row does. */
+static gboolean
+item_is_pick (DuelResultItem *item,
+              gconstpointer   pick)
+{
+  return item_is (item, pick);
+}
+
+/* Chooses @pick in place @slot's drop-down (NULL: None), then waits for the
+ * comparison. */
 static void
 choose (DuelWindow *window,
         guint       slot,
         const Pick *pick)
 {
-  GtkDropDown *dropdown = duel_app_test_slot_dropdown (window, slot);
-  GListModel *model = gtk_drop_down_get_model (dropdown);
-  guint position = GTK_INVALID_LIST_POSITION;
-
-  if (pick == NULL)
-    position = 0;
-  for (guint i = 1; pick != NULL && i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
-
-      if (DUEL_IS_RESULT_ITEM (item) && item_is (DUEL_RESULT_ITEM (item), pick))
-        {
-          position = i;
-          break;
-        }
-    }
-  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
-  gtk_drop_down_set_selected (dropdown, position);
+  duel_app_test_choose (window, slot, item_is_pick, pick);
   duel_app_test_wait (duel_app_test_not_busy, window, 60, "the comparison");
 }
 

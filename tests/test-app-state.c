@@ -149,31 +149,20 @@ item_is_file (DuelResultItem *item,
   return g_file_equal (duel_result_item_get_file (item), file);
 }
 
-/* Picks @path's result in @slot's drop-down (NULL: "None") as a click on
- * its row does (GtkDropDown's row-activated sets the selected position). */
+static gboolean
+item_is_path (DuelResultItem *item,
+              gconstpointer   path)
+{
+  return item_is_file (item, path);
+}
+
+/* Picks @path's result in @slot's drop-down (NULL: "None"). */
 static void
 pick (DuelWindow *window,
       guint       slot,
       const char *path)
 {
-  GtkDropDown *dropdown = duel_app_test_slot_dropdown (window, slot);
-  GListModel *model = gtk_drop_down_get_model (dropdown);
-  guint position = GTK_INVALID_LIST_POSITION;
-
-  if (path == NULL)
-    position = 0;
-  for (guint i = 1; path != NULL && i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
-
-      if (DUEL_IS_RESULT_ITEM (item) && item_is_file (DUEL_RESULT_ITEM (item), path))
-        {
-          position = i;
-          break;
-        }
-    }
-  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
-  gtk_drop_down_set_selected (dropdown, position);
+  duel_app_test_choose (window, slot, item_is_path, path);
 }
 
 static guint
