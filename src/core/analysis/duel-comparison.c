@@ -45,6 +45,10 @@ struct _DuelComparison
   GHashTable *section_titles;   /* test name → its heading, made on first use */
   GArray     *headline;   /* guint: indices of the rows the review leads with */
   gboolean    has_rated;
+  /* The drives some row rates, found once on the first ask (the rows are
+   * made by then); n_rated_drives -1 until then. */
+  gint        n_rated_drives;
+  guint       rated_drives[DUEL_COMPARISON_MAX_DRIVES];
   guint       rated_attached[DUEL_COMPARISON_MAX_DRIVES];   /* bit per rated_keys[] entry */
 };
 
@@ -109,6 +113,7 @@ duel_comparison_init (DuelComparison *self)
 {
   self->rows = g_array_new (FALSE, TRUE, sizeof (DuelComparisonRow));
   g_array_set_clear_func (self->rows, row_clear);
+  self->n_rated_drives = -1;
   self->tests = g_ptr_array_new_with_free_func (g_free);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->origins = g_array_new (FALSE, FALSE, sizeof (WarningOrigin));
@@ -1967,20 +1972,24 @@ guint
 duel_comparison_get_rated_drives (DuelComparison *self,
                                   guint           out_drives[DUEL_COMPARISON_MAX_DRIVES])
 {
-  guint n = 0;
-
   g_return_val_if_fail (DUEL_IS_COMPARISON (self), 0);
 
-  for (guint d = 0; self->has_rated && d < self->n_drives; d++)
+  /* Asked for every row of every table: the rows are walked once. */
+  if (self->n_rated_drives < 0)
     {
-      gboolean rated = FALSE;
+      self->n_rated_drives = 0;
+      for (guint d = 0; self->has_rated && d < self->n_drives; d++)
+        {
+          gboolean rated = FALSE;
 
-      for (guint r = 0; r < duel_comparison_get_n_rows (self) && !rated; r++)
-        rated = duel_comparison_get_row (self, r)->has_rated[d];
-      if (rated)
-        out_drives[n++] = d;
+          for (guint r = 0; r < duel_comparison_get_n_rows (self) && !rated; r++)
+            rated = duel_comparison_get_row (self, r)->has_rated[d];
+          if (rated)
+            self->rated_drives[self->n_rated_drives++] = d;
+        }
     }
-  return n;
+  memcpy (out_drives, self->rated_drives, self->n_rated_drives * sizeof (guint));
+  return (guint) self->n_rated_drives;
 }
 
 const char * const *
