@@ -6,7 +6,7 @@
 #
 # Usage: build-aux/check-distro.sh trixie|sid [meson test arguments]
 #   With no meson test arguments it runs --suite unit --suite integration
-#   --suite gui --no-suite long.
+#   --suite gui --suite a11y --no-suite long.
 # Runs as root (debootstrap, chroot, mount); through sudo when not root.
 #
 # The chroot is made with debootstrap from Debian's archive and cached as
@@ -71,7 +71,9 @@ else
     # gui: the window on the release's GTK and libadwaita, where the newer
     # dialogs and the breakpoint replace the deprecated ones (duel-adw-compat.h).
     # Not 'long' (the whole quick review, whose parts are tested on their own).
-    test_args=(--suite unit --suite integration --suite gui --no-suite long)
+    # a11y: the window through AT-SPI, whose tree GTK 4.24 builds otherwise
+    # (only the page shown; a button named by its label).
+    test_args=(--suite unit --suite integration --suite gui --suite a11y --no-suite long)
 fi
 
 # What is installed in the chroot: build-aux/install-deps.sh's list (the

@@ -12,6 +12,8 @@
 
 #include "duel-accessible.h"
 
+#include <glib/gi18n.h>
+
 #define NAMED_HERE "duel-accessible-named"
 #define NAMED_BY_CODE "duel-accessible-own"
 
@@ -56,6 +58,19 @@ first_text (GtkWidget *widget)
   return NULL;
 }
 
+/* Whether a label under @widget marks a mnemonic ("_Cancel"). */
+static gboolean
+has_mnemonic (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return gtk_label_get_use_underline (GTK_LABEL (widget));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (!GTK_IS_NATIVE (child) && has_mnemonic (child))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 set_name (GtkWidget  *widget,
           const char *name)
@@ -70,6 +85,16 @@ set_name (GtkWidget  *widget,
       gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
       g_object_set_data (G_OBJECT (widget), NAMED_HERE, NULL);
     }
+}
+
+/* GTK 4.8 names a control of a mnemonic label by the label with its mark
+ * and then by the label again ("_Cancel Cancel", "_Time axis"): it is
+ * named by its words as shown, and by nothing else. */
+static void
+name_by_words (GtkWidget *widget)
+{
+  set_name (widget, first_text (widget));
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
 }
 
 /* A drop-down's own button is what the keyboard reaches: it takes the
@@ -102,8 +127,22 @@ apply (GtkWidget *widget)
       set_name (widget, label);
       return;
     }
+  /* A search field has no label beside it: it says what it is for by its
+   * placeholder ("Search preferences"), or that it searches. */
+  if (GTK_IS_SEARCH_ENTRY (widget))
+    {
+      g_autofree char *placeholder = NULL;
+
+      g_object_get (widget, "placeholder-text", &placeholder, NULL);
+      if (placeholder != NULL && *placeholder != '\0')
+        set_name (widget, placeholder);
+      else
+        /* TRANSLATORS: the accessible name of a search field that says nothing (libadwaita's preferences search) */
+        set_name (widget, _("Search"));
+      return;
+    }
   if (!GTK_IS_BUTTON (widget) && !GTK_IS_MENU_BUTTON (widget) && !GTK_IS_DROP_DOWN (widget) &&
-      !GTK_IS_IMAGE (widget))
+      !GTK_IS_IMAGE (widget) && !GTK_IS_CHECK_BUTTON (widget))
     return;
   /* A button inside a drop-down or a menu button is named with it. */
   if (GTK_IS_BUTTON (widget) && gtk_widget_get_parent (widget) != NULL &&
@@ -113,7 +152,13 @@ apply (GtkWidget *widget)
   tooltip = gtk_widget_get_tooltip_text (widget);
   /* A drop-down shows its choice, not what it chooses: its tooltip says that. */
   if (!GTK_IS_DROP_DOWN (widget) && shows_text (widget))
-    tooltip = NULL;
+    {
+      if (has_mnemonic (widget))
+        name_by_words (widget);
+      else
+        set_name (widget, NULL);
+      return;
+    }
   set_name (widget, tooltip);
   if (GTK_IS_DROP_DOWN (widget))
     name_inner_button (widget, tooltip);
@@ -168,10 +213,23 @@ duel_accessible_set_name (GtkWidget  *widget,
   g_return_if_fail (name != NULL);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  /* In newer GTK (4.24 here) a button with a label is labelled by it, and a
+   * relation comes before a name in the computation a screen reader gets:
+   * a history row's "A" would be every row's "A". */
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   g_object_set_data (G_OBJECT (widget), NAMED_BY_CODE, GINT_TO_POINTER (TRUE));
   if (GTK_IS_DROP_DOWN (widget))
     for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
          child = gtk_widget_get_next_sibling (child))
       if (GTK_IS_BUTTON (child))
         duel_accessible_set_name (child, name);
+}
+
+void
+duel_accessible_name_by_words (GtkWidget *widget)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  if (has_mnemonic (widget))
+    name_by_words (widget);
 }

@@ -17,5 +17,9 @@ void duel_accessible_install  (void);
  * never replaced by the tooltip rule above. */
 void duel_accessible_set_name (GtkWidget  *widget,
                                const char *name);
+/* Names @widget by its words as shown where they mark a mnemonic (GTK 4.8
+ * names it "_Time axis" otherwise): for a control made where the hook's
+ * "map" may never come (a page that is never shown). */
+void duel_accessible_name_by_words (GtkWidget *widget);
 
 G_END_DECLS

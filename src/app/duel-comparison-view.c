@@ -278,6 +278,10 @@ add_option (GtkBox        *box,
   GtkWidget *check = gtk_check_button_new_with_mnemonic (label);
   gboolean value = FALSE;
 
+  /* Made while its page may never be shown: in GTK 4.8's tree unmapped,
+   * where duel-accessible.c's hook does not reach. */
+  duel_accessible_name_by_words (check);
+
   g_object_get (duel_chart_view_get_chart (view), property, &value, NULL);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), value);
   g_object_set_data (G_OBJECT (check), "duel-property", (gpointer) property);

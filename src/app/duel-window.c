@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "duel-accessible.h"
 #include "duel-adw-compat.h"
 #include "duel-application.h"
 #include "duel-chart-export.h"
@@ -1632,6 +1633,24 @@ add_page_switchers (DuelWindow *self)
 #endif
 }
 
+/* Each page's content is named by the page's title: a region a screen
+ * reader can announce (GTK 4.8 names the stack's pages by nothing). */
+static void
+name_pages (DuelWindow *self)
+{
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (self->stack);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (pages));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+      const char *title = adw_view_stack_page_get_title (page);
+
+      if (title != NULL)
+        duel_accessible_set_name (adw_view_stack_page_get_child (page), title);
+    }
+}
+
 static void
 duel_window_init (DuelWindow *self)
 {
@@ -1644,6 +1663,7 @@ duel_window_init (DuelWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   add_page_switchers (self);
+  name_pages (self);
 
   g_signal_connect_object (self->history_view, "compare",
                            G_CALLBACK (history_compare_cb), self, G_CONNECT_SWAPPED);

@@ -70,7 +70,7 @@ for lang in en zh_TW; do
         rc=$?
         kill $pid 2>/dev/null
         wait $pid 2>/dev/null
-        exit $rc' sh "$app" "$work" "$lang" "$here" 2> "$work/dbus-$lang.log"
+        exit $rc' sh "$app" "$work" "$lang" "$here" > "$work/dbus-$lang.out" 2> "$work/dbus-$lang.log"
     rc=$?
     [ $rc -eq 0 ] || status=1
     # One plan for both languages: the walks' lines, numbered on.
