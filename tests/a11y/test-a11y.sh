@@ -26,9 +26,11 @@ command -v dbus-run-session >/dev/null 2>&1 || skip "dbus-run-session is not ins
 
 mkdir -p "$workroot"
 work=$(mktemp -d "$workroot/a11y.XXXXXX") || exit 99
-app_pid=""
+bus_pid=""
 cleanup() {
-    [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null
+    # The session's whole group (its bus, the accessibility bus, the app,
+    # the walk), also when the test is stopped by its timeout.
+    [ -n "$bus_pid" ] && kill -TERM "-$bus_pid" 2>/dev/null
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -63,15 +65,18 @@ for lang in en zh_TW; do
         export LANGUAGE=C LC_ALL=C.UTF-8
     fi
     # One session bus per language: the app, its accessibility bus, the walk.
-    dbus-run-session -- sh -c '
+    setsid dbus-run-session -- sh -c '
         "$1" > "$2/app-$3.log" 2>&1 &
         pid=$!
         /usr/bin/python3 "$4/walk.py" "$3: " > "$2/walk-$3.tap"
         rc=$?
         kill $pid 2>/dev/null
         wait $pid 2>/dev/null
-        exit $rc' sh "$app" "$work" "$lang" "$here" > "$work/dbus-$lang.out" 2> "$work/dbus-$lang.log"
+        exit $rc' sh "$app" "$work" "$lang" "$here" > "$work/dbus-$lang.out" 2> "$work/dbus-$lang.log" &
+    bus_pid=$!
+    wait "$bus_pid"
     rc=$?
+    bus_pid=""
     [ $rc -eq 0 ] || status=1
     # One plan for both languages: the walks' lines, numbered on.
     grep -v '^1\.\.' "$work/walk-$lang.tap" | while IFS= read -r line; do
