@@ -62,20 +62,22 @@ cumulative_init (Cumulative       *c,
                  DuelDirection     direction,
                  guint             median_rows)
 {
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
   guint n = duel_series_get_length (series);
   guint half = median_rows / 2;
   g_autofree double *rate = g_new (double, MAX (n, 1));
   g_autofree double *smooth = g_new (double, MAX (n, 1));
   g_autofree double *window = g_new (double, 2 * half + 1);
+  DuelSeriesIter iter;
+  const DuelSeriesRow *row;
   guint64 prev_t = 0;
 
-  for (guint i = 0; i < n; i++)
+  duel_series_iter_init (&iter, series);
+  for (guint i = 0; (row = duel_series_iter_next (&iter)) != NULL; i++)
     {
-      guint64 ms = rows[i].t_ms > prev_t ? rows[i].t_ms - prev_t : 0;
+      guint64 ms = row->t_ms > prev_t ? row->t_ms - prev_t : 0;
 
-      rate[i] = ms > 0 ? rows[i].ops[direction] / (ms / 1e3) : NAN;
-      prev_t = rows[i].t_ms;
+      rate[i] = ms > 0 ? row->ops[direction] / (ms / 1e3) : NAN;
+      prev_t = row->t_ms;
     }
 
   /* The median of each row's window (rows without time left out). */
@@ -101,15 +103,16 @@ cumulative_init (Cumulative       *c,
   c->ms = g_new (double, n + 1);
   c->bytes[0] = c->ops[0] = c->ms[0] = 0;
   prev_t = 0;
-  for (guint i = 0; i < n; i++)
+  duel_series_iter_init (&iter, series);
+  for (guint i = 0; (row = duel_series_iter_next (&iter)) != NULL; i++)
     {
-      double ms = rows[i].t_ms > prev_t ? (double) (rows[i].t_ms - prev_t) : 0;
-      double ops = (double) rows[i].ops[direction];
+      double ms = row->t_ms > prev_t ? (double) (row->t_ms - prev_t) : 0;
+      double ops = (double) row->ops[direction];
 
-      prev_t = rows[i].t_ms;
+      prev_t = row->t_ms;
       if (half > 0 && smooth[i] > 0)
         ms = ops / smooth[i] * 1e3;
-      c->bytes[i + 1] = c->bytes[i] + (double) rows[i].bytes[direction];
+      c->bytes[i + 1] = c->bytes[i] + (double) row->bytes[direction];
       c->ops[i + 1] = c->ops[i] + ops;
       c->ms[i + 1] = c->ms[i] + ms;
     }
@@ -214,28 +217,26 @@ series_written (const DuelSeries *series)
  * alternation for noise. */
 #define DUEL_FALLS_NOISE_PCT 2.0
 
-/* A row of @series' writes summed with the rows after it until it holds
- * at least @min_ops writes (the last may hold fewer), or FALSE past the
- * end; *@i is the next row to read. */
+/* The next row of @iter's writes summed with the rows after it until it
+ * holds at least @min_ops writes (the last may hold fewer), or FALSE past
+ * the end. */
 static gboolean
-next_coalesced (const DuelSeriesRow *rows,
-                guint                n,
-                guint64              min_ops,
-                guint               *i,
-                guint64             *out_t_ms,
-                guint64             *out_ops,
-                guint64             *out_bytes)
+next_coalesced (DuelSeriesIter *iter,
+                guint64         min_ops,
+                guint64        *out_t_ms,
+                guint64        *out_ops,
+                guint64        *out_bytes)
 {
+  const DuelSeriesRow *row = duel_series_iter_next (iter);
   guint64 ops = 0, bytes = 0;
 
-  if (*i >= n)
+  if (row == NULL)
     return FALSE;
-  while (*i < n)
+  for (; row != NULL; row = duel_series_iter_next (iter))
     {
-      ops += rows[*i].ops[DUEL_DIRECTION_WRITE];
-      bytes += rows[*i].bytes[DUEL_DIRECTION_WRITE];
-      *out_t_ms = rows[*i].t_ms;
-      (*i)++;
+      ops += row->ops[DUEL_DIRECTION_WRITE];
+      bytes += row->bytes[DUEL_DIRECTION_WRITE];
+      *out_t_ms = row->t_ms;
       if (ops >= min_ops)
         break;
     }
@@ -258,13 +259,14 @@ cumulative_init_coalesced (Cumulative       *c,
                            const DuelSeries *series,
                            guint64           min_ops)
 {
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series), i = 0, m = 0;
+  DuelSeriesIter iter;
+  guint m = 0;
   guint64 t_ms[3] = { 0 }, ops[3] = { 0 }, t = 0, o = 0, b = 0, prev_t = 0;
   gint64 shift = 0;
   gboolean shifted = FALSE;
 
-  while (next_coalesced (rows, n, min_ops, &i, &t, &o, &b))
+  duel_series_iter_init (&iter, series);
+  while (next_coalesced (&iter, min_ops, &t, &o, &b))
     {
       if (m < 3)
         {
@@ -299,8 +301,8 @@ cumulative_init_coalesced (Cumulative       *c,
   c->ops = g_new (double, m + 1);
   c->ms = g_new (double, m + 1);
   c->bytes[0] = c->ops[0] = c->ms[0] = 0;
-  i = 0;
-  for (guint r = 0; next_coalesced (rows, n, min_ops, &i, &t, &o, &b); r++)
+  duel_series_iter_init (&iter, series);
+  for (guint r = 0; next_coalesced (&iter, min_ops, &t, &o, &b); r++)
     {
       double ms;
 
