@@ -1703,8 +1703,11 @@ add_recovery (GArray     *recoveries,
    * or within 4 x fall_trend_pct its levels go back near the lowest and
    * leave again, or they were near the highest already since the lowest.
    * A recovery the curve then loses slowly (once) stays one; one too
-   * close to the fill's end or the next fall to tell is none. */
-  if (end + rule->trend > MIN (to, rule->n - 1))
+   * close to the next fall or the fill's end to tell (fall_trend_pct) is
+   * none, and so is one as quick as a fall (within fall_max_pct) too close
+   * to the fill's end to see it hold for good (below) that long. */
+  if (end + (to + 1 >= rule->n && end <= begins + rule->max_width ? MAX (rule->trend, rule->max_width) : rule->trend) >
+      MIN (to, rule->n - 1))
     return;
   for (guint j = end; j <= end + rule->trend; j++)
     if (rule->ln_y[j] < low + 0.5 * rise)
@@ -1712,6 +1715,38 @@ add_recovery (GArray     *recoveries,
   if (runs_beyond (rule->med_ahead, end, MIN (end + 4 * rule->trend, MIN (to, rule->n - 1)), low + 0.25 * rise, FALSE) >= 2 ||
       (start >= bottom + rule->hold && runs_beyond (rule->med_ahead, bottom, start - rule->hold, low + 0.75 * rise, TRUE) > 0))
     return;
+  /* And for good: a level, not a run of a band's faster blocks, however
+   * long the band goes on. Up to the next fall or the fill's end (where
+   * the running median still has its whole window), the curve never goes
+   * back from near the highest to near the lowest (a quarter of the rise)
+   * as quickly as a fall, within fall_max_pct (at the fill's end, it was
+   * seen that long), nor below halfway and up near the highest again; and
+   * since the fall (a hold window past its foot) it had not been near the
+   * highest and back near the lowest. A slow loss after it is a decline. */
+  {
+    guint last = to + 1 < rule->n ? (to > rule->hold ? to - rule->hold : 0) : rule->n - 1 - rule->hold / 2, high = end;
+    gboolean below_half = FALSE, was_high = FALSE;
+
+    for (guint j = end; j <= last; j++)
+      {
+        if (rule->ln_y[j] >= low + 0.75 * rise)
+          {
+            if (below_half)
+              return;
+            high = j;
+          }
+        else if (rule->ln_y[j] < low + 0.25 * rise && j - high <= rule->max_width)
+          return;
+        below_half |= rule->ln_y[j] < low + 0.5 * rise;
+      }
+    for (guint j = from + rule->hold; j < begins; j++)
+      {
+        if (rule->ln_y[j] >= low + 0.75 * rise)
+          was_high = TRUE;
+        else if (was_high && rule->ln_y[j] < low + 0.25 * rise)
+          return;
+      }
+  }
   {
     DuelRecovery r = {
       .fall = fall,
