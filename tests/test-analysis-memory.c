@@ -9,6 +9,11 @@
  * more than a fixed amount elsewhere, while the file's text (at least 32
  * bytes a row in any file the loader accepts) is freed before it runs.
  *
+ * A record whose run was paused (SIGSTOP, a suspend) is held to the same
+ * bound: its figures leave the rows the pauses touched out, read through
+ * a view of its series (duel_test_record_get_figure_series()), not a copy
+ * of the rest (64 bytes a row, which broke the bound).
+ *
  * Each check runs in a subprocess whose data segment is limited
  * (tests/test-memory.h): an allocation past the bound fails and the
  * subprocess aborts, the same way every time. Records are made from a
@@ -45,19 +50,54 @@ typedef enum
   CASE_FILL,
   CASE_CONSISTENCY,
   CASE_MANY_TESTS,
+  CASE_FILL_PAUSED,
+  CASE_CONSISTENCY_PAUSED,
 } Case;
+
+/* A pause of the process that touched @n_rows rows from @row on, as the
+ * engine records one. */
+static void
+add_pause (DuelTestRecord *record,
+           guint           row,
+           guint           n_rows)
+{
+  guint n = duel_series_get_length (record->series);
+  DuelPause pause = {
+    .at_ms = row > 0 ? duel_series_get_row (record->series, row - 1)->t_ms : 0,
+    .row = row,
+    .rows = n_rows,
+    .fraction = (double) row / n,
+    .length_ns = 60 * G_GUINT64_CONSTANT (1000000000),
+  };
+
+  duel_test_record_add_pause (record, &pause);
+}
 
 static DuelTestRecord *
 make_record (Case   which,
              GRand *rand)
 {
+  DuelTestRecord *record;
+
   switch (which)
     {
-    case CASE_FILL:        return long_record_fill (FILL_ROWS, rand);
-    case CASE_CONSISTENCY: return long_record_consistency (CONSISTENCY_ROWS, rand);
+    case CASE_FILL:
+    case CASE_FILL_PAUSED:        record = long_record_fill (FILL_ROWS, rand); break;
+    case CASE_CONSISTENCY:
+    case CASE_CONSISTENCY_PAUSED: record = long_record_consistency (CONSISTENCY_ROWS, rand); break;
     case CASE_MANY_TESTS:
-    default:               return long_record_fill (MANY_ROWS, rand);
+    default:                      record = long_record_fill (MANY_ROWS, rand); break;
     }
+  /* Three pauses: one at the start, one across a row's end (two rows), one late. */
+  if (which == CASE_FILL_PAUSED || which == CASE_CONSISTENCY_PAUSED)
+    {
+      guint n = duel_series_get_length (record->series);
+
+      add_pause (record, 0, 1);
+      add_pause (record, n / 2, 2);
+      add_pause (record, n / 10 * 9, 1);
+    }
+  return record;
 }
 
 /* The result of @which, summarised as a run summarises each step. */
@@ -90,7 +130,7 @@ make_result (Case which)
   return g_steal_pointer (&result);
 }
 
-static const char * const case_names[] = { "fill", "consistency", "many-tests" };
+static const char * const case_names[] = { "fill", "consistency", "many-tests", "fill-paused", "consistency-paused" };
 
 /* Figures of @record that differ from those it stores. */
 static guint
@@ -191,7 +231,8 @@ test_analysis_alone (gconstpointer data)
       g_autoptr(DuelTestRecord) record = make_record (which, rand);
       g_autoptr(DuelSummary) summary = NULL;
       guint64 rows = duel_series_get_length (record->series);
-      guint64 bound = which == CASE_FILL ? FILL_BYTES_A_ROW * rows : rows / 1000 * sizeof (double);
+      gboolean fill = which == CASE_FILL || which == CASE_FILL_PAUSED;
+      guint64 bound = fill ? FILL_BYTES_A_ROW * rows : rows / 1000 * sizeof (double);
 
       g_assert_true (test_memory_limit (bound, ANALYSIS_SLACK));
       summary = duel_analysis_summarize (record, duel_analysis_kind_for_test_name (record->name), NULL);
@@ -223,5 +264,9 @@ main (int    argc,
                         test_analysis_alone);
   g_test_add_data_func ("/duel/analysis-memory/analysis-alone/consistency", GUINT_TO_POINTER (CASE_CONSISTENCY),
                         test_analysis_alone);
+  g_test_add_data_func ("/duel/analysis-memory/analysis-alone/fill-paused", GUINT_TO_POINTER (CASE_FILL_PAUSED),
+                        test_analysis_alone);
+  g_test_add_data_func ("/duel/analysis-memory/analysis-alone/consistency-paused",
+                        GUINT_TO_POINTER (CASE_CONSISTENCY_PAUSED), test_analysis_alone);
   return g_test_run ();
 }

@@ -17,6 +17,7 @@
 #include "duel-error.h"
 #include "duel-number.h"
 #include "duel-result.h"
+#include "long-records.h"
 #include "test-locale.h"
 
 typedef struct
@@ -1104,6 +1105,171 @@ test_summary_roundtrip (void)
   g_rmdir (dir);
 }
 
+/* The series the figures of a paused record are computed from, made as it
+ * was before it became a view: the rows the pauses touched left out, every
+ * later row moved back by their time. */
+static DuelSeries *
+copy_without_paused (const DuelTestRecord *record)
+{
+  DuelSeries *kept = duel_series_new ();
+  const DuelSeriesRow *rows = duel_series_get_rows (record->series);
+  guint64 moved = 0, prev_t = 0;
+
+  for (guint i = 0; i < duel_series_get_length (record->series); i++)
+    {
+      DuelSeriesRow row = rows[i];
+
+      if (duel_test_record_row_paused (record, i))
+        moved += row.t_ms - prev_t;
+      else
+        {
+          row.t_ms -= moved;
+          duel_series_append (kept, &row);
+        }
+      prev_t = rows[i].t_ms;
+    }
+  return kept;
+}
+
+static void
+assert_same_rows (const DuelSeriesRow *a,
+                  const DuelSeriesRow *b)
+{
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_cmpmem (a, sizeof *a, b, sizeof *b);
+}
+
+/* @record's figures and details against those of a record whose series is
+ * @expected and that was never paused. */
+static void
+assert_same_summary (DuelTestRecord   *record,
+                     const DuelSeries *expected)
+{
+  g_autoptr(DuelTestRecord) plain = duel_test_record_new (record->name, &record->workload);
+  DuelAnalysisKind kind = duel_analysis_kind_for_test_name (record->name);
+  g_autoptr(DuelSummary) want = NULL;
+  g_autoptr(DuelSummary) got = NULL;
+  g_autoptr(JsonNode) want_details = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) got_details = json_node_new (JSON_NODE_OBJECT);
+  g_autofree char *want_text = NULL;
+  g_autofree char *got_text = NULL;
+
+  duel_series_free (plain->series);
+  plain->series = duel_series_copy (expected);
+  plain->preset = g_strdup (record->preset);
+  plain->span_length = record->span_length;
+  plain->byte_limit = record->byte_limit;
+  plain->runtime_ns = record->runtime_ns;
+  plain->status = record->status;
+  want = duel_analysis_summarize (plain, kind, NULL);
+  got = duel_analysis_summarize (record, kind, NULL);
+  g_assert_cmpuint (duel_summary_get_n_figures (got), ==, duel_summary_get_n_figures (want));
+  for (guint k = 0; k < duel_summary_get_n_figures (want); k++)
+    {
+      g_assert_cmpstr (duel_summary_get_key (got, k), ==, duel_summary_get_key (want, k));
+      if (!same_value (duel_summary_get_value (got, k), duel_summary_get_value (want, k)))
+        g_error ("%s: %s is %.17g, without the paused rows %.17g", record->name,
+                 duel_summary_get_key (want, k), duel_summary_get_value (got, k),
+                 duel_summary_get_value (want, k));
+    }
+  json_node_set_object (want_details, duel_summary_get_details (want));
+  json_node_set_object (got_details, duel_summary_get_details (got));
+  want_text = json_to_string (want_details, FALSE);
+  got_text = json_to_string (got_details, FALSE);
+  g_assert_cmpstr (got_text, ==, want_text);
+}
+
+/* A paused record's figures are read through a view of its series, not a
+ * copy (docs/result-format.md#memory): the view holds exactly the rows and
+ * times the copy held, read in order or by index, and every figure and
+ * detail is the copy's. Pauses at the start and the end, across each
+ * other, side by side, past the last row and over every row; rows of
+ * uneven length, so that the times moved back differ. */
+static void
+test_paused_figure_series (void)
+{
+  static const struct { guint row, rows; } layouts[][3] = {
+    { { 0, 1 } },
+    { { 0, 3 }, { 2, 5 } },
+    { { 500, 2 }, { 502, 1 } },
+    { { 900, 10 }, { 903, 2 }, { 905, 40 } },
+    { { 1, 1 }, { 1200, 4 }, { G_MAXUINT - 1, 5 } },
+    { { 0, G_MAXUINT } },
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  DuelTestRecord *records[] = { long_record_fill (3000, rand), long_record_consistency (1500, rand) };
+
+  for (guint r = 0; r < G_N_ELEMENTS (records); r++)
+    {
+      DuelTestRecord *record = records[r];
+      g_autoptr(DuelSeries) uneven = duel_series_new ();
+      guint n = duel_series_get_length (record->series);
+      guint64 t = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          DuelSeriesRow row = *duel_series_get_row (record->series, i);
+
+          t += g_rand_int_range (rand, 1, 3) * record->workload.interval_ms / 2 + g_rand_int_range (rand, 0, 7);
+          row.t_ms = t;
+          duel_series_append (uneven, &row);
+        }
+      duel_series_free (record->series);
+      record->series = g_steal_pointer (&uneven);
+
+      for (guint l = 0; l < G_N_ELEMENTS (layouts); l++)
+        {
+          g_autoptr(DuelSeries) owned = NULL;
+          g_autoptr(DuelSeries) expected = NULL;
+          g_autoptr(DuelSeries) copy = NULL;
+          const DuelSeries *view;
+          DuelSeriesIter iter;
+          const DuelSeriesRow *row;
+          DuelSeriesRow got, want;
+          guint k = 0;
+
+          g_clear_pointer (&record->pauses, g_array_unref);
+          for (guint p = 0; p < G_N_ELEMENTS (layouts[l]) && layouts[l][p].rows > 0; p++)
+            {
+              DuelPause pause = { .row = MIN (layouts[l][p].row, n - 1), .rows = layouts[l][p].rows };
+
+              duel_test_record_add_pause (record, &pause);
+            }
+          expected = copy_without_paused (record);
+          view = duel_test_record_get_figure_series (record, &owned);
+          g_assert_true (view == owned);
+          g_test_message ("%s, layout %u: %u rows of %u", record->name, l, duel_series_get_length (view), n);
+
+          g_assert_cmpuint (duel_series_get_length (view), ==, duel_series_get_length (expected));
+          duel_series_iter_init (&iter, view);
+          while ((row = duel_series_iter_next (&iter)) != NULL)
+            {
+              g_assert_cmpuint (k, <, duel_series_get_length (expected));
+              assert_same_rows (row, duel_series_get_row (expected, k));
+              g_assert_true (duel_series_read_row (view, k, &got));
+              assert_same_rows (&got, duel_series_get_row (expected, k));
+              g_assert_cmpuint (duel_series_row_duration_ms (view, k), ==,
+                                duel_series_row_duration_ms (expected, k));
+              k++;
+            }
+          g_assert_cmpuint (k, ==, duel_series_get_length (expected));
+          g_assert_false (duel_series_read_row (view, k, &got));
+          duel_series_sum (view, &got);
+          duel_series_sum (expected, &want);
+          assert_same_rows (&got, &want);
+          copy = duel_series_copy (view);
+          g_assert_cmpuint (duel_series_get_length (copy), ==, k);
+          if (k > 0)
+            g_assert_cmpmem (duel_series_get_rows (copy), k * sizeof (DuelSeriesRow),
+                             duel_series_get_rows (expected), k * sizeof (DuelSeriesRow));
+
+          assert_same_summary (record, expected);
+        }
+      duel_test_record_unref (record);
+    }
+}
+
 static void
 test_params_json (void)
 {
@@ -1464,6 +1630,7 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/summary/keys-documented", test_summary_keys_documented);
   g_test_add_func ("/duel/analysis/consistency/numjobs", test_consistency_numjobs);
   g_test_add_func ("/duel/analysis/summary/file-roundtrip", test_summary_roundtrip);
+  g_test_add_func ("/duel/analysis/paused/figure-series", test_paused_figure_series);
   g_test_add_func ("/duel/analysis/params/json", test_params_json);
   g_test_add_func ("/duel/analysis/fits-and-guess", test_fits_and_guess);
   g_test_add_func ("/duel/analysis/figure-format", test_figure_format);

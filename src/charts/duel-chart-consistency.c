@@ -76,12 +76,15 @@ direction_levels (const DuelTestRecord *record,
   g_autoptr(DuelSeries) copy = duel_series_new ();
   g_autoptr(DuelSeries) unpaused = NULL;
   const DuelSeries *series = duel_test_record_get_figure_series (record, &unpaused);
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
+  DuelSeriesIter iter;
+  const DuelSeriesRow *kept;
   DuelConsistency c;
 
-  for (guint i = 0; i < duel_series_get_length (series); i++)
+  duel_series_reserve (copy, duel_series_get_length (series));
+  duel_series_iter_init (&iter, series);
+  while ((kept = duel_series_iter_next (&iter)) != NULL)
     {
-      DuelSeriesRow row = rows[i];
+      DuelSeriesRow row = *kept;
       DuelDirection other = keep == DUEL_DIRECTION_READ ? DUEL_DIRECTION_WRITE : DUEL_DIRECTION_READ;
 
       row.ops[other] = 0;

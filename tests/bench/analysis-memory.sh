@@ -11,8 +11,10 @@
 #
 #   tests/bench/analysis-memory.sh BUILDDIR OUTDIR [--compare OTHER-CLI] [CASE…]
 #
-# CASE: fill-1e6 fill-1e7 consistency-1e6 consistency-1e7 many-fills
-# many-consistency (default: all). The 10^7-row fill is 357 MB and takes about a minute to
+# CASE: fill-1e6 fill-1e7 fill-1e7-paused consistency-1e6 consistency-1e7
+# consistency-1e7-paused many-fills many-consistency (default: all); the
+# paused ones were paused twice (at 30 % and 70 % of their rows, two rows
+# and one), their figures leaving those rows out. The 10^7-row fill is 357 MB and takes about a minute to
 # make; the 10^7-row consistency run 581 MB. --compare runs another
 # driveduel-cli on the same files too (e.g. one built from an older
 # commit). The files are kept in OUTDIR for the next run.
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
         *) cases="$cases $1"; shift ;;
     esac
 done
-[ -n "$cases" ] || cases="fill-1e6 fill-1e7 consistency-1e6 consistency-1e7 many-fills many-consistency"
+[ -n "$cases" ] || cases="fill-1e6 fill-1e7 fill-1e7-paused consistency-1e6 consistency-1e7 consistency-1e7-paused many-fills many-consistency"
 cli=$build/src/cli/driveduel-cli
 make=$build/tests/make-long-result
 [ -x "$cli" ] && [ -x "$make" ] || { echo "analysis-memory.sh: build $build first" >&2; exit 1; }
@@ -42,8 +44,10 @@ gen() {
     case $1 in
         fill-1e6) "$make" --kind fill 1000000 "$2" ;;
         fill-1e7) "$make" --kind fill 10000000 "$2" ;;
+        fill-1e7-paused) "$make" --kind fill --pause 3000000:2 --pause 7000000:1 10000000 "$2" ;;
         consistency-1e6) "$make" --kind consistency 1000000 "$2" ;;
         consistency-1e7) "$make" --kind consistency 10000000 "$2" ;;
+        consistency-1e7-paused) "$make" --kind consistency --pause 3000000:2 --pause 7000000:1 10000000 "$2" ;;
         # As many tests as a result may hold (4 096), of 200 rows each.
         many-fills) "$make" --kind fill --tests 4000 200 "$2" ;;
         many-consistency) "$make" --kind consistency --tests 4000 200 "$2" ;;

@@ -10,9 +10,12 @@
  * the last two summarised as the run would, so analyze checks every
  * figure again.
  *
- *   make-long-result [--kind mix|fill|consistency] [--tests T] ROWS OUT.json
+ *   make-long-result [--kind mix|fill|consistency] [--tests T] [--pause ROW:ROWS…] ROWS OUT.json
  *
  * --tests makes T records of ROWS rows each (a file of many tests).
+ * --pause (any number, in row order) records a pause of the process that
+ * touched ROWS rows from ROW on, as a SIGSTOP or a suspend would leave it,
+ * before the record is summarised: its figures leave those rows out.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -42,10 +45,12 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *kind_name = NULL;
+  g_auto(GStrv) pauses = NULL;
   gint64 n_tests = 1;
   GOptionEntry entries[] = {
     { "kind", 0, 0, G_OPTION_ARG_STRING, &kind_name, "mix, fill or consistency", "KIND" },
     { "tests", 0, 0, G_OPTION_ARG_INT64, &n_tests, "how many tests", "T" },
+    { "pause", 0, 0, G_OPTION_ARG_STRING_ARRAY, &pauses, "a pause that touched ROWS rows from ROW on", "ROW:ROWS" },
     { NULL }
   };
   Kind kind = KIND_MIX;
@@ -64,7 +69,7 @@ main (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 3 ||
       !g_ascii_string_to_unsigned (argv[1], 10, 1, G_MAXUINT32, &rows, NULL) || n_tests < 1)
     {
-      fprintf (stderr, "usage: make-long-result [--kind mix|fill|consistency] [--tests T] ROWS OUT.json\n");
+      fprintf (stderr, "usage: make-long-result [--kind mix|fill|consistency] [--tests T] [--pause ROW:ROWS…] ROWS OUT.json\n");
       return 2;
     }
   if (g_strcmp0 (kind_name, "fill") == 0)
@@ -88,6 +93,26 @@ main (int    argc,
         case KIND_CONSISTENCY: record = long_record_consistency (rows, rand); break;
         case KIND_MIX:
         default:               record = long_record_mix (rows, rand); break;
+        }
+      for (guint p = 0; pauses != NULL && pauses[p] != NULL; p++)
+        {
+          g_auto(GStrv) parts = g_strsplit (pauses[p], ":", 2);
+          guint64 row, n;
+          DuelPause pause = { .length_ns = 60 * G_GUINT64_CONSTANT (1000000000) };
+
+          if (g_strv_length (parts) != 2 ||
+              !g_ascii_string_to_unsigned (parts[0], 10, 0, rows - 1, &row, NULL) ||
+              !g_ascii_string_to_unsigned (parts[1], 10, 1, G_MAXUINT32, &n, NULL))
+            {
+              fprintf (stderr, "make-long-result: --pause %s: ROW:ROWS, ROW below %" G_GUINT64_FORMAT "\n",
+                       pauses[p], rows);
+              return 2;
+            }
+          pause.row = (guint) row;
+          pause.rows = (guint) n;
+          pause.at_ms = row > 0 ? duel_series_get_row (record->series, (guint) row - 1)->t_ms : 0;
+          pause.fraction = (double) row / (double) rows;
+          duel_test_record_add_pause (record, &pause);
         }
       /* Summarised as the run summarises each step. */
       if (kind != KIND_MIX)

@@ -254,8 +254,9 @@ guint64
 _duel_analysis_series_end_ms (const DuelSeries *series)
 {
   guint n = duel_series_get_length (series);
+  DuelSeriesRow last;
 
-  return n > 0 ? duel_series_get_row (series, n - 1)->t_ms : 0;
+  return n > 0 && duel_series_read_row (series, n - 1, &last) ? last.t_ms : 0;
 }
 
 void

@@ -138,7 +138,8 @@ duel_analysis_consistency (const DuelSeries *series,
                            guint             queue_depth,
                            DuelConsistency  *out)
 {
-  const DuelSeriesRow *rows;
+  DuelSeriesIter iter;
+  const DuelSeriesRow *row;
   guint n_rows, n = 0, n_heap = 0;
   g_autofree double *slowest = NULL;
   double sum = 0, sum_read = 0, sum_write = 0, var = 0;
@@ -150,17 +151,17 @@ duel_analysis_consistency (const DuelSeries *series,
   g_return_if_fail (out != NULL);
 
   memset (out, 0, sizeof *out);
-  rows = duel_series_get_rows (series);
   n_rows = duel_analysis_complete_intervals (series, interval_ms);
   out->partial_excluded = n_rows < duel_series_get_length (series);
 
-  for (guint i = 0; i < n_rows; i++)
+  duel_series_iter_init (&iter, series);
+  for (guint i = 0; i < n_rows && (row = duel_series_iter_next (&iter)) != NULL; i++)
     {
-      double seconds = (rows[i].t_ms - prev_t) / 1e3;
-      double r = rows[i].ops[DUEL_DIRECTION_READ], w = rows[i].ops[DUEL_DIRECTION_WRITE];
+      double seconds = (row->t_ms - prev_t) / 1e3;
+      double r = row->ops[DUEL_DIRECTION_READ], w = row->ops[DUEL_DIRECTION_WRITE];
       double wc;
 
-      prev_t = rows[i].t_ms;
+      prev_t = row->t_ms;
       if (seconds <= 0)
         continue;
       n++;
@@ -169,7 +170,7 @@ duel_analysis_consistency (const DuelSeries *series,
       sum_write += w / seconds;
       ops_read += r;
       ops_all += r + w;
-      wc = duel_analysis_worst_case_iops (&rows[i], queue_depth);
+      wc = duel_analysis_worst_case_iops (row, queue_depth);
       if (!isnan (wc))
         worst = MIN (worst, wc);
     }
@@ -197,12 +198,13 @@ duel_analysis_consistency (const DuelSeries *series,
   out->slowest_rank = MAX ((guint) ceil (n / 1000.0 - 1e-9), 1);
   slowest = g_new (double, out->slowest_rank);
   prev_t = 0;
-  for (guint i = 0; i < n_rows; i++)
+  duel_series_iter_init (&iter, series);
+  for (guint i = 0; i < n_rows && (row = duel_series_iter_next (&iter)) != NULL; i++)
     {
       double iops;
-      gboolean timed = interval_iops (&rows[i], prev_t, &iops);
+      gboolean timed = interval_iops (row, prev_t, &iops);
 
-      prev_t = rows[i].t_ms;
+      prev_t = row->t_ms;
       if (!timed)
         continue;
       var += (iops - out->mean_iops) * (iops - out->mean_iops);

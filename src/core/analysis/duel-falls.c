@@ -62,20 +62,22 @@ cumulative_init (Cumulative       *c,
                  DuelDirection     direction,
                  guint             median_rows)
 {
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
   guint n = duel_series_get_length (series);
   guint half = median_rows / 2;
   g_autofree double *rate = g_new (double, MAX (n, 1));
   g_autofree double *smooth = g_new (double, MAX (n, 1));
   g_autofree double *window = g_new (double, 2 * half + 1);
+  DuelSeriesIter iter;
+  const DuelSeriesRow *row;
   guint64 prev_t = 0;
 
-  for (guint i = 0; i < n; i++)
+  duel_series_iter_init (&iter, series);
+  for (guint i = 0; (row = duel_series_iter_next (&iter)) != NULL; i++)
     {
-      guint64 ms = rows[i].t_ms > prev_t ? rows[i].t_ms - prev_t : 0;
+      guint64 ms = row->t_ms > prev_t ? row->t_ms - prev_t : 0;
 
-      rate[i] = ms > 0 ? rows[i].ops[direction] / (ms / 1e3) : NAN;
-      prev_t = rows[i].t_ms;
+      rate[i] = ms > 0 ? row->ops[direction] / (ms / 1e3) : NAN;
+      prev_t = row->t_ms;
     }
 
   /* The median of each row's window (rows without time left out). */
@@ -101,15 +103,16 @@ cumulative_init (Cumulative       *c,
   c->ms = g_new (double, n + 1);
   c->bytes[0] = c->ops[0] = c->ms[0] = 0;
   prev_t = 0;
-  for (guint i = 0; i < n; i++)
+  duel_series_iter_init (&iter, series);
+  for (guint i = 0; (row = duel_series_iter_next (&iter)) != NULL; i++)
     {
-      double ms = rows[i].t_ms > prev_t ? (double) (rows[i].t_ms - prev_t) : 0;
-      double ops = (double) rows[i].ops[direction];
+      double ms = row->t_ms > prev_t ? (double) (row->t_ms - prev_t) : 0;
+      double ops = (double) row->ops[direction];
 
-      prev_t = rows[i].t_ms;
+      prev_t = row->t_ms;
       if (half > 0 && smooth[i] > 0)
         ms = ops / smooth[i] * 1e3;
-      c->bytes[i + 1] = c->bytes[i] + (double) rows[i].bytes[direction];
+      c->bytes[i + 1] = c->bytes[i] + (double) row->bytes[direction];
       c->ops[i + 1] = c->ops[i] + ops;
       c->ms[i + 1] = c->ms[i] + ms;
     }
@@ -214,28 +217,26 @@ series_written (const DuelSeries *series)
  * alternation for noise. */
 #define DUEL_FALLS_NOISE_PCT 2.0
 
-/* A row of @series' writes summed with the rows after it until it holds
- * at least @min_ops writes (the last may hold fewer), or FALSE past the
- * end; *@i is the next row to read. */
+/* The next row of @iter's writes summed with the rows after it until it
+ * holds at least @min_ops writes (the last may hold fewer), or FALSE past
+ * the end. */
 static gboolean
-next_coalesced (const DuelSeriesRow *rows,
-                guint                n,
-                guint64              min_ops,
-                guint               *i,
-                guint64             *out_t_ms,
-                guint64             *out_ops,
-                guint64             *out_bytes)
+next_coalesced (DuelSeriesIter *iter,
+                guint64         min_ops,
+                guint64        *out_t_ms,
+                guint64        *out_ops,
+                guint64        *out_bytes)
 {
+  const DuelSeriesRow *row = duel_series_iter_next (iter);
   guint64 ops = 0, bytes = 0;
 
-  if (*i >= n)
+  if (row == NULL)
     return FALSE;
-  while (*i < n)
+  for (; row != NULL; row = duel_series_iter_next (iter))
     {
-      ops += rows[*i].ops[DUEL_DIRECTION_WRITE];
-      bytes += rows[*i].bytes[DUEL_DIRECTION_WRITE];
-      *out_t_ms = rows[*i].t_ms;
-      (*i)++;
+      ops += row->ops[DUEL_DIRECTION_WRITE];
+      bytes += row->bytes[DUEL_DIRECTION_WRITE];
+      *out_t_ms = row->t_ms;
       if (ops >= min_ops)
         break;
     }
@@ -258,13 +259,14 @@ cumulative_init_coalesced (Cumulative       *c,
                            const DuelSeries *series,
                            guint64           min_ops)
 {
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series), i = 0, m = 0;
+  DuelSeriesIter iter;
+  guint m = 0;
   guint64 t_ms[3] = { 0 }, ops[3] = { 0 }, t = 0, o = 0, b = 0, prev_t = 0;
   gint64 shift = 0;
   gboolean shifted = FALSE;
 
-  while (next_coalesced (rows, n, min_ops, &i, &t, &o, &b))
+  duel_series_iter_init (&iter, series);
+  while (next_coalesced (&iter, min_ops, &t, &o, &b))
     {
       if (m < 3)
         {
@@ -299,8 +301,8 @@ cumulative_init_coalesced (Cumulative       *c,
   c->ops = g_new (double, m + 1);
   c->ms = g_new (double, m + 1);
   c->bytes[0] = c->ops[0] = c->ms[0] = 0;
-  i = 0;
-  for (guint r = 0; next_coalesced (rows, n, min_ops, &i, &t, &o, &b); r++)
+  duel_series_iter_init (&iter, series);
+  for (guint r = 0; next_coalesced (&iter, min_ops, &t, &o, &b); r++)
     {
       double ms;
 
@@ -1701,8 +1703,11 @@ add_recovery (GArray     *recoveries,
    * or within 4 x fall_trend_pct its levels go back near the lowest and
    * leave again, or they were near the highest already since the lowest.
    * A recovery the curve then loses slowly (once) stays one; one too
-   * close to the fill's end or the next fall to tell is none. */
-  if (end + rule->trend > MIN (to, rule->n - 1))
+   * close to the next fall or the fill's end to tell (fall_trend_pct) is
+   * none, and so is one as quick as a fall (within fall_max_pct) too close
+   * to the fill's end to see it hold for good (below) that long. */
+  if (end + (to + 1 >= rule->n && end <= begins + rule->max_width ? MAX (rule->trend, rule->max_width) : rule->trend) >
+      MIN (to, rule->n - 1))
     return;
   for (guint j = end; j <= end + rule->trend; j++)
     if (rule->ln_y[j] < low + 0.5 * rise)
@@ -1710,6 +1715,38 @@ add_recovery (GArray     *recoveries,
   if (runs_beyond (rule->med_ahead, end, MIN (end + 4 * rule->trend, MIN (to, rule->n - 1)), low + 0.25 * rise, FALSE) >= 2 ||
       (start >= bottom + rule->hold && runs_beyond (rule->med_ahead, bottom, start - rule->hold, low + 0.75 * rise, TRUE) > 0))
     return;
+  /* And for good: a level, not a run of a band's faster blocks, however
+   * long the band goes on. Up to the next fall or the fill's end (where
+   * the running median still has its whole window), the curve never goes
+   * back from near the highest to near the lowest (a quarter of the rise)
+   * as quickly as a fall, within fall_max_pct (at the fill's end, it was
+   * seen that long), nor below halfway and up near the highest again; and
+   * since the fall (a hold window past its foot) it had not been near the
+   * highest and back near the lowest. A slow loss after it is a decline. */
+  {
+    guint last = to + 1 < rule->n ? (to > rule->hold ? to - rule->hold : 0) : rule->n - 1 - rule->hold / 2, high = end;
+    gboolean below_half = FALSE, was_high = FALSE;
+
+    for (guint j = end; j <= last; j++)
+      {
+        if (rule->ln_y[j] >= low + 0.75 * rise)
+          {
+            if (below_half)
+              return;
+            high = j;
+          }
+        else if (rule->ln_y[j] < low + 0.25 * rise && j - high <= rule->max_width)
+          return;
+        below_half |= rule->ln_y[j] < low + 0.5 * rise;
+      }
+    for (guint j = from + rule->hold; j < begins; j++)
+      {
+        if (rule->ln_y[j] >= low + 0.75 * rise)
+          was_high = TRUE;
+        else if (was_high && rule->ln_y[j] < low + 0.25 * rise)
+          return;
+      }
+  }
   {
     DuelRecovery r = {
       .fall = fall,

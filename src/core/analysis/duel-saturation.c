@@ -19,12 +19,13 @@ static guint64
 series_total_bytes (const DuelSeries *series,
                     DuelDirection     direction)
 {
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series);
+  DuelSeriesIter iter;
+  const DuelSeriesRow *row;
   guint64 total = 0;
 
-  for (guint i = 0; i < n; i++)
-    total += rows[i].bytes[direction];
+  duel_series_iter_init (&iter, series);
+  while ((row = duel_series_iter_next (&iter)) != NULL)
+    total += row->bytes[direction];
   return total;
 }
 
@@ -36,8 +37,8 @@ window_mean_bytes (const DuelSeries *series,
                    double            hi,
                    DuelWindowMean   *out)
 {
-  const DuelSeriesRow *rows = duel_series_get_rows (series);
-  guint n = duel_series_get_length (series);
+  DuelSeriesIter iter;
+  const DuelSeriesRow *row;
   guint64 cum = 0, prev_t = 0;
   guint64 total = series_total_bytes (series, direction);
 
@@ -45,10 +46,11 @@ window_mean_bytes (const DuelSeries *series,
   out->seconds = 0;
   out->iops = NAN;
 
-  for (guint i = 0; i < n; i++)
+  duel_series_iter_init (&iter, series);
+  while ((row = duel_series_iter_next (&iter)) != NULL)
     {
-      guint64 bytes = rows[i].bytes[direction];
-      double seconds = (rows[i].t_ms - prev_t) / 1e3;
+      guint64 bytes = row->bytes[direction];
+      double seconds = (row->t_ms - prev_t) / 1e3;
       double start = (double) cum, end = (double) (cum + bytes);
 
       if (bytes > 0)
@@ -59,7 +61,7 @@ window_mean_bytes (const DuelSeries *series,
             {
               double f = overlap / (double) bytes;
 
-              out->ops += rows[i].ops[direction] * f;
+              out->ops += row->ops[direction] * f;
               out->seconds += seconds * f;
             }
         }
@@ -71,7 +73,7 @@ window_mean_bytes (const DuelSeries *series,
         }
 
       cum += bytes;
-      prev_t = rows[i].t_ms;
+      prev_t = row->t_ms;
     }
 
   /* Half a byte of slack absorbs the rounding of % → bytes. */
@@ -106,22 +108,21 @@ duel_analysis_written_pct (const DuelSeries *series,
                            DuelDirection     direction,
                            guint64           span_bytes)
 {
-  const DuelSeriesRow *rows;
-  guint n;
+  DuelSeriesIter iter;
+  const DuelSeriesRow *row;
   guint64 cum = 0;
   GArray *out;
 
   g_return_val_if_fail (series != NULL, NULL);
   g_return_val_if_fail (direction < DUEL_N_DIRECTIONS, NULL);
 
-  rows = duel_series_get_rows (series);
-  n = duel_series_get_length (series);
-  out = g_array_sized_new (FALSE, TRUE, sizeof (double), n);
-  for (guint i = 0; i < n; i++)
+  out = g_array_sized_new (FALSE, TRUE, sizeof (double), duel_series_get_length (series));
+  duel_series_iter_init (&iter, series);
+  while ((row = duel_series_iter_next (&iter)) != NULL)
     {
       double pct;
 
-      cum += rows[i].bytes[direction];
+      cum += row->bytes[direction];
       pct = span_bytes > 0 ? (double) cum / (double) span_bytes * 100.0 : NAN;
       g_array_append_val (out, pct);
     }

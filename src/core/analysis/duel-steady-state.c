@@ -81,25 +81,25 @@ duel_analysis_rounds (const DuelSeries *series,
                       DuelDirection     direction,
                       guint64           round_ms)
 {
-  const DuelSeriesRow *rows;
-  guint n, n_rounds;
+  DuelSeriesIter iter;
+  const DuelSeriesRow *row;
+  guint n_rounds;
   guint64 prev_t = 0;
   GArray *values;
 
   g_return_val_if_fail (series != NULL, NULL);
   g_return_val_if_fail (round_ms > 0, NULL);
 
-  rows = duel_series_get_rows (series);
-  n = duel_series_get_length (series);
   n_rounds = (guint) (_duel_analysis_series_end_ms (series) / round_ms);
 
   values = g_array_sized_new (FALSE, TRUE, sizeof (double), n_rounds);
   g_array_set_size (values, n_rounds);
 
-  for (guint i = 0; i < n; i++)
+  duel_series_iter_init (&iter, series);
+  while ((row = duel_series_iter_next (&iter)) != NULL)
     {
-      guint64 start = prev_t, end = rows[i].t_ms;
-      double ops = rows[i].ops[direction];
+      guint64 start = prev_t, end = row->t_ms;
+      double ops = row->ops[direction];
 
       prev_t = end;
       if (end <= start)

@@ -7,6 +7,15 @@
 #include "duel-series.h"
 #include "duel-series-private.h"
 
+/* Rows [from, to) of a view's base left out; @moved_ms is the time of the
+ * rows left out up to @to, this gap's included (wrapping as the rows' times
+ * would: their differences telescope). Gaps are in order, apart. */
+typedef struct
+{
+  guint   from, to;
+  guint64 moved_ms;
+} Gap;
+
 /* The rows in a buffer of their own rather than a GArray: a GArray holds
  * a power of two, up to twice the rows, and a long run's series is most of
  * the memory a loaded result takes (docs/result-format.md#memory). A
@@ -15,14 +24,79 @@
 struct _DuelSeries
 {
   DuelSeriesRow *rows;
-  guint          len;
+  guint          len;          /* a view: the rows it has */
   guint          capacity;
+
+  /* A view (duel_series_new_view()): @base's rows without the gaps. */
+  const DuelSeries *base;
+  Gap              *gaps;
+  guint             n_gaps;
 };
 
 DuelSeries *
 duel_series_new (void)
 {
   return g_new0 (DuelSeries, 1);
+}
+
+DuelSeries *
+duel_series_new_view (const DuelSeries *base)
+{
+  DuelSeries *view;
+
+  g_return_val_if_fail (base != NULL, NULL);
+  g_return_val_if_fail (base->base == NULL, NULL);
+
+  view = duel_series_new ();
+  view->base = base;
+  view->len = base->len;
+  return view;
+}
+
+/* The time of the base's rows [from, to), from < to. */
+static guint64
+span_ms (const DuelSeries *base,
+         guint             from,
+         guint             to)
+{
+  return base->rows[to - 1].t_ms - (from > 0 ? base->rows[from - 1].t_ms : 0);
+}
+
+void
+duel_series_leave_out (DuelSeries *view,
+                       guint       first_row,
+                       guint       n_rows)
+{
+  const DuelSeries *base;
+  Gap *last;
+  guint to;
+  guint64 moved_ms;
+
+  g_return_if_fail (view != NULL && view->base != NULL);
+
+  base = view->base;
+  to = (guint) MIN ((guint64) first_row + n_rows, (guint64) base->len);
+  if (first_row >= to)
+    return;
+  last = view->n_gaps > 0 ? &view->gaps[view->n_gaps - 1] : NULL;
+  g_return_if_fail (last == NULL || first_row >= last->from);
+
+  if (last != NULL && first_row <= last->to)
+    {
+      /* Over or beside the last gap: it grows. */
+      guint64 before = last->moved_ms - span_ms (base, last->from, last->to);
+
+      if (to <= last->to)
+        return;
+      view->len -= to - last->to;
+      last->to = to;
+      last->moved_ms = before + span_ms (base, last->from, last->to);
+      return;
+    }
+  moved_ms = (last != NULL ? last->moved_ms : 0) + span_ms (base, first_row, to);
+  view->gaps = g_renew (Gap, view->gaps, view->n_gaps + 1);
+  view->gaps[view->n_gaps++] = (Gap) { .from = first_row, .to = to, .moved_ms = moved_ms };
+  view->len -= to - first_row;
 }
 
 DuelSeries *
@@ -33,6 +107,17 @@ duel_series_copy (const DuelSeries *series)
   g_return_val_if_fail (series != NULL, NULL);
 
   copy = duel_series_new ();
+  if (series->base != NULL)
+    {
+      DuelSeriesIter iter;
+      const DuelSeriesRow *row;
+
+      duel_series_reserve (copy, series->len);
+      duel_series_iter_init (&iter, series);
+      while ((row = duel_series_iter_next (&iter)) != NULL)
+        duel_series_append (copy, row);
+      return copy;
+    }
   if (series->len > 0)
     {
       copy->rows = g_memdup2 (series->rows, series->len * sizeof (DuelSeriesRow));
@@ -47,6 +132,7 @@ duel_series_free (DuelSeries *series)
   if (series == NULL)
     return;
   g_free (series->rows);
+  g_free (series->gaps);
   g_free (series);
 }
 
@@ -54,7 +140,7 @@ void
 duel_series_append (DuelSeries          *series,
                     const DuelSeriesRow *row)
 {
-  g_return_if_fail (series != NULL);
+  g_return_if_fail (series != NULL && series->base == NULL);
   g_return_if_fail (row != NULL);
 
   if (series->len == series->capacity)
@@ -72,7 +158,7 @@ void
 duel_series_reserve (DuelSeries *series,
                      guint       n_rows)
 {
-  g_return_if_fail (series != NULL);
+  g_return_if_fail (series != NULL && series->base == NULL);
 
   /* An empty series takes a buffer of that size. */
   if (series->len == 0 && n_rows > series->capacity)
@@ -88,7 +174,7 @@ _duel_series_adopt_rows (DuelSeries    *series,
                          DuelSeriesRow *rows,
                          guint          n_rows)
 {
-  g_return_if_fail (series != NULL);
+  g_return_if_fail (series != NULL && series->base == NULL);
   g_return_if_fail (series->len == 0);
   g_return_if_fail (rows != NULL || n_rows == 0);
 
@@ -109,7 +195,7 @@ const DuelSeriesRow *
 duel_series_get_row (const DuelSeries *series,
                      guint             index)
 {
-  g_return_val_if_fail (series != NULL, NULL);
+  g_return_val_if_fail (series != NULL && series->base == NULL, NULL);
   g_return_val_if_fail (index < series->len, NULL);
 
   return &series->rows[index];
@@ -118,7 +204,7 @@ duel_series_get_row (const DuelSeries *series,
 const DuelSeriesRow *
 duel_series_get_rows (const DuelSeries *series)
 {
-  g_return_val_if_fail (series != NULL, NULL);
+  g_return_val_if_fail (series != NULL && series->base == NULL, NULL);
 
   return series->rows;
 }
@@ -127,14 +213,16 @@ void
 duel_series_sum (const DuelSeries *series,
                  DuelSeriesRow    *out_total)
 {
+  DuelSeriesIter iter;
+  const DuelSeriesRow *row;
+
   g_return_if_fail (series != NULL);
   g_return_if_fail (out_total != NULL);
 
   *out_total = (DuelSeriesRow) { .temperature_c = NAN };
-  for (guint i = 0; i < series->len; i++)
+  duel_series_iter_init (&iter, series);
+  while ((row = duel_series_iter_next (&iter)) != NULL)
     {
-      const DuelSeriesRow *row = &series->rows[i];
-
       for (guint d = 0; d < DUEL_N_DIRECTIONS; d++)
         {
           out_total->ops[d] += row->ops[d];
@@ -149,13 +237,81 @@ guint64
 duel_series_row_duration_ms (const DuelSeries *series,
                              guint             index)
 {
-  const DuelSeriesRow *row = duel_series_get_row (series, index);
+  DuelSeriesRow row, prev;
 
-  if (row == NULL)
-    return 0;
+  g_return_val_if_fail (series != NULL, 0);
+  g_return_val_if_fail (index < series->len, 0);
+
+  duel_series_read_row (series, index, &row);
   if (index == 0)
-    return row->t_ms;
-  return row->t_ms - duel_series_get_row (series, index - 1)->t_ms;
+    return row.t_ms;
+  duel_series_read_row (series, index - 1, &prev);
+  return row.t_ms - prev.t_ms;
+}
+
+gboolean
+duel_series_read_row (const DuelSeries *series,
+                      guint             index,
+                      DuelSeriesRow    *out_row)
+{
+  guint raw = index;
+  guint64 moved_ms = 0;
+
+  g_return_val_if_fail (series != NULL, FALSE);
+  g_return_val_if_fail (out_row != NULL, FALSE);
+
+  if (index >= series->len)
+    return FALSE;
+  if (series->base == NULL)
+    {
+      *out_row = series->rows[index];
+      return TRUE;
+    }
+  /* Past each gap that begins at or before it. */
+  for (guint g = 0; g < series->n_gaps && series->gaps[g].from <= raw; g++)
+    {
+      raw += series->gaps[g].to - series->gaps[g].from;
+      moved_ms = series->gaps[g].moved_ms;
+    }
+  *out_row = series->base->rows[raw];
+  out_row->t_ms -= moved_ms;
+  return TRUE;
+}
+
+void
+duel_series_iter_init (DuelSeriesIter   *iter,
+                       const DuelSeries *series)
+{
+  g_return_if_fail (iter != NULL);
+  g_return_if_fail (series != NULL);
+
+  iter->series = series;
+  iter->index = 0;
+  iter->raw = 0;
+  iter->gap = 0;
+}
+
+const DuelSeriesRow *
+duel_series_iter_next (DuelSeriesIter *iter)
+{
+  const DuelSeries *series, *base;
+
+  g_return_val_if_fail (iter != NULL, NULL);
+
+  series = iter->series;
+  base = series->base;
+  if (base == NULL)
+    return iter->raw < series->len ? &series->rows[iter->raw++] : NULL;
+  /* The view's rows, whatever was appended to its base since. */
+  if (iter->index >= series->len)
+    return NULL;
+  if (iter->gap < series->n_gaps && iter->raw == series->gaps[iter->gap].from)
+    iter->raw = series->gaps[iter->gap++].to;
+  iter->index++;
+  iter->row = base->rows[iter->raw++];
+  if (iter->gap > 0)
+    iter->row.t_ms -= series->gaps[iter->gap - 1].moved_ms;
+  return &iter->row;
 }
 
 void
@@ -163,7 +319,7 @@ duel_series_set_temperature (DuelSeries *series,
                              guint       index,
                              double      temperature_c)
 {
-  g_return_if_fail (series != NULL);
+  g_return_if_fail (series != NULL && series->base == NULL);
   g_return_if_fail (index < series->len);
 
   series->rows[index].temperature_c = temperature_c;

@@ -139,49 +139,23 @@ const DuelSeries *
 duel_test_record_get_figure_series (const DuelTestRecord *record,
                                     DuelSeries          **out_owned)
 {
-  const DuelSeriesRow *rows;
   DuelSeries *kept;
-  guint n, p = 0;
-  guint64 moved_ms = 0, prev_t = 0;
 
   g_return_val_if_fail (record != NULL, NULL);
   g_return_val_if_fail (out_owned != NULL && *out_owned == NULL, NULL);
 
-  n = duel_series_get_length (record->series);
-  if (duel_test_record_get_n_pauses (record) == 0 || n == 0)
+  if (duel_test_record_get_n_pauses (record) == 0 || duel_series_get_length (record->series) == 0)
     return record->series;
 
-  rows = duel_series_get_rows (record->series);
-  kept = duel_series_new ();
-  duel_series_reserve (kept, n);
-  /* The pauses are in row order: one pass. */
-  for (guint i = 0; i < n; i++)
+  /* A view, not a copy: a paused day-long fill's rows are most of the
+   * memory its analysis may take (docs/result-format.md#memory). The
+   * pauses are in row order. */
+  kept = duel_series_new_view (record->series);
+  for (guint p = 0; p < record->pauses->len; p++)
     {
-      gboolean paused = FALSE;
+      const DuelPause *pause = &g_array_index (record->pauses, DuelPause, p);
 
-      while (p < record->pauses->len)
-        {
-          const DuelPause *pause = &g_array_index (record->pauses, DuelPause, p);
-
-          if (i < pause->row)
-            break;
-          if (i - pause->row < MAX (pause->rows, 1))
-            {
-              paused = TRUE;
-              break;
-            }
-          p++;
-        }
-      if (paused)
-        moved_ms += rows[i].t_ms - prev_t;
-      else
-        {
-          DuelSeriesRow row = rows[i];
-
-          row.t_ms -= moved_ms;
-          duel_series_append (kept, &row);
-        }
-      prev_t = rows[i].t_ms;
+      duel_series_leave_out (kept, pause->row, MAX (pause->rows, 1));
     }
   *out_owned = kept;
   return kept;

@@ -138,9 +138,10 @@ const DuelPause *duel_test_record_get_pause      (const DuelTestRecord *record,
 gboolean        duel_test_record_row_paused      (const DuelTestRecord *record,
                                                   guint                 index);
 /* The series the interval figures are computed from: @record's own, or
- * when it was paused, a copy without the rows the pauses touched, later
- * rows moved back in time by their length (so every row is still one
- * interval), held in *@out_owned. */
+ * when it was paused, a view of it without the rows the pauses touched,
+ * later rows moved back in time by their length (so every row is still one
+ * interval), held in *@out_owned (duel_series_new_view(): no copy of the
+ * rows; @record's series must outlive it). */
 const DuelSeries *duel_test_record_get_figure_series (const DuelTestRecord *record,
                                                       DuelSeries          **out_owned);
 /* The sentence about @record's pauses, translated ("The run was paused for
