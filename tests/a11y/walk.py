@@ -152,14 +152,38 @@ def tabs_of(tab_list):
             if t is not None and t.getRoleName() == "page tab"]
 
 
+def clickable(obj):
+    try:
+        action = obj.queryAction()
+    except NotImplementedError:
+        return None
+    for k in range(action.nActions):
+        if action.getName(k) in ("click", "activate", "press", "toggle"):
+            return lambda: action.doAction(k)
+    return None
+
+
+def find_clickable(obj, roles, name):
+    """The control named @name a click reaches (a menu button is two
+    under one name: the one with the action)."""
+    if obj.getRoleName() in roles and (obj.name or "") == name and on_screen(obj) and clickable(obj):
+        return obj
+    for i in range(obj.childCount):
+        child = obj.getChildAtIndex(i)
+        found = find_clickable(child, roles, name) if child is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def click(obj):
+    clickable(obj)()
+
+
 def show(tab):
     """Clicks a page tab and waits until it is the selected one (a cap,
     not a wait for time)."""
-    action = tab.queryAction()
-    for k in range(action.nActions):
-        if action.getName(k) in ("click", "activate", "press"):
-            action.doAction(k)
-            break
+    click(tab)
     end = time.monotonic() + 30
     while time.monotonic() < end:
         if tab.getState().contains(pyatspi.STATE_SELECTED):
@@ -242,45 +266,6 @@ for page in page_tabs:
 if not page_tabs:
     walk(window)
 charts[:] = sorted(set(charts))
-
-
-def find_named(obj, roles, name):
-    if obj.getRoleName() in roles and (obj.name or "") == name and on_screen(obj):
-        return obj
-    for i in range(obj.childCount):
-        child = obj.getChildAtIndex(i)
-        found = find_named(child, roles, name) if child is not None else None
-        if found is not None:
-            return found
-    return None
-
-
-def clickable(obj):
-    try:
-        action = obj.queryAction()
-    except NotImplementedError:
-        return None
-    for k in range(action.nActions):
-        if action.getName(k) in ("click", "activate", "press", "toggle"):
-            return lambda: action.doAction(k)
-    return None
-
-
-def find_clickable(obj, roles, name):
-    """The control named @name a click reaches (a menu button is two
-    under one name: the one with the action)."""
-    if obj.getRoleName() in roles and (obj.name or "") == name and on_screen(obj) and clickable(obj):
-        return obj
-    for i in range(obj.childCount):
-        child = obj.getChildAtIndex(i)
-        found = find_clickable(child, roles, name) if child is not None else None
-        if found is not None:
-            return found
-    return None
-
-
-def click(obj):
-    clickable(obj)()
 
 
 DIALOG_ROLES = ("dialog", "alert", "file chooser")
