@@ -138,6 +138,10 @@ expect "run summary: read line" "$tmp/run.out" \
     "  %s: %.0f IOPS, %.1f MB/s (%$u64 I/Os, %$u64 bytes)
 "
 expect "run summary: direction name" "$tmp/run.out" "read"
+# The test's line in the window's words, not fio's ("randrw, block 4096 B").
+expect "run summary: the access in words" "$tmp/run.out" "%s (%s, queue depth %u%s): %.1f s, %s
+"
+expect "run summary: the mix in words" "$tmp/run.out" "random %u/%u read/write"
 check "analyze the result" "$cli" analyze "$tmp/run.json"
 # A published reference: its figures are the review's, and analyze says so.
 reference="$(cd "$(dirname "$0")/.." && pwd)/data/reference/plextor-m8peg-512gb.json"

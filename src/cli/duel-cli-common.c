@@ -347,26 +347,23 @@ void
 duel_cli_print_test_summary (const DuelTestRecord *record)
 {
   static const char *direction_names[] = { N_("read"), N_("write") };
-  g_autofree char *mix = NULL;
+  g_autofree char *access = NULL;
   g_autofree char *jobs = NULL;
   g_autofree char *title = NULL;
 
   g_return_if_fail (record != NULL);
 
   title = duel_review_describe_record (record->name);
-  if (duel_workload_is_mixed (&record->workload))
-    /* TRANSLATORS: the read share of a mixed workload */
-    mix = g_strdup_printf (_(", %u %% read"), record->workload.read_percent);
+  /* The window's words ("4 KiB random 70/30 read/write"), not fio's. */
+  access = duel_workload_describe_access (&record->workload);
   if (record->workload.numjobs > 1)
     /* TRANSLATORS: after the queue depth: jobs at once, each with that depth */
     jobs = g_strdup_printf (_(" × %u jobs"), record->workload.numjobs);
 
-  /* TRANSLATORS: name (rw, mix, block size, queue depth, jobs): seconds, status */
-  printf (_("%s (%s%s, block %u B, queue depth %u%s): %.1f s, %s\n"),
+  /* TRANSLATORS: name (access, e.g. "4 KiB random write", queue depth, jobs): seconds, status */
+  printf (_("%s (%s, queue depth %u%s): %.1f s, %s\n"),
           title,
-          duel_workload_get_rw_name (&record->workload),
-          mix ? mix : "",
-          record->workload.block_size,
+          access,
           record->workload.queue_depth,
           jobs ? jobs : "",
           record->runtime_ns / 1e9,

@@ -102,16 +102,14 @@ static char *
 describe_step (const DuelPresetStep *step)
 {
   const DuelWorkload *w = &step->workload;
-  g_autofree char *bs = NULL;
-  g_autofree char *mix = NULL;
+  g_autofree char *access = NULL;
   g_autofree char *stop = NULL;
 
   if (step->kind == DUEL_PRESET_STEP_DISCARD)
     return g_strdup (_("discard the span (TRIM / punch hole)"));
 
-  bs = duel_format_size_as_given (w->block_size);
-  if (duel_workload_is_mixed (w))
-    mix = g_strdup_printf (_(" %u %% read"), w->read_percent);
+  /* The window's words ("4 KiB random write"), not fio's. */
+  access = duel_workload_describe_access (w);
   if (w->size_multiple > 0 && w->runtime_ms > 0)
     stop = g_strdup_printf (_("until %gx the span is written or %.0f s"), w->size_multiple, w->runtime_ms / 1e3);
   else if (w->size_multiple > 0)
@@ -120,12 +118,10 @@ describe_step (const DuelPresetStep *step)
     stop = g_strdup_printf (_("for %.0f s"), w->runtime_ms / 1e3);
 
   if (w->numjobs > 1)
-    /* TRANSLATORS: e.g. "randread, 4.0 KiB, QD32 in each of 16 jobs, for 5 s" */
-    return g_strdup_printf (_("%s%s, %s, QD%u in each of %u jobs, %s"), duel_workload_get_rw_name (w),
-                            mix ? mix : "", bs, w->queue_depth, w->numjobs, stop);
-  /* TRANSLATORS: e.g. "randrw 50 % read, 4.0 KiB, QD32, for 60 s" */
-  return g_strdup_printf (_("%s%s, %s, QD%u, %s"), duel_workload_get_rw_name (w), mix ? mix : "",
-                          bs, w->queue_depth, stop);
+    /* TRANSLATORS: e.g. "4 KiB random read, QD32 in each of 16 jobs, for 5 s" */
+    return g_strdup_printf (_("%s, QD%u in each of %u jobs, %s"), access, w->queue_depth, w->numjobs, stop);
+  /* TRANSLATORS: e.g. "4 KiB random 50/50 read/write, QD32, for 60 s" */
+  return g_strdup_printf (_("%s, QD%u, %s"), access, w->queue_depth, stop);
 }
 
 /* The plan once the target is open, the probe, the estimate: each printed
