@@ -280,21 +280,20 @@ def open_dialog():
         if top is not None and top.getRoleName() in ("frame", "window") + DIALOG_ROLES and \
                 top.name != window.name and on_screen(top):
             return top
-    for role in DIALOG_ROLES:
-        found = find_all(window, role, [])
-        found = [d for d in found if on_screen(d)]
-        if found:
-            return found[0]
-    return None
+    found = [d for role in DIALOG_ROLES for d in find_all(window, role, []) if on_screen(d)] \
+        if reports_showing else []
+    return found[0] if found else None
 
 
 def wait_for(what):
-    end = time.monotonic() + 30
+    # Each look walks the tree over the bus: not too often for an app
+    # slowed by a sanitizer.
+    end = time.monotonic() + 60
     while time.monotonic() < end:
         found = what()
         if found:
             return found
-        time.sleep(0.2)
+        time.sleep(0.5)
     return None
 
 
