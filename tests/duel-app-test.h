@@ -23,6 +23,7 @@
 #include "duel-result-item.h"
 #include "duel-window.h"
 #include "test-dir.h"
+#include "test-run-plan.h"
 
 /* Initialises GLib testing, GTK and libadwaita; FALSE when there is no display. */
 static inline gboolean
@@ -348,7 +349,7 @@ duel_app_test_make_result (const char *dir,
   result = duel_result_new ();
   duel_result_set_target_from (result, target);
   duel_result_set_name (result, name);
-  duel_preset_run (preset, target, result, NULL, &error);
+  test_run_plan (preset, target, result, NULL, NULL, &error);
   g_assert_no_error (error);
   duel_result_save (result, path, &error);
   g_assert_no_error (error);

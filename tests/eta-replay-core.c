@@ -197,7 +197,7 @@ eta_replay (DuelResult             *result,
         }
     }
 
-  /* The plan, as duel_preset_prepare() and duel_preset_estimate() make it. */
+  /* The plan, as duel_preset_prepare() and duel_run_steps_estimate() make it. */
   for (guint i = 0; i < tests->len; i++)
     {
       DuelTestRecord *record = g_ptr_array_index (tests, i);
@@ -314,7 +314,7 @@ eta_replay_fill (const EtaFill *fill)
   workload.size_multiple = fill->multiple;
   workload.interval_ms = fill->interval_ms;
 
-  /* As duel_preset_estimate() weighs them: the discard's fixed guess, the
+  /* As duel_preset_estimate_from_probe() weighs them: the discard's fixed guess, the
    * fill at the probe's rate (or unknown). */
   if (fill->discard_s >= 0)
     duel_run_eta_add_step (eta, NULL, fill->span_bytes, 0, DISCARD_EXPECTED_S);

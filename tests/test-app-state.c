@@ -61,7 +61,7 @@ ensure_results (void)
   result = duel_result_new ();
   duel_result_set_target_from (result, file);
   duel_result_set_name (result, "Drive Custom");
-  duel_preset_run (preset, file, result, NULL, &error);
+  test_run_plan (preset, file, result, NULL, NULL, &error);
   g_assert_no_error (error);
   custom_a = g_build_filename (scratch_dir, "Drive Custom.json", NULL);
   duel_result_save (result, custom_a, &error);

@@ -27,6 +27,7 @@
 #include "duel-json.h"
 #include "duel-preset.h"
 #include "test-analyze-cli.h"
+#include "test-run-plan.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
@@ -802,8 +803,7 @@ test_real_run (void)
   checkpointer = duel_checkpointer_new (path);
   duel_checkpointer_start (checkpointer, result, &error);
   g_assert_no_error (error);
-  duel_preset_set_checkpoint_func (preset, checkpoint_cb, checkpointer, NULL);
-  duel_preset_run (preset, target, result, NULL, &error);
+  test_run_plan (preset, target, result, checkpoint_cb, checkpointer, &error);
   g_assert_no_error (error);
   duel_checkpointer_finish (checkpointer, result, &error);
   g_assert_no_error (error);
@@ -955,7 +955,7 @@ test_custom (void)
   options.passes = 2;
   preset = duel_preset_new ("custom", &options, &error);
   g_assert_no_error (error);
-  duel_preset_run (preset, target, result, NULL, &error);
+  test_run_plan (preset, target, result, NULL, NULL, &error);
   g_assert_no_error (error);
 
   g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 2);

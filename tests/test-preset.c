@@ -23,6 +23,7 @@
 #include "duel-error.h"
 #include "duel-offsets.h"
 #include "duel-preset.h"
+#include "test-run-plan.h"
 #include "test-analyze-cli.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
@@ -149,7 +150,7 @@ typedef struct
 } WsatState;
 
 static void
-wsat_progress_cb (const DuelPresetProgress *progress,
+wsat_progress_cb (const DuelRunStepsProgress *progress,
                   DuelTestRecord           *record,
                   gpointer                  user_data)
 {
@@ -203,6 +204,7 @@ test_write_saturation_loop (void)
   g_autofree char *reason = NULL;
   g_autoptr(DuelTarget) target = NULL;
   g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelRunSteps) steps = NULL;
   g_autoptr(DuelResult) result = duel_result_new ();
   g_autoptr(GError) error = NULL;
   DuelPresetOptions options;
@@ -231,10 +233,10 @@ test_write_saturation_loop (void)
   options.interval_ms = 100;
   preset = duel_preset_new ("write-saturation", &options, &error);
   g_assert_no_error (error);
-  duel_preset_set_progress_func (preset, wsat_progress_cb, &state, NULL);
-  duel_preset_set_checkpoint_func (preset, wsat_checkpoint_cb, &state, NULL);
+  steps = duel_run_steps_new (preset);
+  duel_run_steps_set_callbacks (steps, wsat_progress_cb, wsat_checkpoint_cb, &state);
 
-  duel_preset_run (preset, target, result, NULL, &error);
+  duel_run_steps_run (steps, target, result, NULL, &error);
   g_assert_no_error (error);
   g_clear_object (&target);
 
@@ -338,7 +340,7 @@ test_consistency_read_share (void)
   options.round_ms = 1000;
   preset = duel_preset_new ("consistency", &options, &error);
   g_assert_no_error (error);
-  duel_preset_run (preset, target, result, NULL, &error);
+  test_run_plan (preset, target, result, NULL, NULL, &error);
   g_assert_no_error (error);
 
   g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1);
@@ -392,7 +394,7 @@ test_consistency_read_share (void)
 /* ---- the quick review on a 1 GiB file, and analyze on the saved file ---------- */
 
 static void
-quick_progress_cb (const DuelPresetProgress *progress,
+quick_progress_cb (const DuelRunStepsProgress *progress,
                    DuelTestRecord           *record,
                    gpointer                  user_data)
 {
@@ -413,6 +415,7 @@ test_quick_review (void)
   };
   g_autoptr(DuelTarget) target = open_scratch ("quick.img", 1024 * MIB);
   g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelRunSteps) steps = NULL;
   g_autoptr(DuelResult) result = duel_result_new ();
   g_autoptr(DuelResult) loaded = NULL;
   g_autoptr(GError) error = NULL;
@@ -426,7 +429,8 @@ test_quick_review (void)
   preset = duel_preset_new ("quick", NULL, &error);
   g_assert_no_error (error);
 
-  duel_preset_estimate (preset, target, 1000, NULL, &estimate, &error);
+  steps = duel_run_steps_new (preset);
+  duel_run_steps_estimate (steps, target, 1000, NULL, &estimate, &error);
   g_assert_no_error (error);
   g_test_message ("quick estimate: probe %.0f IOPS, fill %.1f s, timed %.1f s, total %.1f s",
                   estimate.probe_write_iops, estimate.fill_seconds, estimate.timed_seconds,
@@ -443,9 +447,9 @@ test_quick_review (void)
   g_assert_cmpfloat (estimate.total_seconds, <, 90);
 
   duel_result_set_target_from (result, target);
-  duel_preset_set_progress_func (preset, quick_progress_cb, &last_fraction, NULL);
+  duel_run_steps_set_callbacks (steps, quick_progress_cb, NULL, &last_fraction);
   start = g_get_monotonic_time ();
-  duel_preset_run (preset, target, result, NULL, &error);
+  duel_run_steps_run (steps, target, result, NULL, &error);
   g_assert_no_error (error);
   wall_s = (g_get_monotonic_time () - start) / 1e6;
   g_test_message ("quick review: %.1f s wall time", wall_s);
@@ -512,7 +516,7 @@ test_quick_review (void)
 /* ---- cancel, estimate without a fill, bad options ------------------------------ */
 
 static void
-cancel_progress_cb (const DuelPresetProgress *progress,
+cancel_progress_cb (const DuelRunStepsProgress *progress,
                     DuelTestRecord           *record,
                     gpointer                  user_data)
 {
@@ -525,6 +529,7 @@ test_cancel_keeps_summary (void)
 {
   g_autoptr(DuelTarget) target = open_scratch ("cancel.img", 64 * MIB);
   g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelRunSteps) steps = NULL;
   g_autoptr(DuelResult) result = duel_result_new ();
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
@@ -537,8 +542,9 @@ test_cancel_keeps_summary (void)
   options.round_ms = 1000;
   preset = duel_preset_new ("qos", &options, &error);   /* 60 s tests, stopped after five rows */
   g_assert_no_error (error);
-  duel_preset_set_progress_func (preset, cancel_progress_cb, cancellable, NULL);
-  g_assert_false (duel_preset_run (preset, target, result, cancellable, &error));
+  steps = duel_run_steps_new (preset);
+  duel_run_steps_set_callbacks (steps, cancel_progress_cb, NULL, cancellable);
+  g_assert_false (duel_run_steps_run (steps, target, result, cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   /* The first test stopped; nothing after it ran; what it measured is summarised. */
@@ -554,6 +560,7 @@ test_estimate_timed_only (void)
 {
   g_autoptr(DuelTarget) target = open_scratch ("estimate.img", 16 * MIB);
   g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelRunSteps) steps = NULL;
   g_autoptr(GError) error = NULL;
   DuelPresetOptions options;
   DuelPresetEstimate estimate;
@@ -563,7 +570,8 @@ test_estimate_timed_only (void)
   preset = duel_preset_new ("standard", &options, &error);
   g_assert_no_error (error);
   /* No fill, so no probe is needed or run. */
-  duel_preset_estimate (preset, target, 1000, NULL, &estimate, &error);
+  steps = duel_run_steps_new (preset);
+  duel_run_steps_estimate (steps, target, 1000, NULL, &estimate, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (estimate.fill_bytes, ==, 0);
   g_assert_true (isnan (estimate.probe_write_iops));

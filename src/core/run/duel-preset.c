@@ -77,21 +77,7 @@ struct _DuelPreset
   DuelAnalysisParams analysis;
   GArray            *steps;             /* DuelPresetStep */
   GPtrArray         *plain_names;       /* a plain plan's step names (the steps point into them) */
-  DuelTestRecord    *first_record;      /* duel_preset_begin()'s, until its step runs */
-  guint64            discard_offset;
-  guint64            discard_length;
-  double             probe_write_iops;  /* NAN until estimated */
-  double             probe_end_write_iops;
-  guint64            probe_ms;          /* as it ran */
-  gboolean           probe_fell;
-  guint64            probe_fall_bytes;
-
-  DuelPresetProgressFunc   progress_func;
-  gpointer                 progress_data;
-  GDestroyNotify           progress_destroy;
-  DuelPresetCheckpointFunc checkpoint_func;
-  gpointer                 checkpoint_data;
-  GDestroyNotify           checkpoint_destroy;
+  guint64            discard_length;    /* the span, once prepared */
 };
 
 G_DEFINE_FINAL_TYPE (DuelPreset, duel_preset, G_TYPE_OBJECT)
@@ -103,11 +89,6 @@ duel_preset_finalize (GObject *object)
 
   g_clear_pointer (&self->steps, g_array_unref);
   g_clear_pointer (&self->plain_names, g_ptr_array_unref);
-  g_clear_pointer (&self->first_record, duel_test_record_unref);
-  if (self->progress_destroy != NULL)
-    self->progress_destroy (self->progress_data);
-  if (self->checkpoint_destroy != NULL)
-    self->checkpoint_destroy (self->checkpoint_data);
 
   G_OBJECT_CLASS (duel_preset_parent_class)->finalize (object);
 }
@@ -122,8 +103,6 @@ static void
 duel_preset_init (DuelPreset *self)
 {
   self->steps = g_array_new (FALSE, TRUE, sizeof (DuelPresetStep));
-  self->probe_write_iops = NAN;
-  self->probe_end_write_iops = NAN;
 }
 
 void
@@ -442,6 +421,7 @@ duel_preset_get_analysis_params (DuelPreset *self)
 }
 
 static double  fill_weight   (DuelPreset *self,
+                              double      probe_write_iops,
                               guint64     fill_bytes);
 static guint64 fill_bytes_of (DuelPreset *self);
 
@@ -475,7 +455,7 @@ add_test (DuelPreset           *self,
 
       take_chosen_workload (&self->options, &step.workload);
       /* The analysis its workload fits, by the importer's rule, until the
-       * finished record decides (duel_preset_run()). */
+       * finished record decides (duel_run_steps_run()). */
       probe = duel_test_record_new (info->name, &step.workload);
       step.analysis = duel_analysis_guess (probe);
     }
@@ -486,7 +466,7 @@ add_test (DuelPreset           *self,
     {
       step.workload.size_multiple = self->plan.capacity_multiple;
       step.workload.runtime_ms = self->plan.fill_max_ms;
-      step.weight_s = fill_weight (self, fill_bytes_of (self));
+      step.weight_s = fill_weight (self, NAN, fill_bytes_of (self));
     }
   else
     {
@@ -501,12 +481,13 @@ add_test (DuelPreset           *self,
 
 static double
 fill_weight (DuelPreset *self,
+             double      probe_write_iops,
              guint64     fill_bytes)
 {
   double seconds;
 
-  if (isfinite (self->probe_write_iops) && self->probe_write_iops > 0)
-    seconds = fill_bytes / (self->probe_write_iops * 4096.0);
+  if (isfinite (probe_write_iops) && probe_write_iops > 0)
+    seconds = fill_bytes / (probe_write_iops * 4096.0);
   else
     seconds = fill_bytes / NOMINAL_FILL_RATE;
   if (self->plan.fill_max_ms > 0)
@@ -639,7 +620,6 @@ prepare_steps (DuelPreset  *self,
                    display);
       return FALSE;
     }
-  self->discard_offset = 0;
   self->discard_length = self->plan.span_bytes;
 
   g_array_set_size (self->steps, 0);
@@ -691,6 +671,14 @@ duel_preset_step_is_fill (const DuelPresetStep *step)
   return step->kind == DUEL_PRESET_STEP_TEST && step->info != NULL && step->info->fill;
 }
 
+guint64
+duel_preset_get_span_bytes (DuelPreset *self)
+{
+  g_return_val_if_fail (DUEL_IS_PRESET (self), 0);
+
+  return self->discard_length;
+}
+
 guint
 duel_preset_get_n_steps (DuelPreset *self)
 {
@@ -737,383 +725,55 @@ duel_preset_get_parameters (DuelPreset *self)
   return node;
 }
 
-gboolean
-duel_preset_estimate (DuelPreset          *self,
-                      DuelTarget          *target,
-                      guint64              probe_ms,
-                      GCancellable        *cancellable,
-                      DuelPresetEstimate  *out,
-                      GError             **error)
+void
+duel_preset_estimate_from_probe (DuelPreset              *self,
+                                 const DuelProbeResult   *probe,
+                                 DuelPresetEstimate      *out)
 {
-  guint64 fill_bytes = 0;
   gboolean has_fill = FALSE;
 
-  g_return_val_if_fail (DUEL_IS_PRESET (self), FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-
-  if (!duel_preset_prepare (self, target, error))
-    return FALSE;
+  g_return_if_fail (DUEL_IS_PRESET (self));
+  g_return_if_fail (out != NULL);
 
   for (guint i = 0; i < self->steps->len; i++)
     has_fill |= duel_preset_step_is_fill (&g_array_index (self->steps, DuelPresetStep, i));
-  if (has_fill)
-    fill_bytes = fill_bytes_of (self);
-
-  /* Only the fill's length depends on the drive; the rest is fixed time. */
-  if (has_fill && probe_ms > 0)
-    {
-      DuelProbeResult probe;
-
-      if (!duel_probe_run (target, self->plan.span_bytes, probe_ms, cancellable, &probe, error))
-        return FALSE;
-      self->probe_write_iops = probe.write_iops;
-      self->probe_end_write_iops = probe.end_write_iops;
-      self->probe_ms = probe.runtime_ms;
-      self->probe_fell = probe.fell;
-      self->probe_fall_bytes = probe.fall_bytes;
-    }
 
   *out = (DuelPresetEstimate) {
     .span_bytes = self->plan.span_bytes,
-    .fill_bytes = fill_bytes,
-    .probe_write_iops = self->probe_write_iops,
-    .probe_end_write_iops = self->probe_end_write_iops,
-    .probe_ms = has_fill ? self->probe_ms : 0,
-    .probe_fall_bytes = self->probe_fall_bytes,
+    .fill_bytes = has_fill ? fill_bytes_of (self) : 0,
+    .probe_write_iops = NAN,
+    .probe_end_write_iops = NAN,
   };
+  /* Only the fill's length depends on the drive; the rest is fixed time. */
+  if (has_fill && probe != NULL)
+    {
+      out->probe_write_iops = probe->write_iops;
+      out->probe_end_write_iops = probe->end_write_iops;
+      out->probe_ms = probe->runtime_ms;
+      out->probe_fell = probe->fell;
+      out->probe_fall_bytes = probe->fall_bytes;
+    }
   for (guint i = 0; i < self->steps->len; i++)
     {
-      DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, i);
+      const DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, i);
 
       if (duel_preset_step_is_fill (step))
-        {
-          step->weight_s = fill_weight (self, fill_bytes);
-          out->fill_seconds = step->weight_s;
-        }
+        out->fill_seconds = duel_preset_step_weight (self, step, out);
       else
         out->timed_seconds += step->weight_s;
     }
   out->total_seconds = out->fill_seconds + out->timed_seconds;
-  return TRUE;
 }
 
-void
-duel_preset_set_progress_func (DuelPreset             *self,
-                               DuelPresetProgressFunc  func,
-                               gpointer                user_data,
-                               GDestroyNotify          destroy)
+double
+duel_preset_step_weight (DuelPreset               *self,
+                         const DuelPresetStep     *step,
+                         const DuelPresetEstimate *estimate)
 {
-  g_return_if_fail (DUEL_IS_PRESET (self));
+  g_return_val_if_fail (DUEL_IS_PRESET (self), 0);
+  g_return_val_if_fail (step != NULL, 0);
 
-  if (self->progress_destroy != NULL)
-    self->progress_destroy (self->progress_data);
-  self->progress_func = func;
-  self->progress_data = user_data;
-  self->progress_destroy = destroy;
-}
-
-void
-duel_preset_set_checkpoint_func (DuelPreset               *self,
-                                 DuelPresetCheckpointFunc  func,
-                                 gpointer                  user_data,
-                                 GDestroyNotify            destroy)
-{
-  g_return_if_fail (DUEL_IS_PRESET (self));
-
-  if (self->checkpoint_destroy != NULL)
-    self->checkpoint_destroy (self->checkpoint_data);
-  self->checkpoint_func = func;
-  self->checkpoint_data = user_data;
-  self->checkpoint_destroy = destroy;
-}
-
-typedef struct
-{
-  DuelPreset *self;
-  DuelResult *result;
-  guint       index;
-  double      weight_before;   /* of the steps already done */
-  double      weight_total;
-  /* A step whose record decides its analysis (a plain run, a chosen
-   * workload): the kind its record names now. */
-  gboolean    guessing;
-  DuelAnalysisKind guessed;
-} RunState;
-
-static void
-emit_progress (RunState           *state,
-               const DuelProgress *engine,
-               gboolean            step_done,
-               DuelTestRecord     *record)
-{
-  DuelPreset *self = state->self;
-  const DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, state->index);
-  DuelPresetProgress progress = {
-    .step_index = state->index,
-    .n_steps = self->steps->len,
-    .step = step,
-    .engine = engine,
-    .step_done = step_done,
-  };
-  double within = step_done ? 1.0 : engine != NULL ? CLAMP (engine->fraction_done, 0, 1) : 0;
-
-  if (self->progress_func == NULL)
-    return;
-  progress.fraction_done = state->weight_total > 0
-    ? CLAMP ((state->weight_before + within * step->weight_s) / state->weight_total, 0, 1)
-    : 0;
-  self->progress_func (&progress, record, self->progress_data);
-}
-
-/* The span discarded a piece at a time, so that a stop is heard between
- * two: one discard of a whole drive (or of a file on some filesystems) can
- * take minutes, and a stop during it waited for all of it. */
-#define DISCARD_PIECE_BYTES (G_GUINT64_CONSTANT (256) << 20)
-
-static gboolean
-discard_in_pieces (DuelTarget    *target,
-                   guint64        offset,
-                   guint64        length,
-                   GCancellable  *cancellable,
-                   GError       **error)
-{
-  guint64 block = MAX (duel_target_get_logical_block_size (target), 1);
-  guint64 piece = DISCARD_PIECE_BYTES - DISCARD_PIECE_BYTES % block;
-
-  if (length == 0)
-    return duel_target_discard (target, offset, 0, error);
-  for (guint64 done = 0; done < length; done += MIN (piece, length - done))
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (!duel_target_discard (target, offset + done, MIN (piece, length - done), error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* A step whose finished record decides its analysis names, at every
- * checkpoint, the one the record fits so far: a run killed after its
- * second row is read as what it was (a mix with rows over time is a
- * consistency run), not as the guess made before it had rows (issue 34:
- * a killed 50/50 mix was analysed as QoS). A new summary object, not the
- * old one changed: the checkpointer notices a change by its pointer. */
-static void
-follow_guess (RunState       *state,
-              DuelTestRecord *record)
-{
-  DuelAnalysisKind kind = duel_analysis_guess (record);
-  JsonObject *old;
-
-  if (kind == state->guessed)
-    return;
-  state->guessed = kind;
-  old = g_steal_pointer (&record->summary);
-  if (old != NULL)
-    record->summary = duel_json_object_copy_writable (old);
-  json_object_set_string_member (duel_test_record_get_details (record), "analysis",
-                                 duel_analysis_kind_to_string (kind));
-  g_clear_pointer (&old, json_object_unref);
-}
-
-static void
-engine_progress_cb (const DuelProgress *progress,
-                    DuelTestRecord     *record,
-                    gpointer            user_data)
-{
-  RunState *state = user_data;
-
-  emit_progress (state, progress, FALSE, record);
-  if (progress->interval_closed && state->guessing)
-    follow_guess (state, record);
-  if (progress->interval_closed && state->self->checkpoint_func != NULL)
-    state->self->checkpoint_func (state->result, FALSE, state->self->checkpoint_data);
-}
-
-static void
-set_record_details (DuelPreset           *self,
-                    DuelTestRecord       *record,
-                    const DuelPresetStep *step)
-{
-  g_autoptr(DuelSummary) empty = duel_summary_new ();
-  JsonObject *details;
-
-  /* The kind and analysis parameters first, so a checkpoint of a running
-   * test can already be recomputed. */
-  duel_analysis_apply (record, step->analysis, &self->analysis, empty);
-  /* A plain plan's record holds its workload alone, as an import's does. */
-  if (self->info == NULL)
-    return;
-  details = duel_test_record_get_details (record);
-  json_object_set_string_member (details, "section", step->section);
-  json_object_set_member (details, "preset_parameters", duel_preset_get_parameters (self));
-  /* A repeated step: each pass is a record of the step's name. */
-  if (step->passes > 1)
-    {
-      json_object_set_int_member (details, "pass", step->pass);
-      json_object_set_int_member (details, "passes", step->passes);
-    }
-}
-
-/* A new record of @step, in @result. */
-static DuelTestRecord *
-add_step_record (DuelPreset           *self,
-                 DuelResult           *result,
-                 const DuelPresetStep *step)
-{
-  DuelTestRecord *record = duel_test_record_new (step->name, &step->workload);
-
-  record->preset = g_strdup (duel_preset_get_name (self));
-  duel_result_add_test (result, record);
-  return record;
-}
-
-/* The record of @step: the one duel_preset_begin() already put in the
- * result, or a new one. */
-static DuelTestRecord *
-take_step_record (DuelPreset           *self,
-                  DuelResult           *result,
-                  const DuelPresetStep *step)
-{
-  if (self->first_record != NULL && g_strcmp0 (self->first_record->name, step->name) == 0)
-    return g_steal_pointer (&self->first_record);
-  return add_step_record (self, result, step);
-}
-
-void
-duel_preset_begin (DuelPreset *self,
-                   DuelResult *result)
-{
-  const DuelPresetStep *step;
-
-  g_return_if_fail (DUEL_IS_PRESET (self));
-  g_return_if_fail (DUEL_IS_RESULT (result));
-
-  g_clear_pointer (&self->first_record, duel_test_record_unref);
-  if (self->steps->len == 0)
-    return;
-  step = &g_array_index (self->steps, DuelPresetStep, 0);
-  if (step->kind != DUEL_PRESET_STEP_TEST)
-    return;
-  self->first_record = add_step_record (self, result, step);
-}
-
-gboolean
-duel_preset_run (DuelPreset    *self,
-                 DuelTarget    *target,
-                 DuelResult    *result,
-                 GCancellable  *cancellable,
-                 GError       **error)
-{
-  RunState state = { 0 };
-  gboolean trimmed = FALSE;
-
-  g_return_val_if_fail (DUEL_IS_PRESET (self), FALSE);
-  g_return_val_if_fail (DUEL_IS_TARGET (target), FALSE);
-  g_return_val_if_fail (DUEL_IS_RESULT (result), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (!duel_preset_prepare (self, target, error))
-    return FALSE;
-  /* A plain plan's writes are refused by the engine, in its words. */
-  if (self->info != NULL && !duel_target_is_writable (target))
-    {
-      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
-                   _("“%s” was opened read-only, but the preset “%s” writes."),
-                   duel_target_get_path (target), self->info->name);
-      return FALSE;
-    }
-
-  state.self = self;
-  state.result = result;
-  for (guint i = 0; i < self->steps->len; i++)
-    state.weight_total += g_array_index (self->steps, DuelPresetStep, i).weight_s;
-
-  for (guint i = 0; i < self->steps->len; i++)
-    {
-      const DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, i);
-      g_autoptr(DuelTestRecord) record = NULL;
-      g_autoptr(DuelSummary) summary = NULL;
-      DuelAnalysisKind kind;
-      g_autoptr(GError) local_error = NULL;
-      gboolean ok;
-
-      state.index = i;
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-
-      if (step->kind == DUEL_PRESET_STEP_DISCARD)
-        {
-          emit_progress (&state, NULL, FALSE, NULL);
-          if (!discard_in_pieces (target, self->discard_offset, self->discard_length, cancellable, error))
-            return FALSE;
-          trimmed = TRUE;
-          emit_progress (&state, NULL, TRUE, NULL);
-          state.weight_before += step->weight_s;
-          continue;
-        }
-
-      record = take_step_record (self, result, step);
-      set_record_details (self, record, step);
-      state.guessing = step->info == NULL || step->info->chosen;
-      state.guessed = step->analysis;
-      if (duel_preset_step_is_fill (step))
-        {
-          JsonObject *details = duel_test_record_get_details (record);
-          JsonObject *discard = json_object_new ();
-
-          record->trimmed = trimmed;
-          json_object_set_boolean_member (discard, "done", trimmed);
-          json_object_set_string_member (discard, "method",
-                                         !trimmed ? "none"
-                                         : duel_target_get_kind (target) == DUEL_TARGET_KIND_BLOCK
-                                         ? "BLKDISCARD" : "punch-hole");
-          json_object_set_int_member (discard, "offset", (gint64) self->discard_offset);
-          json_object_set_int_member (discard, "length", (gint64) self->discard_length);
-          json_object_set_object_member (details, "discard", discard);
-          /* What the time left was estimated from, so a replay sees it too. */
-          if (isfinite (self->probe_write_iops))
-            {
-              JsonObject *probe = json_object_new ();
-
-              json_object_set_int_member (probe, "runtime_ms", (gint64) self->probe_ms);
-              json_object_set_double_member (probe, "write_iops", self->probe_write_iops);
-              if (isfinite (self->probe_end_write_iops))
-                json_object_set_double_member (probe, "end_write_iops", self->probe_end_write_iops);
-              else
-                json_object_set_null_member (probe, "end_write_iops");
-              /* Where its rate fell (a write cache ran out), null: it did not. */
-              if (self->probe_fell)
-                json_object_set_int_member (probe, "fall_bytes", (gint64) self->probe_fall_bytes);
-              else
-                json_object_set_null_member (probe, "fall_bytes");
-              json_object_set_object_member (details, "probe", probe);
-            }
-        }
-      /* Saved before it runs: a file caught by a crash names its test. */
-      if (self->checkpoint_func != NULL)
-        self->checkpoint_func (result, TRUE, self->checkpoint_data);
-
-      emit_progress (&state, NULL, FALSE, record);
-      ok = duel_engine_run (target, record, cancellable, engine_progress_cb, &state, &local_error);
-
-      /* What was measured is summarised even when the run stopped early; a
-       * chosen workload by the analysis the finished record fits (a mix
-       * with rows over time is a consistency run, as an import's is). */
-      kind = step->info == NULL || step->info->chosen ? duel_analysis_guess (record) : step->analysis;
-      summary = duel_analysis_summarize (record, kind, &self->analysis);
-      duel_analysis_apply (record, kind, &self->analysis, summary);
-      if (self->checkpoint_func != NULL)
-        self->checkpoint_func (result, TRUE, self->checkpoint_data);
-      emit_progress (&state, NULL, TRUE, record);
-
-      if (!ok)
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
-        }
-      state.weight_before += step->weight_s;
-    }
-
-  return TRUE;
+  if (duel_preset_step_is_fill (step) && estimate != NULL)
+    return fill_weight (self, estimate->probe_write_iops, estimate->fill_bytes);
+  return step->weight_s;
 }

@@ -1,11 +1,12 @@
 /* duel-preset.h — the review's test scripts: sequences of workloads and trim steps
  *
  * The plan of every run: a preset, or a plain run's workloads
- * (duel_preset_new_plain()); DuelRun runs both through duel_preset_run().
- *
- * A preset runs every step through duel_engine_run() on one target and adds
- * one test record per workload to one DuelResult, each with the preset's
- * name, its exact parameters and the summary figures (duel-analysis.h).
+ * (duel_preset_new_plain()). A plan is data: its steps and their
+ * parameters, resolved against a target's size (duel_preset_prepare()).
+ * The run's worker runs it (duel-run-steps.h): every step through
+ * duel_engine_run() on one target, one test record per workload in one
+ * DuelResult, each with the preset's name, its exact parameters and the
+ * summary figures (duel-analysis.h).
  *
  *   write-saturation  discard the span (unless no_trim), 4 KiB random write
  *                     QD32 until capacity_multiple x the span is written,
@@ -31,6 +32,7 @@
 
 #include "duel-analysis.h"
 #include "duel-engine.h"
+#include "duel-probe.h"
 #include "duel-result.h"
 #include "duel-target.h"
 #include "review/duel-review-test.h"
@@ -78,34 +80,12 @@ typedef struct
 
 typedef struct
 {
-  guint                 step_index;    /* 0-based */
-  guint                 n_steps;
-  const DuelPresetStep *step;
-  const DuelProgress   *engine;        /* NULL at a step's start and end and during a discard */
-  gboolean              step_done;
-  double                fraction_done; /* of the whole preset, 0..1, weighted by expected time */
-} DuelPresetProgress;
-
-/* Called in the thread that runs the preset (the engine's), at each step's
- * start and end and on every engine progress call. @record is the step's
- * test record (NULL for a discard); it may be read, not changed. */
-typedef void (*DuelPresetProgressFunc)   (const DuelPresetProgress *progress,
-                                          DuelTestRecord           *record,
-                                          gpointer                  user_data);
-/* Called in the same thread whenever a series interval closed and after each
- * test (with its summary, @test_finished TRUE): the result is consistent and
- * may be saved. Rate-limit saves in the callback. */
-typedef void (*DuelPresetCheckpointFunc) (DuelResult               *result,
-                                          gboolean                  test_finished,
-                                          gpointer                  user_data);
-
-typedef struct
-{
   guint64 span_bytes;
   guint64 fill_bytes;          /* 0 without a fill */
   double  probe_write_iops;    /* 4 KiB random write QD32; NAN when no probe ran */
   double  probe_end_write_iops;/* the same since its rate fell (a write cache ran out), else over its last quarter */
   guint64 probe_ms;            /* as it ran (duel-probe.h: it runs on until it sees the rate fall) */
+  gboolean probe_fell;         /* the probe saw the rate fall */
   guint64 probe_fall_bytes;    /* written before the fall; 0: none seen */
   double  fill_seconds;        /* at the probe's rate: a lower bound, a full drive slows down */
   double  timed_seconds;       /* the fixed-length tests */
@@ -161,6 +141,8 @@ gboolean             duel_preset_prepare_for_size   (DuelPreset               *s
                                                      guint32                   logical_block_size,
                                                      const char               *display,
                                                      GError                  **error);
+/* The span every step uses from offset 0, once prepared; 0 for a plain plan. */
+guint64              duel_preset_get_span_bytes     (DuelPreset               *self);
 guint                duel_preset_get_n_steps        (DuelPreset               *self);
 const DuelPresetStep*duel_preset_get_step           (DuelPreset               *self,
                                                      guint                     index);
@@ -174,39 +156,15 @@ guint64              duel_preset_default_runtime_ms (const char               *p
 /* The effective parameters, as recorded in every test's details. */
 JsonNode            *duel_preset_get_parameters     (DuelPreset               *self);
 
-/* Times a 4 KiB random write QD32 probe of at least @probe_ms (0: skip the
- * probe; duel-probe.h) and estimates the whole preset from it. The probe
- * writes to the target. */
-gboolean             duel_preset_estimate           (DuelPreset               *self,
-                                                     DuelTarget               *target,
-                                                     guint64                   probe_ms,
-                                                     GCancellable             *cancellable,
-                                                     DuelPresetEstimate       *out,
-                                                     GError                  **error);
-
-void                 duel_preset_set_progress_func  (DuelPreset               *self,
-                                                     DuelPresetProgressFunc    func,
-                                                     gpointer                  user_data,
-                                                     GDestroyNotify            destroy);
-void                 duel_preset_set_checkpoint_func(DuelPreset               *self,
-                                                     DuelPresetCheckpointFunc  func,
-                                                     gpointer                  user_data,
-                                                     GDestroyNotify            destroy);
-
-/* Adds the record of the first step, when it is a test, to @result before
- * anything runs, so that the first save already names the test; run() goes
- * on with that record. */
-void                 duel_preset_begin              (DuelPreset               *self,
-                                                     DuelResult               *result);
-/* Runs every step, adding the test records to @result (a preset's records
- * and a plain plan's alike: one loop, every step summarised). On a failure or a
- * cancel the records keep what was measured (with their summaries) and
- * FALSE is returned with @error set. A preset's target must be open for
- * writing; a plain plan's only when it writes. */
-gboolean             duel_preset_run                (DuelPreset               *self,
-                                                     DuelTarget               *target,
-                                                     DuelResult               *result,
-                                                     GCancellable             *cancellable,
-                                                     GError                  **error);
+/* The estimate of the prepared plan from a probe's figures (@probe NULL:
+ * none ran; the fill is then weighed at a nominal rate). Pure. */
+void                 duel_preset_estimate_from_probe (DuelPreset              *self,
+                                                      const DuelProbeResult   *probe,
+                                                      DuelPresetEstimate      *out);
+/* The expected seconds of @step by @estimate: a fill's at the probe's
+ * rate, any other step's its own weight_s. */
+double               duel_preset_step_weight        (DuelPreset               *self,
+                                                     const DuelPresetStep     *step,
+                                                     const DuelPresetEstimate *estimate);
 
 G_END_DECLS

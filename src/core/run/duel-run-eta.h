@@ -86,7 +86,7 @@ void        duel_run_eta_add_step         (DuelRunEta         *self,
                                            guint64             span_bytes,
                                            guint64             byte_limit,
                                            double              expected_s);
-/* The probe of duel_preset_estimate() (DuelPresetEstimate): 4 KiB random
+/* The probe of duel_run_steps_estimate() (DuelPresetEstimate): 4 KiB random
  * write IOPS over all of it and since its rate fell (or over its last
  * quarter), NAN when none ran; @probe_ms as it ran; @fall_bytes written
  * before its rate fell, 0 when it did not (duel-probe.h).

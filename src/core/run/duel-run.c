@@ -23,6 +23,7 @@
 #include "duel-preflight.h"
 #include "duel-run-context.h"
 #include "duel-run-eta.h"
+#include "duel-run-steps.h"
 #include "duel-run.h"
 #include "duel-system.h"
 #include "duel-target-lock.h"
@@ -617,6 +618,7 @@ estimate_thread (GTask        *task,
 {
   Estimate *data = task_data;
   g_autoptr(DuelTarget) target = NULL;
+  g_autoptr(DuelRunSteps) steps = NULL;
   g_autofree DuelPresetEstimate *estimate = g_new0 (DuelPresetEstimate, 1);
   /* The probe writes; a run meanwhile would measure it: locked as a run. */
   DuelTargetOpenFlags flags = DUEL_TARGET_OPEN_READ | DUEL_TARGET_OPEN_LOCK;
@@ -635,8 +637,9 @@ estimate_thread (GTask        *task,
       create_size = data->file_size;
     }
   target = duel_target_open (data->path, flags, create_size, &error);
+  steps = duel_run_steps_new (data->plan);
   if (target == NULL ||
-      !duel_preset_estimate (data->plan, target, data->probe_ms, cancellable, estimate, &error))
+      !duel_run_steps_estimate (steps, target, data->probe_ms, cancellable, estimate, &error))
     {
       g_task_return_error (task, error);
       return;
@@ -1020,6 +1023,7 @@ typedef struct
   char             *output_name;   /* the result's name in it */
   DuelOutputLock   *output_lock;   /* on the result path, until the final save */
   DuelRunEta       *eta;           /* worker only */
+  DuelRunSteps     *steps;         /* the plan's loop, worker only */
   GError           *save_error;
   /* The engine's: cancelled with the caller's, or when a checkpoint fails. */
   GCancellable     *stop;
@@ -1042,6 +1046,7 @@ job_free (Job *job)
   g_clear_pointer (&job->output_folder, duel_folder_unref);
   g_clear_pointer (&job->output_name, g_free);
   g_clear_pointer (&job->eta, duel_run_eta_free);
+  g_clear_pointer (&job->steps, duel_run_steps_free);
   g_clear_error (&job->save_error);
   if (job->stop_handler != 0)
     g_cancellable_disconnect (job->self_cancellable, job->stop_handler);
@@ -1234,9 +1239,9 @@ wait_until_step_seen (DuelRun *self,
 }
 
 static void
-preset_progress_cb (const DuelPresetProgress *progress,
-                    DuelTestRecord           *record,
-                    gpointer                  user_data)
+steps_progress_cb (const DuelRunStepsProgress *progress,
+                   DuelTestRecord             *record,
+                   gpointer                    user_data)
 {
   Job *job = user_data;
   DuelRun *self = job->self;
@@ -1265,9 +1270,9 @@ preset_progress_cb (const DuelPresetProgress *progress,
 }
 
 static void
-preset_checkpoint_cb (DuelResult *result,
-                      gboolean    test_finished,
-                      gpointer    user_data)
+steps_checkpoint_cb (DuelResult *result,
+                     gboolean    test_finished,
+                     gpointer    user_data)
 {
   Job *job = user_data;
   GPtrArray *tests = duel_result_get_tests (result);
@@ -1404,6 +1409,7 @@ prepare (Job     *job,
 
   if (!duel_preset_prepare (self->plan, job->target, error))
     return FALSE;
+  job->steps = duel_run_steps_new (self->plan);
 
   job->result = duel_result_new ();
   if (self->name != NULL)
@@ -1411,7 +1417,7 @@ prepare (Job     *job,
   duel_run_context_fill_result (job->run_context, job->result);
   /* The first save already names the first test: a file caught by a
    * crash in the first instants says what ran. */
-  duel_preset_begin (self->plan, job->result);
+  duel_run_steps_begin (job->steps, job->result);
 
   if (self->result_path != NULL)
     {
@@ -1436,7 +1442,7 @@ preset_has_fill (DuelPreset *preset)
 }
 
 /* One loop for every plan: a preset's steps and a plain run's workloads
- * alike run through duel_preset_run(), each summarised when it ends. */
+ * alike run through duel_run_steps_run(), each summarised when it ends. */
 static gboolean
 run_plan (Job           *job,
           GCancellable  *cancellable,
@@ -1445,11 +1451,10 @@ run_plan (Job           *job,
   DuelRun *self = job->self;
   DuelPresetEstimate estimate;
   guint64 probe_ms = preset_has_fill (self->plan) ? self->probe_ms : 0;
-  gboolean ok;
 
   if (probe_ms > 0)
     publish_state (self, DUEL_RUN_STATE_PROBING);
-  if (!duel_preset_estimate (self->plan, job->target, probe_ms, cancellable, &estimate, error))
+  if (!duel_run_steps_estimate (job->steps, job->target, probe_ms, cancellable, &estimate, error))
     return FALSE;
 
   /* The plan with the weights the estimate gave, the probe, the drive's
@@ -1458,7 +1463,8 @@ run_plan (Job           *job,
     {
       const DuelPresetStep *step = duel_preset_get_step (self->plan, i);
 
-      eta_add_step (job, step->kind == DUEL_PRESET_STEP_DISCARD ? NULL : &step->workload, step->weight_s);
+      eta_add_step (job, step->kind == DUEL_PRESET_STEP_DISCARD ? NULL : &step->workload,
+                    duel_run_steps_get_weight (job->steps, i));
     }
   duel_run_eta_set_probe (job->eta, estimate.probe_write_iops, estimate.probe_end_write_iops, estimate.probe_ms,
                           estimate.probe_fall_bytes);
@@ -1474,13 +1480,9 @@ run_plan (Job           *job,
     }
   publish_state (self, DUEL_RUN_STATE_RUNNING);
 
-  /* The plan calls back in this thread; the job outlives the run. */
-  duel_preset_set_progress_func (self->plan, preset_progress_cb, job, NULL);
-  duel_preset_set_checkpoint_func (self->plan, preset_checkpoint_cb, job, NULL);
-  ok = duel_preset_run (self->plan, job->target, job->result, cancellable, error);
-  duel_preset_set_progress_func (self->plan, NULL, NULL, NULL);
-  duel_preset_set_checkpoint_func (self->plan, NULL, NULL, NULL);
-  return ok;
+  /* The steps call back in this thread; the job outlives them. */
+  duel_run_steps_set_callbacks (job->steps, steps_progress_cb, steps_checkpoint_cb, job);
+  return duel_run_steps_run (job->steps, job->target, job->result, cancellable, error);
 }
 
 /* A run stopped short of a finished result did not replace it: where

@@ -1,0 +1,399 @@
+/* duel-run-steps.c — the loop that runs a plan's steps
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "duel-error.h"
+#include "duel-json.h"
+#include "duel-probe.h"
+#include "duel-run-steps.h"
+
+struct _DuelRunSteps
+{
+  DuelPreset               *plan;
+  DuelPresetEstimate        estimate;     /* the probe's figures stay NAN until estimated */
+  DuelTestRecord           *first_record; /* begin()'s, until its step runs */
+  DuelRunStepsProgressFunc  progress_func;
+  DuelRunStepsCheckpointFunc checkpoint_func;
+  gpointer                  user_data;
+};
+
+DuelRunSteps *
+duel_run_steps_new (DuelPreset *plan)
+{
+  DuelRunSteps *self;
+
+  g_return_val_if_fail (DUEL_IS_PRESET (plan), NULL);
+
+  self = g_new0 (DuelRunSteps, 1);
+  self->plan = g_object_ref (plan);
+  self->estimate.probe_write_iops = NAN;
+  self->estimate.probe_end_write_iops = NAN;
+  return self;
+}
+
+void
+duel_run_steps_free (DuelRunSteps *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->first_record, duel_test_record_unref);
+  g_clear_object (&self->plan);
+  g_free (self);
+}
+
+void
+duel_run_steps_set_callbacks (DuelRunSteps               *self,
+                              DuelRunStepsProgressFunc    progress,
+                              DuelRunStepsCheckpointFunc  checkpoint,
+                              gpointer                    user_data)
+{
+  g_return_if_fail (self != NULL);
+
+  self->progress_func = progress;
+  self->checkpoint_func = checkpoint;
+  self->user_data = user_data;
+}
+
+gboolean
+duel_run_steps_estimate (DuelRunSteps        *self,
+                         DuelTarget          *target,
+                         guint64              probe_ms,
+                         GCancellable        *cancellable,
+                         DuelPresetEstimate  *out,
+                         GError             **error)
+{
+  DuelPresetEstimate empty;
+  DuelProbeResult probe;
+  gboolean has_fill = FALSE;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (DUEL_IS_TARGET (target), FALSE);
+
+  if (!duel_preset_prepare (self->plan, target, error))
+    return FALSE;
+  duel_preset_estimate_from_probe (self->plan, NULL, &empty);
+  has_fill = empty.fill_bytes > 0;
+  if (has_fill && probe_ms > 0)
+    {
+      if (!duel_probe_run (target, empty.span_bytes, probe_ms, cancellable, &probe, error))
+        return FALSE;
+      duel_preset_estimate_from_probe (self->plan, &probe, &self->estimate);
+    }
+  else
+    self->estimate = empty;
+  if (out != NULL)
+    *out = self->estimate;
+  return TRUE;
+}
+
+double
+duel_run_steps_get_weight (DuelRunSteps *self,
+                           guint         index)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (index < duel_preset_get_n_steps (self->plan), 0);
+
+  return duel_preset_step_weight (self->plan, duel_preset_get_step (self->plan, index), &self->estimate);
+}
+
+typedef struct
+{
+  DuelRunSteps *self;
+  DuelResult   *result;
+  guint         index;
+  double      weight_before;   /* of the steps already done */
+  double      weight_total;
+  /* A step whose record decides its analysis (a plain run, a chosen
+   * workload): the kind its record names now. */
+  gboolean    guessing;
+  DuelAnalysisKind guessed;
+} RunState;
+
+static void
+emit_progress (RunState           *state,
+               const DuelProgress *engine,
+               gboolean            step_done,
+               DuelTestRecord     *record)
+{
+  DuelRunSteps *self = state->self;
+  const DuelPresetStep *step = duel_preset_get_step (self->plan, state->index);
+  DuelRunStepsProgress progress = {
+    .step_index = state->index,
+    .n_steps = duel_preset_get_n_steps (self->plan),
+    .step = step,
+    .engine = engine,
+    .step_done = step_done,
+  };
+  double within = step_done ? 1.0 : engine != NULL ? CLAMP (engine->fraction_done, 0, 1) : 0;
+
+  if (self->progress_func == NULL)
+    return;
+  progress.fraction_done = state->weight_total > 0
+    ? CLAMP ((state->weight_before + within * duel_run_steps_get_weight (self, state->index)) / state->weight_total, 0, 1)
+    : 0;
+  self->progress_func (&progress, record, self->user_data);
+}
+
+/* The span discarded a piece at a time, so that a stop is heard between
+ * two: one discard of a whole drive (or of a file on some filesystems) can
+ * take minutes, and a stop during it waited for all of it. */
+#define DISCARD_PIECE_BYTES (G_GUINT64_CONSTANT (256) << 20)
+
+static gboolean
+discard_in_pieces (DuelTarget    *target,
+                   guint64        offset,
+                   guint64        length,
+                   GCancellable  *cancellable,
+                   GError       **error)
+{
+  guint64 block = MAX (duel_target_get_logical_block_size (target), 1);
+  guint64 piece = DISCARD_PIECE_BYTES - DISCARD_PIECE_BYTES % block;
+
+  if (length == 0)
+    return duel_target_discard (target, offset, 0, error);
+  for (guint64 done = 0; done < length; done += MIN (piece, length - done))
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!duel_target_discard (target, offset + done, MIN (piece, length - done), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A step whose finished record decides its analysis names, at every
+ * checkpoint, the one the record fits so far: a run killed after its
+ * second row is read as what it was (a mix with rows over time is a
+ * consistency run), not as the guess made before it had rows (issue 34:
+ * a killed 50/50 mix was analysed as QoS). A new summary object, not the
+ * old one changed: the checkpointer notices a change by its pointer. */
+static void
+follow_guess (RunState       *state,
+              DuelTestRecord *record)
+{
+  DuelAnalysisKind kind = duel_analysis_guess (record);
+  JsonObject *old;
+
+  if (kind == state->guessed)
+    return;
+  state->guessed = kind;
+  old = g_steal_pointer (&record->summary);
+  if (old != NULL)
+    record->summary = duel_json_object_copy_writable (old);
+  json_object_set_string_member (duel_test_record_get_details (record), "analysis",
+                                 duel_analysis_kind_to_string (kind));
+  g_clear_pointer (&old, json_object_unref);
+}
+
+static void
+engine_progress_cb (const DuelProgress *progress,
+                    DuelTestRecord     *record,
+                    gpointer            user_data)
+{
+  RunState *state = user_data;
+
+  emit_progress (state, progress, FALSE, record);
+  if (progress->interval_closed && state->guessing)
+    follow_guess (state, record);
+  if (progress->interval_closed && state->self->checkpoint_func != NULL)
+    state->self->checkpoint_func (state->result, FALSE, state->self->user_data);
+}
+
+static void
+set_record_details (DuelRunSteps         *self,
+                    DuelTestRecord       *record,
+                    const DuelPresetStep *step)
+{
+  g_autoptr(DuelSummary) empty = duel_summary_new ();
+  JsonObject *details;
+
+  /* The kind and analysis parameters first, so a checkpoint of a running
+   * test can already be recomputed. */
+  duel_analysis_apply (record, step->analysis, duel_preset_get_analysis_params (self->plan), empty);
+  /* A plain plan's record holds its workload alone, as an import's does. */
+  if (duel_preset_get_name (self->plan) == NULL)
+    return;
+  details = duel_test_record_get_details (record);
+  json_object_set_string_member (details, "section", step->section);
+  json_object_set_member (details, "preset_parameters", duel_preset_get_parameters (self->plan));
+  /* A repeated step: each pass is a record of the step's name. */
+  if (step->passes > 1)
+    {
+      json_object_set_int_member (details, "pass", step->pass);
+      json_object_set_int_member (details, "passes", step->passes);
+    }
+}
+
+/* A new record of @step, in @result. */
+static DuelTestRecord *
+add_step_record (DuelRunSteps         *self,
+                 DuelResult           *result,
+                 const DuelPresetStep *step)
+{
+  DuelTestRecord *record = duel_test_record_new (step->name, &step->workload);
+
+  record->preset = g_strdup (duel_preset_get_name (self->plan));
+  duel_result_add_test (result, record);
+  return record;
+}
+
+/* The record of @step: the one duel_run_steps_begin() already put in the
+ * result, or a new one. */
+static DuelTestRecord *
+take_step_record (DuelRunSteps         *self,
+                  DuelResult           *result,
+                  const DuelPresetStep *step)
+{
+  if (self->first_record != NULL && g_strcmp0 (self->first_record->name, step->name) == 0)
+    return g_steal_pointer (&self->first_record);
+  return add_step_record (self, result, step);
+}
+
+void
+duel_run_steps_begin (DuelRunSteps *self,
+                      DuelResult   *result)
+{
+  const DuelPresetStep *step;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (DUEL_IS_RESULT (result));
+
+  g_clear_pointer (&self->first_record, duel_test_record_unref);
+  if (duel_preset_get_n_steps (self->plan) == 0)
+    return;
+  step = duel_preset_get_step (self->plan, 0);
+  if (step->kind != DUEL_PRESET_STEP_TEST)
+    return;
+  self->first_record = add_step_record (self, result, step);
+}
+
+gboolean
+duel_run_steps_run (DuelRunSteps  *self,
+                    DuelTarget    *target,
+                    DuelResult    *result,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  const DuelAnalysisParams *params;
+  const char *preset_name;
+  RunState state = { 0 };
+  gboolean trimmed = FALSE;
+  guint64 span;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (DUEL_IS_TARGET (target), FALSE);
+  g_return_val_if_fail (DUEL_IS_RESULT (result), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!duel_preset_prepare (self->plan, target, error))
+    return FALSE;
+  preset_name = duel_preset_get_name (self->plan);
+  params = duel_preset_get_analysis_params (self->plan);
+  span = duel_preset_get_span_bytes (self->plan);
+  /* A plain plan's writes are refused by the engine, in its words. */
+  if (preset_name != NULL && !duel_target_is_writable (target))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_TARGET,
+                   _("“%s” was opened read-only, but the preset “%s” writes."),
+                   duel_target_get_path (target), preset_name);
+      return FALSE;
+    }
+
+  state.self = self;
+  state.result = result;
+  for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
+    state.weight_total += duel_run_steps_get_weight (self, i);
+
+  for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
+    {
+      const DuelPresetStep *step = duel_preset_get_step (self->plan, i);
+      g_autoptr(DuelTestRecord) record = NULL;
+      g_autoptr(DuelSummary) summary = NULL;
+      DuelAnalysisKind kind;
+      g_autoptr(GError) local_error = NULL;
+      gboolean ok;
+
+      state.index = i;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      if (step->kind == DUEL_PRESET_STEP_DISCARD)
+        {
+          emit_progress (&state, NULL, FALSE, NULL);
+          if (!discard_in_pieces (target, 0, span, cancellable, error))
+            return FALSE;
+          trimmed = TRUE;
+          emit_progress (&state, NULL, TRUE, NULL);
+          state.weight_before += duel_run_steps_get_weight (self, i);
+          continue;
+        }
+
+      record = take_step_record (self, result, step);
+      set_record_details (self, record, step);
+      state.guessing = step->info == NULL || step->info->chosen;
+      state.guessed = step->analysis;
+      if (duel_preset_step_is_fill (step))
+        {
+          JsonObject *details = duel_test_record_get_details (record);
+          JsonObject *discard = json_object_new ();
+
+          record->trimmed = trimmed;
+          json_object_set_boolean_member (discard, "done", trimmed);
+          json_object_set_string_member (discard, "method",
+                                         !trimmed ? "none"
+                                         : duel_target_get_kind (target) == DUEL_TARGET_KIND_BLOCK
+                                         ? "BLKDISCARD" : "punch-hole");
+          json_object_set_int_member (discard, "offset", 0);
+          json_object_set_int_member (discard, "length", (gint64) span);
+          json_object_set_object_member (details, "discard", discard);
+          /* What the time left was estimated from, so a replay sees it too. */
+          if (isfinite (self->estimate.probe_write_iops))
+            {
+              JsonObject *probe = json_object_new ();
+
+              json_object_set_int_member (probe, "runtime_ms", (gint64) self->estimate.probe_ms);
+              json_object_set_double_member (probe, "write_iops", self->estimate.probe_write_iops);
+              if (isfinite (self->estimate.probe_end_write_iops))
+                json_object_set_double_member (probe, "end_write_iops", self->estimate.probe_end_write_iops);
+              else
+                json_object_set_null_member (probe, "end_write_iops");
+              /* Where its rate fell (a write cache ran out), null: it did not. */
+              if (self->estimate.probe_fell)
+                json_object_set_int_member (probe, "fall_bytes", (gint64) self->estimate.probe_fall_bytes);
+              else
+                json_object_set_null_member (probe, "fall_bytes");
+              json_object_set_object_member (details, "probe", probe);
+            }
+        }
+      /* Saved before it runs: a file caught by a crash names its test. */
+      if (self->checkpoint_func != NULL)
+        self->checkpoint_func (result, TRUE, self->user_data);
+
+      emit_progress (&state, NULL, FALSE, record);
+      ok = duel_engine_run (target, record, cancellable, engine_progress_cb, &state, &local_error);
+
+      /* What was measured is summarised even when the run stopped early; a
+       * chosen workload by the analysis the finished record fits (a mix
+       * with rows over time is a consistency run, as an import's is). */
+      kind = step->info == NULL || step->info->chosen ? duel_analysis_guess (record) : step->analysis;
+      summary = duel_analysis_summarize (record, kind, params);
+      duel_analysis_apply (record, kind, params, summary);
+      if (self->checkpoint_func != NULL)
+        self->checkpoint_func (result, TRUE, self->user_data);
+      emit_progress (&state, NULL, TRUE, record);
+
+      if (!ok)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      state.weight_before += duel_run_steps_get_weight (self, i);
+    }
+
+  return TRUE;
+}
