@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -114,6 +115,9 @@ describe_step (const DuelPresetStep *step)
     stop = g_strdup_printf (_("until %gx the span is written or %.0f s"), w->size_multiple, w->runtime_ms / 1e3);
   else if (w->size_multiple > 0)
     stop = g_strdup_printf (_("until %gx the span is written"), w->size_multiple);
+  else if (w->runtime_ms < 1000)
+    /* TRANSLATORS: a test's length under a second */
+    stop = g_strdup_printf (_("for %" PRIu64 " ms"), w->runtime_ms);
   else
     stop = g_strdup_printf (_("for %.0f s"), w->runtime_ms / 1e3);
 
@@ -167,7 +171,11 @@ step_started_cb (DuelRun    *run,
   g_autofree char *title = step_title (step);
 
   g_clear_pointer (&view->progress, duel_cli_progress_free);
-  if (step->passes > 1)
+  if (step->round > 0)
+    /* TRANSLATORS: step number, steps, % done, the test's title, its round, the most rounds, what it does */
+    printf (_("[%u/%u, %d %%] %s, round %u of at most %u: %s\n"), index + 1, n_steps,
+            (int) floor (fraction_done * 100.0), title, step->round, step->max_rounds, what);
+  else if (step->passes > 1)
     /* TRANSLATORS: step number, steps, % done, the test's title, its pass, passes, what it does */
     printf (_("[%u/%u, %d %%] %s, pass %u of %u: %s\n"), index + 1, n_steps, (int) floor (fraction_done * 100.0),
             title, step->pass, step->passes, what);
@@ -201,6 +209,63 @@ progress_cb (DuelRun    *run,
     }
   duel_cli_progress_set_eta (view->progress, status);
   duel_cli_progress_update (view->progress, &status->engine);
+}
+
+/* --block-sizes: "4k,128k,512". */
+static gboolean
+parse_block_sizes (const char         *text,
+                   DuelPresetOptions  *options,
+                   char              **out_message)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *ignored = NULL;
+      guint64 size = 0;
+
+      if (options->n_matrix_block_sizes == DUEL_PRESET_MAX_MATRIX)
+        {
+          *out_message = g_strdup_printf (_("--block-sizes takes at most %u sizes."), DUEL_PRESET_MAX_MATRIX);
+          return FALSE;
+        }
+      if (!duel_cli_parse_span (g_strstrip (parts[i]), &size, &ignored) || size > G_MAXUINT32)
+        {
+          *out_message = g_strdup_printf (_("--block-sizes takes sizes such as 4k or 512, comma-separated, not “%s”."),
+                                          text);
+          return FALSE;
+        }
+      options->matrix_block_sizes[options->n_matrix_block_sizes++] = (guint32) size;
+    }
+  return TRUE;
+}
+
+/* --mixes: read percentages, "100,65,0". */
+static gboolean
+parse_mixes (const char         *text,
+             DuelPresetOptions  *options,
+             char              **out_message)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      guint64 percent = 0;
+
+      if (options->n_matrix_read_percents == DUEL_PRESET_MAX_MATRIX)
+        {
+          *out_message = g_strdup_printf (_("--mixes takes at most %u mixes."), DUEL_PRESET_MAX_MATRIX);
+          return FALSE;
+        }
+      if (!g_ascii_string_to_unsigned (g_strstrip (parts[i]), 10, 0, 100, &percent, NULL))
+        {
+          *out_message = g_strdup_printf (_("--mixes takes read percentages from 0 to 100, comma-separated, not “%s”."),
+                                          text);
+          return FALSE;
+        }
+      options->matrix_read_percents[options->n_matrix_read_percents++] = (guint) percent;
+    }
+  return TRUE;
 }
 
 static void
@@ -268,7 +333,9 @@ duel_cli_run_preset (int    argc,
   g_autofree char *description = NULL;
   g_auto(GStrv) rest = NULL;
   g_autofree char *capacity_multiple_text = NULL, *runtime = NULL, *round = NULL, *probe = NULL;
-  g_autofree char *passes = NULL;
+  g_autofree char *passes = NULL, *rounds = NULL, *block_sizes = NULL, *mixes = NULL;
+  g_autofree char *data_limit = NULL, *slope_limit = NULL;
+  double data_limit_value = 0, slope_limit_value = 0;
   g_autofree char *preset_help = NULL;
   g_autofree char *message = NULL;
   double capacity_multiple = 0, runtime_s = 0, round_s = 0, probe_s = DUEL_RUN_DEFAULT_PROBE_MS / 1e3;
@@ -281,6 +348,11 @@ duel_cli_run_preset (int    argc,
     { "runtime", 0, 0, G_OPTION_ARG_STRING, &runtime, N_("Length of every timed test in seconds (read score, consistency, each QoS, standard and CrystalDiskMark test)"), "SECONDS" },
     { "passes", 0, 0, G_OPTION_ARG_STRING, &passes, N_("Run every timed test this many times, 1 to 100, each pass a test of its own; the comparison keeps the best (default: the preset’s, 1; CrystalDiskMark 5)"), "N" },
     { "round", 0, 0, G_OPTION_ARG_STRING, &round, N_("Steady-state round length in seconds (default 60)"), "SECONDS" },
+    { "rounds", 0, 0, G_OPTION_ARG_STRING, &rounds, N_("SNIA tests: run at most this many rounds to steady state (default 25)"), "N" },
+    { "data-limit", 0, 0, G_OPTION_ARG_STRING, &data_limit, N_("SNIA tests: steady when the last rounds’ range is at most this share of their mean (default 0.2)"), "SHARE" },
+    { "slope-limit", 0, 0, G_OPTION_ARG_STRING, &slope_limit, N_("SNIA tests: steady when their fitted line moves by at most this share of their mean (default 0.1)"), "SHARE" },
+    { "block-sizes", 0, 0, G_OPTION_ARG_STRING, &block_sizes, N_("SNIA tests: run only these block sizes of the matrix, comma-separated (e.g. 4k,128k)"), "LIST" },
+    { "mixes", 0, 0, G_OPTION_ARG_STRING, &mixes, N_("SNIA tests: run only these read/write mixes of the matrix, as read percentages, comma-separated (e.g. 100,65,0)"), "LIST" },
     { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms, N_("Time-series interval in milliseconds (default 1000)"), "MS" },
     { "no-trim", 0, 0, G_OPTION_ARG_NONE, &no_trim, N_("Do not discard the span before the write saturation"), NULL },
     { "probe", 0, 0, G_OPTION_ARG_STRING, &probe, N_("Shortest 4K random write used to estimate the duration, in seconds; it runs on up to 20 s while the write rate has not fallen (default 2, 0 skips)"), "SECONDS" },
@@ -338,7 +410,9 @@ duel_cli_run_preset (int    argc,
                                &capacity_multiple, &message)) ||
       (runtime != NULL && !duel_cli_parse_number ("--runtime", runtime, 0, 1e7, FALSE, &runtime_s, &message)) ||
       (round != NULL && !duel_cli_parse_number ("--round", round, 0, 86400, FALSE, &round_s, &message)) ||
-      (probe != NULL && !duel_cli_parse_number ("--probe", probe, 0, 600, TRUE, &probe_s, &message)))
+      (probe != NULL && !duel_cli_parse_number ("--probe", probe, 0, 600, TRUE, &probe_s, &message)) ||
+      (data_limit != NULL && !duel_cli_parse_number ("--data-limit", data_limit, 0, 10, FALSE, &data_limit_value, &message)) ||
+      (slope_limit != NULL && !duel_cli_parse_number ("--slope-limit", slope_limit, 0, 10, FALSE, &slope_limit_value, &message)))
     return duel_cli_usage_error (context, "%s", message);
   if (passes != NULL)
     {
@@ -350,6 +424,21 @@ duel_cli_run_preset (int    argc,
                                      DUEL_PRESET_MAX_PASSES, passes);
       options.passes = (guint) n;
     }
+  if (rounds != NULL)
+    {
+      guint64 n = 0;
+
+      if (!g_ascii_string_to_unsigned (rounds, 10, 1, DUEL_PRESET_MAX_ROUNDS, &n, NULL))
+        return duel_cli_usage_error (context, _("--rounds takes a whole number from 1 to %u, not “%s”."),
+                                     DUEL_PRESET_MAX_ROUNDS, rounds);
+      options.max_rounds = (guint) n;
+    }
+  if (block_sizes != NULL && !parse_block_sizes (block_sizes, &options, &message))
+    return duel_cli_usage_error (context, "%s", message);
+  if (mixes != NULL && !parse_mixes (mixes, &options, &message))
+    return duel_cli_usage_error (context, "%s", message);
+  options.data_limit = data_limit_value;
+  options.slope_limit = slope_limit_value;
   options.capacity_multiple = capacity_multiple;
   options.runtime_ms = (guint64) llround (runtime_s * 1000.0);
   options.round_ms = (guint64) llround (round_s * 1000.0);

@@ -42,6 +42,7 @@ extern const DuelAnalysisOps _duel_analysis_read_score_ops;
 extern const DuelAnalysisOps _duel_analysis_consistency_ops;
 extern const DuelAnalysisOps _duel_analysis_qos_ops;
 extern const DuelAnalysisOps _duel_analysis_standard_ops;
+extern const DuelAnalysisOps _duel_analysis_matrix_cell_ops;
 
 /* NULL for DUEL_ANALYSIS_NONE. */
 const DuelAnalysisOps *_duel_analysis_get_ops (DuelAnalysisKind kind);

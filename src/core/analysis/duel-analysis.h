@@ -32,6 +32,7 @@ typedef enum
   DUEL_ANALYSIS_CONSISTENCY,   /* 4 KiB random 50/50, per-interval IOPS */
   DUEL_ANALYSIS_QOS,           /* latency percentiles per direction */
   DUEL_ANALYSIS_STANDARD,      /* IOPS and MB/s from the totals */
+  DUEL_ANALYSIS_MATRIX_CELL,   /* one cell of a test matrix: IOPS, MB/s, latency */
 } DuelAnalysisKind;
 
 const char *duel_analysis_kind_to_string   (DuelAnalysisKind  kind);

@@ -18,5 +18,6 @@ extern const DuelReviewTest _duel_review_test_standard;
 extern const DuelReviewTest _duel_review_test_custom;
 extern const DuelReviewTest _duel_review_test_crystaldiskmark;
 extern const DuelReviewTest _duel_review_test_crystaldiskmark_nvme;
+extern const DuelReviewTest _duel_review_test_pts_iops;
 
 G_END_DECLS

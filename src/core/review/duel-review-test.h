@@ -50,6 +50,23 @@ typedef struct
                                     * analysis is the one it fits (duel_analysis_guess()) */
 } DuelReviewStep;
 
+/* A test that repeats its steps in rounds until the figure one step
+ * tracks is steady (SNIA PTS): after each round from the window's length
+ * on, the last @window rounds' values pass when their range is within
+ * @data_limit of their mean and their fitted line moves by at most
+ * @slope_limit of it (duel_analysis_steady_state_window()); at most
+ * @max_rounds rounds. A fill among the steps (the preconditioning) runs
+ * once, before the first round. */
+typedef struct
+{
+  guint       max_rounds;      /* SNIA: 25 */
+  guint       window;          /* SNIA: 5 */
+  double      data_limit;      /* SNIA: 0.20 */
+  double      slope_limit;     /* SNIA: 0.10 */
+  const char *tracked_step;    /* the record name whose figure is tracked */
+  const char *tracked_key;     /* that figure's summary key */
+} DuelReviewRounds;
+
 typedef struct
 {
   const char           *id;               /* "qos": details.section, preset names; never shown */
@@ -65,6 +82,10 @@ typedef struct
   const DuelReviewStep *steps;
   guint                 n_steps;
   const char * const   *headline;         /* the figure keys a comparison leads with, in order; NULL: none */
+  const DuelReviewRounds *rounds;         /* NULL: the steps run once each (or their passes) */
+  gboolean              titles_from_workload; /* a step without a title is named by its access
+                                               * ("4 KiB random 65/35 read/write"), not by the
+                                               * test's title alone */
 } DuelReviewTest;
 
 /* Every review test, in the review's order; NULL-terminated. */

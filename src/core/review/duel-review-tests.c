@@ -16,6 +16,7 @@ static const DuelReviewTest * const all_tests[] = {
   &_duel_review_test_crystaldiskmark,
   &_duel_review_test_crystaldiskmark_nvme,
   &_duel_review_test_custom,
+  &_duel_review_test_pts_iops,
   NULL,
 };
 
@@ -72,6 +73,19 @@ duel_review_test_find_step (const char            *record_name,
   return FALSE;
 }
 
+/* "4 KiB random 65/35 read/write", as the step's workload reads. */
+static char *
+describe_step_access (const DuelReviewStep *step)
+{
+  DuelWorkload workload;
+
+  duel_workload_init (&workload);
+  workload.pattern = step->pattern;
+  workload.block_size = step->block_size;
+  workload.read_percent = step->read_percent;
+  return duel_workload_describe_access (&workload);
+}
+
 char *
 duel_review_describe_record (const char *record_name)
 {
@@ -82,6 +96,12 @@ duel_review_describe_record (const char *record_name)
 
   if (!duel_review_test_find_step (record_name, &test, &step))
     return g_strdup (record_name);
+  if (step->title == NULL && test->titles_from_workload)
+    {
+      g_autofree char *access = describe_step_access (step);
+
+      return g_strdup_printf (_("%s: %s"), duel_review_test_get_title (test), access);
+    }
   if (step->title == NULL)
     return g_strdup (duel_review_test_get_title (test));
   /* Translators: a review test and one of its steps: "Quality of service: 4K random read QD1" */

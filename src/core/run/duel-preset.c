@@ -45,11 +45,12 @@ static const PresetInfo presets[] = {
   { "crystaldiskmark", N_("CrystalDiskMark"), NULL, { "crystaldiskmark" }, FALSE },
   { "crystaldiskmark-nvme", N_("CrystalDiskMark (NVMe)"), NULL, { "crystaldiskmark-nvme" }, FALSE },
   { "custom", N_("Custom Test"), NULL, { "custom" }, FALSE },
+  { "pts-iops", N_("SNIA IOPS"), NULL, { "pts-iops" }, FALSE },
 };
 
 static const char * const preset_names[] = {
   "write-saturation", "consistency", "qos", "standard", "review", "quick",
-  "crystaldiskmark", "crystaldiskmark-nvme", "custom", NULL,
+  "crystaldiskmark", "crystaldiskmark-nvme", "custom", "pts-iops", NULL,
 };
 
 #define MAX_REVIEW_TESTS 16
@@ -65,6 +66,8 @@ typedef struct
   guint    interval_ms;
   gboolean no_trim;
   guint    passes;              /* 0: each review test's own */
+  guint    max_rounds;          /* 0: each test in rounds its own */
+  DuelReviewRounds rounds[MAX_REVIEW_TESTS]; /* each test's in rounds, with the overrides */
 } Plan;
 
 struct _DuelPreset
@@ -229,6 +232,126 @@ duel_preset_name_has_chosen_workload (const char *name)
 }
 
 /* The place of @test in duel_review_tests_get_all(): its runtime's slot. */
+/* Whether a test of @info has a matrix cell of @block_size (0: any) and
+ * @read_percent (G_MAXUINT: any). */
+static gboolean
+matrix_has (const PresetInfo *info,
+            guint32           block_size,
+            guint             read_percent)
+{
+  for (guint t = 0; info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
+
+      for (guint s = 0; test->rounds != NULL && s < test->n_steps; s++)
+        if (!test->steps[s].fill &&
+            (block_size == 0 || test->steps[s].block_size == block_size) &&
+            (read_percent == G_MAXUINT || test->steps[s].read_percent == read_percent))
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether the person's subset of the matrix keeps @step (all of it when
+ * they chose none). */
+static gboolean
+cell_chosen (const DuelPresetOptions *options,
+             const DuelReviewStep    *step)
+{
+  gboolean size_ok = options->n_matrix_block_sizes == 0;
+  gboolean mix_ok = options->n_matrix_read_percents == 0;
+
+  for (guint i = 0; i < options->n_matrix_block_sizes; i++)
+    size_ok |= options->matrix_block_sizes[i] == step->block_size;
+  for (guint i = 0; i < options->n_matrix_read_percents; i++)
+    mix_ok |= options->matrix_read_percents[i] == step->read_percent;
+  return size_ok && mix_ok;
+}
+
+/* The rounds and the matrix a person chose fit the preset's tests: a
+ * subset of a matrix that keeps the tracked cell. */
+static gboolean
+check_rounds (const PresetInfo         *info,
+              const DuelPresetOptions  *options,
+              GError                  **error)
+{
+  const DuelReviewRounds *rounds = NULL;
+  const DuelReviewStep *tracked = NULL;
+
+  for (guint t = 0; info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
+
+      if (test->rounds != NULL)
+        {
+          rounds = test->rounds;
+          duel_review_test_find_step (rounds->tracked_step, NULL, &tracked);
+        }
+    }
+  if (options->max_rounds > DUEL_PRESET_MAX_ROUNDS ||
+      (rounds != NULL && options->max_rounds > 0 && options->max_rounds < rounds->window))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The number of rounds must be between %u and %u, not %u."),
+                   rounds != NULL ? rounds->window : 1, DUEL_PRESET_MAX_ROUNDS, options->max_rounds);
+      return FALSE;
+    }
+  if (options->data_limit < 0 || options->data_limit > 10 || !isfinite (options->data_limit) ||
+      options->slope_limit < 0 || options->slope_limit > 10 || !isfinite (options->slope_limit))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The steady-state limits must be shares of the mean above 0 and at most 10."));
+      return FALSE;
+    }
+  if (options->n_matrix_block_sizes > DUEL_PRESET_MAX_MATRIX ||
+      options->n_matrix_read_percents > DUEL_PRESET_MAX_MATRIX)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("A matrix takes at most %u block sizes and %u mixes."),
+                   DUEL_PRESET_MAX_MATRIX, DUEL_PRESET_MAX_MATRIX);
+      return FALSE;
+    }
+  if (rounds == NULL && (options->max_rounds > 0 || options->n_matrix_block_sizes > 0 ||
+                         options->data_limit > 0 || options->slope_limit > 0 ||
+                         options->n_matrix_read_percents > 0))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The preset “%s” runs no rounds and no matrix: rounds, block sizes and mixes "
+                     "are the SNIA tests’ options."), info->name);
+      return FALSE;
+    }
+  if (rounds == NULL)
+    return TRUE;
+  for (guint i = 0; i < options->n_matrix_block_sizes; i++)
+    if (!matrix_has (info, options->matrix_block_sizes[i], G_MAXUINT))
+      {
+        g_autofree char *size = duel_workload_format_block_size (options->matrix_block_sizes[i]);
+
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                     _("The test matrix of “%s” has no block size of %s."), info->name, size);
+        return FALSE;
+      }
+  for (guint i = 0; i < options->n_matrix_read_percents; i++)
+    if (!matrix_has (info, 0, options->matrix_read_percents[i]))
+      {
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                     _("The test matrix of “%s” has no mix with %u %% reads."), info->name,
+                     options->matrix_read_percents[i]);
+        return FALSE;
+      }
+  /* Its rounds are judged on one cell: that one must run. */
+  if (!cell_chosen (options, tracked))
+    {
+      g_autofree char *size = duel_workload_format_block_size (tracked->block_size);
+
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The matrix must keep %s at %u %% reads: steady state is judged on it."),
+                   size, tracked->read_percent);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static guint
 test_slot (const DuelReviewTest *test)
 {
@@ -318,6 +441,20 @@ duel_preset_new (const char               *name,
       return NULL;
     }
   plan->passes = self->options.passes;
+  if (!check_rounds (info, &self->options, error))
+    return NULL;
+  plan->max_rounds = self->options.max_rounds;
+  for (guint i = 0; all[i] != NULL; i++)
+    if (all[i]->rounds != NULL)
+      {
+        plan->rounds[i] = *all[i]->rounds;
+        if (self->options.max_rounds > 0)
+          plan->rounds[i].max_rounds = self->options.max_rounds;
+        if (self->options.data_limit > 0)
+          plan->rounds[i].data_limit = self->options.data_limit;
+        if (self->options.slope_limit > 0)
+          plan->rounds[i].slope_limit = self->options.slope_limit;
+      }
   if (preset_chosen_test (info) != NULL &&
       !check_custom (&self->options, plan->runtime_ms[test_slot (preset_chosen_test (info))], error))
     return NULL;
@@ -477,6 +614,53 @@ add_test (DuelPreset           *self,
    * offsets, a pass not the one before. */
   step.workload.seed += self->steps->len;
   g_array_append_val (self->steps, step);
+}
+
+static guint
+max_rounds_of (DuelPreset           *self,
+               const DuelReviewTest *test)
+{
+  return duel_preset_get_rounds (self, test)->max_rounds;
+}
+
+const DuelReviewRounds *
+duel_preset_get_rounds (DuelPreset           *self,
+                        const DuelReviewTest *test)
+{
+  g_return_val_if_fail (DUEL_IS_PRESET (self), NULL);
+  g_return_val_if_fail (test != NULL, NULL);
+
+  if (test->rounds == NULL || self->info == NULL)
+    return NULL;
+  return &self->plan.rounds[test_slot (test)];
+}
+
+/* A test in rounds: its preconditioning once, then every round of the
+ * chosen cells up to the most it may run. The rounds past the first
+ * window are optional: the run skips them once the rounds are steady
+ * (duel-run-steps.c), so the plan holds the longest the test can take. */
+static void
+add_rounds (DuelPreset           *self,
+            const DuelReviewTest *test)
+{
+  guint max_rounds = max_rounds_of (self, test);
+
+  for (guint s = 0; s < test->n_steps; s++)
+    if (test->steps[s].fill)
+      add_test (self, test, &test->steps[s], 1, 1);
+  for (guint round = 1; round <= max_rounds; round++)
+    for (guint s = 0; s < test->n_steps; s++)
+      {
+        DuelPresetStep *step;
+
+        if (test->steps[s].fill || !cell_chosen (&self->options, &test->steps[s]))
+          continue;
+        add_test (self, test, &test->steps[s], 1, 1);
+        step = &g_array_index (self->steps, DuelPresetStep, self->steps->len - 1);
+        step->round = round;
+        step->max_rounds = max_rounds;
+        step->optional = round > duel_preset_get_rounds (self, test)->window;
+      }
 }
 
 static double
@@ -640,6 +824,11 @@ prepare_steps (DuelPreset  *self,
           duel_workload_init (&discard.workload);
           g_array_append_val (self->steps, discard);
         }
+      if (test->rounds != NULL)
+        {
+          add_rounds (self, test);
+          continue;
+        }
       /* Each step's passes one after the other, as CrystalDiskMark runs
        * them; a fill runs once (duel_preset_new() refuses more). */
       for (guint s = 0; s < test->n_steps; s++)
@@ -671,6 +860,12 @@ duel_preset_step_is_fill (const DuelPresetStep *step)
   return step->kind == DUEL_PRESET_STEP_TEST && step->info != NULL && step->info->fill;
 }
 
+gboolean
+duel_preset_step_is_random_fill (const DuelPresetStep *step)
+{
+  return duel_preset_step_is_fill (step) && step->workload.pattern == DUEL_PATTERN_RANDOM;
+}
+
 guint64
 duel_preset_get_span_bytes (DuelPreset *self)
 {
@@ -697,6 +892,43 @@ duel_preset_get_step (DuelPreset *self,
   return &g_array_index (self->steps, DuelPresetStep, index);
 }
 
+/* How a test in rounds ran: its limits, the cell it tracked, the matrix. */
+static JsonObject *
+rounds_parameters (DuelPreset           *self,
+                   const DuelReviewTest *test)
+{
+  const DuelReviewRounds *rounds = duel_preset_get_rounds (self, test);
+  JsonObject *object = json_object_new ();
+  JsonArray *sizes = json_array_new ();
+  JsonArray *mixes = json_array_new ();
+
+  json_object_set_int_member (object, "max_rounds", max_rounds_of (self, test));
+  json_object_set_int_member (object, "window", rounds->window);
+  json_object_set_double_member (object, "data_limit", rounds->data_limit);
+  json_object_set_double_member (object, "slope_limit", rounds->slope_limit);
+  json_object_set_string_member (object, "tracked_step", rounds->tracked_step);
+  json_object_set_string_member (object, "tracked_key", rounds->tracked_key);
+  for (guint s = 0; s < test->n_steps; s++)
+    {
+      const DuelReviewStep *step = &test->steps[s];
+      gboolean seen_size = FALSE, seen_mix = FALSE;
+
+      if (step->fill || !cell_chosen (&self->options, step))
+        continue;
+      for (guint i = 0; i < json_array_get_length (sizes); i++)
+        seen_size |= json_array_get_int_element (sizes, i) == step->block_size;
+      for (guint i = 0; i < json_array_get_length (mixes); i++)
+        seen_mix |= json_array_get_int_element (mixes, i) == step->read_percent;
+      if (!seen_size)
+        json_array_add_int_element (sizes, step->block_size);
+      if (!seen_mix)
+        json_array_add_int_element (mixes, step->read_percent);
+    }
+  json_object_set_array_member (object, "block_sizes", sizes);
+  json_object_set_array_member (object, "read_percents", mixes);
+  return object;
+}
+
 JsonNode *
 duel_preset_get_parameters (DuelPreset *self)
 {
@@ -719,6 +951,13 @@ duel_preset_get_parameters (DuelPreset *self)
   json_object_set_int_member (object, "round_ms", (gint64) plan->round_ms);
   json_object_set_int_member (object, "interval_ms", plan->interval_ms);
   json_object_set_boolean_member (object, "trim", !plan->no_trim);
+  for (guint t = 0; self->info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (self->info->tests[t]);
+
+      if (test->rounds != NULL)
+        json_object_set_object_member (object, "rounds", rounds_parameters (self, test));
+    }
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, object);
@@ -730,13 +969,16 @@ duel_preset_estimate_from_probe (DuelPreset              *self,
                                  const DuelProbeResult   *probe,
                                  DuelPresetEstimate      *out)
 {
-  gboolean has_fill = FALSE;
+  gboolean has_fill = FALSE, random_fill = FALSE;
 
   g_return_if_fail (DUEL_IS_PRESET (self));
   g_return_if_fail (out != NULL);
 
   for (guint i = 0; i < self->steps->len; i++)
-    has_fill |= duel_preset_step_is_fill (&g_array_index (self->steps, DuelPresetStep, i));
+    {
+      has_fill |= duel_preset_step_is_fill (&g_array_index (self->steps, DuelPresetStep, i));
+      random_fill |= duel_preset_step_is_random_fill (&g_array_index (self->steps, DuelPresetStep, i));
+    }
 
   *out = (DuelPresetEstimate) {
     .span_bytes = self->plan.span_bytes,
@@ -745,7 +987,7 @@ duel_preset_estimate_from_probe (DuelPreset              *self,
     .probe_end_write_iops = NAN,
   };
   /* Only the fill's length depends on the drive; the rest is fixed time. */
-  if (has_fill && probe != NULL)
+  if (random_fill && probe != NULL)
     {
       out->probe_write_iops = probe->write_iops;
       out->probe_end_write_iops = probe->end_write_iops;
@@ -773,7 +1015,7 @@ duel_preset_step_weight (DuelPreset               *self,
   g_return_val_if_fail (DUEL_IS_PRESET (self), 0);
   g_return_val_if_fail (step != NULL, 0);
 
-  if (duel_preset_step_is_fill (step) && estimate != NULL)
+  if (duel_preset_step_is_random_fill (step) && estimate != NULL)
     return fill_weight (self, estimate->probe_write_iops, estimate->fill_bytes);
   return step->weight_s;
 }

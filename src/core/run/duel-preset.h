@@ -39,6 +39,9 @@
 
 G_BEGIN_DECLS
 
+#define DUEL_PRESET_MAX_MATRIX 16
+#define DUEL_PRESET_MAX_ROUNDS 100
+
 /* Overrides; 0 (or FALSE) keeps the preset's default. */
 typedef struct
 {
@@ -51,6 +54,15 @@ typedef struct
   gboolean no_trim;             /* skip the discard before the fill */
   guint    passes;              /* how often each timed step runs, 1..DUEL_PRESET_MAX_PASSES;
                                  * default: the review test's own (1; CrystalDiskMark 5) */
+  guint    max_rounds;          /* a test in rounds (SNIA PTS): at most this many, 1..DUEL_PRESET_MAX_ROUNDS;
+                                 * default: the test's own (25) */
+  double   data_limit;          /* a test in rounds: the steady window's largest range, a share of its
+                                 * mean, 0 < x <= 10; default: the test's own (SNIA: 0.20) */
+  double   slope_limit;         /* its fitted line's largest excursion, likewise (SNIA: 0.10) */
+  guint    n_matrix_block_sizes;/* a matrix's block sizes to run, a subset of its own; 0: all */
+  guint32  matrix_block_sizes[DUEL_PRESET_MAX_MATRIX];
+  guint    n_matrix_read_percents; /* its read/write mixes (read %), a subset of its own; 0: all */
+  guint    matrix_read_percents[DUEL_PRESET_MAX_MATRIX];
   DuelWorkload custom;          /* the custom test's: pattern, block size, queue depth, numjobs,
                                  * read percent (its length: runtime_ms, default 60 s); ignored
                                  * by the other presets */
@@ -76,6 +88,9 @@ typedef struct
   const DuelReviewStep *info;   /* its step there; NULL for a discard */
   guint              pass;      /* 1-based: which run of its review step this is */
   guint              passes;    /* how often its review step runs; 1: once, no "pass" details */
+  guint              round;     /* 1-based round of a test in rounds (DuelReviewRounds); 0: none */
+  guint              max_rounds;/* how many rounds its test may run */
+  gboolean           optional;  /* a round past the first window: skipped once the rounds are steady */
 } DuelPresetStep;
 
 typedef struct
@@ -108,6 +123,9 @@ gboolean             duel_preset_name_has_fill      (const char               *n
 gboolean             duel_preset_name_has_chosen_workload (const char     *name);
 /* Whether @step is a fill: bounded by bytes written, not by time. */
 gboolean             duel_preset_step_is_fill       (const DuelPresetStep     *step);
+/* Whether @step is a fill with random writes (write saturation), whose
+ * rate a probe foretells; not a sequential preconditioning. */
+gboolean             duel_preset_step_is_random_fill (const DuelPresetStep    *step);
 
 DuelPreset          *duel_preset_new                (const char               *name,
                                                      const DuelPresetOptions  *options,
@@ -141,6 +159,10 @@ gboolean             duel_preset_prepare_for_size   (DuelPreset               *s
                                                      guint32                   logical_block_size,
                                                      const char               *display,
                                                      GError                  **error);
+/* The rounds @test runs with in this plan: its own, with the overrides
+ * of the options (rounds, limits); NULL when it does not run in rounds. */
+const DuelReviewRounds *duel_preset_get_rounds (DuelPreset               *self,
+                                                const DuelReviewTest     *test);
 /* The span every step uses from offset 0, once prepared; 0 for a plain plan. */
 guint64              duel_preset_get_span_bytes     (DuelPreset               *self);
 guint                duel_preset_get_n_steps        (DuelPreset               *self);

@@ -89,6 +89,7 @@ typedef struct
   double       runtime_s;         /* 0: no time limit */
   double       expected_s;
   double       weight_s;          /* frozen at the run's start */
+  gboolean     optional;          /* a round past the first window: may be skipped */
 
   StepState    state;
   gint64       start_us;
@@ -276,6 +277,16 @@ duel_run_eta_add_step (DuelRunEta         *self,
   step.first_rate = NAN;
   g_array_append_val (self->steps, step);
   find_probe_step (self);
+}
+
+void
+duel_run_eta_set_optional (DuelRunEta *self,
+                           guint       index)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (index < self->steps->len);
+
+  get_step (self, index)->optional = TRUE;
 }
 
 void
@@ -1097,7 +1108,7 @@ duel_run_eta_get_remaining_s (DuelRunEta *self,
       const Step *step = get_step (self, i);
       Parts left;
 
-      if (step->state == STEP_PENDING)
+      if (step->state == STEP_PENDING && !step->optional)
         seconds += expected_s (self, step);
       else if (step->state == STEP_RUNNING)
         {
@@ -1126,7 +1137,9 @@ duel_run_eta_get_range (DuelRunEta *self,
 
       if (!step_left_now (self, i, now_us, &left))
         return FALSE;
-      low += left.low;
+      /* A round that may not run counts only at the far end. */
+      if (get_step (self, i)->state != STEP_PENDING || !get_step (self, i)->optional)
+        low += left.low;
       high += left.high;
     }
   if (!isfinite (low) || !isfinite (high))

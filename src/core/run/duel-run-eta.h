@@ -86,6 +86,12 @@ void        duel_run_eta_add_step         (DuelRunEta         *self,
                                            guint64             span_bytes,
                                            guint64             byte_limit,
                                            double              expected_s);
+/* Step @index may be skipped (a round past the first window of a test in
+ * rounds, which ends once it is steady): until it starts, the middle and
+ * the low end of the time left leave it out, the high end keeps it. A
+ * skipped step is finished at once (duel_run_eta_step_finished()). */
+void        duel_run_eta_set_optional     (DuelRunEta         *self,
+                                           guint               index);
 /* The probe of duel_run_steps_estimate() (DuelPresetEstimate): 4 KiB random
  * write IOPS over all of it and since its rate fell (or over its last
  * quarter), NAN when none ran; @probe_ms as it ran; @fall_bytes written

@@ -69,7 +69,7 @@ duel_run_steps_estimate (DuelRunSteps        *self,
 {
   DuelPresetEstimate empty;
   DuelProbeResult probe;
-  gboolean has_fill = FALSE;
+  gboolean random_fill = FALSE;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (DUEL_IS_TARGET (target), FALSE);
@@ -77,8 +77,10 @@ duel_run_steps_estimate (DuelRunSteps        *self,
   if (!duel_preset_prepare (self->plan, target, error))
     return FALSE;
   duel_preset_estimate_from_probe (self->plan, NULL, &empty);
-  has_fill = empty.fill_bytes > 0;
-  if (has_fill && probe_ms > 0)
+  /* Only a fill with random writes is foretold by the probe's. */
+  for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
+    random_fill |= duel_preset_step_is_random_fill (duel_preset_get_step (self->plan, i));
+  if (random_fill && probe_ms > 0)
     {
       if (!duel_probe_run (target, empty.span_bytes, probe_ms, cancellable, &probe, error))
         return FALSE;
@@ -112,6 +114,11 @@ typedef struct
    * workload): the kind its record names now. */
   gboolean    guessing;
   DuelAnalysisKind guessed;
+  /* A test in rounds: the tracked figure of each round so far, and the
+   * test whose rounds were found steady (its optional rounds are skipped). */
+  const DuelReviewTest *rounds_test;
+  GArray               *tracked;   /* double */
+  const DuelReviewTest *steady_test;
 } RunState;
 
 static void
@@ -204,6 +211,67 @@ engine_progress_cb (const DuelProgress *progress,
     state->self->checkpoint_func (state->result, FALSE, state->self->user_data);
 }
 
+/* Step @state->index does not run: the rounds before it were steady. */
+static void
+skip_step (RunState *state)
+{
+  DuelRunSteps *self = state->self;
+  DuelRunStepsProgress progress = {
+    .step_index = state->index,
+    .n_steps = duel_preset_get_n_steps (self->plan),
+    .step = duel_preset_get_step (self->plan, state->index),
+    .step_done = TRUE,
+    .skipped = TRUE,
+  };
+
+  if (self->progress_func == NULL)
+    return;
+  progress.fraction_done = state->weight_total > 0
+    ? CLAMP ((state->weight_before + duel_run_steps_get_weight (self, state->index)) / state->weight_total, 0, 1)
+    : 0;
+  self->progress_func (&progress, NULL, self->user_data);
+}
+
+/* After each step of a test in rounds: the tracked cell's figure is kept,
+ * and at the end of each round from the window's length on, the last
+ * window of rounds is held to SNIA's limits; once it passes, the test's
+ * optional rounds are skipped. */
+static void
+follow_rounds (RunState             *state,
+               const DuelPresetStep *step,
+               DuelTestRecord       *record)
+{
+  const DuelReviewRounds *rounds = duel_preset_get_rounds (state->self->plan, step->test);
+  const DuelPresetStep *next = NULL;
+  DuelSteadyStateWindow window;
+  double value;
+
+  if (step->test != state->rounds_test)
+    {
+      state->rounds_test = step->test;
+      g_array_set_size (state->tracked, 0);
+    }
+  if (g_strcmp0 (step->name, rounds->tracked_step) == 0)
+    {
+      /* A cell that measured nothing is no steady state: NAN fails the window. */
+      if (!duel_test_record_get_figure (record, rounds->tracked_key, &value))
+        value = NAN;
+      g_array_append_val (state->tracked, value);
+    }
+  if (state->index + 1 < duel_preset_get_n_steps (state->self->plan))
+    next = duel_preset_get_step (state->self->plan, state->index + 1);
+  /* Not the round's last cell yet. */
+  if (next != NULL && next->test == step->test && next->round == step->round)
+    return;
+  if (state->tracked->len < rounds->window)
+    return;
+  duel_analysis_steady_state_window ((const double *) (gconstpointer) state->tracked->data, state->tracked->len,
+                                     state->tracked->len - rounds->window, rounds->window,
+                                     rounds->data_limit, rounds->slope_limit, &window);
+  if (window.steady)
+    state->steady_test = step->test;
+}
+
 static void
 set_record_details (DuelRunSteps         *self,
                     DuelTestRecord       *record,
@@ -221,6 +289,12 @@ set_record_details (DuelRunSteps         *self,
   details = duel_test_record_get_details (record);
   json_object_set_string_member (details, "section", step->section);
   json_object_set_member (details, "preset_parameters", duel_preset_get_parameters (self->plan));
+  /* A test in rounds: each round's cells are records of the cells' names. */
+  if (step->round > 0)
+    {
+      json_object_set_int_member (details, "round", step->round);
+      json_object_set_int_member (details, "max_rounds", step->max_rounds);
+    }
   /* A repeated step: each pass is a record of the step's name. */
   if (step->passes > 1)
     {
@@ -281,6 +355,7 @@ duel_run_steps_run (DuelRunSteps  *self,
 {
   const DuelAnalysisParams *params;
   const char *preset_name;
+  g_autoptr(GArray) tracked = g_array_new (FALSE, FALSE, sizeof (double));
   RunState state = { 0 };
   gboolean trimmed = FALSE;
   guint64 span;
@@ -308,6 +383,7 @@ duel_run_steps_run (DuelRunSteps  *self,
   state.result = result;
   for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
     state.weight_total += duel_run_steps_get_weight (self, i);
+  state.tracked = tracked;
 
   for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
     {
@@ -319,6 +395,14 @@ duel_run_steps_run (DuelRunSteps  *self,
       gboolean ok;
 
       state.index = i;
+      /* The rounds were steady: the rest of them do not run. */
+      if (step->optional && step->test == state.steady_test)
+        {
+          skip_step (&state);
+          state.weight_before += duel_run_steps_get_weight (self, i);
+          continue;
+        }
+
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
 
@@ -393,6 +477,8 @@ duel_run_steps_run (DuelRunSteps  *self,
           return FALSE;
         }
       state.weight_before += duel_run_steps_get_weight (self, i);
+      if (step->round > 0)
+        follow_rounds (&state, step, record);
     }
 
   return TRUE;

@@ -28,6 +28,8 @@ typedef struct
   const DuelPresetStep *step;
   const DuelProgress   *engine;        /* NULL at a step's start and end and during a discard */
   gboolean              step_done;
+  gboolean              skipped;       /* with step_done: it did not run (its test's rounds
+                                        * were steady before it) */
   double                fraction_done; /* of the whole plan, 0..1, weighted by expected time */
 } DuelRunStepsProgress;
 

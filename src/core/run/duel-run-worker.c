@@ -216,6 +216,15 @@ steps_progress_cb (const DuelRunStepsProgress *progress,
 
   if (record != NULL && progress->engine != NULL && progress->engine->interval_closed)
     duel_run_context_annotate (job->run_context, record);
+  /* A round that did not run: done, in no time. */
+  if (progress->skipped)
+    {
+      duel_run_eta_step_finished (job->eta, progress->step_index, g_get_monotonic_time ());
+      g_mutex_lock (&self->lock);
+      publish_eta (self, job);
+      g_mutex_unlock (&self->lock);
+      return;
+    }
 
   if (progress->engine == NULL && !progress->step_done)
     duel_run_eta_step_started (job->eta, progress->step_index, g_get_monotonic_time ());
@@ -400,11 +409,13 @@ prepare (Job     *job,
   return TRUE;
 }
 
+/* Whether the plan fills with random writes, whose rate a probe foretells
+ * (a sequential preconditioning's is not). */
 static gboolean
-preset_has_fill (DuelPreset *preset)
+plan_fills_randomly (DuelPreset *preset)
 {
   for (guint i = 0; i < duel_preset_get_n_steps (preset); i++)
-    if (duel_preset_step_is_fill (duel_preset_get_step (preset, i)))
+    if (duel_preset_step_is_random_fill (duel_preset_get_step (preset, i)))
       return TRUE;
   return FALSE;
 }
@@ -418,7 +429,7 @@ run_plan (Job           *job,
 {
   DuelRun *self = job->self;
   DuelPresetEstimate estimate;
-  guint64 probe_ms = preset_has_fill (self->plan) ? self->probe_ms : 0;
+  guint64 probe_ms = plan_fills_randomly (self->plan) ? self->probe_ms : 0;
 
   if (probe_ms > 0)
     publish_state (self, DUEL_RUN_STATE_PROBING);
@@ -433,6 +444,8 @@ run_plan (Job           *job,
 
       eta_add_step (job, step->kind == DUEL_PRESET_STEP_DISCARD ? NULL : &step->workload,
                     duel_run_steps_get_weight (job->steps, i));
+      if (step->optional)
+        duel_run_eta_set_optional (job->eta, i);
     }
   duel_run_eta_set_probe (job->eta, estimate.probe_write_iops, estimate.probe_end_write_iops, estimate.probe_ms,
                           estimate.probe_fall_bytes);
