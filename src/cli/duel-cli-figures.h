@@ -29,4 +29,9 @@ void duel_cli_print_ceiling_notes (DuelResult           *result,
  * "Copy" text. Nothing when @result ran no step of the set. */
 void duel_cli_print_cdm_grid (DuelResult *result);
 
+/* A test run in rounds (SNIA PTS): whether and where it was steady, the
+ * tracked cell's window against its limits, and the matrix of each cell's
+ * IOPS, the mean over that window (duel-rounds.h). Nothing without one. */
+void duel_cli_print_rounds (DuelResult *result);
+
 G_END_DECLS

@@ -19,6 +19,7 @@
 
 #include "duel-cdm-grid.h"
 #include "duel-cli.h"
+#include "duel-rounds.h"
 #include "duel-cli-figures.h"
 #include "duel-comparison.h"
 #include "duel-error.h"
@@ -276,7 +277,12 @@ print_all_figures (DuelResult *result)
   for (guint i = 0; i < tests->len; i++)
     {
       DuelTestRecord *record = g_ptr_array_index (tests, i);
-      g_autoptr(DuelSummary) summary = duel_analysis_resummarize (record, NULL, NULL);
+      g_autoptr(DuelSummary) summary = NULL;
+
+      /* A round's cells are told by the matrix (duel_cli_print_rounds()). */
+      if (duel_rounds_record_in_round (record))
+        continue;
+      summary = duel_analysis_resummarize (record, NULL, NULL);
 
       if (summary != NULL)
         {
@@ -510,6 +516,7 @@ duel_cli_run_preset (int    argc,
       print_all_figures (duel_run_get_result (run));
       print_passes (duel_run_get_result (run));
       duel_cli_print_cdm_grid (duel_run_get_result (run));
+      duel_cli_print_rounds (duel_run_get_result (run));
     }
   exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;

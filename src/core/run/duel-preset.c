@@ -81,6 +81,7 @@ struct _DuelPreset
   GArray            *steps;             /* DuelPresetStep */
   GPtrArray         *plain_names;       /* a plain plan's step names (the steps point into them) */
   guint64            discard_length;    /* the span, once prepared */
+  guint32            logical_block_size;/* the target's, once prepared */
 };
 
 G_DEFINE_FINAL_TYPE (DuelPreset, duel_preset, G_TYPE_OBJECT)
@@ -616,6 +617,21 @@ add_test (DuelPreset           *self,
   g_array_append_val (self->steps, step);
 }
 
+/* Whether a cell of the matrix runs on this target: chosen, and, unless
+ * the person named its block size, no smaller than the target's logical
+ * block (SNIA's 512 B cells on a drive of 4 KiB sectors; the parameters
+ * list what ran). A block size the person named that the target cannot
+ * take is refused by the engine's check, in its words. */
+static gboolean
+cell_runs (DuelPreset           *self,
+           const DuelReviewStep *step)
+{
+  if (!cell_chosen (&self->options, step))
+    return FALSE;
+  return self->options.n_matrix_block_sizes > 0 || self->logical_block_size == 0 ||
+         step->block_size % self->logical_block_size == 0;
+}
+
 static guint
 max_rounds_of (DuelPreset           *self,
                const DuelReviewTest *test)
@@ -653,7 +669,7 @@ add_rounds (DuelPreset           *self,
       {
         DuelPresetStep *step;
 
-        if (test->steps[s].fill || !cell_chosen (&self->options, &test->steps[s]))
+        if (test->steps[s].fill || !cell_runs (self, &test->steps[s]))
           continue;
         add_test (self, test, &test->steps[s], 1, 1);
         step = &g_array_index (self->steps, DuelPresetStep, self->steps->len - 1);
@@ -805,6 +821,7 @@ prepare_steps (DuelPreset  *self,
       return FALSE;
     }
   self->discard_length = self->plan.span_bytes;
+  self->logical_block_size = lbs;
 
   g_array_set_size (self->steps, 0);
 
@@ -913,7 +930,7 @@ rounds_parameters (DuelPreset           *self,
       const DuelReviewStep *step = &test->steps[s];
       gboolean seen_size = FALSE, seen_mix = FALSE;
 
-      if (step->fill || !cell_chosen (&self->options, step))
+      if (step->fill || !cell_runs (self, step))
         continue;
       for (guint i = 0; i < json_array_get_length (sizes); i++)
         seen_size |= json_array_get_int_element (sizes, i) == step->block_size;

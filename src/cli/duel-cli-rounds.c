@@ -1,0 +1,125 @@
+/* duel-cli-rounds.c — a test run in rounds (SNIA PTS): its steady state and its matrix, as text
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "duel-cli-figures.h"
+#include "duel-number.h"
+#include "duel-rounds.h"
+#include "review/duel-review-test.h"
+
+/* The read/write mixes and block sizes that ran, in the order they ran
+ * (SNIA's: mixes from all reads to all writes, block sizes largest first). */
+static void
+collect_axes (const DuelRoundsReport *report,
+              GArray                 *sizes,
+              GArray                 *mixes)
+{
+  for (guint i = 0; i < report->cells->len; i++)
+    {
+      const DuelRoundsCell *cell = g_ptr_array_index (report->cells, i);
+      gboolean seen_size = FALSE, seen_mix = FALSE;
+
+      for (guint s = 0; s < sizes->len; s++)
+        seen_size |= g_array_index (sizes, guint32, s) == cell->block_size;
+      for (guint m = 0; m < mixes->len; m++)
+        seen_mix |= g_array_index (mixes, guint, m) == cell->read_percent;
+      if (!seen_size)
+        g_array_append_val (sizes, cell->block_size);
+      if (!seen_mix)
+        g_array_append_val (mixes, cell->read_percent);
+    }
+}
+
+static void
+print_verdict (const DuelRoundsReport *report,
+               const char             *title)
+{
+  const DuelSteadyStateWindow *w = &report->measured;
+  g_autofree char *mean = duel_number_format (w->mean, 0);
+  g_autofree char *range = duel_number_format (w->data_excursion, 0);
+  g_autofree char *range_limit = duel_number_format (w->data_limit, 0);
+  g_autofree char *slope = duel_number_format (w->slope_excursion, 0);
+  g_autofree char *slope_limit = duel_number_format (w->slope_limit, 0);
+  g_autofree char *tracked = duel_review_describe_record (report->tracked_step);
+  guint first = w->first_round, last = w->first_round + MAX (w->n, 1) - 1;
+
+  if (report->steady)
+    /* TRANSLATORS: the test's title, the round it was steady in, the window's first and last round, the most rounds */
+    printf (_("%s: steady state reached in round %u (rounds %u–%u; at most %u).\n"),
+            title, report->steady_round, first, last, report->max_rounds);
+  else if (report->n_rounds >= report->max_rounds)
+    /* TRANSLATORS: the test's title, the rounds it ran, which were the most it may run */
+    printf (g_dngettext (GETTEXT_PACKAGE,
+                         "%s: steady state not reached in %u round, the most it may run; the figures are the last rounds’, not a steady state’s.\n",
+                         "%s: steady state not reached in %u rounds, the most it may run; the figures are the last rounds’, not a steady state’s.\n",
+                         report->n_rounds),
+            title, report->n_rounds);
+  else
+    /* TRANSLATORS: the test's title, the rounds it ran before it was stopped */
+    printf (g_dngettext (GETTEXT_PACKAGE,
+                         "%s: stopped after %u round, before a steady state; the figures are the last rounds’.\n",
+                         "%s: stopped after %u rounds, before a steady state; the figures are the last rounds’.\n",
+                         report->n_rounds),
+            title, report->n_rounds);
+  if (!w->complete)
+    return;
+  /* TRANSLATORS: the tracked cell ("SNIA IOPS: 4 KiB random write"), rounds, mean, range and its limit,
+   * the fitted line's change and its limit; the unit is IOPS */
+  printf (_("  %s in rounds %u–%u: mean %s; range %s (limit %s, %.0f %%); fitted line moves %s (limit %s, %.0f %%).\n"),
+          tracked, first, last, mean, range, range_limit, report->data_limit * 100, slope, slope_limit,
+          report->slope_limit * 100);
+}
+
+void
+duel_cli_print_rounds (DuelResult *result)
+{
+  g_autoptr(DuelRoundsReport) report = duel_rounds_report_new (result, NULL);
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) mixes = g_array_new (FALSE, FALSE, sizeof (guint));
+  const DuelReviewTest *test;
+  const char *title;
+  guint first, last;
+
+  if (report == NULL)
+    return;
+  test = duel_review_test_find (report->section);
+  title = test != NULL ? duel_review_test_get_title (test) : report->section;
+  printf ("\n");
+  print_verdict (report, title);
+
+  collect_axes (report, sizes, mixes);
+  first = report->measured.first_round;
+  last = first + MAX (report->measured.n, 1) - 1;
+  /* TRANSLATORS: the rounds the means are over */
+  printf (_("IOPS, the mean of rounds %u–%u (rows: block size; columns: read/write mix):\n"), first, last);
+  printf ("  %-8s", "");
+  for (guint m = 0; m < mixes->len; m++)
+    {
+      guint read = g_array_index (mixes, guint, m);
+      g_autofree char *mix = g_strdup_printf ("%u/%u", read, 100 - read);
+
+      printf (" %12s", mix);
+    }
+  printf ("\n");
+  for (guint s = 0; s < sizes->len; s++)
+    {
+      guint32 size = g_array_index (sizes, guint32, s);
+      g_autofree char *size_text = duel_workload_format_block_size (size);
+
+      printf ("  %-8s", size_text);
+      for (guint m = 0; m < mixes->len; m++)
+        {
+          const DuelRoundsCell *cell = duel_rounds_report_find_cell (report, size, g_array_index (mixes, guint, m));
+          g_autofree char *value = duel_number_format (cell != NULL ? cell->iops : NAN, 0);
+
+          printf (" %12s", value);
+        }
+      printf ("\n");
+    }
+}
