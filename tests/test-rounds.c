@@ -1,0 +1,351 @@
+/* test-rounds.c — tests in rounds to steady state (SNIA PTS): the plan, the runner, the report
+ *
+ * The plan's rounds and the matrix a person chooses, against hand counts;
+ * the runner on a real file target, with limits that make every window
+ * pass (it must stop at the first window) or none (it must run to the
+ * most rounds); the report on records whose figures are set by hand, so
+ * that the steady round and each cell's mean are known before it runs.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "duel-error.h"
+#include "duel-json.h"
+#include "duel-preset.h"
+#include "duel-rounds.h"
+#include "duel-run-steps.h"
+#include "review/duel-review-test.h"
+
+#define MIB (G_GUINT64_CONSTANT (1) << 20)
+
+static DuelPreset *
+new_pts (guint         max_rounds,
+         double        data_limit,
+         const guint32 *sizes,
+         guint          n_sizes,
+         const guint   *mixes,
+         guint          n_mixes,
+         GError       **error)
+{
+  DuelPresetOptions options;
+
+  duel_preset_options_init (&options);
+  options.max_rounds = max_rounds;
+  options.data_limit = data_limit;
+  options.slope_limit = data_limit;
+  options.runtime_ms = 200;
+  options.interval_ms = 100;
+  for (guint i = 0; i < n_sizes; i++)
+    options.matrix_block_sizes[options.n_matrix_block_sizes++] = sizes[i];
+  for (guint i = 0; i < n_mixes; i++)
+    options.matrix_read_percents[options.n_matrix_read_percents++] = mixes[i];
+  return duel_preset_new ("pts-iops", &options, error);
+}
+
+/* The whole matrix: 8 block sizes x 7 mixes, SNIA's 25 rounds; the 512 B
+ * cells left out on a drive of 4 KiB sectors. */
+static void
+test_plan_matrix (void)
+{
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GError) error = NULL;
+  guint tests = 0, optional = 0, last_round = 0;
+
+  preset = new_pts (0, 0, NULL, 0, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (duel_preset_prepare_for_size (preset, 256 * MIB, 512, "drive", &error));
+  g_assert_no_error (error);
+  /* The trim, the preconditioning, 25 rounds of 56 cells. */
+  g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, 2 + 25 * 56);
+  g_assert_cmpint (duel_preset_get_step (preset, 0)->kind, ==, DUEL_PRESET_STEP_DISCARD);
+  g_assert_true (duel_preset_step_is_fill (duel_preset_get_step (preset, 1)));
+  g_assert_false (duel_preset_step_is_random_fill (duel_preset_get_step (preset, 1)));
+  for (guint i = 2; i < duel_preset_get_n_steps (preset); i++)
+    {
+      const DuelPresetStep *step = duel_preset_get_step (preset, i);
+
+      tests++;
+      optional += step->optional;
+      g_assert_cmpuint (step->round, >=, last_round);
+      last_round = step->round;
+      g_assert_cmpuint (step->max_rounds, ==, 25);
+      /* The rounds past the first window of five may be skipped. */
+      g_assert_cmpint (step->optional, ==, step->round > 5);
+      g_assert_cmpuint (step->workload.queue_depth, ==, 32);
+    }
+  g_assert_cmpuint (tests, ==, 25 * 56);
+  g_assert_cmpuint (optional, ==, 20 * 56);
+
+  /* 4 KiB sectors: no 512 B cell, and the parameters say what ran. */
+  g_assert_true (duel_preset_prepare_for_size (preset, 256 * MIB, 4096, "drive", &error));
+  g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, 2 + 25 * 49);
+  {
+    g_autoptr(JsonNode) node = duel_preset_get_parameters (preset);
+    JsonObject *rounds = duel_json_get_object (json_node_get_object (node), "rounds");
+    JsonArray *sizes = duel_json_get_array (rounds, "block_sizes");
+
+    g_assert_cmpuint (json_array_get_length (sizes), ==, 7);
+    g_assert_cmpuint (json_array_get_length (duel_json_get_array (rounds, "read_percents")), ==, 7);
+    g_assert_cmpstr (duel_json_get_string (rounds, "tracked_step"), ==, "pts-iops-4k-r0");
+  }
+}
+
+static void
+test_plan_refusals (void)
+{
+  const guint32 no_4k[] = { 8192 };
+  const guint32 not_in_matrix[] = { 4096, 12288 };
+  const guint reads_only[] = { 100 };
+  const guint not_a_mix[] = { 0, 70 };
+  DuelPresetOptions options;
+  GError *error = NULL;
+
+  /* Steady state is judged on 4 KiB writes: the subset must keep them. */
+  g_assert_null (new_pts (0, 0, no_4k, 1, NULL, 0, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (new_pts (0, 0, NULL, 0, reads_only, 1, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (new_pts (0, 0, not_in_matrix, 2, NULL, 0, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (new_pts (0, 0, NULL, 0, not_a_mix, 2, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  /* Fewer rounds than the window could never judge one. */
+  g_assert_null (new_pts (4, 0, NULL, 0, NULL, 0, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (new_pts (0, 11, NULL, 0, NULL, 0, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* A preset without rounds takes none of their options. */
+  duel_preset_options_init (&options);
+  options.max_rounds = 6;
+  g_assert_null (duel_preset_new ("consistency", &options, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  duel_preset_options_init (&options);
+  options.n_matrix_read_percents = 1;
+  g_assert_null (duel_preset_new ("standard", &options, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+}
+
+static DuelTarget *
+open_scratch (const char *name,
+              guint64     size)
+{
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), name, NULL);
+  g_autoptr(GError) error = NULL;
+  DuelTarget *target;
+
+  g_mkdir_with_parents (g_get_user_cache_dir (), 0700);
+  target = duel_target_open (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, size, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  return target;
+}
+
+typedef struct
+{
+  guint started;
+  guint skipped;
+} Counts;
+
+static void
+count_cb (const DuelRunStepsProgress *progress,
+          DuelTestRecord             *record,
+          gpointer                    user_data)
+{
+  Counts *counts = user_data;
+
+  if (progress->skipped)
+    {
+      g_assert_true (progress->step_done);
+      g_assert_true (progress->step->optional);
+      counts->skipped++;
+    }
+  else if (progress->engine == NULL && !progress->step_done)
+    counts->started++;
+}
+
+/* The rounds of @result's tracked cell, in order. */
+static guint
+count_rounds (DuelResult *result)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+  guint rounds = 0;
+
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      double round;
+
+      if (g_strcmp0 (record->name, "pts-iops-4k-r0") != 0)
+        continue;
+      g_assert_true (duel_json_get_number (duel_test_record_get_details (record), "round", &round));
+      g_assert_cmpfloat (round, ==, ++rounds);
+    }
+  return rounds;
+}
+
+/* Limits of 10 times the mean: every window passes, so the runner stops
+ * at the first one, after round 5, and skips the rest; limits of a
+ * billionth of it: none does, so it runs every round it may. */
+static void
+test_runner_stops_at_window (gconstpointer data)
+{
+  double limit = *(const double *) data;
+  const guint32 sizes[] = { 4096, 65536 };
+  const guint mixes[] = { 0, 100 };
+  g_autoptr(DuelTarget) target = open_scratch ("rounds.img", 32 * MIB);
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelRunSteps) steps = NULL;
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelRoundsReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  Counts counts = { 0 };
+  gboolean every_window = limit > 1;
+  guint expected_rounds = every_window ? 5 : 7;
+
+  preset = new_pts (7, limit, sizes, 2, mixes, 2, &error);
+  g_assert_no_error (error);
+  steps = duel_run_steps_new (preset);
+  duel_run_steps_set_callbacks (steps, count_cb, NULL, &counts);
+  g_assert_true (duel_run_steps_run (steps, target, result, NULL, &error));
+  g_assert_no_error (error);
+
+  /* The trim, the preconditioning, then 4 cells a round. */
+  g_assert_cmpuint (counts.started, ==, 2 + expected_rounds * 4);
+  g_assert_cmpuint (counts.skipped, ==, (7 - expected_rounds) * 4);
+  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1 + expected_rounds * 4);
+  g_assert_cmpuint (count_rounds (result), ==, expected_rounds);
+
+  /* The report, from the records alone, agrees with the runner. */
+  report = duel_rounds_report_new (result, NULL);
+  g_assert_nonnull (report);
+  g_assert_cmpstr (report->section, ==, "pts-iops");
+  g_assert_cmpuint (report->n_rounds, ==, expected_rounds);
+  g_assert_cmpuint (report->max_rounds, ==, 7);
+  g_assert_cmpint (report->steady, ==, every_window);
+  g_assert_cmpuint (report->steady_round, ==, every_window ? 5 : 0);
+  g_assert_cmpuint (report->cells->len, ==, 4);
+  for (guint i = 0; i < report->cells->len; i++)
+    {
+      const DuelRoundsCell *cell = g_ptr_array_index (report->cells, i);
+
+      g_assert_cmpuint (cell->n_rounds, ==, 5);
+      g_assert_true (isfinite (cell->iops) && cell->iops > 0);
+    }
+}
+
+/* A record of cell @name in @round whose tracked figure is @iops. */
+static void
+add_cell (DuelResult *result,
+          const char *name,
+          guint32     block_size,
+          guint       read_percent,
+          guint       round,
+          double      iops)
+{
+  g_autoptr(DuelSummary) summary = duel_summary_new ();
+  g_autoptr(DuelTestRecord) record = NULL;
+  DuelAnalysisParams params;
+  DuelWorkload workload;
+  JsonObject *details, *parameters, *rounds;
+
+  duel_workload_init (&workload);
+  workload.block_size = block_size;
+  workload.read_percent = read_percent;
+  record = duel_test_record_new (name, &workload);
+  duel_summary_add (summary, "iops", iops);
+  duel_summary_add (summary, "latency_max_us", 100.0 * round);
+  duel_analysis_params_init (&params);
+  duel_analysis_apply (record, DUEL_ANALYSIS_MATRIX_CELL, &params, summary);
+  details = duel_test_record_get_details (record);
+  json_object_set_string_member (details, "section", "pts-iops");
+  json_object_set_int_member (details, "round", round);
+  parameters = json_object_new ();
+  rounds = json_object_new ();
+  json_object_set_int_member (rounds, "max_rounds", 25);
+  json_object_set_int_member (rounds, "window", 5);
+  json_object_set_double_member (rounds, "data_limit", 0.2);
+  json_object_set_double_member (rounds, "slope_limit", 0.1);
+  json_object_set_string_member (rounds, "tracked_step", "pts-iops-4k-r0");
+  json_object_set_string_member (rounds, "tracked_key", "iops");
+  json_object_set_object_member (parameters, "rounds", rounds);
+  json_object_set_object_member (details, "preset_parameters", parameters);
+  duel_result_add_test (result, g_steal_pointer (&record));
+}
+
+/* Rounds whose tracked values are set by hand: 1000, 800, 600 (falling),
+ * then 500, 520, 480, 510, 490. The windows of rounds 1–5, 2–6 and 3–7
+ * fail (ranges 500, 320 and 120 against limits of 136.8, 116 and 104.4),
+ * the window 4–8 passes: range 40 ≤ 0.2 x 500 = 100, slope −3 a round,
+ * 4 x 3 = 12 ≤ 0.1 x 500 = 50.
+ * The other cell's mean over rounds 4–8 is (40 + 41 + 42 + 43 + 44) / 5. */
+static void
+test_report_by_hand (void)
+{
+  const double tracked[] = { 1000, 800, 600, 500, 520, 480, 510, 490 };
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelRoundsReport) report = NULL;
+  const DuelRoundsCell *cell;
+
+  for (guint r = 1; r <= G_N_ELEMENTS (tracked); r++)
+    {
+      add_cell (result, "pts-iops-1m-r100", 1 << 20, 100, r, 39.0 + r - 3);
+      add_cell (result, "pts-iops-4k-r0", 4096, 0, r, tracked[r - 1]);
+    }
+  report = duel_rounds_report_new (result, "pts-iops");
+  g_assert_nonnull (report);
+  g_assert_cmpuint (report->n_rounds, ==, 8);
+  g_assert_true (report->steady);
+  g_assert_cmpuint (report->steady_round, ==, 8);
+  g_assert_cmpuint (report->measured.first_round, ==, 4);
+  g_assert_cmpfloat_with_epsilon (report->measured.mean, 500.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (report->measured.data_excursion, 40.0, 1e-9);
+  /* Least squares over (4, 500) … (8, 490): Σdx·dy = −30 over Σdx² = 10. */
+  g_assert_cmpfloat_with_epsilon (report->measured.slope, -3.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (report->measured.slope_excursion, 12.0, 1e-9);
+
+  cell = duel_rounds_report_find_cell (report, 1 << 20, 100);
+  g_assert_nonnull (cell);
+  g_assert_cmpuint (cell->n_rounds, ==, 5);
+  g_assert_cmpfloat_with_epsilon (cell->iops, 42.0, 1e-9);
+  /* The longest of the window's rounds, not their mean. */
+  g_assert_cmpfloat_with_epsilon (cell->latency_max_us, 800.0, 1e-9);
+  g_assert_true (isnan (cell->mbps));
+  g_assert_null (duel_rounds_report_find_cell (report, 8192, 100));
+
+  /* No record in rounds: no report. */
+  {
+    g_autoptr(DuelResult) plain = duel_result_new ();
+
+    g_assert_null (duel_rounds_report_new (plain, NULL));
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const double every = 10, none = 1e-9;
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/rounds/plan/matrix", test_plan_matrix);
+  g_test_add_func ("/duel/rounds/plan/refusals", test_plan_refusals);
+  g_test_add_data_func ("/duel/rounds/runner/every-window-passes", &every, test_runner_stops_at_window);
+  g_test_add_data_func ("/duel/rounds/runner/no-window-passes", &none, test_runner_stops_at_window);
+  g_test_add_func ("/duel/rounds/report/by-hand", test_report_by_hand);
+
+  return g_test_run ();
+}
