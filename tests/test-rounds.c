@@ -84,8 +84,7 @@ test_plan_matrix (void)
   g_assert_true (duel_preset_prepare_for_size (preset, 256 * MIB, 4096, "drive", &error));
   g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, 2 + 25 * 49);
   {
-    g_autoptr(JsonNode) node = duel_preset_get_parameters (preset);
-    JsonObject *rounds = duel_json_get_object (json_node_get_object (node), "rounds");
+    g_autoptr(JsonObject) rounds = duel_preset_get_rounds_parameters (preset, duel_review_test_find ("pts-iops"));
     JsonArray *sizes = duel_json_get_array (rounds, "block_sizes");
 
     g_assert_cmpuint (json_array_get_length (sizes), ==, 7);
@@ -259,7 +258,7 @@ add_cell (DuelResult *result,
   g_autoptr(DuelTestRecord) record = NULL;
   DuelAnalysisParams params;
   DuelWorkload workload;
-  JsonObject *details, *parameters, *rounds;
+  JsonObject *details, *rounds;
 
   duel_workload_init (&workload);
   workload.block_size = block_size;
@@ -272,7 +271,6 @@ add_cell (DuelResult *result,
   details = duel_test_record_get_details (record);
   json_object_set_string_member (details, "section", "pts-iops");
   json_object_set_int_member (details, "round", round);
-  parameters = json_object_new ();
   rounds = json_object_new ();
   json_object_set_int_member (rounds, "max_rounds", 25);
   json_object_set_int_member (rounds, "window", 5);
@@ -280,8 +278,7 @@ add_cell (DuelResult *result,
   json_object_set_double_member (rounds, "slope_limit", 0.1);
   json_object_set_string_member (rounds, "tracked_step", "pts-iops-4k-r0");
   json_object_set_string_member (rounds, "tracked_key", "iops");
-  json_object_set_object_member (parameters, "rounds", rounds);
-  json_object_set_object_member (details, "preset_parameters", parameters);
+  json_object_set_object_member (details, "rounds", rounds);
   duel_result_add_test (result, g_steal_pointer (&record));
 }
 

@@ -17,6 +17,7 @@
 
 #include "duel-cdm-grid.h"
 #include "duel-cli.h"
+#include "duel-rounds.h"
 #include "duel-json.h"
 #include "duel-number.h"
 #include "duel-preset.h"
@@ -447,6 +448,9 @@ duel_cli_analyze (int    argc,
             }
           json_builder_end_object (builder);
         }
+      /* A round's cells are told by the matrix (duel_cli_print_rounds()). */
+      else if (duel_rounds_record_in_round (record))
+        continue;
       else if (summary != NULL)
         {
           duel_cli_print_figures (record, summary, duel_result_get_missing_journal (result));
@@ -464,7 +468,10 @@ duel_cli_analyze (int    argc,
     }
 
   if (!as_json)
-    duel_cli_print_cdm_grid (result);
+    {
+      duel_cli_print_cdm_grid (result);
+      duel_cli_print_rounds (result);
+    }
 
   if (as_json)
     {

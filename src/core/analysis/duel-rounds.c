@@ -43,6 +43,29 @@ record_round (DuelTestRecord *record)
   return (guint) round;
 }
 
+GStrv
+duel_rounds_list_sections (DuelResult *result)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *tests;
+
+  g_return_val_if_fail (DUEL_IS_RESULT (result), NULL);
+
+  tests = duel_result_get_tests (result);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      const char *section = duel_json_get_string (duel_test_record_get_details (record), "section");
+
+      if (record_round (record) == 0 || section == NULL || g_hash_table_contains (seen, section))
+        continue;
+      g_hash_table_add (seen, (gpointer) section);
+      g_strv_builder_add (builder, section);
+    }
+  return g_strv_builder_end (builder);
+}
+
 gboolean
 duel_rounds_record_in_round (DuelTestRecord *record)
 {
@@ -82,8 +105,7 @@ static void
 take_rules (DuelRoundsReport *report,
             DuelTestRecord   *record)
 {
-  JsonObject *rules = duel_json_get_object (duel_json_get_object (duel_test_record_get_details (record),
-                                                                  "preset_parameters"), "rounds");
+  JsonObject *rules = duel_json_get_object (duel_test_record_get_details (record), "rounds");
   const char *step = duel_json_get_string (rules, "tracked_step");
   const char *key = duel_json_get_string (rules, "tracked_key");
 

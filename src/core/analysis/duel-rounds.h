@@ -2,7 +2,7 @@
  *
  * A test in rounds (SNIA PTS; review/duel-review-test.h, DuelReviewRounds)
  * leaves one record per cell and round, each with details.round and the
- * rules it ran under in details.preset_parameters.rounds. From those
+ * rules it ran under in details.rounds. From those
  * records alone (a loaded file as much as a finished run) this finds the
  * tracked cell's value in each round, the first window of rounds that
  * passes SNIA's limits (or, when none did, the last window, and that it
@@ -58,6 +58,9 @@ void              duel_rounds_report_free (DuelRoundsReport *report);
 const DuelRoundsCell *duel_rounds_report_find_cell (const DuelRoundsReport *report,
                                                     guint32                 block_size,
                                                     guint                   read_percent);
+/* The tests in rounds @result holds (their details.section), in the order
+ * they ran; empty when none. */
+GStrv             duel_rounds_list_sections (DuelResult      *result);
 /* Whether @record ran in a round (details.round). */
 gboolean          duel_rounds_record_in_round (DuelTestRecord *record);
 

@@ -19,5 +19,7 @@ extern const DuelReviewTest _duel_review_test_custom;
 extern const DuelReviewTest _duel_review_test_crystaldiskmark;
 extern const DuelReviewTest _duel_review_test_crystaldiskmark_nvme;
 extern const DuelReviewTest _duel_review_test_pts_iops;
+extern const DuelReviewTest _duel_review_test_pts_throughput_1m, _duel_review_test_pts_throughput_128k;
+extern const DuelReviewTest _duel_review_test_pts_latency;
 
 G_END_DECLS

@@ -71,6 +71,7 @@ typedef struct
 {
   const char           *id;               /* "qos": details.section, preset names; never shown */
   const char           *title;            /* translatable: "Quality of service" */
+  const char           *preset_title;     /* translatable: the preset that runs it alone, "Quality of Service" */
   const char           *description;      /* translatable: one line for the preset list and --help */
   const char           *runtime_key;      /* the timed steps' length in preset_parameters: "qos_ms" */
   guint64               runtime_ms;       /* each timed step, in the review */

@@ -17,6 +17,8 @@ static const DuelReviewTest * const all_tests[] = {
   &_duel_review_test_crystaldiskmark_nvme,
   &_duel_review_test_custom,
   &_duel_review_test_pts_iops,
+  &_duel_review_test_pts_throughput_1m, &_duel_review_test_pts_throughput_128k,
+  &_duel_review_test_pts_latency,
   NULL,
 };
 

@@ -22,6 +22,7 @@ const DuelReviewTest _duel_review_test_consistency = {
   .headline = headline,
   .id = "consistency",
   .title = N_("Performance consistency"),
+  .preset_title = N_("Performance Consistency"),
   .description = N_("4K random 50/50 read/write QD32 for 20 minutes, per-second IOPS"),
   .runtime_key = "consistency_ms",
   .runtime_ms = 1200000,

@@ -71,6 +71,7 @@ static const DuelReviewStep nvme_steps[] = {
 const DuelReviewTest _duel_review_test_crystaldiskmark = {
   .id = "crystaldiskmark",
   .title = N_("CrystalDiskMark set"),
+  .preset_title = N_("CrystalDiskMark"),
   .description = N_("CrystalDiskMark’s default profile: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T16 and RND4K Q1T1, "
                     "write and read, best of 5 passes of 5 s"),
   .runtime_key = "crystaldiskmark_ms",
@@ -85,6 +86,7 @@ const DuelReviewTest _duel_review_test_crystaldiskmark = {
 const DuelReviewTest _duel_review_test_crystaldiskmark_nvme = {
   .id = "crystaldiskmark-nvme",
   .title = N_("CrystalDiskMark set"),
+  .preset_title = N_("CrystalDiskMark (NVMe)"),
   .description = N_("CrystalDiskMark’s NVMe profile: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16 and RND4K Q1T1, "
                     "write and read, best of 5 passes of 5 s"),
   .runtime_key = "crystaldiskmark_nvme_ms",

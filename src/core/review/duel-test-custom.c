@@ -22,6 +22,7 @@ static const DuelReviewStep steps[] = {
 const DuelReviewTest _duel_review_test_custom = {
   .id = "custom",
   .title = N_("Custom test"),
+  .preset_title = N_("Custom Test"),
   .description = N_("One workload of your choosing: access, read share, block size, queue depth, jobs and length"),
   .runtime_key = "custom_ms",
   .runtime_ms = 60000,

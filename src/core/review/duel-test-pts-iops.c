@@ -46,6 +46,7 @@ static const DuelReviewRounds rounds = {
 const DuelReviewTest _duel_review_test_pts_iops = {
   .id = "pts-iops",
   .title = N_("SNIA IOPS"),
+  .preset_title = N_("SNIA IOPS"),
   .description = N_("SNIA PTS IOPS: purge, precondition, then block sizes from 512 B to 1 MiB at seven "
                     "read/write mixes, in one-minute rounds until 4K random write is steady"),
   .runtime_key = "pts_iops_cell_ms",

@@ -30,6 +30,7 @@ const DuelReviewTest _duel_review_test_qos = {
   .headline = headline,
   .id = "qos",
   .title = N_("Quality of service"),
+  .preset_title = N_("Quality of Service"),
   .description = N_("Latency percentiles of 4K random read and write at QD1 and QD32, and a 50/50 mix"),
   .runtime_key = "qos_ms",
   .runtime_ms = 60000,

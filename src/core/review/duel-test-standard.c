@@ -27,6 +27,7 @@ static const DuelReviewStep steps[] = {
 const DuelReviewTest _duel_review_test_standard = {
   .id = "standard",
   .title = N_("Standard set"),
+  .preset_title = N_("Standard Set"),
   .description = N_("128K sequential read and write QD32, 4K random read and write at QD1 and QD32"),
   .runtime_key = "standard_ms",
   .runtime_ms = 60000,

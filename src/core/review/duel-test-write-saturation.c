@@ -27,6 +27,7 @@ const DuelReviewTest _duel_review_test_write_saturation = {
   .headline = headline,
   .id = "write-saturation",
   .title = N_("Write saturation"),
+  .preset_title = N_("Write Saturation"),
   .description = N_("Discard, then 4K random write QD32 to 2x the capacity, then a 4K random read score"),
   .runtime_key = "read_score_ms",
   .runtime_ms = 60000,

@@ -33,24 +33,16 @@ typedef struct
   gboolean    quick;
 } PresetInfo;
 
-static const PresetInfo presets[] = {
-  { "write-saturation", N_("Write Saturation"), NULL, { "write-saturation" }, FALSE },
-  { "consistency", N_("Performance Consistency"), NULL, { "consistency" }, FALSE },
-  { "qos", N_("Quality of Service"), NULL, { "qos" }, FALSE },
-  { "standard", N_("Standard Set"), NULL, { "standard" }, FALSE },
+/* The presets of more than one test; every review test is also a preset
+ * of its own (its id, its preset title), listed after it in the review's
+ * order, and a bundle right after the last of its tests. */
+static const PresetInfo bundles[] = {
   { "review", N_("Full Review"), N_("The whole review: write saturation, consistency, QoS and the standard set"),
     { "write-saturation", "consistency", "qos", "standard" }, FALSE },
   { "quick", N_("Quick Review"), N_("The whole review scaled to finish within two minutes on a 1 GiB file"),
     { "write-saturation", "consistency", "qos", "standard" }, TRUE },
-  { "crystaldiskmark", N_("CrystalDiskMark"), NULL, { "crystaldiskmark" }, FALSE },
-  { "crystaldiskmark-nvme", N_("CrystalDiskMark (NVMe)"), NULL, { "crystaldiskmark-nvme" }, FALSE },
-  { "custom", N_("Custom Test"), NULL, { "custom" }, FALSE },
-  { "pts-iops", N_("SNIA IOPS"), NULL, { "pts-iops" }, FALSE },
-};
-
-static const char * const preset_names[] = {
-  "write-saturation", "consistency", "qos", "standard", "review", "quick",
-  "crystaldiskmark", "crystaldiskmark-nvme", "custom", "pts-iops", NULL,
+  { "pts-throughput", N_("SNIA Throughput"), N_("SNIA PTS throughput: 1 MiB, then 128 KiB sequential write and read, each to its own steady state"),
+    { "pts-throughput-1m", "pts-throughput-128k" }, FALSE },
 };
 
 #define MAX_REVIEW_TESTS 16
@@ -117,19 +109,70 @@ duel_preset_options_init (DuelPresetOptions *options)
   memset (options, 0, sizeof *options);
 }
 
+typedef struct
+{
+  PresetInfo  infos[MAX_REVIEW_TESTS + G_N_ELEMENTS (bundles)];
+  const char *names[MAX_REVIEW_TESTS + G_N_ELEMENTS (bundles) + 1];
+  guint       n;
+} PresetList;
+
+static void
+add_bundles_ending_with (PresetList *list,
+                         const char *test_id)
+{
+  for (guint b = 0; b < G_N_ELEMENTS (bundles); b++)
+    {
+      guint last = 0;
+
+      while (bundles[b].tests[last + 1] != NULL)
+        last++;
+      if (g_strcmp0 (bundles[b].tests[last], test_id) == 0)
+        list->infos[list->n++] = bundles[b];
+    }
+}
+
+static const PresetList *
+get_presets (void)
+{
+  static PresetList list;
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      const DuelReviewTest * const *all = duel_review_tests_get_all ();
+
+      for (guint i = 0; all[i] != NULL; i++)
+        {
+          g_assert (i < MAX_REVIEW_TESTS);
+          list.infos[list.n++] = (PresetInfo) {
+            .name = all[i]->id,
+            .title = all[i]->preset_title,
+            .tests = { all[i]->id },
+          };
+          add_bundles_ending_with (&list, all[i]->id);
+        }
+      for (guint i = 0; i < list.n; i++)
+        list.names[i] = list.infos[i].name;
+      g_once_init_leave (&done, 1);
+    }
+  return &list;
+}
+
 const char * const *
 duel_preset_get_names (void)
 {
-  return preset_names;
+  return get_presets ()->names;
 }
 
 static const PresetInfo *
 find_preset (const char *name)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+  const PresetList *list = get_presets ();
+
+  for (guint i = 0; i < list->n; i++)
     {
-      if (g_strcmp0 (presets[i].name, name) == 0)
-        return &presets[i];
+      if (g_strcmp0 (list->infos[i].name, name) == 0)
+        return &list->infos[i];
     }
   return NULL;
 }
@@ -377,7 +420,7 @@ duel_preset_new (const char               *name,
 
   if (info == NULL)
     {
-      list = g_strjoinv (", ", (char **) preset_names);
+      list = g_strjoinv (", ", (char **) duel_preset_get_names ());
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
                    _("Unknown preset “%s”: use one of %s."), name ? name : "", list);
       return NULL;
@@ -909,15 +952,23 @@ duel_preset_get_step (DuelPreset *self,
   return &g_array_index (self->steps, DuelPresetStep, index);
 }
 
-/* How a test in rounds ran: its limits, the cell it tracked, the matrix. */
-static JsonObject *
-rounds_parameters (DuelPreset           *self,
-                   const DuelReviewTest *test)
+JsonObject *
+duel_preset_get_rounds_parameters (DuelPreset           *self,
+                                   const DuelReviewTest *test)
 {
-  const DuelReviewRounds *rounds = duel_preset_get_rounds (self, test);
-  JsonObject *object = json_object_new ();
-  JsonArray *sizes = json_array_new ();
-  JsonArray *mixes = json_array_new ();
+  const DuelReviewRounds *rounds;
+  JsonObject *object;
+  JsonArray *sizes, *mixes;
+
+  g_return_val_if_fail (DUEL_IS_PRESET (self), NULL);
+  g_return_val_if_fail (test != NULL, NULL);
+
+  rounds = duel_preset_get_rounds (self, test);
+  if (rounds == NULL)
+    return NULL;
+  object = json_object_new ();
+  sizes = json_array_new ();
+  mixes = json_array_new ();
 
   json_object_set_int_member (object, "max_rounds", max_rounds_of (self, test));
   json_object_set_int_member (object, "window", rounds->window);
@@ -968,13 +1019,6 @@ duel_preset_get_parameters (DuelPreset *self)
   json_object_set_int_member (object, "round_ms", (gint64) plan->round_ms);
   json_object_set_int_member (object, "interval_ms", plan->interval_ms);
   json_object_set_boolean_member (object, "trim", !plan->no_trim);
-  for (guint t = 0; self->info->tests[t] != NULL; t++)
-    {
-      const DuelReviewTest *test = duel_review_test_find (self->info->tests[t]);
-
-      if (test->rounds != NULL)
-        json_object_set_object_member (object, "rounds", rounds_parameters (self, test));
-    }
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, object);

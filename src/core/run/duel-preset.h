@@ -163,6 +163,12 @@ gboolean             duel_preset_prepare_for_size   (DuelPreset               *s
  * of the options (rounds, limits); NULL when it does not run in rounds. */
 const DuelReviewRounds *duel_preset_get_rounds (DuelPreset               *self,
                                                 const DuelReviewTest     *test);
+/* How @test runs in rounds in this plan, as its records keep it
+ * (details.rounds): the most rounds, the window, the limits, the tracked
+ * cell and figure, the block sizes and mixes that run; NULL when it does
+ * not run in rounds. */
+JsonObject          *duel_preset_get_rounds_parameters (DuelPreset            *self,
+                                                        const DuelReviewTest  *test);
 /* The span every step uses from offset 0, once prepared; 0 for a plain plan. */
 guint64              duel_preset_get_span_bytes     (DuelPreset               *self);
 guint                duel_preset_get_n_steps        (DuelPreset               *self);

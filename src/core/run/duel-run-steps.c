@@ -293,7 +293,8 @@ set_record_details (DuelRunSteps         *self,
   if (step->round > 0)
     {
       json_object_set_int_member (details, "round", step->round);
-      json_object_set_int_member (details, "max_rounds", step->max_rounds);
+      json_object_set_object_member (details, "rounds",
+                                     duel_preset_get_rounds_parameters (self->plan, step->test));
     }
   /* A repeated step: each pass is a record of the step's name. */
   if (step->passes > 1)
