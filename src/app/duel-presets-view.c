@@ -293,7 +293,7 @@ update_probe_button (DuelPresetsView *self)
   gboolean file = self->drive != NULL && duel_drive_item_get_kind (self->drive) == DUEL_TARGET_KIND_FILE;
 
   gtk_widget_set_visible (GTK_WIDGET (self->probe_button),
-                          file && preset_has_fill (duel_presets_view_get_preset_name (self)));
+                          file && duel_preset_name_probes (duel_presets_view_get_preset_name (self)));
   gtk_widget_set_sensitive (GTK_WIDGET (self->probe_button), !self->running && !self->probing);
 }
 

@@ -12,6 +12,7 @@
 #include "duel-chart-private.h"
 #include "duel-chart-consistency.h"
 #include "duel-chart-qos.h"
+#include "duel-chart-rounds.h"
 #include "duel-chart-standard.h"
 #include "duel-chart-table.h"
 #include "duel-chart-write-curve.h"
@@ -206,7 +207,7 @@ duel_chart_get_tab_title (DuelChart *self)
 static GType *
 chart_types (guint *out_n)
 {
-  static GType types[5];
+  static GType types[6];
 
   if (types[0] == 0)
     {
@@ -214,7 +215,8 @@ chart_types (guint *out_n)
       types[1] = DUEL_TYPE_CHART_CONSISTENCY;
       types[2] = DUEL_TYPE_CHART_QOS;
       types[3] = DUEL_TYPE_CHART_STANDARD;
-      types[4] = DUEL_TYPE_CHART_TABLE;
+      types[4] = DUEL_TYPE_CHART_ROUNDS;
+      types[5] = DUEL_TYPE_CHART_TABLE;
     }
   *out_n = G_N_ELEMENTS (types);
   return types;
@@ -223,7 +225,7 @@ chart_types (guint *out_n)
 const char * const *
 duel_chart_get_kind_ids (void)
 {
-  static const char *ids[6];
+  static const char *ids[7];
 
   if (ids[0] == NULL)
     {

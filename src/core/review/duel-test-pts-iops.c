@@ -21,7 +21,7 @@
 
 #define CELL(bs_name, bs, read) \
   { "pts-iops-" bs_name "-r" #read, NULL, DUEL_ANALYSIS_MATRIX_CELL, \
-    DUEL_PATTERN_RANDOM, bs, 32, 1, read, FALSE, DUEL_LIVE_VIEW_BARS }
+    DUEL_PATTERN_RANDOM, bs, 32, 1, read, FALSE, DUEL_LIVE_VIEW_INTERVALS }
 #define MIX(read) \
   CELL ("1m", 1024 * 1024, read), CELL ("128k", 128 * 1024, read), CELL ("64k", 64 * 1024, read), \
   CELL ("32k", 32 * 1024, read), CELL ("16k", 16 * 1024, read), CELL ("8k", 8 * 1024, read), \

@@ -20,7 +20,7 @@
     DUEL_ANALYSIS_STANDARD, DUEL_PATTERN_SEQUENTIAL, 128 * 1024, 32, 1, 0, TRUE, DUEL_LIVE_VIEW_WRITE_CURVE }
 #define CELL(prefix, bs, read) \
   { prefix "-r" #read, NULL, DUEL_ANALYSIS_MATRIX_CELL, \
-    DUEL_PATTERN_SEQUENTIAL, bs, 32, 1, read, FALSE, DUEL_LIVE_VIEW_BARS }
+    DUEL_PATTERN_SEQUENTIAL, bs, 32, 1, read, FALSE, DUEL_LIVE_VIEW_INTERVALS }
 
 static const DuelReviewStep steps_1m[] = {
   PRECONDITION ("pts-tp-1m"), CELL ("pts-tp-1m", 1024 * 1024, 0), CELL ("pts-tp-1m", 1024 * 1024, 100),

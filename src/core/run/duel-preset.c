@@ -189,6 +189,22 @@ duel_preset_describe (const char *name)
   return g_dgettext (GETTEXT_PACKAGE, info->description);
 }
 
+gboolean
+duel_preset_name_probes (const char *name)
+{
+  const PresetInfo *info = find_preset (name);
+
+  for (guint t = 0; info != NULL && info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
+
+      for (guint s = 0; s < test->n_steps; s++)
+        if (test->steps[s].fill && test->steps[s].pattern == DUEL_PATTERN_RANDOM)
+          return TRUE;
+    }
+  return FALSE;
+}
+
 const char *
 duel_preset_get_title_for_name (const char *name)
 {

@@ -119,6 +119,9 @@ const char          *duel_preset_describe           (const char               *n
 const char          *duel_preset_get_title_for_name (const char               *name);
 /* Whether the preset fills the drive (and so trims, probes and takes a multiple). */
 gboolean             duel_preset_name_has_fill      (const char               *name);
+/* Whether the preset fills with random writes, whose rate a probe foretells
+ * (write saturation; not a sequential preconditioning). */
+gboolean             duel_preset_name_probes        (const char               *name);
 /* Whether the preset runs a workload the person chooses (DuelPresetOptions.custom). */
 gboolean             duel_preset_name_has_chosen_workload (const char     *name);
 /* Whether @step is a fill: bounded by bytes written, not by time. */
