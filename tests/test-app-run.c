@@ -1090,11 +1090,37 @@ run_ended (gpointer user_data)
   return task != NULL && !duel_run_is_running (task);
 }
 
+/* The model that holds this process's I/O: killed should the test die
+ * (an assertion, a timeout's TERM), or its exit would wait for ever on the
+ * answer to closing the served file. */
+static volatile pid_t hung_model_pid;
+
+static void
+kill_hung_model_cb (int sig)
+{
+  if (hung_model_pid > 0)
+    kill (hung_model_pid, SIGKILL);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+/* Whether the model holds at least one request of the run (its --hold-file). */
+static gboolean
+model_holds_requests (gpointer user_data)
+{
+  g_autofree char *text = NULL;
+
+  return g_file_get_contents (user_data, &text, NULL, NULL) && g_ascii_strtoull (text, NULL, 10) > 0;
+}
+
 /* The simulated SSD served through FUSE ($DUEL_SSD_MODEL,
- * $DUEL_SSD_MODEL_SH), its server stopped mid-run (SIGSTOP): Stop waits
- * for the I/O in flight; once the device has not answered for 2 s the Run
- * page says so and Stop can be pressed again, which ends the wait at once,
- * the run stopped and what it measured kept. */
+ * $DUEL_SSD_MODEL_SH) stops answering mid-run (SIGUSR1: it takes every
+ * request and completes none, a drive that hangs; a stopped process would
+ * leave requests the kernel had not handed over yet for the stop to
+ * cancel, so what the test saw would depend on the host's load): Stop
+ * waits for the I/O in flight; once the device has not answered for 2 s
+ * the Run page says so and Stop can be pressed again, which ends the wait
+ * at once, the run stopped and what it measured kept. */
 static void
 test_stop_hung_device (void)
 {
@@ -1102,6 +1128,7 @@ test_stop_hung_device (void)
   const char *script = g_getenv ("DUEL_SSD_MODEL_SH");
   g_autofree char *mount = g_build_filename (scratch_dir, "hung", NULL);
   g_autofree char *pid_file = g_strconcat (mount, ".pid", NULL);
+  g_autofree char *hold_file = g_strconcat (mount, ".held", NULL);
   g_autofree char *command = NULL;
   g_autofree char *pid_text = NULL;
   g_autofree char *line = NULL;
@@ -1124,12 +1151,17 @@ test_stop_hung_device (void)
       return;
     }
   g_free (command);
-  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' start '%s' --shape flat --capacity 64m",
-                             model, script, mount);
+  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' start '%s' --shape flat --capacity 64m --hold-file '%s'",
+                             model, script, mount, hold_file);
   g_assert_true (run_command (command, NULL));
   g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
   model_pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
   g_assert_cmpint (model_pid, >, 0);
+  hung_model_pid = model_pid;
+  signal (SIGABRT, kill_hung_model_cb);
+  signal (SIGTRAP, kill_hung_model_cb);
+  signal (SIGTERM, kill_hung_model_cb);
+  signal (SIGSEGV, kill_hung_model_cb);
 
   /* Reads only: the served file holds data Drive Duel did not write. */
   duel_app_test_small_options (&options);
@@ -1143,7 +1175,9 @@ test_stop_hung_device (void)
   watch = start_run (window);
   duel_app_test_wait (run_measuring, watch, 60, "the run to measure a few intervals");
 
-  g_assert_cmpint (kill (model_pid, SIGSTOP), ==, 0);
+  g_assert_cmpint (kill (model_pid, SIGUSR1), ==, 0);
+  /* Stop once the device holds some of the run's I/O. */
+  duel_app_test_wait (model_holds_requests, hold_file, 60, "the model to hold the run's requests");
   rows = duel_series_get_length (duel_run_get_live_record (watch->task)->series);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-run", NULL));
   g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_STOPPING);
@@ -1165,10 +1199,14 @@ test_stop_hung_device (void)
 
   /* The run kept its descriptor, so the mount stays busy while this process
    * lives: detached lazily, the model stopped at once. */
-  kill (model_pid, SIGCONT);
   g_free (command);
   command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' abandon '%s'", model, script, mount);
   run_command (command, NULL);
+  hung_model_pid = 0;
+  signal (SIGABRT, SIG_DFL);
+  signal (SIGTRAP, SIG_DFL);
+  signal (SIGTERM, SIG_DFL);
+  signal (SIGSEGV, SIG_DFL);
   g_free (watch);
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -1,17 +1,17 @@
 #!/bin/sh
 # A stop on a device that does not answer: the simulated SSD served through
-# FUSE, its server stopped (SIGSTOP) mid-run, so the I/O in flight hangs.
+# FUSE, its server holding every request unanswered (SIGUSR1) mid-run, so the I/O in flight hangs.
 #  1. a file on it: the first SIGINT says the run stops; once the device has
 #     not answered for 2 s, one line says how many I/Os it waits for and that
 #     a second Ctrl-C stops without waiting. The second SIGINT ends the wait
 #     at once: the result is saved (cancelled, with every row measured before
 #     the stop), the run says it was cancelled, and, true on Linux, that this
 #     process ends only once the FUSE server answers (its exit closes the
-#     file, and FUSE's close waits for the server). Once the server runs
+#     file, and FUSE's close waits for the server). Once the server answers
 #     again, exit code 1.
 #  2. the same with 4 jobs (a ring each: every job gives up).
 #  3. a loop device over that file (root): after the second SIGINT the
-#     process ends, exit code 1, while the server is still stopped: the
+#     process ends, exit code 1, while the server still holds its requests: the
 #     kernel keeps the I/O in flight (io_uring's exit work) until the device
 #     answers.
 # The old stop waited for ever and ignored further signals. Each wait here
@@ -32,7 +32,7 @@ mnt=$fault_work/mnt
 model_pid=""
 loop=""
 stop_model() {
-    [ -n "$model_pid" ] && kill -CONT "$model_pid" 2>/dev/null
+    [ -n "$model_pid" ] && kill -USR2 "$model_pid" 2>/dev/null
     [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
     loop=""
     DUEL_SSD_MODEL=$model "$model_script" stop "$mnt" >/dev/null 2>&1
@@ -40,9 +40,18 @@ stop_model() {
 }
 trap 'stop_model; fault_cleanup' EXIT
 start_model() {
-    DUEL_SSD_MODEL=$model "$model_script" start "$mnt" --shape flat --capacity 64m >/dev/null ||
+    DUEL_SSD_MODEL=$model "$model_script" start "$mnt" --shape flat --capacity 64m --hold-file "$mnt.held" >/dev/null ||
         fault_fail "the simulated SSD did not start"
     model_pid=$(cat "$mnt.pid")
+}
+
+# wait_held: until the model holds at least one request (its --hold-file).
+wait_held() {
+    _wh_i=0
+    while [ "$(cat "$mnt.held" 2>/dev/null || echo 0)" -lt 1 ] && [ $_wh_i -lt 1200 ]; do
+        sleep 0.1; _wh_i=$((_wh_i + 1))
+    done
+    [ "$(cat "$mnt.held" 2>/dev/null || echo 0)" -ge 1 ]
 }
 
 # wait_line NAME REGEX: until the CLI's stderr has a line matching REGEX.
@@ -74,14 +83,18 @@ wait_gone() {
 }
 
 # hung_stop NAME TARGET [run options]: a run on TARGET; once it has rows,
-# the server is stopped, then the run twice.
+# the server holds its requests, then the run is stopped twice.
 hung_stop() {
     _hs_name=$1; _hs_target=$2; shift 2
     out=$fault_work/$_hs_name.json
     fault_cli_bg "$_hs_name" --rw randwrite --destructive --runtime 600 --interval-ms 100 "$@" \
         --output "$out" "$_hs_target"
     fault_wait_running "$out"
-    kill -STOP "$model_pid"
+    # The server takes every request from now on and answers none: a stopped
+    # process would leave requests the kernel had not handed over yet for the
+    # stop to cancel, so what the test saw would depend on the host's load.
+    kill -USR1 "$model_pid"
+    fault_check "$_hs_name: the device holds the run's I/O" wait_held
     # Rows on disk now: all of them are kept, whatever comes.
     rows=$("$fault_checker" "$out" | sed -n 's/.* \([0-9]*\) rows.*/\1/p' | tail -n 1)
     kill -INT "$fault_pid"
@@ -103,9 +116,9 @@ start_model
 hung_stop file "$mnt/ssd.img"
 fault_grep "file: it says the process ends once the FUSE server answers" "$fault_work/file.err" \
     'served through FUSE by a server that does not answer: this process ends only once it answers'
-fault_loads "file: saved with the server still stopped: cancelled, the rows before the stop" \
+fault_loads "file: saved with the server still holding them: cancelled, the rows before the stop" \
     "$fault_work/file.json" --status cancelled --min-rows "$rows"
-kill -CONT "$model_pid"
+kill -USR2 "$model_pid"
 fault_wait_cli
 fault_show file
 fault_check "file: exit code 1 once the server answers (got $fault_rc)" [ "$fault_rc" -eq 1 ]
@@ -116,7 +129,7 @@ start_model
 hung_stop jobs "$mnt/ssd.img" --numjobs 4 --iodepth 8
 fault_loads "4 jobs: saved, cancelled, the rows before the stop" \
     "$fault_work/jobs.json" --status cancelled --min-rows "$rows"
-kill -CONT "$model_pid"
+kill -USR2 "$model_pid"
 fault_wait_cli
 fault_show jobs
 fault_check "4 jobs: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
@@ -127,7 +140,7 @@ if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v losetup >/dev/nu
     start_model
     loop=$(losetup --find --show --direct-io=on "$mnt/ssd.img") || fault_fail "losetup failed"
     hung_stop loop "$loop"
-    fault_check "loop device: the process ends with the server still stopped" wait_gone "$fault_pid"
+    fault_check "loop device: the process ends with the server still holding its requests" wait_gone "$fault_pid"
     fault_wait_cli
     fault_show loop
     fault_check "loop device: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]

@@ -571,11 +571,36 @@ write_log (Server   *s,
 
 /* ---- threads ---- */
 
+/* SIGUSR1: from now on the server takes every request and answers none (a
+ * drive that accepts commands and never completes them), until SIGUSR2
+ * lets it answer them all, or it is stopped. Unlike a stopped process, which leaves requests the kernel has
+ * not handed over yet to be cancelled by the caller's stop, every request
+ * is then one the kernel must wait for, however loaded the host. With
+ * --hold-file, the number of requests held is written there as it grows. */
+static volatile sig_atomic_t hold_requested;
+static char *hold_file;
+
+static void
+hold_signal_cb (int sig)
+{
+  hold_requested = sig == SIGUSR1;
+}
+
+static void
+write_hold_count (guint held)
+{
+  g_autofree char *text = g_strdup_printf ("%u\n", held);
+
+  if (hold_file != NULL)
+    g_file_set_contents (hold_file, text, -1, NULL);
+}
+
 static gpointer
 completion_thread (gpointer data)
 {
   Server *s = data;
   Pending batch[64];
+  guint held = 0;
 
   prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   g_mutex_lock (&s->lock);
@@ -584,6 +609,19 @@ completion_thread (gpointer data)
       guint n = 0;
       guint64 t;
 
+      /* Holding: no answer but at the end; the count as it grows. */
+      if (hold_requested && !s->stopping)
+        {
+          if (s->heap_len != held)
+            {
+              held = s->heap_len;
+              g_mutex_unlock (&s->lock);
+              write_hold_count (held);
+              g_mutex_lock (&s->lock);
+            }
+          g_cond_wait_until (&s->cond, &s->lock, g_get_monotonic_time () + 100 * G_TIME_SPAN_MILLISECOND);
+          continue;
+        }
       if (s->heap_len == 0)
         {
           if (s->stopping)
@@ -1147,6 +1185,7 @@ main (int    argc,
     { "precondition", 0, 0, G_OPTION_ARG_DOUBLE, &precondition, "Before serving, write this many capacities of 4 KiB random writes at QD32 in virtual time (e.g. 2: the steady state of a 2x fill)", "X" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "FUSE worker threads kept idle (default 8)", "N" },
     { "attr-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &attr_timeout_s, "Seconds the kernel keeps the file's attributes (default 3600); 0: every stat() asks the server", "S" },
+    { "hold-file", 0, 0, G_OPTION_ARG_FILENAME, &hold_file, "Once SIGUSR1 makes the server hold every request, write how many it holds here", "FILE" },
     { "stop-at-poll", 0, 0, G_OPTION_ARG_NONE, &stop_at_first_poll, "Stop (SIGSTOP) when the first poll comes, before answering it: the first submit to the file waits until the server is continued", NULL },
     { NULL }
   };
@@ -1248,6 +1287,9 @@ main (int    argc,
     return simulate (cfg, (guint) sim_qd, sim_multiple);
 
   g_atomic_int_set (&stop_at_poll, stop_at_first_poll);
+  signal (SIGUSR1, hold_signal_cb);
+  signal (SIGUSR2, hold_signal_cb);
+  write_hold_count (0);
   server.file_name = file_name != NULL ? file_name : "ssd.img";
   server.size = cfg->capacity_bytes;
   server.mountpoint = argv[1];
