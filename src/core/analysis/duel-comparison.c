@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "duel-comparison.h"
+#include "duel-passes.h"
 #include "review/duel-review-test.h"
 #include "duel-device-link.h"
 #include "duel-filesystem-note.h"
@@ -191,245 +192,6 @@ duel_comparison_row_is_best (const DuelComparisonRow *row,
   g_return_val_if_fail (row != NULL, FALSE);
 
   return drive < DUEL_COMPARISON_MAX_DRIVES && (row->winners & (1u << drive)) != 0;
-}
-
-/* ---- Reading results ------------------------------------------------------ */
-
-typedef struct
-{
-  const char *key;
-  double      value;      /* NAN for a stored null; the best pass of a test run in passes */
-  const char *unit;
-  DuelBetter  better;
-  guint       n_passes;   /* passes with a value; 0: the test ran once */
-  double      mean;       /* of the passes; NAN when it ran once */
-  double      min;
-  double      max;
-} Figure;
-
-static DuelBetter
-better_from_string (const char *text)
-{
-  if (g_strcmp0 (text, "higher") == 0)
-    return DUEL_BETTER_HIGHER;
-  if (g_strcmp0 (text, "lower") == 0)
-    return DUEL_BETTER_LOWER;
-  return DUEL_BETTER_NONE;
-}
-
-/* The record's summary figures in file order; the loader has checked types. */
-static GArray *
-record_figures (const DuelTestRecord *record)
-{
-  GArray *figures = g_array_new (FALSE, TRUE, sizeof (Figure));
-  JsonNode *node;
-  JsonArray *array;
-
-  if (record->summary == NULL)
-    return figures;
-  node = json_object_get_member (record->summary, "figures");
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return figures;
-
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-      JsonObject *object;
-      Figure figure;
-
-      if (!JSON_NODE_HOLDS_OBJECT (element))
-        continue;
-      object = json_node_get_object (element);
-      figure.key = duel_json_get_string (object, "key");
-      if (figure.key == NULL)
-        continue;
-      if (!duel_json_get_number (object, "value", &figure.value))
-        figure.value = NAN;
-      figure.unit = duel_json_get_string (object, "unit");
-      figure.better = better_from_string (duel_json_get_string (object, "better"));
-      figure.n_passes = 0;
-      figure.mean = figure.min = figure.max = NAN;
-      g_array_append_val (figures, figure);
-    }
-  return figures;
-}
-
-static const Figure *
-find_figure (GArray     *figures,
-             const char *key)
-{
-  for (guint i = 0; i < figures->len; i++)
-    {
-      const Figure *figure = &g_array_index (figures, Figure, i);
-      if (g_strcmp0 (figure->key, key) == 0)
-        return figure;
-    }
-  return NULL;
-}
-
-/* Every record of @result named @test, in file order: one, or a test's
- * passes. */
-static GPtrArray *
-find_passes (DuelResult *result,
-             const char *test)
-{
-  GPtrArray *tests = duel_result_get_tests (result);
-  GPtrArray *found = g_ptr_array_new ();
-
-  for (guint i = 0; i < tests->len; i++)
-    {
-      DuelTestRecord *record = g_ptr_array_index (tests, i);
-
-      if (g_strcmp0 (record->name, test) == 0)
-        g_ptr_array_add (found, record);
-    }
-  return found;
-}
-
-/* The pass whose figures stand for a test run in passes: the best by its
- * first figure that has a better side (the mean IOPS of a mix, the
- * throughput of a CrystalDiskMark step), as CrystalDiskMark picks its best
- * run. Every figure shown is then that pass's, so that figures computed
- * from one another (a consistency ratio, its slowest interval and mean)
- * agree. -1 when no pass has a value for it. */
-static int
-best_pass (GArray **lists,
-           guint    n_lists)
-{
-  const char *lead = NULL;
-  DuelBetter better = DUEL_BETTER_NONE;
-  double best = NAN;
-  int chosen = -1;
-
-  for (guint r = 0; r < n_lists && lead == NULL; r++)
-    for (guint i = 0; i < lists[r]->len && lead == NULL; i++)
-      {
-        const Figure *figure = &g_array_index (lists[r], Figure, i);
-
-        better = figure->better;
-        if (better == DUEL_BETTER_NONE && duel_figure_lookup (figure->key) != NULL)
-          better = duel_figure_lookup (figure->key)->better;
-        if (better != DUEL_BETTER_NONE)
-          lead = figure->key;
-      }
-  if (lead == NULL)
-    return -1;
-  for (guint r = 0; r < n_lists; r++)
-    {
-      const Figure *figure = find_figure (lists[r], lead);
-
-      if (figure == NULL || !isfinite (figure->value))
-        continue;
-      if (chosen < 0 || (better == DUEL_BETTER_LOWER ? figure->value < best : figure->value > best))
-        {
-          best = figure->value;
-          chosen = (int) r;
-        }
-    }
-  return chosen;
-}
-
-/* The figures of a test run in @records: those of its one record, or the
- * best pass's (best_pass()), each with the mean and spread of every pass.
- * Keys in the order the passes first hold them. */
-static GArray *
-pass_figures (GPtrArray *records,
-              guint     *out_best)
-{
-  g_autofree GArray **lists = NULL;
-  GArray *merged;
-  int best;
-
-  *out_best = 0;
-  if (records->len == 0)
-    return g_array_new (FALSE, TRUE, sizeof (Figure));
-  if (records->len == 1)
-    return record_figures (g_ptr_array_index (records, 0));
-
-  lists = g_new0 (GArray *, records->len);
-  for (guint r = 0; r < records->len; r++)
-    lists[r] = record_figures (g_ptr_array_index (records, r));
-  best = best_pass (lists, records->len);
-  *out_best = best >= 0 ? (guint) best : 0;
-
-  merged = g_array_new (FALSE, TRUE, sizeof (Figure));
-  for (guint r = 0; r < records->len; r++)
-    {
-      GArray *figures = lists[r];
-
-      for (guint i = 0; i < figures->len; i++)
-        {
-          const Figure *figure = &g_array_index (figures, Figure, i);
-          Figure *into = (Figure *) find_figure (merged, figure->key);
-
-          if (into == NULL)
-            {
-              Figure fresh = *figure;
-
-              fresh.value = fresh.mean = fresh.min = fresh.max = NAN;
-              fresh.n_passes = 0;
-              if (fresh.better == DUEL_BETTER_NONE && duel_figure_lookup (fresh.key) != NULL)
-                fresh.better = duel_figure_lookup (fresh.key)->better;
-              g_array_append_val (merged, fresh);
-              into = &g_array_index (merged, Figure, merged->len - 1);
-            }
-          if ((int) r == best)
-            into->value = figure->value;
-          if (!isfinite (figure->value))
-            continue;
-          /* mean holds the sum until the end. */
-          if (into->n_passes++ == 0)
-            {
-              into->min = into->max = into->mean = figure->value;
-              continue;
-            }
-          into->min = MIN (into->min, figure->value);
-          into->max = MAX (into->max, figure->value);
-          into->mean += figure->value;
-        }
-    }
-  for (guint i = 0; i < merged->len; i++)
-    {
-      Figure *figure = &g_array_index (merged, Figure, i);
-
-      if (figure->n_passes == 0)
-        continue;
-      figure->mean /= figure->n_passes;
-      /* No figure has a better side: each is the best of its own passes. */
-      if (best < 0)
-        figure->value = figure->better == DUEL_BETTER_LOWER ? figure->min : figure->max;
-    }
-  for (guint r = 0; r < records->len; r++)
-    g_array_unref (lists[r]);
-  return merged;
-}
-
-/* A stored record without figures (an older file, a cancelled run) is
- * summarised again from what it holds, when its analysis is known. */
-static void
-ensure_summary (DuelTestRecord *record)
-{
-  g_autoptr(DuelSummary) summary = NULL;
-  DuelAnalysisKind kind = DUEL_ANALYSIS_NONE;
-  DuelAnalysisParams params;
-  JsonNode *figures;
-
-  if (record->summary != NULL)
-    {
-      figures = json_object_get_member (record->summary, "figures");
-      if (figures != NULL && JSON_NODE_HOLDS_ARRAY (figures) &&
-          json_array_get_length (json_node_get_array (figures)) > 0)
-        return;
-    }
-  if (duel_series_get_length (record->series) == 0)
-    return;
-
-  summary = duel_analysis_resummarize (record, &kind, NULL);
-  if (summary == NULL || kind == DUEL_ANALYSIS_NONE)
-    return;
-  duel_analysis_params_init (&params);
-  duel_analysis_apply (record, kind, &params, summary);
 }
 
 /* ---- Identity ------------------------------------------------------------- */
@@ -755,7 +517,7 @@ deepest_random_depth (DuelResult    *result,
 static int
 rated_key_for (DuelResult           *result,
                const DuelTestRecord *record,
-               const Figure         *figure)
+               const DuelPassFigure *figure)
 {
   DuelDirection test_direction, key_dir;
 
@@ -852,15 +614,15 @@ add_pass_rows (DuelComparison *self,
 }
 
 static void
-add_figure_row (DuelComparison *self,
-                const char     *test,
-                const Figure   *figures[DUEL_COMPARISON_MAX_DRIVES],
-                DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES],
-                const guint     best_pass[DUEL_COMPARISON_MAX_DRIVES],
-                const guint     n_runs[DUEL_COMPARISON_MAX_DRIVES])
+add_figure_row (DuelComparison       *self,
+                const char           *test,
+                const DuelPassFigure *figures[DUEL_COMPARISON_MAX_DRIVES],
+                DuelTestRecord       *records[DUEL_COMPARISON_MAX_DRIVES],
+                const guint           best_pass[DUEL_COMPARISON_MAX_DRIVES],
+                const guint           n_runs[DUEL_COMPARISON_MAX_DRIVES])
 {
   DuelComparisonRow row = { 0, };
-  const Figure *any = NULL;
+  const DuelPassFigure *any = NULL;
   const DuelWorkload *workload = NULL;
   gboolean completion = FALSE, same_workload = TRUE;
 
@@ -914,7 +676,7 @@ add_figure_row (DuelComparison *self,
       row.pass_max[d] = row.n_passes[d] > 0 ? figures[d]->max : NAN;
       if (d < self->n_drives)
         {
-          const Figure *figure = figures[d] ? figures[d] : any;
+          const DuelPassFigure *figure = figures[d] ? figures[d] : any;
           int k = rated_key_for (self->results[d], records[d], figure);
 
           if (k >= 0 && duel_json_get_number (duel_result_get_rated (self->results[d]), rated_keys[k].key, &row.rated[d]))
@@ -961,7 +723,7 @@ shown_alone (DuelComparison *self,
         return TRUE;
       if (g_strcmp0 (key, review_scores[k].measured) == 0)
         for (guint d = 0; d < self->n_drives; d++)
-          if (find_figure (lists[d], review_scores[k].score) != NULL)
+          if (duel_passes_find_figure (lists[d], review_scores[k].score) != NULL)
             return TRUE;
     }
   return FALSE;
@@ -971,6 +733,7 @@ static void
 add_test_rows (DuelComparison *self,
                const char     *test)
 {
+  DuelPasses passes[DUEL_COMPARISON_MAX_DRIVES] = { { NULL, }, };
   DuelTestRecord *records[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
   GArray *lists[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
   guint best_pass[DUEL_COMPARISON_MAX_DRIVES] = { 0, };
@@ -979,12 +742,12 @@ add_test_rows (DuelComparison *self,
 
   for (guint d = 0; d < self->n_drives; d++)
     {
-      g_autoptr(GPtrArray) passes = find_passes (self->results[d], test);
-
-      lists[d] = pass_figures (passes, &best_pass[d]);
-      n_runs[d] = passes->len;
+      duel_passes_combine (self->results[d], test, &passes[d]);
+      lists[d] = passes[d].figures;
+      best_pass[d] = passes[d].chosen;
+      n_runs[d] = passes[d].records->len;
       /* The record the figures are from: the best pass's. */
-      records[d] = passes->len > 0 ? g_ptr_array_index (passes, best_pass[d]) : NULL;
+      records[d] = n_runs[d] > 0 ? g_ptr_array_index (passes[d].records, best_pass[d]) : NULL;
       published |= duel_result_is_published (self->results[d]);
     }
 
@@ -995,14 +758,14 @@ add_test_rows (DuelComparison *self,
     {
       for (guint i = 0; i < lists[pass]->len; i++)
         {
-          const Figure *figure = &g_array_index (lists[pass], Figure, i);
-          const Figure *row[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
+          const DuelPassFigure *figure = &g_array_index (lists[pass], DuelPassFigure, i);
+          const DuelPassFigure *row[DUEL_COMPARISON_MAX_DRIVES] = { NULL, };
           gboolean earlier = FALSE;
           guint holders = 0;
 
           for (guint d = 0; d < self->n_drives; d++)
             {
-              row[d] = d == pass ? figure : find_figure (lists[d], figure->key);
+              row[d] = d == pass ? figure : duel_passes_find_figure (lists[d], figure->key);
               holders += row[d] != NULL;
               earlier |= d < pass && row[d] != NULL;
             }
@@ -1014,7 +777,7 @@ add_test_rows (DuelComparison *self,
         }
     }
   for (guint d = 0; d < self->n_drives; d++)
-    g_array_unref (lists[d]);
+    duel_passes_clear (&passes[d]);
 }
 
 static const char * const rated_labels[G_N_ELEMENTS (rated_keys)] = {
@@ -1037,11 +800,11 @@ measured_for_rating (DuelResult *result,
   for (guint i = 0; i < tests->len; i++)
     {
       const DuelTestRecord *record = g_ptr_array_index (tests, i);
-      g_autoptr(GArray) figures = record_figures (record);
+      g_autoptr(GArray) figures = duel_passes_record_figures (record);
 
       for (guint f = 0; f < figures->len; f++)
         {
-          const Figure *figure = &g_array_index (figures, Figure, f);
+          const DuelPassFigure *figure = &g_array_index (figures, DuelPassFigure, f);
 
           if (rated_key_for (result, record, figure) == (int) k && isfinite (figure->value))
             {
@@ -1529,8 +1292,8 @@ check_fairness (DuelComparison *self,
     }
 
   {
-    g_autoptr(GPtrArray) passes_a = find_passes (self->results[i], test);
-    g_autoptr(GPtrArray) passes_b = find_passes (self->results[j], test);
+    g_autoptr(GPtrArray) passes_a = duel_passes_find_records (self->results[i], test);
+    g_autoptr(GPtrArray) passes_b = duel_passes_find_records (self->results[j], test);
 
     /* The best of five against a single run favours the five. */
     if (passes_a->len != passes_b->len)
@@ -1705,7 +1468,7 @@ build (DuelComparison *self)
 
       only[d] = g_ptr_array_new ();
       for (guint i = 0; i < tests->len; i++)
-        ensure_summary (g_ptr_array_index (tests, i));
+        duel_passes_ensure_summary (g_ptr_array_index (tests, i));
     }
 
   add_identity_rows (self);
