@@ -1,7 +1,8 @@
 /* duel-comparison-private.h — what the comparison's files share, for them alone
  *
  * duel-comparison.c makes the comparison (its assembly, the winners, what
- * it is asked); duel-comparison-checks.c its warnings and notes.
+ * it is asked), duel-comparison-rows.c its rows, duel-comparison-checks.c
+ * its warnings and notes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -41,6 +42,18 @@ struct _DuelComparison
   guint       rated_drives[DUEL_COMPARISON_MAX_DRIVES];
   guint       rated_attached[DUEL_COMPARISON_MAX_DRIVES];   /* bit per rated_keys[] entry */
 };
+
+/* duel-comparison.c */
+void _duel_comparison_row_clear           (gpointer           data);
+/* The winner columns of a row from its values. */
+void _duel_comparison_settle_row          (DuelComparisonRow *row,
+                                           guint              n_drives);
+
+/* duel-comparison-rows.c */
+void _duel_comparison_add_identity_rows   (DuelComparison    *self);
+void _duel_comparison_add_test_rows       (DuelComparison    *self,
+                                           const char        *test);
+void _duel_comparison_add_rated_rows      (DuelComparison    *self);
 
 /* duel-comparison-checks.c */
 void _duel_comparison_warn_missing        (DuelComparison    *self,
