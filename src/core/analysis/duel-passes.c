@@ -140,10 +140,10 @@ best_pass (GArray **lists,
 
 /* The first pass whose @key holds @value. */
 static guint
-pass_holding (GArray     **lists,
-              guint        n_lists,
-              const char  *key,
-              double       value)
+pass_holding (GArray    **lists,
+              guint       n_lists,
+              const char *key,
+              double      value)
 {
   for (guint r = 0; r < n_lists; r++)
     {
