@@ -12,8 +12,9 @@
 
 G_BEGIN_DECLS
 
-/* What a fairness warning is about, for grouping: its cause (an untranslated
- * phrase, N_()) and its test's title; a warning with no cause stands alone. */
+/* What a fairness warning is about, for grouping: its cause (a phrase
+ * marked for translation, kept untranslated) and its test's title; a
+ * warning with no cause stands alone. */
 typedef struct
 {
   const char *cause;
