@@ -258,7 +258,7 @@ test_reference_words (void)
           n_words++;
           g_test_message ("%s %s: “%s” → “%s”", name, key, word, g_dgettext (GETTEXT_PACKAGE, word));
           if (chinese && strcmp (g_dgettext (GETTEXT_PACKAGE, word), word) == 0)
-            g_error ("%s: its %s “%s” is not in the catalogue (src/core/analysis/duel-comparison.c, reference_words)",
+            g_error ("%s: its %s “%s” is not in the catalogue (src/core/device/duel-device-identity-text.c, reference_words)",
                      name, key, word);
         }
     }
