@@ -17,22 +17,12 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "duel-analysis-kind.h"
 #include "duel-histogram.h"
 #include "duel-series.h"
 #include "duel-test-record.h"
 
 G_BEGIN_DECLS
-
-/* Which analysis applies to a test; kept in summary.details.analysis. */
-typedef enum
-{
-  DUEL_ANALYSIS_NONE,
-  DUEL_ANALYSIS_SATURATION,    /* 4 KiB random write to N x the span */
-  DUEL_ANALYSIS_READ_SCORE,    /* 4 KiB random read on the filled target */
-  DUEL_ANALYSIS_CONSISTENCY,   /* 4 KiB random 50/50, per-interval IOPS */
-  DUEL_ANALYSIS_QOS,           /* latency percentiles per direction */
-  DUEL_ANALYSIS_STANDARD,      /* IOPS and MB/s from the totals */
-} DuelAnalysisKind;
 
 const char *duel_analysis_kind_to_string   (DuelAnalysisKind  kind);
 gboolean    duel_analysis_kind_from_string (const char       *text,

@@ -16,7 +16,7 @@
 
 #include <glib.h>
 
-#include "duel-analysis.h"
+#include "duel-analysis-kind.h"
 #include "duel-workload.h"
 
 G_BEGIN_DECLS
