@@ -363,6 +363,7 @@ duel_cli_analyze (int    argc,
       duel_cli_print_error (error);
       return DUEL_CLI_EXIT_FAILED;
     }
+  duel_analysis_update_result (result);
 
   tests = duel_result_get_tests (result);
   published = duel_result_is_published (result);

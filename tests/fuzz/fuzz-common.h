@@ -85,6 +85,8 @@ fuzz_exercise_result (DuelResult *result)
   g_autoptr(GError) error = NULL;
   g_autofree char *job_file = NULL;
 
+  /* As the window and the CLI do after a load. */
+  duel_analysis_update_result (result);
   if (fuzz_round_trip)
     fuzz_check_round_trip (result);
 

@@ -19,6 +19,7 @@
 
 #include "duel-analysis-kind.h"
 #include "duel-histogram.h"
+#include "duel-result.h"
 #include "duel-series.h"
 #include "duel-test-record.h"
 
@@ -442,6 +443,17 @@ void         duel_analysis_apply          (DuelTestRecord           *record,
 DuelSummary *duel_analysis_resummarize    (const DuelTestRecord     *record,
                                            DuelAnalysisKind         *out_kind,
                                            GError                  **error);
+/* Brings the figures of a result read from a file up to date. A measured
+ * fill saved before the falls (docs/analysis.md) holds the cliff of the
+ * halfway rule, which invented cliffs on declines that have none: it is
+ * summarised again from its own series and its stored parameters (the
+ * falls' taking their defaults), so charts, the table and the history show
+ * what the analysis says now; its parameters then hold the falls' too, and
+ * a second call changes nothing. A published result keeps its figures.
+ * The loader (duel_result_load()) gives what the file holds; whoever loads
+ * a result for people to read (the window, the CLI, the comparison) calls
+ * this next. */
+void         duel_analysis_update_result  (DuelResult               *result);
 /* The test names the presets give their records. */
 #define DUEL_TEST_WSAT_FILL    "wsat-fill"
 #define DUEL_TEST_WSAT_READ    "wsat-read"
