@@ -13,11 +13,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-analysis.h"
-#include "duel-comparison.h"
+#include "analysis/duel-analysis.h"
+#include "analysis/duel-comparison.h"
 #include "duel-error.h"
 #include "duel-number.h"
-#include "duel-result.h"
+#include "result/duel-result.h"
 #include "long-records.h"
 #include "test-locale.h"
 

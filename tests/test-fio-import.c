@@ -17,13 +17,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-analysis.h"
+#include "analysis/duel-analysis.h"
 #include "duel-error.h"
-#include "duel-fio-export.h"
-#include "duel-fio-import.h"
-#include "duel-preset.h"
-#include "duel-review-test.h"
-#include "duel-workload-option.h"
+#include "fio/duel-fio-export.h"
+#include "fio/duel-fio-import.h"
+#include "run/duel-preset.h"
+#include "review/duel-review-test.h"
+#include "engine/duel-workload-option.h"
 #include "duel-text.h"
 #include "test-memory.h"
 

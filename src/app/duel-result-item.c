@@ -7,9 +7,9 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "duel-analysis.h"
-#include "duel-fio-import.h"
-#include "duel-preset.h"
+#include "analysis/duel-analysis.h"
+#include "fio/duel-fio-import.h"
+#include "run/duel-preset.h"
 #include "duel-result-item.h"
 #include "duel-system.h"
 #include "duel-text.h"

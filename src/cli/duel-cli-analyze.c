@@ -15,14 +15,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "duel-cdm-grid.h"
+#include "analysis/duel-cdm-grid.h"
 #include "duel-cli.h"
 #include "duel-json.h"
 #include "duel-number.h"
-#include "duel-preset.h"
+#include "run/duel-preset.h"
 #include "review/duel-review-test.h"
 #include "duel-cli-figures.h"
-#include "duel-device-link.h"
+#include "device/duel-device-link.h"
 #include "duel-text.h"
 
 #define LABEL_COLUMNS 52

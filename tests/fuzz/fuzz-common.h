@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duel-analysis.h"
-#include "duel-comparison.h"
+#include "analysis/duel-analysis.h"
+#include "analysis/duel-comparison.h"
 #include "duel-error.h"
-#include "duel-fio-export.h"
-#include "duel-result.h"
+#include "fio/duel-fio-export.h"
+#include "result/duel-result.h"
 
 int LLVMFuzzerInitialize   (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);

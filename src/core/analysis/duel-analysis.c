@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "duel-analysis-private.h"
-#include "duel-device-link.h"
+#include "device/duel-device-link.h"
 #include "review/duel-review-test.h"
 #include "duel-error.h"
 #include "duel-json.h"

@@ -17,11 +17,11 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "duel-analysis-kind.h"
-#include "duel-histogram.h"
-#include "duel-result.h"
-#include "duel-series.h"
-#include "duel-test-record.h"
+#include "result/duel-analysis-kind.h"
+#include "engine/duel-histogram.h"
+#include "result/duel-result.h"
+#include "engine/duel-series.h"
+#include "engine/duel-test-record.h"
 
 G_BEGIN_DECLS
 

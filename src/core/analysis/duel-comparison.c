@@ -10,8 +10,8 @@
 
 #include "duel-comparison.h"
 #include "review/duel-review-test.h"
-#include "duel-device-link.h"
-#include "duel-filesystem-note.h"
+#include "device/duel-device-link.h"
+#include "device/duel-filesystem-note.h"
 #include "duel-json.h"
 #include "duel-number.h"
 #include "duel-size.h"

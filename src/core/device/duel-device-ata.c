@@ -17,11 +17,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-device-ata.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
-#include "duel-udisks.h"
+#include "engine/duel-udisks.h"
 
 /* Word offsets in IDENTIFY DEVICE (ACS-3, table 45), byte offsets in the
  * SMART data page (ATA-8 ACS, SMART READ DATA; the attribute layout is the

@@ -13,7 +13,7 @@
 #include "duel-device-ata.h"
 #include "duel-device-link.h"
 #include "duel-device-mounts.h"
-#include "duel-udisks.h"
+#include "engine/duel-udisks.h"
 #include "duel-device-nvme.h"
 
 G_BEGIN_DECLS

@@ -10,8 +10,8 @@
 #include "duel-error.h"
 #include "duel-file-writer.h"
 #include "duel-fio-export.h"
-#include "duel-review-test.h"
-#include "duel-workload-option.h"
+#include "review/duel-review-test.h"
+#include "engine/duel-workload-option.h"
 
 /* Job names become section names and log file names: keep them plain. */
 static char *

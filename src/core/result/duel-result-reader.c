@@ -20,7 +20,7 @@
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
-#include "duel-series-private.h"
+#include "engine/duel-series-private.h"
 #include "duel-system.h"
 #include "duel-text.h"
 

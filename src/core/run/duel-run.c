@@ -18,15 +18,15 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-checkpointer.h"
+#include "result/duel-checkpointer.h"
 #include "duel-error.h"
-#include "duel-preflight.h"
+#include "result/duel-preflight.h"
 #include "duel-run-context.h"
 #include "duel-run-eta.h"
 #include "duel-run.h"
 #include "duel-system.h"
-#include "duel-target-lock.h"
-#include "duel-udisks.h"
+#include "engine/duel-target-lock.h"
+#include "engine/duel-udisks.h"
 
 G_DEFINE_ENUM_TYPE (DuelRunState, duel_run_state,
   G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_READY, "ready"),
