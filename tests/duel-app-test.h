@@ -19,7 +19,7 @@
 
 #include "duel-adw-compat.h"
 #include "duel-application.h"
-#include "duel-preset.h"
+#include "run/duel-preset.h"
 #include "duel-result-item.h"
 #include "duel-window.h"
 #include "test-dir.h"

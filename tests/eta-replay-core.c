@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "duel-error.h"
-#include "duel-run-eta-private.h"
+#include "run/duel-run-eta-private.h"
 #include "eta-replay-core.h"
 
 /* As duel-preset.c weighs a discard and a fill without a probe. */

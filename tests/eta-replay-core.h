@@ -12,9 +12,9 @@
  */
 #pragma once
 
-#include "duel-probe.h"
-#include "duel-run-eta.h"
-#include "duel-result.h"
+#include "run/duel-probe.h"
+#include "run/duel-run-eta.h"
+#include "result/duel-result.h"
 
 G_BEGIN_DECLS
 

@@ -25,7 +25,7 @@
  */
 #pragma once
 
-#include "duel-series.h"
+#include "engine/duel-series.h"
 
 G_BEGIN_DECLS
 

@@ -20,7 +20,7 @@
 
 #include <math.h>
 
-#include "duel-test-record.h"
+#include "engine/duel-test-record.h"
 
 /* The target's size the mix and consistency records span (1 TB). */
 #define LONG_RECORD_TARGET_BYTES G_GUINT64_CONSTANT (1000204886016)

@@ -27,8 +27,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "duel-analysis.h"
-#include "duel-result.h"
+#include "analysis/duel-analysis.h"
+#include "result/duel-result.h"
 #include "long-records.h"
 #include "test-memory.h"
 

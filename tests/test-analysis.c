@@ -13,10 +13,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-analysis.h"
+#include "analysis/duel-analysis.h"
+#include "analysis/duel-comparison.h"
 #include "duel-error.h"
 #include "duel-number.h"
-#include "duel-result.h"
+#include "result/duel-result.h"
 #include "long-records.h"
 #include "test-locale.h"
 
@@ -1105,6 +1106,134 @@ test_summary_roundtrip (void)
   g_rmdir (dir);
 }
 
+/* Every figure of @record is @value. */
+static void
+set_all_figures (DuelTestRecord *record,
+                 double          value)
+{
+  JsonArray *figures = json_object_get_array_member (record->summary, "figures");
+
+  for (guint i = 0; i < json_array_get_length (figures); i++)
+    json_object_set_double_member (json_array_get_object_element (figures, i), "value", value);
+}
+
+/* Whether every figure of @record is what the analysis computes now. */
+static gboolean
+figures_current (DuelTestRecord *record)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelSummary) summary = duel_analysis_resummarize (record, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_summary_get_n_figures (summary), >, 0);
+  for (guint k = 0; k < duel_summary_get_n_figures (summary); k++)
+    {
+      double stored;
+
+      if (!duel_test_record_get_figure (record, duel_summary_get_key (summary, k), &stored) ||
+          !same_value (stored, duel_summary_get_value (summary, k)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static JsonObject *
+stored_params (DuelTestRecord *record)
+{
+  return json_object_get_object_member (duel_test_record_get_details (record), "analysis_parameters");
+}
+
+/* A measured fill saved before the falls (the halfway rule's cliff_fraction
+ * in its parameters, none of the falls') gets today's figures wherever a
+ * result is read for people: the comparison, and whoever calls
+ * duel_analysis_update_result() after the load; a second update changes
+ * nothing, and a published result keeps its figures. */
+static void
+test_summary_before_the_falls (void)
+{
+  g_autoptr(Fixture) f = fixture_load ("saturation-knee.csv");
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("duel-analysis-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autofree char *published_path = NULL;
+  g_autofree char *once = NULL;
+  g_autofree char *twice = NULL;
+  DuelTargetInfo info = { .path = (char *) "/dev/null", .kind = DUEL_TARGET_KIND_FILE,
+                          .size_bytes = 1 << 30, .logical_block_size = 512, .physical_block_size = 4096 };
+  DuelTestRecord *record = record_from_fixture (f, DUEL_TEST_WSAT_FILL);
+  g_autoptr(DuelSummary) summary = NULL;
+  DuelAnalysisParams params;
+  JsonObject *old;
+  GList *members;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "old.json", NULL);
+  published_path = g_build_filename (dir, "published.json", NULL);
+  duel_result_set_target (result, &info);
+  duel_analysis_params_init (&params);
+  summary = duel_analysis_summarize (record, DUEL_ANALYSIS_SATURATION, &params);
+  duel_analysis_apply (record, DUEL_ANALYSIS_SATURATION, &params, summary);
+  duel_result_add_test (result, record);
+
+  /* As written before the falls: their parameters absent, the halfway
+   * rule's there, and figures that are not today's. */
+  old = stored_params (record);
+  members = json_object_get_members (old);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (g_str_has_prefix (l->data, "fall_") || g_str_has_prefix (l->data, "cliff_step"))
+      json_object_remove_member (old, l->data);
+  g_list_free (members);
+  json_object_set_double_member (old, "cliff_fraction", 0.5);
+  set_all_figures (record, 1234);
+  g_assert_true (duel_result_save (result, path, &error));
+  g_assert_no_error (error);
+  duel_result_set_published (result, TRUE);
+  g_assert_true (duel_result_save (result, published_path, &error));
+  g_assert_no_error (error);
+
+  /* The comparison, as compare, chart and report read their files. */
+  {
+    const char *paths[] = { path };
+
+    comparison = duel_comparison_new_for_pathv (paths, 1, &error);
+    g_assert_no_error (error);
+    record = g_ptr_array_index (duel_result_get_tests (duel_comparison_get_result (comparison, 0)), 0);
+    g_assert_true (json_object_has_member (stored_params (record), "fall_min_drop"));
+    g_assert_true (figures_current (record));
+  }
+
+  /* The loader gives what the file holds; the update brings it up to date,
+   * once. */
+  loaded = duel_result_load (path, &error);
+  g_assert_no_error (error);
+  record = g_ptr_array_index (duel_result_get_tests (loaded), 0);
+  g_assert_false (json_object_has_member (stored_params (record), "fall_min_drop"));
+  g_assert_false (figures_current (record));
+  duel_analysis_update_result (loaded);
+  g_assert_true (json_object_has_member (stored_params (record), "fall_min_drop"));
+  g_assert_true (figures_current (record));
+  once = json_to_string (duel_result_to_json (loaded), FALSE);
+  duel_analysis_update_result (loaded);
+  twice = json_to_string (duel_result_to_json (loaded), FALSE);
+  g_assert_cmpstr (once, ==, twice);
+  g_clear_object (&loaded);
+
+  /* A published result's figures are its source's. */
+  loaded = duel_result_load (published_path, &error);
+  g_assert_no_error (error);
+  duel_analysis_update_result (loaded);
+  record = g_ptr_array_index (duel_result_get_tests (loaded), 0);
+  g_assert_false (json_object_has_member (stored_params (record), "fall_min_drop"));
+  g_assert_false (figures_current (record));
+
+  g_unlink (path);
+  g_unlink (published_path);
+  g_rmdir (dir);
+}
+
 /* The series the figures of a paused record are computed from, made as it
  * was before it became a view: the rows the pauses touched left out, every
  * later row moved back by their time. */
@@ -1630,6 +1759,7 @@ main (int    argc,
   g_test_add_func ("/duel/analysis/summary/keys-documented", test_summary_keys_documented);
   g_test_add_func ("/duel/analysis/consistency/numjobs", test_consistency_numjobs);
   g_test_add_func ("/duel/analysis/summary/file-roundtrip", test_summary_roundtrip);
+  g_test_add_func ("/duel/analysis/summary/before-the-falls", test_summary_before_the_falls);
   g_test_add_func ("/duel/analysis/paused/figure-series", test_paused_figure_series);
   g_test_add_func ("/duel/analysis/params/json", test_params_json);
   g_test_add_func ("/duel/analysis/fits-and-guess", test_fits_and_guess);

@@ -12,7 +12,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 static inline gboolean
 test_same_value (double a,

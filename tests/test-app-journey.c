@@ -28,7 +28,7 @@
 #include "duel-history.h"
 #include "duel-presets-view.h"
 #include "duel-result-item.h"
-#include "duel-run.h"
+#include "run/duel-run.h"
 #include "duel-run-view.h"
 #include "test-ids.h"
 

@@ -27,7 +27,7 @@
 #include "duel-drives-view.h"
 #include "duel-history.h"
 #include "duel-presets-view.h"
-#include "duel-run.h"
+#include "run/duel-run.h"
 #include "duel-run-view.h"
 
 static DuelApplication *app;

@@ -16,7 +16,7 @@
 #include "duel-adw-compat.h"
 #include "duel-comparison-view.h"
 #include "duel-confirm-dialog.h"
-#include "duel-device.h"
+#include "device/duel-device.h"
 #include "duel-drive-item.h"
 #include "duel-drives-view.h"
 #include "duel-history.h"

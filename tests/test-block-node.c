@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 
 #define SEED 20261205
 #define N_MADE_UP_NAMES 200

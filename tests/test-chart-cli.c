@@ -14,7 +14,7 @@
 #include <locale.h>
 #include <string.h>
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 #include "test-chart-helpers.h"
 #include "test-cli.h"
 #include "test-dir.h"

@@ -13,9 +13,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-analysis.h"
-#include "duel-comparison.h"
-#include "duel-result.h"
+#include "analysis/duel-analysis.h"
+#include "analysis/duel-comparison.h"
+#include "result/duel-result.h"
 
 typedef struct
 {

@@ -23,13 +23,13 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "duel-checkpointer-private.h"
-#include "duel-checkpointer.h"
-#include "duel-engine.h"
+#include "result/duel-checkpointer-private.h"
+#include "result/duel-checkpointer.h"
+#include "engine/duel-engine.h"
 #include "duel-error.h"
-#include "duel-journal-private.h"
-#include "duel-result.h"
-#include "duel-target.h"
+#include "result/duel-journal-private.h"
+#include "result/duel-result.h"
+#include "engine/duel-target.h"
 #include "test-dir.h"
 
 #define MiB (1024 * 1024)

@@ -16,9 +16,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-analysis.h"
+#include "analysis/duel-analysis.h"
 #include "duel-json.h"
-#include "duel-result.h"
+#include "result/duel-result.h"
 #include "test-chart-helpers.h"
 #include "test-cli.h"
 #include "test-dir.h"

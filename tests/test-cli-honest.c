@@ -11,8 +11,8 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 
-#include "duel-analysis.h"
-#include "duel-result.h"
+#include "analysis/duel-analysis.h"
+#include "result/duel-result.h"
 #include "test-cli.h"
 #include "test-chart-helpers.h"
 

@@ -20,7 +20,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 #include "test-cli-spawn.h"
 #include "test-cli.h"
 #include "test-devices.h"

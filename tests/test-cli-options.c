@@ -17,7 +17,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
-#include "duel-workload-option.h"
+#include "engine/duel-workload-option.h"
 #include "test-cli.h"
 
 typedef struct

@@ -23,8 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "duel-analysis.h"
-#include "duel-result.h"
+#include "analysis/duel-analysis.h"
+#include "result/duel-result.h"
 #include "test-cli-spawn.h"
 #include "test-cli.h"
 #include "test-dir.h"

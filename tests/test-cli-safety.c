@@ -25,8 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "duel-result.h"
-#include "duel-target.h"
+#include "result/duel-result.h"
+#include "engine/duel-target.h"
 #include "test-cli.h"
 #include "test-dir.h"
 

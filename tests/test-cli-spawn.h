@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 static inline void
 test_cli_pdeathsig_setup (gpointer data)

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 #include "test-cli.h"
 #include "test-dir.h"
 

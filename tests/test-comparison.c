@@ -11,7 +11,7 @@
 
 #include "duel-chart-qos.h"
 #include "duel-chart-export.h"
-#include "duel-comparison.h"
+#include "analysis/duel-comparison.h"
 #include "duel-json.h"
 #include "duel-error.h"
 #include "test-chart-helpers.h"

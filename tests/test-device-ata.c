@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "duel-device.h"
-#include "duel-device-ata.h"
-#include "duel-device-private.h"
+#include "device/duel-device.h"
+#include "device/duel-device-ata.h"
+#include "device/duel-device-private.h"
 #include "duel-error.h"
 
 #define MODEL_40 "DriveDuel Forty Character Model Name 123"

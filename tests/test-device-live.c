@@ -17,11 +17,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "duel-device.h"
-#include "duel-device-describe.h"
-#include "duel-device-nvme.h"
-#include "duel-device-snapshot.h"
-#include "duel-device-thermometer.h"
+#include "device/duel-device.h"
+#include "device/duel-device-describe.h"
+#include "device/duel-device-nvme.h"
+#include "device/duel-device-snapshot.h"
+#include "device/duel-device-thermometer.h"
 #include "duel-error.h"
 #include "test-device-helpers.h"
 #include "test-dir.h"

@@ -26,13 +26,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "duel-device.h"
-#include "duel-device-describe.h"
-#include "duel-device-nvme.h"
-#include "duel-device-snapshot.h"
-#include "duel-device-thermometer.h"
+#include "device/duel-device.h"
+#include "device/duel-device-describe.h"
+#include "device/duel-device-nvme.h"
+#include "device/duel-device-snapshot.h"
+#include "device/duel-device-thermometer.h"
 #include "duel-error.h"
-#include "duel-safety.h"
+#include "device/duel-safety.h"
 #include "test-device-helpers.h"
 
 #define MiB (1024 * 1024)

@@ -13,10 +13,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-device.h"
-#include "duel-device-link.h"
-#include "duel-device-mounts.h"
-#include "duel-device-nvme.h"
+#include "device/duel-device.h"
+#include "device/duel-device-link.h"
+#include "device/duel-device-mounts.h"
+#include "device/duel-device-nvme.h"
 #include "duel-error.h"
 #include "test-dir.h"
 

@@ -16,10 +16,10 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "duel-engine.h"
+#include "engine/duel-engine.h"
 #include "duel-error.h"
-#include "duel-target.h"
-#include "duel-test-record.h"
+#include "engine/duel-target.h"
+#include "engine/duel-test-record.h"
 #include "test-devices.h"
 #include "test-dir.h"
 

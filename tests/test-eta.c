@@ -14,9 +14,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-probe.h"
-#include "duel-run-eta.h"
-#include "duel-run.h"
+#include "run/duel-probe.h"
+#include "run/duel-run-eta.h"
+#include "run/duel-run.h"
 #include "eta-replay-core.h"
 
 #define MIB        (G_GUINT64_CONSTANT (1) << 20)

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duel-analysis.h"
+#include "analysis/duel-analysis.h"
 #include "duel-number.h"
 #include "fill-shapes.h"
 

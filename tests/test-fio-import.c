@@ -17,10 +17,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-analysis.h"
+#include "analysis/duel-analysis.h"
 #include "duel-error.h"
-#include "duel-fio-export.h"
-#include "duel-fio-import.h"
+#include "fio/duel-fio-export.h"
+#include "fio/duel-fio-import.h"
+#include "run/duel-preset.h"
+#include "review/duel-review-test.h"
+#include "engine/duel-workload-option.h"
 #include "duel-text.h"
 #include "test-memory.h"
 
@@ -699,6 +702,59 @@ test_export_reference (void)
     }
 }
 
+/* A test whose source states no duration is exported with the length its
+ * descriptor gives (src/core/review/), which is the length the test's own
+ * preset runs it for: checked for every step of every review test, and
+ * none for a fill (bounded by bytes) or the person's own workload. */
+static void
+test_export_review_lengths (void)
+{
+  const DuelReviewTest * const *tests = duel_review_tests_get_all ();
+  guint checked = 0;
+
+  for (guint t = 0; tests[t] != NULL; t++)
+    for (guint s = 0; s < tests[t]->n_steps; s++)
+      {
+        const DuelReviewStep *step = &tests[t]->steps[s];
+        guint64 expected = duel_preset_default_runtime_ms (tests[t]->id, step->name);
+        g_autoptr(DuelTestRecord) record = NULL;
+        g_autofree char *job = NULL;
+        DuelWorkload w;
+
+        g_assert_nonnull (duel_preset_describe (tests[t]->id));
+        duel_workload_init (&w);
+        w.pattern = step->pattern;
+        w.block_size = step->block_size;
+        w.queue_depth = step->queue_depth;
+        w.numjobs = MAX (step->numjobs, 1);
+        w.read_percent = step->read_percent;
+        if (step->fill)
+          w.size_multiple = 2;
+        record = duel_test_record_new (step->name, &w);
+        record->preset = g_strdup (tests[t]->id);
+        job = duel_fio_export_job (record, "/dev/null");
+        g_test_message ("%s %s: %" G_GUINT64_FORMAT " ms", tests[t]->id, step->name, expected);
+        if (expected > 0)
+          {
+            g_autofree char *said = g_strdup_printf ("%s preset runs this test for %" G_GUINT64_FORMAT " s\n",
+                                                     tests[t]->id, expected / 1000);
+            g_autofree char *line = duel_workload_option_to_fio (duel_workload_option_get (DUEL_WORKLOAD_OPTION_RUNTIME),
+                                                                 expected);
+            g_autofree char *runtime = g_strdup_printf ("\n%s\ntime_based=1\n", line);
+
+            g_assert_nonnull (strstr (job, said));
+            g_assert_nonnull (strstr (job, runtime));
+          }
+        else
+          {
+            g_assert_true (step->fill || step->chosen);
+            g_assert_nonnull (strstr (job, "no duration or size is known for this test"));
+          }
+        checked++;
+      }
+  g_assert_cmpuint (checked, >=, 20);
+}
+
 /* Jobs export as fio's numjobs with group_reporting, each with its share
  * of the byte limit, which fio counts per job. */
 static void
@@ -915,6 +971,7 @@ main (int    argc,
   g_test_add_func ("/duel/fio-import/numjobs-bare-options", test_numjobs_bare_options);
   g_test_add_func ("/duel/fio-import/export-numjobs", test_export_numjobs);
   g_test_add_func ("/duel/fio-import/export-reference", test_export_reference);
+  g_test_add_func ("/duel/fio-import/export-review-lengths", test_export_review_lengths);
   for (guint i = 0; i < G_N_ELEMENTS (hostile_imports); i++)
     {
       g_autofree char *test_path = g_strdup_printf ("/duel/fio-import/hostile-memory/%s", hostile_imports[i].name);

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-histogram.h"
+#include "engine/duel-histogram.h"
 
 #define LAST_BUCKET (DUEL_HISTOGRAM_N_BUCKETS - 1)
 #define RANGE_END (G_GUINT64_CONSTANT (1) << (DUEL_HISTOGRAM_MAX_MSB + 1))

@@ -10,9 +10,9 @@
 
 #include "duel-chart-export.h"
 #include "duel-chart-standard.h"
-#include "duel-comparison.h"
-#include "duel-device-link.h"
-#include "duel-filesystem-note.h"
+#include "analysis/duel-comparison.h"
+#include "device/duel-device-link.h"
+#include "device/duel-filesystem-note.h"
 #include "test-chart-helpers.h"
 
 /* ---- The filesystem table ---------------------------------------------------- */

@@ -14,7 +14,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "duel-preset.h"
+#include "run/duel-preset.h"
 #include "review/duel-review-test.h"
 
 /* The tail of @id that @text holds, or NULL. */

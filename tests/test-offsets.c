@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <math.h>
 
-#include "duel-offsets.h"
+#include "engine/duel-offsets.h"
 
 #define N_BINS 64
 

@@ -18,14 +18,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-cdm-grid.h"
+#include "analysis/duel-cdm-grid.h"
 #include "duel-chart-standard.h"
-#include "duel-checkpointer.h"
-#include "duel-comparison.h"
+#include "result/duel-checkpointer.h"
+#include "analysis/duel-comparison.h"
 #include "duel-error.h"
-#include "duel-journal-private.h"
+#include "result/duel-journal-private.h"
 #include "duel-json.h"
-#include "duel-preset.h"
+#include "run/duel-preset.h"
 #include "test-analyze-cli.h"
 #include "test-run-plan.h"
 

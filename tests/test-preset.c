@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "duel-error.h"
-#include "duel-offsets.h"
-#include "duel-preset.h"
+#include "engine/duel-offsets.h"
+#include "run/duel-preset.h"
 #include "test-run-plan.h"
 #include "test-analyze-cli.h"
 

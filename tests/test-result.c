@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "duel-error.h"
-#include "duel-json-shape-private.h"
-#include "duel-result-private.h"
-#include "duel-result.h"
+#include "result/duel-json-shape-private.h"
+#include "result/duel-result-private.h"
+#include "result/duel-result.h"
 #include "duel-text.h"
 #include "test-dir.h"
 #include "test-memory.h"

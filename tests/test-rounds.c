@@ -15,9 +15,9 @@
 
 #include "duel-error.h"
 #include "duel-json.h"
-#include "duel-preset.h"
-#include "duel-rounds.h"
-#include "duel-run-steps.h"
+#include "run/duel-preset.h"
+#include "analysis/duel-rounds.h"
+#include "run/duel-run-steps.h"
 #include "review/duel-review-test.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)

@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "duel-run-steps.h"
+#include "run/duel-run-steps.h"
 
 /* @checkpoint with @user_data: called as the worker's is (NULL: none). */
 static inline gboolean

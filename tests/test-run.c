@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "duel-error.h"
-#include "duel-run.h"
+#include "run/duel-run.h"
 #include "test-dir.h"
 
 typedef struct

@@ -21,11 +21,11 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "duel-device.h"
+#include "device/duel-device.h"
 #include "duel-error.h"
 #include "duel-made-files.h"
-#include "duel-safety.h"
-#include "duel-target.h"
+#include "device/duel-safety.h"
+#include "engine/duel-target.h"
 #include "test-device-helpers.h"
 
 #define MiB (1024 * 1024)

@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 
 #include "duel-chart-export.h"
-#include "duel-preset.h"
+#include "run/duel-preset.h"
 #include "review/duel-review-test.h"
 #include "test-chart-helpers.h"
 #include "test-cli.h"

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "duel-error.h"
-#include "duel-workload.h"
-#include "duel-workload-option.h"
+#include "engine/duel-workload.h"
+#include "engine/duel-workload-option.h"
 
 #define KiB (G_GUINT64_CONSTANT (1) << 10)
 #define MiB (G_GUINT64_CONSTANT (1) << 20)

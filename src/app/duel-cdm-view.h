@@ -11,8 +11,8 @@
 
 #include <gtk/gtk.h>
 
-#include "duel-cdm-grid.h"
-#include "duel-comparison.h"
+#include "analysis/duel-cdm-grid.h"
+#include "analysis/duel-comparison.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS

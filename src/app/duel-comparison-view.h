@@ -6,7 +6,7 @@
 
 #include <adwaita.h>
 
-#include "duel-comparison.h"
+#include "analysis/duel-comparison.h"
 #include "duel-result-item.h"
 #include "duel-types.h"
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "duel-device-mounts.h"
+#include "device/duel-device-mounts.h"
 #include "duel-drive-item.h"
-#include "duel-filesystem-note.h"
+#include "device/duel-filesystem-note.h"
 #include "duel-size.h"
 
 struct _DuelDriveItem

@@ -6,8 +6,8 @@
 
 #include <gio/gio.h>
 
-#include "duel-device.h"
-#include "duel-target.h"
+#include "device/duel-device.h"
+#include "engine/duel-target.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS

@@ -7,7 +7,7 @@
 #include <adwaita.h>
 
 #include "duel-chart-export.h"
-#include "duel-comparison.h"
+#include "analysis/duel-comparison.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "analysis/duel-analysis.h"
 #include "duel-history.h"
 #include "duel-system.h"
 
@@ -209,6 +210,7 @@ reload_thread (GTask        *task,
           g_debug ("Skipping %s in the history: %s", path, load_error->message);
           continue;
         }
+      duel_analysis_update_result (result);
       file = g_file_new_for_path (path);
       g_ptr_array_add (loaded, duel_result_item_new (file, DUEL_RESULT_ORIGIN_HISTORY, result));
     }

@@ -16,8 +16,8 @@
 #include "duel-size.h"
 #include "duel-number.h"
 #include "duel-presets-view.h"
-#include "duel-run.h"
-#include "duel-safety.h"
+#include "run/duel-run.h"
+#include "device/duel-safety.h"
 
 #define ESTIMATE_DELAY_MS 300
 #define PROBE_MS          3000

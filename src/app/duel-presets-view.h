@@ -7,7 +7,7 @@
 #include <adwaita.h>
 
 #include "duel-drive-item.h"
-#include "duel-preset.h"
+#include "run/duel-preset.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS

@@ -7,9 +7,9 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "duel-analysis.h"
-#include "duel-fio-import.h"
-#include "duel-preset.h"
+#include "analysis/duel-analysis.h"
+#include "fio/duel-fio-import.h"
+#include "run/duel-preset.h"
 #include "duel-result-item.h"
 #include "duel-system.h"
 #include "duel-text.h"
@@ -485,7 +485,11 @@ load_thread (GTask        *task,
   if (data->origin == DUEL_RESULT_ORIGIN_FILE && duel_fio_import_is_fio_file (path))
     result = duel_fio_import_file (path, NULL, &error);
   else
-    result = duel_result_load (path, &error);
+    {
+      result = duel_result_load (path, &error);
+      if (result != NULL)
+        duel_analysis_update_result (result);
+    }
   if (result == NULL)
     g_task_return_error (task, error);
   else

@@ -6,7 +6,7 @@
 
 #include <gio/gio.h>
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS

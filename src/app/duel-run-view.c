@@ -18,13 +18,13 @@
 #include <math.h>
 
 #include "duel-cdm-view.h"
-#include "duel-analysis.h"
+#include "analysis/duel-analysis.h"
 #include "duel-chart-consistency.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-standard.h"
 #include "duel-chart-view.h"
 #include "duel-chart-write-curve.h"
-#include "duel-comparison.h"
+#include "analysis/duel-comparison.h"
 #include "duel-number.h"
 #include "duel-presets-view.h"
 #include "review/duel-review-test.h"

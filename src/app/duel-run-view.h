@@ -8,7 +8,7 @@
 
 #include "duel-cdm-view.h"
 #include "duel-chart.h"
-#include "duel-run.h"
+#include "run/duel-run.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS

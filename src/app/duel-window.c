@@ -25,9 +25,9 @@
 #include "duel-file-writer.h"
 #include "duel-history-view.h"
 #include "duel-presets-view.h"
-#include "duel-run.h"
+#include "run/duel-run.h"
 #include "duel-run-view.h"
-#include "duel-safety.h"
+#include "device/duel-safety.h"
 #include "duel-window.h"
 
 /* About what a toast shows whole in the narrowest window (360 px). */

@@ -6,8 +6,8 @@
 
 #include <adwaita.h>
 
-#include "duel-comparison.h"
-#include "duel-run.h"
+#include "analysis/duel-comparison.h"
+#include "run/duel-run.h"
 #include "duel-types.h"
 
 G_BEGIN_DECLS

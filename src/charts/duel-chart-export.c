@@ -17,7 +17,7 @@
 #include "duel-chart-table.h"
 #include "duel-error.h"
 #include "duel-file-writer.h"
-#include "duel-fio-export.h"
+#include "fio/duel-fio-export.h"
 #include "duel-number.h"
 #include "duel-size.h"
 

@@ -9,7 +9,7 @@
 
 #include "duel-chart-private.h"
 #include "duel-chart-rounds.h"
-#include "duel-rounds.h"
+#include "analysis/duel-rounds.h"
 #include "review/duel-review-test.h"
 
 typedef struct

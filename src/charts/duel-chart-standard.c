@@ -9,7 +9,7 @@
 
 #include "duel-chart-private.h"
 #include "duel-chart-standard.h"
-#include "duel-device-link.h"
+#include "device/duel-device-link.h"
 #include "duel-json.h"
 #include "duel-number.h"
 

@@ -18,7 +18,7 @@
 #include "duel-chart-legend.h"
 #include "duel-chart-line.h"
 #include "duel-chart-style.h"
-#include "duel-comparison.h"
+#include "analysis/duel-comparison.h"
 
 G_BEGIN_DECLS
 

@@ -15,15 +15,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "duel-cdm-grid.h"
+#include "analysis/duel-cdm-grid.h"
 #include "duel-cli.h"
-#include "duel-rounds.h"
+#include "analysis/duel-rounds.h"
 #include "duel-json.h"
 #include "duel-number.h"
-#include "duel-preset.h"
+#include "run/duel-preset.h"
 #include "review/duel-review-test.h"
 #include "duel-cli-figures.h"
-#include "duel-device-link.h"
+#include "device/duel-device-link.h"
 #include "duel-text.h"
 
 #define LABEL_COLUMNS 52
@@ -364,6 +364,7 @@ duel_cli_analyze (int    argc,
       duel_cli_print_error (error);
       return DUEL_CLI_EXIT_FAILED;
     }
+  duel_analysis_update_result (result);
 
   tests = duel_result_get_tests (result);
   published = duel_result_is_published (result);

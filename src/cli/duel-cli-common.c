@@ -21,7 +21,7 @@
 
 #include "duel-cli.h"
 #include "duel-error.h"
-#include "duel-filesystem-note.h"
+#include "device/duel-filesystem-note.h"
 #include "duel-number.h"
 #include "duel-text.h"
 #include "review/duel-review-test.h"

@@ -19,10 +19,10 @@
 
 #include "duel-chart-export.h"
 #include "duel-cli.h"
-#include "duel-comparison.h"
+#include "analysis/duel-comparison.h"
 #include "duel-error.h"
 #include "duel-file-writer.h"
-#include "duel-fio-import.h"
+#include "fio/duel-fio-import.h"
 
 typedef struct
 {

@@ -4,8 +4,8 @@
  */
 #pragma once
 
-#include "duel-analysis.h"
-#include "duel-result.h"
+#include "analysis/duel-analysis.h"
+#include "result/duel-result.h"
 
 G_BEGIN_DECLS
 

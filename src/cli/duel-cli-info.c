@@ -13,12 +13,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-cli.h"
-#include "duel-device.h"
-#include "duel-device-describe.h"
-#include "duel-device-link.h"
-#include "duel-safety.h"
+#include "device/duel-device.h"
+#include "device/duel-device-describe.h"
+#include "device/duel-device-link.h"
+#include "device/duel-safety.h"
 
 static void
 print_json (JsonNode *node)

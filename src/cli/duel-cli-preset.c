@@ -17,17 +17,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "duel-cdm-grid.h"
+#include "analysis/duel-cdm-grid.h"
 #include "duel-cli.h"
-#include "duel-rounds.h"
+#include "analysis/duel-rounds.h"
 #include "duel-cli-figures.h"
-#include "duel-comparison.h"
+#include "analysis/duel-comparison.h"
 #include "duel-error.h"
-#include "duel-preset.h"
-#include "duel-probe.h"
-#include "duel-safety.h"
+#include "run/duel-preset.h"
+#include "run/duel-probe.h"
+#include "device/duel-safety.h"
 #include "duel-size.h"
-#include "duel-workload-option.h"
+#include "engine/duel-workload-option.h"
 
 
 

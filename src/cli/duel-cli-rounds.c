@@ -10,7 +10,7 @@
 
 #include "duel-cli-figures.h"
 #include "duel-number.h"
-#include "duel-rounds.h"
+#include "analysis/duel-rounds.h"
 #include "review/duel-review-test.h"
 
 /* The read/write mixes and block sizes that ran, in the order they ran
@@ -51,6 +51,7 @@ static const Table tables[] = {
   { "iops", "IOPS", 0, N_("IOPS"), FALSE },
   { "mbps", "MB/s", 1, N_("MB/s"), FALSE },
   { "latency_mean_us", "µs", 1, N_("Mean latency in µs"), FALSE },
+  /* xgettext:no-c-format */
   { "latency_p9999_us", "µs", 1, N_("99.99 % latency in µs"), FALSE },
   { "latency_max_us", "µs", 1, N_("Longest latency in µs"), TRUE },
 };

@@ -16,12 +16,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-cli.h"
 #include "duel-cli-figures.h"
 #include "duel-error.h"
-#include "duel-preset.h"
-#include "duel-workload-option.h"
+#include "run/duel-preset.h"
+#include "engine/duel-workload-option.h"
 
 static void
 progress_cb (DuelRun         *run,

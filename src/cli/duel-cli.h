@@ -9,9 +9,9 @@
 
 #include <glib.h>
 
-#include "duel-engine.h"
-#include "duel-result.h"
-#include "duel-run.h"
+#include "engine/duel-engine.h"
+#include "result/duel-result.h"
+#include "run/duel-run.h"
 
 G_BEGIN_DECLS
 

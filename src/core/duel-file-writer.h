@@ -104,10 +104,6 @@ gboolean        duel_file_write_contents_in (DuelFolder      *folder,
 gboolean        duel_file_writer_probe      (DuelFolder      *folder,
                                              GError         **error);
 
-/* Whether the file open on @fd begins as a Drive Duel result / journal. */
-gboolean        duel_file_is_result         (int              fd);
-gboolean        duel_file_is_journal        (int              fd);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelFileWriter, duel_file_writer_free)
 
 G_END_DECLS

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "duel-error.h"
-#include "duel-file-writer.h"
 #include "duel-folder.h"
 #include "duel-formats.h"
 
@@ -422,109 +421,4 @@ duel_folder_remove_stale_temporaries (DuelFolder *self)
       close (fd);
     }
   return removed;
-}
-
-/* Does the file open on @fd hold a lock file's line and nothing else? */
-static gboolean
-is_lock_file (int fd)
-{
-  char head[64];
-  ssize_t length = pread (fd, head, sizeof head - 1, 0);
-
-  if (length < 0)
-    return FALSE;
-  head[length] = '\0';
-  return g_str_has_prefix (head, DUEL_LOCK_FORMAT "\n") && length < (ssize_t) sizeof head - 1;
-}
-
-int
-duel_folder_lock (DuelFolder  *self,
-                  const char  *name,
-                  GError     **error)
-{
-  g_autofree char *display = NULL;
-
-  g_return_val_if_fail (self != NULL, -1);
-  g_return_val_if_fail (name != NULL, -1);
-  g_return_val_if_fail (error == NULL || *error == NULL, -1);
-
-  display = duel_folder_dup_display (self, name);
-
-  /* The holder removes the file before it lets go: a lock taken on a file
-   * that is no longer at the name is taken again on the new one. */
-  for (guint attempt = 0; attempt < 16; attempt++)
-    {
-      g_autoptr(GError) local_error = NULL;
-      struct stat fd_st, name_st;
-      int fd;
-
-      fd = openat (self->fd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-      if (fd < 0 && errno == ENOENT)
-        {
-          /* A new one, made whole before it has the name. */
-          if (!duel_file_write_contents_in (self, name, DUEL_LOCK_FORMAT "\n", sizeof DUEL_LOCK_FORMAT,
-                                            DUEL_WRITE_NEW, &local_error))
-            {
-              if (g_error_matches (local_error, DUEL_ERROR, DUEL_ERROR_EXISTS))
-                continue;   /* another run made it first */
-              g_propagate_error (error, g_steal_pointer (&local_error));
-              return -1;
-            }
-          continue;
-        }
-      if (fd < 0)
-        {
-          int saved_errno = errno;
-
-          if (saved_errno == ELOOP)
-            g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                         _("“%s” is a symbolic link, not Drive Duel’s lock; it was left as it is."), display);
-          else
-            g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                         _("Cannot open the lock “%s”: %s"), display, g_strerror (saved_errno));
-          return -1;
-        }
-      if (fstat (fd, &fd_st) != 0 || !S_ISREG (fd_st.st_mode) || !is_lock_file (fd))
-        {
-          close (fd);
-          g_set_error (error, DUEL_ERROR, DUEL_ERROR_REFUSED,
-                       _("“%s” exists and is not Drive Duel’s lock; it was left as it is."), display);
-          return -1;
-        }
-      if (flock (fd, LOCK_EX | LOCK_NB) != 0)
-        {
-          int saved_errno = errno;
-
-          close (fd);
-          if (saved_errno == EWOULDBLOCK)
-            g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("“%s” is locked by another process."), display);
-          else
-            g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                         _("Cannot lock “%s”: %s"), display, g_strerror (saved_errno));
-          return -1;
-        }
-      if (fstatat (self->fd, name, &name_st, AT_SYMLINK_NOFOLLOW) == 0 && same_file (&fd_st, &name_st))
-        return fd;
-      close (fd);
-    }
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("“%s” is locked by another process."), display);
-  return -1;
-}
-
-void
-duel_folder_unlock (DuelFolder *self,
-                    const char *name,
-                    int         fd)
-{
-  struct stat st;
-
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (name != NULL);
-
-  if (fd < 0)
-    return;
-  /* Removed while still held, so nobody locks a file about to vanish. */
-  if (fstat (fd, &st) == 0)
-    duel_folder_unlink_same (self, name, &st);
-  close (fd);
 }

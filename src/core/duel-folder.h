@@ -8,8 +8,9 @@
  * write anywhere else.
  *
  * The file writer (duel-file-writer.h) creates and replaces files in it;
- * this holds what the writers share: names, renames, locks, and the
- * temporary files a killed writer leaves behind.
+ * this holds what the writers share: names, renames, and the temporary
+ * files a killed writer leaves behind. A lock file in it is
+ * duel-folder-lock.h's.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -78,19 +79,6 @@ gboolean    duel_folder_is_temporary_name (const char *name);
  * the folder that no live process holds and that are plainly Drive Duel's
  * (empty, or a result or journal by their first bytes). Returns how many. */
 guint       duel_folder_remove_stale_temporaries (DuelFolder *self);
-
-/* A lock file @name in the folder, holding DUEL_LOCK_FORMAT: created new,
- * or, when it exists, opened only if it is one (a file that is anything
- * else is not touched: DUEL_ERROR_REFUSED), then flock()ed exclusively
- * without waiting. Busy: G_IO_ERROR_BUSY. Returns the descriptor holding
- * the lock, or -1. */
-int         duel_folder_lock          (DuelFolder   *self,
-                                       const char   *name,
-                                       GError      **error);
-/* Removes the lock file (while it is still the one @fd holds) and closes @fd. */
-void        duel_folder_unlock        (DuelFolder   *self,
-                                       const char   *name,
-                                       int           fd);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelFolder, duel_folder_unref)
 

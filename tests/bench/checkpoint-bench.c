@@ -28,11 +28,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "duel-checkpointer-private.h"
-#include "duel-checkpointer.h"
-#include "duel-engine.h"
-#include "duel-journal-private.h"
-#include "duel-result.h"
+#include "result/duel-checkpointer-private.h"
+#include "result/duel-checkpointer.h"
+#include "engine/duel-engine.h"
+#include "result/duel-journal-private.h"
+#include "result/duel-result.h"
 #include "test-dir.h"
 
 #define NEW_ROWS 300

@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "duel-analysis.h"
-#include "duel-result.h"
+#include "analysis/duel-analysis.h"
+#include "result/duel-result.h"
 #include "long-records.h"
 
 typedef enum

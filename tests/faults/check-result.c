@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 int
 main (int    argc,

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duel-analysis.h"
-#include "duel-comparison.h"
+#include "analysis/duel-analysis.h"
+#include "analysis/duel-comparison.h"
 #include "duel-error.h"
-#include "duel-fio-export.h"
-#include "duel-result.h"
+#include "fio/duel-fio-export.h"
+#include "result/duel-result.h"
 
 int LLVMFuzzerInitialize   (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -85,6 +85,8 @@ fuzz_exercise_result (DuelResult *result)
   g_autoptr(GError) error = NULL;
   g_autofree char *job_file = NULL;
 
+  /* As the window and the CLI do after a load. */
+  duel_analysis_update_result (result);
   if (fuzz_round_trip)
     fuzz_check_round_trip (result);
 

@@ -9,7 +9,7 @@
  */
 #include "config.h"
 
-#include "duel-fio-import.h"
+#include "fio/duel-fio-import.h"
 #include "fuzz-common.h"
 
 int

@@ -10,7 +10,7 @@
  */
 #include "config.h"
 
-#include "duel-result-private.h"
+#include "result/duel-result-private.h"
 #include "fuzz-common.h"
 
 int

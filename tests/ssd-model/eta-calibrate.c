@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "duel-run-eta-private.h"
+#include "run/duel-run-eta-private.h"
 #include "eta-replay-core.h"
 #include "fill-shapes.h"
 #include "ssd-virtual-fill.h"

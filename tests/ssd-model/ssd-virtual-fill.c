@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "duel-offsets.h"
-#include "duel-probe.h"
+#include "engine/duel-offsets.h"
+#include "run/duel-probe.h"
 #include "ssd-virtual-fill.h"
 
 #define NSEC G_GUINT64_CONSTANT (1000000000)

@@ -12,8 +12,8 @@
  */
 #pragma once
 
-#include "duel-probe.h"
-#include "duel-series.h"
+#include "run/duel-probe.h"
+#include "engine/duel-series.h"
 #include "ssd-ftl.h"
 
 G_BEGIN_DECLS

@@ -33,7 +33,7 @@
 
 #include <stdlib.h>
 
-#include "duel-analysis.h"
+#include "analysis/duel-analysis.h"
 #include "ssd-shapes.h"
 #include "ssd-virtual-fill.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "duel-analysis-private.h"
-#include "duel-device-link.h"
+#include "device/duel-device-link.h"
 #include "review/duel-review-test.h"
 #include "duel-error.h"
 #include "duel-json.h"
@@ -546,6 +546,41 @@ duel_analysis_resummarize (const DuelTestRecord  *record,
   if (out_kind != NULL)
     *out_kind = kind;
   return duel_analysis_summarize (record, kind, &params);
+}
+
+/* A fill's stored analysis from before the falls: its parameters have no
+ * fall_min_drop. */
+static void
+update_fill_analysis (DuelTestRecord *record)
+{
+  JsonObject *details = duel_json_get_object (record->summary, "details");
+  JsonObject *params = duel_json_get_object (details, "analysis_parameters");
+  const char *analysis = details != NULL ? duel_json_get_string (details, "analysis") : NULL;
+  g_autoptr(DuelSummary) summary = NULL;
+  DuelAnalysisParams parsed;
+  DuelAnalysisKind kind;
+
+  if (params == NULL || json_object_has_member (params, "fall_min_drop") ||
+      g_strcmp0 (analysis, duel_analysis_kind_to_string (DUEL_ANALYSIS_SATURATION)) != 0 ||
+      !duel_analysis_params_from_json (params, &parsed, NULL))
+    return;
+  summary = duel_analysis_resummarize (record, &kind, NULL);
+  if (summary != NULL)
+    duel_analysis_apply (record, kind, &parsed, summary);
+}
+
+void
+duel_analysis_update_result (DuelResult *result)
+{
+  GPtrArray *tests;
+
+  g_return_if_fail (DUEL_IS_RESULT (result));
+
+  if (duel_result_is_published (result))
+    return;
+  tests = duel_result_get_tests (result);
+  for (guint i = 0; i < tests->len; i++)
+    update_fill_analysis (g_ptr_array_index (tests, i));
 }
 
 

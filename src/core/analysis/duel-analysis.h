@@ -17,23 +17,13 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "duel-histogram.h"
-#include "duel-series.h"
-#include "duel-test-record.h"
+#include "result/duel-analysis-kind.h"
+#include "engine/duel-histogram.h"
+#include "result/duel-result.h"
+#include "engine/duel-series.h"
+#include "engine/duel-test-record.h"
 
 G_BEGIN_DECLS
-
-/* Which analysis applies to a test; kept in summary.details.analysis. */
-typedef enum
-{
-  DUEL_ANALYSIS_NONE,
-  DUEL_ANALYSIS_SATURATION,    /* 4 KiB random write to N x the span */
-  DUEL_ANALYSIS_READ_SCORE,    /* 4 KiB random read on the filled target */
-  DUEL_ANALYSIS_CONSISTENCY,   /* 4 KiB random 50/50, per-interval IOPS */
-  DUEL_ANALYSIS_QOS,           /* latency percentiles per direction */
-  DUEL_ANALYSIS_STANDARD,      /* IOPS and MB/s from the totals */
-  DUEL_ANALYSIS_MATRIX_CELL,   /* one cell of a test matrix: IOPS, MB/s, latency */
-} DuelAnalysisKind;
 
 const char *duel_analysis_kind_to_string   (DuelAnalysisKind  kind);
 gboolean    duel_analysis_kind_from_string (const char       *text,
@@ -453,6 +443,17 @@ void         duel_analysis_apply          (DuelTestRecord           *record,
 DuelSummary *duel_analysis_resummarize    (const DuelTestRecord     *record,
                                            DuelAnalysisKind         *out_kind,
                                            GError                  **error);
+/* Brings the figures of a result read from a file up to date. A measured
+ * fill saved before the falls (docs/analysis.md) holds the cliff of the
+ * halfway rule, which invented cliffs on declines that have none: it is
+ * summarised again from its own series and its stored parameters (the
+ * falls' taking their defaults), so charts, the table and the history show
+ * what the analysis says now; its parameters then hold the falls' too, and
+ * a second call changes nothing. A published result keeps its figures.
+ * The loader (duel_result_load()) gives what the file holds; whoever loads
+ * a result for people to read (the window, the CLI, the comparison) calls
+ * this next. */
+void         duel_analysis_update_result  (DuelResult               *result);
 /* The test names the presets give their records. */
 #define DUEL_TEST_WSAT_FILL    "wsat-fill"
 #define DUEL_TEST_WSAT_READ    "wsat-read"

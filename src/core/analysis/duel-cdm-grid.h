@@ -23,7 +23,7 @@
 #include <glib.h>
 
 #include "duel-comparison.h"
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 G_BEGIN_DECLS
 

@@ -14,8 +14,8 @@
 #include <math.h>
 
 #include "duel-comparison-private.h"
-#include "duel-device-link.h"
-#include "duel-filesystem-note.h"
+#include "device/duel-device-link.h"
+#include "device/duel-filesystem-note.h"
 #include "duel-json.h"
 #include "duel-passes.h"
 #include "duel-size.h"

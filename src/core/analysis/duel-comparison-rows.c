@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "duel-comparison-private.h"
-#include "duel-device-identity-text.h"
+#include "device/duel-device-identity-text.h"
 #include "duel-json.h"
 #include "duel-number.h"
 #include "duel-passes.h"

@@ -408,6 +408,7 @@ duel_comparison_new_for_pathv (const char * const *paths,
       results[d] = duel_result_load (paths[d], error);
       if (results[d] == NULL)
         goto out;
+      duel_analysis_update_result (results[d]);
     }
 
   comparison = duel_comparison_new_for_results (results, n_paths, &local_error);

@@ -19,7 +19,7 @@
 #include <gio/gio.h>
 
 #include "duel-analysis.h"
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 G_BEGIN_DECLS
 

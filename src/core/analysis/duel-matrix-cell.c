@@ -51,6 +51,7 @@ static const DuelFigureInfo figures[] = {
   { "read_iops",        "IOPS", DUEL_BETTER_HIGHER, N_("Read IOPS") },
   { "write_iops",       "IOPS", DUEL_BETTER_HIGHER, N_("Write IOPS") },
   { "latency_mean_us",  "us",   DUEL_BETTER_LOWER,  N_("Mean latency") },
+  /* xgettext:no-c-format */
   { "latency_p9999_us", "us",   DUEL_BETTER_LOWER,  N_("99.99 % latency") },
   { "latency_max_us",   "us",   DUEL_BETTER_LOWER,  N_("Longest latency") },
 };

@@ -15,7 +15,7 @@
 #include <glib.h>
 
 #include "duel-analysis.h"
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 G_BEGIN_DECLS
 

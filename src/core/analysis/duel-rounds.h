@@ -14,7 +14,7 @@
 #pragma once
 
 #include "duel-analysis.h"
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 G_BEGIN_DECLS
 

@@ -17,11 +17,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-device-ata.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
-#include "duel-udisks.h"
+#include "engine/duel-udisks.h"
 
 /* Word offsets in IDENTIFY DEVICE (ACS-3, table 45), byte offsets in the
  * SMART data page (ATA-8 ACS, SMART READ DATA; the attribute layout is the
@@ -961,11 +961,12 @@ _duel_ata_health_from_udisks (const DuelUDisksSmart *smart,
 }
 
 gboolean
-_duel_device_read_ata_health (DuelDevice     *device,
+_duel_device_read_ata_health (const char     *device_path,
+                              guint           major_number,
+                              guint           minor_number,
                               DuelAtaHealth  *out_health,
                               GError        **error)
 {
-  const char *path = duel_device_get_device_path (device);
   g_autoptr(DuelDeviceAta) ata = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GError) udisks_error = NULL;
@@ -973,7 +974,7 @@ _duel_device_read_ata_health (DuelDevice     *device,
   gboolean hidden = FALSE;
   struct stat st;
 
-  ata = duel_device_ata_open (path, &local_error);
+  ata = duel_device_ata_open (device_path, &local_error);
   if (ata != NULL && duel_device_ata_get_health (ata, out_health, &local_error))
     return TRUE;
 
@@ -981,15 +982,14 @@ _duel_device_read_ata_health (DuelDevice     *device,
    * the node is not there at all; UDisks, which runs as root, has read the
    * drive's SMART data and lets anyone see it. */
   if (!g_error_matches (local_error, DUEL_ERROR, DUEL_ERROR_TARGET) &&
-      !(duel_block_node_stat (path, &st, &hidden) == 0 && hidden))
+      !(duel_block_node_stat (device_path, &st, &hidden) == 0 && hidden))
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
-  if (!duel_udisks_get_ata_smart (duel_device_get_major (device), duel_device_get_minor (device),
-                                  &smart, NULL, &udisks_error))
+  if (!duel_udisks_get_ata_smart (major_number, minor_number, &smart, NULL, &udisks_error))
     {
-      g_debug ("No SMART data from UDisks for %s: %s", path, udisks_error->message);
+      g_debug ("No SMART data from UDisks for %s: %s", device_path, udisks_error->message);
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
@@ -997,7 +997,7 @@ _duel_device_read_ata_health (DuelDevice     *device,
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
                    _("“%s” gives no SMART data to this user, and UDisks has none for it (SMART off, or not read yet)."),
-                   path);
+                   device_path);
       return FALSE;
     }
   _duel_ata_health_from_udisks (&smart, out_health);

@@ -93,7 +93,8 @@ describe_ata (JsonObject *object,
   set_string_if (object, "identity_source", _duel_device_get_identity_source (device));
   if (transport != DUEL_TRANSPORT_SATA && transport != DUEL_TRANSPORT_USB && transport != DUEL_TRANSPORT_SAS)
     return;
-  if (!_duel_device_read_ata_health (device, &health, &error))
+  if (!_duel_device_read_ata_health (duel_device_get_device_path (device), duel_device_get_major (device),
+                                     duel_device_get_minor (device), &health, &error))
     {
       /* A USB bridge or a SAS drive that takes no ATA commands is no news;
        * missing rights are. */

@@ -13,7 +13,7 @@
 
 #include <glib.h>
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 G_BEGIN_DECLS
 

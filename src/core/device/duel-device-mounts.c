@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-device-mounts.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
-#include "duel-udisks.h"
+#include "engine/duel-udisks.h"
 
 struct _DuelDeviceMounts
 {

@@ -21,7 +21,7 @@
 #include <linux/nvme_ioctl.h>
 #endif
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-device-nvme.h"
 #include "duel-error.h"
 

@@ -13,7 +13,7 @@
 #include "duel-device-ata.h"
 #include "duel-device-link.h"
 #include "duel-device-mounts.h"
-#include "duel-udisks.h"
+#include "engine/duel-udisks.h"
 #include "duel-device-nvme.h"
 
 G_BEGIN_DECLS
@@ -73,9 +73,12 @@ DuelDeviceNvme *_duel_device_open_nvme    (DuelDevice        *device,
                                           GError           **error);
 
 /* duel-device-ata.c */
-/* DEVICE's SMART data through ATA pass-through, or, where that is not
- * allowed (no CAP_SYS_RAWIO) or the node is hidden, from UDisks. */
-gboolean    _duel_device_read_ata_health (DuelDevice        *device,
+/* The SMART data of the drive at DEVICE_PATH (block device
+ * MAJOR_NUMBER:MINOR_NUMBER) through ATA pass-through, or, where that is
+ * not allowed (no CAP_SYS_RAWIO) or the node is hidden, from UDisks. */
+gboolean    _duel_device_read_ata_health (const char        *device_path,
+                                          guint              major_number,
+                                          guint              minor_number,
                                           DuelAtaHealth     *out_health,
                                           GError           **error);
 /* What UDisks last read, in the pass-through's terms: whole degrees back

@@ -118,7 +118,8 @@ duel_device_snapshot_take_with_fd (const char  *path,
            duel_device_get_transport (device) == DUEL_TRANSPORT_SAS)
     {
       g_autoptr(GError) local_error = NULL;
-      if (_duel_device_read_ata_health (device, &snapshot->ata_health, &local_error))
+      if (_duel_device_read_ata_health (duel_device_get_device_path (device), duel_device_get_major (device),
+                                        duel_device_get_minor (device), &snapshot->ata_health, &local_error))
         {
           snapshot->has_ata_health = TRUE;
           snapshot->temperature_c = snapshot->ata_health.temperature_c;

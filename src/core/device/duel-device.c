@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-device.h"
 #include "duel-device-mounts.h"
 #include "duel-device-nvme.h"

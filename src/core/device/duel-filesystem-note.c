@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-device-mounts.h"
 #include "duel-filesystem-note.h"
 

@@ -19,17 +19,17 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "duel-block-node.h"
+#include "engine/duel-block-node.h"
 #include "duel-device-mounts.h"
 #include "duel-device-private.h"
 #include "duel-error.h"
 #include "duel-file-writer.h"
-#include "duel-preflight.h"
-#include "duel-result.h"
+#include "result/duel-preflight.h"
+#include "result/duel-result.h"
 #include "duel-safety.h"
-#include "duel-target-lock.h"
-#include "duel-target.h"
-#include "duel-udisks.h"
+#include "engine/duel-target-lock.h"
+#include "engine/duel-target.h"
+#include "engine/duel-udisks.h"
 
 const char *
 duel_safety_verdict_to_string (DuelSafetyVerdict verdict)

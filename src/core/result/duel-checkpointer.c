@@ -45,6 +45,7 @@
 #include "duel-checkpointer.h"
 #include "duel-error.h"
 #include "duel-file-writer.h"
+#include "duel-formats.h"
 #include "duel-journal-private.h"
 #include "duel-preflight.h"
 #include "duel-result-private.h"

@@ -14,14 +14,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "duel-analysis.h"
 #include "duel-error.h"
 #include "duel-json.h"
 #include "duel-json-shape-private.h"
 #include "duel-result-internal.h"
 #include "duel-result-private.h"
 #include "duel-result.h"
-#include "duel-series-private.h"
+#include "engine/duel-series-private.h"
 #include "duel-system.h"
 #include "duel-text.h"
 
@@ -1219,31 +1218,6 @@ load_test (Loader               *loader,
   return g_steal_pointer (&record);
 }
 
-/* A measured fill saved before the falls (docs/analysis.md) holds the
- * cliff of the halfway rule, which invented cliffs on declines that have
- * none: its figures are computed again on load, from its own series and
- * its stored parameters (the falls' taking their defaults), so charts, the
- * table and the history show what the analysis says now. Its analysis
- * parameters then hold the falls' too, and a second load changes nothing. */
-static void
-upgrade_fill_analysis (DuelTestRecord *record)
-{
-  JsonObject *details = duel_json_get_object (record->summary, "details");
-  JsonObject *params = duel_json_get_object (details, "analysis_parameters");
-  const char *analysis = details != NULL ? duel_json_get_string (details, "analysis") : NULL;
-  g_autoptr(DuelSummary) summary = NULL;
-  DuelAnalysisParams parsed;
-  DuelAnalysisKind kind;
-
-  if (params == NULL || json_object_has_member (params, "fall_min_drop") ||
-      g_strcmp0 (analysis, duel_analysis_kind_to_string (DUEL_ANALYSIS_SATURATION)) != 0 ||
-      !duel_analysis_params_from_json (params, &parsed, NULL))
-    return;
-  summary = duel_analysis_resummarize (record, &kind, NULL);
-  if (summary != NULL)
-    duel_analysis_apply (record, kind, &parsed, summary);
-}
-
 /* Reference files written before the review's scores had keys of their own
  * stored them under the measured figures they are not: in a published
  * result, write_iops_mean and read_score_iops are the review's scores
@@ -1379,10 +1353,10 @@ load_root (DuelResult *self,
           duel_test_record_unref (record);
           continue;
         }
+      /* A fill saved before the falls is brought up to date above the
+       * loader, by duel_analysis_update_result(). */
       if (published)
         rename_published_scores (record);
-      else
-        upgrade_fill_analysis (record);
       g_ptr_array_add (self->tests, record);
     }
   return TRUE;

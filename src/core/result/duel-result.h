@@ -11,8 +11,8 @@
 
 #include "duel-file-writer.h"
 #include "duel-formats.h"
-#include "duel-target.h"
-#include "duel-test-record.h"
+#include "engine/duel-target.h"
+#include "engine/duel-test-record.h"
 
 G_BEGIN_DECLS
 

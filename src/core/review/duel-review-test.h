@@ -16,8 +16,8 @@
 
 #include <glib.h>
 
-#include "duel-analysis.h"
-#include "duel-workload.h"
+#include "result/duel-analysis-kind.h"
+#include "engine/duel-workload.h"
 
 G_BEGIN_DECLS
 

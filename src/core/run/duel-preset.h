@@ -30,11 +30,11 @@
 
 #include <gio/gio.h>
 
-#include "duel-analysis.h"
-#include "duel-engine.h"
+#include "analysis/duel-analysis.h"
+#include "engine/duel-engine.h"
 #include "duel-probe.h"
-#include "duel-result.h"
-#include "duel-target.h"
+#include "result/duel-result.h"
+#include "engine/duel-target.h"
 #include "review/duel-review-test.h"
 
 G_BEGIN_DECLS

@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-#include "duel-engine.h"
+#include "engine/duel-engine.h"
 #include "duel-probe.h"
 
 #define FALL_MIN_ROWS_BEFORE  3

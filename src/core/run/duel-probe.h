@@ -15,8 +15,8 @@
 
 #include <gio/gio.h>
 
-#include "duel-series.h"
-#include "duel-target.h"
+#include "engine/duel-series.h"
+#include "engine/duel-target.h"
 
 G_BEGIN_DECLS
 

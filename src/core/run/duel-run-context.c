@@ -9,9 +9,9 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "duel-block-node.h"
-#include "duel-device-describe.h"
-#include "duel-device-snapshot.h"
+#include "engine/duel-block-node.h"
+#include "device/duel-device-describe.h"
+#include "device/duel-device-snapshot.h"
 #include "duel-error.h"
 #include "duel-run-context.h"
 

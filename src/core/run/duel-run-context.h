@@ -11,11 +11,11 @@
 
 #include <gio/gio.h>
 
-#include "duel-device-thermometer.h"
-#include "duel-result.h"
-#include "duel-safety.h"
-#include "duel-target.h"
-#include "duel-test-record.h"
+#include "device/duel-device-thermometer.h"
+#include "result/duel-result.h"
+#include "device/duel-safety.h"
+#include "engine/duel-target.h"
+#include "engine/duel-test-record.h"
 
 G_BEGIN_DECLS
 

@@ -43,9 +43,9 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "duel-engine.h"
-#include "duel-series.h"
-#include "duel-workload.h"
+#include "engine/duel-engine.h"
+#include "engine/duel-series.h"
+#include "engine/duel-workload.h"
 
 G_BEGIN_DECLS
 

@@ -10,9 +10,9 @@
  */
 #pragma once
 
-#include "duel-checkpointer.h"
+#include "result/duel-checkpointer.h"
 #include "duel-folder.h"
-#include "duel-preflight.h"
+#include "result/duel-preflight.h"
 #include "duel-run-context.h"
 #include "duel-run-eta.h"
 #include "duel-run-steps.h"

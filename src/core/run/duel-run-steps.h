@@ -14,10 +14,10 @@
 
 #include <gio/gio.h>
 
-#include "duel-engine.h"
+#include "engine/duel-engine.h"
 #include "duel-preset.h"
-#include "duel-result.h"
-#include "duel-target.h"
+#include "result/duel-result.h"
+#include "engine/duel-target.h"
 
 G_BEGIN_DECLS
 

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "duel-error.h"
-#include "duel-preflight.h"
+#include "result/duel-preflight.h"
 #include "duel-run-private.h"
 #include "duel-system.h"
-#include "duel-target-lock.h"
+#include "engine/duel-target-lock.h"
 
 
 void

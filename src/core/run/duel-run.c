@@ -26,7 +26,7 @@
 #include "duel-run-private.h"
 #include "duel-run.h"
 #include "duel-system.h"
-#include "duel-udisks.h"
+#include "engine/duel-udisks.h"
 
 G_DEFINE_ENUM_TYPE (DuelRunState, duel_run_state,
   G_DEFINE_ENUM_VALUE (DUEL_RUN_STATE_READY, "ready"),

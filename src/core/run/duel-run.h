@@ -27,13 +27,13 @@
 
 #include <gio/gio.h>
 
-#include "duel-device-thermometer.h"
+#include "device/duel-device-thermometer.h"
 #include "duel-run-eta.h"
-#include "duel-engine.h"
+#include "engine/duel-engine.h"
 #include "duel-preset.h"
-#include "duel-result.h"
-#include "duel-safety.h"
-#include "duel-target.h"
+#include "result/duel-result.h"
+#include "device/duel-safety.h"
+#include "engine/duel-target.h"
 
 G_BEGIN_DECLS
 

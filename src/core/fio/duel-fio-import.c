@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duel-analysis.h"
+#include "analysis/duel-analysis.h"
 #include "duel-error.h"
 #include "duel-fio-import.h"
 #include "duel-json.h"
-#include "duel-json-shape-private.h"
-#include "duel-result-private.h"
+#include "result/duel-json-shape-private.h"
+#include "result/duel-result-private.h"
 #include "duel-text.h"
-#include "duel-workload-option.h"
+#include "engine/duel-workload-option.h"
 
 /* A fio log file of more lines than this is not an interval log. */
 #define MAX_LOG_LINES 50000000

@@ -8,7 +8,7 @@
  */
 #pragma once
 
-#include "duel-result.h"
+#include "result/duel-result.h"
 
 G_BEGIN_DECLS
 

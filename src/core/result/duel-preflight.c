@@ -20,6 +20,7 @@
 
 #include "duel-error.h"
 #include "duel-file-writer.h"
+#include "duel-folder-lock.h"
 #include "duel-journal-private.h"
 #include "duel-preflight.h"
 #include "duel-result.h"

@@ -10,8 +10,8 @@
 #include "duel-error.h"
 #include "duel-file-writer.h"
 #include "duel-fio-export.h"
-#include "duel-preset.h"
-#include "duel-workload-option.h"
+#include "review/duel-review-test.h"
+#include "engine/duel-workload-option.h"
 
 /* Job names become section names and log file names: keep them plain. */
 static char *
@@ -23,6 +23,22 @@ job_name (const char *name)
     if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.')
       *p = '_';
   return copy;
+}
+
+/* How long Drive Duel's review runs the test @record is a step of (its
+ * descriptor's length), for a record whose source states none: 0 for a
+ * fill, which is bounded by bytes, for the person's own workload, and for
+ * a record of no preset or of a test no descriptor gives. */
+static guint64
+review_runtime_ms (const DuelTestRecord *record)
+{
+  const DuelReviewTest *test;
+  const DuelReviewStep *step;
+
+  if (record->preset == NULL || !duel_review_test_find_step (record->name, &test, &step) ||
+      step->fill || step->chosen)
+    return 0;
+  return test->runtime_ms;
 }
 
 /* One line of the job: the option's fio name and value, from the table. */
@@ -104,8 +120,8 @@ duel_fio_export_job (const DuelTestRecord *record,
   else if (io_size == 0)
     {
       /* A published test whose source gives no duration: fio would go
-       * through the whole span (hundreds of GB), so the preset's. */
-      guint64 runtime_ms = duel_preset_default_runtime_ms (record->preset, record->name);
+       * through the whole span (hundreds of GB), so the review's. */
+      guint64 runtime_ms = review_runtime_ms (record);
 
       if (runtime_ms > 0)
         {
