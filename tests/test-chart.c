@@ -13,6 +13,7 @@
 #include "duel-chart-export.h"
 #include "duel-chart-consistency.h"
 #include "duel-chart-qos.h"
+#include "duel-chart-rounds.h"
 #include "duel-chart-standard.h"
 #include "duel-chart-table.h"
 #include "duel-chart-write-curve.h"
@@ -329,9 +330,12 @@ test_charts_draw_both_drives (gconstpointer data)
   g_autoptr(DuelChartStyle) style = duel_chart_style_new (theme);
   g_autoptr(GPtrArray) charts = duel_chart_new_all (comparison, style);
 
-  g_assert_cmpuint (charts->len, ==, 5);
+  g_assert_cmpuint (charts->len, ==, 6);
   for (guint i = 0; i < charts->len; i++)
     {
+      /* The steady-state chart: no test in rounds here (test_rounds_chart()). */
+      if (!duel_chart_has_data (g_ptr_array_index (charts, i)))
+        continue;
       check_both_drives (g_ptr_array_index (charts, i), style, 1);
       /* Any scale: the same drawing on a denser surface. */
       check_both_drives (g_ptr_array_index (charts, i), style, 2);
@@ -592,13 +596,13 @@ test_charts_draw_four_drives (gconstpointer data)
       }
 
   charts = duel_chart_new_all (comparison, style);
-  g_assert_cmpuint (charts->len, ==, 5);
+  g_assert_cmpuint (charts->len, ==, 6);
   for (guint i = 0; i < charts->len; i++)
     {
       DuelChart *chart = g_ptr_array_index (charts, i);
 
       /* The table names the drives in their colours in its header only. */
-      if (g_strcmp0 (duel_chart_get_id (chart), "summary") == 0)
+      if (g_strcmp0 (duel_chart_get_id (chart), "summary") == 0 || !duel_chart_has_data (chart))
         continue;
       check_drives (chart, style, 1, 4);
       check_label_boxes (chart, 1200, 675);
@@ -889,7 +893,11 @@ test_chart_labels (void)
     for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
       {
         DuelChart *chart = g_ptr_array_index (charts, i);
-        guint dropped = check_label_boxes (chart, sizes[k][0], sizes[k][1]);
+        guint dropped;
+
+        if (!duel_chart_has_data (chart))
+          continue;
+        dropped = check_label_boxes (chart, sizes[k][0], sizes[k][1]);
 
         /* At the export's size every label finds a place. */
         if (k == 0)
@@ -1007,6 +1015,86 @@ test_fill_summary_typed_and_loaded (void)
   g_rmdir (dir);
 }
 
+/* ---- Steady state of a test in rounds ------------------------------------------------ */
+
+/* A result of a test in rounds whose tracked figure is @tracked[r] in
+ * round r + 1, and a second cell beside it. */
+static DuelResult *
+make_rounds_result (const char   *name,
+                    const double *tracked,
+                    guint         n_rounds)
+{
+  DuelResult *result = duel_result_new ();
+
+  duel_result_set_name (result, name);
+  for (guint r = 1; r <= n_rounds; r++)
+    for (guint c = 0; c < 2; c++)
+      {
+        g_autoptr(DuelSummary) summary = duel_summary_new ();
+        g_autoptr(DuelTestRecord) record = NULL;
+        JsonObject *details, *rules;
+        DuelWorkload w;
+
+        duel_workload_init (&w);
+        w.block_size = c == 0 ? 4096 : 65536;
+        w.read_percent = c == 0 ? 0 : 100;
+        record = duel_test_record_new (c == 0 ? "pts-iops-4k-r0" : "pts-iops-64k-r100", &w);
+        record->status = DUEL_TEST_STATUS_COMPLETE;
+        duel_summary_add (summary, "iops", c == 0 ? tracked[r - 1] : 9000);
+        duel_analysis_apply (record, DUEL_ANALYSIS_MATRIX_CELL, NULL, summary);
+        details = duel_test_record_get_details (record);
+        json_object_set_string_member (details, "section", "pts-iops");
+        json_object_set_int_member (details, "round", r);
+        rules = json_object_new ();
+        json_object_set_int_member (rules, "max_rounds", 25);
+        json_object_set_int_member (rules, "window", 5);
+        json_object_set_double_member (rules, "data_limit", 0.2);
+        json_object_set_double_member (rules, "slope_limit", 0.1);
+        json_object_set_string_member (rules, "tracked_step", "pts-iops-4k-r0");
+        json_object_set_string_member (rules, "tracked_key", "iops");
+        json_object_set_object_member (details, "rounds", rules);
+        duel_result_add_test (result, g_steal_pointer (&record));
+      }
+  return result;
+}
+
+/* Two drives: A steady in round 6 (window 2–6), B never within its limits
+ * in 7 rounds. Both drawn in their colours; the CSV has every round, the
+ * window marked, the verdict per drive. */
+static void
+test_rounds_chart (void)
+{
+  static const double a[] = { 90000, 53000, 52000, 50000, 51000, 49000 };
+  static const double b[] = { 80000, 40000, 70000, 30000, 60000, 35000, 65000 };
+  g_autoptr(DuelResult) ra = make_rounds_result ("Alpha SSD", a, G_N_ELEMENTS (a));
+  g_autoptr(DuelResult) rb = make_rounds_result ("Beta SSD", b, G_N_ELEMENTS (b));
+  g_autoptr(DuelComparison) comparison = duel_comparison_new (ra, rb, NULL);
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (DUEL_CHART_THEME_LIGHT);
+  g_autoptr(DuelChart) chart = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *title = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  chart = g_object_new (DUEL_TYPE_CHART_ROUNDS, "comparison", comparison, "style", style, NULL);
+  g_assert_true (duel_chart_has_data (chart));
+  title = duel_chart_get_title (chart);
+  g_assert_nonnull (strstr (title, "SNIA IOPS"));
+  check_both_drives (chart, style, 1);
+
+  csv = duel_chart_to_csv (chart);
+  lines = g_strsplit (csv, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "drive,test,round,tracked_step,tracked_key,value,in_window,steady");
+  /* Six rounds of A, seven of B, and the empty line after the last. */
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 6 + 7 + 1);
+  /* A: rounds 1–5 fail (range 40 000 > 0.2 x 59 200), 2–6 pass (range
+   * 4 000 ≤ 0.2 x 51 000; slope −900 a round, 3 600 ≤ 0.1 x 51 000). B:
+   * no window passes; its last, 3–7, is the one marked. */
+  g_assert_cmpstr (lines[1], ==, "Alpha SSD,pts-iops,1,pts-iops-4k-r0,iops,90000,false,true");
+  g_assert_cmpstr (lines[6], ==, "Alpha SSD,pts-iops,6,pts-iops-4k-r0,iops,49000,true,true");
+  g_assert_cmpstr (lines[7], ==, "Beta SSD,pts-iops,1,pts-iops-4k-r0,iops,80000,false,false");
+  g_assert_cmpstr (lines[13], ==, "Beta SSD,pts-iops,7,pts-iops-4k-r0,iops,65000,true,false");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1036,6 +1124,7 @@ main (int    argc,
   g_test_add_func ("/duel/chart/missing-drive", test_chart_missing_drive);
   g_test_add_func ("/duel/chart/published-markers", test_chart_published_markers);
   g_test_add_func ("/duel/chart/csv", test_chart_csv);
+  g_test_add_func ("/duel/chart/rounds", test_rounds_chart);
   g_test_add_func ("/duel/chart/fill-summary-typed-and-loaded", test_fill_summary_typed_and_loaded);
   g_test_add_func ("/duel/chart/table-paging", test_table_paging);
   g_test_add_func ("/duel/chart/labels", test_chart_labels);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "duel-passes.h"
+#include "duel-rounds.h"
 #include "duel-json.h"
 
 static DuelBetter
@@ -234,6 +235,76 @@ pass_figures (GPtrArray *records,
   return merged;
 }
 
+/* The keys a cell of a test in rounds is compared by: its tracked figure,
+ * and for latency the tail and the longest too (SNIA's latency report). */
+static gboolean
+judged_key (const DuelRoundsReport *report,
+            const char             *key)
+{
+  if (g_strcmp0 (key, report->tracked_key) == 0)
+    return TRUE;
+  return g_str_has_prefix (report->tracked_key, "latency_") &&
+         (g_str_equal (key, "latency_p9999_us") || g_str_equal (key, "latency_max_us"));
+}
+
+static guint
+record_round (DuelTestRecord *record)
+{
+  double round = 0;
+
+  duel_json_get_number (duel_test_record_get_details (record), "round", &round);
+  return round >= 1 && round <= G_MAXUINT ? (guint) round : 0;
+}
+
+/* The records of a cell of a test in rounds: its window's, combined as SNIA
+ * reports them, each figure the mean over the window (the longest latency:
+ * the longest), with the rounds' spread beside it. */
+static void
+combine_rounds (DuelResult *result,
+                DuelPasses *out)
+{
+  const char *section = duel_json_get_string (duel_test_record_get_details (g_ptr_array_index (out->records, 0)),
+                                              "section");
+  g_autoptr(DuelRoundsReport) report = duel_rounds_report_new (result, section);
+  GPtrArray *window = g_ptr_array_new ();
+  GArray *figures;
+
+  if (report != NULL)
+    {
+      out->last_round = report->steady ? report->steady_round : report->n_rounds;
+      out->first_round = report->measured.complete ? report->measured.first_round : 1;
+      out->steady = report->steady;
+    }
+  for (guint i = 0; i < out->records->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (out->records, i);
+      guint round = record_round (record);
+
+      if (report == NULL || (round >= out->first_round && round <= out->last_round))
+        g_ptr_array_add (window, record);
+    }
+  g_ptr_array_unref (out->records);
+  out->records = window;
+  figures = pass_figures (out->records, &out->chosen);
+  out->figures = g_array_new (FALSE, TRUE, sizeof (DuelPassFigure));
+  for (guint i = 0; i < figures->len; i++)
+    {
+      DuelPassFigure figure = g_array_index (figures, DuelPassFigure, i);
+
+      if (report != NULL && !judged_key (report, figure.key))
+        continue;
+      if (figure.n_passes > 0)
+        figure.value = g_str_equal (figure.key, "latency_max_us") ? figure.max : figure.mean;
+      /* Not passes to pick the best of: the rounds' spread is the
+       * steady-state chart's and the verdict's. */
+      figure.n_passes = 0;
+      figure.mean = figure.min = figure.max = NAN;
+      g_array_append_val (out->figures, figure);
+    }
+  g_array_unref (figures);
+  out->chosen = 0;
+}
+
 void
 duel_passes_combine (DuelResult *result,
                      const char *test,
@@ -243,6 +314,13 @@ duel_passes_combine (DuelResult *result,
   g_return_if_fail (out != NULL);
 
   out->records = duel_passes_find_records (result, test);
+  out->first_round = out->last_round = 0;
+  out->steady = FALSE;
+  if (out->records->len > 0 && duel_rounds_record_in_round (g_ptr_array_index (out->records, 0)))
+    {
+      combine_rounds (result, out);
+      return;
+    }
   out->figures = pass_figures (out->records, &out->chosen);
 }
 

@@ -6,7 +6,9 @@
  * CrystalDiskMark picks its best run; every figure is then that pass's, so
  * that figures computed from one another agree. Beside each, the mean,
  * the lowest and the highest of the passes. A test run once is its one
- * record's figures. The comparison's rows are made from these.
+ * record's figures. A test run in rounds to steady state combines its
+ * window of rounds instead (duel-rounds.h): their mean. The comparison's
+ * rows are made from these.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -42,6 +44,12 @@ typedef struct
    * once, or when no figure has a better side (then each figure is the
    * best of its own passes, see DuelPassFigure.pass). */
   guint      chosen;
+  /* A test in rounds (SNIA PTS): the records are the window's rounds, each
+   * figure's value their mean (the longest latency: the longest), and only
+   * the figures the test is judged by; 0 and FALSE otherwise. */
+  guint      first_round;
+  guint      last_round;
+  gboolean   steady;
 } DuelPasses;
 
 /* The records of @result named @test, combined into @out; clear it with
