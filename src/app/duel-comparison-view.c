@@ -574,6 +574,8 @@ rebuild (DuelComparisonView *self)
       /* The summary table is an export image; the window shows a live table instead. */
       if (g_strcmp0 (id, "summary") == 0)
         continue;
+      if (!duel_chart_shows_without_data (chart) && !duel_chart_has_data (chart))
+        continue;
       g_ptr_array_add (self->charts, g_object_ref (chart));
       gtk_stack_add_titled (self->charts_stack, build_chart_page (self, chart), id, duel_chart_get_tab_title (chart));
     }

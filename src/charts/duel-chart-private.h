@@ -20,6 +20,9 @@ struct _DuelChartClass
   const char *id;
   /* Its tab in the app, translatable: "Write Curve". */
   const char *tab_title;
+  /* A chart of tests few results hold (the SNIA tests' steady state):
+   * the app shows its tab only when it has something to draw. */
+  gboolean    only_with_data;
 
   /* Rebuilds the chart's data from the comparison and its options; called at
    * construction and when an option changes, never while drawing. */

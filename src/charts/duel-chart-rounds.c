@@ -362,6 +362,7 @@ duel_chart_rounds_class_init (DuelChartRoundsClass *klass)
 
   chart_class->id = "steady-state";
   chart_class->tab_title = N_("Steady State");
+  chart_class->only_with_data = TRUE;
   chart_class->rebuild = duel_chart_rounds_rebuild;
   chart_class->get_title = duel_chart_rounds_get_title;
   chart_class->get_subtitle = duel_chart_rounds_get_subtitle;

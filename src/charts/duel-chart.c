@@ -195,6 +195,14 @@ duel_chart_get_id (DuelChart *self)
   return priv->id != NULL ? priv->id : DUEL_CHART_GET_CLASS (self)->id;
 }
 
+gboolean
+duel_chart_shows_without_data (DuelChart *self)
+{
+  g_return_val_if_fail (DUEL_IS_CHART (self), TRUE);
+
+  return !DUEL_CHART_GET_CLASS (self)->only_with_data;
+}
+
 const char *
 duel_chart_get_tab_title (DuelChart *self)
 {

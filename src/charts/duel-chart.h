@@ -49,6 +49,9 @@ const char           *duel_chart_get_id         (DuelChart            *self);
 char                 *duel_chart_get_title      (DuelChart            *self);
 /* The chart's tab in the app, translated: "Write Curve". */
 const char           *duel_chart_get_tab_title  (DuelChart            *self);
+/* Whether a view shows this chart even with nothing to draw (saying so);
+ * FALSE for a chart of tests few results hold, left out then. */
+gboolean              duel_chart_shows_without_data (DuelChart      *self);
 /* The ids of every kind of chart, in the report's order; NULL-terminated. */
 const char * const   *duel_chart_get_kind_ids   (void);
 char                 *duel_chart_get_subtitle   (DuelChart            *self);
