@@ -18,6 +18,7 @@
 #include "duel-chart-table.h"
 #include "duel-chart-write-curve.h"
 #include "test-chart-helpers.h"
+#include "test-rounds-records.h"
 
 /* ---- Helpers -------------------------------------------------------------- */
 
@@ -1028,33 +1029,10 @@ make_rounds_result (const char   *name,
 
   duel_result_set_name (result, name);
   for (guint r = 1; r <= n_rounds; r++)
-    for (guint c = 0; c < 2; c++)
-      {
-        g_autoptr(DuelSummary) summary = duel_summary_new ();
-        g_autoptr(DuelTestRecord) record = NULL;
-        JsonObject *details, *rules;
-        DuelWorkload w;
-
-        duel_workload_init (&w);
-        w.block_size = c == 0 ? 4096 : 65536;
-        w.read_percent = c == 0 ? 0 : 100;
-        record = duel_test_record_new (c == 0 ? "pts-iops-4k-r0" : "pts-iops-64k-r100", &w);
-        record->status = DUEL_TEST_STATUS_COMPLETE;
-        duel_summary_add (summary, "iops", c == 0 ? tracked[r - 1] : 9000);
-        duel_analysis_apply (record, DUEL_ANALYSIS_MATRIX_CELL, NULL, summary);
-        details = duel_test_record_get_details (record);
-        json_object_set_string_member (details, "section", "pts-iops");
-        json_object_set_int_member (details, "round", r);
-        rules = json_object_new ();
-        json_object_set_int_member (rules, "max_rounds", 25);
-        json_object_set_int_member (rules, "window", 5);
-        json_object_set_double_member (rules, "data_limit", 0.2);
-        json_object_set_double_member (rules, "slope_limit", 0.1);
-        json_object_set_string_member (rules, "tracked_step", "pts-iops-4k-r0");
-        json_object_set_string_member (rules, "tracked_key", "iops");
-        json_object_set_object_member (details, "rounds", rules);
-        duel_result_add_test (result, g_steal_pointer (&record));
-      }
+    {
+      test_add_round_cell (result, "pts-iops-4k-r0", 4096, 0, r, tracked[r - 1], NAN);
+      test_add_round_cell (result, "pts-iops-64k-r100", 65536, 100, r, 9000, NAN);
+    }
   return result;
 }
 

@@ -19,6 +19,7 @@
 #include "analysis/duel-rounds.h"
 #include "run/duel-run-steps.h"
 #include "review/duel-review-test.h"
+#include "test-rounds-records.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
@@ -245,43 +246,6 @@ test_runner_stops_at_window (gconstpointer data)
     }
 }
 
-/* A record of cell @name in @round whose tracked figure is @iops. */
-static void
-add_cell (DuelResult *result,
-          const char *name,
-          guint32     block_size,
-          guint       read_percent,
-          guint       round,
-          double      iops)
-{
-  g_autoptr(DuelSummary) summary = duel_summary_new ();
-  g_autoptr(DuelTestRecord) record = NULL;
-  DuelAnalysisParams params;
-  DuelWorkload workload;
-  JsonObject *details, *rounds;
-
-  duel_workload_init (&workload);
-  workload.block_size = block_size;
-  workload.read_percent = read_percent;
-  record = duel_test_record_new (name, &workload);
-  duel_summary_add (summary, "iops", iops);
-  duel_summary_add (summary, "latency_max_us", 100.0 * round);
-  duel_analysis_params_init (&params);
-  duel_analysis_apply (record, DUEL_ANALYSIS_MATRIX_CELL, &params, summary);
-  details = duel_test_record_get_details (record);
-  json_object_set_string_member (details, "section", "pts-iops");
-  json_object_set_int_member (details, "round", round);
-  rounds = json_object_new ();
-  json_object_set_int_member (rounds, "max_rounds", 25);
-  json_object_set_int_member (rounds, "window", 5);
-  json_object_set_double_member (rounds, "data_limit", 0.2);
-  json_object_set_double_member (rounds, "slope_limit", 0.1);
-  json_object_set_string_member (rounds, "tracked_step", "pts-iops-4k-r0");
-  json_object_set_string_member (rounds, "tracked_key", "iops");
-  json_object_set_object_member (details, "rounds", rounds);
-  duel_result_add_test (result, g_steal_pointer (&record));
-}
-
 /* Rounds whose tracked values are set by hand: 1000, 800, 600 (falling),
  * then 500, 520, 480, 510, 490. The windows of rounds 1–5, 2–6 and 3–7
  * fail (ranges 500, 320 and 120 against limits of 136.8, 116 and 104.4),
@@ -298,8 +262,8 @@ test_report_by_hand (void)
 
   for (guint r = 1; r <= G_N_ELEMENTS (tracked); r++)
     {
-      add_cell (result, "pts-iops-1m-r100", 1 << 20, 100, r, 39.0 + r - 3);
-      add_cell (result, "pts-iops-4k-r0", 4096, 0, r, tracked[r - 1]);
+      test_add_round_cell (result, "pts-iops-1m-r100", 1 << 20, 100, r, 39.0 + r - 3, 100.0 * r);
+      test_add_round_cell (result, "pts-iops-4k-r0", 4096, 0, r, tracked[r - 1], 100.0 * r);
     }
   report = duel_rounds_report_new (result, "pts-iops");
   g_assert_nonnull (report);
