@@ -1163,7 +1163,8 @@ test_summary_before_the_falls (void)
   g_autofree char *twice = NULL;
   DuelTargetInfo info = { .path = (char *) "/dev/null", .kind = DUEL_TARGET_KIND_FILE,
                           .size_bytes = 1 << 30, .logical_block_size = 512, .physical_block_size = 4096 };
-  DuelTestRecord *record = record_from_fixture (f, DUEL_TEST_WSAT_FILL);
+  g_autoptr(DuelTestRecord) made = record_from_fixture (f, DUEL_TEST_WSAT_FILL);
+  DuelTestRecord *record = made;   /* then the records read back, which their results own */
   g_autoptr(DuelSummary) summary = NULL;
   DuelAnalysisParams params;
   JsonObject *old;

@@ -46,5 +46,5 @@ test_add_round_cell (DuelResult *result,
   json_object_set_string_member (rules, "tracked_step", "pts-iops-4k-r0");
   json_object_set_string_member (rules, "tracked_key", "iops");
   json_object_set_object_member (details, "rounds", rules);
-  duel_result_add_test (result, g_steal_pointer (&record));
+  duel_result_add_test (result, record);
 }
