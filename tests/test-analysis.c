@@ -1165,6 +1165,7 @@ test_summary_before_the_falls (void)
                           .size_bytes = 1 << 30, .logical_block_size = 512, .physical_block_size = 4096 };
   g_autoptr(DuelTestRecord) made = record_from_fixture (f, DUEL_TEST_WSAT_FILL);
   DuelTestRecord *record = made;   /* then the records read back, which their results own */
+  JsonNode *node;
   g_autoptr(DuelSummary) summary = NULL;
   DuelAnalysisParams params;
   JsonObject *old;
@@ -1216,9 +1217,13 @@ test_summary_before_the_falls (void)
   duel_analysis_update_result (loaded);
   g_assert_true (json_object_has_member (stored_params (record), "fall_min_drop"));
   g_assert_true (figures_current (record));
-  once = json_to_string (duel_result_to_json (loaded), FALSE);
+  node = duel_result_to_json (loaded);
+  once = json_to_string (node, FALSE);
+  g_clear_pointer (&node, json_node_unref);
   duel_analysis_update_result (loaded);
-  twice = json_to_string (duel_result_to_json (loaded), FALSE);
+  node = duel_result_to_json (loaded);
+  twice = json_to_string (node, FALSE);
+  g_clear_pointer (&node, json_node_unref);
   g_assert_cmpstr (once, ==, twice);
   g_clear_object (&loaded);
 
