@@ -247,15 +247,6 @@ judged_key (const DuelRoundsReport *report,
          (g_str_equal (key, "latency_p9999_us") || g_str_equal (key, "latency_max_us"));
 }
 
-static guint
-record_round (DuelTestRecord *record)
-{
-  double round = 0;
-
-  duel_json_get_number (duel_test_record_get_details (record), "round", &round);
-  return round >= 1 && round <= G_MAXUINT ? (guint) round : 0;
-}
-
 /* The records of a cell of a test in rounds: its window's, combined as SNIA
  * reports them, each figure the mean over the window (the longest latency:
  * the longest), with the rounds' spread beside it. */
@@ -278,7 +269,7 @@ combine_rounds (DuelResult *result,
   for (guint i = 0; i < out->records->len; i++)
     {
       DuelTestRecord *record = g_ptr_array_index (out->records, i);
-      guint round = record_round (record);
+      guint round = duel_rounds_record_get_round (record);
 
       if (report == NULL || (round >= out->first_round && round <= out->last_round))
         g_ptr_array_add (window, record);

@@ -31,11 +31,12 @@ duel_rounds_report_free (DuelRoundsReport *report)
   g_free (report);
 }
 
-/* details.round, 0 when the record ran in none. */
-static guint
-record_round (DuelTestRecord *record)
+guint
+duel_rounds_record_get_round (DuelTestRecord *record)
 {
   double round = 0;
+
+  g_return_val_if_fail (record != NULL, 0);
 
   if (!duel_json_get_number (duel_test_record_get_details (record), "round", &round) ||
       round < 1 || round > G_MAXUINT || round != floor (round))
@@ -58,7 +59,7 @@ duel_rounds_list_sections (DuelResult *result)
       DuelTestRecord *record = g_ptr_array_index (tests, i);
       const char *section = duel_json_get_string (duel_test_record_get_details (record), "section");
 
-      if (record_round (record) == 0 || section == NULL || g_hash_table_contains (seen, section))
+      if (duel_rounds_record_get_round (record) == 0 || section == NULL || g_hash_table_contains (seen, section))
         continue;
       g_hash_table_add (seen, (gpointer) section);
       g_strv_builder_add (builder, section);
@@ -71,7 +72,7 @@ duel_rounds_record_in_round (DuelTestRecord *record)
 {
   g_return_val_if_fail (record != NULL, FALSE);
 
-  return record_round (record) > 0;
+  return duel_rounds_record_get_round (record) > 0;
 }
 
 static guint
@@ -170,7 +171,7 @@ duel_rounds_report_new (DuelResult *result,
     {
       DuelTestRecord *record = g_ptr_array_index (tests, i);
       const char *record_section = duel_json_get_string (duel_test_record_get_details (record), "section");
-      guint round = record_round (record);
+      guint round = duel_rounds_record_get_round (record);
       double value;
 
       if (round == 0 || (section != NULL && g_strcmp0 (record_section, section) != 0) ||
@@ -226,7 +227,7 @@ duel_rounds_report_new (DuelResult *result,
   for (guint i = 0; i < tests->len; i++)
     {
       DuelTestRecord *record = g_ptr_array_index (tests, i);
-      guint round = record_round (record);
+      guint round = duel_rounds_record_get_round (record);
       DuelRoundsCell *cell;
       guint c;
 

@@ -61,6 +61,8 @@ const DuelRoundsCell *duel_rounds_report_find_cell (const DuelRoundsReport *repo
 /* The tests in rounds @result holds (their details.section), in the order
  * they ran; empty when none. */
 GStrv             duel_rounds_list_sections (DuelResult      *result);
+/* The round @record ran in (details.round, from 1); 0 when it ran in none. */
+guint             duel_rounds_record_get_round (DuelTestRecord *record);
 /* Whether @record ran in a round (details.round). */
 gboolean          duel_rounds_record_in_round (DuelTestRecord *record);
 

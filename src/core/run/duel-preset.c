@@ -189,20 +189,13 @@ duel_preset_describe (const char *name)
   return g_dgettext (GETTEXT_PACKAGE, info->description);
 }
 
+static gboolean preset_fills (const char *name,
+                              gboolean    random_only);
+
 gboolean
 duel_preset_name_probes (const char *name)
 {
-  const PresetInfo *info = find_preset (name);
-
-  for (guint t = 0; info != NULL && info->tests[t] != NULL; t++)
-    {
-      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
-
-      for (guint s = 0; s < test->n_steps; s++)
-        if (test->steps[s].fill && test->steps[s].pattern == DUEL_PATTERN_RANDOM)
-          return TRUE;
-    }
-  return FALSE;
+  return preset_fills (name, TRUE);
 }
 
 const char *
@@ -213,22 +206,29 @@ duel_preset_get_title_for_name (const char *name)
   return info != NULL ? g_dgettext (GETTEXT_PACKAGE, info->title) : name;
 }
 
-gboolean
-duel_preset_name_has_fill (const char *name)
+/* Whether a test of preset @name fills the drive (@random_only: with
+ * random writes, which a probe foretells). */
+static gboolean
+preset_fills (const char *name,
+              gboolean    random_only)
 {
   const PresetInfo *info = find_preset (name);
 
-  if (info == NULL)
-    return FALSE;
-  for (guint t = 0; info->tests[t] != NULL; t++)
+  for (guint t = 0; info != NULL && info->tests[t] != NULL; t++)
     {
       const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
 
       for (guint s = 0; s < test->n_steps; s++)
-        if (test->steps[s].fill)
+        if (test->steps[s].fill && (!random_only || test->steps[s].pattern == DUEL_PATTERN_RANDOM))
           return TRUE;
     }
   return FALSE;
+}
+
+gboolean
+duel_preset_name_has_fill (const char *name)
+{
+  return preset_fills (name, FALSE);
 }
 
 static guint test_slot (const DuelReviewTest *test);
