@@ -53,6 +53,17 @@ def words(msgid, domain=catalog):
     return domain.gettext(msgid).replace("_", "")
 
 
+def vanished(error):
+    """An object GTK dropped between being listed and being asked (a
+    list reloaded, a chart rebuilt): gone from the tree, not a fault."""
+    text = str(error)
+    return "No such interface" in text or "Unknown object" in text or "does not exist" in text
+
+
+class Vanished(Exception):
+    pass
+
+
 def tap(ok, what):
     global n
     n += 1
@@ -113,6 +124,15 @@ charts = []
 
 
 def walk(obj, in_row=False):
+    try:
+        walk_one(obj, in_row)
+    except GLib.GError as error:
+        if not vanished(error):
+            raise
+        raise Vanished() from error
+
+
+def walk_one(obj, in_row):
     role = obj.getRoleName()
     name = obj.name or ""
     description = obj.description or ""
@@ -138,10 +158,17 @@ def walk(obj, in_row=False):
 
 
 def find_all(obj, role, found):
-    if obj.getRoleName() == role:
-        found.append(obj)
-    for i in range(obj.childCount):
-        child = obj.getChildAtIndex(i)
+    """The objects of @role under @obj; one that vanished while looked
+    at is not there."""
+    try:
+        if obj.getRoleName() == role:
+            found.append(obj)
+        children = [obj.getChildAtIndex(i) for i in range(obj.childCount)]
+    except GLib.GError as error:
+        if not vanished(error):
+            raise
+        return found
+    for child in children:
         if child is not None:
             find_all(child, role, found)
     return found
@@ -166,10 +193,15 @@ def clickable(obj):
 def find_clickable(obj, roles, name):
     """The control named @name a click reaches (a menu button is two
     under one name: the one with the action)."""
-    if obj.getRoleName() in roles and (obj.name or "") == name and on_screen(obj) and clickable(obj):
-        return obj
-    for i in range(obj.childCount):
-        child = obj.getChildAtIndex(i)
+    try:
+        if obj.getRoleName() in roles and (obj.name or "") == name and on_screen(obj) and clickable(obj):
+            return obj
+        children = [obj.getChildAtIndex(i) for i in range(obj.childCount)]
+    except GLib.GError as error:
+        if not vanished(error):
+            raise
+        return None
+    for child in children:
         found = find_clickable(child, roles, name) if child is not None else None
         if found is not None:
             return found
@@ -196,9 +228,20 @@ def walk_shown(window):
     """Walks what is on screen now; a problem, a row's button or a chart
     met on two pages (GTK 4.8 shows them all) counts once."""
     before, buttons_before = list(problems), dict(row_buttons)
-    problems.clear()
-    row_buttons.clear()
-    walk(window)
+    # A walk that met an object which vanished under it (the window
+    # changed while read) is walked again, whole, as a reader would.
+    for attempt in range(10):
+        problems.clear()
+        row_buttons.clear()
+        charts_before = list(charts)
+        try:
+            walk(window)
+            break
+        except Vanished:
+            charts[:] = charts_before
+            time.sleep(0.5)
+    else:
+        problems.append("the window kept changing under every one of 10 walks")
     problems[:0] = [p for p in before if p not in problems]
     for name, places in buttons_before.items():
         if len(places) > len(row_buttons.get(name, [])):
@@ -322,7 +365,15 @@ def walk_dialog(what, openers, closer):
     # Its controls, once drawn (a cap, not a wait for time).
     wait_for(lambda: find_all(dialog, "push button", []) or find_all(dialog, "button", []))
     before, buttons = len(problems), dict(row_buttons)
-    walk(dialog)
+    for attempt in range(10):
+        del problems[before:]
+        try:
+            walk(dialog)
+            break
+        except Vanished:
+            time.sleep(0.5)
+    else:
+        problems.append("it kept changing under every one of 10 walks")
     # A dialog's rows are told apart by their titles: the check of the
     # rows' buttons is the history's.
     row_buttons.clear()
