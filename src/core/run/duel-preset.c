@@ -1096,3 +1096,38 @@ duel_preset_step_weight (DuelPreset               *self,
     return fill_weight (self, estimate->probe_write_iops, estimate->fill_bytes);
   return step->weight_s;
 }
+
+void
+duel_preset_describe_record (DuelPreset           *self,
+                             const DuelPresetStep *step,
+                             DuelTestRecord       *record)
+{
+  g_autoptr(DuelSummary) empty = duel_summary_new ();
+  JsonObject *details;
+
+  g_return_if_fail (DUEL_IS_PRESET (self));
+  g_return_if_fail (step != NULL && record != NULL);
+
+  /* The kind and analysis parameters first, so a checkpoint of a running
+   * test can already be recomputed. */
+  duel_analysis_apply (record, step->analysis, duel_preset_get_analysis_params (self), empty);
+  /* A plain plan's record holds its workload alone, as an import's does. */
+  if (duel_preset_get_name (self) == NULL)
+    return;
+  details = duel_test_record_get_details (record);
+  json_object_set_string_member (details, "section", step->section);
+  json_object_set_member (details, "preset_parameters", duel_preset_get_parameters (self));
+  /* A test in rounds: each round's cells are records of the cells' names. */
+  if (step->round > 0)
+    {
+      json_object_set_int_member (details, "round", step->round);
+      json_object_set_object_member (details, "rounds",
+                                     duel_preset_get_rounds_parameters (self, step->test));
+    }
+  /* A repeated step: each pass is a record of the step's name. */
+  if (step->passes > 1)
+    {
+      json_object_set_int_member (details, "pass", step->pass);
+      json_object_set_int_member (details, "passes", step->passes);
+    }
+}

@@ -198,4 +198,12 @@ double               duel_preset_step_weight        (DuelPreset               *s
                                                      const DuelPresetStep     *step,
                                                      const DuelPresetEstimate *estimate);
 
+/* Sets @record's analysis kind and, for a named preset, the details that
+ * say where it belongs: its section, the preset's parameters, its round
+ * and the rules of its rounds, its pass. The run's loop and anything that
+ * runs a plan's steps elsewhere (the simulated SSD's own clock) alike. */
+void                 duel_preset_describe_record    (DuelPreset               *self,
+                                                     const DuelPresetStep     *step,
+                                                     DuelTestRecord           *record);
+
 G_END_DECLS

@@ -272,38 +272,6 @@ follow_rounds (RunState             *state,
     state->steady_test = step->test;
 }
 
-static void
-set_record_details (DuelRunSteps         *self,
-                    DuelTestRecord       *record,
-                    const DuelPresetStep *step)
-{
-  g_autoptr(DuelSummary) empty = duel_summary_new ();
-  JsonObject *details;
-
-  /* The kind and analysis parameters first, so a checkpoint of a running
-   * test can already be recomputed. */
-  duel_analysis_apply (record, step->analysis, duel_preset_get_analysis_params (self->plan), empty);
-  /* A plain plan's record holds its workload alone, as an import's does. */
-  if (duel_preset_get_name (self->plan) == NULL)
-    return;
-  details = duel_test_record_get_details (record);
-  json_object_set_string_member (details, "section", step->section);
-  json_object_set_member (details, "preset_parameters", duel_preset_get_parameters (self->plan));
-  /* A test in rounds: each round's cells are records of the cells' names. */
-  if (step->round > 0)
-    {
-      json_object_set_int_member (details, "round", step->round);
-      json_object_set_object_member (details, "rounds",
-                                     duel_preset_get_rounds_parameters (self->plan, step->test));
-    }
-  /* A repeated step: each pass is a record of the step's name. */
-  if (step->passes > 1)
-    {
-      json_object_set_int_member (details, "pass", step->pass);
-      json_object_set_int_member (details, "passes", step->passes);
-    }
-}
-
 /* A new record of @step, in @result. */
 static DuelTestRecord *
 add_step_record (DuelRunSteps         *self,
@@ -419,7 +387,7 @@ duel_run_steps_run (DuelRunSteps  *self,
         }
 
       record = take_step_record (self, result, step);
-      set_record_details (self, record, step);
+      duel_preset_describe_record (self->plan, step, record);
       state.guessing = step->info == NULL || step->info->chosen;
       state.guessed = step->analysis;
       if (duel_preset_step_is_fill (step))
