@@ -16,6 +16,7 @@
 #include "duel-error.h"
 #include "duel-json.h"
 #include "run/duel-preset.h"
+#include "analysis/duel-comparison.h"
 #include "analysis/duel-rounds.h"
 #include "run/duel-run-steps.h"
 #include "review/duel-review-test.h"
@@ -294,6 +295,54 @@ test_report_by_hand (void)
   }
 }
 
+/* Two drives' rounds compared: the cell the rounds are judged by says
+ * which rounds each drive's figures are the mean of, with no winner, and
+ * its figure is that mean. */
+static void
+test_comparison_says_rounds (void)
+{
+  const double steady[] = { 1000, 800, 600, 500, 520, 480, 510, 490 };
+  const double drifting[] = { 1000, 300, 1000, 300, 1000, 300, 1000, 300 };
+  g_autoptr(DuelResult) a = duel_result_new ();
+  g_autoptr(DuelResult) b = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GError) error = NULL;
+  const DuelComparisonRow *rounds = NULL, *iops = NULL;
+  guint n_rounds_rows = 0;
+
+  for (guint r = 1; r <= G_N_ELEMENTS (steady); r++)
+    {
+      test_add_round_cell (a, "pts-iops-1m-r100", 1 << 20, 100, r, 40, NAN);
+      test_add_round_cell (a, "pts-iops-4k-r0", 4096, 0, r, steady[r - 1], NAN);
+      test_add_round_cell (b, "pts-iops-1m-r100", 1 << 20, 100, r, 40, NAN);
+      test_add_round_cell (b, "pts-iops-4k-r0", 4096, 0, r, drifting[r - 1], NAN);
+    }
+  comparison = duel_comparison_new (a, b, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+
+      if (g_strcmp0 (row->key, "steady_state_rounds") == 0)
+        {
+          rounds = row;
+          n_rounds_rows++;
+        }
+      else if (g_strcmp0 (row->test, "pts-iops-4k-r0") == 0 && g_strcmp0 (row->key, "iops") == 0)
+        iops = row;
+    }
+  /* Once, at the judged cell, not at each of the matrix's. */
+  g_assert_cmpuint (n_rounds_rows, ==, 1);
+  g_assert_cmpstr (rounds->test, ==, "pts-iops-4k-r0");
+  g_assert_cmpstr (rounds->text[0], ==, "reached, rounds 4–8");
+  g_assert_cmpstr (rounds->text[1], ==, "not reached, rounds 4–8");
+  g_assert_cmpint (rounds->winner, ==, DUEL_WINNER_NONE);
+  g_assert_nonnull (iops);
+  g_assert_cmpfloat_with_epsilon (iops->value[0], 500.0, 1e-9);
+  /* Rounds 4–8: 300, 1000, 300, 1000, 300. */
+  g_assert_cmpfloat_with_epsilon (iops->value[1], 580.0, 1e-9);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -307,6 +356,7 @@ main (int    argc,
   g_test_add_data_func ("/duel/rounds/runner/every-window-passes", &every, test_runner_stops_at_window);
   g_test_add_data_func ("/duel/rounds/runner/no-window-passes", &none, test_runner_stops_at_window);
   g_test_add_func ("/duel/rounds/report/by-hand", test_report_by_hand);
+  g_test_add_func ("/duel/rounds/comparison", test_comparison_says_rounds);
 
   return g_test_run ();
 }

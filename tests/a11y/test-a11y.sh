@@ -70,8 +70,15 @@ for lang in en zh_TW; do
         pid=$!
         /usr/bin/python3 "$4/walk.py" "$3: " > "$2/walk-$3.tap"
         rc=$?
-        kill $pid 2>/dev/null
-        wait $pid 2>/dev/null
+        # The app gone before the walk ended is a failure of its own: its
+        # status, for the report.
+        if kill -0 $pid 2>/dev/null; then
+            kill $pid 2>/dev/null
+            wait $pid 2>/dev/null
+        else
+            wait $pid
+            echo "the app had already exited with status $?" >> "$2/app-$3.log"
+        fi
         exit $rc' sh "$app" "$work" "$lang" "$here" > "$work/dbus-$lang.out" 2> "$work/dbus-$lang.log" &
     bus_pid=$!
     wait "$bus_pid"
@@ -89,6 +96,10 @@ for lang in en zh_TW; do
     done
     if [ $rc -ne 0 ] && ! grep -q '^not ok' "$work/walk-$lang.tap"; then
         echo "not ok X - $lang: the walk ended with status $rc: $(tail -n 3 "$work/dbus-$lang.log" | tr '\n' ' ')"
+    fi
+    # What the app said, when anything failed (it is removed with $work).
+    if [ $rc -ne 0 ]; then
+        grep -v -e '-DEBUG:' "$work/app-$lang.log" | tail -n 15 | sed 's/^/# app: /'
     fi
 done > "$work/all.tap"
 # Numbered in order, and the plan at the end.

@@ -347,6 +347,52 @@ shown_alone (DuelComparison *self,
   return FALSE;
 }
 
+/* Above the figures of the cell a test in rounds is judged by: which
+ * rounds each drive's figures (every cell's) are the mean of, and whether
+ * they were steady. No winner: a drive steady sooner is not better. */
+static void
+add_rounds_row (DuelComparison   *self,
+                const char       *test,
+                const DuelPasses  passes[DUEL_COMPARISON_MAX_DRIVES],
+                DuelTestRecord   *records[DUEL_COMPARISON_MAX_DRIVES])
+{
+  DuelComparisonRow row = { 0, };
+  gboolean tracked = FALSE;
+
+  for (guint d = 0; d < self->n_drives; d++)
+    if (passes[d].last_round > 0 && records[d] != NULL)
+      {
+        JsonObject *rules = duel_json_get_object (duel_test_record_get_details (records[d]), "rounds");
+
+        tracked |= g_strcmp0 (duel_json_get_string (rules, "tracked_step"), test) == 0;
+      }
+  if (!tracked)
+    return;
+
+  row.kind = DUEL_COMPARISON_ROW_FIGURE;
+  row.test = g_strdup (test);
+  row.key = g_strdup ("steady_state_rounds");
+  row.label = g_strdup (_("Steady state (every cell: the mean of these rounds)"));
+  row.unit = g_strdup ("");
+  row.better = DUEL_BETTER_NONE;
+  for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
+    {
+      row.value[d] = row.rated[d] = NAN;
+      row.pass_mean[d] = row.pass_min[d] = row.pass_max[d] = NAN;
+      if (d < self->n_drives && passes[d].last_round > 0)
+        row.text[d] = passes[d].steady
+                      /* TRANSLATORS: the first and last round of the steady-state window */
+                      ? g_strdup_printf (_("reached, rounds %u–%u"), passes[d].first_round, passes[d].last_round)
+                      /* TRANSLATORS: the first and last of the rounds run, none steady */
+                      : g_strdup_printf (_("not reached, rounds %u–%u"), passes[d].first_round,
+                                         passes[d].last_round);
+      else
+        row.text[d] = g_strdup ("–");
+    }
+  _duel_comparison_settle_row (&row, self->n_drives);
+  g_array_append_val (self->rows, row);
+}
+
 void
 _duel_comparison_add_test_rows (DuelComparison *self,
                                 const char     *test)
@@ -368,6 +414,8 @@ _duel_comparison_add_test_rows (DuelComparison *self,
       records[d] = n_runs[d] > 0 ? g_ptr_array_index (passes[d].records, best_pass[d]) : NULL;
       published |= duel_result_is_published (self->results[d]);
     }
+
+  add_rounds_row (self, test, passes, records);
 
   /* A's order, then what only later drives have. A figure one drive alone
    * holds is shown unless a published reference is among them, which
