@@ -174,8 +174,10 @@ step_started_cb (DuelRun    *run,
   g_clear_pointer (&view->progress, duel_cli_progress_free);
   if (step->round > 0)
     /* TRANSLATORS: step number, steps, % done, the test's title, its round, the most rounds, what it does */
+    /* The test's title, not the cell's: what the cell does follows. */
     printf (_("[%u/%u, %d %%] %s, round %u of at most %u: %s\n"), index + 1, n_steps,
-            (int) floor (fraction_done * 100.0), title, step->round, step->max_rounds, what);
+            (int) floor (fraction_done * 100.0), step->test != NULL ? _(step->test->title) : title,
+            step->round, step->max_rounds, what);
   else if (step->passes > 1)
     /* TRANSLATORS: step number, steps, % done, the test's title, its pass, passes, what it does */
     printf (_("[%u/%u, %d %%] %s, pass %u of %u: %s\n"), index + 1, n_steps, (int) floor (fraction_done * 100.0),
