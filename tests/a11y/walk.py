@@ -53,11 +53,16 @@ def words(msgid, domain=catalog):
     return domain.gettext(msgid).replace("_", "")
 
 
+# AtspiError's codes: the app gone (0) is a failure of its own; a call on
+# an object that is no longer there fails over the bus (IPC, 1), with a
+# message in the session's language.
+ATSPI_ERROR_IPC = 1
+
+
 def vanished(error):
     """An object GTK dropped between being listed and being asked (a
     list reloaded, a chart rebuilt): gone from the tree, not a fault."""
-    text = str(error)
-    return "No such interface" in text or "Unknown object" in text or "does not exist" in text
+    return error.domain == "atspi_error" and error.code == ATSPI_ERROR_IPC
 
 
 class Vanished(Exception):
