@@ -789,6 +789,113 @@ test_cli_run (void)
                                                "data_written_bytes"), >, 0);
 }
 
+/* Bytes @length at @offset of the namespace all equal @value (read past the page cache). */
+static gboolean
+reads_as (int      fd,
+          guint64  offset,
+          gsize    length,
+          guint8   value)
+{
+  g_autofree guint8 *buffer = g_malloc (length);
+
+  g_assert_cmpint (pread (fd, buffer, length, offset), ==, (gssize) length);
+  for (gsize i = 0; i < length; i++)
+    if (buffer[i] != value)
+      return FALSE;
+  return TRUE;
+}
+
+/* SNIA's purge: Format NVM with user data erase leaves the namespace's
+ * size and block size as they were and every block read as zeros (what
+ * QEMU's controller erases to); data written before it is gone. */
+static void
+test_format_erase (void)
+{
+  g_autofree guint8 *pattern = g_malloc (MiB);
+  g_autoptr(DuelDeviceNvme) nvme = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelNvmeNamespace before, after;
+  guint64 size = 0;
+  int fd;
+
+  if (!have_device ())
+    return;
+  fd = open (nvme_device (), O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ioctl (fd, BLKGETSIZE64, &size), ==, 0);
+  memset (pattern, 0xa5, MiB);
+  g_assert_cmpint (pwrite (fd, pattern, MiB, 0), ==, MiB);
+  g_assert_cmpint (pwrite (fd, pattern, MiB, size - MiB), ==, MiB);
+  g_assert_cmpint (fsync (fd), ==, 0);
+  g_assert_cmpint (ioctl (fd, BLKFLSBUF, 0), ==, 0);
+  g_assert_true (reads_as (fd, 0, MiB, 0xa5));
+
+  nvme = duel_device_nvme_open_fd (nvme_device (), fd, &error);
+  g_assert_no_error (error);
+  g_assert_true (duel_device_nvme_identify_namespace (nvme, &before, &error));
+  g_assert_true (duel_device_nvme_format_erase (nvme, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (ioctl (fd, BLKFLSBUF, 0), ==, 0);
+  g_assert_true (reads_as (fd, 0, MiB, 0));
+  g_assert_true (reads_as (fd, size - MiB, MiB, 0));
+  g_assert_true (duel_device_nvme_identify_namespace (nvme, &after, &error));
+  g_assert_cmpuint (after.size_blocks, ==, before.size_blocks);
+  g_assert_cmpuint (after.block_bytes, ==, before.block_bytes);
+  g_assert_cmpuint (after.format_index, ==, before.format_index);
+  close (fd);
+}
+
+/* A SNIA test on the whole namespace purges it by a format and says so;
+ * the same test on part of it trims, and says that. */
+static void
+test_cli_pts_purge (void)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  const char *result = "/tmp/duel-nvme-pts.json";
+
+  if (!have_device ())
+    return;
+  if (cli == NULL)
+    {
+      g_test_skip ("DRIVEDUEL_CLI is not set");
+      return;
+    }
+  for (guint whole = 0; whole < 2; whole++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonArray *tests;
+      const char *method = NULL;
+
+      wipe_start ();
+      {
+        const char *argv[] = { cli, "run", "--preset", "pts-latency", "--destructive", "--runtime", "0.2",
+                               "--interval-ms", "100", "--rounds", "5", "--block-sizes", "4k", "--mixes", "0",
+                               "--overwrite-output", "-o", result,
+                               whole ? nvme_device () : "--span", whole ? NULL : "32m", nvme_device (), NULL };
+        int code = run_command (argv, &out, &err);
+
+        g_test_message ("run: %s%s", out, err);
+        g_assert_cmpint (code, ==, 0);
+      }
+      json_parser_load_from_file (parser, result, &error);
+      g_assert_no_error (error);
+      tests = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "tests");
+      for (guint i = 0; i < json_array_get_length (tests) && method == NULL; i++)
+        {
+          JsonObject *summary = json_object_get_object_member (json_array_get_object_element (tests, i), "summary");
+          JsonObject *details = summary != NULL && json_object_has_member (summary, "details")
+                                ? json_object_get_object_member (summary, "details") : NULL;
+
+          if (details != NULL && json_object_has_member (details, "discard"))
+            method = json_object_get_string_member (json_object_get_object_member (details, "discard"), "method");
+        }
+      g_assert_cmpstr (method, ==, whole ? "nvme-format" : "BLKDISCARD");
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -808,6 +915,8 @@ main (int   argc,
   g_test_add_func ("/duel/nvme/safety-signature-and-mount", test_safety_signature_and_mount);
   g_test_add_func ("/duel/nvme/safety-partitions", test_safety_partitions);
   g_test_add_func ("/duel/nvme/cli-run", test_cli_run);
+  g_test_add_func ("/duel/nvme/format-erase", test_format_erase);
+  g_test_add_func ("/duel/nvme/cli-pts-purge", test_cli_pts_purge);
 
   return g_test_run ();
 }

@@ -34,10 +34,10 @@ enum
   ID_CTRL_VID = 0, ID_CTRL_SSVID = 2, ID_CTRL_SN = 4, ID_CTRL_MN = 24, ID_CTRL_FR = 64,
   ID_CTRL_MDTS = 77, ID_CTRL_CNTLID = 78, ID_CTRL_VER = 80, ID_CTRL_OACS = 256,
   ID_CTRL_WCTEMP = 266, ID_CTRL_CCTEMP = 268, ID_CTRL_TNVMCAP = 280, ID_CTRL_SANICAP = 328,
-  ID_CTRL_NN = 516, ID_CTRL_VWC = 525, ID_CTRL_SUBNQN = 768,
+  ID_CTRL_NN = 516, ID_CTRL_FNA = 524, ID_CTRL_VWC = 525, ID_CTRL_SUBNQN = 768,
   ID_CTRL_SN_BYTES = 20, ID_CTRL_MN_BYTES = 40, ID_CTRL_FR_BYTES = 8, ID_CTRL_SUBNQN_BYTES = 256,
 
-  ID_NS_NSZE = 0, ID_NS_NCAP = 8, ID_NS_NUSE = 16, ID_NS_NLBAF = 25, ID_NS_FLBAS = 26,
+  ID_NS_NSZE = 0, ID_NS_NCAP = 8, ID_NS_NUSE = 16, ID_NS_NLBAF = 25, ID_NS_FLBAS = 26, ID_NS_DPS = 29,
   ID_NS_LBAF = 128, ID_NS_LBAF_COUNT = 64, LBAF_BYTES = 4, LBAF_MS = 0, LBAF_DS = 2, LBAF_RP = 3,
   FLBAS_LOWER_MASK = 0x0f, FLBAS_HIGHER_MASK = 0x60,
 
@@ -68,10 +68,10 @@ SAME_AT (nvme_id_ctrl, cntlid, ID_CTRL_CNTLID); SAME_AT (nvme_id_ctrl, ver, ID_C
 SAME_AT (nvme_id_ctrl, oacs, ID_CTRL_OACS); SAME_AT (nvme_id_ctrl, wctemp, ID_CTRL_WCTEMP);
 SAME_AT (nvme_id_ctrl, cctemp, ID_CTRL_CCTEMP); SAME_AT (nvme_id_ctrl, tnvmcap, ID_CTRL_TNVMCAP);
 SAME_AT (nvme_id_ctrl, sanicap, ID_CTRL_SANICAP); SAME_AT (nvme_id_ctrl, nn, ID_CTRL_NN);
-SAME_AT (nvme_id_ctrl, vwc, ID_CTRL_VWC); SAME_AT (nvme_id_ctrl, subnqn, ID_CTRL_SUBNQN);
+SAME_AT (nvme_id_ctrl, fna, ID_CTRL_FNA); SAME_AT (nvme_id_ctrl, vwc, ID_CTRL_VWC); SAME_AT (nvme_id_ctrl, subnqn, ID_CTRL_SUBNQN);
 SAME_AT (nvme_id_ns, nsze, ID_NS_NSZE); SAME_AT (nvme_id_ns, ncap, ID_NS_NCAP);
 SAME_AT (nvme_id_ns, nuse, ID_NS_NUSE); SAME_AT (nvme_id_ns, nlbaf, ID_NS_NLBAF);
-SAME_AT (nvme_id_ns, flbas, ID_NS_FLBAS); SAME_AT (nvme_id_ns, lbaf, ID_NS_LBAF);
+SAME_AT (nvme_id_ns, flbas, ID_NS_FLBAS); SAME_AT (nvme_id_ns, dps, ID_NS_DPS); SAME_AT (nvme_id_ns, lbaf, ID_NS_LBAF);
 G_STATIC_ASSERT (sizeof (struct nvme_lbaf) == LBAF_BYTES);
 SAME_AT (nvme_lbaf, ms, LBAF_MS); SAME_AT (nvme_lbaf, ds, LBAF_DS); SAME_AT (nvme_lbaf, rp, LBAF_RP);
 G_STATIC_ASSERT ((int) NVME_NS_FLBAS_LOWER_MASK == (int) FLBAS_LOWER_MASK && (int) NVME_NS_FLBAS_HIGHER_MASK == (int) FLBAS_HIGHER_MASK);
@@ -220,6 +220,7 @@ duel_nvme_controller_parse (const guint8        *data,
   out->n_namespaces = le32_at (data, ID_CTRL_NN);
   out->oacs = le16_at (data, ID_CTRL_OACS);
   out->sanicap = le32_at (data, ID_CTRL_SANICAP);
+  out->fna = data[ID_CTRL_FNA];
   out->vwc = data[ID_CTRL_VWC];
   out->warning_temperature_k = le16_at (data, ID_CTRL_WCTEMP);
   out->critical_temperature_k = le16_at (data, ID_CTRL_CCTEMP);
@@ -506,6 +507,7 @@ duel_device_nvme_init (DuelDeviceNvme *self)
  * second pass) straight through the kernel's NVMe admin ioctl. */
 #define OPCODE_GET_LOG_PAGE 0x02
 #define OPCODE_IDENTIFY     0x06
+#define OPCODE_FORMAT_NVM   0x80
 #define CNS_NAMESPACE       0x00
 #define CNS_CONTROLLER      0x01
 #define NSID_ALL            0xffffffffu
@@ -537,6 +539,23 @@ admin_command (int      fd,
   command.data_len = length;
   command.cdw10 = cdw10;
   command.cdw11 = cdw11;
+  return ioctl (fd, NVME_IOCTL_ADMIN_CMD, &command);
+}
+
+/* Format NVM with the namespace's LBA format, metadata and protection
+ * kept, and the user data erased (SES 1): on a real drive this can take
+ * minutes, so the kernel's 60 s admin timeout is raised. */
+static int
+format_erase (int      fd,
+              guint32  nsid,
+              guint32  cdw10)
+{
+  struct nvme_passthru_cmd command = { 0 };
+
+  command.opcode = OPCODE_FORMAT_NVM;
+  command.nsid = nsid;
+  command.cdw10 = cdw10;
+  command.timeout_ms = 30 * 60 * 1000;
   return ioctl (fd, NVME_IOCTL_ADMIN_CMD, &command);
 }
 
@@ -821,4 +840,51 @@ duel_device_nvme_get_health (DuelDeviceNvme  *self,
 
   return duel_device_nvme_read_raw (self, "smart", buffer, error) &&
          duel_nvme_health_parse (buffer, sizeof buffer, out_health, error);
+}
+
+gboolean
+duel_device_nvme_format_erase (DuelDeviceNvme  *self,
+                               GError         **error)
+{
+  g_autofree guint8 *ns = g_malloc0 (DUEL_NVME_IDENTIFY_BYTES);
+  DuelNvmeController controller;
+  guint8 flbas, dps;
+  guint32 cdw10;
+  int ret;
+
+  g_return_val_if_fail (DUEL_IS_DEVICE_NVME (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->nsid == 0)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is a controller, not a namespace."), self->path);
+      return FALSE;
+    }
+  if (!duel_device_nvme_identify_controller (self, &controller, error) ||
+      !duel_device_nvme_read_raw (self, "id-ns", ns, error))
+    return FALSE;
+  if (!duel_nvme_controller_supports_format (&controller))
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
+                   _("The drive at “%s” has no Format NVM command."), self->path);
+      return FALSE;
+    }
+  /* FNA bit 0: a format reaches every namespace of the controller. */
+  if ((controller.fna & 0x01) != 0 && controller.n_namespaces > 1)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_UNSUPPORTED,
+                   _("A format of “%s” would erase all %u namespaces of its controller, not this one alone."),
+                   self->path, controller.n_namespaces);
+      return FALSE;
+    }
+  /* The format in use (FLBAS bits 3:0, and 6:5 above 16 formats), its
+   * metadata setting (FLBAS bit 4) and protection (DPS), kept; SES 1. */
+  flbas = ns[ID_NS_FLBAS];
+  dps = ns[ID_NS_DPS];
+  cdw10 = (flbas & 0x0f) | ((flbas & 0x10) ? 1u << 4 : 0) | ((guint32) (dps & 0x07) << 5) |
+          ((guint32) ((dps >> 3) & 0x01) << 8) | (1u << 9) | ((guint32) ((flbas >> 5) & 0x03) << 12);
+  errno = 0;
+  ret = format_erase (self->fd, self->nsid, cdw10);
+  return check_result (self, ret, errno, _("Format NVM (user data erase)"), error);
 }

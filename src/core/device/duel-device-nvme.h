@@ -39,6 +39,7 @@ typedef struct
   guint32  n_namespaces;
   guint16  oacs;                    /* optional admin commands */
   guint32  sanicap;                 /* sanitize capabilities; 0 = no sanitize */
+  guint8   fna;                     /* format and erase attributes: bit 0, a format reaches every namespace */
   guint8   vwc;                     /* bit 0: a volatile write cache is present */
   guint16  warning_temperature_k;   /* WCTEMP, 0 = not reported */
   guint16  critical_temperature_k;  /* CCTEMP */
@@ -147,6 +148,16 @@ gboolean        duel_device_nvme_get_log            (DuelDeviceNvme      *self,
 gboolean        duel_device_nvme_read_raw           (DuelDeviceNvme      *self,
                                                      const char          *page,
                                                      guint8              *buffer,
+                                                     GError             **error);
+
+/* Purges the namespace: Format NVM with its LBA format, metadata and
+ * protection kept and the user data erased (secure erase setting 1), every
+ * block then reading as the drive's erased value. Refuses, with
+ * DUEL_ERROR_UNSUPPORTED, a controller without Format NVM and one whose
+ * format would reach its other namespaces too. Needs a descriptor opened
+ * for writing and CAP_SYS_ADMIN; the caller flushes the block device's
+ * page cache after it. */
+gboolean        duel_device_nvme_format_erase       (DuelDeviceNvme      *self,
                                                      GError             **error);
 
 G_END_DECLS

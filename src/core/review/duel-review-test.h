@@ -77,6 +77,9 @@ typedef struct
   guint64               runtime_ms;       /* each timed step, in the review */
   guint64               quick_runtime_ms; /* each timed step, in the quick review */
   gboolean              trim_first;       /* a discard before the first step (unless no_trim) */
+  gboolean              purge_first;      /* that discard a purge where the drive has one (SNIA PTS):
+                                           * an NVMe format with user data erase of a whole
+                                           * namespace, else the trim; the records say which */
   guint64               span_bytes;       /* the span it uses unless one is given (CrystalDiskMark's
                                            * 1 GiB test file); 0: the whole target */
   guint                 passes;           /* how often the steps run by default (1; CrystalDiskMark: 5) */

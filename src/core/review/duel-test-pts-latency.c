@@ -46,6 +46,7 @@ const DuelReviewTest _duel_review_test_pts_latency = {
   .runtime_ms = 60000,
   .quick_runtime_ms = 1000,
   .trim_first = TRUE,
+  .purge_first = TRUE,
   .passes = 1,
   .steps = steps,
   .n_steps = G_N_ELEMENTS (steps),

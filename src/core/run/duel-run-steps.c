@@ -4,9 +4,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
+#include <linux/fs.h>
 #include <math.h>
+#include <sys/ioctl.h>
 
+#include "device/duel-device-nvme.h"
 #include "duel-error.h"
 #include "duel-json.h"
 #include "duel-probe.h"
@@ -173,6 +177,36 @@ discard_in_pieces (DuelTarget    *target,
   return TRUE;
 }
 
+/* SNIA's purge of a whole NVMe namespace: Format NVM with user data erase.
+ * FALSE where it does not apply (a file, a part of the drive, not NVMe)
+ * or the drive refused it, @out_refused then saying why (NULL: it did
+ * not apply); the caller trims instead. */
+static gboolean
+purge_by_format (DuelTarget  *target,
+                 guint64      span,
+                 char       **out_refused)
+{
+  g_autoptr(DuelDeviceNvme) nvme = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  *out_refused = NULL;
+  if (duel_target_get_kind (target) != DUEL_TARGET_KIND_BLOCK || span != duel_target_get_size (target))
+    return FALSE;
+  nvme = duel_device_nvme_open_fd (duel_target_get_path (target), duel_target_get_fd (target), NULL);
+  if (nvme == NULL || duel_device_nvme_get_nsid (nvme) == 0)
+    return FALSE;
+  if (!duel_device_nvme_format_erase (nvme, &local_error))
+    {
+      *out_refused = g_strdup (local_error->message);
+      return FALSE;
+    }
+  /* The page cache still holds what the format erased. */
+  if (ioctl (duel_target_get_fd (target), BLKFLSBUF, 0) != 0)
+    g_debug ("Flushing the buffers of %s after its format failed: %s", duel_target_get_path (target),
+             g_strerror (errno));
+  return TRUE;
+}
+
 /* A step whose finished record decides its analysis names, at every
  * checkpoint, the one the record fits so far: a run killed after its
  * second row is read as what it was (a mix with rows over time is a
@@ -327,6 +361,8 @@ duel_run_steps_run (DuelRunSteps  *self,
   g_autoptr(GArray) tracked = g_array_new (FALSE, FALSE, sizeof (double));
   RunState state = { 0 };
   gboolean trimmed = FALSE;
+  const char *purge_method = NULL;
+  g_autofree char *purge_refused = NULL;
   guint64 span;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -378,8 +414,13 @@ duel_run_steps_run (DuelRunSteps  *self,
       if (step->kind == DUEL_PRESET_STEP_DISCARD)
         {
           emit_progress (&state, NULL, FALSE, NULL);
-          if (!discard_in_pieces (target, 0, span, cancellable, error))
+          g_clear_pointer (&purge_refused, g_free);
+          if (step->test != NULL && step->test->purge_first && purge_by_format (target, span, &purge_refused))
+            purge_method = "nvme-format";
+          else if (!discard_in_pieces (target, 0, span, cancellable, error))
             return FALSE;
+          else
+            purge_method = duel_target_get_kind (target) == DUEL_TARGET_KIND_BLOCK ? "BLKDISCARD" : "punch-hole";
           trimmed = TRUE;
           emit_progress (&state, NULL, TRUE, NULL);
           state.weight_before += duel_run_steps_get_weight (self, i);
@@ -397,10 +438,10 @@ duel_run_steps_run (DuelRunSteps  *self,
 
           record->trimmed = trimmed;
           json_object_set_boolean_member (discard, "done", trimmed);
-          json_object_set_string_member (discard, "method",
-                                         !trimmed ? "none"
-                                         : duel_target_get_kind (target) == DUEL_TARGET_KIND_BLOCK
-                                         ? "BLKDISCARD" : "punch-hole");
+          json_object_set_string_member (discard, "method", !trimmed ? "none" : purge_method);
+          /* A purge the drive refused, and the trim that stood in for it. */
+          if (trimmed && purge_refused != NULL)
+            json_object_set_string_member (discard, "format_refused", purge_refused);
           json_object_set_int_member (discard, "offset", 0);
           json_object_set_int_member (discard, "length", (gint64) span);
           json_object_set_object_member (details, "discard", discard);
