@@ -11,25 +11,10 @@
 #include "engine/duel-offsets.h"
 #include "run/duel-probe.h"
 #include "ssd-virtual-fill.h"
+#include "ssd-virtual-rows.h"
 
 #define NSEC G_GUINT64_CONSTANT (1000000000)
 #define MSEC G_GUINT64_CONSTANT (1000000)
-
-/* Closes the interval rows up to (not including) the one holding @t. */
-static void
-close_rows (SsdVirtualFill *fill,
-            DuelSeriesRow  *row,
-            guint           interval_ms,
-            guint64         t)
-{
-  while (t >= row->t_ms * MSEC)
-    {
-      duel_series_append (fill->series, row);
-      memset (row, 0, sizeof *row);
-      row->t_ms = duel_series_get_length (fill->series) * (guint64) interval_ms + interval_ms;
-      row->temperature_c = NAN;
-    }
-}
 
 /* The fill on @ftl: a discard of the whole span at @trim_at on the model's
  * clock, then the writes from @origin. */
@@ -75,7 +60,7 @@ fill_on (SsdFtl          *ftl,
         if (done[i] < done[m])
           m = i;
       t = done[m] - origin;
-      close_rows (fill, &row, interval_ms, t);
+      ssd_virtual_close_rows (fill->series, &row, interval_ms, t);
       row.ops[DUEL_DIRECTION_WRITE]++;
       row.bytes[DUEL_DIRECTION_WRITE] += SSD_PAGE_SIZE;
       row.lat_max_ns[DUEL_DIRECTION_WRITE] = MAX (row.lat_max_ns[DUEL_DIRECTION_WRITE], done[m] - issued_at[m]);

@@ -11,24 +11,9 @@
 #include "analysis/duel-rounds.h"
 #include "engine/duel-offsets.h"
 #include "ssd-virtual-plan.h"
+#include "ssd-virtual-rows.h"
 
 #define MSEC G_GUINT64_CONSTANT (1000000)
-
-/* Closes the rows of @record up to (not including) the one holding @t. */
-static void
-close_rows (DuelTestRecord *record,
-            DuelSeriesRow  *row,
-            guint           interval_ms,
-            guint64         t)
-{
-  while (t >= row->t_ms * MSEC)
-    {
-      duel_series_append (record->series, row);
-      memset (row, 0, sizeof *row);
-      row->t_ms = duel_series_get_length (record->series) * (guint64) interval_ms + interval_ms;
-      row->temperature_c = NAN;
-    }
-}
 
 /* One test step on @ftl from @origin: returns when its last I/O completed. */
 static guint64
@@ -89,7 +74,7 @@ run_test (SsdFtl               *ftl,
           m = i;
       in_flight--;
       d = is_read[m] ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
-      close_rows (record, &row, interval_ms, done[m] - origin);
+      ssd_virtual_close_rows (record->series, &row, interval_ms, done[m] - origin);
       row.ops[d]++;
       row.bytes[d] += w->block_size;
       row.lat_max_ns[d] = MAX (row.lat_max_ns[d], done[m] - issued_at[m]);
