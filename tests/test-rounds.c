@@ -238,6 +238,10 @@ test_runner_stops_at_window (gconstpointer data)
   g_assert_cmpint (report->steady, ==, every_window);
   g_assert_cmpuint (report->steady_round, ==, every_window ? 5 : 0);
   g_assert_cmpuint (report->cells->len, ==, 4);
+  /* A file: SNIA's purge is a hole punched over it, and said so. */
+  g_assert_cmpstr (report->purge_method, ==, "punch-hole");
+  g_assert_null (report->purge_refused);
+  g_assert_nonnull (duel_rounds_describe_purge (report->purge_method));
   for (guint i = 0; i < report->cells->len; i++)
     {
       const DuelRoundsCell *cell = g_ptr_array_index (report->cells, i);

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "duel-json.h"
@@ -26,6 +27,8 @@ duel_rounds_report_free (DuelRoundsReport *report)
   g_free (report->section);
   g_free (report->tracked_step);
   g_free (report->tracked_key);
+  g_free (report->purge_method);
+  g_free (report->purge_refused);
   g_clear_pointer (&report->tracked, g_array_unref);
   g_clear_pointer (&report->cells, g_ptr_array_unref);
   g_free (report);
@@ -198,6 +201,19 @@ duel_rounds_report_new (DuelResult *result,
     }
   if (report->section == NULL)
     return NULL;
+  /* How the test's span was brought to empty: its preconditioning says. */
+  for (guint i = 0; i < tests->len && report->purge_method == NULL; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (tests, i);
+      JsonObject *details = duel_test_record_get_details (record);
+      JsonObject *discard = duel_json_get_object (details, "discard");
+
+      if (discard != NULL && g_strcmp0 (duel_json_get_string (details, "section"), report->section) == 0)
+        {
+          report->purge_method = g_strdup (duel_json_get_string (discard, "method"));
+          report->purge_refused = g_strdup (duel_json_get_string (discard, "format_refused"));
+        }
+    }
   report->n_rounds = report->tracked->len;
 
   /* SNIA: from the window's length on, the first window that passes. */
@@ -273,5 +289,19 @@ duel_rounds_report_find_cell (const DuelRoundsReport *report,
       if (cell->block_size == block_size && cell->read_percent == read_percent)
         return cell;
     }
+  return NULL;
+}
+
+const char *
+duel_rounds_describe_purge (const char *method)
+{
+  if (g_strcmp0 (method, "nvme-format") == 0)
+    return _("an NVMe format with user data erase (Format NVM)");
+  if (g_strcmp0 (method, "BLKDISCARD") == 0)
+    return _("a trim of the span (the drive has no purge here)");
+  if (g_strcmp0 (method, "punch-hole") == 0)
+    return _("a trim of the file (a hole punched over the span)");
+  if (g_strcmp0 (method, "none") == 0)
+    return _("none (the run was asked not to trim)");
   return NULL;
 }

@@ -47,6 +47,8 @@ typedef struct
   guint                 steady_round; /* 1-based last round of the first passing window; 0 */
   DuelSteadyStateWindow measured;     /* that window, or the last one when none passed */
   GPtrArray            *cells;        /* DuelRoundsCell, in the order the records ran */
+  char                 *purge_method; /* details.discard.method of its preconditioning; NULL: unknown */
+  char                 *purge_refused;/* the drive's answer when it refused the format; NULL */
 } DuelRoundsReport;
 
 /* The report of the test in rounds named @section in @result (NULL: the
@@ -65,6 +67,10 @@ GStrv             duel_rounds_list_sections (DuelResult      *result);
 guint             duel_rounds_record_get_round (DuelTestRecord *record);
 /* Whether @record ran in a round (details.round). */
 gboolean          duel_rounds_record_in_round (DuelTestRecord *record);
+
+/* The purge @method (details.discard.method) in words: "an NVMe format
+ * with user data erase (Format NVM)"; NULL for an unknown one. */
+const char       *duel_rounds_describe_purge (const char *method);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DuelRoundsReport, duel_rounds_report_free)
 
