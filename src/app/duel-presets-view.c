@@ -556,7 +556,7 @@ update_matrix_subtitles (DuelPresetsView *self)
           g_string_append (text, adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
         }
       if (n == rows[e]->len)
-        adw_expander_row_set_subtitle (expanders[e], _("All of the test’s"));
+        adw_expander_row_set_subtitle (expanders[e], _("All"));
       else if (n == 0)
         adw_expander_row_set_subtitle (expanders[e], _("None chosen"));
       else
@@ -667,6 +667,15 @@ update_rows (DuelPresetsView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->custom_group), duel_preset_name_has_chosen_workload (name));
   gtk_widget_set_sensitive (GTK_WIDGET (self->custom_group), !self->running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->rounds_group), !self->running);
+  /* A sequential preconditioning (SNIA's) is no write saturation. */
+  adw_action_row_set_subtitle (self->multiple_row,
+                               fill && !duel_preset_name_probes (name)
+                               ? _("The preconditioning writes this many times the span")
+                               : _("The write saturation writes this many times the span"));
+  adw_action_row_set_subtitle (self->trim_row,
+                               fill && !duel_preset_name_probes (name)
+                               ? _("Discard the span before the preconditioning, as SNIA’s purge")
+                               : _("Discard the span before the fill, so the drive starts empty"));
   /* A test in rounds times its cells, one round after another. */
   adw_action_row_set_subtitle (self->runtime_row,
                                duel_preset_name_get_rounds (name) != NULL
