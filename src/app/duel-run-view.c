@@ -447,12 +447,14 @@ show_summary (DuelRunView *self)
 
 /* "4 KiB random, 65 % reads, 35 % writes": a cell of a test matrix. */
 static char *
-describe_cell (const DuelWorkload *workload)
+describe_cell (DuelPattern pattern,
+               guint32     block_size,
+               guint       read_percent)
 {
-  g_autofree char *size = duel_format_size_as_given (workload->block_size);
-  g_autofree char *mix = duel_preset_mix_text (workload->read_percent);
+  g_autofree char *size = duel_format_size_as_given (block_size);
+  g_autofree char *mix = duel_preset_mix_text (read_percent);
 
-  if (workload->pattern == DUEL_PATTERN_SEQUENTIAL)
+  if (pattern == DUEL_PATTERN_SEQUENTIAL)
     /* Translators: a block size and a read/write mix: "128 KiB sequential, 0 % reads, 100 % writes" */
     return g_strdup_printf (_("%s sequential, %s"), size, mix);
   /* Translators: a block size and a read/write mix: "4 KiB random, 65 % reads, 35 % writes" */
@@ -495,7 +497,7 @@ update_rounds (DuelRunView *self)
   const DuelPresetStep *step = NULL;
   const DuelReviewTest *test;
   const DuelReviewRounds *rules;
-  const DuelPresetStep *tracked_step = NULL;
+  const DuelReviewStep *tracked_step = NULL;
   gboolean running = duel_run_is_running (self->task);
   g_autofree char *line = NULL;
   g_autoptr(GString) figures = NULL;
@@ -509,14 +511,12 @@ update_rounds (DuelRunView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->rounds_box), rules != NULL);
   if (rules == NULL)
     return;
-  for (guint i = 0; i < duel_preset_get_n_steps (preset) && tracked_step == NULL; i++)
-    if (duel_preset_get_step (preset, i)->test == test &&
-        g_strcmp0 (duel_preset_get_step (preset, i)->name, rules->tracked_step) == 0)
-      tracked_step = duel_preset_get_step (preset, i);
+  duel_review_test_find_step (rules->tracked_step, NULL, &tracked_step);
 
   if (running && step != NULL && step->test == test && step->round > 0)
     {
-      g_autofree char *cell = describe_cell (&step->workload);
+      g_autofree char *cell = describe_cell (step->workload.pattern, step->workload.block_size,
+                                             step->workload.read_percent);
 
       /* Translators: "Round 3 of at most 25 · 4 KiB random, 65 % reads, 35 % writes" */
       line = g_strdup_printf (_("Round %u of at most %u · %s"), step->round, step->max_rounds, cell);
@@ -535,7 +535,9 @@ update_rounds (DuelRunView *self)
 
   figures = g_string_new (NULL);
   {
-    g_autofree char *cell = tracked_step != NULL ? describe_cell (&tracked_step->workload) : g_strdup ("");
+    g_autofree char *cell = tracked_step != NULL ? describe_cell (tracked_step->pattern, tracked_step->block_size,
+                                                                  tracked_step->read_percent)
+                                                 : g_strdup ("");
 
     /* Translators: the tracked figure and its cell: "Mean latency of 4 KiB random, 0 % reads, 100 % writes, by round:" */
     g_string_append_printf (figures, _("%s of %s, by round:"), duel_figure_get_label (rules->tracked_key), cell);
