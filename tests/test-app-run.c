@@ -29,6 +29,10 @@
 #include "duel-presets-view.h"
 #include "run/duel-run.h"
 #include "duel-run-view.h"
+#include "analysis/duel-rounds.h"
+#include "duel-error.h"
+#include "duel-number.h"
+#include "duel-size.h"
 
 static DuelApplication *app;
 static char *scratch_dir;
@@ -1358,6 +1362,243 @@ test_kill_keeps_checkpoint (void)
   test_dir_remove (lines[2]);
 }
 
+/* --- a test in rounds (SNIA PTS) -------------------------------------------- */
+
+#define PTS_MAX_ROUNDS 6
+
+typedef struct
+{
+  DuelRunView *view;
+  gboolean     round_seen[PTS_MAX_ROUNDS + 1];
+  guint        n_checked;
+} RoundsWatch;
+
+/* The figures a rounds line lists: "…, by round: 1: 85.2 µs · 2: 84.9 µs". */
+static guint
+count_round_figures (const char *line)
+{
+  const char *list = strstr (line, "by round:");
+  guint n = 0;
+
+  g_assert_nonnull (list);
+  if (strstr (list, "none finished yet") != NULL)
+    return 0;
+  for (const char *p = list; (p = strchr (p, ':')) != NULL; p++)
+    n++;
+  /* "by round:" itself. */
+  return n - 1;
+}
+
+/* "4 KiB random, 65 % reads, 35 % writes", the size as sizes are given. */
+static char *
+expected_cell (const DuelWorkload *workload)
+{
+  g_autofree char *size = duel_format_size_as_given (workload->block_size);
+
+  return g_strdup_printf ("%s random, %u %% reads, %u %% writes", size, workload->read_percent,
+                          100 - workload->read_percent);
+}
+
+/* After the page's own handler: what it shows of the round running. */
+static void
+rounds_progress_cb (DuelRun     *task,
+                    RoundsWatch *watch)
+{
+  const DuelRunStatus *status = duel_run_get_status (task);
+  DuelPreset *preset = duel_run_get_preset (task);
+  const DuelPresetStep *step;
+  g_autofree char *page = duel_run_view_describe_rounds (watch->view);
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *cell = NULL;
+  g_autofree char *expected = NULL;
+  guint n_figures;
+
+  if (status->state != DUEL_RUN_STATE_RUNNING || status->n_tests == 0)
+    return;
+  step = duel_preset_get_step (preset, status->test_index);
+  if (step->round == 0)
+    {
+      /* The trim and the preconditioning come before the first round. */
+      if (page != NULL)
+        g_assert_true (g_str_has_prefix (page, "Before the rounds: at most 6 rounds follow."));
+      return;
+    }
+  g_assert_nonnull (page);
+  g_test_message ("Rounds: %s", page);
+  lines = g_strsplit (page, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  cell = expected_cell (&step->workload);
+  expected = g_strdup_printf ("Round %u of at most %u · %s", step->round, PTS_MAX_ROUNDS, cell);
+  g_assert_cmpstr (lines[0], ==, expected);
+  /* The figure of every round finished so far: at a round's first step,
+   * exactly those before it (every step reaches the page as it begins). */
+  n_figures = count_round_figures (lines[1]);
+  g_assert_cmpuint (n_figures, ==, status->rounds.n_rounds);
+  g_assert_cmpuint (n_figures, >=, step->round - 1);
+  g_assert_cmpuint (n_figures, <=, step->round);
+  if (!watch->round_seen[step->round])
+    g_assert_cmpuint (n_figures, ==, step->round - 1);
+  watch->round_seen[step->round] = TRUE;
+  watch->n_checked++;
+}
+
+/* @data TRUE: limits so wide (1000 % of the mean) that the first window
+ * passes, so the sixth round must be skipped and the page say so;
+ * FALSE: SNIA's own, whatever verdict the small file gives. */
+static void
+test_run_pts_rounds (gconstpointer data)
+{
+  gboolean wide = GPOINTER_TO_INT (data);
+  const guint mixes[] = { 100, 0 };
+  DuelPresetOptions options, read_back;
+  DuelWindow *window;
+  Watch *watch;
+  RoundsWatch rounds_watch = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelPreset) refused = NULL;
+  g_autoptr(DuelRoundsReport) report = NULL;
+  g_autofree char *page = NULL;
+  g_autofree char *expected = NULL;
+  g_auto(GStrv) lines = NULL;
+  DuelResult *result;
+  GPtrArray *tests;
+  guint in_rounds = 0;
+
+  /* SNIA's three tests are presets of the list, by the names the CLI takes. */
+  {
+    DuelWindow *probe = duel_window_new (app);
+
+    for (guint i = 0; i < 3; i++)
+      g_assert_true (duel_presets_view_set_preset_name (duel_window_get_presets_view (probe),
+                                                        (const char *[]) { "pts-iops", "pts-throughput",
+                                                                           "pts-latency" }[i]));
+    gtk_window_destroy (GTK_WINDOW (probe));
+  }
+
+  /* A scaled-down latency test: the 4 KiB cells at all reads and all
+   * writes, 300 ms each, at most six rounds on 16 MiB. */
+  duel_app_test_small_options (&options);
+  options.max_rounds = PTS_MAX_ROUNDS;
+  if (wide)
+    options.data_limit = options.slope_limit = 10;
+  options.matrix_block_sizes[options.n_matrix_block_sizes++] = 4096;
+  for (guint i = 0; i < G_N_ELEMENTS (mixes); i++)
+    options.matrix_read_percents[options.n_matrix_read_percents++] = mixes[i];
+  window = prepare_window (wide ? "pts-steady-target.img" : "pts-target.img", "pts-latency", &options);
+
+  /* The page reads back what it shows: the rounds and the matrix's subset. */
+  g_assert_true (duel_presets_view_get_options (duel_window_get_presets_view (window), &read_back, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (read_back.max_rounds, ==, PTS_MAX_ROUNDS);
+  g_assert_cmpuint (read_back.n_matrix_block_sizes, ==, 1);
+  g_assert_cmpuint (read_back.matrix_block_sizes[0], ==, 4096);
+  g_assert_cmpuint (read_back.n_matrix_read_percents, ==, 2);
+  g_assert_cmpuint (read_back.runtime_ms, ==, options.runtime_ms);
+  g_assert_cmpfloat (read_back.data_limit, ==, options.data_limit);
+  g_assert_cmpfloat (read_back.slope_limit, ==, options.slope_limit);
+
+  /* Fewer rounds than steady state is judged on: the core's one sentence. */
+  options.max_rounds = 3;
+  duel_presets_view_set_options (duel_window_get_presets_view (window), &options);
+  refused = duel_presets_view_create_preset (duel_window_get_presets_view (window), &error);
+  g_assert_null (refused);
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "The number of rounds must be between 5 and 100, not 3.");
+  g_clear_error (&error);
+  options.max_rounds = PTS_MAX_ROUNDS;
+  duel_presets_view_set_options (duel_window_get_presets_view (window), &options);
+
+  duel_window_set_show_every_step (window, TRUE);
+  watch = start_run (window);
+  rounds_watch.view = duel_window_get_run_view (window);
+  g_signal_connect (watch->task, "progress", G_CALLBACK (rounds_progress_cb), &rounds_watch);
+
+  duel_app_test_wait (run_finished, window, 300, "the SNIA latency test to finish");
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_FINISHED);
+  result = duel_run_get_result (watch->task);
+  report = duel_rounds_report_new (result, "pts-latency");
+  g_assert_nonnull (report);
+  g_test_message ("%u rounds, steady: %d (round %u); %u steps checked", report->n_rounds, report->steady,
+                  report->steady_round, rounds_watch.n_checked);
+
+  /* Each round that ran was shown as it began, none past them. */
+  g_assert_cmpuint (report->n_rounds, >=, 5);
+  g_assert_cmpuint (report->n_rounds, <=, PTS_MAX_ROUNDS);
+  for (guint r = 1; r <= PTS_MAX_ROUNDS; r++)
+    g_assert_cmpint (rounds_watch.round_seen[r], ==, r <= report->n_rounds);
+
+  /* A record per cell and round, each with its round. */
+  tests = duel_result_get_tests (result);
+  for (guint r = 1; r <= report->n_rounds; r++)
+    for (guint m = 0; m < G_N_ELEMENTS (mixes); m++)
+      {
+        g_autofree char *name = g_strdup_printf ("pts-lat-4k-r%u", mixes[m]);
+        guint found = 0;
+
+        for (guint i = 0; i < tests->len; i++)
+          {
+            DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+            found += g_strcmp0 (record->name, name) == 0 && duel_rounds_record_get_round (record) == r &&
+                     record->status == DUEL_TEST_STATUS_COMPLETE;
+          }
+        g_assert_cmpuint (found, ==, 1);
+      }
+  for (guint i = 0; i < tests->len; i++)
+    in_rounds += duel_rounds_record_in_round (g_ptr_array_index (tests, i));
+  g_assert_cmpuint (in_rounds, ==, report->n_rounds * G_N_ELEMENTS (mixes));
+
+  /* After the run the page says what the saved result's report says: the
+   * rounds that ran, each one's figure, and the verdict. */
+  page = duel_run_view_describe_rounds (rounds_watch.view);
+  g_assert_nonnull (page);
+  g_test_message ("Rounds after the run: %s", page);
+  lines = g_strsplit (page, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  expected = g_strdup_printf ("%u rounds of at most %u ran.", report->n_rounds, PTS_MAX_ROUNDS);
+  g_assert_cmpstr (lines[0], ==, expected);
+  g_clear_pointer (&expected, g_free);
+  {
+    DuelWorkload tracked = { .block_size = 4096, .read_percent = 0 };
+    g_autofree char *cell = expected_cell (&tracked);
+    g_autofree char *prefix = g_strdup_printf ("Mean latency of %s, by round: ", cell);
+
+    g_assert_true (g_str_has_prefix (lines[1], prefix));
+  }
+  g_assert_cmpuint (count_round_figures (lines[1]), ==, report->n_rounds);
+  g_assert_cmpuint (report->tracked->len, ==, report->n_rounds);
+  for (guint r = 0; r < report->tracked->len; r++)
+    {
+      double value = g_array_index (report->tracked, double, r);
+      g_autofree char *number = duel_number_format (value, value >= 100 ? 0 : 1);
+      g_autofree char *figure = g_strdup_printf ("%u: %s µs", r + 1, number);
+
+      g_assert_nonnull (strstr (lines[1], figure));
+    }
+  if (report->steady && report->steady_round < PTS_MAX_ROUNDS)
+    expected = g_strdup_printf ("Steady from round %u to %u: the remaining rounds were skipped.",
+                                report->steady_round - report->window + 1, report->steady_round);
+  else if (report->steady)
+    expected = g_strdup_printf ("Steady from round %u to %u.", report->steady_round - report->window + 1,
+                                report->steady_round);
+  else
+    expected = g_strdup_printf ("Not steady: rounds %u to %u, the last ones the test may run, vary beyond the limits.",
+                                report->n_rounds - report->window + 1, report->n_rounds);
+  g_assert_cmpstr (lines[2], ==, expected);
+  /* Steady, the rest of the rounds did not run; else all of them did. */
+  g_assert_cmpuint (report->n_rounds, ==, report->steady ? report->steady_round : PTS_MAX_ROUNDS);
+  if (wide)
+    {
+      g_assert_true (report->steady);
+      g_assert_cmpuint (report->steady_round, ==, report->window);
+      g_assert_false (rounds_watch.round_seen[PTS_MAX_ROUNDS]);
+      g_assert_cmpstr (lines[2], ==, "Steady from round 1 to 5: the remaining rounds were skipped.");
+    }
+
+  g_free (watch);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1384,6 +1625,8 @@ main (int    argc,
   g_test_add_func ("/duel/app/run/crystaldiskmark-grid", test_run_page_crystaldiskmark_grid);
   g_test_add_func ("/duel/app/run/cancel-keeps-partial-result", test_cancel_keeps_partial_result);
   g_test_add_func ("/duel/app/run/live-view-follows-step", test_live_view_follows_step);
+  g_test_add_data_func ("/duel/app/run/pts-rounds", GINT_TO_POINTER (FALSE), test_run_pts_rounds);
+  g_test_add_data_func ("/duel/app/run/pts-rounds-steady", GINT_TO_POINTER (TRUE), test_run_pts_rounds);
   g_test_add_func ("/duel/app/run/existing-file-keeps-size", test_existing_file_keeps_size);
   g_test_add_func ("/duel/app/run/stop-hung-device", test_stop_hung_device);
   g_test_add_data_func ("/duel/app/run/destructive-loop-device", GINT_TO_POINTER (FALSE),

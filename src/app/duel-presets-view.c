@@ -57,6 +57,22 @@ struct _DuelPresetsView
   AdwComboRow    *block_row;
   GtkSpinButton  *depth_spin;
   GtkSpinButton  *jobs_spin;
+  AdwPreferencesGroup *rounds_group;
+  AdwActionRow   *rounds_row;
+  GtkSpinButton  *rounds_spin;
+  AdwActionRow   *data_limit_row;
+  GtkSpinButton  *data_limit_spin;
+  AdwActionRow   *slope_limit_row;
+  GtkSpinButton  *slope_limit_spin;
+  AdwExpanderRow *sizes_row;
+  AdwExpanderRow *mixes_row;
+
+  /* The matrix of the preset's test in rounds: one row with a check per
+   * block size and per mix, made for the preset chosen. */
+  GArray         *matrix_sizes;     /* guint32 */
+  GArray         *matrix_mixes;     /* guint, read % */
+  GPtrArray      *size_rows;        /* AdwActionRow, as matrix_sizes */
+  GPtrArray      *mix_rows;         /* AdwActionRow, as matrix_mixes */
 };
 
 /* The custom test's block sizes, as fio's and CrystalDiskMark's users know them. */
@@ -77,6 +93,46 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void schedule_estimate (DuelPresetsView *self);
+
+/* The checks of a matrix's rows, on screen when it has more than two
+ * block sizes (SNIA's IOPS and latency tests): a subset of its cells. */
+#define MATRIX_MIN_SIZES 3
+
+char *
+duel_preset_mix_text (guint read_percent)
+{
+  /* Translators: a read/write mix of a test matrix, e.g. "65 % reads, 35 % writes" */
+  return g_strdup_printf (_("%u %% reads, %u %% writes"), read_percent, 100 - MIN (read_percent, 100));
+}
+
+static GtkCheckButton *
+matrix_row_check (AdwActionRow *row)
+{
+  return GTK_CHECK_BUTTON (adw_action_row_get_activatable_widget (row));
+}
+
+static gboolean
+matrix_shown (DuelPresetsView *self)
+{
+  return self->matrix_sizes->len >= MATRIX_MIN_SIZES;
+}
+
+/* The values of @rows whose check is on, into @out (n of at most
+ * DUEL_PRESET_MAX_MATRIX); all of them on is 0, the whole matrix. */
+static gboolean
+matrix_take_chosen (GPtrArray *rows,
+                    GArray    *values,
+                    guint     *out,
+                    guint     *out_n)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < rows->len && i < DUEL_PRESET_MAX_MATRIX; i++)
+    if (gtk_check_button_get_active (matrix_row_check (g_ptr_array_index (rows, i))))
+      out[n++] = g_array_index (values, guint, i);
+  *out_n = n == rows->len ? 0 : n;
+  return n > 0;
+}
 
 const char *
 duel_preset_title (const char *name)
@@ -194,6 +250,31 @@ duel_presets_view_get_options (DuelPresetsView    *self,
   out_options->interval_ms = gtk_spin_button_get_value_as_int (self->interval_spin);
   if (!preset_has_fill (name))
     out_options->passes = gtk_spin_button_get_value_as_int (self->passes_spin);
+  if (duel_preset_name_get_rounds (name) != NULL)
+    {
+      out_options->max_rounds = gtk_spin_button_get_value_as_int (self->rounds_spin);
+      /* Percent here, shares of the mean in the plan (--data-limit 0.2). */
+      out_options->data_limit = gtk_spin_button_get_value (self->data_limit_spin) / 100.0;
+      out_options->slope_limit = gtk_spin_button_get_value (self->slope_limit_spin) / 100.0;
+      if (matrix_shown (self))
+        {
+          G_STATIC_ASSERT (sizeof (guint32) == sizeof (guint));
+          if (!matrix_take_chosen (self->size_rows, self->matrix_sizes, (guint *) out_options->matrix_block_sizes,
+                                   &out_options->n_matrix_block_sizes))
+            {
+              g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                                   _("Choose at least one block size of the test matrix."));
+              return FALSE;
+            }
+          if (!matrix_take_chosen (self->mix_rows, self->matrix_mixes, out_options->matrix_read_percents,
+                                   &out_options->n_matrix_read_percents))
+            {
+              g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                                   _("Choose at least one read/write mix of the test matrix."));
+              return FALSE;
+            }
+        }
+    }
   if (duel_preset_name_has_chosen_workload (name))
     {
       guint block = adw_combo_row_get_selected (self->block_row);
@@ -243,6 +324,26 @@ duel_presets_view_set_options (DuelPresetsView         *self,
   gtk_switch_set_active (self->trim_switch, !options->no_trim);
   if (options->passes > 0)
     gtk_spin_button_set_value (self->passes_spin, options->passes);
+  gtk_spin_button_set_value (self->rounds_spin, options->max_rounds);
+  gtk_spin_button_set_value (self->data_limit_spin, options->data_limit * 100.0);
+  gtk_spin_button_set_value (self->slope_limit_spin, options->slope_limit * 100.0);
+  /* The matrix's subset: a value this preset's matrix lacks is left out. */
+  for (guint i = 0; i < self->size_rows->len; i++)
+    {
+      gboolean on = options->n_matrix_block_sizes == 0;
+
+      for (guint k = 0; k < options->n_matrix_block_sizes; k++)
+        on |= options->matrix_block_sizes[k] == g_array_index (self->matrix_sizes, guint32, i);
+      gtk_check_button_set_active (matrix_row_check (g_ptr_array_index (self->size_rows, i)), on);
+    }
+  for (guint i = 0; i < self->mix_rows->len; i++)
+    {
+      gboolean on = options->n_matrix_read_percents == 0;
+
+      for (guint k = 0; k < options->n_matrix_read_percents; k++)
+        on |= options->matrix_read_percents[k] == g_array_index (self->matrix_mixes, guint, i);
+      gtk_check_button_set_active (matrix_row_check (g_ptr_array_index (self->mix_rows, i)), on);
+    }
   /* The chosen workload, as duel_presets_view_get_options() reads it back. */
   if (options->custom.block_size > 0)
     {
@@ -431,6 +532,127 @@ probe_clicked_cb (DuelPresetsView *self)
 
 /* --- parameters --------------------------------------------------------------- */
 
+/* "All", or the chosen values in words, under the expander's title. */
+static void
+update_matrix_subtitles (DuelPresetsView *self)
+{
+  AdwExpanderRow *expanders[] = { self->sizes_row, self->mixes_row };
+  GPtrArray *rows[] = { self->size_rows, self->mix_rows };
+
+  for (guint e = 0; e < G_N_ELEMENTS (expanders); e++)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      guint n = 0;
+
+      for (guint i = 0; i < rows[e]->len; i++)
+        {
+          AdwActionRow *row = g_ptr_array_index (rows[e], i);
+
+          if (!gtk_check_button_get_active (matrix_row_check (row)))
+            continue;
+          if (n++ > 0)
+            /* Translators: between the chosen values of a matrix: "4 KiB; 128 KiB" */
+            g_string_append (text, _("; "));
+          g_string_append (text, adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+        }
+      if (n == rows[e]->len)
+        adw_expander_row_set_subtitle (expanders[e], _("All"));
+      else if (n == 0)
+        adw_expander_row_set_subtitle (expanders[e], _("None chosen"));
+      else
+        adw_expander_row_set_subtitle (expanders[e], text->str);
+    }
+}
+
+static void
+matrix_toggled_cb (DuelPresetsView *self)
+{
+  update_matrix_subtitles (self);
+  schedule_estimate (self);
+}
+
+static AdwActionRow *
+add_matrix_row (DuelPresetsView *self,
+                AdwExpanderRow  *expander,
+                const char      *title)
+{
+  AdwActionRow *row = ADW_ACTION_ROW (adw_action_row_new ());
+  GtkWidget *check = gtk_check_button_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  /* A check has no label of its own: the row's title names it. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (row, check);
+  adw_action_row_set_activatable_widget (row, check);
+  g_signal_connect_object (check, "toggled", G_CALLBACK (matrix_toggled_cb), self, G_CONNECT_SWAPPED);
+  adw_expander_row_add_row (expander, GTK_WIDGET (row));
+  return row;
+}
+
+/* The rows of the chosen preset's rounds: its own number of rounds in the
+ * subtitle, a check per block size and mix of its matrix. */
+static void
+rebuild_rounds (DuelPresetsView *self)
+{
+  const char *name = duel_presets_view_get_preset_name (self);
+  const DuelReviewRounds *rounds = duel_preset_name_get_rounds (name);
+  g_autofree char *subtitle = NULL;
+
+  for (guint i = 0; i < self->size_rows->len; i++)
+    adw_expander_row_remove (self->sizes_row, g_ptr_array_index (self->size_rows, i));
+  for (guint i = 0; i < self->mix_rows->len; i++)
+    adw_expander_row_remove (self->mixes_row, g_ptr_array_index (self->mix_rows, i));
+  g_ptr_array_set_size (self->size_rows, 0);
+  g_ptr_array_set_size (self->mix_rows, 0);
+  g_clear_pointer (&self->matrix_sizes, g_array_unref);
+  g_clear_pointer (&self->matrix_mixes, g_array_unref);
+  duel_preset_name_get_matrix (name, &self->matrix_sizes, &self->matrix_mixes);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->rounds_group), rounds != NULL);
+  if (rounds == NULL)
+    return;
+  subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           /* Translators: the fewest and most rounds, the test's own
+                                            * most, the rounds steady state is judged on */
+                                           "From %u to %u; 0 keeps the test’s own %u. Steady state is "
+                                           "judged on the last %u round.",
+                                           "From %u to %u; 0 keeps the test’s own %u. Steady state is "
+                                           "judged on the last %u rounds.", rounds->window),
+                              rounds->window, DUEL_PRESET_MAX_ROUNDS, rounds->max_rounds, rounds->window);
+  adw_action_row_set_subtitle (self->rounds_row, subtitle);
+  g_clear_pointer (&subtitle, g_free);
+  /* Translators: the test's own limit in percent, e.g. 20 */
+  subtitle = g_strdup_printf (_("Steady when the last rounds’ range is at most this share of their mean; "
+                                "0 keeps the test’s own, %.0f %%"), rounds->data_limit * 100);
+  adw_action_row_set_subtitle (self->data_limit_row, subtitle);
+  g_clear_pointer (&subtitle, g_free);
+  /* Translators: the test's own limit in percent, e.g. 10 */
+  subtitle = g_strdup_printf (_("And when their fitted line moves by at most this share of their mean; "
+                                "0 keeps the test’s own, %.0f %%"), rounds->slope_limit * 100);
+  adw_action_row_set_subtitle (self->slope_limit_row, subtitle);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->sizes_row), matrix_shown (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->mixes_row), matrix_shown (self));
+  if (!matrix_shown (self))
+    return;
+  for (guint i = 0; i < self->matrix_sizes->len; i++)
+    {
+      /* "4 KiB", as sizes are given. */
+      g_autofree char *title = duel_format_size_as_given (g_array_index (self->matrix_sizes, guint32, i));
+
+      g_ptr_array_add (self->size_rows, add_matrix_row (self, self->sizes_row, title));
+    }
+  for (guint i = 0; i < self->matrix_mixes->len; i++)
+    {
+      g_autofree char *title = duel_preset_mix_text (g_array_index (self->matrix_mixes, guint, i));
+
+      g_ptr_array_add (self->mix_rows, add_matrix_row (self, self->mixes_row, title));
+    }
+  update_matrix_subtitles (self);
+}
+
 static void
 update_rows (DuelPresetsView *self)
 {
@@ -444,6 +666,21 @@ update_rows (DuelPresetsView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->passes_row), !fill && !self->running);
   gtk_widget_set_visible (GTK_WIDGET (self->custom_group), duel_preset_name_has_chosen_workload (name));
   gtk_widget_set_sensitive (GTK_WIDGET (self->custom_group), !self->running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->rounds_group), !self->running);
+  /* A sequential preconditioning (SNIA's) is no write saturation. */
+  adw_action_row_set_subtitle (self->multiple_row,
+                               fill && !duel_preset_name_probes (name)
+                               ? _("The preconditioning writes this many times the span")
+                               : _("The write saturation writes this many times the span"));
+  adw_action_row_set_subtitle (self->trim_row,
+                               fill && !duel_preset_name_probes (name)
+                               ? _("Discard the span before the preconditioning, as SNIA’s purge")
+                               : _("Discard the span before the fill, so the drive starts empty"));
+  /* A test in rounds times its cells, one round after another. */
+  adw_action_row_set_subtitle (self->runtime_row,
+                               duel_preset_name_get_rounds (name) != NULL
+                               ? _("Seconds for each cell of each round; 0 keeps the preset’s own")
+                               : _("Seconds for each timed test; 0 keeps the preset’s own"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->span_row), !self->running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->runtime_row), !self->running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->interval_row), !self->running);
@@ -463,6 +700,7 @@ preset_changed_cb (DuelPresetsView *self)
     gtk_spin_button_set_value (self->interval_spin,
                                g_settings_get_uint (self->settings, "default-interval-ms"));
 
+  rebuild_rounds (self);
   update_rows (self);
   schedule_estimate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESET_NAME]);
@@ -687,6 +925,10 @@ duel_presets_view_finalize (GObject *object)
   g_clear_object (&self->titles);
   g_clear_object (&self->estimate_cancellable);
   g_clear_pointer (&self->estimate_text, g_free);
+  g_clear_pointer (&self->matrix_sizes, g_array_unref);
+  g_clear_pointer (&self->matrix_mixes, g_array_unref);
+  g_clear_pointer (&self->size_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->mix_rows, g_ptr_array_unref);
 
   G_OBJECT_CLASS (duel_presets_view_parent_class)->finalize (object);
 }
@@ -752,6 +994,15 @@ duel_presets_view_class_init (DuelPresetsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, block_row);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, depth_spin);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, jobs_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, rounds_group);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, rounds_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, rounds_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, data_limit_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, data_limit_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, slope_limit_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, slope_limit_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, sizes_row);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, mixes_row);
   gtk_widget_class_bind_template_callback (widget_class, probe_clicked_cb);
 }
 
@@ -847,6 +1098,10 @@ duel_presets_view_init (DuelPresetsView *self)
   const char * const *names = duel_preset_get_names ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->size_rows = g_ptr_array_new ();
+  self->mix_rows = g_ptr_array_new ();
+  self->matrix_sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->matrix_mixes = g_array_new (FALSE, FALSE, sizeof (guint));
 
   self->titles = gtk_string_list_new (NULL);
   for (guint i = 0; names[i] != NULL; i++)
@@ -889,7 +1144,14 @@ duel_presets_view_init (DuelPresetsView *self)
                            G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->passes_spin, "value-changed",
                            G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->rounds_spin, "value-changed",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->data_limit_spin, "value-changed",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->slope_limit_spin, "value-changed",
+                           G_CALLBACK (parameter_changed_cb), self, G_CONNECT_SWAPPED);
 
+  rebuild_rounds (self);
   update_rows (self);
   set_estimate_text (self, _("Choose a drive or a file target to see how long the run takes."));
 }

@@ -41,6 +41,8 @@ DuelPreset  *duel_presets_view_create_preset    (DuelPresetsView         *self,
                                                  GError                 **error);
 /* The estimate's text, e.g. "About 1 h 10 min: …". */
 const char  *duel_presets_view_get_estimate     (DuelPresetsView         *self);
+/* A read/write mix of a test matrix in words: "65 % reads, 35 % writes". */
+char        *duel_preset_mix_text               (guint                    read_percent);
 /* A translated title for a preset name. */
 const char  *duel_preset_title                  (const char              *name);
 

@@ -26,6 +26,7 @@
 #include "duel-chart-write-curve.h"
 #include "analysis/duel-comparison.h"
 #include "duel-number.h"
+#include "duel-size.h"
 #include "duel-presets-view.h"
 #include "review/duel-review-test.h"
 #include "duel-run-view.h"
@@ -91,6 +92,10 @@ struct _DuelRunView
   GtkLabel       *stats_title_label;
   GtkBox         *stats_box;
   GtkLabel       *status_label;
+  GtkBox         *rounds_box;
+  GtkLabel       *rounds_label;
+  GtkLabel       *rounds_figures_label;
+  GtkLabel       *rounds_verdict_label;
   GtkBox         *summary_box;
   GtkWidget      *summary_cdm;   /* the CrystalDiskMark grid of a run of its set, or NULL */
   GtkGrid        *summary_grid;
@@ -438,6 +443,142 @@ show_summary (DuelRunView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->summary_box), TRUE);
 }
 
+/* --- a test in rounds (SNIA PTS) ------------------------------------------------ */
+
+/* "4 KiB random, 65 % reads, 35 % writes": a cell of a test matrix. */
+static char *
+describe_cell (DuelPattern pattern,
+               guint32     block_size,
+               guint       read_percent)
+{
+  g_autofree char *size = duel_format_size_as_given (block_size);
+  g_autofree char *mix = duel_preset_mix_text (read_percent);
+
+  if (pattern == DUEL_PATTERN_SEQUENTIAL)
+    /* Translators: a block size and a read/write mix: "128 KiB sequential, 0 % reads, 100 % writes" */
+    return g_strdup_printf (_("%s sequential, %s"), size, mix);
+  /* Translators: a block size and a read/write mix: "4 KiB random, 65 % reads, 35 % writes" */
+  return g_strdup_printf (_("%s random, %s"), size, mix);
+}
+
+/* A tracked figure with its unit, as the tiles show it. */
+static char *
+format_tracked (const char *key,
+                double      value)
+{
+  const DuelFigureInfo *info = duel_figure_lookup (key);
+  g_autofree char *number = NULL;
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  if (info != NULL && g_strcmp0 (info->unit, "MB/s") == 0)
+    {
+      DuelRateUnit unit = duel_get_rate_unit ();
+      g_autofree char *rate = format_number (duel_rate_unit_from_mb_s (unit, value));
+
+      return g_strdup_printf ("%s %s", rate, duel_rate_unit_get_symbol (unit));
+    }
+  number = format_number (value);
+  if (info != NULL && g_strcmp0 (info->unit, "us") == 0)
+    /* Translators: a latency in microseconds */
+    return g_strdup_printf (_("%s µs"), number);
+  return g_steal_pointer (&number);
+}
+
+/* The round running and its cell, each finished round's tracked figure
+ * and the verdict on the last window of rounds: all as the run judged
+ * them (DuelRunStatus.rounds, duel-run-steps.c); the page judges nothing. */
+static void
+update_rounds (DuelRunView *self)
+{
+  const DuelRunStatus *status = duel_run_get_status (self->task);
+  const DuelRunRounds *seen = &status->rounds;
+  DuelPreset *preset = duel_run_get_preset (self->task);
+  const DuelPresetStep *step = NULL;
+  const DuelReviewTest *test;
+  const DuelReviewRounds *rules;
+  const DuelReviewStep *tracked_step = NULL;
+  gboolean running = duel_run_is_running (self->task);
+  g_autofree char *line = NULL;
+  g_autoptr(GString) figures = NULL;
+  g_autofree char *verdict = NULL;
+
+  if (preset != NULL && status->n_tests > 0 && status->test_index < duel_preset_get_n_steps (preset))
+    step = duel_preset_get_step (preset, status->test_index);
+  /* The test of the step running, if it runs in rounds; else the last one that did. */
+  test = step != NULL && step->test != NULL && step->test->rounds != NULL ? step->test : seen->test;
+  rules = test != NULL ? duel_preset_get_rounds (preset, test) : NULL;
+  gtk_widget_set_visible (GTK_WIDGET (self->rounds_box), rules != NULL);
+  if (rules == NULL)
+    return;
+  duel_review_test_find_step (rules->tracked_step, NULL, &tracked_step);
+
+  if (running && step != NULL && step->test == test && step->round > 0)
+    {
+      g_autofree char *cell = describe_cell (step->workload.pattern, step->workload.block_size,
+                                             step->workload.read_percent);
+
+      /* Translators: "Round 3 of at most 25 · 4 KiB random, 65 % reads, 35 % writes" */
+      line = g_strdup_printf (_("Round %u of at most %u · %s"), step->round, step->max_rounds, cell);
+    }
+  else if (running && step != NULL && step->test == test)
+    line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Before the rounds: at most %u round follows.",
+                                         "Before the rounds: at most %u rounds follow.", rules->max_rounds),
+                            rules->max_rounds);
+  else
+    line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         /* Translators: rounds that ran, the most the test may run */
+                                         "%u round of at most %u ran.",
+                                         "%u rounds of at most %u ran.", seen->test == test ? seen->n_rounds : 0),
+                            seen->test == test ? seen->n_rounds : 0, rules->max_rounds);
+
+  figures = g_string_new (NULL);
+  {
+    g_autofree char *cell = tracked_step != NULL ? describe_cell (tracked_step->pattern, tracked_step->block_size,
+                                                                  tracked_step->read_percent)
+                                                 : g_strdup ("");
+
+    /* Translators: the tracked figure and its cell: "Mean latency of 4 KiB random, 0 % reads, 100 % writes, by round:" */
+    g_string_append_printf (figures, _("%s of %s, by round:"), duel_figure_get_label (rules->tracked_key), cell);
+  }
+  if (seen->test != test || seen->n_rounds == 0)
+    g_string_append_printf (figures, " %s", _("none finished yet"));
+  for (guint r = 0; seen->test == test && r < seen->n_rounds; r++)
+    {
+      g_autofree char *value = format_tracked (rules->tracked_key, seen->tracked[r]);
+
+      /* Translators: a round's number and its figure, in a list: "3: 51,200" */
+      g_string_append (figures, r == 0 ? " " : " · ");
+      g_string_append_printf (figures, _("%u: %s"), r + 1, value);
+    }
+
+  if (seen->test != test || !seen->judged)
+    verdict = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "Steady state is judged once %u round has run.",
+                                            "Steady state is judged once %u rounds have run.", rules->window),
+                               rules->window);
+  else if (seen->steady && seen->window_last < rules->max_rounds)
+    verdict = g_strdup_printf (running
+                               /* Translators: the first and last round of the window that passed */
+                               ? _("Steady from round %u to %u: the remaining rounds are skipped.")
+                               : _("Steady from round %u to %u: the remaining rounds were skipped."),
+                               seen->window_first, seen->window_last);
+  else if (seen->steady)
+    verdict = g_strdup_printf (_("Steady from round %u to %u."), seen->window_first, seen->window_last);
+  else if (seen->window_last >= rules->max_rounds)
+    /* Translators: the first and last round of the last window, the last the test may run */
+    verdict = g_strdup_printf (_("Not steady: rounds %u to %u, the last ones the test may run, vary beyond "
+                                 "the limits."), seen->window_first, seen->window_last);
+  else
+    verdict = g_strdup_printf (_("Not steady yet: rounds %u to %u vary beyond the limits."),
+                               seen->window_first, seen->window_last);
+
+  gtk_label_set_text (self->rounds_label, line);
+  gtk_label_set_text (self->rounds_figures_label, figures->str);
+  gtk_label_set_text (self->rounds_verdict_label, verdict);
+}
+
 /* Seconds without an answer from the device after which the Run page says
  * what a stop waits for: a device that answers drains within a second. */
 #define DUEL_RUN_VIEW_DRAIN_SAY_AFTER_S 2.0
@@ -588,6 +729,7 @@ update_header (DuelRunView *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
                                waiting ? _("Stop without waiting for the device and keep what the run measured")
                                        : _("Stop the run and keep what it measured"));
+  update_rounds (self);
   /* A device that does not answer sends no progress: looked at again. */
   if (status->state == DUEL_RUN_STATE_STOPPING && self->drain_watch == 0)
     self->drain_watch = g_timeout_add_seconds (1, drain_watch_cb, self);
@@ -762,6 +904,7 @@ duel_run_view_set_task (DuelRunView *self,
   clear_summary (self);
   gtk_label_set_text (self->stats_title_label, "");
 
+  gtk_widget_set_visible (GTK_WIDGET (self->rounds_box), FALSE);
   if (task == NULL)
     {
       gtk_stack_set_visible_child_name (self->stack, "idle");
@@ -799,6 +942,18 @@ duel_run_view_describe (DuelRunView *self)
                           gtk_widget_get_visible (GTK_WIDGET (self->passes_label))
                             ? gtk_label_get_text (self->passes_label) : "",
                           gtk_widget_get_visible (GTK_WIDGET (self->stop_button)) ? "stop" : "no stop");
+}
+
+char *
+duel_run_view_describe_rounds (DuelRunView *self)
+{
+  g_return_val_if_fail (DUEL_IS_RUN_VIEW (self), NULL);
+
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->rounds_box)))
+    return NULL;
+  return g_strdup_printf ("%s\n%s\n%s", gtk_label_get_text (self->rounds_label),
+                          gtk_label_get_text (self->rounds_figures_label),
+                          gtk_label_get_text (self->rounds_verdict_label));
 }
 
 DuelRun *
@@ -975,6 +1130,10 @@ duel_run_view_class_init (DuelRunViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, stats_title_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, stats_box);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, rounds_box);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, rounds_label);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, rounds_figures_label);
+  gtk_widget_class_bind_template_child (widget_class, DuelRunView, rounds_verdict_label);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, summary_box);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, summary_grid);
   gtk_widget_class_bind_template_child (widget_class, DuelRunView, compare_button);

@@ -36,6 +36,10 @@ char        *duel_run_view_describe      (DuelRunView *self);
  * (else a line says what the step does), the tiles' step title, and after
  * the run its headline figures, "label\tvalue" a line (NULL while hidden). */
 DuelChart   *duel_run_view_get_chart     (DuelRunView *self);
+/* For tests: a test in rounds as the page shows it, three lines: the
+ * round and its cell, each round's tracked figure, the verdict; NULL
+ * while no test in rounds runs or ran. */
+char        *duel_run_view_describe_rounds (DuelRunView *self);
 gboolean     duel_run_view_get_chart_shown (DuelRunView *self);
 const char  *duel_run_view_get_stats_title (DuelRunView *self);
 char        *duel_run_view_describe_summary (DuelRunView *self);

@@ -312,6 +312,56 @@ matrix_has (const PresetInfo *info,
   return FALSE;
 }
 
+const DuelReviewRounds *
+duel_preset_name_get_rounds (const char *name)
+{
+  const PresetInfo *info = find_preset (name);
+  const DuelReviewRounds *rounds = NULL;
+
+  for (guint t = 0; info != NULL && info->tests[t] != NULL; t++)
+    if (duel_review_test_find (info->tests[t])->rounds != NULL)
+      rounds = duel_review_test_find (info->tests[t])->rounds;
+  return rounds;
+}
+
+static void
+append_once (GArray *array,
+             guint   value)
+{
+  for (guint i = 0; i < array->len; i++)
+    if (g_array_index (array, guint, i) == value)
+      return;
+  g_array_append_val (array, value);
+}
+
+gboolean
+duel_preset_name_get_matrix (const char  *name,
+                             GArray     **out_block_sizes,
+                             GArray     **out_read_percents)
+{
+  const PresetInfo *info = find_preset (name);
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) mixes = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  G_STATIC_ASSERT (sizeof (guint32) == sizeof (guint));
+  g_return_val_if_fail (out_block_sizes != NULL && out_read_percents != NULL, FALSE);
+
+  for (guint t = 0; info != NULL && info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
+
+      for (guint s = 0; test->rounds != NULL && s < test->n_steps; s++)
+        if (!test->steps[s].fill)
+          {
+            append_once (sizes, test->steps[s].block_size);
+            append_once (mixes, test->steps[s].read_percent);
+          }
+    }
+  *out_block_sizes = g_steal_pointer (&sizes);
+  *out_read_percents = g_steal_pointer (&mixes);
+  return (*out_block_sizes)->len > 0;
+}
+
 /* Whether the person's subset of the matrix keeps @step (all of it when
  * they chose none). */
 static gboolean

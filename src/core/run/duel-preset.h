@@ -124,6 +124,16 @@ gboolean             duel_preset_name_has_fill      (const char               *n
 gboolean             duel_preset_name_probes        (const char               *name);
 /* Whether the preset runs a workload the person chooses (DuelPresetOptions.custom). */
 gboolean             duel_preset_name_has_chosen_workload (const char     *name);
+/* The rounds preset @name runs its tests in (its last test in rounds'
+ * own rules), NULL when it runs none. */
+const DuelReviewRounds *duel_preset_name_get_rounds (const char           *name);
+/* The block sizes (guint32) and read/write mixes (guint, read %) of the
+ * cells preset @name runs in rounds, each once, in its tests' order: the
+ * values DuelPresetOptions' matrix subsets take. FALSE, and both empty,
+ * when it runs no rounds. */
+gboolean             duel_preset_name_get_matrix    (const char               *name,
+                                                     GArray                  **out_block_sizes,
+                                                     GArray                  **out_read_percents);
 /* Whether @step is a fill: bounded by bytes written, not by time. */
 gboolean             duel_preset_step_is_fill       (const DuelPresetStep     *step);
 /* Whether @step is a fill with random writes (write saturation), whose

@@ -95,6 +95,7 @@ struct _DuelRun
     gboolean             have_passes;     /* ... a fill's two passes ... */
     DuelRunEtaPasses     passes;
     gint64               remaining_at_us; /* ... as of this time */
+    DuelRunRounds        rounds;          /* the test in rounds as judged so far */
     char                *test_name;
     char                *section;
     DuelWorkload         workload;

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <linux/fs.h>
 #include <math.h>
+#include <string.h>
 #include <sys/ioctl.h>
 
 #include "device/duel-device-nvme.h"
@@ -120,8 +121,7 @@ typedef struct
   DuelAnalysisKind guessed;
   /* A test in rounds: the tracked figure of each round so far, and the
    * test whose rounds were found steady (its optional rounds are skipped). */
-  const DuelReviewTest *rounds_test;
-  GArray               *tracked;   /* double */
+  DuelRunRounds         rounds;
   const DuelReviewTest *steady_test;
 } RunState;
 
@@ -139,6 +139,7 @@ emit_progress (RunState           *state,
     .step = step,
     .engine = engine,
     .step_done = step_done,
+    .rounds = step->round > 0 ? &state->rounds : NULL,
   };
   double within = step_done ? 1.0 : engine != NULL ? CLAMP (engine->fraction_done, 0, 1) : 0;
 
@@ -256,6 +257,7 @@ skip_step (RunState *state)
     .step = duel_preset_get_step (self->plan, state->index),
     .step_done = TRUE,
     .skipped = TRUE,
+    .rounds = &state->rounds,
   };
 
   if (self->progress_func == NULL)
@@ -276,32 +278,31 @@ follow_rounds (RunState             *state,
                DuelTestRecord       *record)
 {
   const DuelReviewRounds *rounds = duel_preset_get_rounds (state->self->plan, step->test);
+  DuelRunRounds *seen = &state->rounds;
   const DuelPresetStep *next = NULL;
   DuelSteadyStateWindow window;
   double value;
 
-  if (step->test != state->rounds_test)
-    {
-      state->rounds_test = step->test;
-      g_array_set_size (state->tracked, 0);
-    }
-  if (g_strcmp0 (step->name, rounds->tracked_step) == 0)
+  if (g_strcmp0 (step->name, rounds->tracked_step) == 0 && seen->n_rounds < G_N_ELEMENTS (seen->tracked))
     {
       /* A cell that measured nothing is no steady state: NAN fails the window. */
       if (!duel_test_record_get_figure (record, rounds->tracked_key, &value))
         value = NAN;
-      g_array_append_val (state->tracked, value);
+      seen->tracked[seen->n_rounds++] = value;
     }
   if (state->index + 1 < duel_preset_get_n_steps (state->self->plan))
     next = duel_preset_get_step (state->self->plan, state->index + 1);
   /* Not the round's last cell yet. */
   if (next != NULL && next->test == step->test && next->round == step->round)
     return;
-  if (state->tracked->len < rounds->window)
+  if (seen->n_rounds < rounds->window)
     return;
-  duel_analysis_steady_state_window ((const double *) (gconstpointer) state->tracked->data, state->tracked->len,
-                                     state->tracked->len - rounds->window, rounds->window,
-                                     rounds->data_limit, rounds->slope_limit, &window);
+  duel_analysis_steady_state_window (seen->tracked, seen->n_rounds, seen->n_rounds - rounds->window,
+                                     rounds->window, rounds->data_limit, rounds->slope_limit, &window);
+  seen->judged = TRUE;
+  seen->steady = window.steady;
+  seen->window_first = seen->n_rounds - rounds->window + 1;
+  seen->window_last = seen->n_rounds;
   if (window.steady)
     state->steady_test = step->test;
 }
@@ -358,7 +359,6 @@ duel_run_steps_run (DuelRunSteps  *self,
 {
   const DuelAnalysisParams *params;
   const char *preset_name;
-  g_autoptr(GArray) tracked = g_array_new (FALSE, FALSE, sizeof (double));
   RunState state = { 0 };
   gboolean trimmed = FALSE;
   const char *purge_method = NULL;
@@ -388,7 +388,6 @@ duel_run_steps_run (DuelRunSteps  *self,
   state.result = result;
   for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
     state.weight_total += duel_run_steps_get_weight (self, i);
-  state.tracked = tracked;
 
   for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
     {
@@ -400,6 +399,12 @@ duel_run_steps_run (DuelRunSteps  *self,
       gboolean ok;
 
       state.index = i;
+      /* A test in rounds starts from no round. */
+      if (step->round > 0 && step->test != state.rounds.test)
+        {
+          memset (&state.rounds, 0, sizeof state.rounds);
+          state.rounds.test = step->test;
+        }
       /* The rounds were steady: the rest of them do not run. */
       if (step->optional && step->test == state.steady_test)
         {
@@ -479,6 +484,10 @@ duel_run_steps_run (DuelRunSteps  *self,
       duel_analysis_apply (record, kind, params, summary);
       if (self->checkpoint_func != NULL)
         self->checkpoint_func (result, TRUE, self->user_data);
+      /* The round's figure and verdict go with the step's end: the
+       * last round's too, after which no step begins. */
+      if (ok && step->round > 0)
+        follow_rounds (&state, step, record);
       emit_progress (&state, NULL, TRUE, record);
 
       if (!ok)
@@ -487,8 +496,6 @@ duel_run_steps_run (DuelRunSteps  *self,
           return FALSE;
         }
       state.weight_before += duel_run_steps_get_weight (self, i);
-      if (step->round > 0)
-        follow_rounds (&state, step, record);
     }
 
   return TRUE;

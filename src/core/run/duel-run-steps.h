@@ -21,6 +21,22 @@
 
 G_BEGIN_DECLS
 
+/* A test in rounds as the loop has judged it so far (SNIA PTS): the
+ * tracked figure of each round whose tracked cell finished, and the
+ * verdict on the last window of rounds it judged, the one that decides
+ * whether the test's optional rounds run. Fixed size: at most
+ * DUEL_PRESET_MAX_ROUNDS rounds. */
+typedef struct
+{
+  const DuelReviewTest *test;          /* NULL: no step of a test in rounds ran yet */
+  guint                 n_rounds;      /* rounds whose tracked cell finished */
+  double                tracked[DUEL_PRESET_MAX_ROUNDS]; /* NAN: that round measured nothing */
+  gboolean              judged;        /* a window of rounds was held to the limits ... */
+  gboolean              steady;        /* ... and passed: the test's optional rounds do not run */
+  guint                 window_first;  /* 1-based first and last round of that window */
+  guint                 window_last;
+} DuelRunRounds;
+
 typedef struct
 {
   guint                 step_index;    /* 0-based */
@@ -31,6 +47,9 @@ typedef struct
   gboolean              skipped;       /* with step_done: it did not run (its test's rounds
                                         * were steady before it) */
   double                fraction_done; /* of the whole plan, 0..1, weighted by expected time */
+  const DuelRunRounds  *rounds;        /* the step's test in rounds as judged so far (with
+                                        * step_done: this step's figure and verdict included);
+                                        * NULL for a step in no round */
 } DuelRunStepsProgress;
 
 /* Called in the thread that runs the steps (the engine's), at each step's

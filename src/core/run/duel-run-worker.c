@@ -221,6 +221,8 @@ steps_progress_cb (const DuelRunStepsProgress *progress,
     {
       duel_run_eta_step_finished (job->eta, progress->step_index, g_get_monotonic_time ());
       g_mutex_lock (&self->lock);
+      if (progress->rounds != NULL)
+        self->shared.rounds = *progress->rounds;
       publish_eta (self, job);
       g_mutex_unlock (&self->lock);
       return;
@@ -238,6 +240,9 @@ steps_progress_cb (const DuelRunStepsProgress *progress,
   if (progress->engine == NULL && !progress->step_done)
     publish_step (self, record, progress->step_index, progress->n_steps,
                   progress->step->name, progress->step->section, duel_run_eta_get_fraction (job->eta));
+  /* A round's figure and verdict, once per step's start and end. */
+  if (progress->rounds != NULL && progress->engine == NULL)
+    self->shared.rounds = *progress->rounds;
   publish_progress (self, progress->engine, record);
   publish_eta (self, job);
   if (self->show_every_step && progress->engine == NULL && !progress->step_done)

@@ -815,6 +815,7 @@ apply_snapshot (DuelRun *self)
   events = self->shared.events;
   g_queue_init (&self->shared.events);
   steps_published = self->shared.steps_published;
+  self->status.rounds = self->shared.rounds;
   g_mutex_unlock (&self->lock);
 
   if (generation != self->live_generation)

@@ -31,6 +31,7 @@
 #include "duel-run-eta.h"
 #include "engine/duel-engine.h"
 #include "duel-preset.h"
+#include "duel-run-steps.h"
 #include "result/duel-result.h"
 #include "device/duel-safety.h"
 #include "engine/duel-target.h"
@@ -71,6 +72,9 @@ typedef struct
   double          temperature_c;   /* the drive's, polled; NAN without a sensor */
   gboolean        has_passes;      /* the running step is a fill of two passes ... */
   DuelRunEtaPasses passes;         /* ... each's time left, counted down as eta_s */
+  DuelRunRounds   rounds;          /* the last test in rounds as the run judged it so far (each
+                                    * round's tracked figure, the verdict on its window);
+                                    * rounds.test NULL: none ran yet */
 } DuelRunStatus;
 
 #define DUEL_TYPE_RUN (duel_run_get_type ())
