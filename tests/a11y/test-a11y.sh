@@ -95,7 +95,9 @@ for lang in en zh_TW; do
         esac
     done
     if [ $rc -ne 0 ] && ! grep -q '^not ok' "$work/walk-$lang.tap"; then
-        echo "not ok X - $lang: the walk ended with status $rc: $(tail -n 3 "$work/dbus-$lang.log" | tr '\n' ' ')"
+        # The app's own last words on the same line: a runner may show
+        # only a failing test's "not ok" lines.
+        echo "not ok X - $lang: the walk ended with status $rc: $(tail -n 3 "$work/dbus-$lang.log" | tr '\n' ' ') — the app: $(grep -v -e '-DEBUG:' "$work/app-$lang.log" | tail -n 6 | tr '\n' ' ')"
     fi
     # What the app said, when anything failed (it is removed with $work).
     if [ $rc -ne 0 ]; then
