@@ -80,13 +80,18 @@ def find_window(timeout):
     while time.monotonic() < end:
         desktop = pyatspi.Registry.getDesktop(0)
         for i in range(desktop.childCount):
-            app = desktop.getChildAtIndex(i)
-            if app is None or "driveduel" not in (app.name or ""):
-                continue
-            for j in range(app.childCount):
-                frame = app.getChildAtIndex(j)
-                if frame is not None and frame.getRoleName() == "frame":
-                    return frame
+            try:
+                app = desktop.getChildAtIndex(i)
+                if app is None or "driveduel" not in (app.name or ""):
+                    continue
+                for j in range(app.childCount):
+                    frame = app.getChildAtIndex(j)
+                    if frame is not None and frame.getRoleName() == "frame":
+                        return frame
+            except GLib.GError as error:
+                # An entry of an app gone, or registered anew: the next look.
+                if error.domain != "atspi_error":
+                    raise
         time.sleep(0.5)
     return None
 
@@ -261,30 +266,6 @@ def on_screen(obj):
     return state.contains(pyatspi.STATE_VISIBLE)
 
 
-window = find_window(120)
-if window is None:
-    print("1..1")
-    tap(False, "the window is on the accessibility bus")
-    sys.exit(1)
-# GTK 4.8 reports no object as showing (on_screen()).
-first_tab = find_all(window, "page tab", [])
-reports_showing = bool(first_tab) and first_tab[0].getState().contains(pyatspi.STATE_SHOWING)
-pages = find_all(window, "page tab list", [])
-page_tabs = tabs_of(pages[0]) if pages else []
-page_names = {t.name for t in page_tabs}
-# The history's rows and the compared results appear once loaded: the
-# History page is walked until its rows are there (a cap, not a wait for
-# time), then every page once, and every tab inside a page once.
-end = time.monotonic() + 120
-while page_tabs and time.monotonic() < end:
-    show(page_tabs[-1])
-    walk_shown(window)
-    if row_buttons:
-        break
-    time.sleep(1)
-shown_tabs = set()
-
-
 def page_of(obj):
     """The name of the window's page @obj is on (its stack page carries the
     page's name), or None."""
@@ -294,26 +275,6 @@ def page_of(obj):
             return obj.name
         obj = obj.parent
     return None
-
-
-for page in page_tabs:
-    if not show(page):
-        problems.append("the page tab “%s” is not selected once clicked" % page.name)
-    walk_shown(window)
-    # The tabs inside a page (Compare's charts), each shown in turn; not
-    # the pages' own second switcher (the narrow window's bottom bar).
-    for inner in find_all(window, "page tab list", []):
-        if page_of(inner) != page.name:
-            continue
-        for tab in tabs_of(inner):
-            if tab.name in page_names or tab.name in shown_tabs or not on_screen(tab):
-                continue
-            shown_tabs.add(tab.name)
-            show(tab)
-            walk_shown(window)
-if not page_tabs:
-    walk(window)
-charts[:] = sorted(set(charts))
 
 
 DIALOG_ROLES = ("dialog", "alert", "file chooser")
@@ -397,26 +358,89 @@ def walk_dialog(what, openers, closer):
 
 
 # The history's first run, whose question is asked and answered No.
-history = [t for t in tabs_of(find_all(window, "page tab list", [])[0])]
-show(history[-1])
-delete = [b for b in find_all(window, "push button", []) + find_all(window, "button", [])
-          if (b.name or "").startswith(words("Delete “%s”").split("%s")[0]) and on_screen(b)]
-dialogs = [
-    (words("Export Charts and Tables"), [(("push button", "button"), words("Export Charts and Tables"))],
-     [words("_Cancel")]),
-    # Through its action: GTK 4.24's menu items have no names on the bus
-    # (their labels are not in the tree) to find them by.
-    (words("_Preferences"), [("app action", "preferences")],
-     # The window's close button: GTK's words (a window) or libadwaita's (a
-     # dialog), in English where the C locale leaves them untranslated.
-     [words("Close", gtk_catalog), words("Close", adw_catalog), "Close"]),
-]
-if delete:
-    dialogs.insert(1, (delete[0].name, [(("push button", "button"), delete[0].name)], [words("_Cancel")]))
-else:
-    problems.append("no history row to delete")
-for what, openers, closer in dialogs:
-    walk_dialog(what, openers, closer)
+def walk_window():
+    """Finds the window and walks it, its pages, tabs and dialogs; the
+    checks' findings go into problems, row_buttons and charts."""
+    global window, reports_showing, page_tabs, page_names, shown_tabs, dialogs
+    window = find_window(120)
+    if window is None:
+        print("1..1")
+        tap(False, "the window is on the accessibility bus")
+        sys.exit(1)
+    # GTK 4.8 reports no object as showing (on_screen()).
+    first_tab = find_all(window, "page tab", [])
+    reports_showing = bool(first_tab) and first_tab[0].getState().contains(pyatspi.STATE_SHOWING)
+    pages = find_all(window, "page tab list", [])
+    page_tabs = tabs_of(pages[0]) if pages else []
+    page_names = {t.name for t in page_tabs}
+    # The history's rows and the compared results appear once loaded: the
+    # History page is walked until its rows are there (a cap, not a wait for
+    # time), then every page once, and every tab inside a page once.
+    end = time.monotonic() + 120
+    while page_tabs and time.monotonic() < end:
+        show(page_tabs[-1])
+        walk_shown(window)
+        if row_buttons:
+            break
+        time.sleep(1)
+    shown_tabs = set()
+
+    for page in page_tabs:
+        if not show(page):
+            problems.append("the page tab “%s” is not selected once clicked" % page.name)
+        walk_shown(window)
+        # The tabs inside a page (Compare's charts), each shown in turn; not
+        # the pages' own second switcher (the narrow window's bottom bar).
+        for inner in find_all(window, "page tab list", []):
+            if page_of(inner) != page.name:
+                continue
+            for tab in tabs_of(inner):
+                if tab.name in page_names or tab.name in shown_tabs or not on_screen(tab):
+                    continue
+                shown_tabs.add(tab.name)
+                show(tab)
+                walk_shown(window)
+    if not page_tabs:
+        walk(window)
+    charts[:] = sorted(set(charts))
+
+    history = [t for t in tabs_of(find_all(window, "page tab list", [])[0])]
+    show(history[-1])
+    delete = [b for b in find_all(window, "push button", []) + find_all(window, "button", [])
+              if (b.name or "").startswith(words("Delete “%s”").split("%s")[0]) and on_screen(b)]
+    dialogs = [
+        (words("Export Charts and Tables"), [(("push button", "button"), words("Export Charts and Tables"))],
+         [words("_Cancel")]),
+        # Through its action: GTK 4.24's menu items have no names on the bus
+        # (their labels are not in the tree) to find them by.
+        (words("_Preferences"), [("app action", "preferences")],
+         # The window's close button: GTK's words (a window) or libadwaita's (a
+         # dialog), in English where the C locale leaves them untranslated.
+         [words("Close", gtk_catalog), words("Close", adw_catalog), "Close"]),
+    ]
+    if delete:
+        dialogs.insert(1, (delete[0].name, [(("push button", "button"), delete[0].name)], [words("_Cancel")]))
+    else:
+        problems.append("no history row to delete")
+    for what, openers, closer in dialogs:
+        walk_dialog(what, openers, closer)
+
+
+# A walk whose app entry on the accessibility bus went stale under it (the
+# app alive: GTK 4.24 registers anew) starts again from the window, at most
+# three times; an app that died is not found again and fails.
+for attempt in range(3):
+    problems.clear()
+    row_buttons.clear()
+    charts.clear()
+    try:
+        walk_window()
+        break
+    except GLib.GError as error:
+        if error.domain != "atspi_error" or error.code not in (0, ATSPI_ERROR_IPC) or attempt == 2:
+            raise
+        print("# the window's entry on the accessibility bus went stale (%s): walked again" % error.message)
+        time.sleep(2)
 
 print("1..4")
 for p in problems:
