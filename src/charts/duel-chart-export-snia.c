@@ -133,7 +133,9 @@ static char *
 dup_identity (DuelResult            *result,
               DuelDeviceIdentityKey  key)
 {
-  return duel_device_identity_dup_text (result, key, NULL);
+  double value;
+
+  return duel_device_identity_dup_text (result, key, &value);
 }
 
 /* The test's preconditioning record: details.section, not a round. */
