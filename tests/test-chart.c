@@ -1188,6 +1188,13 @@ test_pts_matrix_chart (void)
     cairo_surface_destroy (surface);
   }
 
+  /* Asked for a block size no drive ran: the smallest that ran, said in the title. */
+  {
+    g_autoptr(DuelChart) at_8k = g_object_new (DUEL_TYPE_CHART_PTS_IOPS, "comparison", one, "block-size", 8192, NULL);
+
+    g_assert_cmpuint (duel_chart_matrix_get_block_size (DUEL_CHART_MATRIX (at_8k)), ==, 4096);
+  }
+
   /* Not the latency or the throughput test: those charts have nothing. */
   latency = g_object_new (DUEL_TYPE_CHART_PTS_LATENCY, "comparison", one, "style", style, NULL);
   g_assert_false (duel_chart_has_data (latency));
@@ -1217,6 +1224,85 @@ test_pts_matrix_chart (void)
     /* Beta steady in round 5 at a flat 30 000: rounds 1–5. */
     g_assert_cmpstr (beta, ==, "30000");
   }
+}
+
+
+/* A cell of SNIA's latency test in round @round: mean latency @mean_us and
+ * the longest @max_us, under the test's own rules (4 KiB write tracked). */
+static void
+add_latency_cell (DuelResult *result,
+                  const char *name,
+                  guint32     block_size,
+                  guint       read_percent,
+                  guint       round,
+                  double      mean_us,
+                  double      max_us)
+{
+  g_autoptr(DuelSummary) summary = duel_summary_new ();
+  g_autoptr(DuelTestRecord) record = NULL;
+  JsonObject *details, *rules;
+  DuelWorkload workload;
+
+  duel_workload_init (&workload);
+  workload.block_size = block_size;
+  workload.read_percent = read_percent;
+  workload.queue_depth = 1;
+  record = duel_test_record_new (name, &workload);
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  duel_summary_add (summary, "latency_mean_us", mean_us);
+  duel_summary_add (summary, "latency_max_us", max_us);
+  duel_analysis_apply (record, DUEL_ANALYSIS_MATRIX_CELL, NULL, summary);
+  details = duel_test_record_get_details (record);
+  json_object_set_string_member (details, "section", "pts-latency");
+  json_object_set_int_member (details, "round", round);
+  rules = json_object_new ();
+  json_object_set_int_member (rules, "max_rounds", 25);
+  json_object_set_int_member (rules, "window", 5);
+  json_object_set_double_member (rules, "data_limit", 0.2);
+  json_object_set_double_member (rules, "slope_limit", 0.1);
+  json_object_set_string_member (rules, "tracked_step", "pts-lat-4k-r0");
+  json_object_set_string_member (rules, "tracked_key", "latency_mean_us");
+  json_object_set_object_member (details, "rounds", rules);
+  duel_result_add_test (result, record);
+}
+
+/* SNIA's latency plot: a flat 4 KiB write (steady in round 5, rounds 1–5)
+ * and a 512 B read whose mean climbs 10 µs a round: the CSV has its mean
+ * over rounds 1–5 (120 µs) and the longest of them (round 5's 900 µs, not
+ * round 6's 5 000, which ran after the window). */
+static void
+test_pts_latency_chart (void)
+{
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelChart) chart = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *mean = NULL;
+  g_autofree char *max = NULL;
+  g_autofree char *write_mean = NULL;
+  cairo_surface_t *surface;
+  DuelChartRect plot;
+
+  duel_result_set_name (result, "Alpha SSD");
+  for (guint r = 1; r <= 6; r++)
+    {
+      add_latency_cell (result, "pts-lat-4k-r0", 4096, 0, r, 50, 400);
+      add_latency_cell (result, "pts-lat-512-r100", 512, 100, r, 100 + r * 10 - 10, r == 6 ? 5000 : 500 + r * 80);
+    }
+  comparison = duel_comparison_new (result, NULL, NULL);
+  chart = g_object_new (DUEL_TYPE_CHART_PTS_LATENCY, "comparison", comparison, NULL);
+  g_assert_true (duel_chart_has_data (chart));
+  csv = duel_chart_to_csv (chart);
+  /* (100 + 110 + 120 + 130 + 140) / 5 */
+  mean = csv_field (csv, "Alpha SSD,pts-latency,512,100,", 7);
+  max = csv_field (csv, "Alpha SSD,pts-latency,512,100,", 9);
+  write_mean = csv_field (csv, "Alpha SSD,pts-latency,4096,0,", 7);
+  g_assert_cmpstr (mean, ==, "120");
+  g_assert_cmpstr (max, ==, "900");
+  g_assert_cmpstr (write_mean, ==, "50");
+  surface = render (chart, 1200, 675, 1);
+  g_assert_true (duel_chart_get_plot_rect (chart, &plot));
+  cairo_surface_destroy (surface);
 }
 
 int
@@ -1250,6 +1336,7 @@ main (int    argc,
   g_test_add_func ("/duel/chart/csv", test_chart_csv);
   g_test_add_func ("/duel/chart/rounds", test_rounds_chart);
   g_test_add_func ("/duel/chart/pts-matrix", test_pts_matrix_chart);
+  g_test_add_func ("/duel/chart/pts-latency", test_pts_latency_chart);
   g_test_add_func ("/duel/chart/fill-summary-typed-and-loaded", test_fill_summary_typed_and_loaded);
   g_test_add_func ("/duel/chart/table-paging", test_table_paging);
   g_test_add_func ("/duel/chart/labels", test_chart_labels);

@@ -268,7 +268,7 @@ draw_header_block (Page                   *page,
                             report->data_limit * 100, report->slope_limit * 100);
 
   top = page->y;
-  draw_heading (page, _("Test sponsor"));
+  draw_heading (page, _("Sponsor and tester"));
   draw_field (page, left, column, _("Test sponsor"), sponsor);
   draw_field (page, left, column, _("Tester"), tester);
   draw_field (page, left, column, _("Test date"), date);

@@ -40,7 +40,8 @@ typedef struct
 
 typedef struct
 {
-  guint32  block_size;
+  guint32  block_size;          /* the one asked for */
+  guint32  shown_block_size;    /* it, or the smallest run where no drive ran it */
   Drive    drives[DUEL_COMPARISON_MAX_DRIVES];
   guint    n_drives;
   GArray  *block_sizes;         /* guint32, ascending, over every drive */
@@ -169,6 +170,17 @@ duel_chart_matrix_rebuild (DuelChart *chart)
     }
   g_array_sort (priv->block_sizes, compare_block_sizes);
   g_array_sort (priv->mixes, compare_mixes);
+  /* A matrix run without 4 KiB (scaled down to 64 KiB, say) still compares. */
+  priv->shown_block_size = priv->block_size;
+  if (priv->block_sizes->len > 0)
+    {
+      gboolean ran = FALSE;
+
+      for (guint b = 0; b < priv->block_sizes->len; b++)
+        ran = ran || g_array_index (priv->block_sizes, guint32, b) == priv->block_size;
+      if (!ran)
+        priv->shown_block_size = g_array_index (priv->block_sizes, guint32, 0);
+    }
 }
 
 static const Cell *
@@ -187,6 +199,20 @@ find_cell (DuelChartMatrixPrivate *priv,
         return cell;
     }
   return NULL;
+}
+
+/* The drives that ran the chart's tests, in comparison order: the bars
+ * leave no gap for a drive without them (its legend entry neither). */
+static guint
+list_drives_with_cells (DuelChartMatrixPrivate *priv,
+                        guint                  *out_drives)
+{
+  guint n = 0;
+
+  for (guint d = 0; d < priv->n_drives; d++)
+    if (priv->drives[d].cells != NULL && priv->drives[d].cells->len > 0)
+      out_drives[n++] = d;
+  return n;
 }
 
 /* The figure a plot shows of @cell: IOPS, MB/s, or the mean latency (µs). */
@@ -244,7 +270,7 @@ duel_chart_matrix_get_title (DuelChart *chart)
   const DuelReviewTest *test = duel_review_test_find (priv->first_section != NULL ? priv->first_section
                                                       : DUEL_CHART_MATRIX_GET_CLASS (self)->section_prefix);
   const char *name = test != NULL ? duel_review_test_get_title (test) : _("SNIA PTS");
-  g_autofree char *size = duel_format_size_as_given (priv->block_size);
+  g_autofree char *size = duel_format_size_as_given (priv->shown_block_size);
 
   switch (DUEL_CHART_MATRIX_GET_CLASS (self)->kind)
     {
@@ -299,8 +325,12 @@ duel_chart_matrix_fill_legend (DuelChart       *chart,
 
   if (!as_lines (self))
     {
-      for (guint d = 0; d < priv->n_drives; d++)
+      guint drives[DUEL_COMPARISON_MAX_DRIVES];
+      guint n = list_drives_with_cells (priv, drives);
+
+      for (guint i = 0; i < n; i++)
         {
+          guint d = drives[i];
           g_autofree char *name = duel_chart_dup_drive_label (chart, d);
 
           duel_chart_legend_add (legend, DUEL_CHART_MARK_BOX,
@@ -435,7 +465,7 @@ draw_lines (DuelChartMatrix     *self,
           for (guint i = 0; i < duel_chart_line_get_length (line); i++)
             duel_chart_draw_mark (cr, style, DUEL_CHART_MARK_DOT, &color,
                                   duel_chart_axis_map (&x_axis, duel_chart_line_get_x (line)[i]),
-                                  duel_chart_axis_map (&y_axis, duel_chart_line_get_y (line)[i]), 6);
+                                  duel_chart_axis_map (&y_axis, duel_chart_line_get_y (line)[i]), 14);
         }
     }
   cairo_restore (cr);
@@ -488,7 +518,7 @@ build_groups (DuelChartMatrix *self)
 
       for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
         {
-          const Cell *cell = d < priv->n_drives ? find_cell (priv, d, priv->block_size, mix) : NULL;
+          const Cell *cell = d < priv->n_drives ? find_cell (priv, d, priv->shown_block_size, mix) : NULL;
 
           group.value[d] = cell_value (kind, cell);
           group.mark[d] = kind == DUEL_CHART_MATRIX_LATENCY && cell != NULL ? cell->latency_max_us : NAN;
@@ -515,6 +545,8 @@ draw_bars (DuelChartMatrix     *self,
   DuelChartAxis y_axis;
   DuelChartRect plot, inner = *area;
   double lo = INFINITY, hi = 0, tick_h = 0, slot, bar_w;
+  guint drives[DUEL_COMPARISON_MAX_DRIVES];
+  guint n_shown = list_drives_with_cells (priv, drives);
 
   for (guint g = 0; g < groups->len; g++)
     {
@@ -547,17 +579,18 @@ draw_bars (DuelChartMatrix     *self,
   labels = duel_chart_labels_new (&plot);
 
   slot = plot.width / MAX (groups->len, 1);
-  bar_w = MIN (slot * 0.8 / MAX (priv->n_drives, 1), style->font_size * 5);
+  bar_w = MIN (slot * 0.8 / MAX (n_shown, 1), style->font_size * 5);
   for (guint g = 0; g < groups->len; g++)
     {
       const Group *group = &g_array_index (groups, Group, g);
       double center = plot.x + slot * (g + 0.5);
-      double left = center - bar_w * priv->n_drives / 2;
+      double left = center - bar_w * n_shown / 2;
       double bottom = plot.y + plot.height;
 
-      for (guint d = 0; d < priv->n_drives; d++)
+      for (guint i = 0; i < n_shown; i++)
         {
-          double x = left + d * bar_w;
+          guint d = drives[i];
+          double x = left + i * bar_w;
 
           if (isfinite (group->value[d]) && group->value[d] > 0)
             {
@@ -569,8 +602,7 @@ draw_bars (DuelChartMatrix     *self,
               cairo_rectangle (cr, bar.x, bar.y, bar.width, MAX (bar.height, 0));
               cairo_fill (cr);
               duel_chart_labels_avoid (labels, &bar);
-              if (!isfinite (group->mark[d]))
-                duel_chart_labels_add (labels, text, &style->foreground, x + bar_w / 2, top, DUEL_CHART_LABEL_ABOVE);
+              duel_chart_labels_add (labels, text, &style->foreground, x + bar_w / 2, top, DUEL_CHART_LABEL_ABOVE);
             }
           if (isfinite (group->mark[d]) && group->mark[d] > 0)
             {
@@ -735,5 +767,5 @@ duel_chart_matrix_get_block_size (DuelChartMatrix *self)
   DuelChartMatrixPrivate *priv = duel_chart_matrix_get_instance_private (self);
 
   g_return_val_if_fail (DUEL_IS_CHART_MATRIX (self), 4096);
-  return priv->block_size;
+  return priv->shown_block_size;
 }

@@ -38,7 +38,8 @@ struct _DuelChartMatrixClass
   DuelChartMatrixKind kind;
 };
 
-/* The block size compared across drives. */
+/* The block size compared across drives: "block-size", or the smallest
+ * the drives ran where none ran that. */
 guint32 duel_chart_matrix_get_block_size (DuelChartMatrix *self);
 
 G_END_DECLS

@@ -187,6 +187,7 @@ duel_chart_rounds_fill_legend (DuelChart       *chart,
   if (self->window_only)
     {
       duel_chart_legend_add (legend, DUEL_CHART_MARK_DASH, &style->foreground, _("window mean"));
+      /* xgettext:no-c-format */
       duel_chart_legend_add (legend, DUEL_CHART_MARK_BOX, &style->guide, _("±10 % and ±20 % of the mean"));
       duel_chart_legend_add (legend, DUEL_CHART_MARK_LINE, &style->guide, _("fitted line (slope)"));
       return;
@@ -329,7 +330,7 @@ draw_window_plot (DuelChartRounds     *self,
         if (isfinite (w->values[i]))
           duel_chart_draw_mark (cr, style, DUEL_CHART_MARK_DOT, color,
                                 duel_chart_axis_map (&x_axis, w->first_round + i),
-                                duel_chart_axis_map (&y_axis, w->values[i]), 6);
+                                duel_chart_axis_map (&y_axis, w->values[i]), 14);
     }
   cairo_restore (cr);
   duel_chart_axes_draw (cr, style, &x_axis, &y_axis, _("Round"), y_title, &plot);
