@@ -354,6 +354,74 @@ test_import (Fixture       *fixture,
   g_assert_nonnull (strstr (err, "not fio JSON output"));
 }
 
+
+/* A scaled-down SNIA IOPS run on a file (real I/O, five rounds of two
+ * block sizes by two mixes), then `report` on its result: the matrix
+ * plot and the steady-state chart with their data, and the PDF with
+ * SNIA's pages. */
+static void
+test_report_pts (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *target = g_build_filename (fixture->dir, "target.img", NULL);
+  g_autofree char *result = g_build_filename (fixture->dir, "pts.json", NULL);
+  g_autofree char *dir = g_build_filename (fixture->dir, "pts-report", NULL);
+  g_autofree char *csv_path = g_build_filename (dir, "pts-iops.csv", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "report.pdf", NULL);
+  g_autofree char *csv = NULL;
+  g_autofree char *pdf_data = NULL;
+  gsize pdf_length = 0;
+  int code;
+
+  code = run_cli (&out, &err, "run", "--preset", "pts-iops", "--rounds", "5", "--round", "1", "--runtime", "0.2",
+                  "--interval-ms", "100", "--block-sizes", "4k,64k", "--mixes", "100,0", "--span", "16m",
+                  "--probe", "0", "--name", "Scratch", "-o", result, target, NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  code = run_cli (&out, &err, "report", result, "--output-dir", dir, "--format", "pdf,csv", NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (out, "pts-iops.csv"));
+  g_assert_nonnull (strstr (out, "steady-state.csv"));
+  g_assert_nonnull (strstr (out, "report.pdf"));
+  /* Neither the latency nor the throughput test ran: no file for them. */
+  g_assert_null (strstr (out, "pts-latency"));
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  /* The header and four cells, each a mean over the window's rounds. */
+  g_assert_cmpuint (count_lines (csv), ==, 1 + 4);
+  g_assert_nonnull (strstr (csv, "Scratch,pts-iops,4096,0,"));
+  g_assert_nonnull (strstr (csv, "Scratch,pts-iops,65536,100,"));
+  /* SNIA's pages are in the PDF, its text as cairo wrote it (no extractor needed). */
+  g_assert_true (g_file_get_contents (pdf, &pdf_data, &pdf_length, NULL));
+  g_assert_true (pdf_length > 1000);
+  /* SNIA's pages, as ghostscript reads the text (where it is installed). */
+  {
+    g_autofree char *gs = g_find_program_in_path ("gs");
+    g_autofree char *text = NULL;
+    g_autoptr(GError) error = NULL;
+    int status;
+
+    if (gs == NULL)
+      return;
+    {
+      const char *argv[] = { gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=txtwrite",
+                             "-sOutputFile=-", pdf, NULL };
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                   &text, NULL, &status, &error));
+    }
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (text, "SNIA PTS report: SNIA IOPS"));
+    g_assert_nonnull (strstr (text, "Test sponsor"));
+    /* The purge the run used on a file, said as it was. */
+    g_assert_nonnull (strstr (text, "blocks released"));
+    g_assert_nonnull (strstr (text, "Steady-state matrix"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -365,6 +433,7 @@ main (int    argc,
   g_test_add ("/duel/chart-cli/references-and-formats", Fixture, NULL, fixture_set_up,
               test_compare_references_and_formats, fixture_tear_down);
   g_test_add ("/duel/chart-cli/report", Fixture, NULL, fixture_set_up, test_report, fixture_tear_down);
+  g_test_add ("/duel/chart-cli/report-pts", Fixture, NULL, fixture_set_up, test_report_pts, fixture_tear_down);
   g_test_add ("/duel/chart-cli/bad-files", Fixture, NULL, fixture_set_up, test_bad_files, fixture_tear_down);
   g_test_add ("/duel/chart-cli/bad-options", Fixture, NULL, fixture_set_up, test_bad_options, fixture_tear_down);
   g_test_add ("/duel/chart-cli/read-without-scratch", Fixture, NULL, fixture_set_up,

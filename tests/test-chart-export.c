@@ -24,6 +24,7 @@
 #include "test-chart-helpers.h"
 #include "test-dir.h"
 #include "test-locale.h"
+#include "test-rounds-records.h"
 
 typedef struct
 {
@@ -974,6 +975,76 @@ test_summary_parts (Fixture       *fixture,
   }
 }
 
+
+/* A result of SNIA's IOPS test by hand: the tracked 4 KiB write steady in
+ * round 6 (window 2–6, mean 51 000), a 4 KiB read beside it. The PDF ends
+ * with SNIA's pages for it: the header block with the verdict over the
+ * convergence plot, the window plot over the matrix table, the matrix
+ * plot; every page before them as without the test. */
+static void
+test_report_snia_pages (void)
+{
+  static const double tracked[] = { 90000, 53000, 52000, 50000, 51000, 49000 };
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GPtrArray) charts = NULL;
+  g_autoptr(GArray) fill = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("duel-snia-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "report.pdf", NULL);
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (DUEL_CHART_THEME_LIGHT);
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint pages, snia;
+
+  duel_result_set_name (result, "Alpha SSD");
+  for (guint r = 1; r <= 6; r++)
+    {
+      test_add_round_cell (result, "pts-iops-4k-r0", 4096, 0, r, tracked[r - 1], NAN);
+      test_add_round_cell (result, "pts-iops-4k-r100", 4096, 100, r, 100000 + r * 1000, NAN);
+    }
+  comparison = duel_comparison_new (result, NULL, &error);
+  g_assert_no_error (error);
+
+  /* The SNIA pages alone, counted as drawn: three for one test. */
+  surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cr = cairo_create (surface);
+  snia = _duel_chart_export_snia_pages (comparison, cr, style, 1200, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_assert_cmpuint (snia, ==, 3);
+
+  charts = duel_chart_new_report (comparison, NULL);
+  g_assert_true (duel_chart_export_pdf_report_full (comparison, charts, pdf, 1200, 675, fill, &error));
+  g_assert_no_error (error);
+  pages = pdf_page_count (pdf);
+  g_assert_cmpuint (pages, ==, fill->len);
+  g_assert_cmpuint (pages, >, snia);
+  check_pdf_renders (pdf, pages);
+  {
+    g_autofree char *first = pdf_page_text (pdf, pages - 2);
+    g_autofree char *second = pdf_page_text (pdf, pages - 1);
+    g_autofree char *third = pdf_page_text (pdf, pages);
+
+    if (first == NULL)
+      return;
+    g_test_message ("%s", first);
+    g_assert_nonnull (strstr (first, "SNIA PTS report: SNIA IOPS"));
+    g_assert_nonnull (strstr (first, "Test sponsor"));
+    g_assert_nonnull (strstr (first, "Device under test"));
+    g_assert_nonnull (strstr (first, "Purge"));
+    g_assert_nonnull (strstr (first, "reached in rounds 2–6"));
+    g_assert_nonnull (strstr (first, "steady state by round"));
+    g_assert_nonnull (strstr (second, "steady-state window"));
+    /* The matrix table: the means of rounds 2–6, worked out by hand. */
+    g_assert_nonnull (strstr (second, "the mean of rounds 2–6"));
+    g_assert_nonnull (strstr (second, "51,000"));
+    g_assert_nonnull (strstr (second, "104,000"));
+    g_assert_nonnull (strstr (third, "IOPS by block size"));
+  }
+  test_dir_remove (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -988,6 +1059,7 @@ main (int    argc,
   g_test_add ("/duel/chart-export/rate-unit", Fixture, NULL, fixture_set_up, test_export_rate_unit, fixture_tear_down);
   g_test_add ("/duel/chart-export/unwritable", Fixture, NULL, fixture_set_up, test_export_unwritable, fixture_tear_down);
   g_test_add_func ("/duel/chart-export/report-parameters", test_report_parameters);
+  g_test_add_func ("/duel/chart-export/report-snia-pages", test_report_snia_pages);
   g_test_add ("/duel/chart-export/report-pages", Fixture, NULL, fixture_set_up, test_report_pages, fixture_tear_down);
   g_test_add ("/duel/chart-export/summary-parts", Fixture, NULL, fixture_set_up, test_summary_parts, fixture_tear_down);
 

@@ -12,6 +12,9 @@
 #include "duel-chart.h"
 #include "duel-chart-export.h"
 #include "duel-chart-consistency.h"
+#include "duel-chart-pts-iops.h"
+#include "duel-chart-pts-latency.h"
+#include "duel-chart-pts-throughput.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-rounds.h"
 #include "duel-chart-standard.h"
@@ -331,7 +334,7 @@ test_charts_draw_both_drives (gconstpointer data)
   g_autoptr(DuelChartStyle) style = duel_chart_style_new (theme);
   g_autoptr(GPtrArray) charts = duel_chart_new_all (comparison, style);
 
-  g_assert_cmpuint (charts->len, ==, 6);
+  g_assert_cmpuint (charts->len, ==, 9);
   for (guint i = 0; i < charts->len; i++)
     {
       /* The steady-state chart: no test in rounds here (test_rounds_chart()). */
@@ -597,7 +600,7 @@ test_charts_draw_four_drives (gconstpointer data)
       }
 
   charts = duel_chart_new_all (comparison, style);
-  g_assert_cmpuint (charts->len, ==, 6);
+  g_assert_cmpuint (charts->len, ==, 9);
   for (guint i = 0; i < charts->len; i++)
     {
       DuelChart *chart = g_ptr_array_index (charts, i);
@@ -1071,6 +1074,235 @@ test_rounds_chart (void)
   g_assert_cmpstr (lines[6], ==, "Alpha SSD,pts-iops,6,pts-iops-4k-r0,iops,49000,true,true");
   g_assert_cmpstr (lines[7], ==, "Beta SSD,pts-iops,1,pts-iops-4k-r0,iops,80000,false,false");
   g_assert_cmpstr (lines[13], ==, "Beta SSD,pts-iops,7,pts-iops-4k-r0,iops,65000,true,false");
+
+  /* SNIA's window plot: only the window, its mean and bands, the fitted line. */
+  {
+    g_autoptr(DuelComparison) alone = duel_comparison_new (ra, NULL, NULL);
+    g_autoptr(DuelChart) window = g_object_new (DUEL_TYPE_CHART_ROUNDS, "comparison", alone, "style", style,
+                                                "window-only", TRUE, NULL);
+    g_autofree char *window_title = duel_chart_get_title (window);
+    g_autofree char *window_subtitle = duel_chart_get_subtitle (window);
+    cairo_surface_t *surface;
+    DuelChartRect plot;
+
+    g_assert_nonnull (strstr (window_title, "window"));
+    /* Rounds 2–6, mean 51 000, slope −900 a round (worked out above). */
+    g_assert_nonnull (strstr (window_subtitle, "rounds 2–6"));
+    g_assert_nonnull (strstr (window_subtitle, "51,000"));
+    g_assert_nonnull (strstr (window_subtitle, "-900"));
+    surface = render (window, 1200, 675, 1);
+    g_assert_true (duel_chart_get_plot_rect (window, &plot));
+    cairo_surface_destroy (surface);
+  }
+}
+
+
+/* The field @column (0-based) of the CSV line starting with @prefix. */
+static char *
+csv_field (const char *csv,
+           const char *prefix,
+           guint       column)
+{
+  g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      {
+        g_auto(GStrv) fields = g_strsplit (lines[i], ",", -1);
+
+        g_assert_cmpuint (g_strv_length (fields), ==, 10);
+        return g_strdup (fields[column]);
+      }
+  g_error ("no CSV line starts with %s", prefix);
+  return NULL;
+}
+
+/* SNIA's IOPS plot from hand-made records: four cells in six rounds, the
+ * tracked 4 KiB write steady in round 6 (window 2–6). Each cell's figure
+ * in the CSV is its mean over rounds 2–6, worked out by hand; the round
+ * before the window is left out (its outlier would show). One drive: the
+ * lines by block size; two: the 4 KiB bars side by side. */
+static void
+test_pts_matrix_chart (void)
+{
+  static const double tracked[] = { 90000, 53000, 52000, 50000, 51000, 49000 };
+  g_autoptr(DuelResult) a = duel_result_new ();
+  g_autoptr(DuelResult) b = NULL;
+  g_autoptr(DuelComparison) one = NULL;
+  g_autoptr(DuelComparison) two = NULL;
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (DUEL_CHART_THEME_LIGHT);
+  g_autoptr(DuelChart) chart = NULL;
+  g_autoptr(DuelChart) latency = NULL;
+  g_autoptr(DuelChart) compared = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *compared_title = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  duel_result_set_name (a, "Alpha SSD");
+  for (guint r = 1; r <= 6; r++)
+    {
+      test_add_round_cell (a, "pts-iops-4k-r0", 4096, 0, r, tracked[r - 1], NAN);
+      /* 101 000 … 106 000: rounds 2–6 average 104 000. */
+      test_add_round_cell (a, "pts-iops-4k-r100", 4096, 100, r, 100000 + r * 1000, NAN);
+      /* 5 000 … 10 000: rounds 2–6 average 8 000; the longest I/O of the
+       * window is round 6's 600 µs, round 1's 5 000 µs is before it. */
+      test_add_round_cell (a, "pts-iops-64k-r0", 65536, 0, r, 4000 + r * 1000, r == 1 ? 5000 : r * 100);
+      test_add_round_cell (a, "pts-iops-64k-r100", 65536, 100, r, 9000, NAN);
+    }
+  one = duel_comparison_new (a, NULL, NULL);
+  chart = g_object_new (DUEL_TYPE_CHART_PTS_IOPS, "comparison", one, "style", style, NULL);
+  g_assert_true (duel_chart_has_data (chart));
+  g_assert_false (duel_chart_shows_without_data (chart));
+  g_assert_cmpstr (duel_chart_get_id (chart), ==, "pts-iops");
+  title = duel_chart_get_title (chart);
+  g_assert_nonnull (strstr (title, "by block size"));
+
+  csv = duel_chart_to_csv (chart);
+  lines = g_strsplit (csv, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "drive,test,block_size,read_percent,window_rounds,iops,mbps,"
+                                 "latency_mean_us,latency_p9999_us,latency_max_us");
+  /* Four cells and the empty line after the last; block sizes ascending, 100/0 first. */
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 4 + 1);
+  g_assert_true (g_str_has_prefix (lines[1], "Alpha SSD,pts-iops,4096,100,5,"));
+  g_assert_true (g_str_has_prefix (lines[4], "Alpha SSD,pts-iops,65536,0,5,"));
+  {
+    g_autofree char *w4 = csv_field (csv, "Alpha SSD,pts-iops,4096,0,", 5);
+    g_autofree char *r4 = csv_field (csv, "Alpha SSD,pts-iops,4096,100,", 5);
+    g_autofree char *w64 = csv_field (csv, "Alpha SSD,pts-iops,65536,0,", 5);
+    g_autofree char *w64_max = csv_field (csv, "Alpha SSD,pts-iops,65536,0,", 9);
+    g_autofree char *r64 = csv_field (csv, "Alpha SSD,pts-iops,65536,100,", 5);
+
+    /* (53 000 + 52 000 + 50 000 + 51 000 + 49 000) / 5 */
+    g_assert_cmpstr (w4, ==, "51000");
+    g_assert_cmpstr (r4, ==, "104000");
+    g_assert_cmpstr (w64, ==, "8000");
+    g_assert_cmpstr (w64_max, ==, "600");
+    g_assert_cmpstr (r64, ==, "9000");
+  }
+  {
+    cairo_surface_t *surface = render (chart, 1200, 675, 1);
+    DuelChartRect plot;
+
+    g_assert_true (duel_chart_get_plot_rect (chart, &plot));
+    cairo_surface_destroy (surface);
+  }
+
+  /* Asked for a block size no drive ran: the smallest that ran, said in the title. */
+  {
+    g_autoptr(DuelChart) at_8k = g_object_new (DUEL_TYPE_CHART_PTS_IOPS, "comparison", one, "block-size", 8192, NULL);
+
+    g_assert_cmpuint (duel_chart_matrix_get_block_size (DUEL_CHART_MATRIX (at_8k)), ==, 4096);
+  }
+
+  /* Not the latency or the throughput test: those charts have nothing. */
+  latency = g_object_new (DUEL_TYPE_CHART_PTS_LATENCY, "comparison", one, "style", style, NULL);
+  g_assert_false (duel_chart_has_data (latency));
+  {
+    g_autoptr(DuelChart) throughput = g_object_new (DUEL_TYPE_CHART_PTS_THROUGHPUT, "comparison", one, NULL);
+
+    g_assert_false (duel_chart_has_data (throughput));
+  }
+
+  /* Two drives: the 4 KiB cells side by side, each drive's own means. */
+  b = duel_result_new ();
+  duel_result_set_name (b, "Beta SSD");
+  for (guint r = 1; r <= 6; r++)
+    {
+      test_add_round_cell (b, "pts-iops-4k-r0", 4096, 0, r, 30000, NAN);
+      test_add_round_cell (b, "pts-iops-4k-r100", 4096, 100, r, 60000, NAN);
+    }
+  two = duel_comparison_new (a, b, NULL);
+  compared = g_object_new (DUEL_TYPE_CHART_PTS_IOPS, "comparison", two, "style", style, NULL);
+  compared_title = duel_chart_get_title (compared);
+  g_assert_nonnull (strstr (compared_title, "4 KiB"));
+  check_both_drives (compared, style, 1);
+  {
+    g_autofree char *csv_two = duel_chart_to_csv (compared);
+    g_autofree char *beta = csv_field (csv_two, "Beta SSD,pts-iops,4096,0,", 5);
+
+    /* Beta steady in round 5 at a flat 30 000: rounds 1–5. */
+    g_assert_cmpstr (beta, ==, "30000");
+  }
+}
+
+
+/* A cell of SNIA's latency test in round @round: mean latency @mean_us and
+ * the longest @max_us, under the test's own rules (4 KiB write tracked). */
+static void
+add_latency_cell (DuelResult *result,
+                  const char *name,
+                  guint32     block_size,
+                  guint       read_percent,
+                  guint       round,
+                  double      mean_us,
+                  double      max_us)
+{
+  g_autoptr(DuelSummary) summary = duel_summary_new ();
+  g_autoptr(DuelTestRecord) record = NULL;
+  JsonObject *details, *rules;
+  DuelWorkload workload;
+
+  duel_workload_init (&workload);
+  workload.block_size = block_size;
+  workload.read_percent = read_percent;
+  workload.queue_depth = 1;
+  record = duel_test_record_new (name, &workload);
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  duel_summary_add (summary, "latency_mean_us", mean_us);
+  duel_summary_add (summary, "latency_max_us", max_us);
+  duel_analysis_apply (record, DUEL_ANALYSIS_MATRIX_CELL, NULL, summary);
+  details = duel_test_record_get_details (record);
+  json_object_set_string_member (details, "section", "pts-latency");
+  json_object_set_int_member (details, "round", round);
+  rules = json_object_new ();
+  json_object_set_int_member (rules, "max_rounds", 25);
+  json_object_set_int_member (rules, "window", 5);
+  json_object_set_double_member (rules, "data_limit", 0.2);
+  json_object_set_double_member (rules, "slope_limit", 0.1);
+  json_object_set_string_member (rules, "tracked_step", "pts-lat-4k-r0");
+  json_object_set_string_member (rules, "tracked_key", "latency_mean_us");
+  json_object_set_object_member (details, "rounds", rules);
+  duel_result_add_test (result, record);
+}
+
+/* SNIA's latency plot: a flat 4 KiB write (steady in round 5, rounds 1–5)
+ * and a 512 B read whose mean climbs 10 µs a round: the CSV has its mean
+ * over rounds 1–5 (120 µs) and the longest of them (round 5's 900 µs, not
+ * round 6's 5 000, which ran after the window). */
+static void
+test_pts_latency_chart (void)
+{
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelChart) chart = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *mean = NULL;
+  g_autofree char *max = NULL;
+  g_autofree char *write_mean = NULL;
+  cairo_surface_t *surface;
+  DuelChartRect plot;
+
+  duel_result_set_name (result, "Alpha SSD");
+  for (guint r = 1; r <= 6; r++)
+    {
+      add_latency_cell (result, "pts-lat-4k-r0", 4096, 0, r, 50, 400);
+      add_latency_cell (result, "pts-lat-512-r100", 512, 100, r, 100 + r * 10 - 10, r == 6 ? 5000 : 500 + r * 80);
+    }
+  comparison = duel_comparison_new (result, NULL, NULL);
+  chart = g_object_new (DUEL_TYPE_CHART_PTS_LATENCY, "comparison", comparison, NULL);
+  g_assert_true (duel_chart_has_data (chart));
+  csv = duel_chart_to_csv (chart);
+  /* (100 + 110 + 120 + 130 + 140) / 5 */
+  mean = csv_field (csv, "Alpha SSD,pts-latency,512,100,", 7);
+  max = csv_field (csv, "Alpha SSD,pts-latency,512,100,", 9);
+  write_mean = csv_field (csv, "Alpha SSD,pts-latency,4096,0,", 7);
+  g_assert_cmpstr (mean, ==, "120");
+  g_assert_cmpstr (max, ==, "900");
+  g_assert_cmpstr (write_mean, ==, "50");
+  surface = render (chart, 1200, 675, 1);
+  g_assert_true (duel_chart_get_plot_rect (chart, &plot));
+  cairo_surface_destroy (surface);
 }
 
 int
@@ -1103,6 +1335,8 @@ main (int    argc,
   g_test_add_func ("/duel/chart/published-markers", test_chart_published_markers);
   g_test_add_func ("/duel/chart/csv", test_chart_csv);
   g_test_add_func ("/duel/chart/rounds", test_rounds_chart);
+  g_test_add_func ("/duel/chart/pts-matrix", test_pts_matrix_chart);
+  g_test_add_func ("/duel/chart/pts-latency", test_pts_latency_chart);
   g_test_add_func ("/duel/chart/fill-summary-typed-and-loaded", test_fill_summary_typed_and_loaded);
   g_test_add_func ("/duel/chart/table-paging", test_table_paging);
   g_test_add_func ("/duel/chart/labels", test_chart_labels);

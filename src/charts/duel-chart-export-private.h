@@ -10,6 +10,15 @@
 
 G_BEGIN_DECLS
 
+/* A4 landscape, in points: the report prints as well as it reads on screen. */
+#define PAGE_WIDTH  841.89
+#define PAGE_HEIGHT 595.28
+#define PAGE_MARGIN 36.0
+#define PAGE_INNER_HEIGHT (PAGE_HEIGHT - 2 * PAGE_MARGIN)
+/* Between two charts on a page. */
+#define CHART_GAP   12.0
+
+
 typedef struct
 {
   char     *text;
@@ -31,5 +40,17 @@ gboolean   duel_chart_export_pdf_report_full   (DuelComparison  *comparison,
                                                 double           height,
                                                 GArray          *out_page_fill,
                                                 GError         **error);
+
+/* SNIA's report pages (duel-chart-export-snia.c), for every drive and each
+ * of its tests in rounds: the header block (sponsor, device under test,
+ * set-up, steady-state verdict), the convergence and window plots, the
+ * matrix as a table and as a plot. Each page painted and shown on @cr,
+ * its fill appended to @page_fill when not NULL. Returns the pages drawn:
+ * 0 when no result holds a test in rounds. */
+guint      _duel_chart_export_snia_pages       (DuelComparison       *comparison,
+                                                cairo_t              *cr,
+                                                const DuelChartStyle *style,
+                                                double                chart_width,
+                                                GArray               *page_fill);
 
 G_END_DECLS

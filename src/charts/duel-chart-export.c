@@ -21,13 +21,6 @@
 #include "duel-number.h"
 #include "duel-size.h"
 
-/* A4 landscape, in points: the report prints as well as it reads on screen. */
-#define PAGE_WIDTH  841.89
-#define PAGE_HEIGHT 595.28
-#define PAGE_MARGIN 36.0
-#define PAGE_INNER_HEIGHT (PAGE_HEIGHT - 2 * PAGE_MARGIN)
-/* Between two charts on a page. */
-#define CHART_GAP   12.0
 /* An export replaces only what Drive Duel exported before and nobody
  * changed since (or an empty file), and is recorded as such. */
 #define EXPORT_WRITE_FLAGS (DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_RECORD_MADE)
@@ -669,6 +662,8 @@ write_pdf_report (DuelFileWriter  *writer,
     draw_table (table, &flow);
 
   flow_end_page (&flow);
+  /* Then each test in rounds as SNIA's report pages lay it out. */
+  _duel_chart_export_snia_pages (report->comparison, flow.cr, style, report->width, report->page_fill);
   status = cairo_status (flow.cr);
   cairo_destroy (flow.cr);
   cairo_surface_finish (surface);

@@ -23,6 +23,7 @@ struct _DuelChartRounds
   DuelChart parent_instance;
 
   char     *section;          /* the test; NULL: the first the drives ran */
+  gboolean  window_only;      /* SNIA's window plot: only the window's rounds, its bands and fitted line */
   char     *shown;            /* the one shown */
   Drive     drives[DUEL_COMPARISON_MAX_DRIVES];
   guint     n_drives;
@@ -38,6 +39,7 @@ G_DEFINE_FINAL_TYPE (DuelChartRounds, duel_chart_rounds, DUEL_TYPE_CHART)
 enum {
   PROP_0,
   PROP_SECTION,
+  PROP_WINDOW_ONLY,
   N_PROPS
 };
 
@@ -108,6 +110,13 @@ duel_chart_rounds_get_title (DuelChart *chart)
   const DuelRoundsReport *report = first_report (DUEL_CHART_ROUNDS (chart));
   const DuelReviewTest *test = report != NULL ? duel_review_test_find (report->section) : NULL;
 
+  if (DUEL_CHART_ROUNDS (chart)->window_only)
+    {
+      if (test == NULL)
+        return g_strdup (_("Steady-state window"));
+      /* TRANSLATORS: a test in rounds: "SNIA IOPS: steady-state window" */
+      return g_strdup_printf (_("%s: steady-state window"), duel_review_test_get_title (test));
+    }
   if (test == NULL)
     return g_strdup (_("Steady state by round"));
   /* TRANSLATORS: a test in rounds: "SNIA IOPS: steady state by round" */
@@ -123,6 +132,16 @@ duel_chart_rounds_get_subtitle (DuelChart *chart)
   if (report == NULL || report->tracked_step == NULL)
     return NULL;
   tracked = duel_review_describe_record (report->tracked_step);
+  if (DUEL_CHART_ROUNDS (chart)->window_only && report->measured.complete)
+    {
+      const DuelSteadyStateWindow *w = &report->measured;
+      g_autofree char *mean = duel_chart_format_number (w->mean, w->mean < 100 ? 1 : 0);
+
+      /* TRANSLATORS: the tracked cell, the window's rounds, its mean, the fitted line's change per round */
+      return g_strdup_printf (_("%s; rounds %u–%u: mean %s, the bands ±10 %% and ±20 %% of it, "
+                                "the fitted line's slope %.4g a round"),
+                              tracked, w->first_round, w->first_round + w->n - 1, mean, w->slope);
+    }
   /* TRANSLATORS: the tracked cell, the window's length in rounds, its two limits in % */
   return g_strdup_printf (_("%s; steady when %u rounds lie within %.0f %% of their mean and their fitted line "
                             "moves by at most %.0f %%"),
@@ -165,6 +184,14 @@ duel_chart_rounds_fill_legend (DuelChart       *chart,
       duel_chart_legend_add (legend, DUEL_CHART_MARK_LINE,
                              duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN), label);
     }
+  if (self->window_only)
+    {
+      duel_chart_legend_add (legend, DUEL_CHART_MARK_DASH, &style->foreground, _("window mean"));
+      /* xgettext:no-c-format */
+      duel_chart_legend_add (legend, DUEL_CHART_MARK_BOX, &style->guide, _("±10 % and ±20 % of the mean"));
+      duel_chart_legend_add (legend, DUEL_CHART_MARK_LINE, &style->guide, _("fitted line (slope)"));
+      return;
+    }
   duel_chart_legend_add (legend, DUEL_CHART_MARK_DASH, &style->guide, _("window mean and its limits"));
 }
 
@@ -204,12 +231,124 @@ draw_window (cairo_t                *cr,
   cairo_restore (cr);
 }
 
+/* SNIA's window plot: the window's rounds, their mean, the ±10 % and ±20 %
+ * bands around it and the least-squares line the slope limit is read from. */
+static void
+draw_window_plot (DuelChartRounds     *self,
+                  cairo_t             *cr,
+                  const DuelChartRect *area)
+{
+  DuelChart *chart = DUEL_CHART (self);
+  const DuelChartStyle *style = duel_chart_get_style (chart);
+  const char *y_title = unit_title (first_report (self));
+  DuelChartAxis x_axis, y_axis;
+  DuelChartRect plot;
+  double x_min = G_MAXUINT, x_max = 0, y_max = 0, dashes[] = { 6, 4 };
+
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      const DuelRoundsReport *report = self->drives[d].report;
+      const DuelSteadyStateWindow *w = report != NULL ? &report->measured : NULL;
+
+      if (w == NULL || w->n == 0 || !isfinite (w->mean))
+        continue;
+      x_min = MIN (x_min, w->first_round);
+      x_max = MAX (x_max, w->first_round + w->n - 1);
+      y_max = MAX (y_max, w->mean * 1.2);
+      for (guint i = 0; i < w->n; i++)
+        if (isfinite (w->values[i]))
+          y_max = MAX (y_max, w->values[i]);
+    }
+  if (x_max < x_min)
+    {
+      duel_chart_draw_message (chart, cr, area, _("These results hold no data for this chart."));
+      return;
+    }
+
+  duel_chart_axis_init (&x_axis, DUEL_CHART_SCALE_LINEAR, DUEL_CHART_FORMAT_NUMBER, 0, 1);
+  duel_chart_axis_fit (&x_axis, x_min, MAX (x_max, x_min + 1), FALSE);
+  duel_chart_axis_init (&y_axis, DUEL_CHART_SCALE_LINEAR, DUEL_CHART_FORMAT_NUMBER, 0, 1);
+  duel_chart_axis_fit (&y_axis, 0, MAX (y_max * 1.05, 1), TRUE);
+  duel_chart_axes_layout (cr, style, &x_axis, &y_axis, _("Round"), y_title, area, &plot);
+  duel_chart_axes_draw_grid (cr, style, &x_axis, &y_axis, &plot);
+  duel_chart_add_plot_rect (chart, &plot);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, plot.x, plot.y, plot.width, plot.height);
+  cairo_clip (cr);
+  for (guint d = 0; d < self->n_drives; d++)
+    {
+      const DuelRoundsReport *report = self->drives[d].report;
+      const DuelChartColor *color = duel_chart_style_get_drive_color (style, d, DUEL_CHART_ROLE_MAIN);
+      const DuelSteadyStateWindow *w;
+      g_autoptr(DuelChartLine) values = NULL;
+      double x0, x1, last;
+
+      if (report == NULL || report->measured.n == 0 || !isfinite (report->measured.mean))
+        continue;
+      w = &report->measured;
+      last = w->first_round + w->n - 1;
+      x0 = duel_chart_axis_map (&x_axis, w->first_round);
+      x1 = duel_chart_axis_map (&x_axis, last);
+
+      /* The bands: ±20 % lighter, ±10 % inside it darker. */
+      for (guint b = 0; b < 2; b++)
+        {
+          double share = b == 0 ? 0.2 : 0.1;
+          double top = duel_chart_axis_map (&y_axis, w->mean * (1 + share));
+          double bottom = duel_chart_axis_map (&y_axis, w->mean * (1 - share));
+
+          cairo_save (cr);
+          duel_chart_set_source_color (cr, &style->guide);
+          cairo_rectangle (cr, x0, top, MAX (x1 - x0, 1), bottom - top);
+          cairo_clip (cr);
+          cairo_paint_with_alpha (cr, 0.12);
+          cairo_restore (cr);
+        }
+      cairo_save (cr);
+      cairo_set_line_width (cr, style->line_width);
+      duel_chart_set_source_color (cr, &style->foreground);
+      cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
+      cairo_move_to (cr, x0, duel_chart_axis_map (&y_axis, w->mean));
+      cairo_line_to (cr, x1, duel_chart_axis_map (&y_axis, w->mean));
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      /* The fitted line y = slope · round + intercept over the window. */
+      duel_chart_set_source_color (cr, &style->guide);
+      cairo_set_line_width (cr, style->line_width * 1.5);
+      cairo_move_to (cr, x0, duel_chart_axis_map (&y_axis, w->slope * w->first_round + w->intercept));
+      cairo_line_to (cr, x1, duel_chart_axis_map (&y_axis, w->slope * last + w->intercept));
+      cairo_stroke (cr);
+      cairo_restore (cr);
+
+      values = duel_chart_line_new ();
+      for (guint i = 0; i < w->n; i++)
+        duel_chart_line_append (values, w->first_round + i, w->values[i]);
+      duel_chart_set_source_color (cr, color);
+      duel_chart_line_draw (values, cr, &x_axis, &y_axis, &plot, style->line_width * 1.5);
+      for (guint i = 0; i < w->n; i++)
+        if (isfinite (w->values[i]))
+          duel_chart_draw_mark (cr, style, DUEL_CHART_MARK_DOT, color,
+                                duel_chart_axis_map (&x_axis, w->first_round + i),
+                                duel_chart_axis_map (&y_axis, w->values[i]), 14);
+    }
+  cairo_restore (cr);
+  duel_chart_axes_draw (cr, style, &x_axis, &y_axis, _("Round"), y_title, &plot);
+}
+
 static void
 duel_chart_rounds_draw_content (DuelChart           *chart,
                                 cairo_t             *cr,
                                 const DuelChartRect *area)
 {
   DuelChartRounds *self = DUEL_CHART_ROUNDS (chart);
+
+  if (self->window_only)
+    {
+      draw_window_plot (self, cr, area);
+      return;
+    }
+  {
   const DuelChartStyle *style = duel_chart_get_style (chart);
   const char *y_title = unit_title (first_report (self));
   DuelChartAxis x_axis, y_axis;
@@ -259,6 +398,7 @@ duel_chart_rounds_draw_content (DuelChart           *chart,
     }
   cairo_restore (cr);
   duel_chart_axes_draw (cr, style, &x_axis, &y_axis, _("Round"), y_title, &plot);
+  }
 }
 
 static void
@@ -312,6 +452,10 @@ duel_chart_rounds_get_property (GObject    *object,
       g_value_set_string (value, self->section);
       break;
 
+    case PROP_WINDOW_ONLY:
+      g_value_set_boolean (value, self->window_only);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -330,6 +474,10 @@ duel_chart_rounds_set_property (GObject      *object,
     case PROP_SECTION:
       g_free (self->section);
       self->section = g_value_dup_string (value);
+      break;
+
+    case PROP_WINDOW_ONLY:
+      self->window_only = g_value_get_boolean (value);
       break;
 
     default:
@@ -374,6 +522,9 @@ duel_chart_rounds_class_init (DuelChartRoundsClass *klass)
   properties[PROP_SECTION] =
     g_param_spec_string ("section", NULL, NULL, NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_WINDOW_ONLY] =
+    g_param_spec_boolean ("window-only", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -4,7 +4,10 @@
  * round (4 KiB write IOPS, a write's MB/s, a mean latency), one line per
  * drive, and for each drive its measurement window: the mean over it, and
  * the band of the data limit around that mean. The first test in rounds
- * the drives share, or the one named by "section".
+ * the drives share, or the one named by "section". With "window-only",
+ * SNIA's window plot instead: the window's rounds alone, their mean, the
+ * bands ±10 % and ±20 % around it and the least-squares line whose change
+ * the slope limit bounds (the PDF's SNIA pages).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -11,6 +11,9 @@
 #include "duel-chart.h"
 #include "duel-chart-private.h"
 #include "duel-chart-consistency.h"
+#include "duel-chart-pts-iops.h"
+#include "duel-chart-pts-latency.h"
+#include "duel-chart-pts-throughput.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-rounds.h"
 #include "duel-chart-standard.h"
@@ -215,7 +218,7 @@ duel_chart_get_tab_title (DuelChart *self)
 static GType *
 chart_types (guint *out_n)
 {
-  static GType types[6];
+  static GType types[9];
 
   if (types[0] == 0)
     {
@@ -224,7 +227,10 @@ chart_types (guint *out_n)
       types[2] = DUEL_TYPE_CHART_QOS;
       types[3] = DUEL_TYPE_CHART_STANDARD;
       types[4] = DUEL_TYPE_CHART_ROUNDS;
-      types[5] = DUEL_TYPE_CHART_TABLE;
+      types[5] = DUEL_TYPE_CHART_PTS_IOPS;
+      types[6] = DUEL_TYPE_CHART_PTS_THROUGHPUT;
+      types[7] = DUEL_TYPE_CHART_PTS_LATENCY;
+      types[8] = DUEL_TYPE_CHART_TABLE;
     }
   *out_n = G_N_ELEMENTS (types);
   return types;
@@ -233,7 +239,7 @@ chart_types (guint *out_n)
 const char * const *
 duel_chart_get_kind_ids (void)
 {
-  static const char *ids[7];
+  static const char *ids[10];
 
   if (ids[0] == NULL)
     {

@@ -74,7 +74,7 @@ const DuelChartRect  *duel_chart_get_label_boxes (DuelChart           *self,
                                                   guint               *out_n_boxes,
                                                   guint               *out_n_dropped);
 
-/* The five charts of a comparison, in report order. */
+/* Every chart of a comparison, in report order. */
 GPtrArray            *duel_chart_new_all        (DuelComparison       *comparison,
                                                  const DuelChartStyle *style);
 /* The charts of an export and the PDF: as duel_chart_new_all(), with the QoS
