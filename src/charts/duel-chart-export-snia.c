@@ -175,22 +175,19 @@ find_round_record (DuelResult *result,
   return NULL;
 }
 
-/* The purge the run did, in words: the method the record says was used. */
+/* The purge the run did, in words: the method its preconditioning's
+ * record says was used, and the drive's answer when it refused a format. */
 static char *
-describe_purge (DuelTestRecord *precondition)
+describe_purge (const DuelRoundsReport *report)
 {
-  JsonObject *discard = precondition != NULL
-                        ? duel_json_get_object (duel_test_record_get_details (precondition), "discard") : NULL;
-  const char *method = duel_json_get_string (discard, "method");
+  const char *words = duel_rounds_describe_purge (report->purge_method);
 
-  if (method == NULL || g_strcmp0 (method, "none") == 0)
-    return g_strdup (_("none: the span was not purged before preconditioning"));
-  if (g_strcmp0 (method, "BLKDISCARD") == 0)
-    return g_strdup (_("trim of the whole span (block discard); no NVMe format, sanitize or ATA secure erase"));
-  if (g_strcmp0 (method, "punch-hole") == 0)
-    return g_strdup (_("the file's blocks released (hole punched), as a trim; no device purge on a file"));
-  /* TRANSLATORS: a purge method the run recorded, by its own name */
-  return g_strdup_printf (_("purged by %s"), method);
+  if (words == NULL)
+    words = _("not recorded in the result");
+  if (report->purge_refused != NULL)
+    /* TRANSLATORS: the purge in words, then the drive's answer to the format it refused */
+    return g_strdup_printf (_("%s (the drive refused a format: %s)"), words, report->purge_refused);
+  return g_strdup (words);
 }
 
 static char *
@@ -244,7 +241,7 @@ draw_header_block (Page                   *page,
   g_autofree char *capacity = dup_identity (result, DUEL_DEVICE_IDENTITY_CAPACITY);
   g_autofree char *link = dup_identity (result, DUEL_DEVICE_IDENTITY_INTERFACE);
   g_autofree char *target = dup_identity (result, DUEL_DEVICE_IDENTITY_TARGET);
-  g_autofree char *purge = describe_purge (precondition);
+  g_autofree char *purge = describe_purge (report);
   g_autofree char *pre = describe_precondition (precondition);
   g_autofree char *round_length = NULL;
   g_autofree char *rounds = NULL;

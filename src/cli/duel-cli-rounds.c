@@ -116,7 +116,7 @@ print_verdict (const DuelRoundsReport *report,
             title, report->n_rounds);
   if (duel_rounds_describe_purge (report->purge_method) != NULL)
     /* TRANSLATORS: how the span was emptied before the test ("an NVMe format with user data erase") */
-    printf (_("  Purged before it by %s.\n"), duel_rounds_describe_purge (report->purge_method));
+    printf (_("  Purge before it: %s.\n"), duel_rounds_describe_purge (report->purge_method));
   if (report->purge_refused != NULL)
     /* TRANSLATORS: the drive's answer to the format it refused */
     printf (_("  The drive refused the format (%s); the trim stood in for it.\n"), report->purge_refused);

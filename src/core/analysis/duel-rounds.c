@@ -298,10 +298,10 @@ duel_rounds_describe_purge (const char *method)
   if (g_strcmp0 (method, "nvme-format") == 0)
     return _("an NVMe format with user data erase (Format NVM)");
   if (g_strcmp0 (method, "BLKDISCARD") == 0)
-    return _("a trim of the span (the drive has no purge here)");
+    return _("a trim of the span (block discard); no device purge");
   if (g_strcmp0 (method, "punch-hole") == 0)
-    return _("a trim of the file (a hole punched over the span)");
+    return _("the file's blocks released (a hole punched over the span), as a trim; a file has no device purge");
   if (g_strcmp0 (method, "none") == 0)
-    return _("none (the run was asked not to trim)");
+    return _("none; the run was asked not to trim");
   return NULL;
 }
