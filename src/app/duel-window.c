@@ -22,7 +22,7 @@
 #include "duel-drives-view.h"
 #include "duel-error.h"
 #include "duel-export-dialog.h"
-#include "duel-file-writer.h"
+#include "duel-made-files.h"
 #include "duel-history-view.h"
 #include "duel-presets-view.h"
 #include "run/duel-run.h"
@@ -1386,9 +1386,9 @@ render_to_png (DuelWindow  *self,
   png = gdk_texture_save_to_png_bytes (texture);
   /* Through the one writer: never through a link, replacing only a
    * screenshot Drive Duel took before (or an empty file). */
-  return duel_file_write_contents (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png),
-                                   DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_RECORD_MADE,
-                                   error);
+  return duel_made_files_write_contents (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png),
+                                         DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_RECORD_MADE,
+                                         error);
 }
 
 static void

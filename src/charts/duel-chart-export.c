@@ -16,7 +16,7 @@
 #include "duel-chart-export-private.h"
 #include "duel-chart-table.h"
 #include "duel-error.h"
-#include "duel-file-writer.h"
+#include "duel-made-files.h"
 #include "fio/duel-fio-export.h"
 #include "duel-number.h"
 #include "duel-size.h"
@@ -142,7 +142,7 @@ write_path (const char  *path,
             gpointer     data,
             GError     **error)
 {
-  g_autoptr(DuelFileWriter) writer = duel_file_writer_new (path, EXPORT_WRITE_FLAGS, error);
+  g_autoptr(DuelFileWriter) writer = duel_made_files_writer_new (path, EXPORT_WRITE_FLAGS, error);
 
   return writer != NULL && func (writer, data, error) && duel_file_writer_commit (writer, error);
 }
@@ -968,7 +968,7 @@ export_file (Exporter     *ex,
       g_ptr_array_add (ex->planned, g_strdup (name));
       return TRUE;
     }
-  writer = duel_file_writer_new_in (ex->folder, name, ex->flags, error);
+  writer = duel_made_files_writer_new_in (ex->folder, name, ex->flags, error);
   if (writer == NULL || !func (writer, data, error) || !duel_file_writer_commit (writer, error))
     return FALSE;
   if (ex->out_files != NULL)
@@ -1157,7 +1157,7 @@ check_planned (Exporter   *ex,
     {
       g_autoptr(GError) local_error = NULL;
 
-      if (duel_file_writer_check_in (ex->folder, g_ptr_array_index (names, i), ex->flags, &local_error))
+      if (duel_made_files_check_name_in (ex->folder, g_ptr_array_index (names, i), ex->flags, &local_error))
         continue;
       if (!g_error_matches (local_error, DUEL_ERROR, DUEL_ERROR_EXISTS))
         {

@@ -15,7 +15,6 @@
 #include "duel-error.h"
 #include "duel-file-writer.h"
 #include "duel-formats.h"
-#include "duel-made-files.h"
 
 /* A name that keeps being taken between our look and our link (another
  * process racing for it) is given up after this many tries. */
@@ -32,6 +31,7 @@ struct _DuelFileWriter
   DuelFolder     *folder;
   char           *name;
   DuelWriteFlags  flags;
+  const DuelMadeFilesRecord *made;  /* NULL without the _MADE flags */
   int             fd;
   gboolean        unnamed;     /* O_TMPFILE: no name of its own until the commit */
   char           *temporary;   /* the name it has meanwhile, if any */
@@ -42,9 +42,10 @@ struct _DuelFileWriter
 /* ---- The rules --------------------------------------------------------------- */
 
 static gboolean
-may_replace (int                fd,
-             const struct stat *st,
-             DuelWriteFlags     flags)
+may_replace (int                        fd,
+             const struct stat         *st,
+             DuelWriteFlags             flags,
+             const DuelMadeFilesRecord *made)
 {
   if (flags & DUEL_WRITE_REPLACE_ANY)
     return TRUE;
@@ -56,7 +57,7 @@ may_replace (int                fd,
     return TRUE;
   if ((flags & DUEL_WRITE_REPLACE_RECORD) && duel_file_is_made_record (fd))
     return TRUE;
-  if ((flags & DUEL_WRITE_REPLACE_MADE) && duel_made_files_check (fd) == DUEL_MADE_MATCHES)
+  if ((flags & DUEL_WRITE_REPLACE_MADE) && made != NULL && made->is_unchanged (fd))
     return TRUE;
   return FALSE;
 }
@@ -117,11 +118,12 @@ valid_name (const char  *name,
 
 /* What is at @name now, and whether @flags let a new file take its place. */
 static gboolean
-check_name (DuelFolder      *folder,
-            const char      *name,
-            DuelWriteFlags   flags,
-            NameState       *out_state,
-            GError         **error)
+check_name (DuelFolder                *folder,
+            const char                *name,
+            DuelWriteFlags             flags,
+            const DuelMadeFilesRecord *made,
+            NameState                 *out_state,
+            GError                   **error)
 {
   g_autofree char *display = NULL;
   struct stat st, opened;
@@ -185,7 +187,7 @@ check_name (DuelFolder      *folder,
                      _("Cannot examine “%s”: %s"), display, g_strerror (saved_errno));
       return FALSE;
     }
-  allowed = opened.st_dev == st.st_dev && opened.st_ino == st.st_ino && may_replace (fd, &opened, flags);
+  allowed = opened.st_dev == st.st_dev && opened.st_ino == st.st_ino && may_replace (fd, &opened, flags, made);
   close (fd);
   if (!allowed)
     {
@@ -197,18 +199,29 @@ check_name (DuelFolder      *folder,
 }
 
 gboolean
-duel_file_writer_check_in (DuelFolder      *folder,
-                           const char      *name,
-                           DuelWriteFlags   flags,
-                           GError         **error)
+duel_file_writer_check_for (DuelFolder                *folder,
+                            const char                *name,
+                            DuelWriteFlags             flags,
+                            const DuelMadeFilesRecord *made,
+                            GError                   **error)
 {
   NameState state;
 
   g_return_val_if_fail (folder != NULL, FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (made != NULL || !(flags & (DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_RECORD_MADE)), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return check_name (folder, name, flags, &state, error);
+  return check_name (folder, name, flags, made, &state, error);
+}
+
+gboolean
+duel_file_writer_check_in (DuelFolder      *folder,
+                           const char      *name,
+                           DuelWriteFlags   flags,
+                           GError         **error)
+{
+  return duel_file_writer_check_for (folder, name, flags, NULL, error);
 }
 
 gboolean
@@ -309,29 +322,41 @@ open_new_file (DuelFileWriter  *self,
 }
 
 DuelFileWriter *
-duel_file_writer_new_in (DuelFolder      *folder,
-                         const char      *name,
-                         DuelWriteFlags   flags,
-                         GError         **error)
+duel_file_writer_new_for (DuelFolder                *folder,
+                          const char                *name,
+                          DuelWriteFlags             flags,
+                          const DuelMadeFilesRecord *made,
+                          GError                   **error)
 {
   g_autoptr(DuelFileWriter) self = NULL;
   NameState state;
 
   g_return_val_if_fail (folder != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (made != NULL || !(flags & (DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_RECORD_MADE)), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!check_name (folder, name, flags, &state, error))
+  if (!check_name (folder, name, flags, made, &state, error))
     return NULL;
 
   self = g_new0 (DuelFileWriter, 1);
   self->folder = duel_folder_ref (folder);
   self->name = g_strdup (name);
   self->flags = flags;
+  self->made = made;
   self->fd = -1;
   if (!open_new_file (self, error))
     return NULL;
   return g_steal_pointer (&self);
+}
+
+DuelFileWriter *
+duel_file_writer_new_in (DuelFolder      *folder,
+                         const char      *name,
+                         DuelWriteFlags   flags,
+                         GError         **error)
+{
+  return duel_file_writer_new_for (folder, name, flags, NULL, error);
 }
 
 DuelFileWriter *
@@ -477,7 +502,7 @@ duel_file_writer_commit (DuelFileWriter  *self,
 
       /* Again: what was at the name when the writer opened may have gone,
        * or something else may be there now. */
-      if (!check_name (self->folder, self->name, self->flags, &state, error))
+      if (!check_name (self->folder, self->name, self->flags, self->made, &state, error))
         return FALSE;
       if (state == NAME_FREE)
         {
@@ -506,7 +531,7 @@ duel_file_writer_commit (DuelFileWriter  *self,
   duel_folder_sync (self->folder);
   self->committed = TRUE;
   if (self->flags & DUEL_WRITE_RECORD_MADE)
-    duel_made_files_record (self->fd);
+    self->made->record (self->fd);
   return TRUE;
 }
 

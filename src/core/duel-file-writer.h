@@ -16,7 +16,7 @@
  * - an existing file is replaced only if the rules allow it (the flags):
  *   a file of the same kind that Drive Duel writes (recognised by its
  *   first bytes), one Drive Duel made and nobody changed since
- *   (duel-made-files.h), an empty one, or any file when the person said
+ *   (duel-made-files.h, whose writers pass its record here), an empty one, or any file when the person said
  *   so; anything else is refused with one sentence, before anything is
  *   written, and checked again when the file is put in place.
  *
@@ -45,6 +45,18 @@ typedef enum
 
 typedef struct _DuelFileWriter DuelFileWriter;
 
+/* The record of the files Drive Duel made (duel-made-files.h), as the
+ * flags DUEL_WRITE_REPLACE_MADE and DUEL_WRITE_RECORD_MADE consult it:
+ * whether the file open on @fd is one Drive Duel made and nobody changed
+ * since, and noting one just put in place. That record sits above this
+ * writer (it writes itself through it) and passes itself in through its
+ * own writers; a writer made here without it refuses those flags. */
+typedef struct
+{
+  gboolean (*is_unchanged) (int fd);
+  void     (*record)       (int fd);
+} DuelMadeFilesRecord;
+
 /* Checks @name in @folder against @flags and opens the new file beside
  * it; nothing appears at @name before duel_file_writer_commit(). NULL and
  * one sentence when the rules refuse (DUEL_ERROR_EXISTS for a file in the
@@ -55,6 +67,12 @@ DuelFileWriter *duel_file_writer_new_in     (DuelFolder      *folder,
                                              const char      *name,
                                              DuelWriteFlags   flags,
                                              GError         **error);
+/* The same, consulting @made for the _MADE flags (NULL: none of them). */
+DuelFileWriter *duel_file_writer_new_for    (DuelFolder                *folder,
+                                             const char                *name,
+                                             DuelWriteFlags             flags,
+                                             const DuelMadeFilesRecord *made,
+                                             GError                   **error);
 /* The same for the file @path (its folder opened here). */
 DuelFileWriter *duel_file_writer_new        (const char      *path,
                                              DuelWriteFlags   flags,
@@ -64,6 +82,11 @@ gboolean        duel_file_writer_check_in   (DuelFolder      *folder,
                                              const char      *name,
                                              DuelWriteFlags   flags,
                                              GError         **error);
+gboolean        duel_file_writer_check_for  (DuelFolder                *folder,
+                                             const char                *name,
+                                             DuelWriteFlags             flags,
+                                             const DuelMadeFilesRecord *made,
+                                             GError                   **error);
 gboolean        duel_file_writer_check      (const char      *path,
                                              DuelWriteFlags   flags,
                                              GError         **error);

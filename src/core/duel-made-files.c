@@ -363,3 +363,65 @@ duel_made_files_check (int fd)
     return DUEL_MADE_MATCHES;
   return DUEL_MADE_CHANGED;
 }
+
+/* ---- The writers that consult the record -------------------------------------- */
+
+static gboolean
+is_unchanged (int fd)
+{
+  return duel_made_files_check (fd) == DUEL_MADE_MATCHES;
+}
+
+static const DuelMadeFilesRecord the_record = {
+  .is_unchanged = is_unchanged,
+  .record = duel_made_files_record,
+};
+
+DuelFileWriter *
+duel_made_files_writer_new_in (DuelFolder      *folder,
+                               const char      *name,
+                               DuelWriteFlags   flags,
+                               GError         **error)
+{
+  return duel_file_writer_new_for (folder, name, flags, &the_record, error);
+}
+
+DuelFileWriter *
+duel_made_files_writer_new (const char      *path,
+                            DuelWriteFlags   flags,
+                            GError         **error)
+{
+  g_autoptr(DuelFolder) folder = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  folder = duel_folder_open_for_file (path, &name, error);
+  if (folder == NULL)
+    return NULL;
+  return duel_made_files_writer_new_in (folder, name, flags, error);
+}
+
+gboolean
+duel_made_files_check_name_in (DuelFolder      *folder,
+                               const char      *name,
+                               DuelWriteFlags   flags,
+                               GError         **error)
+{
+  return duel_file_writer_check_for (folder, name, flags, &the_record, error);
+}
+
+gboolean
+duel_made_files_write_contents (const char      *path,
+                                const void      *data,
+                                gsize            length,
+                                DuelWriteFlags   flags,
+                                GError         **error)
+{
+  g_autoptr(DuelFileWriter) writer = duel_made_files_writer_new (path, flags, error);
+
+  return writer != NULL &&
+         duel_file_writer_write (writer, data, length, error) &&
+         duel_file_writer_commit (writer, error);
+}

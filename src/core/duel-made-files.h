@@ -23,6 +23,8 @@
 
 #include <glib.h>
 
+#include "duel-file-writer.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -38,6 +40,26 @@ void           duel_made_files_record          (int fd);
  * duel_made_files_record(), only its size says it is untouched. */
 void           duel_made_files_record_writing  (int fd);
 DuelMadeState  duel_made_files_check           (int fd);
+/* The writers of duel-file-writer.h with this record consulted, for the
+ * flags DUEL_WRITE_REPLACE_MADE and DUEL_WRITE_RECORD_MADE (exports,
+ * screenshots, fio job files): the same rules, the same sentences. */
+DuelFileWriter *duel_made_files_writer_new_in  (DuelFolder      *folder,
+                                                const char      *name,
+                                                DuelWriteFlags   flags,
+                                                GError         **error);
+DuelFileWriter *duel_made_files_writer_new     (const char      *path,
+                                                DuelWriteFlags   flags,
+                                                GError         **error);
+gboolean       duel_made_files_check_name_in   (DuelFolder      *folder,
+                                                const char      *name,
+                                                DuelWriteFlags   flags,
+                                                GError         **error);
+/* The whole file in one call: new, write, commit. */
+gboolean       duel_made_files_write_contents  (const char      *path,
+                                                const void      *data,
+                                                gsize            length,
+                                                DuelWriteFlags   flags,
+                                                GError         **error);
 /* Where the record is kept (for tests and docs). */
 char          *duel_made_files_dup_path        (void);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "duel-error.h"
-#include "duel-file-writer.h"
+#include "duel-made-files.h"
 #include "duel-fio-export.h"
 #include "review/duel-review-test.h"
 #include "engine/duel-workload-option.h"
@@ -216,6 +216,6 @@ duel_fio_export_save (DuelResult  *result,
   g_return_val_if_fail (path != NULL, FALSE);
 
   text = duel_fio_export_result (result);
-  return duel_file_write_contents (path, text, strlen (text),
-                                   DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_RECORD_MADE, error);
+  return duel_made_files_write_contents (path, text, strlen (text),
+                                        DUEL_WRITE_REPLACE_MADE | DUEL_WRITE_REPLACE_EMPTY | DUEL_WRITE_RECORD_MADE, error);
 }
