@@ -52,13 +52,13 @@ sh "$top/build-aux/run-tests.sh" "$builddir" --no-suite fuzz --no-suite valgrind
     --no-suite long --no-suite sanitize-fast --timeout-multiplier 4 "$@" || status=1
 
 # The window's longest journeys (suite 'sanitize-fast': app, the pages,
-# charts and exports, and app-journey) with the stack unwound the fast way
-# and no leak check:
-# exact unwinding made it five times slower (288 s against 56 s, of the CI's
-# budget), and without it LeakSanitizer cannot tell GLib's and GTK's caches
-# from a leak. Invalid accesses and undefined behaviour still fail it;
-# app-run and app-state, whose journeys run tests and open and close the
-# same pages and windows, keep the leak check for the app.
+# charts and exports, app-run, app-journey and the a11y walk) with the stack
+# unwound the fast way and no leak check: exact unwinding made them three to
+# five times slower (app 288 s against 56 s, app-run 186 s against 56 s, of
+# the CI's budget), and without it LeakSanitizer cannot tell GLib's and GTK's
+# caches from a leak. Invalid accesses and undefined behaviour still fail
+# them; app-state, whose journeys open and close the same pages and windows
+# again and again, keeps the leak check for the app.
 echo "== the window's longest journeys under ASan + UBSan, no leak check =="
 ASAN_OPTIONS=$(echo "$ASAN_OPTIONS" | sed 's/detect_leaks=1/detect_leaks=0/; s/fast_unwind_on_malloc=0/fast_unwind_on_malloc=1/') \
     sh "$top/build-aux/run-tests.sh" "$builddir" --suite sanitize-fast \
