@@ -16,9 +16,7 @@
 
 #include "duel-chart-export-private.h"
 #include "duel-chart-private.h"
-#include "duel-chart-pts-iops.h"
-#include "duel-chart-pts-latency.h"
-#include "duel-chart-pts-throughput.h"
+#include "duel-chart-matrix.h"
 #include "duel-chart-rounds.h"
 #include "duel-json.h"
 #include "duel-size.h"
@@ -437,13 +435,21 @@ new_matrix_chart (DuelComparison       *single,
                   const char           *section,
                   const DuelChartStyle *style)
 {
-  GType type = g_str_has_prefix (section, "pts-throughput") ? DUEL_TYPE_CHART_PTS_THROUGHPUT
-               : g_str_has_prefix (section, "pts-lat") ? DUEL_TYPE_CHART_PTS_LATENCY
-               : g_str_has_prefix (section, "pts-iops") ? DUEL_TYPE_CHART_PTS_IOPS : G_TYPE_INVALID;
+  guint n;
+  GType *types = _duel_chart_get_types (&n);
 
-  if (type == G_TYPE_INVALID)
-    return NULL;
-  return g_object_new (type, "comparison", single, "style", style, NULL);
+  /* The matrix chart whose tests the section is one of. */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GTypeClass) klass = NULL;
+
+      if (!g_type_is_a (types[i], DUEL_TYPE_CHART_MATRIX))
+        continue;
+      klass = g_type_class_ref (types[i]);
+      if (g_str_has_prefix (section, DUEL_CHART_MATRIX_CLASS (klass)->section_prefix))
+        return g_object_new (types[i], "comparison", single, "style", style, NULL);
+    }
+  return NULL;
 }
 
 static void

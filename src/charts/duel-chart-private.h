@@ -65,4 +65,8 @@ void                  duel_chart_csv_append_number (GString           *csv,
 void                  duel_chart_csv_append_field (GString            *csv,
                                                    const char         *text);
 
+/* Every kind of chart, in the report's order (chart_kinds in
+ * src/charts/meson.build); not to be freed. */
+GType                *_duel_chart_get_types     (guint                *out_n);
+
 G_END_DECLS

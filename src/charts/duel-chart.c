@@ -10,15 +10,8 @@
 
 #include "duel-chart.h"
 #include "duel-chart-private.h"
-#include "duel-chart-consistency.h"
-#include "duel-chart-pts-iops.h"
-#include "duel-chart-pts-latency.h"
-#include "duel-chart-pts-throughput.h"
+#include "duel-chart-kinds.h"
 #include "duel-chart-qos.h"
-#include "duel-chart-rounds.h"
-#include "duel-chart-standard.h"
-#include "duel-chart-table.h"
-#include "duel-chart-write-curve.h"
 
 typedef struct
 {
@@ -214,23 +207,23 @@ duel_chart_get_tab_title (DuelChart *self)
   return g_dgettext (GETTEXT_PACKAGE, DUEL_CHART_GET_CLASS (self)->tab_title);
 }
 
-/* Every kind of chart, in the report's order: each registers here once. */
-static GType *
-chart_types (guint *out_n)
-{
-  static GType types[9];
+#define DECLARE_KIND(name) GType duel_chart_##name##_get_type (void);
+DUEL_CHART_KINDS (DECLARE_KIND)
+#define LIST_KIND(name) duel_chart_##name##_get_type,
+static GType (* const kind_get_types[]) (void) = { DUEL_CHART_KINDS (LIST_KIND) };
 
-  if (types[0] == 0)
+/* Every kind of chart, in the report's order (chart_kinds in meson.build). */
+GType *
+_duel_chart_get_types (guint *out_n)
+{
+  static GType types[G_N_ELEMENTS (kind_get_types)];
+  static gsize done;
+
+  if (g_once_init_enter (&done))
     {
-      types[0] = DUEL_TYPE_CHART_WRITE_CURVE;
-      types[1] = DUEL_TYPE_CHART_CONSISTENCY;
-      types[2] = DUEL_TYPE_CHART_QOS;
-      types[3] = DUEL_TYPE_CHART_STANDARD;
-      types[4] = DUEL_TYPE_CHART_ROUNDS;
-      types[5] = DUEL_TYPE_CHART_PTS_IOPS;
-      types[6] = DUEL_TYPE_CHART_PTS_THROUGHPUT;
-      types[7] = DUEL_TYPE_CHART_PTS_LATENCY;
-      types[8] = DUEL_TYPE_CHART_TABLE;
+      for (guint i = 0; i < G_N_ELEMENTS (kind_get_types); i++)
+        types[i] = kind_get_types[i] ();
+      g_once_init_leave (&done, 1);
     }
   *out_n = G_N_ELEMENTS (types);
   return types;
@@ -239,12 +232,12 @@ chart_types (guint *out_n)
 const char * const *
 duel_chart_get_kind_ids (void)
 {
-  static const char *ids[10];
+  static const char *ids[G_N_ELEMENTS (kind_get_types) + 1];
 
   if (ids[0] == NULL)
     {
       guint n;
-      GType *types = chart_types (&n);
+      GType *types = _duel_chart_get_types (&n);
 
       for (guint i = 0; i < n; i++)
         {
@@ -539,7 +532,7 @@ duel_chart_new_all (DuelComparison       *comparison,
 {
   GPtrArray *charts = g_ptr_array_new_with_free_func (g_object_unref);
   guint n;
-  GType *types = chart_types (&n);
+  GType *types = _duel_chart_get_types (&n);
 
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), charts);
 

@@ -1,7 +1,8 @@
-/* duel-review-test-private.h — the descriptors, one per file in this folder
+/* duel-review-test-private.h — how a file in this folder gives its descriptors
  *
- * A new review test: a file here with its DuelReviewTest, its line in
- * duel-review-tests.c's list, in meson.build and in po/POTFILES.
+ * A new review test: a file here, review/duel-test-KIND.c, with its
+ * DuelReviewTest and DUEL_REVIEW_TEST_FILE (kind, ...) at its end; its line
+ * in review_test_kinds (src/core/meson.build) and in po/POTFILES.in.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,15 +12,10 @@
 
 G_BEGIN_DECLS
 
-extern const DuelReviewTest _duel_review_test_write_saturation;
-extern const DuelReviewTest _duel_review_test_consistency;
-extern const DuelReviewTest _duel_review_test_qos;
-extern const DuelReviewTest _duel_review_test_standard;
-extern const DuelReviewTest _duel_review_test_custom;
-extern const DuelReviewTest _duel_review_test_crystaldiskmark;
-extern const DuelReviewTest _duel_review_test_crystaldiskmark_nvme;
-extern const DuelReviewTest _duel_review_test_pts_iops;
-extern const DuelReviewTest _duel_review_test_pts_throughput_1m, _duel_review_test_pts_throughput_128k;
-extern const DuelReviewTest _duel_review_test_pts_latency;
+/* The descriptors a file review/duel-test-KIND.c gives, in the review's
+ * order: DUEL_REVIEW_TEST_FILE (kind, &test, ...) at its end. */
+#define DUEL_REVIEW_TEST_FILE(kind, ...) \
+  extern const DuelReviewTest * const _duel_review_tests_##kind[]; \
+  const DuelReviewTest * const _duel_review_tests_##kind[] = { __VA_ARGS__, NULL }
 
 G_END_DECLS

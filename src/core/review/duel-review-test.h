@@ -67,6 +67,16 @@ typedef struct
   const char *tracked_key;     /* that figure's summary key */
 } DuelReviewRounds;
 
+/* A preset of several tests beside the review's own (SNIA's throughput at
+ * two block sizes), given by the last of its tests and listed after it. */
+typedef struct
+{
+  const char *name;                       /* the preset's name: "pts-throughput"; never shown */
+  const char *title;                      /* translatable: "SNIA Throughput" */
+  const char *description;                /* translatable: one line */
+  const char *tests[6];                   /* review test ids, NULL-terminated */
+} DuelReviewBundle;
+
 typedef struct
 {
   const char           *id;               /* "qos": details.section, preset names; never shown */
@@ -90,6 +100,7 @@ typedef struct
   gboolean              titles_from_workload; /* a step without a title is named by its access
                                                * ("4 KiB random 65/35 read/write"), not by the
                                                * test's title alone */
+  const DuelReviewBundle *ends_bundle;    /* the preset of several tests this one ends; NULL: none */
 } DuelReviewTest;
 
 /* Every review test, in the review's order; NULL-terminated. */

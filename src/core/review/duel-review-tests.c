@@ -7,30 +7,48 @@
 #include <glib/gi18n-lib.h>
 
 #include "duel-review-test-private.h"
+#include "duel-review-test-list.h"
 
-static const DuelReviewTest * const all_tests[] = {
-  &_duel_review_test_write_saturation,
-  &_duel_review_test_consistency,
-  &_duel_review_test_qos,
-  &_duel_review_test_standard,
-  &_duel_review_test_crystaldiskmark,
-  &_duel_review_test_crystaldiskmark_nvme,
-  &_duel_review_test_custom,
-  &_duel_review_test_pts_iops,
-  &_duel_review_test_pts_throughput_1m, &_duel_review_test_pts_throughput_128k,
-  &_duel_review_test_pts_latency,
-  NULL,
-};
+#define DECLARE_FILE(kind) extern const DuelReviewTest * const _duel_review_tests_##kind[];
+DUEL_REVIEW_TEST_KINDS (DECLARE_FILE)
+#define LIST_FILE(kind) _duel_review_tests_##kind,
+static const DuelReviewTest * const * const files[] = { DUEL_REVIEW_TEST_KINDS (LIST_FILE) NULL };
+
+/* Room for every descriptor of every file; checked at the first call. */
+#define MAX_TESTS 32
+
+static const DuelReviewTest * const *
+get_all (void)
+{
+  static const DuelReviewTest *all[MAX_TESTS + 1];
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      guint n = 0;
+
+      for (guint f = 0; files[f] != NULL; f++)
+        for (guint t = 0; files[f][t] != NULL; t++)
+          {
+            g_assert (n < MAX_TESTS);
+            all[n++] = files[f][t];
+          }
+      g_once_init_leave (&done, 1);
+    }
+  return all;
+}
 
 const DuelReviewTest * const *
 duel_review_tests_get_all (void)
 {
-  return all_tests;
+  return get_all ();
 }
 
 const DuelReviewTest *
 duel_review_test_find (const char *id)
 {
+  const DuelReviewTest * const *all_tests = get_all ();
+
   if (id == NULL)
     return NULL;
   for (guint i = 0; all_tests[i] != NULL; i++)
@@ -60,6 +78,8 @@ duel_review_test_find_step (const char            *record_name,
                             const DuelReviewTest **out_test,
                             const DuelReviewStep **out_step)
 {
+  const DuelReviewTest * const *all_tests = get_all ();
+
   if (record_name == NULL)
     return FALSE;
   for (guint i = 0; all_tests[i] != NULL; i++)

@@ -18,7 +18,7 @@ static const char * const headline[] = {
   "consistency_slowest_iops", "consistency_ratio", "consistency_mean_iops", NULL,
 };
 
-const DuelReviewTest _duel_review_test_consistency = {
+static const DuelReviewTest test_consistency = {
   .headline = headline,
   .id = "consistency",
   .title = N_("Performance consistency"),
@@ -31,3 +31,5 @@ const DuelReviewTest _duel_review_test_consistency = {
   .steps = steps,
   .n_steps = G_N_ELEMENTS (steps),
 };
+
+DUEL_REVIEW_TEST_FILE (consistency, &test_consistency);

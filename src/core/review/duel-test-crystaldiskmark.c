@@ -68,7 +68,7 @@ static const DuelReviewStep nvme_steps[] = {
   RND4K_Q1T1,
 };
 
-const DuelReviewTest _duel_review_test_crystaldiskmark = {
+static const DuelReviewTest test_crystaldiskmark = {
   .id = "crystaldiskmark",
   .title = N_("CrystalDiskMark set"),
   .preset_title = N_("CrystalDiskMark"),
@@ -83,7 +83,7 @@ const DuelReviewTest _duel_review_test_crystaldiskmark = {
   .n_steps = G_N_ELEMENTS (default_steps),
 };
 
-const DuelReviewTest _duel_review_test_crystaldiskmark_nvme = {
+static const DuelReviewTest test_crystaldiskmark_nvme = {
   .id = "crystaldiskmark-nvme",
   .title = N_("CrystalDiskMark set"),
   .preset_title = N_("CrystalDiskMark (NVMe)"),
@@ -97,3 +97,5 @@ const DuelReviewTest _duel_review_test_crystaldiskmark_nvme = {
   .steps = nvme_steps,
   .n_steps = G_N_ELEMENTS (nvme_steps),
 };
+
+DUEL_REVIEW_TEST_FILE (crystaldiskmark, &test_crystaldiskmark, &test_crystaldiskmark_nvme);

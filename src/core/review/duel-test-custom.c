@@ -19,7 +19,7 @@ static const DuelReviewStep steps[] = {
     DUEL_PATTERN_RANDOM, 4096, 1, 1, 100, FALSE, DUEL_LIVE_VIEW_INTERVALS, TRUE },
 };
 
-const DuelReviewTest _duel_review_test_custom = {
+static const DuelReviewTest test_custom = {
   .id = "custom",
   .title = N_("Custom test"),
   .preset_title = N_("Custom Test"),
@@ -31,3 +31,5 @@ const DuelReviewTest _duel_review_test_custom = {
   .steps = steps,
   .n_steps = G_N_ELEMENTS (steps),
 };
+
+DUEL_REVIEW_TEST_FILE (custom, &test_custom);

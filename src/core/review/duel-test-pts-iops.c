@@ -43,7 +43,7 @@ static const DuelReviewRounds rounds = {
   .tracked_key = "iops",
 };
 
-const DuelReviewTest _duel_review_test_pts_iops = {
+static const DuelReviewTest test_pts_iops = {
   .id = "pts-iops",
   .title = N_("SNIA IOPS"),
   .preset_title = N_("SNIA IOPS"),
@@ -60,3 +60,5 @@ const DuelReviewTest _duel_review_test_pts_iops = {
   .rounds = &rounds,
   .titles_from_workload = TRUE,
 };
+
+DUEL_REVIEW_TEST_FILE (pts_iops, &test_pts_iops);

@@ -36,7 +36,7 @@ static const DuelReviewRounds rounds = {
   .tracked_key = "latency_mean_us",
 };
 
-const DuelReviewTest _duel_review_test_pts_latency = {
+static const DuelReviewTest test_pts_latency = {
   .id = "pts-latency",
   .title = N_("SNIA latency"),
   .preset_title = N_("SNIA Latency"),
@@ -53,3 +53,5 @@ const DuelReviewTest _duel_review_test_pts_latency = {
   .rounds = &rounds,
   .titles_from_workload = TRUE,
 };
+
+DUEL_REVIEW_TEST_FILE (pts_latency, &test_pts_latency);

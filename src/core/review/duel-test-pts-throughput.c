@@ -38,7 +38,7 @@ static const DuelReviewRounds rounds_128k = {
   .tracked_step = "pts-tp-128k-r0", .tracked_key = "mbps",
 };
 
-const DuelReviewTest _duel_review_test_pts_throughput_1m = {
+static const DuelReviewTest test_pts_throughput_1m = {
   .id = "pts-throughput-1m",
   .title = N_("SNIA throughput, 1 MiB"),
   .preset_title = N_("SNIA Throughput (1 MiB)"),
@@ -56,7 +56,14 @@ const DuelReviewTest _duel_review_test_pts_throughput_1m = {
   .titles_from_workload = TRUE,
 };
 
-const DuelReviewTest _duel_review_test_pts_throughput_128k = {
+static const DuelReviewBundle both_block_sizes = {
+  .name = "pts-throughput",
+  .title = N_("SNIA Throughput"),
+  .description = N_("SNIA PTS throughput: 1 MiB, then 128 KiB sequential write and read, each to its own steady state"),
+  .tests = { "pts-throughput-1m", "pts-throughput-128k" },
+};
+
+static const DuelReviewTest test_pts_throughput_128k = {
   .id = "pts-throughput-128k",
   .title = N_("SNIA throughput, 128 KiB"),
   .preset_title = N_("SNIA Throughput (128 KiB)"),
@@ -72,4 +79,7 @@ const DuelReviewTest _duel_review_test_pts_throughput_128k = {
   .n_steps = G_N_ELEMENTS (steps_128k),
   .rounds = &rounds_128k,
   .titles_from_workload = TRUE,
+  .ends_bundle = &both_block_sizes,
 };
+
+DUEL_REVIEW_TEST_FILE (pts_throughput, &test_pts_throughput_1m, &test_pts_throughput_128k);

@@ -26,7 +26,7 @@ static const char * const headline[] = {
   "qos_read_qd1_p99_99_us", "qos_write_qd1_p99_99_us", "qos_read_qd32_p99_99_us", "qos_write_qd32_p99_99_us", NULL,
 };
 
-const DuelReviewTest _duel_review_test_qos = {
+static const DuelReviewTest test_qos = {
   .headline = headline,
   .id = "qos",
   .title = N_("Quality of service"),
@@ -39,3 +39,5 @@ const DuelReviewTest _duel_review_test_qos = {
   .steps = steps,
   .n_steps = G_N_ELEMENTS (steps),
 };
+
+DUEL_REVIEW_TEST_FILE (qos, &test_qos);

@@ -24,7 +24,7 @@ static const DuelReviewStep steps[] = {
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, FALSE, DUEL_LIVE_VIEW_BARS },
 };
 
-const DuelReviewTest _duel_review_test_standard = {
+static const DuelReviewTest test_standard = {
   .id = "standard",
   .title = N_("Standard set"),
   .preset_title = N_("Standard Set"),
@@ -36,3 +36,5 @@ const DuelReviewTest _duel_review_test_standard = {
   .steps = steps,
   .n_steps = G_N_ELEMENTS (steps),
 };
+
+DUEL_REVIEW_TEST_FILE (standard, &test_standard);

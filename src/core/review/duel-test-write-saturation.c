@@ -23,7 +23,7 @@ static const char * const headline[] = {
   "write_iops_mean", "review_write_score_iops", "read_score_iops", "review_read_score_iops", NULL,
 };
 
-const DuelReviewTest _duel_review_test_write_saturation = {
+static const DuelReviewTest test_write_saturation = {
   .headline = headline,
   .id = "write-saturation",
   .title = N_("Write saturation"),
@@ -37,3 +37,5 @@ const DuelReviewTest _duel_review_test_write_saturation = {
   .steps = steps,
   .n_steps = G_N_ELEMENTS (steps),
 };
+
+DUEL_REVIEW_TEST_FILE (write_saturation, &test_write_saturation);

@@ -33,16 +33,15 @@ typedef struct
   gboolean    quick;
 } PresetInfo;
 
-/* The presets of more than one test; every review test is also a preset
- * of its own (its id, its preset title), listed after it in the review's
- * order, and a bundle right after the last of its tests. */
+/* The review's presets of more than one test; every review test is also
+ * a preset of its own (its id, its preset title), listed after it in the
+ * review's order, and a bundle (these, or one a test ends: its
+ * ends_bundle) right after the last of its tests. */
 static const PresetInfo bundles[] = {
   { "review", N_("Full Review"), N_("The whole review: write saturation, consistency, QoS and the standard set"),
     { "write-saturation", "consistency", "qos", "standard" }, FALSE },
   { "quick", N_("Quick Review"), N_("The whole review scaled to finish within two minutes on a 1 GiB file"),
     { "write-saturation", "consistency", "qos", "standard" }, TRUE },
-  { "pts-throughput", N_("SNIA Throughput"), N_("SNIA PTS throughput: 1 MiB, then 128 KiB sequential write and read, each to its own steady state"),
-    { "pts-throughput-1m", "pts-throughput-128k" }, FALSE },
 };
 
 #define MAX_REVIEW_TESTS 16
@@ -111,8 +110,8 @@ duel_preset_options_init (DuelPresetOptions *options)
 
 typedef struct
 {
-  PresetInfo  infos[MAX_REVIEW_TESTS + G_N_ELEMENTS (bundles)];
-  const char *names[MAX_REVIEW_TESTS + G_N_ELEMENTS (bundles) + 1];
+  PresetInfo  infos[2 * MAX_REVIEW_TESTS + G_N_ELEMENTS (bundles)];
+  const char *names[2 * MAX_REVIEW_TESTS + G_N_ELEMENTS (bundles) + 1];
   guint       n;
 } PresetList;
 
@@ -150,6 +149,19 @@ get_presets (void)
             .tests = { all[i]->id },
           };
           add_bundles_ending_with (&list, all[i]->id);
+          if (all[i]->ends_bundle != NULL)
+            {
+              const DuelReviewBundle *bundle = all[i]->ends_bundle;
+              PresetInfo *info = &list.infos[list.n++];
+
+              *info = (PresetInfo) {
+                .name = bundle->name,
+                .title = bundle->title,
+                .description = bundle->description,
+              };
+              G_STATIC_ASSERT (G_N_ELEMENTS (bundle->tests) == G_N_ELEMENTS (info->tests));
+              memcpy (info->tests, bundle->tests, sizeof info->tests);
+            }
         }
       for (guint i = 0; i < list.n; i++)
         list.names[i] = list.infos[i].name;
