@@ -147,6 +147,13 @@ test_preset_options (void)
     { { "--passes", "x" }, "--passes" },
     { { "--passes", "2.5" }, "--passes" },
     { { "--passes", "-1" }, "--passes" },
+    { { "--idle", "5x" }, "--idle" },
+    { { "--idle", "0.05" }, "--idle" },
+    { { "--idle", "5m,,30m" }, "--idle" },
+    { { "--idle", "25h" }, "--idle" },
+    { { "--idle", "1,2,3,4,5" }, "--idle" },
+    /* Idle periods are for recovery after idle, which the quick review does not run. */
+    { { "--idle", "5m" }, "does not rest the drive" },
     /* The quick review fills the drive: a second pass would measure another drive. */
     { { "--passes", "2" }, "fills the drive" },
     /* The app's custom test is the CLI's plain run, with every fio option. */

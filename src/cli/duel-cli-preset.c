@@ -109,6 +109,13 @@ describe_step (const DuelPresetStep *step)
 
   if (step->kind == DUEL_PRESET_STEP_DISCARD)
     return g_strdup (_("discard the span (TRIM / punch hole)"));
+  if (step->kind == DUEL_PRESET_STEP_IDLE)
+    {
+      g_autofree char *length = format_duration (step->idle_ms / 1e3);
+
+      /* TRANSLATORS: e.g. "no I/O for 5 min 00 s while the drive recovers; the next step measures what came back" */
+      return g_strdup_printf (_("no I/O for %s while the drive recovers; the next step measures what came back"), length);
+    }
 
   /* The window's words ("4 KiB random write"), not fio's. */
   access = duel_workload_describe_access (w);
@@ -212,6 +219,45 @@ progress_cb (DuelRun    *run,
     }
   duel_cli_progress_set_eta (view->progress, status);
   duel_cli_progress_update (view->progress, &status->engine);
+}
+
+/* --idle: "5m,30m", "90s", "1h" (s, m or h; seconds without one). */
+static gboolean
+parse_idle (const char         *text,
+            DuelPresetOptions  *options,
+            char              **out_message)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *part = g_strstrip (parts[i]);
+      char *end = NULL;
+      double value = g_ascii_strtod (part, &end);
+      double unit_s = 1;
+
+      if (end != NULL && g_strcmp0 (end, "m") == 0)
+        unit_s = 60;
+      else if (end != NULL && g_strcmp0 (end, "h") == 0)
+        unit_s = 3600;
+      else if (end == NULL || (*end != '\0' && g_strcmp0 (end, "s") != 0))
+        end = NULL;
+      value *= unit_s * 1000;
+      if (end == NULL || end == part || !(value >= DUEL_PRESET_MIN_IDLE_MS && value <= DUEL_PRESET_MAX_IDLE_MS))
+        {
+          *out_message = g_strdup_printf (_("--idle takes idle periods from %.1f s to %.0f h such as 5m,30m "
+                                            "(s, m or h), comma-separated, not “%s”."),
+                                          DUEL_PRESET_MIN_IDLE_MS / 1e3, DUEL_PRESET_MAX_IDLE_MS / 3.6e6, text);
+          return FALSE;
+        }
+      if (options->n_idle == DUEL_REVIEW_MAX_IDLE)
+        {
+          *out_message = g_strdup_printf (_("--idle takes at most %u periods."), DUEL_REVIEW_MAX_IDLE);
+          return FALSE;
+        }
+      options->idle_ms[options->n_idle++] = (guint64) llround (value);
+    }
+  return TRUE;
 }
 
 /* --block-sizes: "4k,128k,512". */
@@ -342,7 +388,7 @@ duel_cli_run_preset (int    argc,
   g_auto(GStrv) rest = NULL;
   g_autofree char *capacity_multiple_text = NULL, *runtime = NULL, *round = NULL, *probe = NULL;
   g_autofree char *passes = NULL, *rounds = NULL, *block_sizes = NULL, *mixes = NULL;
-  g_autofree char *data_limit = NULL, *slope_limit = NULL;
+  g_autofree char *data_limit = NULL, *slope_limit = NULL, *idle = NULL;
   double data_limit_value = 0, slope_limit_value = 0;
   g_autofree char *preset_help = NULL;
   g_autofree char *message = NULL;
@@ -361,6 +407,7 @@ duel_cli_run_preset (int    argc,
     { "slope-limit", 0, 0, G_OPTION_ARG_STRING, &slope_limit, N_("SNIA tests: steady when their fitted line moves by at most this share of their mean (default 0.1)"), "SHARE" },
     { "block-sizes", 0, 0, G_OPTION_ARG_STRING, &block_sizes, N_("SNIA tests: run only these block sizes of the matrix, comma-separated (e.g. 4k,128k)"), "LIST" },
     { "mixes", 0, 0, G_OPTION_ARG_STRING, &mixes, N_("SNIA tests: run only these read/write mixes of the matrix, as read percentages, comma-separated (e.g. 100,65,0)"), "LIST" },
+    { "idle", 0, 0, G_OPTION_ARG_STRING, &idle, N_("Recovery after idle: the idle periods, each followed by a burst of writes, comma-separated, with s, m or h (default 5m,30m)"), "LIST" },
     { "interval-ms", 0, 0, G_OPTION_ARG_STRING, &interval_ms, N_("Time-series interval in milliseconds (default 1000)"), "MS" },
     { "no-trim", 0, 0, G_OPTION_ARG_NONE, &no_trim, N_("Do not discard the span before the write saturation"), NULL },
     { "probe", 0, 0, G_OPTION_ARG_STRING, &probe, N_("Shortest 4K random write used to estimate the duration, in seconds; it runs on up to 20 s while the write rate has not fallen (default 2, 0 skips)"), "SECONDS" },
@@ -444,6 +491,8 @@ duel_cli_run_preset (int    argc,
   if (block_sizes != NULL && !parse_block_sizes (block_sizes, &options, &message))
     return duel_cli_usage_error (context, "%s", message);
   if (mixes != NULL && !parse_mixes (mixes, &options, &message))
+    return duel_cli_usage_error (context, "%s", message);
+  if (idle != NULL && !parse_idle (idle, &options, &message))
     return duel_cli_usage_error (context, "%s", message);
   options.data_limit = data_limit_value;
   options.slope_limit = slope_limit_value;

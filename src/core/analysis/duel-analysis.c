@@ -28,6 +28,7 @@ static const DuelAnalysisOps * const all_ops[] = {
   &_duel_analysis_qos_ops,
   &_duel_analysis_standard_ops,
   &_duel_analysis_matrix_cell_ops,
+  &_duel_analysis_recovery_ops,
 };
 
 const DuelAnalysisOps *

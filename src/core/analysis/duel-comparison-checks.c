@@ -160,6 +160,17 @@ has_latencies (const DuelTestRecord *record)
   return FALSE;
 }
 
+/* How long the drive rested before @record (recovery after idle), as
+ * asked; 0 when no idle came before it. */
+static double
+idle_planned_ms (DuelTestRecord *record)
+{
+  JsonObject *recovery = duel_json_get_object (duel_test_record_get_details (record), "recovery");
+  double ms = 0;
+
+  return duel_json_get_number (recovery, "idle_planned_ms", &ms) ? ms : 0;
+}
+
 /* Drive @j's run of @test against drive @i's (the first drive that ran it). */
 void
 _duel_comparison_check_fairness (DuelComparison *self,
@@ -242,6 +253,13 @@ _duel_comparison_check_fairness (DuelComparison *self,
     warn_about (self, N_("The run lengths differ"), title,
                 _("%s: the runs lasted %.3g s on %s and %.3g s on %s."),
           title, a->runtime_ns / 1e9, name_a, b->runtime_ns / 1e9, name_b);
+
+  /* A drive that rested longer had more time to recover. */
+  if (idle_planned_ms (a) > 0 && idle_planned_ms (b) > 0 && idle_planned_ms (a) != idle_planned_ms (b))
+    warn_about (self, N_("The idle periods differ"), title,
+                /* TRANSLATORS: a test's title, then how long each drive rested before it, in seconds */
+                _("%s: the drives rested for different times before it (%.0f s on %s, %.0f s on %s)."),
+                title, idle_planned_ms (a) / 1e3, name_a, idle_planned_ms (b) / 1e3, name_b);
 
   if (a->trimmed != b->trimmed && !duel_result_is_published (self->results[i]) &&
       !duel_result_is_published (self->results[j]))

@@ -23,6 +23,11 @@ G_BEGIN_DECLS
 
 /* The record name of the trim a test with trim_first runs before its steps. */
 #define DUEL_REVIEW_TRIM_NAME "discard"
+/* The record name of an idle before a step with idle_slot (no record is
+ * made: the next step's details keep how long it lasted). */
+#define DUEL_REVIEW_IDLE_NAME "idle"
+/* How many idle periods a test may have (recovery after idle). */
+#define DUEL_REVIEW_MAX_IDLE 4
 
 /* What the Run page draws while a step runs. */
 typedef enum
@@ -48,6 +53,9 @@ typedef struct
   DuelLiveView      live_view;
   gboolean          chosen;        /* the workload is the person's (DuelPresetOptions.custom); the
                                     * analysis is the one it fits (duel_analysis_guess()) */
+  guint             idle_slot;     /* 1-based: the step runs after the test's idle period of this
+                                    * number, with no I/O (recovery after idle); it does not run
+                                    * when the plan has fewer periods. 0: no idle before it */
 } DuelReviewStep;
 
 /* A test that repeats its steps in rounds until the figure one step
@@ -101,6 +109,8 @@ typedef struct
                                                * ("4 KiB random 65/35 read/write"), not by the
                                                * test's title alone */
   const DuelReviewBundle *ends_bundle;    /* the preset of several tests this one ends; NULL: none */
+  guint64               idle_ms[DUEL_REVIEW_MAX_IDLE];       /* its idle periods (steps' idle_slot), 0-ended */
+  guint64               quick_idle_ms[DUEL_REVIEW_MAX_IDLE]; /* the same in the quick review */
 } DuelReviewTest;
 
 /* Every review test, in the review's order; NULL-terminated. */

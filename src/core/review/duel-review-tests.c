@@ -116,6 +116,8 @@ duel_review_describe_record (const char *record_name)
 
   g_return_val_if_fail (record_name != NULL, NULL);
 
+  if (g_strcmp0 (record_name, DUEL_REVIEW_IDLE_NAME) == 0)
+    return g_strdup (_("Idle"));
   if (!duel_review_test_find_step (record_name, &test, &step))
     return g_strdup (record_name);
   if (step->title == NULL && test->titles_from_workload)
@@ -136,7 +138,7 @@ duel_review_live_view_for_record (const char *record_name)
 {
   const DuelReviewStep *step;
 
-  if (g_strcmp0 (record_name, DUEL_REVIEW_TRIM_NAME) == 0)
+  if (g_strcmp0 (record_name, DUEL_REVIEW_TRIM_NAME) == 0 || g_strcmp0 (record_name, DUEL_REVIEW_IDLE_NAME) == 0)
     return DUEL_LIVE_VIEW_NONE;
   if (duel_review_test_find_step (record_name, NULL, &step))
     return step->live_view;

@@ -474,6 +474,59 @@ check_rounds (const PresetInfo         *info,
   return TRUE;
 }
 
+/* The idle periods a person gave (recovery after idle). */
+static gboolean
+check_idle (const PresetInfo         *info,
+            const DuelPresetOptions  *options,
+            GError                  **error)
+{
+  gboolean has_idle = FALSE;
+
+  for (guint t = 0; info->tests[t] != NULL; t++)
+    has_idle |= duel_review_test_find (info->tests[t])->idle_ms[0] > 0;
+  if (options->n_idle > 0 && !has_idle)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("The preset “%s” does not rest the drive: idle periods are for recovery after idle."),
+                   info->name);
+      return FALSE;
+    }
+  if (options->n_idle > DUEL_REVIEW_MAX_IDLE)
+    {
+      g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                   _("At most %u idle periods can be given, not %u."), DUEL_REVIEW_MAX_IDLE, options->n_idle);
+      return FALSE;
+    }
+  for (guint i = 0; i < options->n_idle; i++)
+    if (options->idle_ms[i] < DUEL_PRESET_MIN_IDLE_MS || options->idle_ms[i] > DUEL_PRESET_MAX_IDLE_MS)
+      {
+        g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                     _("An idle period must be between %.1f s and %.0f h, not %.1f s."),
+                     DUEL_PRESET_MIN_IDLE_MS / 1e3, DUEL_PRESET_MAX_IDLE_MS / 3.6e6, options->idle_ms[i] / 1e3);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* The length of @test's idle period @slot (1-based) in this plan; 0 when
+ * the plan has no such period. */
+static guint64
+idle_ms_of (DuelPreset           *self,
+            const DuelReviewTest *test,
+            guint                 slot)
+{
+  const guint64 *own = self->info->quick ? test->quick_idle_ms : test->idle_ms;
+
+  if (slot == 0 || slot > DUEL_REVIEW_MAX_IDLE)
+    return 0;
+  if (self->options.n_idle > 0)
+    return slot <= self->options.n_idle ? self->options.idle_ms[slot - 1] : 0;
+  for (guint i = 0; i < slot; i++)
+    if (own[i] == 0)
+      return 0;
+  return own[slot - 1];
+}
+
 static guint
 test_slot (const DuelReviewTest *test)
 {
@@ -563,6 +616,8 @@ duel_preset_new (const char               *name,
       return NULL;
     }
   plan->passes = self->options.passes;
+  if (!check_idle (info, &self->options, error))
+    return NULL;
   if (!check_rounds (info, &self->options, error))
     return NULL;
   plan->max_rounds = self->options.max_rounds;
@@ -736,6 +791,29 @@ add_test (DuelPreset           *self,
    * offsets, a pass not the one before. */
   step.workload.seed += self->steps->len;
   g_array_append_val (self->steps, step);
+}
+
+/* No I/O for @idle_ms before @info runs: the drive rests. */
+static void
+add_idle (DuelPreset           *self,
+          const DuelReviewTest *test,
+          const DuelReviewStep *info,
+          guint64               idle_ms)
+{
+  DuelPresetStep idle = {
+    .kind = DUEL_PRESET_STEP_IDLE,
+    .name = DUEL_REVIEW_IDLE_NAME,
+    .section = test->id,
+    .test = test,
+    .info = info,
+    .weight_s = idle_ms / 1e3,
+    .idle_ms = idle_ms,
+  };
+
+  /* Its time is known, as a timed test's is: the time left counts it down. */
+  duel_workload_init (&idle.workload);
+  idle.workload.runtime_ms = idle_ms;
+  g_array_append_val (self->steps, idle);
 }
 
 /* Whether a cell of the matrix runs on this target: chosen, and, unless
@@ -972,9 +1050,19 @@ prepare_steps (DuelPreset  *self,
       for (guint s = 0; s < test->n_steps; s++)
         {
           guint passes = test->steps[s].fill ? 1 : self->plan.passes > 0 ? self->plan.passes : MAX (test->passes, 1);
+          guint64 idle_ms = idle_ms_of (self, test, test->steps[s].idle_slot);
 
+          /* A step after an idle the plan does not have is left out. */
+          if (test->steps[s].idle_slot > 0 && idle_ms == 0)
+            continue;
           for (guint p = 1; p <= passes; p++)
-            add_test (self, test, &test->steps[s], p, passes);
+            {
+              if (idle_ms > 0)
+                add_idle (self, test, &test->steps[s], idle_ms);
+              add_test (self, test, &test->steps[s], p, passes);
+              if (idle_ms > 0)
+                g_array_index (self->steps, DuelPresetStep, self->steps->len - 1).idle_ms = idle_ms;
+            }
         }
     }
 
@@ -1097,6 +1185,20 @@ duel_preset_get_parameters (DuelPreset *self)
   json_object_set_int_member (object, "round_ms", (gint64) plan->round_ms);
   json_object_set_int_member (object, "interval_ms", plan->interval_ms);
   json_object_set_boolean_member (object, "trim", !plan->no_trim);
+  /* The idle periods of a test that has them, as this plan runs them. */
+  for (guint t = 0; self->info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (self->info->tests[t]);
+      JsonArray *periods;
+
+      if (test->idle_ms[0] == 0)
+        continue;
+      periods = json_array_new ();
+      for (guint slot = 1; idle_ms_of (self, test, slot) > 0; slot++)
+        json_array_add_int_element (periods, (gint64) idle_ms_of (self, test, slot));
+      json_object_set_array_member (object, "idle_ms", periods);
+      break;
+    }
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, object);

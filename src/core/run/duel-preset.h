@@ -63,17 +63,23 @@ typedef struct
   guint32  matrix_block_sizes[DUEL_PRESET_MAX_MATRIX];
   guint    n_matrix_read_percents; /* its read/write mixes (read %), a subset of its own; 0: all */
   guint    matrix_read_percents[DUEL_PRESET_MAX_MATRIX];
+  guint    n_idle;              /* recovery after idle: how many idle periods, 1..DUEL_REVIEW_MAX_IDLE;
+                                 * 0: the test's own (5 and 30 min; quick: 2 and 5 s) */
+  guint64  idle_ms[DUEL_REVIEW_MAX_IDLE]; /* each, DUEL_PRESET_MIN_IDLE_MS..DUEL_PRESET_MAX_IDLE_MS */
   DuelWorkload custom;          /* the custom test's: pattern, block size, queue depth, numjobs,
                                  * read percent (its length: runtime_ms, default 60 s); ignored
                                  * by the other presets */
 } DuelPresetOptions;
 
 #define DUEL_PRESET_MAX_PASSES 100
+#define DUEL_PRESET_MIN_IDLE_MS 100
+#define DUEL_PRESET_MAX_IDLE_MS (G_GUINT64_CONSTANT (24) * 3600 * 1000)
 
 typedef enum
 {
   DUEL_PRESET_STEP_DISCARD,     /* bring the span to "empty" */
   DUEL_PRESET_STEP_TEST,        /* one engine run, one test record */
+  DUEL_PRESET_STEP_IDLE,        /* no I/O for idle_ms, before the step after it (recovery after idle) */
 } DuelPresetStepKind;
 
 typedef struct
@@ -91,6 +97,7 @@ typedef struct
   guint              round;     /* 1-based round of a test in rounds (DuelReviewRounds); 0: none */
   guint              max_rounds;/* how many rounds its test may run */
   gboolean           optional;  /* a round past the first window: skipped once the rounds are steady */
+  guint64            idle_ms;   /* an idle's length; a step after one: that idle's */
 } DuelPresetStep;
 
 typedef struct

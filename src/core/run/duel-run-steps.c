@@ -123,6 +123,11 @@ typedef struct
    * test whose rounds were found steady (its optional rounds are skipped). */
   DuelRunRounds         rounds;
   const DuelReviewTest *steady_test;
+  /* Recovery after idle: the last fill's fresh and dirty speeds, and how
+   * long the last idle lasted. */
+  double      fill_fresh_iops;
+  double      fill_dirty_iops;
+  guint64     idle_done_ms;
 } RunState;
 
 static void
@@ -149,6 +154,62 @@ emit_progress (RunState           *state,
     ? CLAMP ((state->weight_before + within * duel_run_steps_get_weight (self, state->index)) / state->weight_total, 0, 1)
     : 0;
   self->progress_func (&progress, record, self->user_data);
+}
+
+/* No I/O for the step's idle_ms: the drive rests (recovery after idle).
+ * A countdown once a second; a stop is heard at once. */
+static gboolean
+rest (RunState      *state,
+      guint64        idle_ms,
+      GCancellable  *cancellable,
+      GError       **error)
+{
+  gint64 start = g_get_monotonic_time ();
+  gint64 end = start + (gint64) idle_ms * 1000;
+  GPollFD poll_fd = { .fd = -1 };
+  gboolean can_poll = cancellable != NULL && g_cancellable_make_pollfd (cancellable, &poll_fd);
+
+  for (gint64 now = start; now < end; now = g_get_monotonic_time ())
+    {
+      DuelProgress countdown = {
+        .elapsed_ns = (guint64) (now - start) * 1000,
+        .runtime_limit_ns = idle_ms * 1000000,
+        .fraction_done = (double) (now - start) / (double) (end - start),
+      };
+      gint64 wait_us = MIN (end - now, G_USEC_PER_SEC);
+
+      emit_progress (state, &countdown, FALSE, NULL);
+      if (can_poll)
+        g_poll (&poll_fd, 1, (int) ((wait_us + 999) / 1000));
+      else
+        g_usleep ((gulong) wait_us);
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          if (can_poll)
+            g_cancellable_release_fd (cancellable);
+          return FALSE;
+        }
+    }
+  if (can_poll)
+    g_cancellable_release_fd (cancellable);
+  state->idle_done_ms = (guint64) (g_get_monotonic_time () - start) / 1000;
+  return TRUE;
+}
+
+/* What a step after an idle is measured against: how long the drive
+ * rested, and the fill's fresh and dirty speeds (duel-recovery.c). */
+static void
+note_recovery (RunState             *state,
+               const DuelPresetStep *step,
+               DuelTestRecord       *record)
+{
+  JsonObject *recovery = json_object_new ();
+
+  json_object_set_int_member (recovery, "idle_planned_ms", (gint64) step->idle_ms);
+  json_object_set_int_member (recovery, "idle_ms", (gint64) state->idle_done_ms);
+  duel_json_set_double_or_null (recovery, "fresh_iops", state->fill_fresh_iops);
+  duel_json_set_double_or_null (recovery, "dirty_iops", state->fill_dirty_iops);
+  json_object_set_object_member (duel_test_record_get_details (record), "recovery", recovery);
 }
 
 /* The span discarded a piece at a time, so that a stop is heard between
@@ -386,6 +447,8 @@ duel_run_steps_run (DuelRunSteps  *self,
 
   state.self = self;
   state.result = result;
+  state.fill_fresh_iops = NAN;
+  state.fill_dirty_iops = NAN;
   for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
     state.weight_total += duel_run_steps_get_weight (self, i);
 
@@ -432,8 +495,20 @@ duel_run_steps_run (DuelRunSteps  *self,
           continue;
         }
 
+      if (step->kind == DUEL_PRESET_STEP_IDLE)
+        {
+          emit_progress (&state, NULL, FALSE, NULL);
+          if (!rest (&state, step->idle_ms, cancellable, error))
+            return FALSE;
+          emit_progress (&state, NULL, TRUE, NULL);
+          state.weight_before += duel_run_steps_get_weight (self, i);
+          continue;
+        }
+
       record = take_step_record (self, result, step);
       duel_preset_describe_record (self->plan, step, record);
+      if (step->idle_ms > 0)
+        note_recovery (&state, step, record);
       state.guessing = step->info == NULL || step->info->chosen;
       state.guessed = step->analysis;
       if (duel_preset_step_is_fill (step))
@@ -488,6 +563,11 @@ duel_run_steps_run (DuelRunSteps  *self,
        * last round's too, after which no step begins. */
       if (ok && step->round > 0)
         follow_rounds (&state, step, record);
+      if (ok && duel_preset_step_is_fill (step))
+        {
+          state.fill_fresh_iops = duel_test_record_get_figure_value (record, "iops_at_0pct");
+          state.fill_dirty_iops = duel_test_record_get_figure_value (record, "plateau_iops");
+        }
       emit_progress (&state, NULL, TRUE, record);
 
       if (!ok)

@@ -1,0 +1,72 @@
+/* duel-recovery.c — recovery after idle: 4 KiB random writes after the drive rested, against its fresh speed
+ *
+ * After a fill has brought a drive to its dirty, steady speed, the drive
+ * is left idle (no I/O from the run) for a while; background garbage
+ * collection may free blocks, a pseudo-SLC cache may be rebuilt. A short
+ * burst of 4 KiB random writes at QD32 then measures what came back. The
+ * run keeps, in the burst's details.recovery, how long the idle lasted and
+ * the two speeds of the fill before it (duel-run-steps.c): fresh, at 0 %
+ * of capacity written (iops_at_0pct), and dirty, its plateau
+ * (plateau_iops). The figures:
+ *  - recovery_iops: the burst's write IOPS (all of it: a rebuilt cache is
+ *    used up within seconds, and that is what a person's next burst of
+ *    writes meets);
+ *  - recovery_fresh_pct: that as a share of the fresh speed;
+ *  - recovery_regained_pct: the share of the way from dirty back to fresh
+ *    (0 %: nothing came back; 100 %: as fresh), where fresh is above dirty;
+ *  - idle_s: how long the drive rested.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "duel-analysis-private.h"
+
+static void
+summarize (const DuelTestRecord     *record,
+           const DuelAnalysisParams *params,
+           DuelSummary              *summary)
+{
+  JsonObject *recovery = duel_json_get_object (duel_json_get_object (record->summary, "details"), "recovery");
+  DuelThroughput t;
+  double iops, fresh, dirty, idle_ms;
+
+  duel_analysis_throughput (record->series, record->runtime_ns, &t);
+  iops = t.iops[DUEL_DIRECTION_WRITE];
+  duel_summary_add (summary, "recovery_iops", iops);
+  if (duel_json_get_number (recovery, "idle_ms", &idle_ms))
+    duel_summary_add (summary, "idle_s", idle_ms / 1e3);
+  if (!duel_json_get_number (recovery, "fresh_iops", &fresh) || !(fresh > 0))
+    return;
+  duel_summary_add (summary, "recovery_fresh_pct", 100 * iops / fresh);
+  if (duel_json_get_number (recovery, "dirty_iops", &dirty) && fresh > dirty)
+    duel_summary_add (summary, "recovery_regained_pct", 100 * (iops - dirty) / (fresh - dirty));
+}
+
+static const DuelFigureInfo figures[] = {
+  { "recovery_iops",         "IOPS", DUEL_BETTER_HIGHER, N_("4K random write after idle") },
+  /* xgettext:no-c-format */
+  { "recovery_fresh_pct",    "%",    DUEL_BETTER_HIGHER, N_("Share of the fresh speed after idle") },
+  /* xgettext:no-c-format */
+  { "recovery_regained_pct", "%",    DUEL_BETTER_HIGHER, N_("Regained from dirty to fresh after idle") },
+  { "idle_s",                "s",    DUEL_BETTER_NONE,   N_("Idle before the burst") },
+};
+
+/* Only the recovery test names its bursts: an imported job is never one. */
+static gboolean
+fits (const DuelTestRecord *record)
+{
+  return FALSE;
+}
+
+const DuelAnalysisOps _duel_analysis_recovery_ops = {
+  .kind = DUEL_ANALYSIS_RECOVERY,
+  .name = "recovery",
+  .figures = figures,
+  .n_figures = G_N_ELEMENTS (figures),
+  .fits = fits,
+  .summarize = summarize,
+};

@@ -1,0 +1,55 @@
+/* duel-test-recovery.c — recovery after idle: trim, the review's fill, then bursts of 4 KiB random write after idle periods
+ *
+ * The fill brings the drive to its dirty, steady speed (4 KiB random write
+ * QD32 to 2x the span, as the review's write saturation test does); the
+ * drive is then left idle (no I/O from the run) for each period in turn,
+ * 5 and 30 minutes by default (reviews use these), and a 30 s burst of
+ * 4 KiB random write QD32 after each measures how much of the fresh speed
+ * background garbage collection gave back (duel-recovery.c). The periods
+ * are the plan's (DuelPresetOptions.idle_ms); a burst whose period the
+ * plan lacks does not run.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "duel-review-test-private.h"
+
+#define BURST(n, title) \
+  { "recovery-burst-" #n, title, DUEL_ANALYSIS_RECOVERY, \
+    DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, FALSE, DUEL_LIVE_VIEW_INTERVALS, FALSE, n }
+
+static const DuelReviewStep steps[] = {
+  { "recovery-fill", N_("fill"), DUEL_ANALYSIS_SATURATION,
+    DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, TRUE, DUEL_LIVE_VIEW_WRITE_CURVE },
+  BURST (1, N_("4K random write after the first idle")),
+  BURST (2, N_("4K random write after the second idle")),
+  BURST (3, N_("4K random write after the third idle")),
+  BURST (4, N_("4K random write after the fourth idle")),
+};
+
+static const char * const headline[] = {
+  "recovery_iops", "recovery_fresh_pct", "recovery_regained_pct", "idle_s", NULL,
+};
+
+static const DuelReviewTest test_recovery = {
+  .headline = headline,
+  .id = "recovery",
+  .title = N_("Recovery after idle"),
+  .preset_title = N_("Recovery After Idle"),
+  .description = N_("Discard, 4K random write QD32 to 2x the capacity, then after each idle period "
+                    "(no I/O) a 4K random write burst: how much of the fresh speed came back"),
+  .runtime_key = "recovery_burst_ms",
+  .runtime_ms = 30000,
+  .quick_runtime_ms = 2000,
+  .trim_first = TRUE,
+  .passes = 1,
+  .steps = steps,
+  .n_steps = G_N_ELEMENTS (steps),
+  .idle_ms = { 5 * 60000, 30 * 60000 },
+  .quick_idle_ms = { 2000, 5000 },
+};
+
+DUEL_REVIEW_TEST_FILE (recovery, &test_recovery);

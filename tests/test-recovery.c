@@ -1,0 +1,459 @@
+/* test-recovery.c — recovery after idle: the plan, real runs on a file and a loop device, a stop while idle
+ *
+ * The preset "recovery" trims, fills, then rests the drive for each idle
+ * period (no I/O from the run) and measures a burst of 4 KiB random
+ * writes after each. Checked here:
+ *  - the plan: the test's own periods (5 and 30 min) or the person's, a
+ *    burst without a period left out, the estimate counting the idle time,
+ *    the periods in the records' parameters, bad periods refused;
+ *  - a run on a file: each burst's record says how long the drive rested
+ *    (at least the period: the wait is on the monotonic clock) and the
+ *    fill's fresh and dirty speeds; its figures against a hand computation
+ *    from the records' own counts; the same figures recomputed from the
+ *    saved file and printed by `driveduel-cli analyze`; a countdown while
+ *    idle;
+ *  - on a loop device (root): the kernel counted no request on the device
+ *    from the idle's start to its end, and as many writes in all as the
+ *    records hold;
+ *  - a stop while idle (a period of an hour) is heard at once: the run
+ *    ends cancelled with its fill complete and no burst.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "duel-error.h"
+#include "run/duel-preset.h"
+#include "run/duel-run-steps.h"
+#include "test-analyze-cli.h"
+#include "test-devices.h"
+
+#define MIB (G_GUINT64_CONSTANT (1) << 20)
+
+static DuelTarget *
+open_scratch (const char *name,
+              guint64     size)
+{
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), name, NULL);
+  g_autoptr(GError) error = NULL;
+  DuelTarget *target;
+
+  g_mkdir_with_parents (g_get_user_cache_dir (), 0700);
+  target = duel_target_open (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, size, &error);
+  g_assert_no_error (error);
+  /* Nothing to clean up if the test dies: the open target keeps the file. */
+  g_unlink (path);
+  return target;
+}
+
+/* The I/O a record counted in direction @direction. */
+static guint64
+record_ops (const DuelTestRecord *record,
+            DuelDirection         direction)
+{
+  DuelSeriesRow total;
+
+  duel_series_sum (record->series, &total);
+  return total.ops[direction];
+}
+
+/* Short periods and bursts on a small span. */
+static void
+short_options (DuelPresetOptions *options)
+{
+  duel_preset_options_init (options);
+  options->span_bytes = 32 * MIB;
+  options->runtime_ms = 500;
+  options->interval_ms = 100;
+  options->n_idle = 2;
+  options->idle_ms[0] = 300;
+  options->idle_ms[1] = 700;
+}
+
+/* ---- the plan ------------------------------------------------------------------ */
+
+static void
+test_plan (void)
+{
+  g_autoptr(DuelTarget) target = open_scratch ("plan.img", 64 * MIB);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelPreset) given = NULL;
+  g_autoptr(JsonNode) parameters = NULL;
+  DuelPresetOptions options;
+  DuelPresetEstimate estimate;
+  JsonArray *periods;
+  const char *names[] = { "discard", "recovery-fill", "idle", "recovery-burst-1", "idle", "recovery-burst-2" };
+  const guint64 idle[] = { 0, 0, 300000, 300000, 1800000, 1800000 };
+
+  /* The test's own periods: 5 and 30 minutes, the last two bursts out. */
+  preset = duel_preset_new ("recovery", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (duel_preset_prepare (preset, target, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const DuelPresetStep *step = duel_preset_get_step (preset, i);
+
+      g_assert_cmpstr (step->name, ==, names[i]);
+      g_assert_cmpuint (step->idle_ms, ==, idle[i]);
+      g_assert_cmpint (step->kind == DUEL_PRESET_STEP_IDLE, ==, g_str_equal (names[i], "idle"));
+    }
+  /* The idle time is part of the estimate: 35 minutes and two 30 s bursts. */
+  duel_preset_estimate_from_probe (preset, NULL, &estimate);
+  g_assert_cmpfloat (estimate.timed_seconds, >=, 2100 + 60);
+  parameters = duel_preset_get_parameters (preset);
+  periods = json_object_get_array_member (json_node_get_object (parameters), "idle_ms");
+  g_assert_cmpuint (json_array_get_length (periods), ==, 2);
+  g_assert_cmpint (json_array_get_int_element (periods, 0), ==, 300000);
+  g_assert_cmpint (json_array_get_int_element (periods, 1), ==, 1800000);
+
+  /* The person's: one period, one burst. */
+  duel_preset_options_init (&options);
+  options.n_idle = 1;
+  options.idle_ms[0] = 90000;
+  given = duel_preset_new ("recovery", &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (duel_preset_prepare (given, target, &error));
+  g_assert_cmpuint (duel_preset_get_n_steps (given), ==, 4);
+  g_assert_cmpuint (duel_preset_get_step (given, 2)->idle_ms, ==, 90000);
+  g_assert_cmpstr (duel_preset_get_step (given, 3)->name, ==, "recovery-burst-1");
+}
+
+static void
+test_bad_options (void)
+{
+  DuelPresetOptions options;
+  g_autoptr(GError) error = NULL;
+
+  duel_preset_options_init (&options);
+  options.n_idle = DUEL_REVIEW_MAX_IDLE + 1;
+  g_assert_null (duel_preset_new ("recovery", &options, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  duel_preset_options_init (&options);
+  options.n_idle = 1;
+  options.idle_ms[0] = DUEL_PRESET_MIN_IDLE_MS - 1;
+  g_assert_null (duel_preset_new ("recovery", &options, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* A test that does not rest the drive takes no periods. */
+  options.idle_ms[0] = 1000;
+  g_assert_null (duel_preset_new ("qos", &options, &error));
+  g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+}
+
+/* ---- a run on a file ----------------------------------------------------------- */
+
+typedef struct
+{
+  guint countdowns;        /* idle progress calls with the time done so far */
+  gboolean idle_seen;
+  GCancellable *stop;      /* cancelled at the first countdown, if set */
+  /* On a loop device: its completed requests at each idle's start and end. */
+  const char *stat_path;
+  guint64 at_idle_start[DUEL_REVIEW_MAX_IDLE];
+  guint64 at_idle_end[DUEL_REVIEW_MAX_IDLE];
+  guint n_idle_started, n_idle_ended;
+} Watch;
+
+/* Reads and writes the kernel completed on the device (/sys/block/X/stat:
+ * its first and fifth fields). */
+static guint64
+completed_requests (const char *stat_path)
+{
+  g_autofree char *text = NULL;
+  guint64 reads = 0, writes = 0;
+
+  g_assert_true (g_file_get_contents (stat_path, &text, NULL, NULL));
+  g_assert_cmpint (sscanf (text, "%" SCNu64 " %*u %*u %*u %" SCNu64, &reads, &writes), ==, 2);
+  return reads + writes;
+}
+
+static void
+watch_progress_cb (const DuelRunStepsProgress *progress,
+                   DuelTestRecord             *record,
+                   gpointer                    user_data)
+{
+  Watch *watch = user_data;
+
+  if (progress->step->kind != DUEL_PRESET_STEP_IDLE)
+    return;
+  g_assert_null (record);
+  watch->idle_seen = TRUE;
+  if (progress->engine == NULL && !progress->step_done && watch->stat_path != NULL)
+    watch->at_idle_start[watch->n_idle_started++] = completed_requests (watch->stat_path);
+  else if (progress->step_done && watch->stat_path != NULL)
+    watch->at_idle_end[watch->n_idle_ended++] = completed_requests (watch->stat_path);
+  else if (progress->engine != NULL)
+    {
+      /* The countdown: the time done so far of the whole period. */
+      g_assert_cmpuint (progress->engine->runtime_limit_ns, ==, progress->step->idle_ms * 1000000);
+      g_assert_cmpfloat (progress->engine->fraction_done, >=, 0);
+      g_assert_cmpfloat (progress->engine->fraction_done, <, 1);
+      g_assert_cmpuint (progress->engine->ops[DUEL_DIRECTION_WRITE], ==, 0);
+      watch->countdowns++;
+      if (watch->stop != NULL)
+        g_cancellable_cancel (watch->stop);
+    }
+}
+
+static gboolean
+run_plan (DuelPreset    *preset,
+          DuelTarget    *target,
+          DuelResult    *result,
+          Watch         *watch,
+          GError       **error)
+{
+  DuelRunSteps *steps = duel_run_steps_new (preset);
+  gboolean ok;
+
+  duel_run_steps_set_callbacks (steps, watch_progress_cb, NULL, watch);
+  ok = duel_run_steps_run (steps, target, result, watch->stop, error);
+  duel_run_steps_free (steps);
+  return ok;
+}
+
+/* The records of a finished run against what the plan asked and a hand
+ * computation from their counts. */
+static void
+check_records (DuelResult              *result,
+               const DuelPresetOptions *options)
+{
+  GPtrArray *tests = duel_result_get_tests (result);
+  DuelTestRecord *fill = g_ptr_array_index (tests, 0);
+  double fresh = duel_test_record_get_figure_value (fill, "iops_at_0pct");
+  double dirty = duel_test_record_get_figure_value (fill, "plateau_iops");
+  const DuelTestRecord *before = fill;
+
+  g_assert_cmpuint (tests->len, ==, 1 + options->n_idle);
+  g_assert_cmpstr (fill->name, ==, "recovery-fill");
+  g_assert_true (isfinite (fresh) && fresh > 0);
+  for (guint i = 1; i < tests->len; i++)
+    {
+      DuelTestRecord *burst = g_ptr_array_index (tests, i);
+      JsonObject *recovery = json_object_get_object_member (duel_test_record_get_details (burst), "recovery");
+      g_autofree char *name = g_strdup_printf ("recovery-burst-%u", i);
+      double iops = record_ops (burst, DUEL_DIRECTION_WRITE) / (burst->runtime_ns / 1e9);
+      GTimeSpan gap;
+
+      g_assert_cmpstr (burst->name, ==, name);
+      g_assert_cmpint (burst->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      g_assert_cmpint (json_object_get_int_member (recovery, "idle_planned_ms"), ==, options->idle_ms[i - 1]);
+      /* Rested at least the period, on the monotonic clock. */
+      g_assert_cmpint (json_object_get_int_member (recovery, "idle_ms"), >=, options->idle_ms[i - 1]);
+      g_assert_cmpfloat (json_object_get_double_member (recovery, "fresh_iops"), ==, fresh);
+      g_assert_cmpfloat (json_object_get_double_member (recovery, "dirty_iops"), ==, dirty);
+      /* On the wall clock too, from the end of the step before (10 ms for
+       * the clocks' rounding: the records keep microseconds). */
+      gap = g_date_time_difference (burst->started, before->started) - (GTimeSpan) (before->runtime_ns / 1000);
+      g_assert_cmpint (gap, >=, (GTimeSpan) options->idle_ms[i - 1] * 1000 - 10000);
+
+      /* The figures, by hand from the record's own counts. */
+      g_assert_cmpuint (record_ops (burst, DUEL_DIRECTION_READ), ==, 0);
+      g_assert_cmpfloat_with_epsilon (duel_test_record_get_figure_value (burst, "recovery_iops"), iops, iops * 1e-9);
+      g_assert_cmpfloat_with_epsilon (duel_test_record_get_figure_value (burst, "recovery_fresh_pct"),
+                                      100 * iops / fresh, 1e-6);
+      g_assert_cmpfloat (duel_test_record_get_figure_value (burst, "idle_s"), ==,
+                         json_object_get_int_member (recovery, "idle_ms") / 1e3);
+      if (fresh > dirty)
+        g_assert_cmpfloat_with_epsilon (duel_test_record_get_figure_value (burst, "recovery_regained_pct"),
+                                        100 * (iops - dirty) / (fresh - dirty), 1e-6);
+      else
+        g_assert_true (isnan (duel_test_record_get_figure_value (burst, "recovery_regained_pct")));
+      before = burst;
+    }
+}
+
+static void
+test_file (void)
+{
+  g_autoptr(DuelTarget) target = open_scratch ("recovery.img", 32 * MIB);
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelResult) loaded = NULL;
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "recovery.json", NULL);
+  DuelPresetOptions options;
+  Watch watch = { 0 };
+
+  short_options (&options);
+  preset = duel_preset_new ("recovery", &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (run_plan (preset, target, result, &watch, &error));
+  g_assert_no_error (error);
+  g_assert_true (watch.idle_seen);
+  g_assert_cmpuint (watch.countdowns, >=, 2);
+  check_records (result, &options);
+
+  /* The same figures from the saved file, by the loader and by analyze. */
+  duel_result_save (result, path, &error);
+  g_assert_no_error (error);
+  loaded = duel_result_load (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 1; i < duel_result_get_tests (loaded)->len; i++)
+    {
+      DuelTestRecord *original = g_ptr_array_index (duel_result_get_tests (result), i);
+      DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (loaded), i);
+      g_autoptr(DuelSummary) summary = duel_analysis_resummarize (record, NULL, &error);
+
+      g_assert_no_error (error);
+      /* IOPS, share of fresh, idle; regained where fresh was above dirty. */
+      g_assert_cmpuint (duel_summary_get_n_figures (summary), >=, 3);
+      for (guint k = 0; k < duel_summary_get_n_figures (summary); k++)
+        {
+          double in_memory = NAN;
+
+          duel_test_record_get_figure (original, duel_summary_get_key (summary, k), &in_memory);
+          g_assert_true (test_same_value (in_memory, duel_summary_get_value (summary, k)));
+        }
+    }
+  test_analyze_matches_run (path, result);
+  g_unlink (path);
+}
+
+/* ---- on a loop device: no request while idle ------------------------------------ */
+
+static void
+test_loop_subprocess (void)
+{
+  const char *device = g_getenv ("DUEL_TEST_DEVICE");
+  g_autofree char *base = g_path_get_basename (device);
+  g_autofree char *stat_path = g_build_filename ("/sys/block", base, "stat", NULL);
+  g_autoptr(DuelTarget) target = NULL;
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GError) error = NULL;
+  DuelPresetOptions options;
+  Watch watch = { .stat_path = stat_path };
+  guint64 before, after, records = 0;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_skip ("the device half of /duel/recovery/loop, run in a subprocess");
+      return;
+    }
+
+  target = duel_target_open (device, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_EXCLUSIVE, 0, &error);
+  g_assert_no_error (error);
+  short_options (&options);
+  preset = duel_preset_new ("recovery", &options, &error);
+  g_assert_no_error (error);
+
+  before = completed_requests (stat_path);
+  g_assert_true (run_plan (preset, target, result, &watch, &error));
+  g_assert_no_error (error);
+  after = completed_requests (stat_path);
+  check_records (result, &options);
+
+  /* Nothing reached the device while it rested. */
+  g_assert_cmpuint (watch.n_idle_started, ==, options.n_idle);
+  g_assert_cmpuint (watch.n_idle_ended, ==, options.n_idle);
+  for (guint i = 0; i < options.n_idle; i++)
+    g_assert_cmpuint (watch.at_idle_end[i], ==, watch.at_idle_start[i]);
+  /* And every request it completed is one the records hold (the trim is a
+   * discard: counted apart by the kernel, in the stat's later fields). */
+  for (guint i = 0; i < duel_result_get_tests (result)->len; i++)
+    {
+      DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), i);
+
+      records += record_ops (record, DUEL_DIRECTION_READ) + record_ops (record, DUEL_DIRECTION_WRITE);
+    }
+  g_assert_cmpuint (after - before, ==, records);
+}
+
+static void
+test_loop (void)
+{
+  g_autofree char *backing = g_build_filename (g_get_tmp_dir (), "duel-recovery-loop.img", NULL);
+  const char *settle_argv[] = { "udevadm", "settle", NULL };
+  g_autofree char *device = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *nomerges = NULL;
+  gboolean ready;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("needs root");
+      return;
+    }
+  device = test_loop_attach (backing, 32 * MIB);
+  g_unlink (backing);
+  if (device == NULL)
+    {
+      g_test_skip ("no loop device (losetup failed)");
+      return;
+    }
+  /* udev's probe of the new device reads it: done before the counts start. */
+  test_spawn_ok (settle_argv, NULL);
+  /* Requests are counted as the engine made them: none merged into another. */
+  base = g_path_get_basename (device);
+  nomerges = g_build_filename ("/sys/block", base, "queue", "nomerges", NULL);
+  ready = test_write_sysfs (nomerges, "2");
+  if (ready)
+    {
+      g_setenv ("DUEL_TEST_DEVICE", device, TRUE);
+      g_test_trap_subprocess ("/duel/recovery/subprocess/loop", 240 * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDERR);
+    }
+  test_loop_detach (device);
+  if (!ready)
+    {
+      g_test_skip ("cannot turn off request merging on the loop device");
+      return;
+    }
+  g_test_trap_assert_passed ();
+}
+
+/* ---- a stop while idle ---------------------------------------------------------- */
+
+static void
+test_stop_while_idle (void)
+{
+  g_autoptr(DuelTarget) target = open_scratch ("stop.img", 32 * MIB);
+  g_autoptr(DuelResult) result = duel_result_new ();
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(GCancellable) stop = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  DuelPresetOptions options;
+  Watch watch = { .stop = stop };
+  DuelTestRecord *fill;
+
+  /* An hour's rest: the test would hang (and time out) if the stop waited for it. */
+  short_options (&options);
+  options.n_idle = 1;
+  options.idle_ms[0] = 3600 * 1000;
+  preset = duel_preset_new ("recovery", &options, &error);
+  g_assert_no_error (error);
+  g_assert_false (run_plan (preset, target, result, &watch, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (watch.countdowns, ==, 1);
+  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1);
+  fill = g_ptr_array_index (duel_result_get_tests (result), 0);
+  g_assert_cmpstr (fill->name, ==, "recovery-fill");
+  g_assert_cmpint (fill->status, ==, DUEL_TEST_STATUS_COMPLETE);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/duel/recovery/plan", test_plan);
+  g_test_add_func ("/duel/recovery/options", test_bad_options);
+  g_test_add_func ("/duel/recovery/file", test_file);
+  g_test_add_func ("/duel/recovery/loop", test_loop);
+  g_test_add_func ("/duel/recovery/subprocess/loop", test_loop_subprocess);
+  g_test_add_func ("/duel/recovery/stop-while-idle", test_stop_while_idle);
+
+  return g_test_run ();
+}
