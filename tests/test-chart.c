@@ -15,6 +15,7 @@
 #include "duel-chart-pts-iops.h"
 #include "duel-chart-pts-latency.h"
 #include "duel-chart-pts-throughput.h"
+#include "duel-chart-recovery.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-rounds.h"
 #include "duel-chart-standard.h"
@@ -334,7 +335,7 @@ test_charts_draw_both_drives (gconstpointer data)
   g_autoptr(DuelChartStyle) style = duel_chart_style_new (theme);
   g_autoptr(GPtrArray) charts = duel_chart_new_all (comparison, style);
 
-  g_assert_cmpuint (charts->len, ==, 9);
+  g_assert_cmpuint (charts->len, ==, g_strv_length ((char **) duel_chart_get_kind_ids ()));
   for (guint i = 0; i < charts->len; i++)
     {
       /* The steady-state chart: no test in rounds here (test_rounds_chart()). */
@@ -600,7 +601,7 @@ test_charts_draw_four_drives (gconstpointer data)
       }
 
   charts = duel_chart_new_all (comparison, style);
-  g_assert_cmpuint (charts->len, ==, 9);
+  g_assert_cmpuint (charts->len, ==, g_strv_length ((char **) duel_chart_get_kind_ids ()));
   for (guint i = 0; i < charts->len; i++)
     {
       DuelChart *chart = g_ptr_array_index (charts, i);
@@ -1305,6 +1306,96 @@ test_pts_latency_chart (void)
   cairo_surface_destroy (surface);
 }
 
+/* A burst of recovery after idle, as the run records it: its figures and
+ * what they were measured against. */
+static void
+add_recovery_burst (DuelResult *result,
+                    const char *name,
+                    double      idle_s,
+                    double      iops,
+                    double      fresh,
+                    double      dirty)
+{
+  g_autoptr(DuelSummary) summary = duel_summary_new ();
+  g_autoptr(DuelTestRecord) record = NULL;
+  JsonObject *recovery = json_object_new ();
+  DuelWorkload workload;
+
+  duel_workload_init (&workload);
+  workload.read_percent = 0;
+  record = duel_test_record_new (name, &workload);
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  duel_summary_add (summary, "recovery_iops", iops);
+  duel_summary_add (summary, "recovery_fresh_pct", 100 * iops / fresh);
+  duel_analysis_apply (record, DUEL_ANALYSIS_RECOVERY, NULL, summary);
+  json_object_set_string_member (duel_test_record_get_details (record), "section", "recovery");
+  json_object_set_int_member (recovery, "idle_planned_ms", (gint64) (idle_s * 1000));
+  json_object_set_double_member (recovery, "fresh_iops", fresh);
+  json_object_set_double_member (recovery, "dirty_iops", dirty);
+  json_object_set_object_member (duel_test_record_get_details (record), "recovery", recovery);
+  duel_result_add_test (result, record);
+}
+
+/* The field @column of the recovery chart's CSV line starting with @prefix. */
+static char *
+recovery_csv_field (const char *csv,
+                    const char *prefix,
+                    guint       column)
+{
+  g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+
+  g_assert_true (g_str_has_prefix (csv, "drive,test,idle_s,write_iops,fresh_pct,dirty_pct\n"));
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      {
+        g_auto(GStrv) fields = g_strsplit (lines[i], ",", -1);
+
+        g_assert_cmpuint (g_strv_length (fields), ==, 6);
+        return g_strdup (fields[column]);
+      }
+  g_error ("no CSV line starts with %s", prefix);
+  return NULL;
+}
+
+/* Recovery after idle: each burst's share of its own drive's fresh speed
+ * and where the fill left it, grouped by idle period. */
+static void
+test_recovery_chart (void)
+{
+  g_autoptr(DuelResult) alpha = duel_result_new ();
+  g_autoptr(DuelResult) beta = duel_result_new ();
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(DuelChart) chart = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *share = NULL;
+  g_autofree char *dirty = NULL;
+  g_autofree char *late = NULL;
+  cairo_surface_t *surface;
+  DuelChartRect plot;
+
+  duel_result_set_name (alpha, "Alpha SSD");
+  duel_result_set_name (beta, "Beta SSD");
+  add_recovery_burst (alpha, "recovery-burst-1", 300, 60000, 200000, 20000);
+  add_recovery_burst (alpha, "recovery-burst-2", 1800, 150000, 200000, 20000);
+  add_recovery_burst (beta, "recovery-burst-1", 300, 30000, 100000, 25000);
+  comparison = duel_comparison_new (alpha, beta, NULL);
+  chart = g_object_new (DUEL_TYPE_CHART_RECOVERY, "comparison", comparison, NULL);
+  g_assert_true (duel_chart_has_data (chart));
+  csv = duel_chart_to_csv (chart);
+  /* 60 000 of 200 000; 25 000 of 100 000 after the fill; 150 000 of 200 000. */
+  share = recovery_csv_field (csv, "Alpha SSD,recovery-burst-1,", 4);
+  dirty = recovery_csv_field (csv, "Beta SSD,recovery-burst-1,", 5);
+  late = recovery_csv_field (csv, "Alpha SSD,recovery-burst-2,", 4);
+  g_assert_cmpstr (share, ==, "30");
+  g_assert_cmpstr (dirty, ==, "25");
+  g_assert_cmpstr (late, ==, "75");
+  /* Beta ran no second burst: no row for it. */
+  g_assert_null (strstr (csv, "Beta SSD,recovery-burst-2"));
+  surface = render (chart, 1200, 675, 1);
+  g_assert_true (duel_chart_get_plot_rect (chart, &plot));
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1337,6 +1428,7 @@ main (int    argc,
   g_test_add_func ("/duel/chart/rounds", test_rounds_chart);
   g_test_add_func ("/duel/chart/pts-matrix", test_pts_matrix_chart);
   g_test_add_func ("/duel/chart/pts-latency", test_pts_latency_chart);
+  g_test_add_func ("/duel/chart/recovery", test_recovery_chart);
   g_test_add_func ("/duel/chart/fill-summary-typed-and-loaded", test_fill_summary_typed_and_loaded);
   g_test_add_func ("/duel/chart/table-paging", test_table_paging);
   g_test_add_func ("/duel/chart/labels", test_chart_labels);
