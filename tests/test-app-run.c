@@ -1442,6 +1442,79 @@ rounds_progress_cb (DuelRun     *task,
   watch->n_checked++;
 }
 
+/* What the page showed while the drive rested. */
+typedef struct
+{
+  DuelRunView *view;
+  guint        idle_updates;
+} IdleWatch;
+
+/* After the page's own handler: an idle step's title counts down. */
+static void
+idle_progress_cb (DuelRun   *task,
+                  IdleWatch *watch)
+{
+  const DuelRunStatus *status = duel_run_get_status (task);
+  const char *title = duel_run_view_get_stats_title (watch->view);
+
+  if (status->state != DUEL_RUN_STATE_RUNNING || status->n_tests == 0 ||
+      duel_preset_get_step (duel_run_get_preset (task), status->test_index)->kind != DUEL_PRESET_STEP_IDLE ||
+      status->engine.runtime_limit_ns == 0)
+    return;
+  g_test_message ("While idle: %s", title);
+  g_assert_true (g_str_has_prefix (title, "Idle, 0:0"));
+  g_assert_true (g_str_has_suffix (title, " left: no I/O while the drive recovers"));
+  watch->idle_updates++;
+}
+
+/* Recovery after idle from the window: the periods typed on the preset's
+ * page, a countdown while the drive rests, a burst after each. */
+static void
+test_run_recovery (void)
+{
+  DuelPresetOptions options, read_back;
+  DuelWindow *window;
+  Watch *watch;
+  IdleWatch idle_watch = { 0 };
+  g_autoptr(GError) error = NULL;
+  DuelResult *result;
+  GPtrArray *tests;
+
+  duel_app_test_small_options (&options);
+  options.n_idle = 2;
+  options.idle_ms[0] = 1500;
+  options.idle_ms[1] = 2500;
+  window = prepare_window ("recovery-target.img", "recovery", &options);
+  g_assert_true (duel_presets_view_get_options (duel_window_get_presets_view (window), &read_back, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (read_back.n_idle, ==, 2);
+  g_assert_cmpuint (read_back.idle_ms[0], ==, 1500);
+  g_assert_cmpuint (read_back.idle_ms[1], ==, 2500);
+
+  duel_window_set_show_every_step (window, TRUE);
+  watch = start_run (window);
+  idle_watch.view = duel_window_get_run_view (window);
+  g_signal_connect (watch->task, "progress", G_CALLBACK (idle_progress_cb), &idle_watch);
+  duel_app_test_wait (run_finished, window, 300, "the recovery test to finish");
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_FINISHED);
+  g_assert_cmpuint (idle_watch.idle_updates, >, 0);
+
+  result = duel_run_get_result (watch->task);
+  tests = duel_result_get_tests (result);
+  g_assert_cmpuint (tests->len, ==, 3);
+  for (guint i = 1; i < tests->len; i++)
+    {
+      DuelTestRecord *burst = g_ptr_array_index (tests, i);
+      JsonObject *recovery = json_object_get_object_member (duel_test_record_get_details (burst), "recovery");
+
+      g_assert_cmpint (burst->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      g_assert_cmpint (json_object_get_int_member (recovery, "idle_ms"), >=, options.idle_ms[i - 1]);
+      g_assert_true (isfinite (duel_test_record_get_figure_value (burst, "recovery_fresh_pct")));
+    }
+  g_free (watch);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* @data TRUE: limits so wide (1000 % of the mean) that the first window
  * passes, so the sixth round must be skipped and the page say so;
  * FALSE: SNIA's own, whatever verdict the small file gives. */
@@ -1627,6 +1700,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/run/live-view-follows-step", test_live_view_follows_step);
   g_test_add_data_func ("/duel/app/run/pts-rounds", GINT_TO_POINTER (FALSE), test_run_pts_rounds);
   g_test_add_data_func ("/duel/app/run/pts-rounds-steady", GINT_TO_POINTER (TRUE), test_run_pts_rounds);
+  g_test_add_func ("/duel/app/run/recovery", test_run_recovery);
   g_test_add_func ("/duel/app/run/existing-file-keeps-size", test_existing_file_keeps_size);
   g_test_add_func ("/duel/app/run/stop-hung-device", test_stop_hung_device);
   g_test_add_data_func ("/duel/app/run/destructive-loop-device", GINT_TO_POINTER (FALSE),

@@ -57,6 +57,8 @@ struct _DuelPresetsView
   AdwComboRow    *block_row;
   GtkSpinButton  *depth_spin;
   GtkSpinButton  *jobs_spin;
+  AdwPreferencesGroup *idle_group;
+  AdwEntryRow    *idle_row;
   AdwPreferencesGroup *rounds_group;
   AdwActionRow   *rounds_row;
   GtkSpinButton  *rounds_spin;
@@ -250,6 +252,14 @@ duel_presets_view_get_options (DuelPresetsView    *self,
   out_options->interval_ms = gtk_spin_button_get_value_as_int (self->interval_spin);
   if (!preset_has_fill (name))
     out_options->passes = gtk_spin_button_get_value_as_int (self->passes_spin);
+  /* Empty: the test's own periods. */
+  if (duel_preset_name_get_idle (name, (guint64[DUEL_REVIEW_MAX_IDLE]) { 0 }))
+    {
+      const char *idle = gtk_editable_get_text (GTK_EDITABLE (self->idle_row));
+
+      if (*idle != '\0' && !duel_preset_parse_idle (idle, out_options, error))
+        return FALSE;
+    }
   if (duel_preset_name_get_rounds (name) != NULL)
     {
       out_options->max_rounds = gtk_spin_button_get_value_as_int (self->rounds_spin);
@@ -324,6 +334,11 @@ duel_presets_view_set_options (DuelPresetsView         *self,
   gtk_switch_set_active (self->trim_switch, !options->no_trim);
   if (options->passes > 0)
     gtk_spin_button_set_value (self->passes_spin, options->passes);
+  {
+    g_autofree char *idle = duel_preset_format_idle (options->idle_ms, options->n_idle);
+
+    gtk_editable_set_text (GTK_EDITABLE (self->idle_row), idle);
+  }
   gtk_spin_button_set_value (self->rounds_spin, options->max_rounds);
   gtk_spin_button_set_value (self->data_limit_spin, options->data_limit * 100.0);
   gtk_spin_button_set_value (self->slope_limit_spin, options->slope_limit * 100.0);
@@ -610,6 +625,16 @@ rebuild_rounds (DuelPresetsView *self)
   g_clear_pointer (&self->matrix_mixes, g_array_unref);
   duel_preset_name_get_matrix (name, &self->matrix_sizes, &self->matrix_mixes);
 
+  {
+    guint64 idle_ms[DUEL_REVIEW_MAX_IDLE];
+    gboolean rests = duel_preset_name_get_idle (name, idle_ms);
+    g_autofree char *own = duel_preset_format_idle (idle_ms, DUEL_REVIEW_MAX_IDLE);
+    /* Translators: the test's own idle periods, "5m, 30m" */
+    g_autofree char *title = g_strdup_printf (_("_Idle periods (empty: %s)"), own);
+
+    gtk_widget_set_visible (GTK_WIDGET (self->idle_group), rests);
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->idle_row), title);
+  }
   gtk_widget_set_visible (GTK_WIDGET (self->rounds_group), rounds != NULL);
   if (rounds == NULL)
     return;
@@ -666,6 +691,7 @@ update_rows (DuelPresetsView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->passes_row), !fill && !self->running);
   gtk_widget_set_visible (GTK_WIDGET (self->custom_group), duel_preset_name_has_chosen_workload (name));
   gtk_widget_set_sensitive (GTK_WIDGET (self->custom_group), !self->running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->idle_group), !self->running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->rounds_group), !self->running);
   /* A sequential preconditioning (SNIA's) is no write saturation. */
   adw_action_row_set_subtitle (self->multiple_row,
@@ -994,6 +1020,8 @@ duel_presets_view_class_init (DuelPresetsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, block_row);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, depth_spin);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, jobs_spin);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, idle_group);
+  gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, idle_row);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, rounds_group);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, rounds_row);
   gtk_widget_class_bind_template_child (widget_class, DuelPresetsView, rounds_spin);

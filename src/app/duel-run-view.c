@@ -133,13 +133,21 @@ set_stat (DuelRunView *self,
 }
 
 static gboolean
-is_trim (DuelRunView         *self,
-         const DuelRunStatus *status)
+step_is (DuelRunView         *self,
+         const DuelRunStatus *status,
+         DuelPresetStepKind   kind)
 {
   DuelPreset *preset = duel_run_get_preset (self->task);
 
   return preset != NULL && status->test_index < duel_preset_get_n_steps (preset) &&
-         duel_preset_get_step (preset, status->test_index)->kind == DUEL_PRESET_STEP_DISCARD;
+         duel_preset_get_step (preset, status->test_index)->kind == kind;
+}
+
+static gboolean
+is_trim (DuelRunView         *self,
+         const DuelRunStatus *status)
+{
+  return step_is (self, status, DUEL_PRESET_STEP_DISCARD);
 }
 
 /* A readable name for the running step: "Write saturation: fill". */
@@ -151,6 +159,18 @@ describe_step (DuelRunView         *self,
     return g_strdup (_("Measuring the drive’s write speed for the estimate"));
   if (is_trim (self, status))
     return g_strdup (_("Trimming the span so the drive starts empty"));
+  /* Recovery after idle: the countdown of the rest. */
+  if (step_is (self, status, DUEL_PRESET_STEP_IDLE) && status->engine.runtime_limit_ns > 0)
+    {
+      /* Whole seconds up: "0:01" until the rest is over, never "0:00" while it lasts. */
+      gint64 left = (gint64) (status->engine.runtime_limit_ns - MIN (status->engine.elapsed_ns,
+                                                                     status->engine.runtime_limit_ns) +
+                              999999999) / 1000000000;
+      g_autofree char *text = format_duration (left);
+
+      /* TRANSLATORS: %s is the time left of the idle period, "4:12" */
+      return g_strdup_printf (_("Idle, %s left: no I/O while the drive recovers"), text);
+    }
   return duel_review_describe_record (status->test_name != NULL ? status->test_name : "");
 }
 
@@ -849,6 +869,13 @@ progress_cb (DuelRunView *self,
       set_stat (self, STAT_ELAPSED, elapsed);
     }
 
+  /* The idle's countdown in the step's title. */
+  if (step_is (self, status, DUEL_PRESET_STEP_IDLE))
+    {
+      g_autofree char *title = describe_step (self, status);
+
+      gtk_label_set_text (self->stats_title_label, title);
+    }
   update_chart (self, FALSE);
 }
 

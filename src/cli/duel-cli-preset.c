@@ -221,45 +221,6 @@ progress_cb (DuelRun    *run,
   duel_cli_progress_update (view->progress, &status->engine);
 }
 
-/* --idle: "5m,30m", "90s", "1h" (s, m or h; seconds without one). */
-static gboolean
-parse_idle (const char         *text,
-            DuelPresetOptions  *options,
-            char              **out_message)
-{
-  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      const char *part = g_strstrip (parts[i]);
-      char *end = NULL;
-      double value = g_ascii_strtod (part, &end);
-      double unit_s = 1;
-
-      if (end != NULL && g_strcmp0 (end, "m") == 0)
-        unit_s = 60;
-      else if (end != NULL && g_strcmp0 (end, "h") == 0)
-        unit_s = 3600;
-      else if (end == NULL || (*end != '\0' && g_strcmp0 (end, "s") != 0))
-        end = NULL;
-      value *= unit_s * 1000;
-      if (end == NULL || end == part || !(value >= DUEL_PRESET_MIN_IDLE_MS && value <= DUEL_PRESET_MAX_IDLE_MS))
-        {
-          *out_message = g_strdup_printf (_("--idle takes idle periods from %.1f s to %.0f h such as 5m,30m "
-                                            "(s, m or h), comma-separated, not “%s”."),
-                                          DUEL_PRESET_MIN_IDLE_MS / 1e3, DUEL_PRESET_MAX_IDLE_MS / 3.6e6, text);
-          return FALSE;
-        }
-      if (options->n_idle == DUEL_REVIEW_MAX_IDLE)
-        {
-          *out_message = g_strdup_printf (_("--idle takes at most %u periods."), DUEL_REVIEW_MAX_IDLE);
-          return FALSE;
-        }
-      options->idle_ms[options->n_idle++] = (guint64) llround (value);
-    }
-  return TRUE;
-}
-
 /* --block-sizes: "4k,128k,512". */
 static gboolean
 parse_block_sizes (const char         *text,
@@ -492,8 +453,8 @@ duel_cli_run_preset (int    argc,
     return duel_cli_usage_error (context, "%s", message);
   if (mixes != NULL && !parse_mixes (mixes, &options, &message))
     return duel_cli_usage_error (context, "%s", message);
-  if (idle != NULL && !parse_idle (idle, &options, &message))
-    return duel_cli_usage_error (context, "%s", message);
+  if (idle != NULL && !duel_preset_parse_idle (idle, &options, &error))
+    return duel_cli_usage_error (context, "--idle: %s", error->message);
   options.data_limit = data_limit_value;
   options.slope_limit = slope_limit_value;
   options.capacity_multiple = capacity_multiple;

@@ -245,6 +245,104 @@ duel_preset_name_has_fill (const char *name)
 
 static guint test_slot (const DuelReviewTest *test);
 
+gboolean
+duel_preset_name_get_idle (const char *name,
+                           guint64     out_idle_ms[DUEL_REVIEW_MAX_IDLE])
+{
+  const PresetInfo *info = find_preset (name);
+
+  memset (out_idle_ms, 0, DUEL_REVIEW_MAX_IDLE * sizeof (guint64));
+  if (info == NULL)
+    return FALSE;
+  for (guint t = 0; info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
+
+      if (test->idle_ms[0] == 0)
+        continue;
+      memcpy (out_idle_ms, info->quick ? test->quick_idle_ms : test->idle_ms, DUEL_REVIEW_MAX_IDLE * sizeof (guint64));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+duel_preset_parse_idle (const char         *text,
+                        DuelPresetOptions  *options,
+                        GError            **error)
+{
+  g_auto(GStrv) parts = NULL;
+  guint n = 0;
+  guint64 idle_ms[DUEL_REVIEW_MAX_IDLE] = { 0 };
+
+  g_return_val_if_fail (text != NULL && options != NULL, FALSE);
+
+  parts = g_strsplit (text, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *part = g_strstrip (parts[i]);
+      char *end = NULL;
+      double value = g_ascii_strtod (part, &end);
+      double unit_s = 1;
+      gboolean ok = end != NULL && end != part;
+
+      if (ok && g_strcmp0 (end, "m") == 0)
+        unit_s = 60;
+      else if (ok && g_strcmp0 (end, "h") == 0)
+        unit_s = 3600;
+      else if (ok && *end != '\0' && g_strcmp0 (end, "s") != 0)
+        ok = FALSE;
+      value *= unit_s * 1000;
+      if (!ok || !(value >= DUEL_PRESET_MIN_IDLE_MS && value <= DUEL_PRESET_MAX_IDLE_MS))
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                       _("Idle periods are times from %.1f s to %.0f h such as 5m, 30m (s, m or h), "
+                         "comma-separated, not “%s”."),
+                       DUEL_PRESET_MIN_IDLE_MS / 1e3, DUEL_PRESET_MAX_IDLE_MS / 3.6e6, text);
+          return FALSE;
+        }
+      if (n == DUEL_REVIEW_MAX_IDLE)
+        {
+          g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
+                       _("At most %u idle periods can be given, not %u."), DUEL_REVIEW_MAX_IDLE,
+                       g_strv_length (parts));
+          return FALSE;
+        }
+      idle_ms[n++] = (guint64) llround (value);
+    }
+  options->n_idle = n;
+  memcpy (options->idle_ms, idle_ms, sizeof idle_ms);
+  return TRUE;
+}
+
+char *
+duel_preset_format_idle (const guint64 *idle_ms,
+                         guint          n_idle)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < n_idle && idle_ms[i] > 0; i++)
+    {
+      guint64 ms = idle_ms[i];
+
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      if (ms % 3600000 == 0)
+        g_string_append_printf (text, "%" G_GUINT64_FORMAT "h", ms / 3600000);
+      else if (ms % 60000 == 0)
+        g_string_append_printf (text, "%" G_GUINT64_FORMAT "m", ms / 60000);
+      else if (ms % 1000 == 0)
+        g_string_append_printf (text, "%" G_GUINT64_FORMAT "s", ms / 1000);
+      else
+        {
+          char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_string_append_printf (text, "%ss", g_ascii_formatd (number, sizeof number, "%g", ms / 1e3));
+        }
+    }
+  return g_string_free (text, FALSE);
+}
+
 /* The test of the preset whose workload the person chooses (the custom
  * test), or NULL. */
 static const DuelReviewTest *

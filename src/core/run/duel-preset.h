@@ -134,6 +134,18 @@ gboolean             duel_preset_name_has_chosen_workload (const char     *name)
 /* The rounds preset @name runs its tests in (its last test in rounds'
  * own rules), NULL when it runs none. */
 const DuelReviewRounds *duel_preset_name_get_rounds (const char           *name);
+/* The idle periods of the first test of preset @name that rests the drive
+ * (recovery after idle), 0-ended in @out_idle_ms; FALSE when none does. */
+gboolean             duel_preset_name_get_idle      (const char               *name,
+                                                     guint64                   out_idle_ms[DUEL_REVIEW_MAX_IDLE]);
+/* Idle periods as people write them, "5m, 30m" (s, m or h; seconds without
+ * one), into @options; FALSE with one sentence in @error. */
+gboolean             duel_preset_parse_idle         (const char               *text,
+                                                     DuelPresetOptions        *options,
+                                                     GError                  **error);
+/* The same the other way: "5m, 30m", "90s"; "" without periods. */
+char                *duel_preset_format_idle        (const guint64            *idle_ms,
+                                                     guint                     n_idle);
 /* The block sizes (guint32) and read/write mixes (guint, read %) of the
  * cells preset @name runs in rounds, each once, in its tests' order: the
  * values DuelPresetOptions' matrix subsets take. FALSE, and both empty,
