@@ -91,6 +91,60 @@ print_estimate (const DuelPresetEstimate *estimate)
   fflush (stdout);
 }
 
+/* Each test's part of the estimate, before it starts, where the preset
+ * runs more than one or rests the drive: "  Recovery after idle: 37 min
+ * 10 s, 35 min 00 s of it idle". A fill's part is the estimate's lower
+ * bound, as the total's is. */
+static void
+print_estimate_by_test (DuelPreset               *preset,
+                        const DuelPresetEstimate *estimate)
+{
+  const DuelReviewTest *tests[32];
+  double seconds[32] = { 0 }, idle[32] = { 0 };
+  guint n = 0;
+  gboolean any_idle = FALSE;
+
+  for (guint i = 0; i < duel_preset_get_n_steps (preset); i++)
+    {
+      const DuelPresetStep *step = duel_preset_get_step (preset, i);
+      guint t = 0;
+
+      while (t < n && tests[t] != step->test)
+        t++;
+      if (t == n)
+        {
+          if (n == G_N_ELEMENTS (tests))
+            return;
+          tests[n++] = step->test;
+        }
+      seconds[t] += duel_preset_step_weight (preset, step, estimate);
+      if (step->kind == DUEL_PRESET_STEP_IDLE)
+        {
+          idle[t] += step->weight_s;
+          any_idle = TRUE;
+        }
+    }
+  if (n < 2 && !any_idle)
+    return;
+  for (guint t = 0; t < n; t++)
+    {
+      g_autofree char *length = format_duration (seconds[t]);
+      const char *title = tests[t] != NULL ? duel_review_test_get_title (tests[t]) : "";
+
+      if (idle[t] > 0)
+        {
+          g_autofree char *rest = format_duration (idle[t]);
+
+          /* TRANSLATORS: a test's part of the estimate, then how much of it the drive rests */
+          printf (_("  %s: %s, %s of it idle\n"), title, length, rest);
+        }
+      else
+        /* TRANSLATORS: a test's part of the estimate */
+        printf (_("  %s: %s\n"), title, length);
+    }
+  fflush (stdout);
+}
+
 /* The step as people call it: "Quality of service: 4K random read QD1". */
 static char *
 step_title (const DuelPresetStep *step)
@@ -162,7 +216,10 @@ state_cb (DuelRun    *run,
     printf (_("Probing the write speed for %.0f to %.0f s to estimate the duration…\n"),
             view->probe_s, duel_probe_longest_ms ((guint64) llround (view->probe_s * 1000.0)) / 1e3);
   if (state == DUEL_RUN_STATE_RUNNING && duel_run_get_estimate (run, &estimate))
-    print_estimate (&estimate);
+    {
+      print_estimate (&estimate);
+      print_estimate_by_test (preset, &estimate);
+    }
   fflush (stdout);
 }
 
