@@ -44,6 +44,7 @@ typedef struct
 {
   guint64  free_at;       /* virtual clock: the unit is busy until then */
   guint64  bg_credit;     /* background time granted, not yet spent on an erase */
+  guint64  idle_counted;  /* its idle time is in unit_idle_ns up to here */
   guint32  first_block;
   guint32  n_blocks;
   guint32 *free_set;      /* erased blocks (a stack) */
@@ -496,8 +497,13 @@ count_idle (SsdFtl  *ftl,
             Unit    *unit,
             guint64  now)
 {
-  if (ftl->clock_started && now > unit->free_at)
-    ftl->c.unit_idle_ns += now - unit->free_at;
+  guint64 from = MAX (unit->free_at, unit->idle_counted);
+
+  if (ftl->clock_started && now > from)
+    {
+      ftl->c.unit_idle_ns += now - from;
+      unit->idle_counted = now;
+    }
 }
 
 static void
@@ -533,6 +539,23 @@ pick_unit (SsdFtl  *ftl,
     }
   ftl->next_unit = best + 1;
   return &ftl->units[best];
+}
+
+/* With a pseudo-SLC cache or GC in idle time, every unit does its idle
+ * work when a request comes, not only the one it goes to: the cache is
+ * the drive's, and a unit left idle folds and collects as long as the
+ * others (without them the model is as it was: each unit on its own). */
+static void
+idle_all (SsdFtl  *ftl,
+          guint64  now)
+{
+  if (ftl->slc_ring == NULL && !ftl->config.idle_gc)
+    return;
+  for (guint u = 0; u < ftl->config.units; u++)
+    {
+      count_idle (ftl, &ftl->units[u], now);
+      idle_work (ftl, &ftl->units[u], now);
+    }
 }
 
 static guint64
@@ -652,6 +675,7 @@ ssd_ftl_write (SsdFtl  *ftl,
 
   g_return_val_if_fail (first_page + n_pages <= ftl->n_pages, now_ns);
   start_clock (ftl, now_ns);
+  idle_all (ftl, now_ns);
   for (guint64 i = 0; i < n_pages; i++)
     {
       guint64 t = write_page (ftl, first_page + i, now_ns);   /* not inside MAX (): evaluated twice */
@@ -671,6 +695,7 @@ ssd_ftl_read (SsdFtl  *ftl,
 
   g_return_val_if_fail (first_page + n_pages <= ftl->n_pages, now_ns);
   start_clock (ftl, now_ns);
+  idle_all (ftl, now_ns);
   for (guint64 i = 0; i < n_pages; i++)
     {
       guint32 ppn = ftl->l2p[first_page + i];
@@ -880,6 +905,7 @@ ssd_ftl_move_clock (SsdFtl  *ftl,
       guint64 ahead = unit->free_at > from ? unit->free_at - from : 0;
 
       unit->free_at = behind > to ? 0 : to - behind + ahead;
+      unit->idle_counted = 0;   /* on the old scale */
     }
 }
 

@@ -27,7 +27,8 @@ typedef struct
   gboolean random;       /* 4 KiB random writes until end_ns; else sequential from offset 0 */
   guint    block_pages;
   guint    queue_depth;
-  guint64  end_ns;       /* random: nothing issued from then on (from the stage's start) */
+  guint64  end_ns;       /* random: nothing issued from then on (from the stage's start)... */
+  guint64  total;        /* ...or after this many writes, if not 0 */
   gboolean until_fall;   /* sequential: stop a tenth of the capacity after the cache ran out */
   guint64  seed;
 } Load;
@@ -44,7 +45,7 @@ run_load (SsdFtl      *ftl,
           DuelSeries  *series,
           GArray      *done)
 {
-  guint64 n_pages = ssd_ftl_n_pages (ftl), next = 0, stop = n_pages, completed = 0, end = 0, h0;
+  guint64 n_pages = ssd_ftl_n_pages (ftl), next = 0, stop = n_pages, completed = 0, end = 0, h0, issued = 0;
   guint qd = load->queue_depth;
   g_autofree guint64 *done_at = g_new (guint64, qd);
   g_autofree guint64 *issued_at = g_new (guint64, qd);
@@ -77,7 +78,7 @@ run_load (SsdFtl      *ftl,
             continue;
           if (load->random)
             {
-              if (at - origin >= load->end_ns)
+              if (load->total > 0 ? issued >= load->total : at - origin >= load->end_ns)
                 {
                   issued_at[i] = G_MAXUINT64;
                   continue;
@@ -98,6 +99,7 @@ run_load (SsdFtl      *ftl,
             }
           done_at[i] = ssd_ftl_write (ftl, first, n, at);
           bytes[i] = n * SSD_PAGE_SIZE;
+          issued++;
           if (load->until_fall && stop == n_pages)
             {
               ssd_ftl_counters (ftl, &c);
@@ -203,8 +205,8 @@ ssd_virtual_seq_run (const SsdConfig  *cfg,
   SsdFtl *ftl, *filled = NULL;
   guint64 filled_end = 0;
   guint64 n_pages = cfg->capacity_bytes / SSD_PAGE_SIZE, end, margin;
-  Load seq = { FALSE, plan->block_bytes / SSD_PAGE_SIZE, plan->queue_depth, 0, FALSE, 0 };
-  Load burst = { TRUE, 1, 32, plan->burst_ms * MSEC, FALSE, 0x5eed };
+  Load seq = { FALSE, plan->block_bytes / SSD_PAGE_SIZE, plan->queue_depth, 0, 0, FALSE, 0 };
+  Load burst = { TRUE, 1, 32, plan->burst_ms * MSEC, 0, FALSE, 0x5eed };
   g_autoptr(GArray) done = g_array_new (FALSE, FALSE, sizeof (Done));
   g_autoptr(GError) error = NULL;
   SsdSeqRows own;
@@ -262,6 +264,24 @@ ssd_virtual_seq_run (const SsdConfig  *cfg,
     }
   truth->fold_mbps = fold_start >= 0 ? stretch_mbps (done, fold_start, fold_end, margin) : NAN;
   truth->tail_mbps = fold_end >= 0 ? stretch_mbps (done, fold_end, truth->capacity_bytes, margin) : NAN;
+
+  truth->random_iops = NAN;
+  if (plan->random_fill > 0)
+    {
+      Load random = { TRUE, 1, 32, 0, (guint64) llround (plan->random_fill * n_pages), FALSE, 0x5eed + 2 };
+      guint n;
+
+      g_array_set_size (done, 0);
+      rows->random = duel_series_new ();
+      end = run_load (ftl, &random, end, plan->interval_ms, rows->random, done);
+      n = done->len;
+      if (n >= 20)
+        {
+          const Done *a = &g_array_index (done, Done, n - n / 10 - 1), *b = &g_array_index (done, Done, n - 1);
+
+          truth->random_iops = b->t > a->t ? (n / 10) * 1e9 / (b->t - a->t) : NAN;
+        }
+    }
 
   if (plan->idles_apart && plan->n_idles > 1)
     {
@@ -332,6 +352,7 @@ ssd_seq_rows_clear (SsdSeqRows *rows)
 {
   g_clear_pointer (&rows->fill, duel_series_free);
   g_clear_pointer (&rows->fresh, duel_series_free);
+  g_clear_pointer (&rows->random, duel_series_free);
   for (guint k = 0; k < SSD_SEQ_MAX_IDLES; k++)
     {
       g_clear_pointer (&rows->burst[k], duel_series_free);

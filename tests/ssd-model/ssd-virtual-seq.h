@@ -28,6 +28,8 @@ typedef struct
   guint   queue_depth;                  /* ...at this QD */
   guint   interval_ms;                  /* rows */
   guint64 burst_ms;                     /* the 4 KiB random QD32 burst after each idle (and on the fresh drive) */
+  double  random_fill;                  /* after the sequential fill, this many capacities of 4 KiB random
+                                         * QD32 writes (the review's random fill) before the idles; 0: none */
   guint   n_idles;                      /* 0: the fill alone */
   double  idle_s[SSD_SEQ_MAX_IDLES];    /* one after the other, on the same drive... */
   gboolean idles_apart;                 /* ...or each from the drive the fill left */
@@ -67,6 +69,7 @@ typedef struct
   double     mean_mbps;            /* capacity / fill_s */
   double     fill_s;               /* first issue to last completion */
   double     fresh_iops;           /* the burst on a fresh drive of the same configuration */
+  double     random_iops;          /* the random fill's last tenth, from its completions (NAN: none) */
   guint      n_idles;
   SsdSeqIdle idle[SSD_SEQ_MAX_IDLES];
 } SsdSeqTruth;
@@ -75,6 +78,7 @@ typedef struct
 {
   DuelSeries *fill;                       /* the sequential fill */
   DuelSeries *fresh;                      /* the burst on a fresh drive */
+  DuelSeries *random;                     /* the random fill (NULL: none) */
   DuelSeries *burst[SSD_SEQ_MAX_IDLES];   /* the burst after each idle */
   DuelSeries *after[SSD_SEQ_MAX_IDLES];   /* the sequential write after it */
 } SsdSeqRows;

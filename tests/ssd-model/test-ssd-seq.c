@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssd-shapes.h"
 #include "ssd-virtual-seq.h"
 
 #define RANDOM_CONFIGS 120
@@ -184,6 +185,8 @@ print_drive (const SsdConfig  *cfg,
 
   ssd_virtual_seq_run (cfg, plan, &t, &rows);
   g_print ("%s\n", what);
+  if (plan->random_fill > 0)
+    g_print ("random fill %.1fx: its last tenth %.0f IOPS\n", plan->random_fill, t.random_iops);
   g_print ("capacity %.1f MiB, cache max %.1f MiB; cache end %.2f %%, fold %.2f-%.2f %%; "
            "MB/s cache %.1f (%.1f) direct %.1f (%.1f) fold %.1f (%.1f) tail %.1f, mean %.1f, %.1f s; fresh %.0f IOPS\n",
            t.capacity_bytes / 1048576.0, t.slc_max_bytes / 1048576.0,
@@ -244,6 +247,9 @@ test_random (void)
       if (!ssd_config_check (&cfg, &error))
         g_error ("configuration %u (%s): %s", k, what, error->message);
       plan_idles (&cfg, &plan);
+      /* Every other drive takes the review's random fill before its idles:
+       * GC in idle time then has invalid pages to gather. */
+      plan.random_fill = k % 2 == 1 ? 1.0 : 0;
       g_snprintf (line, sizeof line, "configuration %u: %s", k, what);
       if (only != NULL)
         print_drive (&cfg, &plan, line);
@@ -254,11 +260,91 @@ test_random (void)
                   n, with_cache, checked);
 }
 
+/* The named drives at real drives' speeds: 1 MiB writes at QD8 on 1 GiB
+ * in rows of 1 ms, the resolution of a 1 TB drive's 1 s rows; idles of
+ * 0.3 and 1.8 s (5 and 30 minutes on that scale). */
+static void
+test_named (void)
+{
+  static const struct
+  {
+    const char *name;
+    double      cache_lo, cache_hi, direct_lo, direct_hi;   /* MB/s */
+  } named[] = {
+    { "slc-tlc", 3000, 3500, 1200, 1400 },
+    { "slc-qlc", 1700, 1900, 120, 140 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+    {
+      const SsdShape *shape = ssd_shape_lookup (named[i].name);
+      SsdConfig cfg;
+      SsdSeqPlan plan;
+      SsdSeqTruth t;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_nonnull (shape);
+      ssd_shape_config (shape, shape->config.capacity_bytes, &cfg);
+      g_assert_true (ssd_config_check (&cfg, &error));
+      ssd_seq_plan_init (&plan);
+      plan.interval_ms = 1;
+      plan.burst_ms = 10;
+      plan.idle_s[0] = 0.3;
+      plan.idle_s[1] = 1.8;
+      if (g_getenv ("DUEL_SSD_ONLY") != NULL)
+        print_drive (&cfg, &plan, named[i].name);
+      check_drive (&cfg, &plan, named[i].name);
+      ssd_virtual_seq_run (&cfg, &plan, &t, NULL);
+      g_test_message ("%s: cache %.1f GiB at %.0f MB/s, then %.0f MB/s, folding from %.1f GiB at %.0f MB/s; "
+                      "%.2f s at %.0f MB/s; after 0.3 / 1.8 s idle %.0f / %.0f MiB cache, %.0f / %.0f %% of %.0f IOPS",
+                      named[i].name, t.cache_end_bytes / 1073741824.0, t.cache_mbps, t.direct_mbps,
+                      t.fold_start_bytes / 1073741824.0, t.fold_mbps, t.fill_s, t.mean_mbps,
+                      t.idle[0].cache_free_bytes / 1048576.0, t.idle[1].cache_free_bytes / 1048576.0,
+                      100 * t.idle[0].recovered_share, 100 * t.idle[1].recovered_share, t.fresh_iops);
+      g_assert_cmpfloat (t.cache_mbps, >=, named[i].cache_lo);
+      g_assert_cmpfloat (t.cache_mbps, <=, named[i].cache_hi);
+      g_assert_cmpfloat (t.direct_mbps, >=, named[i].direct_lo);
+      g_assert_cmpfloat (t.direct_mbps, <=, named[i].direct_hi);
+      g_assert_cmpfloat (t.fold_mbps, <, t.direct_mbps);
+      /* The cache: its dynamic cap and the static part, as the empty drive
+       * has room for both. */
+      g_assert_cmpuint (t.slc_max_bytes, ==, cfg.slc_static_bytes + cfg.slc_dynamic_bytes);
+      g_assert_cmpint (t.cache_end_bytes, ==, (gint64) t.slc_max_bytes);
+    }
+}
+
+/* cache 0: the model as it was, whatever the new parts could do. */
+static void
+test_no_cache (void)
+{
+  const SsdShape *shape = ssd_shape_lookup ("falls");
+  SsdConfig cfg;
+  SsdSeqPlan plan;
+  SsdSeqTruth t;
+
+  ssd_shape_config (shape, 64u << 20, &cfg);
+  cfg.cache_bytes = 0;
+  ssd_seq_plan_init (&plan);
+  plan.block_bytes = 64 << 10;
+  plan.interval_ms = 100;
+  plan.burst_ms = 1000;
+  plan.n_idles = 1;
+  plan.idle_s[0] = 10;
+  ssd_virtual_seq_run (&cfg, &plan, &t, NULL);
+  g_assert_cmpint (t.cache_end_bytes, <, 0);
+  g_assert_cmpint (t.fold_start_bytes, <, 0);
+  g_assert_cmpuint (t.slc_max_bytes, ==, 0);
+  g_assert_cmpuint (t.idle[0].folded_bytes + t.idle[0].gc_bytes, ==, 0);
+  g_assert_cmpfloat (fabs (t.direct_mbps / t.nominal_direct_mbps - 1), <, 0.01);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ssd-seq/named", test_named);
+  g_test_add_func ("/ssd-seq/no-cache", test_no_cache);
   g_test_add_func ("/ssd-seq/random-configurations", test_random);
   return g_test_run ();
 }
