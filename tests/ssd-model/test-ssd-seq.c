@@ -13,8 +13,8 @@
  *    fastest, folding the slowest, each near its nominal speed;
  *  - after idles of growing length the recovered share of the fresh
  *    speed and the rebuilt cache never shrink;
- *  - two named drives at real drives' speeds (1 MiB writes at QD8), and
- *    a drive with no cache at all is the model as it was (cache 0).
+ *  - two named drives at real drives' speeds (1 MiB writes at QD8); a
+ *    drive without a cache has no cache end, no folding, no idle work.
  *
  * 120 random configurations (ssd_seq_random_config()), fixed seeds. No
  * FUSE, no threads, no wall clock: the same rows, bit for bit, on any host
@@ -313,7 +313,7 @@ test_named (void)
     }
 }
 
-/* cache 0: the model as it was, whatever the new parts could do. */
+/* No cache: nothing of the new parts shows. */
 static void
 test_no_cache (void)
 {
