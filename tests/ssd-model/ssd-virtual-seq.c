@@ -311,6 +311,7 @@ ssd_virtual_seq_run (const SsdConfig  *cfg,
       idle->gc_bytes = (c1.idle_gc_pages - c0.idle_gc_pages) * SSD_PAGE_SIZE;
       idle->gc_blocks = c1.idle_gc_erases - c0.idle_gc_erases;
       idle->cache_free_bytes = c1.slc_free_pages * SSD_PAGE_SIZE;
+      idle->cache_left_bytes = c1.slc_used_pages * SSD_PAGE_SIZE;
 
       g_array_set_size (done, 0);
       rows->burst[k] = duel_series_new ();

@@ -42,7 +42,9 @@ typedef struct
   guint64 gc_bytes;            /* valid pages GC copied in the idle */
   guint64 gc_blocks;           /* blocks it reclaimed */
   guint64 cache_free_bytes;    /* the cache's room when the idle ended: the rebuilt cache */
-  double  burst_iops;          /* the 4 KiB random QD32 burst right after, from its completions */
+  guint64 cache_left_bytes;    /* what it still held, not folded */
+  double  burst_iops;          /* the 4 KiB random QD32 burst right after: writes completed within
+                                * burst_ms, over burst_ms (its rows' last one also holds those in flight then) */
   double  recovered_share;     /* burst_iops / fresh_iops */
   gint64  seq_cache_bytes;     /* the sequential write after the burst: written when the cache ran out; -1: not before the end */
   double  seq_cache_mbps;      /* its speed until then (NAN: too short to tell) */
@@ -68,7 +70,7 @@ typedef struct
   double     nominal_fold_mbps;    /* units x 4 KiB / (t_prog + (t_read + t_prog) / (bits - 1)) */
   double     mean_mbps;            /* capacity / fill_s */
   double     fill_s;               /* first issue to last completion */
-  double     fresh_iops;           /* the burst on a fresh drive of the same configuration */
+  double     fresh_iops;           /* the burst on a fresh drive of the same configuration, counted alike */
   double     random_iops;          /* the random fill's last tenth, from its completions (NAN: none) */
   guint      n_idles;
   SsdSeqIdle idle[SSD_SEQ_MAX_IDLES];

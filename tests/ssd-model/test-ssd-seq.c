@@ -159,6 +159,18 @@ check_drive (const SsdConfig  *cfg,
         }
     }
 
+  /* Recovery: the longest idle folds the whole cache (it has time for
+   * half the capacity), and gives back more than none did where there
+   * was something to give; and never less after a longer idle. */
+  if (truth.n_idles > 1 && truth.idle[0].idle_s == 0)   /* plan_idles() */
+    {
+      const SsdSeqIdle *none = &truth.idle[0], *last = &truth.idle[truth.n_idles - 1];
+
+      g_assert_cmpuint (last->cache_left_bytes, ==, 0);
+      if (none->recovered_share < 0.95 && last->recovered_share <= none->recovered_share)
+        g_error ("%s: %.3f of the fresh speed after %.1f s idle, as much as without (%.3f)",
+                 what, last->recovered_share, last->idle_s, none->recovered_share);
+    }
   /* Recovery: never less after a longer idle. */
   for (guint k = 1; k < truth.n_idles; k++)
     {
