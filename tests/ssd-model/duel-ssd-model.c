@@ -457,6 +457,10 @@ build_log_locked (Server   *s,
                           "    \"bg_share_pct\": %.3f,\n"
                           "    \"idle_ns\": %" G_GUINT64_FORMAT ",\n"
                           "    \"initial\": \"%s\",\n"
+                          "    \"slc_bits\": %u,\n"
+                          "    \"slc_static_bytes\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"slc_dynamic_bytes\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"idle_gc\": %s,\n"
                           "    \"max_background\": %u\n  },\n",
                           cfg->shape, cfg->capacity_bytes,
                           ssd_ftl_n_physical (s->ftl) * SSD_PAGE_SIZE, cfg->op_pct,
@@ -464,7 +468,8 @@ build_log_locked (Server   *s,
                           cfg->t_prog_ns, cfg->t_prog_cache_ns, cfg->t_erase_ns,
                           cfg->cache_bytes, cfg->gc_threshold, cfg->bg_share_pct, cfg->idle_ns,
                           cfg->initial == SSD_INITIAL_FRESH ? "fresh" : "trimmed-used",
-                          s->conn_max_background);
+                          cfg->slc_bits, cfg->slc_static_bytes, cfg->slc_dynamic_bytes,
+                          cfg->idle_gc ? "true" : "false", s->conn_max_background);
   g_string_append_printf (out, "  \"host\": {\n"
                           "    \"write_ops\": %" G_GUINT64_FORMAT ",\n"
                           "    \"read_ops\": %" G_GUINT64_FORMAT ",\n"
@@ -493,6 +498,10 @@ build_log_locked (Server   *s,
    * writes before it). */
   json_nullable (out, "whole_trim", c.whole_trim_at, n_pages, TRUE);
   json_nullable (out, "cache_exhausted_after_trim", c.cache_exhausted_after_trim_at, n_pages, TRUE);
+  /* The pseudo-SLC cache's, from the last whole trim too. */
+  json_nullable (out, "slc_full", c.slc_full_at, n_pages, TRUE);
+  json_nullable (out, "slc_fold_first", c.slc_fold_first_at, n_pages, TRUE);
+  json_nullable (out, "slc_fold_last", c.slc_fold_last_at, n_pages, TRUE);
   g_string_append_printf (out, "    \"cache_exhausted_count\": %" G_GUINT64_FORMAT ",\n"
                           "    \"backlog_initial_blocks\": %" G_GUINT64_FORMAT "\n  },\n",
                           c.cache_exhausted_count, c.backlog_initial);
@@ -510,11 +519,20 @@ build_log_locked (Server   *s,
                           "    \"gc_copy_runs\": %" G_GUINT64_FORMAT ",\n"
                           "    \"free_blocks\": %" G_GUINT64_FORMAT ",\n"
                           "    \"backlog_blocks\": %" G_GUINT64_FORMAT ",\n"
-                          "    \"cache_used_pages\": %" G_GUINT64_FORMAT "\n  },\n",
+                          "    \"cache_used_pages\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"slc_pages\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"slc_fold_fg_pages\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"slc_fold_bg_pages\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"slc_used_pages\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"slc_free_pages\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"idle_gc_pages\": %" G_GUINT64_FORMAT ",\n"
+                          "    \"idle_gc_erases\": %" G_GUINT64_FORMAT "\n  },\n",
                           c.host_pages_written, c.cache_pages_written, c.gc_pages, c.fold_pages,
                           c.programs, c.flash_reads, c.erases, c.gc_erases, c.bg_erases,
                           c.gc_runs, c.gc_copy_runs, c.free_blocks, c.dirty_blocks,
-                          c.cache_used_pages);
+                          c.cache_used_pages, c.slc_pages_written, c.slc_fold_fg_pages,
+                          c.slc_fold_bg_pages, c.slc_used_pages, c.slc_free_pages,
+                          c.idle_gc_pages, c.idle_gc_erases);
   g_string_append_printf (out, "  \"write_amplification\": %.4f,\n"
                           "  \"write_amplification_last10\": %.4f,\n", wa, wa_last);
   g_string_append (out, "  \"write_amplification_programs\": [");
@@ -1155,14 +1173,15 @@ main (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *shape_name = NULL, *capacity = NULL, *cache = NULL, *initial = NULL;
+  g_autofree char *slc_static = NULL, *slc_dynamic = NULL, *idle_gc = NULL;
   g_autofree char *pid_file = NULL, *file_name = NULL;
   double op = -1, bg_share = -1, t_read = -1, t_prog = -1, t_prog_cache = -1, t_erase = -1, idle = -1;
-  int units = -1, block_pages = -1, gc_threshold = -1, threads = 8, sim_qd = 0;
+  int units = -1, block_pages = -1, gc_threshold = -1, threads = 8, sim_qd = 0, slc_bits = -1;
   double sim_multiple = 2.0, precondition = 0;
   gboolean list_shapes = FALSE, stop_at_first_poll = FALSE;
   const SsdShape *shape = ssd_shape_get (0);
   GOptionEntry entries[] = {
-    { "shape", 0, 0, G_OPTION_ARG_STRING, &shape_name, "Named shape the defaults come from: falls, rises, flat (default falls)", "NAME" },
+    { "shape", 0, 0, G_OPTION_ARG_STRING, &shape_name, "Named shape the defaults come from: falls, rises, flat, slc-tlc, slc-qlc (default falls)", "NAME" },
     { "list-shapes", 0, 0, G_OPTION_ARG_NONE, &list_shapes, "List the named shapes and their parameters", NULL },
     { "capacity", 0, 0, G_OPTION_ARG_STRING, &capacity, "Logical capacity, e.g. 256m (default 256m)", "SIZE" },
     { "op", 0, 0, G_OPTION_ARG_DOUBLE, &op, "Over-provisioning in % of the capacity", "PCT" },
@@ -1177,6 +1196,10 @@ main (int    argc,
     { "bg-share", 0, 0, G_OPTION_ARG_DOUBLE, &bg_share, "% of a busy unit's time the erase backlog takes", "PCT" },
     { "idle-ms", 0, 0, G_OPTION_ARG_DOUBLE, &idle, "Idle time after which a unit does background work", "MS" },
     { "initial", 0, 0, G_OPTION_ARG_STRING, &initial, "Initial state: fresh or trimmed-used", "STATE" },
+    { "slc-bits", 0, 0, G_OPTION_ARG_INT, &slc_bits, "A pseudo-SLC cache on flash of this many bits a cell (3 TLC, 4 QLC; 0 none; it replaces --cache)", "N" },
+    { "slc-static", 0, 0, G_OPTION_ARG_STRING, &slc_static, "Its static part: bytes or % of the capacity, kept in the spare area", "SIZE" },
+    { "slc-dynamic", 0, 0, G_OPTION_ARG_STRING, &slc_dynamic, "Its dynamic part at most: bytes or % of the capacity, as free space allows", "SIZE" },
+    { "idle-gc", 0, 0, G_OPTION_ARG_STRING, &idle_gc, "Garbage collection in idle time: yes or no", "YES|NO" },
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &server.log_path, "Write the ground truth (JSON) here, every second and at exit", "FILE" },
     { "pid-file", 0, 0, G_OPTION_ARG_FILENAME, &pid_file, "Write the process id here once mounted", "FILE" },
     { "file-name", 0, 0, G_OPTION_ARG_STRING, &file_name, "Name of the served file (default ssd.img)", "NAME" },
@@ -1212,11 +1235,13 @@ main (int    argc,
 
           g_print ("%s: %s\n  --op %.0f --cache %.0f%% --units %u --block-pages %u --t-read-us %.0f"
                    " --t-prog-us %.0f --t-prog-cache-us %.0f --t-erase-us %.0f --gc-threshold %u"
-                   " --bg-share %.0f --initial %s\n",
+                   " --bg-share %.0f --initial %s --slc-bits %u --slc-static %.1f%% --slc-dynamic %.1f%%"
+                   " --idle-gc %s\n",
                    listed->name, listed->what, c->op_pct, listed->cache_pct, c->units,
                    c->block_pages, c->t_read_ns / 1e3, c->t_prog_ns / 1e3, c->t_prog_cache_ns / 1e3,
                    c->t_erase_ns / 1e3, c->gc_threshold, c->bg_share_pct,
-                   c->initial == SSD_INITIAL_FRESH ? "fresh" : "trimmed-used");
+                   c->initial == SSD_INITIAL_FRESH ? "fresh" : "trimmed-used", c->slc_bits,
+                   listed->slc_static_pct, listed->slc_dynamic_pct, c->idle_gc ? "yes" : "no");
         }
       return 0;
     }
@@ -1230,7 +1255,7 @@ main (int    argc,
       shape = ssd_shape_lookup (shape_name);
       if (shape == NULL)
         {
-          g_printerr ("duel-ssd-model: unknown shape “%s” (falls, rises, flat)\n", shape_name);
+          g_printerr ("duel-ssd-model: unknown shape “%s” (falls, rises, flat, slc-tlc, slc-qlc)\n", shape_name);
           return 2;
         }
     }
@@ -1249,6 +1274,28 @@ main (int    argc,
     {
       g_printerr ("duel-ssd-model: cannot read the cache size “%s”\n", cache);
       return 2;
+    }
+  if ((slc_static != NULL && !parse_size (slc_static, cfg->capacity_bytes, &cfg->slc_static_bytes)) ||
+      (slc_dynamic != NULL && !parse_size (slc_dynamic, cfg->capacity_bytes, &cfg->slc_dynamic_bytes)))
+    {
+      g_printerr ("duel-ssd-model: cannot read the SLC cache's size “%s”\n",
+                  slc_static != NULL ? slc_static : slc_dynamic);
+      return 2;
+    }
+  if (slc_bits >= 0)
+    {
+      cfg->slc_bits = (guint) slc_bits;
+      if (slc_bits > 0)
+        cfg->cache_bytes = 0;
+    }
+  if (idle_gc != NULL)
+    {
+      if (strcmp (idle_gc, "yes") != 0 && strcmp (idle_gc, "no") != 0)
+        {
+          g_printerr ("duel-ssd-model: --idle-gc takes yes or no\n");
+          return 2;
+        }
+      cfg->idle_gc = strcmp (idle_gc, "yes") == 0;
     }
   if (op >= 0) cfg->op_pct = op;
   if (bg_share >= 0) cfg->bg_share_pct = bg_share;

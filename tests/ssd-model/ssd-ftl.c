@@ -11,6 +11,13 @@
  * Nothing here looks at the wall clock: the same requests at the same times
  * give the same completions.
  *
+ * The pseudo-SLC cache (slc_bits > 0) is an account of space on top of the
+ * map: a host page written in SLC mode takes slc_bits pages of the space
+ * native data and the dynamic cache share; it sits in a FIFO until it is
+ * folded (read, programmed natively) in idle time, or in the foreground
+ * when a native write finds no space left. The map holds where a page ends
+ * up; in_slc marks the pages not folded yet.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "ssd-ftl.h"
@@ -37,6 +44,7 @@ typedef struct
 {
   guint64  free_at;       /* virtual clock: the unit is busy until then */
   guint64  bg_credit;     /* background time granted, not yet spent on an erase */
+  guint64  idle_counted;  /* its idle time is in unit_idle_ns up to here */
   guint32  first_block;
   guint32  n_blocks;
   guint32 *free_set;      /* erased blocks (a stack) */
@@ -62,6 +70,16 @@ struct _SsdFtl
   guint64     cache_used;
   guint       next_unit;
   gboolean    clock_started;
+  /* The pseudo-SLC cache; slc_ring NULL without one. */
+  guint8     *in_slc;        /* per physical page: written in SLC mode, not folded */
+  guint32    *slc_ring;      /* physical pages in the cache, oldest first (stale ones too) */
+  guint64     slc_ring_size;
+  guint64     slc_head;
+  guint64     slc_used;
+  guint64     slc_static;    /* pages */
+  guint64     slc_dyn_max;   /* pages */
+  guint64     slc_raw;       /* space for native data and the dynamic cache, in pages */
+  guint64     n_native;      /* valid pages not in the cache */
   SsdCounters c;
 };
 
@@ -101,6 +119,30 @@ ssd_config_check (const SsdConfig  *config,
     }
   /* Each unit needs its two open blocks and GC's reserve on top of the data. */
   spare = (guint64) (n_pages * config->op_pct / 100.0) / config->block_pages;
+  if (config->slc_bits != 0)
+    {
+      guint64 reserve = (guint64) config->units * (config->gc_threshold + 3);
+      guint64 static_blocks = (config->slc_static_bytes / SSD_PAGE_SIZE * config->slc_bits +
+                               config->block_pages - 1) / config->block_pages;
+
+      if (config->slc_bits < 2 || config->slc_bits > 4 || config->cache_bytes != 0 ||
+          config->slc_dynamic_bytes > config->capacity_bytes)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "A pseudo-SLC cache needs 2 to 4 bits a cell, no timing cache beside it "
+                       "and a dynamic part no larger than the capacity");
+          return FALSE;
+        }
+      /* The static part lives in the spare area, beside GC's reserve. */
+      if (spare < reserve + static_blocks)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "Over-provisioning of %.1f %% gives %" G_GUINT64_FORMAT " spare blocks; "
+                       "GC's reserve and a static SLC cache need %" G_GUINT64_FORMAT,
+                       config->op_pct, spare, reserve + static_blocks);
+          return FALSE;
+        }
+    }
   if (spare < (guint64) config->units * (config->gc_threshold + 3))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -212,6 +254,13 @@ invalidate (SsdFtl  *ftl,
     return;
   ftl->l2p[lpn] = SSD_NONE;
   ftl->p2l[ppn] = SSD_NONE;
+  if (ftl->in_slc != NULL)
+    {
+      if (ftl->in_slc[ppn])
+        ftl->in_slc[ppn] = 0;   /* its place in the FIFO goes stale */
+      else
+        ftl->n_native--;
+    }
   block = ppn / ftl->config.block_pages;
   b = &ftl->blocks[block];
   g_assert (b->valid > 0);
@@ -259,9 +308,67 @@ pick_victim (SsdFtl *ftl,
   return best;
 }
 
+/* Reclaims @victim on @unit from *@t: its valid pages are read and
+ * programmed into the unit's GC block, then it is erased; *@t moves to
+ * when the unit is done. FALSE when it ran out of free blocks half way
+ * (cannot happen with the spare ssd_config_check asks for). */
+static gboolean
+collect (SsdFtl   *ftl,
+         Unit     *unit,
+         guint32   victim,
+         guint64  *t,
+         gboolean  idle)
+{
+  const SsdConfig *cfg = &ftl->config;
+  Block *vb = &ftl->blocks[victim];
+
+  for (guint32 i = 0; i < cfg->block_pages && vb->valid > 0; i++)
+    {
+      guint32 ppn = victim * cfg->block_pages + i;
+      guint32 lpn = ftl->p2l[ppn];
+
+      if (lpn == SSD_NONE)
+        continue;
+      if (unit->gc_block == SSD_NONE)
+        {
+          if (unit->n_free == 0)
+            return FALSE;
+          unit->gc_block = take_free_block (ftl, unit);
+        }
+      /* Move: the old copy goes (the victim loses a valid page), a new one is programmed. */
+      ftl->p2l[ppn] = SSD_NONE;
+      vb->valid--;
+      if (ftl->in_slc != NULL && ftl->in_slc[ppn])
+        {
+          ftl->in_slc[ppn] = 0;   /* programmed natively now: folded by the move */
+          ftl->n_native++;
+        }
+      place (ftl, unit->gc_block, lpn);
+      if (idle)
+        ftl->c.idle_gc_pages++;
+      else
+        ftl->c.gc_pages++;
+      ftl->c.flash_reads++;
+      *t += cfg->t_read_ns + cfg->t_prog_ns;
+      block_close_if_full (ftl, &unit->gc_block);
+    }
+  g_assert (vb->valid == 0);
+  if (vb->dirty_pos == SSD_NONE)
+    dirty_add (ftl, victim);   /* now empty; erase_block takes it out again */
+  erase_block (ftl, victim);
+  if (idle)
+    ftl->c.idle_gc_erases++;
+  else
+    {
+      ftl->c.gc_erases++;
+      ftl->c.gc_runs++;
+    }
+  *t += cfg->t_erase_ns;
+  return TRUE;
+}
+
 /* Foreground GC on one unit until it has more than gc_threshold free blocks:
- * each victim's valid pages are read and programmed into the unit's GC block,
- * then it is erased. Returns the time the unit is done. */
+ * greedy victims, collected. Returns the time the unit is done. */
 static guint64
 run_gc (SsdFtl  *ftl,
         Unit    *unit,
@@ -285,37 +392,48 @@ run_gc (SsdFtl  *ftl,
           if (ftl->c.gc_first_at < 0)
             ftl->c.gc_first_at = (gint64) ftl->c.host_pages_written;
         }
-      for (guint32 i = 0; i < cfg->block_pages && vb->valid > 0; i++)
-        {
-          guint32 ppn = victim * cfg->block_pages + i;
-          guint32 lpn = ftl->p2l[ppn];
-
-          if (lpn == SSD_NONE)
-            continue;
-          if (unit->gc_block == SSD_NONE)
-            {
-              if (unit->n_free == 0)
-                return t;   /* cannot happen with the spare ssd_config_check asks for */
-              unit->gc_block = take_free_block (ftl, unit);
-            }
-          /* Move: the old copy goes (the victim loses a valid page), a new one is programmed. */
-          ftl->p2l[ppn] = SSD_NONE;
-          vb->valid--;
-          place (ftl, unit->gc_block, lpn);
-          ftl->c.gc_pages++;
-          ftl->c.flash_reads++;
-          t += cfg->t_read_ns + cfg->t_prog_ns;
-          block_close_if_full (ftl, &unit->gc_block);
-        }
-      g_assert (vb->valid == 0);
-      if (vb->dirty_pos == SSD_NONE)
-        dirty_add (ftl, victim);   /* now empty; erase_block takes it out again */
-      erase_block (ftl, victim);
-      ftl->c.gc_erases++;
-      ftl->c.gc_runs++;
-      t += cfg->t_erase_ns;
+      if (!collect (ftl, unit, victim, &t, FALSE))
+        return t;
     }
   return t;
+}
+
+/* Pages the pseudo-SLC cache takes now before it is full: the static part,
+ * and as much of the dynamic part as the space native data leaves, at
+ * slc_bits pages of it each. */
+static guint64
+slc_capacity (SsdFtl *ftl)
+{
+  guint64 dyn = 0;
+
+  if (ftl->slc_raw > ftl->n_native)
+    dyn = MIN ((ftl->slc_raw - ftl->n_native) / ftl->config.slc_bits, ftl->slc_dyn_max);
+  return ftl->slc_static + dyn;
+}
+
+/* The space the dynamic part of the cache holds now, in pages. */
+static guint64
+slc_dynamic_space (SsdFtl *ftl)
+{
+  return (ftl->slc_used > ftl->slc_static ? ftl->slc_used - ftl->slc_static : 0) * ftl->config.slc_bits;
+}
+
+/* Folds the oldest page of the cache: a live one is read and programmed
+ * natively (TRUE: it cost that time), a stale one only leaves. */
+static gboolean
+slc_fold_one (SsdFtl *ftl)
+{
+  guint32 ppn = ftl->slc_ring[ftl->slc_head];
+
+  ftl->slc_head = (ftl->slc_head + 1) % ftl->slc_ring_size;
+  ftl->slc_used--;
+  if (!ftl->in_slc[ppn] || ftl->p2l[ppn] == SSD_NONE)
+    return FALSE;
+  ftl->in_slc[ppn] = 0;
+  ftl->n_native++;
+  ftl->c.programs++;
+  ftl->c.flash_reads++;
+  return TRUE;
 }
 
 /* Work a unit does while idle (after idle_ns without requests): erase the
@@ -350,6 +468,25 @@ idle_work (SsdFtl  *ftl,
       ftl->c.programs += n;
       ftl->c.flash_reads += n;
     }
+  /* The pseudo-SLC cache: oldest first, a page at a time. */
+  while (ftl->slc_used > 0 && t + fold_cost <= now)
+    if (slc_fold_one (ftl))
+      {
+        ftl->c.slc_fold_bg_pages++;
+        t += fold_cost;
+      }
+  /* Then greedy GC while a victim gains space and fits in the time left. */
+  while (cfg->idle_gc && t < now)
+    {
+      guint32 victim = pick_victim (ftl, unit);
+      guint64 cost;
+
+      if (victim == SSD_NONE || ftl->blocks[victim].valid >= cfg->block_pages)
+        break;
+      cost = (guint64) ftl->blocks[victim].valid * fold_cost + cfg->t_erase_ns;
+      if (t + cost > now || !collect (ftl, unit, victim, &t, TRUE))
+        break;
+    }
   unit->free_at = now;
 }
 
@@ -360,8 +497,13 @@ count_idle (SsdFtl  *ftl,
             Unit    *unit,
             guint64  now)
 {
-  if (ftl->clock_started && now > unit->free_at)
-    ftl->c.unit_idle_ns += now - unit->free_at;
+  guint64 from = MAX (unit->free_at, unit->idle_counted);
+
+  if (ftl->clock_started && now > from)
+    {
+      ftl->c.unit_idle_ns += now - from;
+      unit->idle_counted = now;
+    }
 }
 
 static void
@@ -399,6 +541,23 @@ pick_unit (SsdFtl  *ftl,
   return &ftl->units[best];
 }
 
+/* With a pseudo-SLC cache or GC in idle time, every unit does its idle
+ * work when a request comes, not only the one it goes to: the cache is
+ * the drive's, and a unit left idle folds and collects as long as the
+ * others (without them the model is as it was: each unit on its own). */
+static void
+idle_all (SsdFtl  *ftl,
+          guint64  now)
+{
+  if (ftl->slc_ring == NULL && !ftl->config.idle_gc)
+    return;
+  for (guint u = 0; u < ftl->config.units; u++)
+    {
+      count_idle (ftl, &ftl->units[u], now);
+      idle_work (ftl, &ftl->units[u], now);
+    }
+}
+
 static guint64
 write_page (SsdFtl  *ftl,
             guint64  lpn,
@@ -427,12 +586,50 @@ write_page (SsdFtl  *ftl,
       unit->host_block = take_free_block (ftl, unit);
     }
 
-  cached = ftl->cache_used < ftl->cache_pages;
-  cost = cached ? cfg->t_prog_cache_ns : cfg->t_prog_ns;
+  if (ftl->slc_ring != NULL)
+    {
+      cached = FALSE;
+      if (ftl->slc_used < slc_capacity (ftl))
+        {
+          guint32 ppn = unit->host_block * cfg->block_pages + ftl->blocks[unit->host_block].wp;
+
+          cached = TRUE;
+          ftl->in_slc[ppn] = 1;
+          ftl->slc_ring[(ftl->slc_head + ftl->slc_used) % ftl->slc_ring_size] = ppn;
+          ftl->slc_used++;
+          ftl->c.slc_pages_written++;
+        }
+      else
+        {
+          gint64 written = (gint64) ftl->c.host_pages_written;
+
+          if (ftl->c.slc_full_at < 0)
+            ftl->c.slc_full_at = written;
+          /* A native page with no space for it: fold the cache until the
+           * dynamic part has given back enough (bits - 1 a page). */
+          while (ftl->slc_used > ftl->slc_static &&
+                 ftl->n_native + 1 + slc_dynamic_space (ftl) > ftl->slc_raw)
+            if (slc_fold_one (ftl))
+              {
+                ftl->c.slc_fold_fg_pages++;
+                if (ftl->c.slc_fold_first_at < 0)
+                  ftl->c.slc_fold_first_at = written;
+                ftl->c.slc_fold_last_at = written;
+                t += cfg->t_read_ns + cfg->t_prog_ns;
+              }
+          ftl->n_native++;
+        }
+      cost = cached ? cfg->t_prog_cache_ns : cfg->t_prog_ns;
+    }
+  else
+    {
+      cached = ftl->cache_used < ftl->cache_pages;
+      cost = cached ? cfg->t_prog_cache_ns : cfg->t_prog_ns;
+    }
   place (ftl, unit->host_block, lpn);
   block_close_if_full (ftl, &unit->host_block);
   ftl->c.host_pages_written++;
-  if (cached)
+  if (cached && ftl->slc_ring == NULL)
     {
       ftl->cache_used++;
       ftl->c.cache_pages_written++;
@@ -478,6 +675,7 @@ ssd_ftl_write (SsdFtl  *ftl,
 
   g_return_val_if_fail (first_page + n_pages <= ftl->n_pages, now_ns);
   start_clock (ftl, now_ns);
+  idle_all (ftl, now_ns);
   for (guint64 i = 0; i < n_pages; i++)
     {
       guint64 t = write_page (ftl, first_page + i, now_ns);   /* not inside MAX (): evaluated twice */
@@ -497,6 +695,7 @@ ssd_ftl_read (SsdFtl  *ftl,
 
   g_return_val_if_fail (first_page + n_pages <= ftl->n_pages, now_ns);
   start_clock (ftl, now_ns);
+  idle_all (ftl, now_ns);
   for (guint64 i = 0; i < n_pages; i++)
     {
       guint32 ppn = ftl->l2p[first_page + i];
@@ -540,6 +739,13 @@ ssd_ftl_trim (SsdFtl  *ftl,
             dirty_add (ftl, b);
         }
       ftl->cache_used = 0;   /* nothing left to fold */
+      if (ftl->slc_ring != NULL)
+        {
+          memset (ftl->in_slc, 0, ftl->n_ppages);
+          ftl->slc_used = 0;
+          ftl->n_native = 0;
+          ssd_ftl_reset_events (ftl);
+        }
       /* A fill starts here (the probe before it wrote into the cache). */
       ftl->c.whole_trim_at = (gint64) ftl->c.host_pages_written;
       ftl->c.cache_exhausted_after_trim_at = -1;
@@ -582,6 +788,18 @@ ssd_ftl_new (const SsdConfig *config)
   ftl->c.backlog_cleared_at = -1;
   ftl->c.whole_trim_at = -1;
   ftl->c.cache_exhausted_after_trim_at = -1;
+  if (config->slc_bits != 0 && config->slc_static_bytes + config->slc_dynamic_bytes > 0)
+    {
+      guint64 reserve = (guint64) config->units * (config->gc_threshold + 3) * config->block_pages;
+
+      ftl->slc_static = config->slc_static_bytes / SSD_PAGE_SIZE;
+      ftl->slc_dyn_max = config->slc_dynamic_bytes / SSD_PAGE_SIZE;
+      ftl->slc_raw = ftl->n_ppages - MIN (ftl->n_ppages, reserve + ftl->slc_static * config->slc_bits);
+      ftl->slc_ring_size = ftl->slc_static + ftl->slc_dyn_max;
+      ftl->slc_ring = g_new (guint32, ftl->slc_ring_size);
+      ftl->in_slc = g_new0 (guint8, ftl->n_ppages);
+    }
+  ssd_ftl_reset_events (ftl);
 
   for (guint u = 0; u < config->units; u++)
     {
@@ -618,6 +836,29 @@ ssd_ftl_new (const SsdConfig *config)
   return ftl;
 }
 
+/* A drive in the same state, to go on from twice. */
+SsdFtl *
+ssd_ftl_copy (SsdFtl *ftl)
+{
+  SsdFtl *copy = g_memdup2 (ftl, sizeof *ftl);
+
+  copy->l2p = g_memdup2 (ftl->l2p, ftl->n_pages * sizeof (guint32));
+  copy->p2l = g_memdup2 (ftl->p2l, ftl->n_ppages * sizeof (guint32));
+  copy->blocks = g_memdup2 (ftl->blocks, ftl->n_blocks * sizeof (Block));
+  copy->units = g_memdup2 (ftl->units, ftl->config.units * sizeof (Unit));
+  for (guint u = 0; u < ftl->config.units; u++)
+    {
+      copy->units[u].free_set = g_memdup2 (ftl->units[u].free_set, ftl->units[u].n_blocks * sizeof (guint32));
+      copy->units[u].dirty_set = g_memdup2 (ftl->units[u].dirty_set, ftl->units[u].n_blocks * sizeof (guint32));
+    }
+  if (ftl->slc_ring != NULL)
+    {
+      copy->slc_ring = g_memdup2 (ftl->slc_ring, ftl->slc_ring_size * sizeof (guint32));
+      copy->in_slc = g_memdup2 (ftl->in_slc, ftl->n_ppages);
+    }
+  return copy;
+}
+
 void
 ssd_ftl_free (SsdFtl *ftl)
 {
@@ -629,6 +870,8 @@ ssd_ftl_free (SsdFtl *ftl)
       g_free (ftl->units[u].dirty_set);
     }
   g_free (ftl->units);
+  g_free (ftl->slc_ring);
+  g_free (ftl->in_slc);
   g_free (ftl->blocks);
   g_free (ftl->p2l);
   g_free (ftl->l2p);
@@ -662,6 +905,7 @@ ssd_ftl_move_clock (SsdFtl  *ftl,
       guint64 ahead = unit->free_at > from ? unit->free_at - from : 0;
 
       unit->free_at = behind > to ? 0 : to - behind + ahead;
+      unit->idle_counted = 0;   /* on the old scale */
     }
 }
 
@@ -671,6 +915,25 @@ ssd_ftl_counters (SsdFtl      *ftl,
 {
   *counters = ftl->c;
   counters->cache_used_pages = ftl->cache_used;
+  counters->slc_used_pages = ftl->slc_used;
+  counters->slc_free_pages = ftl->slc_ring != NULL ? slc_capacity (ftl) - MIN (slc_capacity (ftl), ftl->slc_used) : 0;
+}
+
+void
+ssd_ftl_idle (SsdFtl  *ftl,
+              guint64  now_ns)
+{
+  start_clock (ftl, now_ns);
+  for (guint u = 0; u < ftl->config.units; u++)
+    idle_work (ftl, &ftl->units[u], now_ns);
+}
+
+void
+ssd_ftl_reset_events (SsdFtl *ftl)
+{
+  ftl->c.slc_full_at = -1;
+  ftl->c.slc_fold_first_at = -1;
+  ftl->c.slc_fold_last_at = -1;
 }
 
 /* Consistency of the map, the reverse map, the valid counts and the sets. */
@@ -679,7 +942,7 @@ ssd_ftl_check (SsdFtl  *ftl,
                GError **error)
 {
   g_autofree guint32 *valid = g_new0 (guint32, ftl->n_blocks);
-  guint64 n_free = 0, n_dirty = 0;
+  guint64 n_free = 0, n_dirty = 0, n_native = 0;
 
   for (guint64 lpn = 0; lpn < ftl->n_pages; lpn++)
     {
@@ -694,6 +957,14 @@ ssd_ftl_check (SsdFtl  *ftl,
           return FALSE;
         }
       valid[ppn / ftl->config.block_pages]++;
+      n_native += ftl->in_slc == NULL || !ftl->in_slc[ppn];
+    }
+  if (ftl->in_slc != NULL && n_native != ftl->n_native)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "%" G_GUINT64_FORMAT " valid pages are not in the SLC cache, the account says %" G_GUINT64_FORMAT,
+                   n_native, ftl->n_native);
+      return FALSE;
     }
   for (guint32 b = 0; b < ftl->n_blocks; b++)
     {

@@ -40,6 +40,12 @@ typedef struct
   double      bg_share_pct;   /* share of a busy unit's time given to the erase backlog */
   guint64     idle_ns;        /* a unit idle this long starts background work */
   SsdInitial  initial;
+  /* The pseudo-SLC cache (docs/ssd-model.md): none while slc_bits is 0,
+   * and then nothing below is read. It replaces cache_bytes (0 with it). */
+  guint       slc_bits;          /* bits a native cell holds: 3 TLC, 4 QLC; an SLC page takes that many pages of space */
+  guint64     slc_static_bytes;  /* kept in the spare area: there on a full drive too */
+  guint64     slc_dynamic_bytes; /* at most; taken from free space, as much as there is */
+  gboolean    idle_gc;           /* an idle unit also collects (greedy), after erasing and folding */
 } SsdConfig;
 
 typedef struct _SsdFtl SsdFtl;
@@ -71,12 +77,25 @@ typedef struct
   guint64 free_blocks;          /* now: erased blocks */
   guint64 cache_used_pages;     /* now */
   guint64 unit_idle_ns;         /* summed over units: time a unit waited for the host's next request */
+  /* The pseudo-SLC cache; the events are host pages written, since the
+   * last whole trim or ssd_ftl_reset_events(), -1 for none. */
+  guint64 slc_pages_written;    /* host pages programmed in SLC mode */
+  guint64 slc_fold_fg_pages;    /* live cache pages folded while a host write waited */
+  guint64 slc_fold_bg_pages;    /* ...folded in idle time */
+  guint64 idle_gc_pages;        /* valid pages copied by GC in idle time */
+  guint64 idle_gc_erases;       /* blocks it reclaimed */
+  gint64  slc_full_at;          /* a host write first found the cache full */
+  gint64  slc_fold_first_at;    /* a host write first waited on folding */
+  gint64  slc_fold_last_at;     /* ...last did */
+  guint64 slc_used_pages;       /* now: pages in the cache, not folded yet (stale ones too) */
+  guint64 slc_free_pages;       /* now: pages the cache takes before it is full */
 } SsdCounters;
 
 gboolean     ssd_config_check   (const SsdConfig *config,
                                  GError         **error);
 SsdFtl      *ssd_ftl_new        (const SsdConfig *config);
 void         ssd_ftl_free       (SsdFtl          *ftl);
+SsdFtl      *ssd_ftl_copy       (SsdFtl          *ftl);
 guint64      ssd_ftl_n_pages    (SsdFtl          *ftl);
 guint64      ssd_ftl_n_physical (SsdFtl          *ftl);
 guint64      ssd_ftl_write      (SsdFtl          *ftl,
@@ -96,6 +115,12 @@ gboolean     ssd_ftl_is_mapped  (SsdFtl          *ftl,
 void         ssd_ftl_move_clock (SsdFtl          *ftl,
                                  guint64          from,
                                  guint64          to);
+/* The host leaves the drive alone until @now_ns: each unit does its idle
+ * work (erases, folding, GC) up to then, as if a request had come. */
+void         ssd_ftl_idle       (SsdFtl          *ftl,
+                                 guint64          now_ns);
+/* Events from here on: the slc_*_at counters start again (-1). */
+void         ssd_ftl_reset_events (SsdFtl        *ftl);
 void         ssd_ftl_counters   (SsdFtl          *ftl,
                                  SsdCounters     *counters);
 gboolean     ssd_ftl_check      (SsdFtl          *ftl,

@@ -18,6 +18,16 @@ static const SsdShape shapes[] = {
   { "flat", "No cache, no backlog, plenty of spare area: nearly flat",
     { "flat", 256 << 20, 100.0, 64, 4, 60000, 500000, 500000, 3000000, 0, 2, 0.0, 2000000,
       SSD_INITIAL_FRESH }, 0.0 },
+  /* At real drives' speeds (docs/ssd-model.md): for the sustained
+   * sequential write in virtual time, faster than FUSE serves here. */
+  { "slc-tlc", "TLC drive with a pseudo-SLC cache: 3.3 GB/s in the cache (a third of the free space, "
+               "30 % of capacity at most), 1.3 GB/s after it, 0.8 GB/s while folding",
+    { "slc-tlc", 1u << 30, 12.0, 64, 8, 8000, 25000, 10000, 1000000, 0, 2, 0.0, 2000000,
+      SSD_INITIAL_FRESH, 3, 0, 0, TRUE }, 0.0, 1.0, 30.0 },
+  { "slc-qlc", "QLC drive with a pseudo-SLC cache: 1.8 GB/s in the cache (a quarter of the free space, "
+               "20 % of capacity at most), 130 MB/s after it, under 100 MB/s while folding",
+    { "slc-qlc", 1u << 30, 12.0, 64, 8, 15000, 250000, 18000, 3000000, 0, 2, 0.0, 2000000,
+      SSD_INITIAL_FRESH, 4, 0, 0, TRUE }, 0.0, 1.0, 20.0 },
 };
 
 guint
@@ -51,4 +61,6 @@ ssd_shape_config (const SsdShape *shape,
   *out = shape->config;
   out->capacity_bytes = capacity_bytes;
   out->cache_bytes = (guint64) (capacity_bytes * shape->cache_pct / 100.0) / SSD_PAGE_SIZE * SSD_PAGE_SIZE;
+  out->slc_static_bytes = (guint64) (capacity_bytes * shape->slc_static_pct / 100.0) / SSD_PAGE_SIZE * SSD_PAGE_SIZE;
+  out->slc_dynamic_bytes = (guint64) (capacity_bytes * shape->slc_dynamic_pct / 100.0) / SSD_PAGE_SIZE * SSD_PAGE_SIZE;
 }

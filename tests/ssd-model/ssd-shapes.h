@@ -17,13 +17,15 @@ typedef struct
   const char *what;
   SsdConfig   config;      /* cache_bytes is 0 here: cache_pct sets it */
   double      cache_pct;   /* of capacity */
+  double      slc_static_pct;   /* the pseudo-SLC cache's parts, of capacity (config.slc_bits > 0) */
+  double      slc_dynamic_pct;
 } SsdShape;
 
 guint           ssd_shape_count  (void);
 const SsdShape *ssd_shape_get    (guint       index);
 /* NULL when there is no shape called @name. */
 const SsdShape *ssd_shape_lookup (const char *name);
-/* The shape's configuration at @capacity_bytes, its cache sized from cache_pct. */
+/* The shape's configuration at @capacity_bytes, its caches sized from the percentages. */
 void            ssd_shape_config (const SsdShape *shape,
                                   guint64         capacity_bytes,
                                   SsdConfig      *out);
