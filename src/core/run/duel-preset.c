@@ -1062,6 +1062,17 @@ duel_preset_default_runtime_ms (const char *preset_name,
       if (step->kind == DUEL_PRESET_STEP_TEST && g_strcmp0 (step->name, test_name) == 0)
         return step->workload.size_multiple > 0 ? 0 : step->workload.runtime_ms;
     }
+  /* A step the default plan leaves out (a burst after a third idle period)
+   * runs as long as its test's other timed steps. */
+  {
+    const DuelReviewTest *test;
+    const DuelReviewStep *step;
+
+    if (duel_review_test_find_step (test_name, &test, &step) && step->idle_slot > 0)
+      for (guint t = 0; preset->info->tests[t] != NULL; t++)
+        if (g_strcmp0 (preset->info->tests[t], test->id) == 0)
+          return preset->plan.runtime_ms[test_slot (test)];
+  }
   return 0;
 }
 
