@@ -76,6 +76,39 @@ test_loop_detach (const char *device)
   test_spawn_ok (argv, NULL);
 }
 
+/* A loop device as test_loop_attach() makes it, whose requests the kernel
+ * counts one by one as they were made: udev's probe of it done first (it
+ * reads the device; without udev there is nothing to wait for) and request
+ * merging off. NULL, with the reason for a skip in @out_skip, when it
+ * cannot be made so (the device is then detached again). */
+static inline char *
+test_loop_attach_counted (const char  *backing,
+                          goffset      size,
+                          const char **out_skip)
+{
+  const char *settle_argv[] = { "udevadm", "settle", NULL };
+  g_autofree char *base = NULL;
+  g_autofree char *nomerges = NULL;
+  char *device = test_loop_attach (backing, size);
+
+  if (device == NULL)
+    {
+      *out_skip = "no loop device (losetup failed)";
+      return NULL;
+    }
+  test_spawn_ok (settle_argv, NULL);
+  base = g_path_get_basename (device);
+  nomerges = g_build_filename ("/sys/block", base, "queue", "nomerges", NULL);
+  if (!test_write_sysfs (nomerges, "2"))
+    {
+      test_loop_detach (device);
+      g_free (device);
+      *out_skip = "cannot turn off request merging on the loop device";
+      return NULL;
+    }
+  return device;
+}
+
 /* A new zram device: its number and /dev path, FALSE without zram. */
 static inline gboolean
 test_zram_add (guint64  *out_id,

@@ -422,11 +422,8 @@ test_loop (Fixture       *fixture,
 {
   g_autofree char *backing = g_build_filename (fixture->dir, "loop-backing", NULL);
   g_autofree char *device = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *nomerges = NULL;
   g_autofree char *notes = g_build_filename (fixture->dir, "notes", NULL);
-  const char *settle_argv[] = { "udevadm", "settle", NULL };
-  gboolean ready;
+  const char *skip = NULL;
 
   if (getuid () != 0)
     {
@@ -434,35 +431,19 @@ test_loop (Fixture       *fixture,
       return;
     }
 
-  device = test_loop_attach (backing, LOOP_SIZE);
+  /* Requests are counted as the jobs made them: none merged into another. */
+  device = test_loop_attach_counted (backing, LOOP_SIZE, &skip);
   if (device == NULL)
     {
-      g_test_skip ("no loop device (losetup failed)");
+      g_test_skip (skip);
       return;
     }
-
-  /* udev's probe of the new device reads it: done before the counts start.
-   * Without udev there is nothing to wait for. */
-  test_spawn_ok (settle_argv, NULL);
-  /* Requests are counted as the jobs made them: none merged into another. */
-  base = g_path_get_basename (device);
-  nomerges = g_build_filename ("/sys/block", base, "queue", "nomerges", NULL);
-  ready = test_write_sysfs (nomerges, "2");
-
-  if (ready)
-    {
-      g_setenv ("DUEL_TEST_DEVICE", device, TRUE);
-      g_setenv ("DUEL_TEST_NOTES", notes, TRUE);
-      g_test_trap_subprocess ("/duel/numjobs/subprocess/loop", 240 * G_USEC_PER_SEC,
-                              G_TEST_SUBPROCESS_INHERIT_STDERR);
-      print_notes (notes);
-    }
+  g_setenv ("DUEL_TEST_DEVICE", device, TRUE);
+  g_setenv ("DUEL_TEST_NOTES", notes, TRUE);
+  g_test_trap_subprocess ("/duel/numjobs/subprocess/loop", 240 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  print_notes (notes);
   test_loop_detach (device);
-  if (!ready)
-    {
-      g_test_skip ("cannot turn off request merging on the loop device");
-      return;
-    }
   g_test_trap_assert_passed ();
 }
 

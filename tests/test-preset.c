@@ -306,26 +306,11 @@ reads_in_first (const DuelWorkload *workload,
   return reads;
 }
 
-static DuelTarget *
-open_scratch (const char *name,
-              guint64     size)
-{
-  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), name, NULL);
-  g_autoptr(GError) error = NULL;
-  DuelTarget *target;
-
-  g_mkdir_with_parents (g_get_user_cache_dir (), 0700);
-  target = duel_target_open (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, size, &error);
-  g_assert_no_error (error);
-  /* Nothing to clean up if the test dies: the open target keeps the file. */
-  g_unlink (path);
-  return target;
-}
 
 static void
 test_consistency_read_share (void)
 {
-  g_autoptr(DuelTarget) target = open_scratch ("consistency.img", 64 * MIB);
+  g_autoptr(DuelTarget) target = test_open_scratch ("consistency.img", 64 * MIB);
   g_autoptr(DuelPreset) preset = NULL;
   g_autoptr(DuelResult) result = duel_result_new ();
   g_autoptr(GError) error = NULL;
@@ -413,7 +398,7 @@ test_quick_review (void)
     "std-seq-write", "std-seq-read", "std-rand-read-qd1", "std-rand-write-qd1",
     "std-rand-read-qd32", "std-rand-write-qd32",
   };
-  g_autoptr(DuelTarget) target = open_scratch ("quick.img", 1024 * MIB);
+  g_autoptr(DuelTarget) target = test_open_scratch ("quick.img", 1024 * MIB);
   g_autoptr(DuelPreset) preset = NULL;
   g_autoptr(DuelRunSteps) steps = NULL;
   g_autoptr(DuelResult) result = duel_result_new ();
@@ -527,7 +512,7 @@ cancel_progress_cb (const DuelRunStepsProgress *progress,
 static void
 test_cancel_keeps_summary (void)
 {
-  g_autoptr(DuelTarget) target = open_scratch ("cancel.img", 64 * MIB);
+  g_autoptr(DuelTarget) target = test_open_scratch ("cancel.img", 64 * MIB);
   g_autoptr(DuelPreset) preset = NULL;
   g_autoptr(DuelRunSteps) steps = NULL;
   g_autoptr(DuelResult) result = duel_result_new ();
@@ -558,7 +543,7 @@ test_cancel_keeps_summary (void)
 static void
 test_estimate_timed_only (void)
 {
-  g_autoptr(DuelTarget) target = open_scratch ("estimate.img", 16 * MIB);
+  g_autoptr(DuelTarget) target = test_open_scratch ("estimate.img", 16 * MIB);
   g_autoptr(DuelPreset) preset = NULL;
   g_autoptr(DuelRunSteps) steps = NULL;
   g_autoptr(GError) error = NULL;

@@ -31,25 +31,11 @@
 #include "run/duel-preset.h"
 #include "run/duel-run-steps.h"
 #include "test-analyze-cli.h"
+#include "test-run-plan.h"
 #include "test-devices.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
-static DuelTarget *
-open_scratch (const char *name,
-              guint64     size)
-{
-  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), name, NULL);
-  g_autoptr(GError) error = NULL;
-  DuelTarget *target;
-
-  g_mkdir_with_parents (g_get_user_cache_dir (), 0700);
-  target = duel_target_open (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, size, &error);
-  g_assert_no_error (error);
-  /* Nothing to clean up if the test dies: the open target keeps the file. */
-  g_unlink (path);
-  return target;
-}
 
 /* The I/O a record counted in direction @direction. */
 static guint64
@@ -80,7 +66,7 @@ short_options (DuelPresetOptions *options)
 static void
 test_plan (void)
 {
-  g_autoptr(DuelTarget) target = open_scratch ("plan.img", 64 * MIB);
+  g_autoptr(DuelTarget) target = test_open_scratch ("plan.img", 64 * MIB);
   g_autoptr(GError) error = NULL;
   g_autoptr(DuelPreset) preset = NULL;
   g_autoptr(DuelPreset) given = NULL;
@@ -276,7 +262,7 @@ check_records (DuelResult              *result,
 static void
 test_file (void)
 {
-  g_autoptr(DuelTarget) target = open_scratch ("recovery.img", 32 * MIB);
+  g_autoptr(DuelTarget) target = test_open_scratch ("recovery.img", 32 * MIB);
   g_autoptr(DuelResult) result = duel_result_new ();
   g_autoptr(DuelResult) loaded = NULL;
   g_autoptr(DuelPreset) preset = NULL;
@@ -374,42 +360,26 @@ static void
 test_loop (void)
 {
   g_autofree char *backing = g_build_filename (g_get_tmp_dir (), "duel-recovery-loop.img", NULL);
-  const char *settle_argv[] = { "udevadm", "settle", NULL };
   g_autofree char *device = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *nomerges = NULL;
-  gboolean ready;
+  const char *skip = NULL;
 
   if (geteuid () != 0)
     {
       g_test_skip ("needs root");
       return;
     }
-  device = test_loop_attach (backing, 32 * MIB);
+  /* Requests are counted as the engine made them: none merged into another. */
+  device = test_loop_attach_counted (backing, 32 * MIB, &skip);
   g_unlink (backing);
   if (device == NULL)
     {
-      g_test_skip ("no loop device (losetup failed)");
+      g_test_skip (skip);
       return;
     }
-  /* udev's probe of the new device reads it: done before the counts start. */
-  test_spawn_ok (settle_argv, NULL);
-  /* Requests are counted as the engine made them: none merged into another. */
-  base = g_path_get_basename (device);
-  nomerges = g_build_filename ("/sys/block", base, "queue", "nomerges", NULL);
-  ready = test_write_sysfs (nomerges, "2");
-  if (ready)
-    {
-      g_setenv ("DUEL_TEST_DEVICE", device, TRUE);
-      g_test_trap_subprocess ("/duel/recovery/subprocess/loop", 240 * G_USEC_PER_SEC,
-                              G_TEST_SUBPROCESS_INHERIT_STDERR);
-    }
+  g_setenv ("DUEL_TEST_DEVICE", device, TRUE);
+  g_test_trap_subprocess ("/duel/recovery/subprocess/loop", 240 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
   test_loop_detach (device);
-  if (!ready)
-    {
-      g_test_skip ("cannot turn off request merging on the loop device");
-      return;
-    }
   g_test_trap_assert_passed ();
 }
 
@@ -418,7 +388,7 @@ test_loop (void)
 static void
 test_stop_while_idle (void)
 {
-  g_autoptr(DuelTarget) target = open_scratch ("stop.img", 32 * MIB);
+  g_autoptr(DuelTarget) target = test_open_scratch ("stop.img", 32 * MIB);
   g_autoptr(DuelResult) result = duel_result_new ();
   g_autoptr(DuelPreset) preset = NULL;
   g_autoptr(GCancellable) stop = g_cancellable_new ();

@@ -21,6 +21,7 @@
 #include "run/duel-run-steps.h"
 #include "review/duel-review-test.h"
 #include "test-rounds-records.h"
+#include "test-run-plan.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
@@ -139,20 +140,6 @@ test_plan_refusals (void)
   g_clear_error (&error);
 }
 
-static DuelTarget *
-open_scratch (const char *name,
-              guint64     size)
-{
-  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), name, NULL);
-  g_autoptr(GError) error = NULL;
-  DuelTarget *target;
-
-  g_mkdir_with_parents (g_get_user_cache_dir (), 0700);
-  target = duel_target_open (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, size, &error);
-  g_assert_no_error (error);
-  g_unlink (path);
-  return target;
-}
 
 typedef struct
 {
@@ -206,7 +193,7 @@ test_runner_stops_at_window (gconstpointer data)
   double limit = *(const double *) data;
   const guint32 sizes[] = { 4096, 65536 };
   const guint mixes[] = { 0, 100 };
-  g_autoptr(DuelTarget) target = open_scratch ("rounds.img", 32 * MIB);
+  g_autoptr(DuelTarget) target = test_open_scratch ("rounds.img", 32 * MIB);
   g_autoptr(DuelPreset) preset = NULL;
   g_autoptr(DuelRunSteps) steps = NULL;
   g_autoptr(DuelResult) result = duel_result_new ();

@@ -4,7 +4,27 @@
  */
 #pragma once
 
+#include <glib/gstdio.h>
+
 #include "run/duel-run-steps.h"
+
+/* A scratch file target of @size bytes named @name in the test's cache
+ * folder; nothing to clean up if the test dies: the open target keeps the
+ * file, which is already unlinked. */
+static inline DuelTarget *
+test_open_scratch (const char *name,
+                   guint64     size)
+{
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), name, NULL);
+  g_autoptr(GError) error = NULL;
+  DuelTarget *target;
+
+  g_mkdir_with_parents (g_get_user_cache_dir (), 0700);
+  target = duel_target_open (path, DUEL_TARGET_OPEN_WRITE | DUEL_TARGET_OPEN_CREATE, size, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  return target;
+}
 
 /* @checkpoint with @user_data: called as the worker's is (NULL: none). */
 static inline gboolean
