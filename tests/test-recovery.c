@@ -74,8 +74,9 @@ test_plan (void)
   DuelPresetOptions options;
   DuelPresetEstimate estimate;
   JsonArray *periods;
-  const char *names[] = { "discard", "recovery-fill", "idle", "recovery-burst-1", "idle", "recovery-burst-2" };
-  const guint64 idle[] = { 0, 0, 300000, 300000, 1800000, 1800000 };
+  const char *names[] = { "discard", "recovery-fresh", "recovery-fill", "idle", "recovery-burst-1", "idle",
+                          "recovery-burst-2" };
+  const guint64 idle[] = { 0, 0, 0, 300000, 300000, 1800000, 1800000 };
 
   /* The test's own periods: 5 and 30 minutes, the last two bursts out. */
   preset = duel_preset_new ("recovery", NULL, &error);
@@ -91,9 +92,9 @@ test_plan (void)
       g_assert_cmpuint (step->idle_ms, ==, idle[i]);
       g_assert_cmpint (step->kind == DUEL_PRESET_STEP_IDLE, ==, g_str_equal (names[i], "idle"));
     }
-  /* The idle time is part of the estimate: 35 minutes and two 30 s bursts. */
+  /* The idle time is part of the estimate: 35 minutes and three 30 s bursts. */
   duel_preset_estimate_from_probe (preset, NULL, &estimate);
-  g_assert_cmpfloat (estimate.timed_seconds, >=, 2100 + 60);
+  g_assert_cmpfloat (estimate.timed_seconds, >=, 2100 + 90);
   parameters = duel_preset_get_parameters (preset);
   periods = json_object_get_array_member (json_node_get_object (parameters), "idle_ms");
   g_assert_cmpuint (json_array_get_length (periods), ==, 2);
@@ -107,9 +108,9 @@ test_plan (void)
   given = duel_preset_new ("recovery", &options, &error);
   g_assert_no_error (error);
   g_assert_true (duel_preset_prepare (given, target, &error));
-  g_assert_cmpuint (duel_preset_get_n_steps (given), ==, 4);
-  g_assert_cmpuint (duel_preset_get_step (given, 2)->idle_ms, ==, 90000);
-  g_assert_cmpstr (duel_preset_get_step (given, 3)->name, ==, "recovery-burst-1");
+  g_assert_cmpuint (duel_preset_get_n_steps (given), ==, 5);
+  g_assert_cmpuint (duel_preset_get_step (given, 3)->idle_ms, ==, 90000);
+  g_assert_cmpstr (duel_preset_get_step (given, 4)->name, ==, "recovery-burst-1");
 }
 
 static void
@@ -215,33 +216,39 @@ check_records (DuelResult              *result,
                const DuelPresetOptions *options)
 {
   GPtrArray *tests = duel_result_get_tests (result);
-  DuelTestRecord *fill = g_ptr_array_index (tests, 0);
-  double fresh = duel_test_record_get_figure_value (fill, "iops_at_0pct");
+  DuelTestRecord *first = g_ptr_array_index (tests, 0);
+  DuelTestRecord *fill = g_ptr_array_index (tests, 1);
+  /* The fresh speed: the first burst's, by hand from its counts. */
+  double fresh = record_ops (first, DUEL_DIRECTION_WRITE) / (first->runtime_ns / 1e9);
   double dirty = duel_test_record_get_figure_value (fill, "plateau_iops");
   const DuelTestRecord *before = fill;
 
-  g_assert_cmpuint (tests->len, ==, 1 + options->n_idle);
+  g_assert_cmpuint (tests->len, ==, 2 + options->n_idle);
+  g_assert_cmpstr (first->name, ==, "recovery-fresh");
   g_assert_cmpstr (fill->name, ==, "recovery-fill");
   g_assert_true (isfinite (fresh) && fresh > 0);
-  for (guint i = 1; i < tests->len; i++)
+  g_assert_cmpfloat_with_epsilon (duel_test_record_get_figure_value (first, "recovery_iops"), fresh, fresh * 1e-9);
+  g_assert_false (json_object_has_member (duel_test_record_get_details (first), "recovery"));
+  for (guint i = 2; i < tests->len; i++)
     {
       DuelTestRecord *burst = g_ptr_array_index (tests, i);
       JsonObject *recovery = json_object_get_object_member (duel_test_record_get_details (burst), "recovery");
-      g_autofree char *name = g_strdup_printf ("recovery-burst-%u", i);
+      g_autofree char *name = g_strdup_printf ("recovery-burst-%u", i - 1);
       double iops = record_ops (burst, DUEL_DIRECTION_WRITE) / (burst->runtime_ns / 1e9);
       GTimeSpan gap;
 
       g_assert_cmpstr (burst->name, ==, name);
       g_assert_cmpint (burst->status, ==, DUEL_TEST_STATUS_COMPLETE);
-      g_assert_cmpint (json_object_get_int_member (recovery, "idle_planned_ms"), ==, options->idle_ms[i - 1]);
+      g_assert_cmpint (json_object_get_int_member (recovery, "idle_planned_ms"), ==, options->idle_ms[i - 2]);
       /* Rested at least the period, on the monotonic clock. */
-      g_assert_cmpint (json_object_get_int_member (recovery, "idle_ms"), >=, options->idle_ms[i - 1]);
-      g_assert_cmpfloat (json_object_get_double_member (recovery, "fresh_iops"), ==, fresh);
+      g_assert_cmpint (json_object_get_int_member (recovery, "idle_ms"), >=, options->idle_ms[i - 2]);
+      g_assert_cmpfloat (json_object_get_double_member (recovery, "fresh_iops"), ==,
+                         duel_test_record_get_figure_value (first, "recovery_iops"));
       g_assert_cmpfloat (json_object_get_double_member (recovery, "dirty_iops"), ==, dirty);
       /* On the wall clock too, from the end of the step before (10 ms for
        * the clocks' rounding: the records keep microseconds). */
       gap = g_date_time_difference (burst->started, before->started) - (GTimeSpan) (before->runtime_ns / 1000);
-      g_assert_cmpint (gap, >=, (GTimeSpan) options->idle_ms[i - 1] * 1000 - 10000);
+      g_assert_cmpint (gap, >=, (GTimeSpan) options->idle_ms[i - 2] * 1000 - 10000);
 
       /* The figures, by hand from the record's own counts. */
       g_assert_cmpuint (record_ops (burst, DUEL_DIRECTION_READ), ==, 0);
@@ -285,7 +292,7 @@ test_file (void)
   g_assert_no_error (error);
   loaded = duel_result_load (path, &error);
   g_assert_no_error (error);
-  for (guint i = 1; i < duel_result_get_tests (loaded)->len; i++)
+  for (guint i = 2; i < duel_result_get_tests (loaded)->len; i++)
     {
       DuelTestRecord *original = g_ptr_array_index (duel_result_get_tests (result), i);
       DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (loaded), i);
@@ -406,8 +413,8 @@ test_stop_while_idle (void)
   g_assert_false (run_plan (preset, target, result, &watch, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (watch.countdowns, ==, 1);
-  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1);
-  fill = g_ptr_array_index (duel_result_get_tests (result), 0);
+  g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 2);
+  fill = g_ptr_array_index (duel_result_get_tests (result), 1);
   g_assert_cmpstr (fill->name, ==, "recovery-fill");
   g_assert_cmpint (fill->status, ==, DUEL_TEST_STATUS_COMPLETE);
 }

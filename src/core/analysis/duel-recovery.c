@@ -5,9 +5,9 @@
  * collection may free blocks, a pseudo-SLC cache may be rebuilt. A short
  * burst of 4 KiB random writes at QD32 then measures what came back. The
  * run keeps, in the burst's details.recovery, how long the idle lasted and
- * the two speeds of the fill before it (duel-run-steps.c): fresh, at 0 %
- * of capacity written (iops_at_0pct), and dirty, its plateau
- * (plateau_iops). The figures:
+ * the two speeds it is measured against (duel-run-steps.c): fresh, the
+ * same burst on the trimmed drive before the fill (its recovery_iops), and
+ * dirty, the fill's plateau (plateau_iops). The figures:
  *  - recovery_iops: the burst's write IOPS (all of it: a rebuilt cache is
  *    used up within seconds, and that is what a person's next burst of
  *    writes meets);

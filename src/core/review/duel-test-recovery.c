@@ -1,7 +1,9 @@
 /* duel-test-recovery.c — recovery after idle: trim, the review's fill, then bursts of 4 KiB random write after idle periods
  *
- * The fill brings the drive to its dirty, steady speed (4 KiB random write
- * QD32 to 2x the span, as the review's write saturation test does); the
+ * A burst of 4 KiB random write QD32 on the trimmed drive gives its fresh
+ * speed; the fill brings the drive to its dirty, steady speed (4 KiB
+ * random write QD32 to 2x the span, as the review's write saturation test
+ * does); the
  * drive is then left idle (no I/O from the run) for each period in turn,
  * 5 and 30 minutes by default (reviews use these), and a 30 s burst of
  * 4 KiB random write QD32 after each measures how much of the fresh speed
@@ -22,6 +24,10 @@
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, FALSE, DUEL_LIVE_VIEW_INTERVALS, FALSE, n }
 
 static const DuelReviewStep steps[] = {
+  /* The fresh speed, measured as the bursts after the idles will be: the
+   * first point of a fill is too short and too early to compare with. */
+  { "recovery-fresh", N_("4K random write on the fresh drive"), DUEL_ANALYSIS_RECOVERY,
+    DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, FALSE, DUEL_LIVE_VIEW_INTERVALS },
   { "recovery-fill", N_("fill"), DUEL_ANALYSIS_SATURATION,
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, TRUE, DUEL_LIVE_VIEW_WRITE_CURVE },
   BURST (1, N_("4K random write after the first idle")),
@@ -39,8 +45,9 @@ static const DuelReviewTest test_recovery = {
   .id = "recovery",
   .title = N_("Recovery after idle"),
   .preset_title = N_("Recovery After Idle"),
-  .description = N_("Discard, 4K random write QD32 to 2x the capacity, then after each idle period "
-                    "(no I/O) a 4K random write burst: how much of the fresh speed came back"),
+  .description = N_("Discard, a 4K random write burst on the fresh drive, 4K random write QD32 to 2x the "
+                    "capacity, then after each idle period (no I/O) the same burst: how much of the fresh "
+                    "speed came back"),
   .runtime_key = "recovery_burst_ms",
   .runtime_ms = 30000,
   .quick_runtime_ms = 2000,

@@ -123,8 +123,8 @@ typedef struct
    * test whose rounds were found steady (its optional rounds are skipped). */
   DuelRunRounds         rounds;
   const DuelReviewTest *steady_test;
-  /* Recovery after idle: the last fill's fresh and dirty speeds, and how
-   * long the last idle lasted. */
+  /* Recovery after idle: the fresh speed (a burst on the trimmed drive),
+   * the last fill's dirty one, and how long the last idle lasted. */
   double      fill_fresh_iops;
   double      fill_dirty_iops;
   guint64     idle_done_ms;
@@ -563,11 +563,12 @@ duel_run_steps_run (DuelRunSteps  *self,
        * last round's too, after which no step begins. */
       if (ok && step->round > 0)
         follow_rounds (&state, step, record);
+      /* Recovery after idle: the burst on the fresh drive, and the level
+       * the fill left it at. */
+      if (ok && step->analysis == DUEL_ANALYSIS_RECOVERY && step->idle_ms == 0)
+        state.fill_fresh_iops = duel_test_record_get_figure_value (record, "recovery_iops");
       if (ok && duel_preset_step_is_fill (step))
-        {
-          state.fill_fresh_iops = duel_test_record_get_figure_value (record, "iops_at_0pct");
-          state.fill_dirty_iops = duel_test_record_get_figure_value (record, "plateau_iops");
-        }
+        state.fill_dirty_iops = duel_test_record_get_figure_value (record, "plateau_iops");
       emit_progress (&state, NULL, TRUE, record);
 
       if (!ok)
