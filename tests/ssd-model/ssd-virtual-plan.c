@@ -123,10 +123,12 @@ ssd_virtual_plan_run (SsdFtl         *ftl,
 {
   guint64 span = duel_preset_get_span_bytes (plan), now = origin_ns;
   const DuelReviewTest *steady_test = NULL;
+  DuelRecoveryReference recovery;
 
   g_assert (span > 0 && span <= ssd_ftl_n_pages (ftl) * SSD_PAGE_SIZE);
 
   memset (out, 0, sizeof *out);
+  duel_recovery_reference_init (&recovery);
   out->result = duel_result_new ();
   out->steps = g_array_new (FALSE, FALSE, sizeof (SsdVirtualStepLog));
   for (guint i = 0; i < duel_preset_get_n_steps (plan); i++)
@@ -142,6 +144,12 @@ ssd_virtual_plan_run (SsdFtl         *ftl,
       ssd_ftl_counters (ftl, &log.before);
       if (step->kind == DUEL_PRESET_STEP_DISCARD)
         ssd_ftl_trim (ftl, 0, span / SSD_PAGE_SIZE, now);
+      /* The drive rests: the model's units do their idle work meanwhile. */
+      else if (step->kind == DUEL_PRESET_STEP_IDLE)
+        {
+          now += step->idle_ms * MSEC;
+          ssd_ftl_idle (ftl, now);
+        }
       else
         {
           g_autoptr(DuelTestRecord) record = duel_test_record_new (step->name, &step->workload);
@@ -149,10 +157,14 @@ ssd_virtual_plan_run (SsdFtl         *ftl,
 
           record->preset = g_strdup (duel_preset_get_name (plan));
           duel_preset_describe_record (plan, step, record);
+          /* As the run's loop does (duel-run-steps.c), the idle as asked. */
+          if (step->idle_ms > 0)
+            duel_recovery_note_idle (record, &recovery, step->idle_ms, step->idle_ms);
           now = run_test (ftl, step, span, now, seed + i, record);
           summary = duel_analysis_summarize (record, step->analysis, duel_preset_get_analysis_params (plan));
           duel_analysis_apply (record, step->analysis, duel_preset_get_analysis_params (plan), summary);
           duel_result_add_test (out->result, record);
+          duel_recovery_reference_take (&recovery, record);
           if (rounds_steady (plan, i, out->result))
             steady_test = step->test;
         }

@@ -522,4 +522,24 @@ char                **duel_analysis_dup_ceiling_notes (const DuelTestRecord *rec
                                                        const DuelSummary    *summary,
                                                        double                ceiling_bytes_per_second);
 
+/* Recovery after idle (duel-recovery.c): what each burst after an idle is
+ * measured against, followed as a run's records end, one after another. */
+typedef struct
+{
+  double fresh_iops;   /* the burst on the trimmed drive; NAN until it ran */
+  double dirty_iops;   /* the last fill's plateau; NAN until one ran */
+} DuelRecoveryReference;
+
+void duel_recovery_reference_init (DuelRecoveryReference       *reference);
+/* After @record ran and was analysed: a recovery burst with no idle before
+ * it gives the fresh speed, a fill (saturation) the dirty one. */
+void duel_recovery_reference_take (DuelRecoveryReference       *reference,
+                                   DuelTestRecord              *record);
+/* Before a burst that follows an idle: in its details.recovery, how long
+ * the drive rested (as asked and as waited) and the reference. */
+void duel_recovery_note_idle      (DuelTestRecord              *record,
+                                   const DuelRecoveryReference *reference,
+                                   guint64                      idle_planned_ms,
+                                   guint64                      idle_ms);
+
 G_END_DECLS

@@ -55,6 +55,49 @@ static const DuelFigureInfo figures[] = {
   { "idle_s",                "s",    DUEL_BETTER_NONE,   N_("Idle before the burst") },
 };
 
+void
+duel_recovery_reference_init (DuelRecoveryReference *reference)
+{
+  g_return_if_fail (reference != NULL);
+
+  reference->fresh_iops = NAN;
+  reference->dirty_iops = NAN;
+}
+
+void
+duel_recovery_reference_take (DuelRecoveryReference *reference,
+                              DuelTestRecord        *record)
+{
+  DuelAnalysisKind kind;
+
+  g_return_if_fail (reference != NULL && record != NULL);
+
+  kind = duel_analysis_kind_of_record (record);
+  if (kind == DUEL_ANALYSIS_RECOVERY &&
+      duel_json_get_object (duel_test_record_get_details (record), "recovery") == NULL)
+    reference->fresh_iops = duel_test_record_get_figure_value (record, "recovery_iops");
+  else if (kind == DUEL_ANALYSIS_SATURATION)
+    reference->dirty_iops = duel_test_record_get_figure_value (record, "plateau_iops");
+}
+
+void
+duel_recovery_note_idle (DuelTestRecord              *record,
+                         const DuelRecoveryReference *reference,
+                         guint64                      idle_planned_ms,
+                         guint64                      idle_ms)
+{
+  JsonObject *recovery;
+
+  g_return_if_fail (record != NULL && reference != NULL);
+
+  recovery = json_object_new ();
+  json_object_set_int_member (recovery, "idle_planned_ms", (gint64) idle_planned_ms);
+  json_object_set_int_member (recovery, "idle_ms", (gint64) idle_ms);
+  duel_json_set_double_or_null (recovery, "fresh_iops", reference->fresh_iops);
+  duel_json_set_double_or_null (recovery, "dirty_iops", reference->dirty_iops);
+  json_object_set_object_member (duel_test_record_get_details (record), "recovery", recovery);
+}
+
 /* Only the recovery test names its bursts: an imported job is never one. */
 static gboolean
 fits (const DuelTestRecord *record)

@@ -123,10 +123,9 @@ typedef struct
    * test whose rounds were found steady (its optional rounds are skipped). */
   DuelRunRounds         rounds;
   const DuelReviewTest *steady_test;
-  /* Recovery after idle: the fresh speed (a burst on the trimmed drive),
-   * the last fill's dirty one, and how long the last idle lasted. */
-  double      fill_fresh_iops;
-  double      fill_dirty_iops;
+  /* Recovery after idle: what its bursts are measured against, and how
+   * long the last idle lasted. */
+  DuelRecoveryReference recovery;
   guint64     idle_done_ms;
 } RunState;
 
@@ -194,22 +193,6 @@ rest (RunState      *state,
     g_cancellable_release_fd (cancellable);
   state->idle_done_ms = (guint64) (g_get_monotonic_time () - start) / 1000;
   return TRUE;
-}
-
-/* What a step after an idle is measured against: how long the drive
- * rested, and the fill's fresh and dirty speeds (duel-recovery.c). */
-static void
-note_recovery (RunState             *state,
-               const DuelPresetStep *step,
-               DuelTestRecord       *record)
-{
-  JsonObject *recovery = json_object_new ();
-
-  json_object_set_int_member (recovery, "idle_planned_ms", (gint64) step->idle_ms);
-  json_object_set_int_member (recovery, "idle_ms", (gint64) state->idle_done_ms);
-  duel_json_set_double_or_null (recovery, "fresh_iops", state->fill_fresh_iops);
-  duel_json_set_double_or_null (recovery, "dirty_iops", state->fill_dirty_iops);
-  json_object_set_object_member (duel_test_record_get_details (record), "recovery", recovery);
 }
 
 /* The span discarded a piece at a time, so that a stop is heard between
@@ -447,8 +430,7 @@ duel_run_steps_run (DuelRunSteps  *self,
 
   state.self = self;
   state.result = result;
-  state.fill_fresh_iops = NAN;
-  state.fill_dirty_iops = NAN;
+  duel_recovery_reference_init (&state.recovery);
   for (guint i = 0; i < duel_preset_get_n_steps (self->plan); i++)
     state.weight_total += duel_run_steps_get_weight (self, i);
 
@@ -508,7 +490,7 @@ duel_run_steps_run (DuelRunSteps  *self,
       record = take_step_record (self, result, step);
       duel_preset_describe_record (self->plan, step, record);
       if (step->idle_ms > 0)
-        note_recovery (&state, step, record);
+        duel_recovery_note_idle (record, &state.recovery, step->idle_ms, state.idle_done_ms);
       state.guessing = step->info == NULL || step->info->chosen;
       state.guessed = step->analysis;
       if (duel_preset_step_is_fill (step))
@@ -563,12 +545,8 @@ duel_run_steps_run (DuelRunSteps  *self,
        * last round's too, after which no step begins. */
       if (ok && step->round > 0)
         follow_rounds (&state, step, record);
-      /* Recovery after idle: the burst on the fresh drive, and the level
-       * the fill left it at. */
-      if (ok && step->analysis == DUEL_ANALYSIS_RECOVERY && step->idle_ms == 0)
-        state.fill_fresh_iops = duel_test_record_get_figure_value (record, "recovery_iops");
-      if (ok && duel_preset_step_is_fill (step))
-        state.fill_dirty_iops = duel_test_record_get_figure_value (record, "plateau_iops");
+      if (ok)
+        duel_recovery_reference_take (&state.recovery, record);
       emit_progress (&state, NULL, TRUE, record);
 
       if (!ok)
