@@ -21,5 +21,6 @@ extern const DuelReviewTest _duel_review_test_crystaldiskmark_nvme;
 extern const DuelReviewTest _duel_review_test_pts_iops;
 extern const DuelReviewTest _duel_review_test_pts_throughput_1m, _duel_review_test_pts_throughput_128k;
 extern const DuelReviewTest _duel_review_test_pts_latency;
+extern const DuelReviewTest _duel_review_test_sequential_write;
 
 G_END_DECLS

@@ -19,6 +19,7 @@ static const DuelReviewTest * const all_tests[] = {
   &_duel_review_test_pts_iops,
   &_duel_review_test_pts_throughput_1m, &_duel_review_test_pts_throughput_128k,
   &_duel_review_test_pts_latency,
+  &_duel_review_test_sequential_write,
   NULL,
 };
 
