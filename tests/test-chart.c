@@ -334,7 +334,7 @@ test_charts_draw_both_drives (gconstpointer data)
   g_autoptr(DuelChartStyle) style = duel_chart_style_new (theme);
   g_autoptr(GPtrArray) charts = duel_chart_new_all (comparison, style);
 
-  g_assert_cmpuint (charts->len, ==, 9);
+  g_assert_cmpuint (charts->len, ==, 10);
   for (guint i = 0; i < charts->len; i++)
     {
       /* The steady-state chart: no test in rounds here (test_rounds_chart()). */
@@ -600,7 +600,7 @@ test_charts_draw_four_drives (gconstpointer data)
       }
 
   charts = duel_chart_new_all (comparison, style);
-  g_assert_cmpuint (charts->len, ==, 9);
+  g_assert_cmpuint (charts->len, ==, 10);
   for (guint i = 0; i < charts->len; i++)
     {
       DuelChart *chart = g_ptr_array_index (charts, i);

@@ -16,6 +16,7 @@
 #include "duel-chart-pts-throughput.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-rounds.h"
+#include "duel-chart-sequential-write.h"
 #include "duel-chart-standard.h"
 #include "duel-chart-table.h"
 #include "duel-chart-write-curve.h"
@@ -218,19 +219,20 @@ duel_chart_get_tab_title (DuelChart *self)
 static GType *
 chart_types (guint *out_n)
 {
-  static GType types[9];
+  static GType types[10];
 
   if (types[0] == 0)
     {
       types[0] = DUEL_TYPE_CHART_WRITE_CURVE;
-      types[1] = DUEL_TYPE_CHART_CONSISTENCY;
-      types[2] = DUEL_TYPE_CHART_QOS;
-      types[3] = DUEL_TYPE_CHART_STANDARD;
-      types[4] = DUEL_TYPE_CHART_ROUNDS;
-      types[5] = DUEL_TYPE_CHART_PTS_IOPS;
-      types[6] = DUEL_TYPE_CHART_PTS_THROUGHPUT;
-      types[7] = DUEL_TYPE_CHART_PTS_LATENCY;
-      types[8] = DUEL_TYPE_CHART_TABLE;
+      types[1] = DUEL_TYPE_CHART_SEQUENTIAL_WRITE;
+      types[2] = DUEL_TYPE_CHART_CONSISTENCY;
+      types[3] = DUEL_TYPE_CHART_QOS;
+      types[4] = DUEL_TYPE_CHART_STANDARD;
+      types[5] = DUEL_TYPE_CHART_ROUNDS;
+      types[6] = DUEL_TYPE_CHART_PTS_IOPS;
+      types[7] = DUEL_TYPE_CHART_PTS_THROUGHPUT;
+      types[8] = DUEL_TYPE_CHART_PTS_LATENCY;
+      types[9] = DUEL_TYPE_CHART_TABLE;
     }
   *out_n = G_N_ELEMENTS (types);
   return types;
@@ -239,7 +241,7 @@ chart_types (guint *out_n)
 const char * const *
 duel_chart_get_kind_ids (void)
 {
-  static const char *ids[10];
+  static const char *ids[11];
 
   if (ids[0] == NULL)
     {
