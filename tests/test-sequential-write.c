@@ -18,83 +18,10 @@
 #include <string.h>
 
 #include "analysis/duel-analysis.h"
+#include "analysis/duel-comparison.h"
 #include "analysis/duel-sequential-write.h"
 #include "result/duel-result.h"
-
-#define MIB (1024.0 * 1024.0)
-
-typedef struct
-{
-  double gb;        /* 10^9 bytes */
-  double mbps;      /* 10^6 bytes per second */
-} Stretch;
-
-/* A "seqw-fill" record of @n stretches in rows of @interval_ms, each row's
- * speed its stretch's times 1 ± @noise / 2. */
-static DuelTestRecord *
-make_record (const Stretch *stretches,
-             guint          n,
-             guint          interval_ms,
-             double         noise,
-             guint32        seed)
-{
-  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
-  DuelWorkload w;
-  DuelTestRecord *record;
-  double span = 0, done = 0, ops_done = 0;
-  guint64 t = 0;
-  guint s = 0;
-  double left;
-
-  for (guint i = 0; i < n; i++)
-    span += stretches[i].gb * 1e9;
-  span = floor (span / MIB) * MIB;
-
-  duel_workload_init (&w);
-  g_assert_true (duel_workload_set_rw_name (&w, "write", NULL));
-  w.block_size = 1024 * 1024;
-  w.queue_depth = 8;
-  w.interval_ms = interval_ms;
-  w.size_multiple = 1;
-  w.span_length = (guint64) span;
-  record = duel_test_record_new ("seqw-fill", &w);
-  record->status = DUEL_TEST_STATUS_COMPLETE;
-  record->preset = g_strdup ("sequential-write");
-  record->span_length = (guint64) span;
-  record->byte_limit = (guint64) span;
-
-  left = stretches[0].gb * 1e9;
-  while (done < span)
-    {
-      DuelSeriesRow row = { 0, };
-      double factor = 1 + noise * (g_rand_double (rand) - 0.5);
-      double dt = interval_ms / 1e3, ops_end;
-
-      /* The row's time through the stretches, each at its own speed. */
-      while (dt > 1e-12 && done < span)
-        {
-          double rate = stretches[s].mbps * 1e6 * factor;
-          double take = MIN (left, MIN (rate * dt, span - done));
-
-          done += take;
-          left -= take;
-          dt -= take / rate;
-          if (left <= 0 && s + 1 < n)
-            left = stretches[++s].gb * 1e9;
-        }
-      t += interval_ms;
-      ops_end = floor (done / MIB + 1e-9);
-      row.t_ms = t;
-      row.ops[DUEL_DIRECTION_WRITE] = (guint64) (ops_end - ops_done);
-      row.bytes[DUEL_DIRECTION_WRITE] = row.ops[DUEL_DIRECTION_WRITE] * 1024 * 1024;
-      row.lat_max_ns[DUEL_DIRECTION_WRITE] = 5000000;
-      row.temperature_c = NAN;
-      ops_done = ops_end;
-      duel_series_append (record->series, &row);
-    }
-  record->runtime_ns = t * G_GUINT64_CONSTANT (1000000);
-  return record;
-}
+#include "test-seqw-records.h"
 
 static DuelSummary *
 analyse (DuelTestRecord *record)
@@ -151,8 +78,8 @@ sentences (const DuelSummary *summary)
 static void
 test_cache_then_slower (void)
 {
-  static const Stretch shape[] = { { 300, 6000 }, { 700, 1500 } };
-  g_autoptr(DuelTestRecord) record = make_record (shape, G_N_ELEMENTS (shape), 1000, 0.1, 1);
+  static const TestStretch shape[] = { { 300, 6000 }, { 700, 1500 } };
+  g_autoptr(DuelTestRecord) record = test_seqw_make_record (shape, G_N_ELEMENTS (shape), 1000, 0.1, 1);
   g_autoptr(DuelSummary) summary = analyse (record);
   g_auto(GStrv) lines = sentences (summary);
 
@@ -180,8 +107,8 @@ test_cache_then_slower (void)
 static void
 test_three_levels (void)
 {
-  static const Stretch shape[] = { { 200, 6000 }, { 300, 2000 }, { 500, 800 } };
-  g_autoptr(DuelTestRecord) record = make_record (shape, G_N_ELEMENTS (shape), 1000, 0.1, 2);
+  static const TestStretch shape[] = { { 200, 6000 }, { 300, 2000 }, { 500, 800 } };
+  g_autoptr(DuelTestRecord) record = test_seqw_make_record (shape, G_N_ELEMENTS (shape), 1000, 0.1, 2);
   g_autoptr(DuelSummary) summary = analyse (record);
   g_auto(GStrv) lines = sentences (summary);
   JsonObject *write = json_object_get_object_member (duel_summary_get_details (summary), "sequential_write");
@@ -203,11 +130,11 @@ test_three_levels (void)
 static void
 test_flat_noise (void)
 {
-  static const Stretch shape[] = { { 1000, 2500 } };
+  static const TestStretch shape[] = { { 1000, 2500 } };
 
   for (guint32 seed = 1; seed <= 20; seed++)
     {
-      g_autoptr(DuelTestRecord) record = make_record (shape, G_N_ELEMENTS (shape), 1000, 0.2, seed);
+      g_autoptr(DuelTestRecord) record = test_seqw_make_record (shape, G_N_ELEMENTS (shape), 1000, 0.2, seed);
       g_autoptr(DuelSummary) summary = analyse (record);
       g_auto(GStrv) lines = sentences (summary);
 
@@ -228,8 +155,8 @@ test_flat_noise (void)
 static void
 test_inside_interval (void)
 {
-  static const Stretch shape[] = { { 423, 6000 }, { 577, 1500 } };
-  g_autoptr(DuelTestRecord) record = make_record (shape, G_N_ELEMENTS (shape), 5000, 0.05, 3);
+  static const TestStretch shape[] = { { 423, 6000 }, { 577, 1500 } };
+  g_autoptr(DuelTestRecord) record = test_seqw_make_record (shape, G_N_ELEMENTS (shape), 5000, 0.05, 3);
   g_autoptr(DuelSummary) summary = analyse (record);
   g_auto(GStrv) lines = sentences (summary);
   double resolution = figure (summary, "seqw_cache_resolution_gb");
@@ -249,8 +176,8 @@ test_inside_interval (void)
 static void
 test_recompute_from_file (void)
 {
-  static const Stretch shape[] = { { 200, 6000 }, { 300, 2000 }, { 500, 800 } };
-  g_autoptr(DuelTestRecord) record = make_record (shape, G_N_ELEMENTS (shape), 1000, 0.1, 4);
+  static const TestStretch shape[] = { { 200, 6000 }, { 300, 2000 }, { 500, 800 } };
+  g_autoptr(DuelTestRecord) record = test_seqw_make_record (shape, G_N_ELEMENTS (shape), 1000, 0.1, 4);
   g_autoptr(DuelSummary) summary = analyse (record);
   g_autoptr(DuelResult) result = duel_result_new ();
   g_autoptr(DuelResult) loaded = NULL;
@@ -295,6 +222,80 @@ test_recompute_from_file (void)
   g_unlink (path);
 }
 
+static const DuelComparisonRow *
+find_row (DuelComparison *comparison,
+          const char     *key)
+{
+  for (guint i = 0; i < duel_comparison_get_n_rows (comparison); i++)
+    {
+      const DuelComparisonRow *row = duel_comparison_get_row (comparison, i);
+
+      if (row->kind == DUEL_COMPARISON_ROW_FIGURE && g_strcmp0 (row->key, key) == 0)
+        return row;
+    }
+  g_error ("no row %s", key);
+  return NULL;
+}
+
+/* Four drives side by side: the larger cache, the faster write after it,
+ * the higher mean and the shorter time win, each drive's sentence is
+ * among the test's notes. Drive C has the largest cache but the slowest
+ * write after it; drive D has none at all (no fall). */
+static void
+test_comparison_winners (void)
+{
+  static const TestStretch shapes[4][2] = {
+    { { 300, 6000 }, { 700, 1500 } },
+    { { 100, 5000 }, { 900, 2200 } },
+    { { 450, 7000 }, { 550, 600 } },
+    { { 1000, 2500 }, { 0, 0 } },
+  };
+  static const char * const names[4] = { "Alpha", "Beta", "Gamma", "Delta" };
+  DuelResult *results[4];
+  g_autoptr(DuelComparison) comparison = NULL;
+  g_autoptr(GError) error = NULL;
+  const DuelComparisonRow *row;
+  const char * const *notes;
+
+  for (guint d = 0; d < 4; d++)
+    {
+      DuelTestRecord *record = test_seqw_make_record (shapes[d], d == 3 ? 1 : 2, 1000, 0.1, 10 + d);
+      DuelTargetInfo target = { (char *) "/dev/nvme0n1", DUEL_TARGET_KIND_BLOCK, record->span_length, 512, 4096 };
+      g_autoptr(DuelSummary) summary = analyse (record);
+
+      results[d] = duel_result_new ();
+      duel_result_set_target (results[d], &target);
+      duel_result_set_name (results[d], names[d]);
+      duel_result_add_test (results[d], record);
+      duel_test_record_unref (record);
+    }
+  comparison = duel_comparison_new_for_results (results, 4, &error);
+  g_assert_no_error (error);
+  for (guint d = 0; d < 4; d++)
+    g_object_unref (results[d]);
+
+  row = find_row (comparison, "seqw_cache_gb");
+  g_assert_cmpuint (row->winners, ==, 1u << 2);
+  g_assert_true (isnan (row->value[3]));
+  row = find_row (comparison, "seqw_after_cache_mbps");
+  g_assert_cmpuint (row->winners, ==, 1u << 1);
+  /* Delta held 2,500 MB/s throughout: the best mean and the shortest time. */
+  row = find_row (comparison, "seqw_mean_mbps");
+  g_assert_cmpuint (row->winners, ==, 1u << 3);
+  row = find_row (comparison, "seqw_time_s");
+  g_assert_cmpuint (row->winners, ==, 1u << 3);
+
+  notes = duel_comparison_get_notes (comparison, "seqw-fill");
+  g_assert_nonnull (notes);
+  {
+    g_autofree char *all = g_strjoinv ("\n", (char **) notes);
+
+    g_test_message ("%s", all);
+    g_assert_nonnull (strstr (all, "The cache ran out after 450"));
+    g_assert_nonnull (strstr (all, "No fall: the write held 2,"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -309,6 +310,7 @@ main (int    argc,
   g_test_add_func ("/duel/sequential-write/flat-noise", test_flat_noise);
   g_test_add_func ("/duel/sequential-write/inside-interval", test_inside_interval);
   g_test_add_func ("/duel/sequential-write/recompute-from-file", test_recompute_from_file);
+  g_test_add_func ("/duel/sequential-write/comparison-winners", test_comparison_winners);
 
   return g_test_run ();
 }
