@@ -17,6 +17,7 @@ typedef struct
 {
   DuelTestRecord *record;        /* borrowed from the comparison's result */
   DuelChartLine  *line;          /* x: GB written, y: MB/s */
+  GArray         *seconds;       /* double: each point's time from the start, for the CSV */
   guint           n_falls;
   double          fall_gb[MAX_FALLS];
   double          fall_resolution_gb[MAX_FALLS];
@@ -41,6 +42,7 @@ static void
 drive_clear (Drive *drive)
 {
   g_clear_pointer (&drive->line, duel_chart_line_free);
+  g_clear_pointer (&drive->seconds, g_array_unref);
   drive->record = NULL;
   drive->n_falls = 0;
 }
@@ -70,6 +72,7 @@ build_drive (DuelChartSequentialWrite *self,
   guint n;
 
   drive->line = duel_chart_line_new ();
+  drive->seconds = g_array_new (FALSE, FALSE, sizeof (double));
   drive->record = record;
   if (record == NULL || record->series == NULL)
     return;
@@ -81,12 +84,14 @@ build_drive (DuelChartSequentialWrite *self,
       double ms = (double) duel_series_row_duration_ms (record->series, i);
       double bytes = (double) rows[i].bytes[DUEL_DIRECTION_WRITE];
       double mbps = ms > 0 ? bytes / 1e6 / (ms / 1e3) : NAN;
+      double middle_s = (rows[i].t_ms - ms / 2) / 1e3;
 
       /* Each row at the middle of what it wrote; one a pause of the
        * process touched is not the drive's speed. */
       if (duel_test_record_row_paused (record, i))
         mbps = NAN;
       duel_chart_line_append (drive->line, (cumulative + bytes / 2) / 1e9, mbps);
+      g_array_append_val (drive->seconds, middle_s);
       cumulative += bytes;
     }
   duel_chart_line_prepare (drive->line);
@@ -289,7 +294,7 @@ duel_chart_sequential_write_write_csv (DuelChart *chart,
   DuelChartSequentialWrite *self = DUEL_CHART_SEQUENTIAL_WRITE (chart);
   DuelComparison *comparison = duel_chart_get_comparison (chart);
 
-  g_string_append (csv, "drive,gb_written,write_mbps\n");
+  g_string_append (csv, "drive,gb_written,time_s,write_mbps\n");
   for (guint d = 0; d < self->n_drives; d++)
     {
       const Drive *drive = &self->drives[d];
@@ -305,6 +310,8 @@ duel_chart_sequential_write_write_csv (DuelChart *chart,
           duel_chart_csv_append_field (csv, name);
           g_string_append_c (csv, ',');
           duel_chart_csv_append_number (csv, "%.6g", x[i]);
+          g_string_append_c (csv, ',');
+          duel_chart_csv_append_number (csv, "%.3f", g_array_index (drive->seconds, double, i));
           g_string_append_c (csv, ',');
           duel_chart_csv_append_number (csv, "%.6g", y[i]);
           g_string_append_c (csv, '\n');
