@@ -92,9 +92,9 @@ duel_sequential_write_to_json (const DuelSequentialWrite *write)
 
   json_object_set_int_member (object, "span_bytes", (gint64) write->span_bytes);
   json_object_set_int_member (object, "written_bytes", (gint64) write->written_bytes);
-  json_object_set_double_member (object, "seconds", write->seconds);
-  json_object_set_double_member (object, "mean_mbps", duel_json_writable_double (write->mean_mbps));
-  json_object_set_double_member (object, "bytes_per_op", duel_json_writable_double (write->bytes_per_op));
+  duel_json_set_double_or_null (object, "seconds", write->seconds);
+  duel_json_set_double_or_null (object, "mean_mbps", write->mean_mbps);
+  duel_json_set_double_or_null (object, "bytes_per_op", write->bytes_per_op);
   /* Each fall in the test's own units: where it began, in bytes, and the
    * levels either side in MB/s. */
   for (guint i = 0; i < write->falls.falls->len; i++)
@@ -103,13 +103,10 @@ duel_sequential_write_to_json (const DuelSequentialWrite *write)
       JsonObject *member = json_object_new ();
 
       json_object_set_int_member (member, "knee_bytes", (gint64) fall->knee_bytes);
-      json_object_set_double_member (member, "resolution_bytes",
-                                     duel_json_writable_double (fall_resolution_bytes (fall, write->span_bytes)));
+      duel_json_set_double_or_null (member, "resolution_bytes", fall_resolution_bytes (fall, write->span_bytes));
       json_object_set_int_member (member, "foot_bytes", (gint64) fall->foot_bytes);
-      json_object_set_double_member (member, "level_before_mbps",
-                                     duel_json_writable_double (fall->level_before_iops * write->bytes_per_op / 1e6));
-      json_object_set_double_member (member, "level_after_mbps",
-                                     duel_json_writable_double (fall->level_after_iops * write->bytes_per_op / 1e6));
+      duel_json_set_double_or_null (member, "level_before_mbps", fall->level_before_iops * write->bytes_per_op / 1e6);
+      duel_json_set_double_or_null (member, "level_after_mbps", fall->level_after_iops * write->bytes_per_op / 1e6);
       json_array_add_object_element (falls, member);
     }
   json_object_set_array_member (object, "falls", falls);
@@ -134,8 +131,7 @@ member_or_nan (JsonObject *object,
 {
   JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
 
-  if (node == NULL || json_node_get_value_type (node) == G_TYPE_INVALID ||
-      JSON_NODE_HOLDS_NULL (node) || !JSON_NODE_HOLDS_VALUE (node))
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return NAN;
   return json_node_get_double (node);
 }
