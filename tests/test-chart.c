@@ -18,11 +18,13 @@
 #include "duel-chart-recovery.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-rounds.h"
+#include "duel-chart-sequential-write.h"
 #include "duel-chart-standard.h"
 #include "duel-chart-table.h"
 #include "duel-chart-write-curve.h"
 #include "test-chart-helpers.h"
 #include "test-rounds-records.h"
+#include "test-seqw-records.h"
 
 /* ---- Helpers -------------------------------------------------------------- */
 
@@ -1306,6 +1308,90 @@ test_pts_latency_chart (void)
   cairo_surface_destroy (surface);
 }
 
+/* ---- The sustained sequential write ------------------------------------------ */
+
+/* Results of @n drives holding the sequential write alone: drive d's cache
+ * of 100 + 100 d GB at 6,000 MB/s, then 1,500 − 300 d MB/s to 1 TB. */
+static DuelComparison *
+make_seqw_comparison (guint n)
+{
+  static const char * const names[4] = { "Alpha SSD", "Beta SSD", "Gamma SSD", "Delta SSD" };
+  DuelResult *results[4];
+  DuelComparison *comparison;
+
+  for (guint d = 0; d < n; d++)
+    {
+      TestStretch shape[2] = { { 100 + 100.0 * d, 6000 }, { 900 - 100.0 * d, 1500 - 300.0 * d } };
+      DuelTestRecord *record = test_seqw_make_record (shape, 2, 1000, 0.1, 20 + d);
+      DuelTargetInfo target = { (char *) "/dev/nvme0n1", DUEL_TARGET_KIND_BLOCK, record->span_length, 512, 4096 };
+      g_autoptr(DuelSummary) summary = duel_analysis_summarize (record, DUEL_ANALYSIS_SEQUENTIAL_WRITE, NULL);
+
+      duel_analysis_apply (record, DUEL_ANALYSIS_SEQUENTIAL_WRITE, NULL, summary);
+      results[d] = duel_result_new ();
+      duel_result_set_target (results[d], &target);
+      duel_result_set_name (results[d], names[d]);
+      duel_result_add_test (results[d], record);
+      duel_test_record_unref (record);
+    }
+  comparison = duel_comparison_new_for_results (results, n, NULL);
+  for (guint d = 0; d < n; d++)
+    g_object_unref (results[d]);
+  g_assert_nonnull (comparison);
+  return comparison;
+}
+
+/* MB/s against GB written for one drive and for four, each in its colour,
+ * a label at each cache's end; its CSV holds every row of every drive;
+ * the other charts of these results have nothing to draw, the write curve
+ * included (the sequential write is not the random fill). */
+static void
+test_sequential_write_chart (void)
+{
+  g_autoptr(DuelChartStyle) style = duel_chart_style_new (DUEL_CHART_THEME_LIGHT);
+
+  for (guint n = 1; n <= 4; n += 3)
+    {
+      g_autoptr(DuelComparison) comparison = make_seqw_comparison (n);
+      g_autoptr(DuelChart) chart = duel_chart_sequential_write_new (comparison);
+      g_autoptr(DuelChart) curve = duel_chart_write_curve_new (comparison);
+      g_autoptr(GPtrArray) all = duel_chart_new_all (comparison, style);
+      g_autofree char *csv = NULL;
+      g_autofree char *title = duel_chart_get_title (chart);
+      g_auto(GStrv) lines = NULL;
+      guint boxes, with_data = 0;
+
+      duel_chart_set_style (chart, style);
+      g_assert_cmpstr (duel_chart_get_id (chart), ==, "sequential-write");
+      g_assert_false (duel_chart_shows_without_data (chart));
+      g_assert_nonnull (strstr (title, "MB/s"));
+      check_drives (chart, style, 1, n);
+      check_drives (chart, style, 2, n);
+      /* A fall label per drive, none dropped at the export's size. */
+      duel_chart_get_label_boxes (chart, &boxes, NULL);
+      g_assert_cmpuint (boxes, ==, n);
+      g_assert_cmpuint (check_label_boxes (chart, 1200, 675), ==, 0);
+      g_assert_false (duel_chart_has_data (curve));
+
+      csv = duel_chart_to_csv (chart);
+      lines = g_strsplit (g_strstrip (csv), "\n", -1);
+      g_assert_cmpstr (lines[0], ==, "drive,gb_written,time_s,write_mbps");
+      {
+        guint rows = 0;
+
+        for (guint d = 0; d < n; d++)
+          rows += duel_series_get_length (duel_comparison_find_test (comparison, d, DUEL_ANALYSIS_SEQUENTIAL_WRITE)->series);
+        g_assert_cmpuint (g_strv_length (lines), ==, rows + 1);
+      }
+      g_assert_true (g_str_has_prefix (lines[1], "Alpha SSD,"));
+
+      /* Among every chart, this one and the table have data. */
+      for (guint i = 0; i < all->len; i++)
+        with_data += duel_chart_has_data (g_ptr_array_index (all, i));
+      g_assert_cmpuint (with_data, ==, 2);
+    }
+}
+
+
 /* A burst of recovery after idle, as the run records it: its figures and
  * what they were measured against. */
 static void
@@ -1429,6 +1515,7 @@ main (int    argc,
   g_test_add_func ("/duel/chart/pts-matrix", test_pts_matrix_chart);
   g_test_add_func ("/duel/chart/pts-latency", test_pts_latency_chart);
   g_test_add_func ("/duel/chart/recovery", test_recovery_chart);
+  g_test_add_func ("/duel/chart/sequential-write", test_sequential_write_chart);
   g_test_add_func ("/duel/chart/fill-summary-typed-and-loaded", test_fill_summary_typed_and_loaded);
   g_test_add_func ("/duel/chart/table-paging", test_table_paging);
   g_test_add_func ("/duel/chart/labels", test_chart_labels);

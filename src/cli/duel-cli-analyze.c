@@ -18,6 +18,7 @@
 #include "analysis/duel-cdm-grid.h"
 #include "duel-cli.h"
 #include "analysis/duel-rounds.h"
+#include "analysis/duel-sequential-write.h"
 #include "duel-json.h"
 #include "duel-number.h"
 #include "run/duel-preset.h"
@@ -163,6 +164,13 @@ duel_cli_print_figures (const DuelTestRecord *record,
 
       for (guint i = 0; falls[i] != NULL; i++)
         printf ("  %s\n", falls[i]);
+    }
+  if (duel_summary_lookup (summary, "seqw_mean_mbps", &intervals))
+    {
+      g_auto(GStrv) lines = duel_sequential_write_dup_text (duel_summary_get_details ((DuelSummary *) summary));
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        printf ("  %s\n", lines[i]);
     }
   if (duel_summary_lookup (summary, "consistency_intervals", &intervals))
     {
@@ -440,6 +448,18 @@ duel_cli_analyze (int    argc,
           else
             {
               json_builder_begin_array (builder);
+              json_builder_end_array (builder);
+            }
+          if (kind == DUEL_ANALYSIS_SEQUENTIAL_WRITE && summary != NULL)
+            {
+              g_auto(GStrv) lines = duel_sequential_write_dup_text (
+                published ? duel_json_get_object (record->summary, "details")
+                          : duel_summary_get_details ((DuelSummary *) summary));
+
+              json_builder_set_member_name (builder, "sentences");
+              json_builder_begin_array (builder);
+              for (guint l = 0; lines[l] != NULL; l++)
+                json_builder_add_string_value (builder, lines[l]);
               json_builder_end_array (builder);
             }
           if (kind == DUEL_ANALYSIS_SATURATION && summary != NULL)

@@ -43,6 +43,7 @@ extern const DuelAnalysisOps _duel_analysis_consistency_ops;
 extern const DuelAnalysisOps _duel_analysis_qos_ops;
 extern const DuelAnalysisOps _duel_analysis_standard_ops;
 extern const DuelAnalysisOps _duel_analysis_matrix_cell_ops;
+extern const DuelAnalysisOps _duel_analysis_sequential_write_ops;
 extern const DuelAnalysisOps _duel_analysis_recovery_ops;
 
 /* NULL for DUEL_ANALYSIS_NONE. */

@@ -28,6 +28,7 @@ static const DuelAnalysisOps * const all_ops[] = {
   &_duel_analysis_qos_ops,
   &_duel_analysis_standard_ops,
   &_duel_analysis_matrix_cell_ops,
+  &_duel_analysis_sequential_write_ops,
   &_duel_analysis_recovery_ops,
 };
 
@@ -939,6 +940,9 @@ duel_figure_format (const char *key,
     return with_unit (value, 1, "µs");
   if (strcmp (unit, "ratio") == 0)
     return duel_number_format (value, 2);
+  /* A duration: tenths where they count. */
+  if (strcmp (unit, "s") == 0)
+    return with_unit (value, value < 100 ? 1 : 0, "s");
   /* Counts, in the reader's language. */
   if (strcmp (unit, "rounds") == 0 || strcmp (unit, "intervals") == 0 || strcmp (unit, "I/Os") == 0)
     {

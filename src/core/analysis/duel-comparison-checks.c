@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "duel-comparison-private.h"
+#include "duel-sequential-write.h"
 #include "device/duel-device-link.h"
 #include "device/duel-filesystem-note.h"
 #include "duel-json.h"
@@ -438,6 +439,15 @@ _duel_comparison_add_notes (DuelComparison *self,
 
           for (guint i = 0; falls[i] != NULL; i++)
             add_drive_note (self, notes, d, falls[i]);
+          continue;
+        }
+      if (kind == DUEL_ANALYSIS_SEQUENTIAL_WRITE)
+        {
+          /* Where the cache ran out, or that the write held one speed. */
+          g_auto(GStrv) lines = duel_sequential_write_dup_text (duel_json_get_object (record->summary, "details"));
+
+          for (guint i = 0; lines[i] != NULL; i++)
+            add_drive_note (self, notes, d, lines[i]);
           continue;
         }
       if (kind != DUEL_ANALYSIS_CONSISTENCY)

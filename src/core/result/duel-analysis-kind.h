@@ -23,6 +23,7 @@ typedef enum
   DUEL_ANALYSIS_QOS,           /* latency percentiles per direction */
   DUEL_ANALYSIS_STANDARD,      /* IOPS and MB/s from the totals */
   DUEL_ANALYSIS_MATRIX_CELL,   /* one cell of a test matrix: IOPS, MB/s, latency */
+  DUEL_ANALYSIS_SEQUENTIAL_WRITE, /* the span written once sequentially: the write cache */
   DUEL_ANALYSIS_RECOVERY,      /* 4 KiB random write after an idle, against the fill before it */
 } DuelAnalysisKind;
 

@@ -91,7 +91,8 @@ typedef struct
   const char           *title;            /* translatable: "Quality of service" */
   const char           *preset_title;     /* translatable: the preset that runs it alone, "Quality of Service" */
   const char           *description;      /* translatable: one line for the preset list and --help */
-  const char           *runtime_key;      /* the timed steps' length in preset_parameters: "qos_ms" */
+  const char           *runtime_key;      /* the timed steps' length in preset_parameters: "qos_ms";
+                                           * NULL: it has none (a fill alone) */
   guint64               runtime_ms;       /* each timed step, in the review */
   guint64               quick_runtime_ms; /* each timed step, in the quick review */
   gboolean              trim_first;       /* a discard before the first step (unless no_trim) */
@@ -100,6 +101,8 @@ typedef struct
                                            * namespace, else the trim; the records say which */
   guint64               span_bytes;       /* the span it uses unless one is given (CrystalDiskMark's
                                            * 1 GiB test file); 0: the whole target */
+  double                fill_multiple;    /* how often its fill writes the span unless a capacity
+                                           * multiple is given; 0: the plan's (2) */
   guint                 passes;           /* how often the steps run by default (1; CrystalDiskMark: 5) */
   const DuelReviewStep *steps;
   guint                 n_steps;

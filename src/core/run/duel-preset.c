@@ -835,7 +835,8 @@ duel_preset_get_analysis_params (DuelPreset *self)
 static double  fill_weight   (DuelPreset *self,
                               double      probe_write_iops,
                               guint64     fill_bytes);
-static guint64 fill_bytes_of (DuelPreset *self);
+static guint64 fill_bytes_of (DuelPreset *self,
+                              double      multiple);
 
 static void
 add_test (DuelPreset           *self,
@@ -876,9 +877,12 @@ add_test (DuelPreset           *self,
   step.workload.interval_ms = self->plan.interval_ms;
   if (info->fill)
     {
-      step.workload.size_multiple = self->plan.capacity_multiple;
+      /* A test's own multiple (the sequential write: the span once)
+       * unless the person gave one. */
+      step.workload.size_multiple = test->fill_multiple > 0 && self->options.capacity_multiple == 0
+                                    ? test->fill_multiple : self->plan.capacity_multiple;
       step.workload.runtime_ms = self->plan.fill_max_ms;
-      step.weight_s = fill_weight (self, NAN, fill_bytes_of (self));
+      step.weight_s = fill_weight (self, NAN, fill_bytes_of (self, step.workload.size_multiple));
     }
   else
     {
@@ -993,9 +997,10 @@ fill_weight (DuelPreset *self,
 }
 
 static guint64
-fill_bytes_of (DuelPreset *self)
+fill_bytes_of (DuelPreset *self,
+               double      multiple)
 {
-  return (guint64) llround (self->plan.capacity_multiple * (double) self->discard_length);
+  return (guint64) llround (multiple * (double) self->discard_length);
 }
 
 static gboolean prepare_steps (DuelPreset  *self,
@@ -1290,7 +1295,8 @@ duel_preset_get_parameters (DuelPreset *self)
   json_object_set_double_member (object, "capacity_multiple", duel_json_writable_double (plan->capacity_multiple));
   json_object_set_int_member (object, "fill_max_ms", (gint64) plan->fill_max_ms);
   for (guint i = 0; all[i] != NULL; i++)
-    json_object_set_int_member (object, all[i]->runtime_key, (gint64) plan->runtime_ms[i]);
+    if (all[i]->runtime_key != NULL)
+      json_object_set_int_member (object, all[i]->runtime_key, (gint64) plan->runtime_ms[i]);
   json_object_set_int_member (object, "round_ms", (gint64) plan->round_ms);
   json_object_set_int_member (object, "interval_ms", plan->interval_ms);
   json_object_set_boolean_member (object, "trim", !plan->no_trim);
@@ -1319,20 +1325,25 @@ duel_preset_estimate_from_probe (DuelPreset              *self,
                                  const DuelProbeResult   *probe,
                                  DuelPresetEstimate      *out)
 {
-  gboolean has_fill = FALSE, random_fill = FALSE;
+  gboolean random_fill = FALSE;
+  guint64 fill_bytes = 0;
 
   g_return_if_fail (DUEL_IS_PRESET (self));
   g_return_if_fail (out != NULL);
 
   for (guint i = 0; i < self->steps->len; i++)
     {
-      has_fill |= duel_preset_step_is_fill (&g_array_index (self->steps, DuelPresetStep, i));
+      const DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, i);
+
+      /* The first fill's, at its own multiple of the span. */
+      if (duel_preset_step_is_fill (step) && fill_bytes == 0)
+        fill_bytes = fill_bytes_of (self, step->workload.size_multiple);
       random_fill |= duel_preset_step_is_random_fill (&g_array_index (self->steps, DuelPresetStep, i));
     }
 
   *out = (DuelPresetEstimate) {
     .span_bytes = self->plan.span_bytes,
-    .fill_bytes = has_fill ? fill_bytes_of (self) : 0,
+    .fill_bytes = fill_bytes,
     .probe_write_iops = NAN,
     .probe_end_write_iops = NAN,
   };
