@@ -543,7 +543,8 @@ loop_backing_id (const char       *name,
   g_autofree char *node = g_build_filename ("/dev", name, NULL);
   g_autofree char *clean = NULL;
   const DuelDeviceMount *mount;
-  struct loop_info64 info;
+  /* Zeroed: valgrind cannot see what LOOP_GET_STATUS64 fills in. */
+  struct loop_info64 info = { 0 };
   struct stat st;
   int fd;
 
