@@ -42,6 +42,11 @@ static const PresetInfo bundles[] = {
     { "write-saturation", "consistency", "qos", "standard" }, FALSE },
   { "quick", N_("Quick Review"), N_("The whole review scaled to finish within two minutes on a 1 GiB file"),
     { "write-saturation", "consistency", "qos", "standard" }, TRUE },
+  /* What today's reviews lead with: the cache and the recovery after idle,
+   * then the review's consistency and QoS on the drive they left. */
+  { "modern-review", N_("Modern Review"),
+    N_("Sustained sequential write, recovery after idle, performance consistency and QoS"),
+    { "sequential-write", "recovery", "consistency", "qos" }, FALSE },
 };
 
 #define MAX_REVIEW_TESTS 16
