@@ -1461,6 +1461,19 @@ test_recovery_chart (void)
 
   duel_result_set_name (alpha, "Alpha SSD");
   duel_result_set_name (beta, "Beta SSD");
+  /* The burst on the fresh drive: the reference, no group of its own. */
+  {
+    g_autoptr(DuelSummary) summary = duel_summary_new ();
+    g_autoptr(DuelTestRecord) fresh = NULL;
+    DuelWorkload workload;
+
+    duel_workload_init (&workload);
+    fresh = duel_test_record_new ("recovery-fresh", &workload);
+    fresh->status = DUEL_TEST_STATUS_COMPLETE;
+    duel_summary_add (summary, "recovery_iops", 200000);
+    duel_analysis_apply (fresh, DUEL_ANALYSIS_RECOVERY, NULL, summary);
+    duel_result_add_test (alpha, fresh);
+  }
   add_recovery_burst (alpha, "recovery-burst-1", 300, 60000, 200000, 20000);
   add_recovery_burst (alpha, "recovery-burst-2", 1800, 150000, 200000, 20000);
   add_recovery_burst (beta, "recovery-burst-1", 300, 30000, 100000, 25000);
@@ -1477,6 +1490,7 @@ test_recovery_chart (void)
   g_assert_cmpstr (late, ==, "75");
   /* Beta ran no second burst: no row for it. */
   g_assert_null (strstr (csv, "Beta SSD,recovery-burst-2"));
+  g_assert_null (strstr (csv, "recovery-fresh"));
   surface = render (chart, 1200, 675, 1);
   g_assert_true (duel_chart_get_plot_rect (chart, &plot));
   cairo_surface_destroy (surface);

@@ -73,8 +73,13 @@ duel_chart_recovery_rebuild (DuelChart *chart)
         {
           DuelTestRecord *record = g_ptr_array_index (tests, i);
           JsonObject *recovery = duel_json_get_object (duel_test_record_get_details (record), "recovery");
-          Burst *burst = find_burst (self, record->name);
+          Burst *burst;
           double planned_ms, fresh, dirty;
+
+          /* The burst on the fresh drive is the reference, not a group. */
+          if (recovery == NULL)
+            continue;
+          burst = find_burst (self, record->name);
 
           burst->iops[d] = duel_test_record_get_figure_value (record, "recovery_iops");
           burst->share[d] = duel_test_record_get_figure_value (record, "recovery_fresh_pct");
