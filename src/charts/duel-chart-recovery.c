@@ -46,11 +46,12 @@ static Burst *
 find_burst (DuelChartRecovery *self,
             const char        *test)
 {
-  Burst fresh = { .test = g_strdup (test) };
+  Burst fresh = { 0 };
 
   for (guint i = 0; i < self->bursts->len; i++)
     if (g_strcmp0 (g_array_index (self->bursts, Burst, i).test, test) == 0)
       return &g_array_index (self->bursts, Burst, i);
+  fresh.test = g_strdup (test);
   for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
     fresh.idle_s[d] = fresh.iops[d] = fresh.share[d] = fresh.dirty[d] = NAN;
   g_array_append_val (self->bursts, fresh);
