@@ -250,25 +250,33 @@ duel_preset_name_has_fill (const char *name)
 
 static guint test_slot (const DuelReviewTest *test);
 
+/* The first test of preset @info that rests the drive (recovery after
+ * idle), NULL when none does. */
+static const DuelReviewTest *
+resting_test (const PresetInfo *info)
+{
+  for (guint t = 0; info->tests[t] != NULL; t++)
+    {
+      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
+
+      if (test->idle_ms[0] > 0)
+        return test;
+    }
+  return NULL;
+}
+
 gboolean
 duel_preset_name_get_idle (const char *name,
                            guint64     out_idle_ms[DUEL_REVIEW_MAX_IDLE])
 {
   const PresetInfo *info = find_preset (name);
+  const DuelReviewTest *test = info != NULL ? resting_test (info) : NULL;
 
   memset (out_idle_ms, 0, DUEL_REVIEW_MAX_IDLE * sizeof (guint64));
-  if (info == NULL)
+  if (test == NULL)
     return FALSE;
-  for (guint t = 0; info->tests[t] != NULL; t++)
-    {
-      const DuelReviewTest *test = duel_review_test_find (info->tests[t]);
-
-      if (test->idle_ms[0] == 0)
-        continue;
-      memcpy (out_idle_ms, info->quick ? test->quick_idle_ms : test->idle_ms, DUEL_REVIEW_MAX_IDLE * sizeof (guint64));
-      return TRUE;
-    }
-  return FALSE;
+  memcpy (out_idle_ms, info->quick ? test->quick_idle_ms : test->idle_ms, DUEL_REVIEW_MAX_IDLE * sizeof (guint64));
+  return TRUE;
 }
 
 gboolean
@@ -583,11 +591,7 @@ check_idle (const PresetInfo         *info,
             const DuelPresetOptions  *options,
             GError                  **error)
 {
-  gboolean has_idle = FALSE;
-
-  for (guint t = 0; info->tests[t] != NULL; t++)
-    has_idle |= duel_review_test_find (info->tests[t])->idle_ms[0] > 0;
-  if (options->n_idle > 0 && !has_idle)
+  if (options->n_idle > 0 && resting_test (info) == NULL)
     {
       g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
                    _("The preset “%s” does not rest the drive: idle periods are for recovery after idle."),
@@ -1306,19 +1310,18 @@ duel_preset_get_parameters (DuelPreset *self)
   json_object_set_int_member (object, "interval_ms", plan->interval_ms);
   json_object_set_boolean_member (object, "trim", !plan->no_trim);
   /* The idle periods of a test that has them, as this plan runs them. */
-  for (guint t = 0; self->info->tests[t] != NULL; t++)
-    {
-      const DuelReviewTest *test = duel_review_test_find (self->info->tests[t]);
-      JsonArray *periods;
+  {
+    const DuelReviewTest *test = resting_test (self->info);
 
-      if (test->idle_ms[0] == 0)
-        continue;
-      periods = json_array_new ();
-      for (guint slot = 1; idle_ms_of (self, test, slot) > 0; slot++)
-        json_array_add_int_element (periods, (gint64) idle_ms_of (self, test, slot));
-      json_object_set_array_member (object, "idle_ms", periods);
-      break;
-    }
+    if (test != NULL)
+      {
+        JsonArray *periods = json_array_new ();
+
+        for (guint slot = 1; idle_ms_of (self, test, slot) > 0; slot++)
+          json_array_add_int_element (periods, (gint64) idle_ms_of (self, test, slot));
+        json_object_set_array_member (object, "idle_ms", periods);
+      }
+  }
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, object);
