@@ -12,6 +12,7 @@
 
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "duel-error.h"
 #include "duel-system.h"
@@ -104,6 +105,61 @@ test_callback_after_function (void)
   g_cond_clear (&probe.cond);
 }
 
+/* --- an address-space limit ----------------------------------------------------- */
+
+/* TRUE once every thread but this one sleeps (in poll() or on a lock):
+ * GLib's worker and pool threads have made their first allocations, which
+ * would fail under the limit and abort the process before the code under
+ * test runs (a thread's first malloc() maps a 64 MiB arena). */
+static gboolean
+other_threads_asleep (void)
+{
+  g_autoptr(GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
+  g_autofree char *self = g_strdup_printf ("%d", (int) gettid ());
+  const char *tid;
+
+  g_assert_nonnull (tasks);
+  while ((tid = g_dir_read_name (tasks)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/task", tid, "stat", NULL);
+      g_autofree char *stat = NULL;
+      const char *end;
+
+      if (strcmp (tid, self) == 0)
+        continue;
+      /* Gone since the listing: not running either. */
+      if (!g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      /* "tid (name) S ...": the name may hold spaces and brackets. */
+      end = strrchr (stat, ')');
+      g_assert_nonnull (end);
+      if (end[1] != ' ' || end[2] != 'S')
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Limits the address space to @margin bytes above what the process maps
+ * now, once GLib's own threads are idle; returns the limit. */
+static guint64
+limit_address_space (guint64 margin)
+{
+  g_autofree char *status = NULL;
+  struct rlimit limit;
+  const char *line;
+  guint64 size;
+
+  while (!other_threads_asleep ())
+    g_usleep (1000);
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, "VmSize:");
+  g_assert_nonnull (line);
+  size = g_ascii_strtoull (line + strlen ("VmSize:"), NULL, 10) << 10;
+  limit.rlim_cur = limit.rlim_max = size + margin;
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+  return size + margin;
+}
+
 static void
 never_thread (GTask        *task,
               gpointer      source_object,
@@ -116,25 +172,15 @@ never_thread (GTask        *task,
 static void
 no_thread_child (void)
 {
-  struct rlimit limit;
-  guint64 size = 0;
-  g_autofree char *status = NULL;
   Probe probe = { 0 };
   g_autoptr(GTask) task = NULL;
-  const char *line;
 
   /* GTask's class starts GLib's worker thread (its pool's manager) the
    * first time: before the limit, as in any program that used a GTask. */
   g_type_ensure (G_TYPE_TASK);
   /* Room for a few MiB more, not for a thread's stack (8 MiB or the
    * stack limit, mapped whole). */
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  line = strstr (status, "VmSize:");
-  g_assert_nonnull (line);
-  size = g_ascii_strtoull (line + strlen ("VmSize:"), NULL, 10) << 10;
-  limit.rlim_cur = limit.rlim_max = size + (2 << 20);
-  g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
-  g_assert_cmpuint (duel_system_memory_limit (), ==, size + (2 << 20));
+  g_assert_cmpuint (limit_address_space (2 << 20), ==, duel_system_memory_limit ());
 
   task = duel_task_new (NULL, NULL, probe_done_cb, &probe);
   duel_task_run_in_thread (task, never_thread);
@@ -175,29 +221,13 @@ test_no_thread (void)
 {
   if (!address_space_can_limit_or_skip ())
     return;
-  g_test_trap_subprocess ("/duel/system/subprocess/no-thread", 0, G_TEST_SUBPROCESS_DEFAULT);
+  /* The child's stderr in the log: why it failed, if it does. */
+  g_test_trap_subprocess ("/duel/system/subprocess/no-thread", 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_test_trap_assert_passed ();
   g_test_trap_assert_stdout ("*could not start a thread*");
 }
 
 /* --- the last resort ------------------------------------------------------------ */
-
-/* Limits the address space to a few MiB above what the process maps now. */
-static void
-limit_address_space (void)
-{
-  g_autofree char *status = NULL;
-  struct rlimit limit;
-  const char *line;
-  guint64 size;
-
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  line = strstr (status, "VmSize:");
-  g_assert_nonnull (line);
-  size = g_ascii_strtoull (line + strlen ("VmSize:"), NULL, 10) << 10;
-  limit.rlim_cur = limit.rlim_max = size + (4 << 20);
-  g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
-}
 
 static gpointer
 nothing_thread (gpointer data)
@@ -212,7 +242,7 @@ fatal_thread_child (void)
   duel_system_install_fatal_handler ("test-system");
   if (g_strcmp0 (g_getenv ("DUEL_TEST_KEPT"), "1") == 0)
     duel_system_set_kept_result (kept_owner, "/nowhere/r.json");
-  limit_address_space ();
+  limit_address_space (4 << 20);
   g_thread_unref (g_thread_new ("doomed", nothing_thread, NULL));
   g_assert_not_reached ();
 }
@@ -224,7 +254,7 @@ fatal_memory_child (void)
   duel_system_install_fatal_handler ("test-system");
   if (g_strcmp0 (g_getenv ("DUEL_TEST_KEPT"), "1") == 0)
     duel_system_set_kept_result (kept_owner, "/nowhere/r.json");
-  limit_address_space ();
+  limit_address_space (4 << 20);
   g_free (g_malloc (64 << 20));
   g_assert_not_reached ();
 }
@@ -234,7 +264,7 @@ static void
 crash_near_limit_child (void)
 {
   duel_system_install_fatal_handler ("test-system");
-  limit_address_space ();
+  limit_address_space (4 << 20);
   *crash_address = 1;
   g_assert_not_reached ();
 }
