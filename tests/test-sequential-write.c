@@ -296,6 +296,62 @@ test_comparison_winners (void)
   }
 }
 
+/* A small drive as the simulated SSD serves one here: 1 GiB, a cache of
+ * 0.17 GB at 325 MB/s, 0.16 GB at 128 MB/s, then 80 MB/s, in rows of
+ * 100 ms of a handful of 1 MiB writes each. Rows were once taken together
+ * until they held 100 writes (a tenth of the drive), which hid every
+ * fall: each is found, within its resolution and 2 % of the drive, the
+ * speeds within 5 % and the one write a row counts more or less. */
+static void
+test_small_drive_few_writes_per_row (void)
+{
+  static const TestStretch shape[] = { { 0.17, 325 }, { 0.16, 128 }, { 0.744, 80 } };
+  const double span_gb = 1.074;
+  /* A row counts whole writes: one more or less is 10.5 MB/s in 100 ms. */
+  const double one_write = TEST_SEQW_MIB / 0.1 / 1e6;
+
+  for (guint32 seed = 1; seed <= 10; seed++)
+    {
+      g_autoptr(DuelTestRecord) record = test_seqw_make_record (shape, G_N_ELEMENTS (shape), 100, 0.1, seed);
+      g_autoptr(DuelSummary) summary = analyse (record);
+      JsonObject *write = json_object_get_object_member (duel_summary_get_details (summary), "sequential_write");
+      JsonObject *fold = json_array_get_object_element (json_object_get_array_member (write, "falls"), 1);
+
+      assert_knee (summary, "seqw_cache_gb", figure (summary, "seqw_cache_resolution_gb"), 0.17, span_gb);
+      assert_near (figure (summary, "seqw_cache_mbps"), 325, 0.05 * 325 + one_write, "speed in the cache");
+      assert_near (figure (summary, "seqw_after_cache_mbps"), 128, 0.05 * 128 + one_write, "speed after the cache");
+      g_assert_nonnull (fold);
+      assert_knee (summary, "seqw_fold_gb", json_object_get_double_member (fold, "resolution_bytes") / 1e9,
+                   0.33, span_gb);
+      assert_near (figure (summary, "seqw_fold_mbps"), 80, 0.05 * 80 + one_write, "speed while folding");
+    }
+}
+
+/* Rows of 1 s on that drive: the cache is written within the first row.
+ * Whatever the analysis finds, it never says the write held one speed
+ * when most of its rows range over more than a fall. */
+static void
+test_coarse_rows_never_held (void)
+{
+  static const TestStretch shape[] = { { 0.32, 320 }, { 0.754, 80 } };
+
+  for (guint32 seed = 1; seed <= 10; seed++)
+    {
+      g_autoptr(DuelTestRecord) record = test_seqw_make_record (shape, G_N_ELEMENTS (shape), 1000, 0.1, seed);
+      g_autoptr(DuelSummary) summary = analyse (record);
+      JsonObject *write = json_object_get_object_member (duel_summary_get_details (summary), "sequential_write");
+      g_auto(GStrv) lines = sentences (summary);
+      g_autofree char *all = g_strjoinv ("\n", lines);
+
+      g_test_message ("%s", all);
+      g_assert_null (strstr (all, "held"));
+      g_assert_false (json_object_get_boolean_member (write, "held"));
+      if (json_array_get_length (json_object_get_array_member (write, "falls")) == 0)
+        g_assert_true (g_str_has_prefix (lines[0], "No fall was found, but the speed varied: 90 % of the "
+                                                   "intervals between "));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -309,6 +365,8 @@ main (int    argc,
   g_test_add_func ("/duel/sequential-write/three-levels", test_three_levels);
   g_test_add_func ("/duel/sequential-write/flat-noise", test_flat_noise);
   g_test_add_func ("/duel/sequential-write/inside-interval", test_inside_interval);
+  g_test_add_func ("/duel/sequential-write/small-drive-few-writes-per-row", test_small_drive_few_writes_per_row);
+  g_test_add_func ("/duel/sequential-write/coarse-rows-never-held", test_coarse_rows_never_held);
   g_test_add_func ("/duel/sequential-write/recompute-from-file", test_recompute_from_file);
   g_test_add_func ("/duel/sequential-write/comparison-winners", test_comparison_winners);
 

@@ -193,11 +193,12 @@ _duel_falls_series_written (const DuelSeries *series)
 }
 
 /* The next row of @iter's writes summed with the rows after it until it
- * holds at least @min_ops writes (the last may hold fewer), or FALSE past
- * the end. */
+ * holds at least @min_ops writes or @max_bytes bytes (the last may hold
+ * fewer), or FALSE past the end. */
 static gboolean
 next_coalesced (DuelSeriesIter *iter,
                 guint64         min_ops,
+                double          max_bytes,
                 guint64        *out_t_ms,
                 guint64        *out_ops,
                 guint64        *out_bytes)
@@ -212,7 +213,7 @@ next_coalesced (DuelSeriesIter *iter,
       ops += row->ops[DUEL_DIRECTION_WRITE];
       bytes += row->bytes[DUEL_DIRECTION_WRITE];
       *out_t_ms = row->t_ms;
-      if (ops >= min_ops)
+      if (ops >= min_ops || (double) bytes >= max_bytes)
         break;
     }
   *out_ops = ops;
@@ -221,7 +222,8 @@ next_coalesced (DuelSeriesIter *iter,
 }
 
 /* The cumulative curve of @series' writes, its rows taken together until
- * each holds at least @min_ops writes (the last may hold fewer). Then
+ * each holds at least @min_ops writes or @max_bytes (the last may hold
+ * fewer). Then
  * Tukey's end-point rule for the first of them: its rate is held against
  * its neighbour and the line through the next two (the median of the
  * three), so that a first interval faster or slower than the run (a start
@@ -232,7 +234,8 @@ next_coalesced (DuelSeriesIter *iter,
 void
 _duel_falls_cumulative_init_coalesced (DuelFallsCumulative *c,
                                        const DuelSeries    *series,
-                                       guint64              min_ops)
+                                       guint64              min_ops,
+                                       double               max_bytes)
 {
   DuelSeriesIter iter;
   guint m = 0;
@@ -241,7 +244,7 @@ _duel_falls_cumulative_init_coalesced (DuelFallsCumulative *c,
   gboolean shifted = FALSE;
 
   duel_series_iter_init (&iter, series);
-  while (next_coalesced (&iter, min_ops, &t, &o, &b))
+  while (next_coalesced (&iter, min_ops, max_bytes, &t, &o, &b))
     {
       if (m < 3)
         {
@@ -277,7 +280,7 @@ _duel_falls_cumulative_init_coalesced (DuelFallsCumulative *c,
   c->ms = g_new (double, m + 1);
   c->bytes[0] = c->ops[0] = c->ms[0] = 0;
   duel_series_iter_init (&iter, series);
-  for (guint r = 0; next_coalesced (&iter, min_ops, &t, &o, &b); r++)
+  for (guint r = 0; next_coalesced (&iter, min_ops, max_bytes, &t, &o, &b); r++)
     {
       double ms;
 

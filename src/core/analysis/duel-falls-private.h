@@ -93,10 +93,12 @@ guint   _duel_falls_cumulative_row_passing    (const DuelFallsCumulative *c,
 /* The bytes @series wrote. */
 double  _duel_falls_series_written            (const DuelSeries *series);
 /* The writes of @series, rows taken together until each holds @min_ops
- * writes, the first row held to its neighbours (Tukey's end-point rule). */
+ * writes or @max_bytes, the first row held to its neighbours (Tukey's
+ * end-point rule). */
 void    _duel_falls_cumulative_init_coalesced (DuelFallsCumulative *c,
                                                const DuelSeries    *series,
-                                               guint64              min_ops);
+                                               guint64              min_ops,
+                                               double               max_bytes);
 /* The mean IOPS over [x − @half, x + @half] at every @step bytes (double,
  * NAN where that window has no time). */
 GArray *_duel_falls_smoothed_grid             (const DuelFallsCumulative *c,

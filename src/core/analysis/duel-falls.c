@@ -18,7 +18,9 @@
 #include "duel-falls-private.h"
 
 /* Rows with fewer writes are taken together with the next (1 / sqrt (100):
- * a 10 % count noise at most). */
+ * a 10 % count noise at most), unless they already hold half a point of
+ * the span: 100 writes of 1 MiB are a tenth of a 1 GiB drive, coarser
+ * than the cache they should place (the sequential write). */
 #define DUEL_FALLS_MIN_ROW_OPS 100
 /* A 2x fill on the finest grid (0.05 %). */
 #define DUEL_FALLS_MAX_POINTS 4000
@@ -70,7 +72,8 @@ duel_analysis_falls (const DuelSeries         *series,
    * during a stall has no bytes, so a median over rows would drop its time.
    * Consecutive rows are taken together until they hold enough writes
    * that one more or less moves the rate by a few per cent at most. */
-  _duel_falls_cumulative_init_coalesced (&raw, series, DUEL_FALLS_MIN_ROW_OPS);
+  _duel_falls_cumulative_init_coalesced (&raw, series, DUEL_FALLS_MIN_ROW_OPS,
+                                         DUEL_FALLS_POINT_PCT / 200.0 * span);
 
   /* Each grid point is the throughput over the point of capacity around
    * it (half a point either side, each row's rate even within it): a

@@ -24,6 +24,45 @@ fall_resolution_bytes (const DuelFall *fall,
   return fall->resolution_pct / 100.0 * (double) span_bytes;
 }
 
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Most rows' speeds, the last left out (a run's end cuts it short): one
+ * slow row (a stall) or fast one is not the write's range. Held when the
+ * slower end is within a fall's depth of the faster. */
+static void
+row_range (const DuelSeries         *series,
+           const DuelAnalysisParams *params,
+           DuelSequentialWrite      *out)
+{
+  guint n = duel_series_get_length (series);
+  g_autoptr(GArray) speeds = g_array_sized_new (FALSE, FALSE, sizeof (double), n);
+  DuelSeriesRow row;
+
+  for (guint i = 0; i + 1 < n && duel_series_read_row (series, i, &row); i++)
+    {
+      guint64 ms = duel_series_row_duration_ms (series, i);
+      double mbps;
+
+      if (ms == 0)
+        continue;
+      mbps = row.bytes[DUEL_DIRECTION_WRITE] / (ms / 1e3) / 1e6;
+      g_array_append_val (speeds, mbps);
+    }
+  if (speeds->len == 0)
+    return;
+  g_array_sort (speeds, compare_doubles);
+  out->row_low_mbps = g_array_index (speeds, double, (guint) floor (0.05 * (speeds->len - 1)));
+  out->row_high_mbps = g_array_index (speeds, double, (guint) ceil (0.95 * (speeds->len - 1)));
+  out->held = out->row_low_mbps >= (1 - params->fall_min_drop) * out->row_high_mbps;
+}
+
 void
 duel_analysis_sequential_write (const DuelSeries         *series,
                                 guint64                   span_bytes,
@@ -42,7 +81,9 @@ duel_analysis_sequential_write (const DuelSeries         *series,
     .cache_mbps = NAN, .after_cache_mbps = NAN, .fold_mbps = NAN,
     .cache_resolution_bytes = NAN, .fold_resolution_bytes = NAN,
     .mean_mbps = NAN, .bytes_per_op = NAN,
+    .row_low_mbps = NAN, .row_high_mbps = NAN,
   };
+  row_range (series, params, out);
   duel_series_sum (series, &total);
   out->written_bytes = total.bytes[DUEL_DIRECTION_WRITE];
   write_ops = total.ops[DUEL_DIRECTION_WRITE];
@@ -95,6 +136,9 @@ duel_sequential_write_to_json (const DuelSequentialWrite *write)
   duel_json_set_double_or_null (object, "seconds", write->seconds);
   duel_json_set_double_or_null (object, "mean_mbps", write->mean_mbps);
   duel_json_set_double_or_null (object, "bytes_per_op", write->bytes_per_op);
+  duel_json_set_double_or_null (object, "row_low_mbps", write->row_low_mbps);
+  duel_json_set_double_or_null (object, "row_high_mbps", write->row_high_mbps);
+  json_object_set_boolean_member (object, "held", write->held);
   /* Each fall in the test's own units: where it began, in bytes, and the
    * levels either side in MB/s. */
   for (guint i = 0; i < write->falls.falls->len; i++)
@@ -158,14 +202,31 @@ duel_sequential_write_dup_text (JsonObject *details)
   if (falls == NULL || json_array_get_length (falls) == 0)
     {
       double mean = member_or_nan (write, "mean_mbps");
+      double low = member_or_nan (write, "row_low_mbps");
+      double high = member_or_nan (write, "row_high_mbps");
       g_autofree char *speed = NULL;
 
-      if (isfinite (mean))
+      if (!isfinite (mean))
+        return g_strv_builder_end (lines);
+      speed = duel_number_format (mean, 0);
+      /* "Held" only when it did (a file from before "held" says nothing).
+       * Rows too coarse to place a fall (a cache written within one or two
+       * rows) did not hold, and no fall was found in them. */
+      if (!json_object_has_member (write, "held") || json_object_get_boolean_member (write, "held") ||
+          !isfinite (low) || !isfinite (high))
+        /* TRANSLATORS: a sequential write whose speed never fell (no
+         * write cache, or one larger than what was written) */
+        take_line (lines, g_strdup_printf (_("No fall: the write held %s MB/s throughout."), speed));
+      else
         {
-          speed = duel_number_format (mean, 0);
-          /* TRANSLATORS: a sequential write whose speed never fell (no
-           * write cache, or one larger than what was written) */
-          take_line (lines, g_strdup_printf (_("No fall: the write held %s MB/s throughout."), speed));
+          g_autofree char *slow = duel_number_format (low, 0);
+          g_autofree char *fast = duel_number_format (high, 0);
+
+          /* TRANSLATORS: a sequential write in which no fall was found
+           * although its speed varied: nine intervals in ten were between
+           * the first two speeds; then the mean */
+          take_line (lines, g_strdup_printf (_("No fall was found, but the speed varied: 90 %% of the intervals "
+                                               "between %s and %s MB/s (%s MB/s on average)."), slow, fast, speed));
         }
       return g_strv_builder_end (lines);
     }

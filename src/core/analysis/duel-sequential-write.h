@@ -34,6 +34,12 @@ typedef struct
   guint64   fold_bytes;
   double    fold_resolution_bytes;
   double    fold_mbps;             /* the level after the second fall */
+  /* The rows but the last (which the end cuts short): most of them (the
+   * 5th to the 95th percentile) between row_low_mbps and row_high_mbps,
+   * NAN without any; held when those differ by less than a fall. */
+  double    row_low_mbps;
+  double    row_high_mbps;
+  gboolean  held;
 } DuelSequentialWrite;
 
 void        duel_analysis_sequential_write  (const DuelSeries         *series,
@@ -46,7 +52,8 @@ JsonObject *duel_sequential_write_to_json   (const DuelSequentialWrite *write);
 /* The sentences of a sequential write, in the reader's language, from a
  * record's summary details (or duel_summary_get_details()): one for each
  * fall ("The cache ran out after 42.3 GB (± 0.4 GB): from 6,812 to 1,480
- * MB/s."), or one saying that the write held one speed. NULL-terminated;
+ * MB/s."), or without a fall one saying that the write held one speed, or
+ * how far its rows ranged when they did not. NULL-terminated;
  * empty when @details hold no sequential write. */
 char      **duel_sequential_write_dup_text  (JsonObject               *details);
 

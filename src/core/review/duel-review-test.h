@@ -103,6 +103,9 @@ typedef struct
                                            * 1 GiB test file); 0: the whole target */
   double                fill_multiple;    /* how often its fill writes the span unless a capacity
                                            * multiple is given; 0: the plan's (2) */
+  guint                 max_interval_ms;  /* its rows at most this long, whatever the plan's
+                                           * interval (the sequential write: 100 ms, so that
+                                           * a cache lasting a second spans rows); 0: the plan's */
   guint                 passes;           /* how often the steps run by default (1; CrystalDiskMark: 5) */
   const DuelReviewStep *steps;
   guint                 n_steps;

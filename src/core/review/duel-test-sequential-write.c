@@ -41,6 +41,9 @@ static const DuelReviewTest test_sequential_write = {
                     "and the speeds in it and after it"),
   .trim_first = TRUE,
   .fill_multiple = 1,
+  /* A small or fast drive writes its cache in a second or two: rows of
+   * 1 s would leave the fall inside one row (a 1 GiB drive at 320 MB/s). */
+  .max_interval_ms = 100,
   .passes = 1,
   .steps = steps,
   .n_steps = G_N_ELEMENTS (steps),

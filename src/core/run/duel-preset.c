@@ -883,7 +883,8 @@ add_test (DuelPreset           *self,
     }
   step.workload.span_offset = 0;
   step.workload.span_length = self->plan.span_bytes;
-  step.workload.interval_ms = self->plan.interval_ms;
+  step.workload.interval_ms = test->max_interval_ms > 0 ? MIN (self->plan.interval_ms, test->max_interval_ms)
+                                                        : self->plan.interval_ms;
   if (info->fill)
     {
       /* A test's own multiple (the sequential write: the span once)
