@@ -136,6 +136,27 @@ test_bad_options (void)
   options.idle_ms[0] = 1000;
   g_assert_null (duel_preset_new ("qos", &options, &error));
   g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* Periods typed as fio's times: seconds unless a unit says otherwise. */
+  duel_preset_options_init (&options);
+  g_assert_true (duel_preset_parse_idle (" 90, 2m,1500ms , 1h", &options, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (options.n_idle, ==, 4);
+  g_assert_cmpuint (options.idle_ms[0], ==, 90000);
+  g_assert_cmpuint (options.idle_ms[1], ==, 120000);
+  g_assert_cmpuint (options.idle_ms[2], ==, 1500);
+  g_assert_cmpuint (options.idle_ms[3], ==, 3600000);
+  for (guint i = 0; i < 3; i++)
+    {
+      static const char * const bad[] = { "5x", "-1m", "5m,,30m" };
+
+      g_assert_false (duel_preset_parse_idle (bad[i], &options, &error));
+      g_assert_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT);
+      g_clear_error (&error);
+    }
+  /* Unchanged by the refused ones. */
+  g_assert_cmpuint (options.n_idle, ==, 4);
 }
 
 /* ---- a run on a file ----------------------------------------------------------- */

@@ -13,6 +13,7 @@
 #include "duel-json.h"
 #include "duel-preset.h"
 #include "duel-probe.h"
+#include "engine/duel-workload-option.h"
 #include "review/duel-review-test.h"
 
 #define MIB                  (G_GUINT64_CONSTANT (1) << 20)
@@ -293,20 +294,12 @@ duel_preset_parse_idle (const char         *text,
   parts = g_strsplit (text, ",", -1);
   for (guint i = 0; parts[i] != NULL; i++)
     {
-      const char *part = g_strstrip (parts[i]);
-      char *end = NULL;
-      double value = g_ascii_strtod (part, &end);
-      double unit_s = 1;
-      gboolean ok = end != NULL && end != part;
+      guint64 value = 0;
 
-      if (ok && g_strcmp0 (end, "m") == 0)
-        unit_s = 60;
-      else if (ok && g_strcmp0 (end, "h") == 0)
-        unit_s = 3600;
-      else if (ok && *end != '\0' && g_strcmp0 (end, "s") != 0)
-        ok = FALSE;
-      value *= unit_s * 1000;
-      if (!ok || !(value >= DUEL_PRESET_MIN_IDLE_MS && value <= DUEL_PRESET_MAX_IDLE_MS))
+      /* fio's times, as --runtime takes them: seconds unless a unit says
+       * otherwise. */
+      if (!duel_parse_fio_time_ms (g_strstrip (parts[i]), &value) ||
+          !(value >= DUEL_PRESET_MIN_IDLE_MS && value <= DUEL_PRESET_MAX_IDLE_MS))
         {
           g_set_error (error, DUEL_ERROR, DUEL_ERROR_INVALID_ARGUMENT,
                        _("Idle periods are times from %.1f s to %.0f h such as 5m, 30m (s, m or h), "
@@ -321,7 +314,7 @@ duel_preset_parse_idle (const char         *text,
                        g_strv_length (parts));
           return FALSE;
         }
-      idle_ms[n++] = (guint64) llround (value);
+      idle_ms[n++] = value;
     }
   options->n_idle = n;
   memcpy (options->idle_ms, idle_ms, sizeof idle_ms);
