@@ -18,9 +18,11 @@
 #include "duel-falls-private.h"
 
 /* Rows with fewer writes are taken together with the next (1 / sqrt (100):
- * a 10 % count noise at most), unless they already hold half a point of
- * the span: 100 writes of 1 MiB are a tenth of a 1 GiB drive, coarser
- * than the cache they should place (the sequential write). */
+ * a 10 % count noise at most), unless they already hold a point of the
+ * span (the width each grid point averages over): 100 writes of 1 MiB are
+ * a tenth of a 1 GiB drive, coarser than the cache they should place (the
+ * sequential write); 100 writes of 4 KiB stay under a point from a 40 MiB
+ * span up. */
 #define DUEL_FALLS_MIN_ROW_OPS 100
 /* A 2x fill on the finest grid (0.05 %). */
 #define DUEL_FALLS_MAX_POINTS 4000
@@ -73,7 +75,7 @@ duel_analysis_falls (const DuelSeries         *series,
    * Consecutive rows are taken together until they hold enough writes
    * that one more or less moves the rate by a few per cent at most. */
   _duel_falls_cumulative_init_coalesced (&raw, series, DUEL_FALLS_MIN_ROW_OPS,
-                                         DUEL_FALLS_POINT_PCT / 200.0 * span);
+                                         DUEL_FALLS_POINT_PCT / 100.0 * span);
 
   /* Each grid point is the throughput over the point of capacity around
    * it (half a point either side, each row's rate even within it): a
