@@ -1594,6 +1594,14 @@ estimate_measured (gpointer user_data)
 }
 
 static gboolean
+estimate_by_test (gpointer user_data)
+{
+  const char *text = duel_presets_view_get_estimate (user_data);
+
+  return text != NULL && strstr (text, "\nRecovery after idle: ") != NULL;
+}
+
+static gboolean
 toast_shows_parse_error (gpointer user_data)
 {
   return find_label_text (user_data, "<1>.json") != NULL;
@@ -1743,6 +1751,22 @@ test_measure_fresh_home (void)
   g_assert_true (g_regex_match_simple ("at [0-9]{1,3}(,[0-9]{3})* IOPS takes",
                                        duel_presets_view_get_estimate (presets), 0, 0));
   g_assert_true (g_file_test (duel_drive_item_get_path (scratch), G_FILE_TEST_IS_REGULAR));
+
+  /* A preset of several tests: each one's part on a line of its own, as
+   * the CLI prints them, the idle within recovery's. */
+  g_assert_true (duel_presets_view_set_preset_name (presets, "modern-review"));
+  duel_app_test_wait (estimate_by_test, presets, 60, "the estimate test by test");
+  {
+    g_auto(GStrv) lines = g_strsplit (duel_presets_view_get_estimate (presets), "\n", -1);
+
+    g_test_message ("%s", duel_presets_view_get_estimate (presets));
+    g_assert_cmpuint (g_strv_length (lines), ==, 5);
+    g_assert_true (g_str_has_prefix (lines[1], "Sustained sequential write: "));
+    g_assert_true (g_str_has_prefix (lines[2], "Recovery after idle: "));
+    g_assert_true (g_str_has_suffix (lines[2], "35 min 00 s of it idle"));
+    g_assert_true (g_str_has_prefix (lines[3], "Performance consistency: "));
+    g_assert_true (g_str_has_prefix (lines[4], "Quality of service: "));
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -413,6 +413,43 @@ update_probe_button (DuelPresetsView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->probe_button), !self->running && !self->probing);
 }
 
+/* Each test's part of @estimate, a line each, where the plan runs more
+ * than one test or rests the drive (as the CLI prints them before a
+ * run); NULL otherwise. */
+static char *
+describe_parts (DuelPreset               *preset,
+                const DuelPresetEstimate *estimate)
+{
+  DuelPresetTestEstimate parts[32];
+  guint n = MIN (duel_preset_estimate_by_test (preset, estimate, parts, G_N_ELEMENTS (parts)), G_N_ELEMENTS (parts));
+  g_autoptr(GString) lines = g_string_new (NULL);
+  gboolean any_idle = FALSE;
+
+  for (guint t = 0; t < n; t++)
+    any_idle |= parts[t].idle_seconds > 0;
+  if (n < 2 && !any_idle)
+    return NULL;
+  for (guint t = 0; t < n; t++)
+    {
+      g_autofree char *length = format_duration (parts[t].seconds);
+      const char *title = parts[t].test != NULL ? duel_review_test_get_title (parts[t].test) : "";
+
+      if (lines->len > 0)
+        g_string_append_c (lines, '\n');
+      if (parts[t].idle_seconds > 0)
+        {
+          g_autofree char *rest = format_duration (parts[t].idle_seconds);
+
+          /* Translators: a test's part of the estimate, then how much of it the drive rests */
+          g_string_append_printf (lines, _("%s: %s, %s of it idle"), title, length, rest);
+        }
+      else
+        /* Translators: a test's part of the estimate */
+        g_string_append_printf (lines, _("%s: %s"), title, length);
+    }
+  return g_string_free (g_steal_pointer (&lines), FALSE);
+}
+
 static void
 estimate_cb (GObject      *object,
              GAsyncResult *result,
@@ -474,6 +511,18 @@ estimate_cb (GObject      *object,
       g_autofree char *total = format_duration (estimate.total_seconds);
       /* Translators: %s is a duration */
       text = g_strdup_printf (_("About %s."), total);
+    }
+  if (duel_run_get_preset (DUEL_RUN (object)) != NULL)
+    {
+      g_autofree char *parts = describe_parts (duel_run_get_preset (DUEL_RUN (object)), &estimate);
+
+      if (parts != NULL)
+        {
+          char *whole = g_strconcat (text, "\n", parts, NULL);
+
+          g_free (text);
+          text = whole;
+        }
     }
   set_estimate_text (self, text);
 }

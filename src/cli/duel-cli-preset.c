@@ -99,41 +99,22 @@ static void
 print_estimate_by_test (DuelPreset               *preset,
                         const DuelPresetEstimate *estimate)
 {
-  const DuelReviewTest *tests[32];
-  double seconds[32] = { 0 }, idle[32] = { 0 };
-  guint n = 0;
+  DuelPresetTestEstimate parts[32];
+  guint n = MIN (duel_preset_estimate_by_test (preset, estimate, parts, G_N_ELEMENTS (parts)), G_N_ELEMENTS (parts));
   gboolean any_idle = FALSE;
 
-  for (guint i = 0; i < duel_preset_get_n_steps (preset); i++)
-    {
-      const DuelPresetStep *step = duel_preset_get_step (preset, i);
-      guint t = 0;
-
-      while (t < n && tests[t] != step->test)
-        t++;
-      if (t == n)
-        {
-          if (n == G_N_ELEMENTS (tests))
-            return;
-          tests[n++] = step->test;
-        }
-      seconds[t] += duel_preset_step_weight (preset, step, estimate);
-      if (step->kind == DUEL_PRESET_STEP_IDLE)
-        {
-          idle[t] += step->weight_s;
-          any_idle = TRUE;
-        }
-    }
+  for (guint t = 0; t < n; t++)
+    any_idle |= parts[t].idle_seconds > 0;
   if (n < 2 && !any_idle)
     return;
   for (guint t = 0; t < n; t++)
     {
-      g_autofree char *length = format_duration (seconds[t]);
-      const char *title = tests[t] != NULL ? duel_review_test_get_title (tests[t]) : "";
+      g_autofree char *length = format_duration (parts[t].seconds);
+      const char *title = parts[t].test != NULL ? duel_review_test_get_title (parts[t].test) : "";
 
-      if (idle[t] > 0)
+      if (parts[t].idle_seconds > 0)
         {
-          g_autofree char *rest = format_duration (idle[t]);
+          g_autofree char *rest = format_duration (parts[t].idle_seconds);
 
           /* TRANSLATORS: a test's part of the estimate, then how much of it the drive rests */
           printf (_("  %s: %s, %s of it idle\n"), title, length, rest);

@@ -227,6 +227,24 @@ double               duel_preset_step_weight        (DuelPreset               *s
                                                      const DuelPresetStep     *step,
                                                      const DuelPresetEstimate *estimate);
 
+/* A test's part of an estimate: its steps' expected seconds, and of them
+ * the seconds the drive rests. */
+typedef struct
+{
+  const DuelReviewTest *test;   /* NULL: steps no review test gave (a plain run) */
+  double                seconds;
+  double                idle_seconds;
+} DuelPresetTestEstimate;
+
+/* @estimate split by test, in the order the tests run (the CLI's lines
+ * before a run, the preset page's): fills at most @max of @out and
+ * returns how many tests the plan has. A fill's part is the estimate's
+ * lower bound, as the total's is. */
+guint                duel_preset_estimate_by_test   (DuelPreset               *self,
+                                                     const DuelPresetEstimate *estimate,
+                                                     DuelPresetTestEstimate   *out,
+                                                     guint                     max);
+
 /* Sets @record's analysis kind and, for a named preset, the details that
  * say where it belongs: its section, the preset's parameters, its round
  * and the rules of its rounds, its pass. The run's loop and anything that
