@@ -1501,15 +1501,21 @@ test_run_recovery (void)
 
   result = duel_run_get_result (watch->task);
   tests = duel_result_get_tests (result);
-  g_assert_cmpuint (tests->len, ==, 4);
-  for (guint i = 2; i < tests->len; i++)
+  /* The fresh burst, the fill, then after each idle a burst and the
+   * sequential write until it slows. */
+  g_assert_cmpuint (tests->len, ==, 6);
+  for (guint k = 0; k < options.n_idle; k++)
     {
-      DuelTestRecord *burst = g_ptr_array_index (tests, i);
+      DuelTestRecord *burst = g_ptr_array_index (tests, 2 + 2 * k);
+      DuelTestRecord *cache = g_ptr_array_index (tests, 3 + 2 * k);
       JsonObject *recovery = json_object_get_object_member (duel_test_record_get_details (burst), "recovery");
 
       g_assert_cmpint (burst->status, ==, DUEL_TEST_STATUS_COMPLETE);
-      g_assert_cmpint (json_object_get_int_member (recovery, "idle_ms"), >=, options.idle_ms[i - 2]);
+      g_assert_cmpint (json_object_get_int_member (recovery, "idle_ms"), >=, options.idle_ms[k]);
       g_assert_true (isfinite (duel_test_record_get_figure_value (burst, "recovery_fresh_pct")));
+      g_assert_true (g_str_has_prefix (cache->name, "recovery-cache-"));
+      g_assert_cmpint (cache->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      g_assert_true (isfinite (duel_test_record_get_figure_value (cache, "recovery_seq_gb")));
     }
   g_free (watch);
   gtk_window_destroy (GTK_WINDOW (window));

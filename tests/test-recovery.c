@@ -26,7 +26,9 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "analysis/duel-comparison.h"
 #include "duel-error.h"
 #include "run/duel-preset.h"
 #include "run/duel-run-steps.h"
@@ -74,9 +76,9 @@ test_plan (void)
   DuelPresetOptions options;
   DuelPresetEstimate estimate;
   JsonArray *periods;
-  const char *names[] = { "discard", "recovery-fresh", "recovery-fill", "idle", "recovery-burst-1", "idle",
-                          "recovery-burst-2" };
-  const guint64 idle[] = { 0, 0, 0, 300000, 300000, 1800000, 1800000 };
+  const char *names[] = { "discard", "recovery-fresh", "recovery-fill", "idle", "recovery-burst-1",
+                          "recovery-cache-1", "idle", "recovery-burst-2", "recovery-cache-2" };
+  const guint64 idle[] = { 0, 0, 0, 300000, 300000, 300000, 1800000, 1800000, 1800000 };
 
   /* The test's own periods: 5 and 30 minutes, the last two bursts out. */
   preset = duel_preset_new ("recovery", NULL, &error);
@@ -91,6 +93,16 @@ test_plan (void)
       g_assert_cmpstr (step->name, ==, names[i]);
       g_assert_cmpuint (step->idle_ms, ==, idle[i]);
       g_assert_cmpint (step->kind == DUEL_PRESET_STEP_IDLE, ==, g_str_equal (names[i], "idle"));
+      /* The cache after an idle: 1 MiB sequential writes, a tenth of the
+       * span or two minutes at most, in rows of 100 ms. */
+      if (g_str_has_prefix (names[i], "recovery-cache-"))
+        {
+          g_assert_cmpint (step->workload.pattern, ==, DUEL_PATTERN_SEQUENTIAL);
+          g_assert_cmpuint (step->workload.block_size, ==, MIB);
+          g_assert_cmpfloat (step->workload.size_multiple, ==, 0.1);
+          g_assert_cmpuint (step->workload.runtime_ms, ==, 120000);
+          g_assert_cmpuint (step->workload.interval_ms, ==, 100);
+        }
     }
   /* The idle time is part of the estimate: 35 minutes and three 30 s bursts. */
   duel_preset_estimate_from_probe (preset, NULL, &estimate);
@@ -108,9 +120,10 @@ test_plan (void)
   given = duel_preset_new ("recovery", &options, &error);
   g_assert_no_error (error);
   g_assert_true (duel_preset_prepare (given, target, &error));
-  g_assert_cmpuint (duel_preset_get_n_steps (given), ==, 5);
+  g_assert_cmpuint (duel_preset_get_n_steps (given), ==, 6);
   g_assert_cmpuint (duel_preset_get_step (given, 3)->idle_ms, ==, 90000);
   g_assert_cmpstr (duel_preset_get_step (given, 4)->name, ==, "recovery-burst-1");
+  g_assert_cmpstr (duel_preset_get_step (given, 5)->name, ==, "recovery-cache-1");
 }
 
 static void
@@ -161,6 +174,56 @@ test_bad_options (void)
 
 /* ---- a run on a file ----------------------------------------------------------- */
 
+/* Whether comparing @a with @b warns that the amounts written differ. */
+static gboolean
+amounts_differ (DuelResult *a,
+                DuelResult *b)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelComparison) comparison = duel_comparison_new (a, b, &error);
+  const char * const *warnings;
+
+  g_assert_no_error (error);
+  warnings = duel_comparison_get_warnings (comparison);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    if (strstr (warnings[i], "of its span, the run on") != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* @record with one more row of @bytes written, 100 ms after its last. */
+static void
+write_more (DuelTestRecord *record,
+            guint64         bytes)
+{
+  guint n = duel_series_get_length (record->series);
+  DuelSeriesRow row = { .temperature_c = NAN };
+
+  row.t_ms = (n > 0 ? duel_series_get_row (record->series, n - 1)->t_ms : 0) + 100;
+  row.ops[DUEL_DIRECTION_WRITE] = bytes / record->workload.block_size;
+  row.bytes[DUEL_DIRECTION_WRITE] = bytes;
+  duel_series_append (record->series, &row);
+}
+
+/* Two drives' writes until their rate falls end where each fell: what they
+ * wrote is what they measure, and a comparison does not warn that the
+ * amounts differ; two fills that wrote different amounts still do. */
+static void
+check_amounts_warning (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DuelResult) a = duel_result_load (path, &error);
+  g_autoptr(DuelResult) b = duel_result_load (path, &error);
+  g_autoptr(DuelResult) c = duel_result_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_false (amounts_differ (a, b));
+  write_more (duel_result_find_test (b, "recovery-cache-1"), 4 * MIB);
+  g_assert_false (amounts_differ (a, b));
+  write_more (duel_result_find_test (c, "recovery-fill"), 4 * MIB);
+  g_assert_true (amounts_differ (a, c));
+}
+
 typedef struct
 {
   guint countdowns;        /* idle progress calls with the time done so far */
@@ -184,6 +247,19 @@ completed_requests (const char *stat_path)
   g_assert_true (g_file_get_contents (stat_path, &text, NULL, NULL));
   g_assert_cmpint (sscanf (text, "%" SCNu64 " %*u %*u %*u %" SCNu64, &reads, &writes), ==, 2);
   return reads + writes;
+}
+
+/* Sectors read and written (the stat's third and seventh fields): a
+ * large write split into several requests is still its own bytes. */
+static guint64
+completed_sectors (const char *stat_path)
+{
+  g_autofree char *text = NULL;
+  guint64 read = 0, written = 0;
+
+  g_assert_true (g_file_get_contents (stat_path, &text, NULL, NULL));
+  g_assert_cmpint (sscanf (text, "%*u %*u %" SCNu64 " %*u %*u %*u %" SCNu64, &read, &written), ==, 2);
+  return read + written;
 }
 
 static void
@@ -244,18 +320,22 @@ check_records (DuelResult              *result,
   double dirty = duel_test_record_get_figure_value (fill, "plateau_iops");
   const DuelTestRecord *before = fill;
 
-  g_assert_cmpuint (tests->len, ==, 2 + options->n_idle);
+  g_assert_cmpuint (tests->len, ==, 2 + 2 * options->n_idle);
   g_assert_cmpstr (first->name, ==, "recovery-fresh");
   g_assert_cmpstr (fill->name, ==, "recovery-fill");
   g_assert_true (isfinite (fresh) && fresh > 0);
   g_assert_cmpfloat_with_epsilon (duel_test_record_get_figure_value (first, "recovery_iops"), fresh, fresh * 1e-9);
   g_assert_false (json_object_has_member (duel_test_record_get_details (first), "recovery"));
-  for (guint i = 2; i < tests->len; i++)
+  for (guint k = 0; k < options->n_idle; k++)
     {
-      DuelTestRecord *burst = g_ptr_array_index (tests, i);
+      guint i = k + 2;
+      DuelTestRecord *burst = g_ptr_array_index (tests, 2 + 2 * k);
+      DuelTestRecord *cache = g_ptr_array_index (tests, 3 + 2 * k);
       JsonObject *recovery = json_object_get_object_member (duel_test_record_get_details (burst), "recovery");
       g_autofree char *name = g_strdup_printf ("recovery-burst-%u", i - 1);
+      g_autofree char *cache_name = g_strdup_printf ("recovery-cache-%u", i - 1);
       double iops = record_ops (burst, DUEL_DIRECTION_WRITE) / (burst->runtime_ns / 1e9);
+      double value;
       GTimeSpan gap;
 
       g_assert_cmpstr (burst->name, ==, name);
@@ -283,7 +363,23 @@ check_records (DuelResult              *result,
                                         100 * (iops - dirty) / (fresh - dirty), 1e-6);
       else
         g_assert_true (isnan (duel_test_record_get_figure_value (burst, "recovery_regained_pct")));
-      before = burst;
+
+      /* Then the sequential write after the same idle: a tenth of the span
+       * at most, in whole 1 MiB writes; on a file no cache slows it, and
+       * its rate by hand from its rows. */
+      g_assert_cmpstr (cache->name, ==, cache_name);
+      g_assert_cmpint (cache->status, ==, DUEL_TEST_STATUS_COMPLETE);
+      g_assert_cmpint (cache->workload.pattern, ==, DUEL_PATTERN_SEQUENTIAL);
+      g_assert_cmpuint (record_ops (cache, DUEL_DIRECTION_READ), ==, 0);
+      g_assert_cmpuint (record_ops (cache, DUEL_DIRECTION_WRITE) * MIB, ==,
+                        duel_test_record_get_bytes (cache, DUEL_DIRECTION_WRITE));
+      g_assert_cmpuint (duel_test_record_get_bytes (cache, DUEL_DIRECTION_WRITE), <=, options->span_bytes / 10 + MIB);
+      g_assert_cmpfloat (duel_test_record_get_figure_value (cache, "recovery_seq_gb"), ==,
+                         duel_test_record_get_bytes (cache, DUEL_DIRECTION_WRITE) / 1e9);
+      g_assert_cmpfloat (duel_test_record_get_figure_value (cache, "idle_s"), ==,
+                         duel_test_record_get_figure_value (burst, "idle_s"));
+      g_assert_false (duel_test_record_get_figure (cache, "recovery_iops", &value));
+      before = cache;
     }
 }
 
@@ -331,6 +427,7 @@ test_file (void)
         }
     }
   test_analyze_matches_run (path, result);
+  check_amounts_warning (path);
   g_unlink (path);
 }
 
@@ -348,7 +445,7 @@ test_loop_subprocess (void)
   g_autoptr(GError) error = NULL;
   DuelPresetOptions options;
   Watch watch = { .stat_path = stat_path };
-  guint64 before, after, records = 0;
+  guint64 before, after, sectors_before, sectors_after, small_ops = 0, large_ops = 0, bytes = 0;
 
   if (!g_test_subprocess ())
     {
@@ -363,9 +460,11 @@ test_loop_subprocess (void)
   g_assert_no_error (error);
 
   before = completed_requests (stat_path);
+  sectors_before = completed_sectors (stat_path);
   g_assert_true (run_plan (preset, target, result, &watch, &error));
   g_assert_no_error (error);
   after = completed_requests (stat_path);
+  sectors_after = completed_sectors (stat_path);
   check_records (result, &options);
 
   /* Nothing reached the device while it rested. */
@@ -374,14 +473,26 @@ test_loop_subprocess (void)
   for (guint i = 0; i < options.n_idle; i++)
     g_assert_cmpuint (watch.at_idle_end[i], ==, watch.at_idle_start[i]);
   /* And every request it completed is one the records hold (the trim is a
-   * discard: counted apart by the kernel, in the stat's later fields). */
+   * discard: counted apart by the kernel, in the stat's later fields); a
+   * 1 MiB write the block layer may split in two or more requests (the
+   * device's segment limits), so the 4 KiB requests are counted and the
+   * sequential writes' sectors. */
   for (guint i = 0; i < duel_result_get_tests (result)->len; i++)
     {
       DuelTestRecord *record = g_ptr_array_index (duel_result_get_tests (result), i);
+      guint64 ops = record_ops (record, DUEL_DIRECTION_READ) + record_ops (record, DUEL_DIRECTION_WRITE);
 
-      records += record_ops (record, DUEL_DIRECTION_READ) + record_ops (record, DUEL_DIRECTION_WRITE);
+      if (record->workload.block_size <= 4096)
+        small_ops += ops;
+      else
+        large_ops += ops;
+      bytes += duel_test_record_get_bytes (record, DUEL_DIRECTION_READ) +
+               duel_test_record_get_bytes (record, DUEL_DIRECTION_WRITE);
     }
-  g_assert_cmpuint (after - before, ==, records);
+  g_assert_cmpuint (large_ops, >, 0);
+  g_assert_cmpuint (after - before, >=, small_ops + large_ops);
+  g_assert_cmpuint (after - before, <=, small_ops + large_ops * (MIB / 4096));
+  g_assert_cmpuint ((sectors_after - sectors_before) * 512, ==, bytes);
 }
 
 static void

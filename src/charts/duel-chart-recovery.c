@@ -77,8 +77,9 @@ duel_chart_recovery_rebuild (DuelChart *chart)
           Burst *burst;
           double planned_ms, fresh, dirty;
 
-          /* The burst on the fresh drive is the reference, not a group. */
-          if (recovery == NULL)
+          /* The burst on the fresh drive is the reference, not a group;
+           * the sequential write after an idle is no burst. */
+          if (recovery == NULL || record->workload.pattern == DUEL_PATTERN_SEQUENTIAL)
             continue;
           burst = find_burst (self, record->name);
 

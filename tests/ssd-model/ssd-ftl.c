@@ -391,6 +391,8 @@ run_gc (SsdFtl  *ftl,
           ftl->c.gc_copy_runs++;
           if (ftl->c.gc_first_at < 0)
             ftl->c.gc_first_at = (gint64) ftl->c.host_pages_written;
+          if (ftl->c.fg_gc_first_at < 0)
+            ftl->c.fg_gc_first_at = (gint64) ftl->c.host_pages_written;
         }
       if (!collect (ftl, unit, victim, &t, FALSE))
         return t;
@@ -934,6 +936,7 @@ ssd_ftl_reset_events (SsdFtl *ftl)
   ftl->c.slc_full_at = -1;
   ftl->c.slc_fold_first_at = -1;
   ftl->c.slc_fold_last_at = -1;
+  ftl->c.fg_gc_first_at = -1;
 }
 
 /* Consistency of the map, the reverse map, the valid counts and the sets. */

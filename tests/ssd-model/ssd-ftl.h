@@ -87,6 +87,8 @@ typedef struct
   gint64  slc_full_at;          /* a host write first found the cache full */
   gint64  slc_fold_first_at;    /* a host write first waited on folding */
   gint64  slc_fold_last_at;     /* ...last did */
+  gint64  fg_gc_first_at;       /* a host write first waited on garbage collection copying valid
+                                 * pages (with or without a cache) */
   guint64 slc_used_pages;       /* now: pages in the cache, not folded yet (stale ones too) */
   guint64 slc_free_pages;       /* now: pages the cache takes before it is full */
 } SsdCounters;

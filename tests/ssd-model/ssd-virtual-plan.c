@@ -17,12 +17,13 @@
 
 /* One test step on @ftl from @origin: returns when its last I/O completed. */
 static guint64
-run_test (SsdFtl               *ftl,
-          const DuelPresetStep *step,
-          guint64               span,
-          guint64               origin,
-          guint64               seed,
-          DuelTestRecord       *record)
+run_test (SsdFtl                   *ftl,
+          const DuelPresetStep     *step,
+          guint64                   span,
+          guint64                   origin,
+          guint64                   seed,
+          const DuelAnalysisParams *params,
+          DuelTestRecord           *record)
 {
   const DuelWorkload *w = &step->workload;
   guint slots = MAX (w->queue_depth, 1) * MAX (w->numjobs, 1);
@@ -36,6 +37,10 @@ run_test (SsdFtl               *ftl,
   DuelSeriesRow row = { .t_ms = interval_ms, .temperature_c = NAN };
   DuelOffsets offsets;
   guint in_flight = 0;
+  /* A write until its rate falls stops issuing once the fall is confirmed
+   * at a row's end, as the run's loop stops it (duel-run-steps.c). */
+  gboolean until_fall = step->info != NULL && step->info->until_fall, fell = FALSE;
+  guint rows_seen = 0;
 
   g_assert (byte_limit > 0 || time_limit > 0);
   duel_offsets_init (&offsets, w->pattern, 0, span, w->block_size, w->read_percent, seed);
@@ -44,7 +49,7 @@ run_test (SsdFtl               *ftl,
    * length is reached. */
 #define ISSUE(i, now) \
   G_STMT_START { \
-    if ((byte_limit == 0 || issued_bytes < byte_limit) && (time_limit == 0 || (now) - origin < time_limit)) \
+    if (!fell && (byte_limit == 0 || issued_bytes < byte_limit) && (time_limit == 0 || (now) - origin < time_limit)) \
       { \
         guint64 offset; \
         guint64 first, last; \
@@ -75,6 +80,14 @@ run_test (SsdFtl               *ftl,
       in_flight--;
       d = is_read[m] ? DUEL_DIRECTION_READ : DUEL_DIRECTION_WRITE;
       ssd_virtual_close_rows (record->series, &row, interval_ms, done[m] - origin);
+      if (until_fall && !fell && duel_series_get_length (record->series) > rows_seen)
+        {
+          gboolean confirmed = FALSE;
+
+          rows_seen = duel_series_get_length (record->series);
+          fell = duel_analysis_rate_fall (record->series, 1 / (1 - params->fall_min_drop), NULL, &confirmed) &&
+                 confirmed;
+        }
       row.ops[d]++;
       row.bytes[d] += w->block_size;
       row.lat_max_ns[d] = MAX (row.lat_max_ns[d], done[m] - issued_at[m]);
@@ -160,7 +173,11 @@ ssd_virtual_plan_run (SsdFtl         *ftl,
           /* As the run's loop does (duel-run-steps.c), the idle as asked. */
           if (step->idle_ms > 0)
             duel_recovery_note_idle (record, &recovery, step->idle_ms, step->idle_ms);
-          now = run_test (ftl, step, span, now, seed + i, record);
+          /* The cache's events (where it first ran full) counted from
+           * this step on. */
+          ssd_ftl_reset_events (ftl);
+          ssd_ftl_counters (ftl, &log.before);
+          now = run_test (ftl, step, span, now, seed + i, duel_preset_get_analysis_params (plan), record);
           summary = duel_analysis_summarize (record, step->analysis, duel_preset_get_analysis_params (plan));
           duel_analysis_apply (record, step->analysis, duel_preset_get_analysis_params (plan), summary);
           duel_result_add_test (out->result, record);

@@ -227,6 +227,18 @@ void duel_analysis_falls (const DuelSeries         *series,
                           DuelFalls                *out);
 void duel_falls_clear    (DuelFalls                *falls);
 
+/* Where the write rate of @series fell, on rows as they arrive (the probe,
+ * the cache after idle): the split of its rows with the largest ratio of
+ * the rate before to the rate after, when that ratio is at least @factor
+ * with at least 3 rows before and 5 after and 16 writes either side. Confirmed once the rows after
+ * it are at least 10 and span a quarter of the time before. Sets @out_row
+ * to the first row after the fall. Pure: a recorded series gives the same
+ * answer. */
+gboolean duel_analysis_rate_fall (const DuelSeries *series,
+                                  double            factor,
+                                  guint            *out_row,
+                                  gboolean         *out_confirmed);
+
 typedef struct
 {
   guint64         span_bytes;

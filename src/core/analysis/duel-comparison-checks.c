@@ -20,6 +20,7 @@
 #include "duel-json.h"
 #include "duel-passes.h"
 #include "duel-size.h"
+#include "review/duel-review-test.h"
 
 /* ---- Fairness ---------------------------------------------------------------- */
 
@@ -132,14 +133,19 @@ whole_drive (DuelResult *result,
 }
 
 /* The multiple of the span a test bounded by one did transfer (a fill
- * stopped early reached less than it asked), or NAN. */
+ * stopped early reached less than it asked), or NAN; NAN too for a write
+ * that ends once its rate falls (the cache after idle), whose length is
+ * what it measures. */
 static double
 reached_multiple (const DuelTestRecord *record)
 {
+  const DuelReviewStep *step = NULL;
   DuelSeriesRow total;
 
   if (!isfinite (capacity_multiple (record)) || record->span_length == 0 ||
       duel_series_get_length (record->series) == 0)
+    return NAN;
+  if (duel_review_test_find_step (record->name, NULL, &step) && step->until_fall)
     return NAN;
   duel_series_sum (record->series, &total);
   return (double) (total.bytes[DUEL_DIRECTION_READ] + total.bytes[DUEL_DIRECTION_WRITE]) /

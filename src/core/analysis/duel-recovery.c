@@ -15,6 +15,10 @@
  *  - recovery_regained_pct: the share of the way from dirty back to fresh
  *    (0 %: nothing came back; 100 %: as fresh), where fresh is above dirty;
  *  - idle_s: how long the drive rested.
+ * After the burst, 1 MiB sequential writes until their rate falls (or a
+ * tenth of the span, or two minutes): the cache the idle rebuilt
+ * (recovery_cache_gb, what they wrote before the fall; NAN when they
+ * never fell), the rates before and after it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,6 +29,54 @@
 
 #include "duel-analysis-private.h"
 
+/* Write MB/s of rows [@from, @to). */
+static double
+rows_mbps (const DuelSeries *series,
+           guint             from,
+           guint             to)
+{
+  guint64 bytes = 0, ms = 0;
+
+  for (guint i = from; i < to; i++)
+    {
+      bytes += duel_series_get_row (series, i)->bytes[DUEL_DIRECTION_WRITE];
+      ms += duel_series_row_duration_ms (series, i);
+    }
+  return ms > 0 ? bytes / (ms / 1e3) / 1e6 : NAN;
+}
+
+/* The sequential write after an idle, until its rate fell: the cache the
+ * idle rebuilt is what it wrote before the fall, by the rule that ended it
+ * (duel_analysis_rate_fall(), a fall of fall_min_drop); the fall lies in
+ * the row before the split or the one after it, so either's bytes is how
+ * far off it may be. Without a fall, what it wrote held one rate. */
+static void
+summarize_cache (const DuelTestRecord     *record,
+                 const DuelAnalysisParams *params,
+                 DuelSummary              *summary)
+{
+  const DuelSeries *series = record->series;
+  guint n = duel_series_get_length (series), split = 0;
+  guint64 before = 0;
+  gboolean confirmed = FALSE;
+
+  duel_summary_add (summary, "recovery_seq_gb", duel_test_record_get_bytes (record, DUEL_DIRECTION_WRITE) / 1e9);
+  if (n == 0 || !duel_analysis_rate_fall (series, 1 / (1 - params->fall_min_drop), &split, &confirmed))
+    {
+      duel_summary_add (summary, "recovery_cache_gb", NAN);
+      duel_summary_add (summary, "recovery_cache_mbps", rows_mbps (series, 0, n));
+      return;
+    }
+  for (guint i = 0; i < split; i++)
+    before += duel_series_get_row (series, i)->bytes[DUEL_DIRECTION_WRITE];
+  duel_summary_add (summary, "recovery_cache_gb", before / 1e9);
+  duel_summary_add (summary, "recovery_cache_resolution_gb",
+                    MAX (duel_series_get_row (series, split - 1)->bytes[DUEL_DIRECTION_WRITE],
+                         duel_series_get_row (series, split)->bytes[DUEL_DIRECTION_WRITE]) / 1e9);
+  duel_summary_add (summary, "recovery_cache_mbps", rows_mbps (series, 0, split));
+  duel_summary_add (summary, "recovery_after_cache_mbps", rows_mbps (series, split, n));
+}
+
 static void
 summarize (const DuelTestRecord     *record,
            const DuelAnalysisParams *params,
@@ -34,11 +86,16 @@ summarize (const DuelTestRecord     *record,
   DuelThroughput t;
   double iops, fresh, dirty, idle_ms;
 
+  if (duel_json_get_number (recovery, "idle_ms", &idle_ms))
+    duel_summary_add (summary, "idle_s", idle_ms / 1e3);
+  if (record->workload.pattern == DUEL_PATTERN_SEQUENTIAL)
+    {
+      summarize_cache (record, params, summary);
+      return;
+    }
   duel_analysis_throughput (record->series, record->runtime_ns, &t);
   iops = t.iops[DUEL_DIRECTION_WRITE];
   duel_summary_add (summary, "recovery_iops", iops);
-  if (duel_json_get_number (recovery, "idle_ms", &idle_ms))
-    duel_summary_add (summary, "idle_s", idle_ms / 1e3);
   if (!duel_json_get_number (recovery, "fresh_iops", &fresh) || !(fresh > 0))
     return;
   duel_summary_add (summary, "recovery_fresh_pct", 100 * iops / fresh);
@@ -52,6 +109,11 @@ static const DuelFigureInfo figures[] = {
   { "recovery_fresh_pct",    "%",    DUEL_BETTER_HIGHER, N_("Share of the fresh speed after idle") },
   /* xgettext:no-c-format */
   { "recovery_regained_pct", "%",    DUEL_BETTER_HIGHER, N_("Regained from dirty to fresh after idle") },
+  { "recovery_cache_gb",     "GB",   DUEL_BETTER_HIGHER, N_("Cache rebuilt after idle (written before a fall)") },
+  { "recovery_cache_resolution_gb", "GB", DUEL_BETTER_NONE, N_("Cache rebuilt after idle, ± how far off") },
+  { "recovery_cache_mbps",   "MB/s", DUEL_BETTER_HIGHER, N_("Sequential write after idle, before any fall") },
+  { "recovery_after_cache_mbps", "MB/s", DUEL_BETTER_HIGHER, N_("Sequential write after idle, after the fall") },
+  { "recovery_seq_gb",       "GB",   DUEL_BETTER_NONE,   N_("Written sequentially after idle") },
   { "idle_s",                "s",    DUEL_BETTER_NONE,   N_("Idle before the burst") },
 };
 

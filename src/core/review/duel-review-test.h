@@ -55,7 +55,14 @@ typedef struct
                                     * analysis is the one it fits (duel_analysis_guess()) */
   guint             idle_slot;     /* 1-based: the step runs after the test's idle period of this
                                     * number, with no I/O (recovery after idle); it does not run
-                                    * when the plan has fewer periods. 0: no idle before it */
+                                    * when the plan has fewer periods. 0: no idle before it. Steps
+                                    * in a row with one number follow one idle */
+  double            span_share;    /* a fill step's own multiple of the span, whatever the plan's
+                                    * (the cache after idle: at most a tenth); 0: the plan's */
+  gboolean          until_fall;    /* a write that ends once its rate fell, in rows of at most
+                                    * DUEL_PROBE_INTERVAL_MS (duel_probe_find_fall_by(), by the
+                                    * analysis' fall_min_drop), or at its span_share or runtime:
+                                    * how large a cache is */
 } DuelReviewStep;
 
 /* A test that repeats its steps in rounds until the figure one step

@@ -7,7 +7,10 @@
  * drive is then left idle (no I/O from the run) for each period in turn,
  * 5 and 30 minutes by default (reviews use these), and a 30 s burst of
  * 4 KiB random write QD32 after each measures how much of the fresh speed
- * background garbage collection gave back (duel-recovery.c). The periods
+ * background garbage collection gave back, and 1 MiB sequential writes
+ * after it until their rate falls how large a write cache it rebuilt
+ * (duel-recovery.c). The burst writes first, as a person's next burst of
+ * writes would; the cache found is what was left after it. The periods
  * are the plan's (DuelPresetOptions.idle_ms); a burst whose period the
  * plan lacks does not run.
  *
@@ -22,6 +25,12 @@
 #define BURST(n, title) \
   { "recovery-burst-" #n, title, DUEL_ANALYSIS_RECOVERY, \
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, FALSE, DUEL_LIVE_VIEW_INTERVALS, FALSE, n }
+/* Then, after the same idle, 1 MiB sequential writes QD8 (the sustained
+ * sequential write's) until their rate falls: the cache the idle rebuilt.
+ * At most a tenth of the span or two minutes. */
+#define CACHE(n, title) \
+  { "recovery-cache-" #n, title, DUEL_ANALYSIS_RECOVERY, \
+    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_WRITE_CURVE, FALSE, n, 0.1, TRUE }
 
 static const DuelReviewStep steps[] = {
   /* The fresh speed, measured as the bursts after the idles will be: the
@@ -31,9 +40,13 @@ static const DuelReviewStep steps[] = {
   { "recovery-fill", N_("fill"), DUEL_ANALYSIS_SATURATION,
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, TRUE, DUEL_LIVE_VIEW_WRITE_CURVE },
   BURST (1, N_("4K random write after the first idle")),
+  CACHE (1, N_("sequential write after the first idle, until it slows")),
   BURST (2, N_("4K random write after the second idle")),
+  CACHE (2, N_("sequential write after the second idle, until it slows")),
   BURST (3, N_("4K random write after the third idle")),
+  CACHE (3, N_("sequential write after the third idle, until it slows")),
   BURST (4, N_("4K random write after the fourth idle")),
+  CACHE (4, N_("sequential write after the fourth idle, until it slows")),
 };
 
 static const char * const headline[] = {
@@ -46,8 +59,8 @@ static const DuelReviewTest test_recovery = {
   .title = N_("Recovery after idle"),
   .preset_title = N_("Recovery After Idle"),
   .description = N_("Discard, a 4K random write burst on the fresh drive, 4K random write QD32 to 2x the "
-                    "capacity, then after each idle period (no I/O) the same burst: how much of the fresh "
-                    "speed came back"),
+                    "capacity, then after each idle period (no I/O) the same burst and a sequential write "
+                    "until it slows: how much of the fresh speed came back, and how large a cache"),
   .runtime_key = "recovery_burst_ms",
   .runtime_ms = 30000,
   .quick_runtime_ms = 2000,

@@ -19,6 +19,10 @@
 #define MIB                  (G_GUINT64_CONSTANT (1) << 20)
 #define GIB                  (G_GUINT64_CONSTANT (1) << 30)
 #define SEC_MS               G_GUINT64_CONSTANT (1000)
+/* The longest a write until its rate falls runs (the cache after idle):
+ * a drive whose cache came back larger than two minutes of writing has
+ * a cache at least that large. */
+#define UNTIL_FALL_MAX_MS (120 * SEC_MS)
 #define QUICK_SPAN_MAX       GIB
 /* Without a probe the fill is weighted as if it ran at this rate. */
 #define NOMINAL_FILL_RATE    (100.0 * 1e6)
@@ -878,7 +882,20 @@ add_test (DuelPreset           *self,
   step.workload.span_length = self->plan.span_bytes;
   step.workload.interval_ms = test->max_interval_ms > 0 ? MIN (self->plan.interval_ms, test->max_interval_ms)
                                                         : self->plan.interval_ms;
-  if (info->fill)
+  /* Rows fine enough to see a cache of a second end. */
+  if (info->until_fall)
+    step.workload.interval_ms = MIN (step.workload.interval_ms, DUEL_PROBE_INTERVAL_MS);
+  if (info->fill && info->span_share > 0)
+    {
+      /* A write until its rate falls: the step's own share of the span
+       * and time at most, whatever the plan's fill (the cache after idle). */
+      step.workload.size_multiple = info->span_share;
+      step.workload.runtime_ms = self->plan.fill_max_ms > 0 ? MIN (self->plan.fill_max_ms, UNTIL_FALL_MAX_MS)
+                                                            : UNTIL_FALL_MAX_MS;
+      step.weight_s = MIN (fill_weight (self, NAN, fill_bytes_of (self, info->span_share)),
+                           step.workload.runtime_ms / 1e3);
+    }
+  else if (info->fill)
     {
       /* A test's own multiple (the sequential write: the span once)
        * unless the person gave one. */
@@ -1071,12 +1088,13 @@ duel_preset_default_runtime_ms (const char *preset_name,
         return step->workload.size_multiple > 0 ? 0 : step->workload.runtime_ms;
     }
   /* A step the default plan leaves out (a burst after a third idle period)
-   * runs as long as its test's other timed steps. */
+   * runs as long as its test's other timed steps; a write bounded by bytes
+   * (the cache after it) has no length. */
   {
     const DuelReviewTest *test;
     const DuelReviewStep *step;
 
-    if (duel_review_test_find_step (test_name, &test, &step) && step->idle_slot > 0)
+    if (duel_review_test_find_step (test_name, &test, &step) && step->idle_slot > 0 && !step->fill)
       for (guint t = 0; preset->info->tests[t] != NULL; t++)
         if (g_strcmp0 (preset->info->tests[t], test->id) == 0)
           return preset->plan.runtime_ms[test_slot (test)];
@@ -1168,13 +1186,15 @@ prepare_steps (DuelPreset  *self,
         {
           guint passes = test->steps[s].fill ? 1 : self->plan.passes > 0 ? self->plan.passes : MAX (test->passes, 1);
           guint64 idle_ms = idle_ms_of (self, test, test->steps[s].idle_slot);
+          /* The steps after one idle rest once, before the first of them. */
+          gboolean rests = idle_ms > 0 && (s == 0 || test->steps[s - 1].idle_slot != test->steps[s].idle_slot);
 
           /* A step after an idle the plan does not have is left out. */
           if (test->steps[s].idle_slot > 0 && idle_ms == 0)
             continue;
           for (guint p = 1; p <= passes; p++)
             {
-              if (idle_ms > 0)
+              if (rests)
                 add_idle (self, test, &test->steps[s], idle_ms);
               add_test (self, test, &test->steps[s], p, passes);
               if (idle_ms > 0)

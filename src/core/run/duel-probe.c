@@ -6,58 +6,16 @@
 
 #include <math.h>
 
+#include "analysis/duel-analysis.h"
 #include "engine/duel-engine.h"
 #include "duel-probe.h"
-
-#define FALL_MIN_ROWS_BEFORE  3
-#define FALL_MIN_ROWS_AFTER   5
-/* Confirmed with twice that: by then the split one row early (a fast row
- * counted after) no longer beats the true one. */
-#define FALL_CONFIRM_ROWS     10
 
 gboolean
 duel_probe_find_fall (const DuelSeries *series,
                       guint            *out_row,
                       gboolean         *out_confirmed)
 {
-  guint n = series != NULL ? duel_series_get_length (series) : 0;
-  guint64 total_ops = 0, total_ms = 0, ops_before = 0, ms_before = 0;
-  double best_ratio = 0;
-  guint best = 0;
-  gboolean confirmed = FALSE;
-
-  for (guint i = 0; i < n; i++)
-    {
-      total_ops += duel_series_get_row (series, i)->ops[DUEL_DIRECTION_WRITE];
-      total_ms += duel_series_row_duration_ms (series, i);
-    }
-  /* Rows before k against rows from k on; only splits with enough rows
-   * after, so that one slow last interval is not a fall. */
-  for (guint k = 0; k + FALL_MIN_ROWS_AFTER <= n; k++)
-    {
-      if (k >= FALL_MIN_ROWS_BEFORE && ms_before > 0 && total_ms > ms_before)
-        {
-          double before = (double) ops_before / ms_before;
-          double after = (double) (total_ops - ops_before) / (total_ms - ms_before);
-          double ratio = after > 0 ? before / after : INFINITY;
-
-          if (ratio > best_ratio)
-            {
-              best_ratio = ratio;
-              best = k;
-              confirmed = n - k >= FALL_CONFIRM_ROWS && (total_ms - ms_before) * 4 >= ms_before;
-            }
-        }
-      ops_before += duel_series_get_row (series, k)->ops[DUEL_DIRECTION_WRITE];
-      ms_before += duel_series_row_duration_ms (series, k);
-    }
-  if (best_ratio < DUEL_PROBE_FALL_FACTOR)
-    return FALSE;
-  if (out_row != NULL)
-    *out_row = best;
-  if (out_confirmed != NULL)
-    *out_confirmed = confirmed;
-  return TRUE;
+  return duel_analysis_rate_fall (series, DUEL_PROBE_FALL_FACTOR, out_row, out_confirmed);
 }
 
 /* Write IOPS of the rows from @from on. */

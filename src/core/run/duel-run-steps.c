@@ -127,6 +127,12 @@ typedef struct
    * long the last idle lasted. */
   DuelRecoveryReference recovery;
   guint64     idle_done_ms;
+  /* A write until its rate falls (DuelReviewStep.until_fall): the ratio
+   * that is a fall, and the step's own stop, cancelled once one is
+   * confirmed; NULL for any other step. */
+  double        fall_factor;
+  GCancellable *fall_stop;
+  gboolean      fell;
 } RunState;
 
 static void
@@ -286,8 +292,64 @@ engine_progress_cb (const DuelProgress *progress,
   emit_progress (state, progress, FALSE, record);
   if (progress->interval_closed && state->guessing)
     follow_guess (state, record);
+  /* In the engine's thread, as the probe's watch: the rows are its own. */
+  if (progress->interval_closed && state->fall_stop != NULL && !state->fell)
+    {
+      gboolean confirmed = FALSE;
+
+      if (duel_analysis_rate_fall (record->series, state->fall_factor, NULL, &confirmed) && confirmed)
+        {
+          state->fell = TRUE;
+          g_cancellable_cancel (state->fall_stop);
+        }
+    }
   if (progress->interval_closed && state->self->checkpoint_func != NULL)
     state->self->checkpoint_func (state->result, FALSE, state->self->user_data);
+}
+
+static void
+forward_cancel (GCancellable *cancellable,
+                gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+/* @record's write until its rate falls by a fall (fall_min_drop), or its
+ * share of the span or its time runs out. Ended by its own rule it is
+ * complete, as a write that reached its size is; the person's stop still
+ * cancels it. */
+static gboolean
+run_until_fall (RunState                 *state,
+                DuelTarget               *target,
+                DuelTestRecord           *record,
+                GCancellable             *cancellable,
+                const DuelAnalysisParams *params,
+                GError                  **error)
+{
+  g_autoptr(GCancellable) stop = g_cancellable_new ();
+  g_autoptr(GError) local_error = NULL;
+  gulong handler = 0;
+  gboolean ok;
+
+  state->fall_factor = 1 / (1 - params->fall_min_drop);
+  state->fall_stop = stop;
+  state->fell = FALSE;
+  if (cancellable != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), g_object_ref (stop), g_object_unref);
+  ok = duel_engine_run (target, record, stop, engine_progress_cb, state, &local_error);
+  if (cancellable != NULL)
+    g_cancellable_disconnect (cancellable, handler);
+  state->fall_stop = NULL;
+
+  if (!ok && state->fell && !g_cancellable_is_cancelled (cancellable) &&
+      g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      record->status = DUEL_TEST_STATUS_COMPLETE;
+      return TRUE;
+    }
+  if (!ok)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return ok;
 }
 
 /* Step @state->index does not run: the rounds before it were steady. */
@@ -531,7 +593,10 @@ duel_run_steps_run (DuelRunSteps  *self,
         self->checkpoint_func (result, TRUE, self->user_data);
 
       emit_progress (&state, NULL, FALSE, record);
-      ok = duel_engine_run (target, record, cancellable, engine_progress_cb, &state, &local_error);
+      if (step->info != NULL && step->info->until_fall)
+        ok = run_until_fall (&state, target, record, cancellable, params, &local_error);
+      else
+        ok = duel_engine_run (target, record, cancellable, engine_progress_cb, &state, &local_error);
 
       /* What was measured is summarised even when the run stopped early; a
        * chosen workload by the analysis the finished record fits (a mix
