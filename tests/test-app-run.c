@@ -1215,6 +1215,115 @@ test_stop_hung_device (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+confirm_or_started (gpointer user_data)
+{
+  return find_confirm_dialog () != NULL || run_started_or_refused (user_data);
+}
+
+static gboolean
+rows_at_least_20 (gpointer user_data)
+{
+  DuelRun *task = user_data;
+  DuelTestRecord *live = duel_run_get_live_record (task);
+
+  return !duel_run_is_running (task) ||
+         (live != NULL && g_str_equal (live->name, "seqw-fill") && duel_series_get_length (live->series) >= 20);
+}
+
+/* The sustained sequential write from the window on the simulated SSD
+ * through FUSE: a TLC drive of 256 MiB with a pseudo-SLC cache, its times
+ * x30 (about 110 MB/s in the cache, 45 after it, slower while folding; a
+ * few seconds in all), written once after the confirmation to write over
+ * the served file. The live chart is drawn from the growing record (a
+ * screenshot once it has 20 rows), and the finished write finds the cache
+ * running out. */
+static void
+test_run_sequential_write_on_model (void)
+{
+  const char *model = g_getenv ("DUEL_SSD_MODEL");
+  const char *script = g_getenv ("DUEL_SSD_MODEL_SH");
+  g_autofree char *mount = g_build_filename (scratch_dir, "seqw", NULL);
+  g_autofree char *pid_file = g_strconcat (mount, ".pid", NULL);
+  g_autofree char *command = NULL;
+  g_autofree char *pid_text = NULL;
+  DuelPresetOptions options;
+  DuelTestRecord *record;
+  DuelWindow *window;
+  Watch *watch;
+  double cache_gb, cache_mbps, after_mbps;
+
+  if (model == NULL || *model == '\0' || script == NULL)
+    {
+      g_test_skip ("the simulated SSD was not built (no libfuse3)");
+      return;
+    }
+  command = g_strdup_printf ("'%s' have-fuse", script);
+  if (!run_command (command, NULL))
+    {
+      g_test_skip ("no FUSE here");
+      return;
+    }
+  g_free (command);
+  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' start '%s' --shape slc-tlc --capacity 256m "
+                             "--t-prog-cache-us 300 --t-prog-us 750 --t-read-us 240 --t-erase-us 30000",
+                             model, script, mount);
+  g_assert_true (run_command (command, NULL));
+  g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
+  hung_model_pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
+  signal (SIGABRT, kill_hung_model_cb);
+  signal (SIGTRAP, kill_hung_model_cb);
+  signal (SIGTERM, kill_hung_model_cb);
+
+  duel_app_test_small_options (&options);
+  options.span_bytes = 0;
+  options.interval_ms = 1000;
+  window = prepare_window ("seqw/ssd.img", "sequential-write", &options);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.start-run", NULL));
+  /* The served file reads as zeros until written: no data to confirm the
+   * loss of, or a confirmation where the window finds some. */
+  duel_app_test_wait (confirm_or_started, window, 20, "the run to start or a confirmation");
+  if (find_confirm_dialog () != NULL)
+    {
+      type_and_confirm (find_confirm_dialog ());
+      duel_app_test_wait (run_started_or_refused, window, 20, "the run to start");
+    }
+  watch = g_new0 (Watch, 1);
+  watch->task = duel_window_get_run_task (window);
+  if (watch->task == NULL && find_message_dialog () != NULL)
+    g_test_message ("%s: %s", duel_alert_get_heading (DUEL_ALERT (find_message_dialog ())),
+                    duel_alert_get_body (DUEL_ALERT (find_message_dialog ())));
+  g_assert_nonnull (watch->task);
+
+  duel_app_test_wait (rows_at_least_20, watch->task, 120, "20 rows of the sequential write");
+  g_assert_true (duel_run_is_running (watch->task));
+  g_assert_cmpuint (duel_run_view_get_n_chart_updates (duel_window_get_run_view (window)), >, 0);
+  g_free (duel_app_test_screenshot (window, "run-sequential-write"));
+
+  duel_app_test_wait (run_finished, window, 300, "the sequential write to finish");
+  g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_FINISHED);
+  record = duel_result_find_test (duel_run_get_result (watch->task), "seqw-fill");
+  g_assert_nonnull (record);
+  /* Rows of 100 ms, whatever the interval asked (1 s). */
+  g_assert_cmpuint (record->workload.interval_ms, ==, 100);
+  cache_gb = duel_test_record_get_figure_value (record, "seqw_cache_gb");
+  cache_mbps = duel_test_record_get_figure_value (record, "seqw_cache_mbps");
+  after_mbps = duel_test_record_get_figure_value (record, "seqw_after_cache_mbps");
+  g_test_message ("the cache ran out after %.3f GB: %.0f MB/s, then %.0f MB/s", cache_gb, cache_mbps, after_mbps);
+  g_assert_true (isfinite (cache_gb) && cache_gb > 0);
+  g_assert_cmpfloat (after_mbps, <, 0.75 * cache_mbps);
+
+  g_free (watch);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_free (command);
+  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' stop '%s'", model, script, mount);
+  g_assert_true (run_command (command, NULL));
+  hung_model_pid = 0;
+  signal (SIGABRT, SIG_DFL);
+  signal (SIGTRAP, SIG_DFL);
+  signal (SIGTERM, SIG_DFL);
+}
+
 /* --- kill -9 of the GUI mid-run ------------------------------------------- */
 
 #define KILL_CHILD_PATH "/duel/app/run/kill-9-child"
@@ -1467,6 +1576,12 @@ idle_progress_cb (DuelRun   *task,
   watch->idle_updates++;
 }
 
+static gboolean
+idle_counting_down (gpointer user_data)
+{
+  return ((IdleWatch *) user_data)->idle_updates > 0;
+}
+
 /* Recovery after idle from the window: the periods typed on the preset's
  * page, a countdown while the drive rests, a burst after each. */
 static void
@@ -1495,6 +1610,9 @@ test_run_recovery (void)
   watch = start_run (window);
   idle_watch.view = duel_window_get_run_view (window);
   g_signal_connect (watch->task, "progress", G_CALLBACK (idle_progress_cb), &idle_watch);
+  /* The Run page while the drive rests, as drawn. */
+  duel_app_test_wait (idle_counting_down, &idle_watch, 300, "the first idle's countdown");
+  g_free (duel_app_test_screenshot (window, "run-recovery-idle"));
   duel_app_test_wait (run_finished, window, 300, "the recovery test to finish");
   g_assert_cmpint (duel_run_get_state (watch->task), ==, DUEL_RUN_STATE_FINISHED);
   g_assert_cmpuint (idle_watch.idle_updates, >, 0);
@@ -1709,6 +1827,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/run/recovery", test_run_recovery);
   g_test_add_func ("/duel/app/run/existing-file-keeps-size", test_existing_file_keeps_size);
   g_test_add_func ("/duel/app/run/stop-hung-device", test_stop_hung_device);
+  g_test_add_func ("/duel/app/run/sequential-write-on-model", test_run_sequential_write_on_model);
   g_test_add_data_func ("/duel/app/run/destructive-loop-device", GINT_TO_POINTER (FALSE),
                         test_destructive_loop_device);
   g_test_add_data_func ("/duel/app/run/destructive-loop-signature", GINT_TO_POINTER (TRUE),

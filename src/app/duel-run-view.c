@@ -20,6 +20,7 @@
 #include "duel-cdm-view.h"
 #include "analysis/duel-analysis.h"
 #include "duel-chart-consistency.h"
+#include "duel-chart-sequential-write.h"
 #include "duel-chart-qos.h"
 #include "duel-chart-standard.h"
 #include "duel-chart-view.h"
@@ -258,6 +259,11 @@ new_chart (DuelRunView    *self,
         chart = duel_chart_consistency_new_for_test (comparison, record);
       break;
 
+    case DUEL_LIVE_VIEW_SEQUENTIAL:
+      if (record != NULL)
+        chart = duel_chart_sequential_write_new_for_test (comparison, record);
+      break;
+
     case DUEL_LIVE_VIEW_NONE:
     default:
       break;
@@ -278,6 +284,7 @@ waiting_text (DuelLiveView view)
     case DUEL_LIVE_VIEW_WRITE_CURVE:
     case DUEL_LIVE_VIEW_INTERVALS:
     case DUEL_LIVE_VIEW_BARS:
+    case DUEL_LIVE_VIEW_SEQUENTIAL:
     default:
       return _("Waiting for this step’s first intervals…");
     }

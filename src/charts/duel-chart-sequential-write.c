@@ -29,7 +29,20 @@ struct _DuelChartSequentialWrite
 
   Drive     drives[DUEL_COMPARISON_MAX_DRIVES];
   guint     n_drives;
+  /* One record charted as the first drive's, whatever its analysis (the
+   * Run page: the write as it grows, a cache after idle); NULL: each
+   * drive's sequential write. */
+  DuelTestRecord *test;
 };
+
+enum
+{
+  PROP_0,
+  PROP_TEST,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 struct _DuelChartSequentialWriteClass
 {
@@ -64,7 +77,8 @@ build_drive (DuelChartSequentialWrite *self,
 {
   DuelComparison *comparison = duel_chart_get_comparison (DUEL_CHART (self));
   Drive *drive = &self->drives[index];
-  DuelTestRecord *record = duel_comparison_find_test (comparison, index, DUEL_ANALYSIS_SEQUENTIAL_WRITE);
+  DuelTestRecord *record = self->test != NULL ? (index == 0 ? self->test : NULL)
+                           : duel_comparison_find_test (comparison, index, DUEL_ANALYSIS_SEQUENTIAL_WRITE);
   JsonObject *write;
   JsonArray *falls;
   const DuelSeriesRow *rows;
@@ -326,8 +340,47 @@ duel_chart_sequential_write_finalize (GObject *object)
 
   for (guint d = 0; d < DUEL_COMPARISON_MAX_DRIVES; d++)
     drive_clear (&self->drives[d]);
+  g_clear_pointer (&self->test, duel_test_record_unref);
 
   G_OBJECT_CLASS (duel_chart_sequential_write_parent_class)->finalize (object);
+}
+
+static void
+duel_chart_sequential_write_get_property (GObject    *object,
+                                          guint       prop_id,
+                                          GValue     *value,
+                                          GParamSpec *pspec)
+{
+  DuelChartSequentialWrite *self = DUEL_CHART_SEQUENTIAL_WRITE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEST:
+      g_value_set_boxed (value, self->test);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+duel_chart_sequential_write_set_property (GObject      *object,
+                                          guint         prop_id,
+                                          const GValue *value,
+                                          GParamSpec   *pspec)
+{
+  DuelChartSequentialWrite *self = DUEL_CHART_SEQUENTIAL_WRITE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEST:
+      self->test = g_value_dup_boxed (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -337,6 +390,8 @@ duel_chart_sequential_write_class_init (DuelChartSequentialWriteClass *klass)
   DuelChartClass *chart_class = DUEL_CHART_CLASS (klass);
 
   object_class->finalize = duel_chart_sequential_write_finalize;
+  object_class->get_property = duel_chart_sequential_write_get_property;
+  object_class->set_property = duel_chart_sequential_write_set_property;
 
   chart_class->id = "sequential-write";
   chart_class->tab_title = N_("Sequential Write");
@@ -349,6 +404,11 @@ duel_chart_sequential_write_class_init (DuelChartSequentialWriteClass *klass)
   chart_class->fill_legend = duel_chart_sequential_write_fill_legend;
   chart_class->draw_content = duel_chart_sequential_write_draw_content;
   chart_class->write_csv = duel_chart_sequential_write_write_csv;
+
+  properties[PROP_TEST] =
+    g_param_spec_boxed ("test", NULL, NULL, DUEL_TYPE_TEST_RECORD,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -362,4 +422,14 @@ duel_chart_sequential_write_new (DuelComparison *comparison)
   g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
 
   return g_object_new (DUEL_TYPE_CHART_SEQUENTIAL_WRITE, "comparison", comparison, NULL);
+}
+
+DuelChart *
+duel_chart_sequential_write_new_for_test (DuelComparison *comparison,
+                                          DuelTestRecord *test)
+{
+  g_return_val_if_fail (DUEL_IS_COMPARISON (comparison), NULL);
+  g_return_val_if_fail (test != NULL, NULL);
+
+  return g_object_new (DUEL_TYPE_CHART_SEQUENTIAL_WRITE, "test", test, "comparison", comparison, NULL);
 }

@@ -17,6 +17,11 @@ G_BEGIN_DECLS
 
 DUEL_DECLARE_CHART_TYPE (DuelChartSequentialWrite, duel_chart_sequential_write, DUEL, CHART_SEQUENTIAL_WRITE)
 
-DuelChart *duel_chart_sequential_write_new (DuelComparison *comparison);
+DuelChart *duel_chart_sequential_write_new          (DuelComparison *comparison);
+/* @test alone, as the first drive's, whatever its analysis: the Run page's
+ * live chart of a write as it grows (the sustained sequential write, the
+ * cache after idle). */
+DuelChart *duel_chart_sequential_write_new_for_test (DuelComparison *comparison,
+                                                     DuelTestRecord *test);
 
 G_END_DECLS

@@ -37,6 +37,7 @@ typedef enum
   DUEL_LIVE_VIEW_INTERVALS,     /* IOPS per interval */
   DUEL_LIVE_VIEW_LATENCY,       /* the latency distribution so far */
   DUEL_LIVE_VIEW_BARS,          /* MB/s and IOPS of each step so far */
+  DUEL_LIVE_VIEW_SEQUENTIAL,    /* MB/s over GB written, the step's own record */
 } DuelLiveView;
 
 typedef struct

@@ -30,7 +30,7 @@
  * At most a tenth of the span or two minutes. */
 #define CACHE(n, title) \
   { "recovery-cache-" #n, title, DUEL_ANALYSIS_RECOVERY, \
-    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_WRITE_CURVE, FALSE, n, 0.1, TRUE }
+    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_SEQUENTIAL, FALSE, n, 0.1, TRUE }
 
 static const DuelReviewStep steps[] = {
   /* The fresh speed, measured as the bursts after the idles will be: the

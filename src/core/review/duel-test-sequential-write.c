@@ -23,7 +23,7 @@
 
 static const DuelReviewStep steps[] = {
   { "seqw-fill", NULL, DUEL_ANALYSIS_SEQUENTIAL_WRITE,
-    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_WRITE_CURVE },
+    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_SEQUENTIAL },
 };
 
 /* The cache and the speed after it first: what a buyer of a QLC drive
