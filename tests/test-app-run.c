@@ -1108,6 +1108,61 @@ kill_hung_model_cb (int sig)
   raise (sig);
 }
 
+/* Serves the simulated SSD ($DUEL_SSD_MODEL, $DUEL_SSD_MODEL_SH) at
+ * @mount with the model's @options, killed should the test die; its pid,
+ * or 0 with the test skipped where it was not built or FUSE is not here. */
+static GPid
+model_start (const char *mount,
+             const char *options)
+{
+  const char *model = g_getenv ("DUEL_SSD_MODEL");
+  const char *script = g_getenv ("DUEL_SSD_MODEL_SH");
+  g_autofree char *pid_file = g_strconcat (mount, ".pid", NULL);
+  g_autofree char *command = NULL;
+  g_autofree char *pid_text = NULL;
+
+  if (model == NULL || *model == '\0' || script == NULL)
+    {
+      g_test_skip ("the simulated SSD was not built (no libfuse3)");
+      return 0;
+    }
+  command = g_strdup_printf ("'%s' have-fuse", script);
+  if (!run_command (command, NULL))
+    {
+      g_test_skip ("no FUSE here");
+      return 0;
+    }
+  g_free (command);
+  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' start '%s' %s", model, script, mount, options);
+  g_assert_true (run_command (command, NULL));
+  g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
+  hung_model_pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
+  g_assert_cmpint (hung_model_pid, >, 0);
+  signal (SIGABRT, kill_hung_model_cb);
+  signal (SIGTRAP, kill_hung_model_cb);
+  signal (SIGTERM, kill_hung_model_cb);
+  signal (SIGSEGV, kill_hung_model_cb);
+  return hung_model_pid;
+}
+
+/* Ends the model at @mount with ssd-model.sh's @how: "stop" (unmounted,
+ * then stopped) or "abandon" (detached lazily, stopped at once: a file
+ * this process keeps open). */
+static void
+model_end (const char *mount,
+           const char *how)
+{
+  g_autofree char *command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' %s '%s'", g_getenv ("DUEL_SSD_MODEL"),
+                                              g_getenv ("DUEL_SSD_MODEL_SH"), how, mount);
+
+  g_assert_true (run_command (command, NULL));
+  hung_model_pid = 0;
+  signal (SIGABRT, SIG_DFL);
+  signal (SIGTRAP, SIG_DFL);
+  signal (SIGTERM, SIG_DFL);
+  signal (SIGSEGV, SIG_DFL);
+}
+
 /* Whether the model holds at least one request of the run (its --hold-file). */
 static gboolean
 model_holds_requests (gpointer user_data)
@@ -1128,13 +1183,9 @@ model_holds_requests (gpointer user_data)
 static void
 test_stop_hung_device (void)
 {
-  const char *model = g_getenv ("DUEL_SSD_MODEL");
-  const char *script = g_getenv ("DUEL_SSD_MODEL_SH");
   g_autofree char *mount = g_build_filename (scratch_dir, "hung", NULL);
-  g_autofree char *pid_file = g_strconcat (mount, ".pid", NULL);
   g_autofree char *hold_file = g_strconcat (mount, ".held", NULL);
-  g_autofree char *command = NULL;
-  g_autofree char *pid_text = NULL;
+  g_autofree char *options_text = NULL;
   g_autofree char *line = NULL;
   DuelPresetOptions options;
   DuelTestRecord *record;
@@ -1143,29 +1194,10 @@ test_stop_hung_device (void)
   GPid model_pid;
   guint rows;
 
-  if (model == NULL || *model == '\0' || script == NULL)
-    {
-      g_test_skip ("the simulated SSD was not built (no libfuse3)");
-      return;
-    }
-  command = g_strdup_printf ("'%s' have-fuse", script);
-  if (!run_command (command, NULL))
-    {
-      g_test_skip ("no FUSE here");
-      return;
-    }
-  g_free (command);
-  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' start '%s' --shape flat --capacity 64m --hold-file '%s'",
-                             model, script, mount, hold_file);
-  g_assert_true (run_command (command, NULL));
-  g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
-  model_pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
-  g_assert_cmpint (model_pid, >, 0);
-  hung_model_pid = model_pid;
-  signal (SIGABRT, kill_hung_model_cb);
-  signal (SIGTRAP, kill_hung_model_cb);
-  signal (SIGTERM, kill_hung_model_cb);
-  signal (SIGSEGV, kill_hung_model_cb);
+  options_text = g_strdup_printf ("--shape flat --capacity 64m --hold-file '%s'", hold_file);
+  model_pid = model_start (mount, options_text);
+  if (model_pid == 0)
+    return;
 
   /* Reads only: the served file holds data Drive Duel did not write. */
   duel_app_test_small_options (&options);
@@ -1203,14 +1235,7 @@ test_stop_hung_device (void)
 
   /* The run kept its descriptor, so the mount stays busy while this process
    * lives: detached lazily, the model stopped at once. */
-  g_free (command);
-  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' abandon '%s'", model, script, mount);
-  run_command (command, NULL);
-  hung_model_pid = 0;
-  signal (SIGABRT, SIG_DFL);
-  signal (SIGTRAP, SIG_DFL);
-  signal (SIGTERM, SIG_DFL);
-  signal (SIGSEGV, SIG_DFL);
+  model_end (mount, "abandon");
   g_free (watch);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -1241,39 +1266,16 @@ rows_at_least_20 (gpointer user_data)
 static void
 test_run_sequential_write_on_model (void)
 {
-  const char *model = g_getenv ("DUEL_SSD_MODEL");
-  const char *script = g_getenv ("DUEL_SSD_MODEL_SH");
   g_autofree char *mount = g_build_filename (scratch_dir, "seqw", NULL);
-  g_autofree char *pid_file = g_strconcat (mount, ".pid", NULL);
-  g_autofree char *command = NULL;
-  g_autofree char *pid_text = NULL;
   DuelPresetOptions options;
   DuelTestRecord *record;
   DuelWindow *window;
   Watch *watch;
   double cache_gb, cache_mbps, after_mbps;
 
-  if (model == NULL || *model == '\0' || script == NULL)
-    {
-      g_test_skip ("the simulated SSD was not built (no libfuse3)");
-      return;
-    }
-  command = g_strdup_printf ("'%s' have-fuse", script);
-  if (!run_command (command, NULL))
-    {
-      g_test_skip ("no FUSE here");
-      return;
-    }
-  g_free (command);
-  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' start '%s' --shape slc-tlc --capacity 256m "
-                             "--t-prog-cache-us 300 --t-prog-us 750 --t-read-us 240 --t-erase-us 30000",
-                             model, script, mount);
-  g_assert_true (run_command (command, NULL));
-  g_assert_true (g_file_get_contents (pid_file, &pid_text, NULL, NULL));
-  hung_model_pid = (GPid) g_ascii_strtoll (pid_text, NULL, 10);
-  signal (SIGABRT, kill_hung_model_cb);
-  signal (SIGTRAP, kill_hung_model_cb);
-  signal (SIGTERM, kill_hung_model_cb);
+  if (model_start (mount, "--shape slc-tlc --capacity 256m --t-prog-cache-us 300 --t-prog-us 750 "
+                          "--t-read-us 240 --t-erase-us 30000") == 0)
+    return;
 
   duel_app_test_small_options (&options);
   options.span_bytes = 0;
@@ -1315,13 +1317,7 @@ test_run_sequential_write_on_model (void)
 
   g_free (watch);
   gtk_window_destroy (GTK_WINDOW (window));
-  g_free (command);
-  command = g_strdup_printf ("env DUEL_SSD_MODEL='%s' '%s' stop '%s'", model, script, mount);
-  g_assert_true (run_command (command, NULL));
-  hung_model_pid = 0;
-  signal (SIGABRT, SIG_DFL);
-  signal (SIGTRAP, SIG_DFL);
-  signal (SIGTERM, SIG_DFL);
+  model_end (mount, "stop");
 }
 
 /* --- kill -9 of the GUI mid-run ------------------------------------------- */

@@ -236,30 +236,36 @@ typedef struct
   guint n_idle_started, n_idle_ended;
 } Watch;
 
-/* Reads and writes the kernel completed on the device (/sys/block/X/stat:
- * its first and fifth fields). */
+/* Field @field (0-based) of the device's /sys/block/X/stat, summed with
+ * field @field + 4: reads and writes alike (0: requests completed, 2:
+ * sectors). */
+static guint64
+stat_reads_and_writes (const char *stat_path,
+                       guint       field)
+{
+  g_autofree char *text = NULL;
+  guint64 value[7] = { 0 };
+
+  g_assert_cmpuint (field + 4, <, G_N_ELEMENTS (value));
+  g_assert_true (g_file_get_contents (stat_path, &text, NULL, NULL));
+  g_assert_cmpint (sscanf (text, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+                           &value[0], &value[1], &value[2], &value[3], &value[4], &value[5], &value[6]), ==, 7);
+  return value[field] + value[field + 4];
+}
+
+/* Reads and writes the kernel completed on the device. */
 static guint64
 completed_requests (const char *stat_path)
 {
-  g_autofree char *text = NULL;
-  guint64 reads = 0, writes = 0;
-
-  g_assert_true (g_file_get_contents (stat_path, &text, NULL, NULL));
-  g_assert_cmpint (sscanf (text, "%" SCNu64 " %*u %*u %*u %" SCNu64, &reads, &writes), ==, 2);
-  return reads + writes;
+  return stat_reads_and_writes (stat_path, 0);
 }
 
-/* Sectors read and written (the stat's third and seventh fields): a
- * large write split into several requests is still its own bytes. */
+/* Sectors read and written: a large write split into several requests is
+ * still its own bytes. */
 static guint64
 completed_sectors (const char *stat_path)
 {
-  g_autofree char *text = NULL;
-  guint64 read = 0, written = 0;
-
-  g_assert_true (g_file_get_contents (stat_path, &text, NULL, NULL));
-  g_assert_cmpint (sscanf (text, "%*u %*u %" SCNu64 " %*u %*u %*u %" SCNu64, &read, &written), ==, 2);
-  return read + written;
+  return stat_reads_and_writes (stat_path, 2);
 }
 
 static void
