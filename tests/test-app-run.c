@@ -1615,13 +1615,13 @@ test_run_recovery (void)
 
   result = duel_run_get_result (watch->task);
   tests = duel_result_get_tests (result);
-  /* The fresh burst, the fill, then after each idle a burst and the
-   * sequential write until it slows. */
+  /* The fresh burst, the fill, then after each idle the sequential write
+   * until it slows and a burst. */
   g_assert_cmpuint (tests->len, ==, 6);
   for (guint k = 0; k < options.n_idle; k++)
     {
-      DuelTestRecord *burst = g_ptr_array_index (tests, 2 + 2 * k);
-      DuelTestRecord *cache = g_ptr_array_index (tests, 3 + 2 * k);
+      DuelTestRecord *cache = g_ptr_array_index (tests, 2 + 2 * k);
+      DuelTestRecord *burst = g_ptr_array_index (tests, 3 + 2 * k);
       JsonObject *recovery = json_object_get_object_member (duel_test_record_get_details (burst), "recovery");
 
       g_assert_cmpint (burst->status, ==, DUEL_TEST_STATUS_COMPLETE);

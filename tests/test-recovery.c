@@ -76,8 +76,8 @@ test_plan (void)
   DuelPresetOptions options;
   DuelPresetEstimate estimate;
   JsonArray *periods;
-  const char *names[] = { "discard", "recovery-fresh", "recovery-fill", "idle", "recovery-burst-1",
-                          "recovery-cache-1", "idle", "recovery-burst-2", "recovery-cache-2" };
+  const char *names[] = { "discard", "recovery-fresh", "recovery-fill", "idle", "recovery-cache-1",
+                          "recovery-burst-1", "idle", "recovery-cache-2", "recovery-burst-2" };
   const guint64 idle[] = { 0, 0, 0, 300000, 300000, 300000, 1800000, 1800000, 1800000 };
 
   /* The test's own periods: 5 and 30 minutes, the last two bursts out. */
@@ -122,8 +122,8 @@ test_plan (void)
   g_assert_true (duel_preset_prepare (given, target, &error));
   g_assert_cmpuint (duel_preset_get_n_steps (given), ==, 6);
   g_assert_cmpuint (duel_preset_get_step (given, 3)->idle_ms, ==, 90000);
-  g_assert_cmpstr (duel_preset_get_step (given, 4)->name, ==, "recovery-burst-1");
-  g_assert_cmpstr (duel_preset_get_step (given, 5)->name, ==, "recovery-cache-1");
+  g_assert_cmpstr (duel_preset_get_step (given, 4)->name, ==, "recovery-cache-1");
+  g_assert_cmpstr (duel_preset_get_step (given, 5)->name, ==, "recovery-burst-1");
 }
 
 static void
@@ -335,8 +335,8 @@ check_records (DuelResult              *result,
   for (guint k = 0; k < options->n_idle; k++)
     {
       guint i = k + 2;
-      DuelTestRecord *burst = g_ptr_array_index (tests, 2 + 2 * k);
-      DuelTestRecord *cache = g_ptr_array_index (tests, 3 + 2 * k);
+      DuelTestRecord *cache = g_ptr_array_index (tests, 2 + 2 * k);
+      DuelTestRecord *burst = g_ptr_array_index (tests, 3 + 2 * k);
       JsonObject *recovery = json_object_get_object_member (duel_test_record_get_details (burst), "recovery");
       g_autofree char *name = g_strdup_printf ("recovery-burst-%u", i - 1);
       g_autofree char *cache_name = g_strdup_printf ("recovery-cache-%u", i - 1);
@@ -352,9 +352,10 @@ check_records (DuelResult              *result,
       g_assert_cmpfloat (json_object_get_double_member (recovery, "fresh_iops"), ==,
                          duel_test_record_get_figure_value (first, "recovery_iops"));
       g_assert_cmpfloat (json_object_get_double_member (recovery, "dirty_iops"), ==, dirty);
-      /* On the wall clock too, from the end of the step before (10 ms for
-       * the clocks' rounding: the records keep microseconds). */
-      gap = g_date_time_difference (burst->started, before->started) - (GTimeSpan) (before->runtime_ns / 1000);
+      /* On the wall clock too, from the end of the step before the idle to
+       * the sequential write right after it (10 ms for the clocks'
+       * rounding: the records keep microseconds). */
+      gap = g_date_time_difference (cache->started, before->started) - (GTimeSpan) (before->runtime_ns / 1000);
       g_assert_cmpint (gap, >=, (GTimeSpan) options->idle_ms[i - 2] * 1000 - 10000);
 
       /* The figures, by hand from the record's own counts. */
@@ -370,9 +371,8 @@ check_records (DuelResult              *result,
       else
         g_assert_true (isnan (duel_test_record_get_figure_value (burst, "recovery_regained_pct")));
 
-      /* Then the sequential write after the same idle: a tenth of the span
-       * at most, in whole 1 MiB writes; on a file no cache slows it, and
-       * its rate by hand from its rows. */
+      /* The sequential write right after the idle, before the burst: a
+       * tenth of the span at most, in whole 1 MiB writes. */
       g_assert_cmpstr (cache->name, ==, cache_name);
       g_assert_cmpint (cache->status, ==, DUEL_TEST_STATUS_COMPLETE);
       g_assert_cmpint (cache->workload.pattern, ==, DUEL_PATTERN_SEQUENTIAL);
@@ -385,7 +385,7 @@ check_records (DuelResult              *result,
       g_assert_cmpfloat (duel_test_record_get_figure_value (cache, "idle_s"), ==,
                          duel_test_record_get_figure_value (burst, "idle_s"));
       g_assert_false (duel_test_record_get_figure (cache, "recovery_iops", &value));
-      before = cache;
+      before = burst;
     }
 }
 

@@ -194,17 +194,20 @@ duel_chart_sequential_write_fill_legend (DuelChart       *chart,
     duel_chart_legend_add (legend, DUEL_CHART_MARK_DASH, &style->guide, _("Cache ran out; folding"));
 }
 
-/* "cache 42.3 GB ± 0.4", "folding 60.1 GB". */
+/* "cache 42.3 GB ± 0.4", "cache 0.33 GB ± 0.05", "folding 60.1 GB". */
 static char *
 fall_label (guint  fall,
             double gb,
             double resolution_gb)
 {
-  g_autofree char *at = duel_chart_format_number (gb, gb >= 10 ? 1 : 2);
+  guint decimals = gb >= 10 ? 1 : 2;
+  g_autofree char *at = duel_chart_format_number (gb, decimals);
 
-  if (isfinite (resolution_gb) && resolution_gb >= 0.05)
+  /* The ± as precise as the place: "0.33 GB ± 0.05", not "± 0.1"; none
+   * where it rounds to nothing. */
+  if (isfinite (resolution_gb) && resolution_gb >= 0.5 * pow (10, -(double) decimals))
     {
-      g_autofree char *within = duel_chart_format_number (resolution_gb, 1);
+      g_autofree char *within = duel_chart_format_number (resolution_gb, decimals);
 
       /* TRANSLATORS: chart labels at the falls of the sequential write: where
        * the cache ran out (then where folding began, then any further fall),

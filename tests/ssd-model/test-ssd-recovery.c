@@ -56,7 +56,7 @@ typedef struct
  * account of that write (its counters and events from the step's start):
  * the first host write that waited (on garbage collection copying valid
  * pages, on folding, on a full cache) and the room the cache had when the
- * write began (what the idle rebuilt, less what the burst took). A cache
+ * write began (what the idle rebuilt). A cache
  * found lies after the first wait, less the resolution it states (no
  * drive slows before anything makes it wait), and within the room plus
  * 2 % of the capacity (what folding in the gaps frees meanwhile). None

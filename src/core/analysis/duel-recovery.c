@@ -2,20 +2,20 @@
  *
  * After a fill has brought a drive to its dirty, steady speed, the drive
  * is left idle (no I/O from the run) for a while; background garbage
- * collection may free blocks, a pseudo-SLC cache may be rebuilt. A short
- * burst of 4 KiB random writes at QD32 then measures what came back. The
+ * collection may free blocks, a pseudo-SLC cache may be rebuilt. Right
+ * after it, 1 MiB sequential writes until their rate falls measure the
+ * cache (below); then a short burst of 4 KiB random writes at QD32, the
+ * cache used up, measures what garbage collection gave back. The
  * run keeps, in the burst's details.recovery, how long the idle lasted and
  * the two speeds it is measured against (duel-run-steps.c): fresh, the
  * same burst on the trimmed drive before the fill (its recovery_iops), and
  * dirty, the fill's plateau (plateau_iops). The figures:
- *  - recovery_iops: the burst's write IOPS (all of it: a rebuilt cache is
- *    used up within seconds, and that is what a person's next burst of
- *    writes meets);
+ *  - recovery_iops: the burst's write IOPS, all of it;
  *  - recovery_fresh_pct: that as a share of the fresh speed;
  *  - recovery_regained_pct: the share of the way from dirty back to fresh
  *    (0 %: nothing came back; 100 %: as fresh), where fresh is above dirty;
  *  - idle_s: how long the drive rested.
- * After the burst, 1 MiB sequential writes until their rate falls (or a
+ * The sequential write before the burst, until its rate falls (or a
  * tenth of the span, or two minutes): the cache the idle rebuilt
  * (recovery_cache_gb, what they wrote before the fall; NAN when they
  * never fell), the rates before and after it.
