@@ -234,6 +234,7 @@ void duel_falls_clear    (DuelFalls                *falls);
  * it are at least 10 and span a quarter of the time before. Sets @out_row
  * to the first row after the fall. Pure: a recorded series gives the same
  * answer. */
+#define DUEL_ANALYSIS_RATE_FALL_MIN_OPS 16
 gboolean duel_analysis_rate_fall (const DuelSeries *series,
                                   double            factor,
                                   guint            *out_row,

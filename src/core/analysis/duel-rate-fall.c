@@ -22,7 +22,7 @@
 #define FALL_CONFIRM_ROWS     10
 /* Writes on each side at least: rows of one or two 1 MiB writes each are
  * counts, not rates (a 1 / sqrt (16) noise, a quarter, at most). */
-#define FALL_MIN_OPS          16
+#define FALL_MIN_OPS          DUEL_ANALYSIS_RATE_FALL_MIN_OPS
 
 gboolean
 duel_analysis_rate_fall (const DuelSeries *series,

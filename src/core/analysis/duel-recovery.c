@@ -16,7 +16,7 @@
  *    (0 %: nothing came back; 100 %: as fresh), where fresh is above dirty;
  *  - idle_s: how long the drive rested.
  * The sequential write before the burst, until its rate falls (or a
- * tenth of the span, or two minutes): the cache the idle rebuilt
+ * quarter of the span, or two minutes): the cache the idle rebuilt
  * (recovery_cache_gb, what they wrote before the fall; NAN when they
  * never fell), the rates before and after it.
  *
@@ -49,7 +49,8 @@ rows_mbps (const DuelSeries *series,
  * idle rebuilt is what it wrote before the fall, by the rule that ended it
  * (duel_analysis_rate_fall(), a fall of fall_min_drop); the fall lies in
  * the row before the split or the one after it, so either's bytes is how
- * far off it may be. Without a fall, what it wrote held one rate. */
+ * far off it may be, or anywhere before a split the rule could place no
+ * earlier. Without a fall, what it wrote held one rate. */
 static void
 summarize_cache (const DuelTestRecord     *record,
                  const DuelAnalysisParams *params,
@@ -57,7 +58,7 @@ summarize_cache (const DuelTestRecord     *record,
 {
   const DuelSeries *series = record->series;
   guint n = duel_series_get_length (series), split = 0;
-  guint64 before = 0;
+  guint64 before = 0, ops_before = 0, resolution;
   gboolean confirmed = FALSE;
 
   duel_summary_add (summary, "recovery_seq_gb", duel_test_record_get_bytes (record, DUEL_DIRECTION_WRITE) / 1e9);
@@ -68,11 +69,18 @@ summarize_cache (const DuelTestRecord     *record,
       return;
     }
   for (guint i = 0; i < split; i++)
-    before += duel_series_get_row (series, i)->bytes[DUEL_DIRECTION_WRITE];
+    {
+      before += duel_series_get_row (series, i)->bytes[DUEL_DIRECTION_WRITE];
+      ops_before += duel_series_get_row (series, i)->ops[DUEL_DIRECTION_WRITE];
+    }
+  resolution = MAX (duel_series_get_row (series, split - 1)->bytes[DUEL_DIRECTION_WRITE],
+                    duel_series_get_row (series, split)->bytes[DUEL_DIRECTION_WRITE]);
+  /* A split the rule could place no earlier (its writes before a fall,
+   * and the row that reached them): the fall may lie anywhere before. */
+  if (ops_before <= DUEL_ANALYSIS_RATE_FALL_MIN_OPS + duel_series_get_row (series, split - 1)->ops[DUEL_DIRECTION_WRITE])
+    resolution = MAX (resolution, before);
   duel_summary_add (summary, "recovery_cache_gb", before / 1e9);
-  duel_summary_add (summary, "recovery_cache_resolution_gb",
-                    MAX (duel_series_get_row (series, split - 1)->bytes[DUEL_DIRECTION_WRITE],
-                         duel_series_get_row (series, split)->bytes[DUEL_DIRECTION_WRITE]) / 1e9);
+  duel_summary_add (summary, "recovery_cache_resolution_gb", resolution / 1e9);
   duel_summary_add (summary, "recovery_cache_mbps", rows_mbps (series, 0, split));
   duel_summary_add (summary, "recovery_after_cache_mbps", rows_mbps (series, split, n));
 }

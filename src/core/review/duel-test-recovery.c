@@ -30,10 +30,10 @@
     DUEL_PATTERN_RANDOM, 4096, 32, 1, 0, FALSE, DUEL_LIVE_VIEW_INTERVALS, FALSE, n }
 /* Before it, right after the idle, 1 MiB sequential writes QD8 (the
  * sustained sequential write's) until their rate falls: the cache the idle
- * rebuilt. At most a tenth of the span or two minutes. */
+ * rebuilt. At most a quarter of the span or two minutes (the probe's share). */
 #define CACHE(n, title) \
   { "recovery-cache-" #n, title, DUEL_ANALYSIS_RECOVERY, \
-    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_SEQUENTIAL, FALSE, n, 0.1, TRUE }
+    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_SEQUENTIAL, FALSE, n, 0.25, TRUE }
 
 static const DuelReviewStep steps[] = {
   /* The fresh speed, measured as the bursts after the idles will be: the
