@@ -1357,9 +1357,10 @@ duel_preset_estimate_from_probe (DuelPreset              *self,
     {
       const DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, i);
 
-      /* The first fill's, at its own multiple of the span. */
-      if (duel_preset_step_is_fill (step) && fill_bytes == 0)
-        fill_bytes = fill_bytes_of (self, step->workload.size_multiple);
+      /* Every fill's, each at its own multiple of the span (Modern Review
+       * writes the span once, then twice, then after each idle a quarter). */
+      if (duel_preset_step_is_fill (step))
+        fill_bytes += fill_bytes_of (self, step->workload.size_multiple);
       random_fill |= duel_preset_step_is_random_fill (&g_array_index (self->steps, DuelPresetStep, i));
     }
 
@@ -1383,7 +1384,7 @@ duel_preset_estimate_from_probe (DuelPreset              *self,
       const DuelPresetStep *step = &g_array_index (self->steps, DuelPresetStep, i);
 
       if (duel_preset_step_is_fill (step))
-        out->fill_seconds = duel_preset_step_weight (self, step, out);
+        out->fill_seconds += duel_preset_step_weight (self, step, out);
       else
         out->timed_seconds += step->weight_s;
     }

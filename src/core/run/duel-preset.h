@@ -103,13 +103,13 @@ typedef struct
 typedef struct
 {
   guint64 span_bytes;
-  guint64 fill_bytes;          /* 0 without a fill */
+  guint64 fill_bytes;          /* every fill's bytes; 0 without a fill */
   double  probe_write_iops;    /* 4 KiB random write QD32; NAN when no probe ran */
   double  probe_end_write_iops;/* the same since its rate fell (a write cache ran out), else over its last quarter */
   guint64 probe_ms;            /* as it ran (duel-probe.h: it runs on until it sees the rate fall) */
   gboolean probe_fell;         /* the probe saw the rate fall */
   guint64 probe_fall_bytes;    /* written before the fall; 0: none seen */
-  double  fill_seconds;        /* at the probe's rate: a lower bound, a full drive slows down */
+  double  fill_seconds;        /* every fill's, at the probe's rate: a lower bound, a full drive slows down */
   double  timed_seconds;       /* the fixed-length tests */
   double  total_seconds;
 } DuelPresetEstimate;
