@@ -230,10 +230,10 @@ void duel_falls_clear    (DuelFalls                *falls);
 /* Where the write rate of @series fell, on rows as they arrive (the probe,
  * the cache after idle): the split of its rows with the largest ratio of
  * the rate before to the rate after, when that ratio is at least @factor
- * with at least 3 rows before and 5 after and 16 writes either side. Confirmed once the rows after
- * it are at least 10 and span a quarter of the time before. Sets @out_row
- * to the first row after the fall. Pure: a recorded series gives the same
- * answer. */
+ * with at least 3 rows before and 5 after and 16 writes either side.
+ * Confirmed once the rows after it are at least 10 and span a quarter of
+ * the time before. Sets @out_row to the first row after the fall. Pure: a
+ * recorded series gives the same answer. */
 #define DUEL_ANALYSIS_RATE_FALL_MIN_OPS 16
 gboolean duel_analysis_rate_fall (const DuelSeries *series,
                                   double            factor,

@@ -4,8 +4,8 @@
  * of the rows with the largest ratio of the rate before to the rate after,
  * with at least FALL_MIN_ROWS_BEFORE rows before it and FALL_MIN_ROWS_AFTER
  * after, so that one slow last interval is not a fall, and FALL_MIN_OPS
- * writes either side. One pass over the
- * rows: a run may ask at each interval's end.
+ * writes either side. Two passes over the rows: a run may ask at each
+ * interval's end.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -70,4 +70,3 @@ duel_analysis_rate_fall (const DuelSeries *series,
     *out_confirmed = confirmed;
   return TRUE;
 }
-

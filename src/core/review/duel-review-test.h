@@ -61,7 +61,7 @@ typedef struct
   double            span_share;    /* a fill step's own multiple of the span, whatever the plan's
                                     * (the cache after idle: at most a quarter); 0: the plan's */
   gboolean          until_fall;    /* a write that ends once its rate fell, in rows of at most
-                                    * DUEL_PROBE_INTERVAL_MS (duel_probe_find_fall_by(), by the
+                                    * DUEL_PROBE_INTERVAL_MS (duel_analysis_rate_fall(), by the
                                     * analysis' fall_min_drop), or at its span_share or runtime:
                                     * how large a cache is */
 } DuelReviewStep;
