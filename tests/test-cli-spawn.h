@@ -22,9 +22,34 @@ test_cli_pdeathsig_setup (gpointer data)
   prctl (PR_SET_PDEATHSIG, SIGKILL);
 }
 
+/* Each run's stderr, by pid, for a run that ends before its rows come
+ * to say why (test_cli_wait_for_rows()): a file given by path, or one that
+ * has no name and is read through a descriptor kept here. */
+static GHashTable *test_cli_err_paths;
+static GHashTable *test_cli_err_fds;
+
+static inline char *
+test_cli_run_stderr (GPid pid)
+{
+  const char *path = test_cli_err_paths != NULL ? g_hash_table_lookup (test_cli_err_paths, GINT_TO_POINTER (pid))
+                                                : NULL;
+  int fd = test_cli_err_fds != NULL ? GPOINTER_TO_INT (g_hash_table_lookup (test_cli_err_fds,
+                                                                            GINT_TO_POINTER (pid))) - 1 : -1;
+  char text[4096];
+  ssize_t n;
+  char *contents = NULL;
+
+  if (path != NULL && g_file_get_contents (path, &contents, NULL, NULL))
+    return contents;
+  if (fd < 0 || (n = pread (fd, text, sizeof text - 1, 0)) < 0)
+    return g_strdup ("(its stderr was not kept)");
+  text[n] = '\0';
+  return g_strdup (text);
+}
+
 /* `driveduel-cli run ARGS...` (up to NULL) in the background, in English;
- * stdout discarded, stderr to @err_path (NULL: discarded too). Reap it with
- * waitpid() or test_cli_kill_run(). */
+ * stdout discarded, stderr to @err_path (NULL: a file of no name, read
+ * when the run fails). Reap it with waitpid() or test_cli_kill_run(). */
 static inline GPid
 test_cli_spawn_run (const char *err_path,
                     const char *first,
@@ -35,7 +60,12 @@ test_cli_spawn_run (const char *err_path,
   g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
   g_autoptr(GError) error = NULL;
   int null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
-  int err_fd = err_path != NULL ? open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : null_fd;
+  int err_fd = err_path != NULL ? open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
+                                : open (g_get_tmp_dir (), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+  /* A folder without unnamed files: the run's stderr is not kept. */
+  if (err_fd < 0 && err_path == NULL)
+    err_fd = open ("/dev/null", O_RDWR | O_CLOEXEC);
   va_list ap;
   GPid pid;
 
@@ -52,9 +82,20 @@ test_cli_spawn_run (const char *err_path,
   g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv->pdata, envp, G_SPAWN_DO_NOT_REAP_CHILD,
                                          test_cli_pdeathsig_setup, NULL, &pid, -1, null_fd, err_fd, &error));
   g_assert_no_error (error);
-  if (err_fd != null_fd)
-    close (err_fd);
   close (null_fd);
+  if (err_path != NULL)
+    {
+      close (err_fd);
+      if (test_cli_err_paths == NULL)
+        test_cli_err_paths = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      g_hash_table_replace (test_cli_err_paths, GINT_TO_POINTER (pid), g_strdup (err_path));
+    }
+  else
+    {
+      if (test_cli_err_fds == NULL)
+        test_cli_err_fds = g_hash_table_new (NULL, NULL);
+      g_hash_table_replace (test_cli_err_fds, GINT_TO_POINTER (pid), GINT_TO_POINTER (err_fd + 1));
+    }
   return pid;
 }
 
@@ -90,7 +131,11 @@ test_cli_wait_for_rows (GPid        pid,
       if (have >= rows)
         return have;
       if (waitpid (pid, &status, WNOHANG) == pid)
-        g_error ("the run ended (status %d) before %s held %u rows", status, path, rows);
+        {
+          g_autofree char *err = test_cli_run_stderr (pid);
+
+          g_error ("the run ended (status %d) before %s held %u rows: %s", status, path, rows, err);
+        }
       g_usleep (20 * 1000);
     }
   g_error ("%s did not hold %u rows in 120 s", path, rows);
@@ -107,4 +152,11 @@ test_cli_kill_run (GPid pid)
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (WIFSIGNALED (status));
   g_spawn_close_pid (pid);
+  if (test_cli_err_fds != NULL && g_hash_table_contains (test_cli_err_fds, GINT_TO_POINTER (pid)))
+    {
+      close (GPOINTER_TO_INT (g_hash_table_lookup (test_cli_err_fds, GINT_TO_POINTER (pid))) - 1);
+      g_hash_table_remove (test_cli_err_fds, GINT_TO_POINTER (pid));
+    }
+  if (test_cli_err_paths != NULL)
+    g_hash_table_remove (test_cli_err_paths, GINT_TO_POINTER (pid));
 }

@@ -444,8 +444,11 @@ check_block (const char        *path,
   else
     fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
   saved_errno = errno;
-  /* A run killed a moment ago: its ring lets go of the device soon. */
-  if (fd < 0 && saved_errno == EBUSY && given_fd < 0 && duel_target_lock_wait_for_ended_run (path))
+  /* A run killed a moment ago: its ring lets go of the device soon (its
+   * lock first, then its claim). */
+  for (guint tries = 0;
+       fd < 0 && saved_errno == EBUSY && given_fd < 0 && tries < 3 && duel_target_lock_wait_for_ended_run (path);
+       tries++)
     {
       fd = open (path, O_RDONLY | O_EXCL | O_CLOEXEC);
       saved_errno = errno;

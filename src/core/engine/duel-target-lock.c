@@ -21,6 +21,10 @@
  * (50 ms or more). A new run waits that long, not longer. */
 #define RELEASE_WAIT_US  (10 * G_USEC_PER_SEC)
 #define RELEASE_POLL_US  (20 * 1000)
+/* A lock whose holder /proc/locks no longer lists was let go between the
+ * two looks (or is held from another PID namespace): looked at again this
+ * many times, RELEASE_POLL_US apart, before the run is refused. */
+#define UNSEEN_HOLDER_TRIES 5
 
 /* The process holding a flock on the file of @st, from /proc/locks
  * ("1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF", the device in hex);
@@ -127,7 +131,7 @@ duel_target_lock_fd (int          fd,
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  for (;;)
+  for (guint unseen = 0;;)
     {
       if (flock (fd, LOCK_EX | LOCK_NB) == 0)
         return TRUE;
@@ -145,7 +149,15 @@ duel_target_lock_fd (int          fd,
         }
       /* Held by a run that ended (killed a moment ago)? Then it is free soon. */
       pid = lock_holder (&st);
-      if (pid == 0 || !process_ended (pid))
+      if (pid == 0)
+        {
+          /* Let go since flock() looked (a killed run's ring, just now)? */
+          if (++unseen >= UNSEEN_HOLDER_TRIES)
+            break;
+          g_usleep (RELEASE_POLL_US);
+          continue;
+        }
+      if (!process_ended (pid))
         break;
       pid = wait_for_ended_holder (&st);
       if (pid != 0)
@@ -165,7 +177,18 @@ duel_target_lock_wait_for_ended_run (const char *path)
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (stat (path, &st) != 0 || (pid = lock_holder (&st)) == 0 || !process_ended (pid))
+  if (stat (path, &st) != 0)
+    return FALSE;
+  /* No lock to see: a killed run's ring lets go of its lock a moment
+   * before its claim on the device (both as it drops the file); the
+   * caller looks once more, a poll later. */
+  pid = lock_holder (&st);
+  if (pid == 0)
+    {
+      g_usleep (RELEASE_POLL_US);
+      return TRUE;
+    }
+  if (!process_ended (pid))
     return FALSE;
   return wait_for_ended_holder (&st) == 0;
 }

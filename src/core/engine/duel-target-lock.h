@@ -26,8 +26,10 @@ gboolean duel_target_lock_fd (int          fd,
 
 /* A run killed a moment ago keeps its target until its ring lets go of it
  * (io_uring's exit work, once its I/O is done): TRUE when @path was locked
- * by a process that has ended and it let go within 10 s, so that opening
- * it again may work. Waits; not for the owner's thread. */
+ * by a process that has ended and it let go within 10 s, or when no lock
+ * is seen at all (a poll later: the ring drops its lock a moment before
+ * its claim on a device), so that opening it again may work. Waits; not
+ * for the owner's thread. */
 gboolean duel_target_lock_wait_for_ended_run (const char *path);
 /* The refusal above when a Drive Duel run holds the lock of @path (a
  * block device another run opened exclusively, so that this one cannot
