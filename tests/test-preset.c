@@ -25,6 +25,7 @@
 #include "run/duel-preset.h"
 #include "test-run-plan.h"
 #include "test-analyze-cli.h"
+#include "duel-text.h"
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
@@ -565,6 +566,61 @@ test_estimate_timed_only (void)
   g_assert_cmpuint (duel_preset_get_n_steps (preset), ==, 6);
 }
 
+/* Durations read as people read them, and each test's part of a plan's
+ * estimate as one line of text (the CLI's and the preset page's). */
+static void
+test_estimate_text (void)
+{
+  g_autoptr(DuelTarget) target = test_open_scratch ("estimate-text.img", 16 * MIB);
+  g_autoptr(DuelPreset) preset = NULL;
+  g_autoptr(DuelPreset) single = NULL;
+  g_autoptr(DuelRunSteps) steps = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) none = NULL;
+  DuelPresetOptions options;
+  DuelPresetEstimate estimate;
+  const char *cases[][2] = {
+    { "0", "0 s" }, { "44.6", "45 s" }, { "200", "3 min 20 s" }, { "3599.4", "59 min 59 s" },
+    { "7500", "2 h 05 min" }, { "-1", "?" }, { "nan", "?" }, { "inf", "?" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = duel_text_format_duration (g_ascii_strtod (cases[i][0], NULL));
+
+      g_assert_cmpstr (text, ==, cases[i][1]);
+    }
+
+  /* Recovery after idle rests the drive 5 and 30 minutes: its line says so. */
+  duel_preset_options_init (&options);
+  options.n_idle = 2;
+  options.idle_ms[0] = 5 * 60000;
+  options.idle_ms[1] = 30 * 60000;
+  preset = duel_preset_new ("recovery", &options, &error);
+  g_assert_no_error (error);
+  steps = duel_run_steps_new (preset);
+  duel_run_steps_estimate (steps, target, 1000, NULL, &estimate, &error);
+  g_assert_no_error (error);
+  lines = duel_preset_describe_estimate_by_test (preset, &estimate);
+  g_assert_nonnull (lines);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1);
+  g_assert_true (g_str_has_prefix (lines[0], "Recovery after idle: "));
+  g_assert_true (g_str_has_suffix (lines[0], ", 35 min 00 s of it idle"));
+
+  /* One test that never rests: the total says it all. */
+  duel_preset_options_init (&options);
+  options.runtime_ms = 7000;
+  single = duel_preset_new ("consistency", &options, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&steps, duel_run_steps_free);
+  steps = duel_run_steps_new (single);
+  duel_run_steps_estimate (steps, target, 1000, NULL, &estimate, &error);
+  g_assert_no_error (error);
+  none = duel_preset_describe_estimate_by_test (single, &estimate);
+  g_assert_null (none);
+}
+
 static void
 test_bad_options (void)
 {
@@ -604,6 +660,7 @@ main (int    argc,
 
   g_test_add_func ("/duel/preset/options", test_bad_options);
   g_test_add_func ("/duel/preset/estimate/timed-only", test_estimate_timed_only);
+  g_test_add_func ("/duel/preset/estimate/text", test_estimate_text);
   g_test_add_func ("/duel/preset/write-saturation/loop", test_write_saturation_loop);
   g_test_add_func ("/duel/preset/consistency/read-share", test_consistency_read_share);
   g_test_add_func ("/duel/preset/cancel", test_cancel_keeps_summary);

@@ -18,6 +18,7 @@
 #include "duel-presets-view.h"
 #include "run/duel-run.h"
 #include "device/duel-safety.h"
+#include "duel-text.h"
 
 #define ESTIMATE_DELAY_MS 300
 #define PROBE_MS          3000
@@ -146,24 +147,6 @@ static gboolean
 preset_has_fill (const char *name)
 {
   return duel_preset_name_has_fill (name);
-}
-
-static char *
-format_duration (double seconds)
-{
-  guint64 s;
-
-  if (!isfinite (seconds) || seconds < 0)
-    return g_strdup ("?");
-  s = (guint64) llround (seconds);
-  if (s >= 3600)
-    /* Translators: a duration, e.g. "2 h 05 min" */
-    return g_strdup_printf (_("%" PRIu64 " h %02" PRIu64 " min"), s / 3600, (s % 3600) / 60);
-  if (s >= 60)
-    /* Translators: a duration, e.g. "3 min 20 s" */
-    return g_strdup_printf (_("%" PRIu64 " min %02" PRIu64 " s"), s / 60, s % 60);
-  /* Translators: a duration in seconds */
-  return g_strdup_printf (_("%" PRIu64 " s"), s);
 }
 
 const char *
@@ -420,34 +403,9 @@ static char *
 describe_parts (DuelPreset               *preset,
                 const DuelPresetEstimate *estimate)
 {
-  DuelPresetTestEstimate parts[32];
-  guint n = MIN (duel_preset_estimate_by_test (preset, estimate, parts, G_N_ELEMENTS (parts)), G_N_ELEMENTS (parts));
-  g_autoptr(GString) lines = g_string_new (NULL);
-  gboolean any_idle = FALSE;
+  g_auto(GStrv) lines = duel_preset_describe_estimate_by_test (preset, estimate);
 
-  for (guint t = 0; t < n; t++)
-    any_idle |= parts[t].idle_seconds > 0;
-  if (n < 2 && !any_idle)
-    return NULL;
-  for (guint t = 0; t < n; t++)
-    {
-      g_autofree char *length = format_duration (parts[t].seconds);
-      const char *title = parts[t].test != NULL ? duel_review_test_get_title (parts[t].test) : "";
-
-      if (lines->len > 0)
-        g_string_append_c (lines, '\n');
-      if (parts[t].idle_seconds > 0)
-        {
-          g_autofree char *rest = format_duration (parts[t].idle_seconds);
-
-          /* Translators: a test's part of the estimate, then how much of it the drive rests */
-          g_string_append_printf (lines, _("%s: %s, %s of it idle"), title, length, rest);
-        }
-      else
-        /* Translators: a test's part of the estimate */
-        g_string_append_printf (lines, _("%s: %s"), title, length);
-    }
-  return g_string_free (g_steal_pointer (&lines), FALSE);
+  return lines != NULL ? g_strjoinv ("\n", lines) : NULL;
 }
 
 static void
@@ -485,9 +443,9 @@ estimate_cb (GObject      *object,
 
   if (estimate.fill_bytes > 0 && isfinite (estimate.probe_write_iops))
     {
-      g_autofree char *total = format_duration (estimate.total_seconds);
+      g_autofree char *total = duel_text_format_duration (estimate.total_seconds);
       g_autofree char *fill = g_format_size (estimate.fill_bytes);
-      g_autofree char *fill_time = format_duration (estimate.fill_seconds);
+      g_autofree char *fill_time = duel_text_format_duration (estimate.fill_seconds);
       /* Grouped as the charts group it, in every locale. */
       g_autofree char *iops = duel_number_format (estimate.probe_write_iops, 0);
 
@@ -498,7 +456,7 @@ estimate_cb (GObject      *object,
     }
   else if (estimate.fill_bytes > 0)
     {
-      g_autofree char *timed = format_duration (estimate.timed_seconds);
+      g_autofree char *timed = duel_text_format_duration (estimate.timed_seconds);
       g_autofree char *fill = g_format_size (estimate.fill_bytes);
 
       /* Translators: %s are a size and a duration */
@@ -508,7 +466,7 @@ estimate_cb (GObject      *object,
     }
   else
     {
-      g_autofree char *total = format_duration (estimate.total_seconds);
+      g_autofree char *total = duel_text_format_duration (estimate.total_seconds);
       /* Translators: %s is a duration */
       text = g_strdup_printf (_("About %s."), total);
     }

@@ -28,6 +28,7 @@
 #include "device/duel-safety.h"
 #include "duel-size.h"
 #include "engine/duel-workload-option.h"
+#include "duel-text.h"
 
 
 
@@ -40,30 +41,15 @@ typedef struct
   gboolean         announced;
 } PresetView;
 
-static char *
-format_duration (double seconds)
-{
-  guint64 s;
-
-  if (!isfinite (seconds))
-    return g_strdup ("?");
-  s = (guint64) llround (seconds);
-  if (s >= 3600)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " h %02" G_GUINT64_FORMAT " min", s / 3600, (s % 3600) / 60);
-  if (s >= 60)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT " s", s / 60, s % 60);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT " s", s);
-}
-
 static void
 print_estimate (const DuelPresetEstimate *estimate)
 {
-  g_autofree char *total = format_duration (estimate->total_seconds);
-  g_autofree char *timed = format_duration (estimate->timed_seconds);
+  g_autofree char *total = duel_text_format_duration (estimate->total_seconds);
+  g_autofree char *timed = duel_text_format_duration (estimate->timed_seconds);
 
   if (estimate->fill_bytes > 0)
     {
-      g_autofree char *fill = format_duration (estimate->fill_seconds);
+      g_autofree char *fill = duel_text_format_duration (estimate->fill_seconds);
       g_autofree char *fill_size = g_format_size (estimate->fill_bytes);
 
       if (isfinite (estimate->probe_write_iops))
@@ -99,30 +85,10 @@ static void
 print_estimate_by_test (DuelPreset               *preset,
                         const DuelPresetEstimate *estimate)
 {
-  DuelPresetTestEstimate parts[32];
-  guint n = MIN (duel_preset_estimate_by_test (preset, estimate, parts, G_N_ELEMENTS (parts)), G_N_ELEMENTS (parts));
-  gboolean any_idle = FALSE;
+  g_auto(GStrv) lines = duel_preset_describe_estimate_by_test (preset, estimate);
 
-  for (guint t = 0; t < n; t++)
-    any_idle |= parts[t].idle_seconds > 0;
-  if (n < 2 && !any_idle)
-    return;
-  for (guint t = 0; t < n; t++)
-    {
-      g_autofree char *length = format_duration (parts[t].seconds);
-      const char *title = parts[t].test != NULL ? duel_review_test_get_title (parts[t].test) : "";
-
-      if (parts[t].idle_seconds > 0)
-        {
-          g_autofree char *rest = format_duration (parts[t].idle_seconds);
-
-          /* TRANSLATORS: a test's part of the estimate, then how much of it the drive rests */
-          printf (_("  %s: %s, %s of it idle\n"), title, length, rest);
-        }
-      else
-        /* TRANSLATORS: a test's part of the estimate */
-        printf (_("  %s: %s\n"), title, length);
-    }
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    printf ("  %s\n", lines[i]);
   fflush (stdout);
 }
 
@@ -146,7 +112,7 @@ describe_step (const DuelPresetStep *step)
     return g_strdup (_("discard the span (TRIM / punch hole)"));
   if (step->kind == DUEL_PRESET_STEP_IDLE)
     {
-      g_autofree char *length = format_duration (step->idle_ms / 1e3);
+      g_autofree char *length = duel_text_format_duration (step->idle_ms / 1e3);
 
       /* TRANSLATORS: e.g. "no I/O for 5 min 00 s while the drive recovers; the next step measures what came back" */
       return g_strdup_printf (_("no I/O for %s while the drive recovers; the next step measures what came back"), length);

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "duel-text.h"
@@ -186,4 +188,22 @@ duel_text_format_time (GDateTime *time)
   /* TRANSLATORS: a date and time as g_date_time_format() takes it: "Dec 6, 2026 11:30".
    * Spell the month or order the fields as your language does ("%Y年%-m月%-d日 %H:%M"). */
   return g_date_time_format (local, _("%b %-d, %Y %H:%M"));
+}
+
+char *
+duel_text_format_duration (double seconds)
+{
+  guint64 s;
+
+  if (!isfinite (seconds) || seconds < 0)
+    return g_strdup ("?");
+  s = (guint64) llround (seconds);
+  if (s >= 3600)
+    /* TRANSLATORS: a duration, e.g. "2 h 05 min" */
+    return g_strdup_printf (_("%" PRIu64 " h %02" PRIu64 " min"), s / 3600, (s % 3600) / 60);
+  if (s >= 60)
+    /* TRANSLATORS: a duration, e.g. "3 min 20 s" */
+    return g_strdup_printf (_("%" PRIu64 " min %02" PRIu64 " s"), s / 60, s % 60);
+  /* TRANSLATORS: a duration in seconds */
+  return g_strdup_printf (_("%" PRIu64 " s"), s);
 }

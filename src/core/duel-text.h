@@ -30,6 +30,9 @@ char    *duel_text_escape         (const char *text);
 /* @time in the local zone as a person reads it, translated: "Dec 6, 2026
  * 11:30" (never "12/06/26", which reads two ways). */
 char    *duel_text_format_time    (GDateTime  *time);
+/* @seconds as a person reads a duration, translated: "2 h 05 min",
+ * "3 min 20 s", "45 s"; "?" when not finite or negative. */
+char    *duel_text_format_duration (double      seconds);
 /* @text cut to @max_chars characters, the last one "…"; a copy when shorter. */
 char    *duel_text_bound          (const char *text,
                                    gsize       max_chars);

@@ -244,6 +244,11 @@ guint                duel_preset_estimate_by_test   (DuelPreset               *s
                                                      const DuelPresetEstimate *estimate,
                                                      DuelPresetTestEstimate   *out,
                                                      guint                     max);
+/* The same as text, a line per test ("Recovery after idle: 37 min 10 s,
+ * 35 min 00 s of it idle"), translated; NULL when the plan runs one test
+ * and never rests the drive (the total says it all). */
+GStrv                duel_preset_describe_estimate_by_test (DuelPreset               *self,
+                                                            const DuelPresetEstimate *estimate);
 
 /* Sets @record's analysis kind and, for a named preset, the details that
  * say where it belongs: its section, the preset's parameters, its round
