@@ -22,7 +22,7 @@
 # host was busy is done again (see run below), and when it was busy every
 # time, the checks of rates, times and knees are reported as TODO instead of
 # failing; test-ssd-virtual checks the analysis on the same cases in the
-# model's own time, where the host cannot matter. About 3 minutes on a
+# model's own time, where the host cannot matter. About 2 minutes on a
 # quiet host.
 #
 # Usage: test-ssd-analysis.sh MODEL SSD-MODEL.SH CHECKER [CLI]
@@ -87,6 +87,8 @@ retries_left=4
 # the run (see above), or the model logged that it did not set the pace
 # around the cliff, the run is done again, up to $attempts times; the checks
 # read the last run. A failure on a quiet host is never retried.
+checks_analysis() { case " $1 " in *" analysis "*) return 0;; esac; return 1; }
+
 run() {
     name=$1; mode=$2; opts=$3; shift 3
     attempt=1
@@ -104,7 +106,7 @@ run() {
         busy=""
         [ $pressure -le $max_pressure ] || busy="CPU pressure $pressure % (quiet: at most $max_pressure %)"
         [ $steal -le $max_steal ] || busy="${busy:+$busy, }steal $steal % (at most $max_steal %)"
-        if [ $rc -eq 0 ] && [ "$mode" = analysis ] &&
+        if [ $rc -eq 0 ] && checks_analysis "$mode" &&
            ! "$checker" paced "$work/$name.truth.json" "$work/$name.json" >"$work/$name.paced" 2>&1; then
             busy="${busy:+$busy, }$(sed -n 's/^not ok - //p' "$work/$name.paced")"
         fi
@@ -125,47 +127,51 @@ run() {
         failures=$((failures + 1)); return
     fi
     echo "ok - $name: driveduel-cli $1 --preset ran on duel-ssd-model $opts"
-    "$checker" "$mode" "$work/$name.truth.json" "$work/$name.json" ${busy:+--host-busy "$busy"} \
-        >"$work/$name.check" 2>&1
-    sed -n 's/^\(not \)\{0,1\}ok - /&'"$name"': /p' "$work/$name.check"
-    grep -v '^\(not \)\{0,1\}ok - ' "$work/$name.check" | sed 's/^/# /'
-    tests=$((tests + $(grep -c '^\(not \)\{0,1\}ok - ' "$work/$name.check")))
-    failures=$((failures + $(grep '^not ok - ' "$work/$name.check" | grep -vc ' # TODO ')))
-    if [ "$mode" = analysis ]; then
+    for check in $mode; do
+        "$checker" "$check" "$work/$name.truth.json" "$work/$name.json" ${busy:+--host-busy "$busy"} \
+            >"$work/$name.check" 2>&1
+        sed -n 's/^\(not \)\{0,1\}ok - /&'"$name"': /p' "$work/$name.check"
+        grep -v '^\(not \)\{0,1\}ok - ' "$work/$name.check" | sed 's/^/# /'
+        tests=$((tests + $(grep -c '^\(not \)\{0,1\}ok - ' "$work/$name.check")))
+        failures=$((failures + $(grep '^not ok - ' "$work/$name.check" | grep -vc ' # TODO ')))
+    done
+    if checks_analysis "$mode"; then
         sed 's/^/# /' "$work/$name.paced"
         "$checker" report "$work/$name.truth.json" "$work/$name.json" 2>&1 | sed -n '1,5s/^/# /p'
     fi
 }
 
+# The gate runs the cases marked "gate"; DUEL_SSD_ANALYSIS=all
+# runs every case (about 4 minutes). test-ssd-virtual holds the analysis to all of
+# them, and to hundreds of random drives, in the model's own time; here the
+# real CLI meets the model through FUSE in real time.
+cases=${DUEL_SSD_ANALYSIS:-gate}
 fill="run --preset write-saturation --runtime 1 --round 1 --interval-ms 100 --probe 0"
-# name | model options: the shapes of docs/ssd-model.md and one change each
-while IFS='|' read -r name opts; do
-    [ -n "$name" ] || continue
-    # shellcheck disable=SC2086
-    run "$name" analysis "$opts" $fill
-done <<EOF
-falls|--shape falls
-small-cache|--shape falls --cache 10%
-more-op|--shape falls --op 28
-two-units|--shape falls --units 2 --t-prog-cache-us 125 --t-prog-us 350
-rises|--shape rises
-EOF
-
-# The same fill after the preset's own 2 s probe, which writes into the
-# model's cache before the discard: the checker counts the fill from the
-# discard on.
-# shellcheck disable=SC2086
-run falls-probed analysis "--shape falls" \
-    run --preset write-saturation --runtime 1 --round 1 --interval-ms 100 --probe 2
-
-# The fill's probe (before the discard): where its rate fell against where
-# the model's cache ran out; on a model without a cache, no fall. A short
-# fill: only the probe is checked.
+probed="run --preset write-saturation --runtime 1 --round 1 --interval-ms 100 --probe 2"
+# A short fill checks only its probe (before the discard): where its rate
+# fell against where the model's cache ran out; no fall without a cache.
 probe="run --preset write-saturation --capacity-multiple 0.5 --runtime 1 --round 1 --interval-ms 100 --probe 2"
-# shellcheck disable=SC2086
-run probe-falls probe "--shape falls" $probe
-# shellcheck disable=SC2086
-run probe-flat probe "--shape flat" $probe
+# when | name | checks | model options | CLI arguments: the shapes of
+# docs/ssd-model.md and one change each. falls-probed fills after the
+# preset's own 2 s probe, which writes into the model's cache before the
+# discard: the checker counts the fill from the discard on, and holds the
+# probe's fall to the cache.
+while IFS='|' read -r when name checks opts args; do
+    [ -n "$name" ] || continue
+    [ "$when" = gate ] || [ "$cases" = all ] || continue
+    eval "cli_args=\$$args"
+    # shellcheck disable=SC2086
+    run "$name" "$checks" "$opts" $cli_args </dev/null
+done <<EOF
+all|falls|analysis|--shape falls|fill
+gate|small-cache|analysis|--shape falls --cache 10%|fill
+all|more-op|analysis|--shape falls --op 28|fill
+all|two-units|analysis|--shape falls --units 2 --t-prog-cache-us 125 --t-prog-us 350|fill
+gate|rises|analysis|--shape rises|fill
+gate|falls-probed|analysis probe|--shape falls|probed
+all|probe-falls|probe|--shape falls|probe
+gate|probe-flat|probe|--shape flat|probe
+EOF
 
 # Consistency (and its latency percentiles) in the GC steady state.
 run consistency consistency "--shape falls --cache 0 --precondition 2" \
