@@ -39,7 +39,7 @@ run_test (SsdFtl                   *ftl,
   guint in_flight = 0;
   /* A write until its rate falls stops issuing once the fall is confirmed
    * at a row's end, as the run's loop stops it (duel-run-steps.c). */
-  gboolean until_fall = step->info != NULL && step->info->until_fall, fell = FALSE;
+  gboolean until_fall = step->info != NULL && step->info->until_fall_share > 0, fell = FALSE;
   guint rows_seen = 0;
 
   g_assert (byte_limit > 0 || time_limit > 0);

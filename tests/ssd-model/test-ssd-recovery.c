@@ -185,7 +185,7 @@ test_recovery_on_model (void)
           g_assert_nonnull (record);
           if (step->idle_ms == 0)
             continue;
-          if (step->info->until_fall)
+          if (step->info->until_fall_share > 0)
             {
               check_cache (&cfg, what, log, record, &caches);
               continue;
@@ -293,7 +293,7 @@ test_named_cache (void)
         {
           const SsdVirtualStepLog *log = &g_array_index (out.steps, SsdVirtualStepLog, k);
 
-          if (log->step->kind == DUEL_PRESET_STEP_TEST && log->step->info->until_fall)
+          if (log->step->kind == DUEL_PRESET_STEP_TEST && log->step->info->until_fall_share > 0)
             check_cache (&cfg, names[i], log, duel_result_find_test (out.result, log->step->name), &caches);
         }
       ssd_virtual_plan_clear (&out);

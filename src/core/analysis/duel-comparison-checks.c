@@ -145,7 +145,7 @@ reached_multiple (const DuelTestRecord *record)
   if (!isfinite (capacity_multiple (record)) || record->span_length == 0 ||
       duel_series_get_length (record->series) == 0)
     return NAN;
-  if (duel_review_test_find_step (record->name, NULL, &step) && step->until_fall)
+  if (duel_review_test_find_step (record->name, NULL, &step) && step->until_fall_share > 0)
     return NAN;
   duel_series_sum (record->series, &total);
   return (double) (total.bytes[DUEL_DIRECTION_READ] + total.bytes[DUEL_DIRECTION_WRITE]) /

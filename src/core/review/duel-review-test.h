@@ -58,12 +58,11 @@ typedef struct
                                     * number, with no I/O (recovery after idle); it does not run
                                     * when the plan has fewer periods. 0: no idle before it. Steps
                                     * in a row with one number follow one idle */
-  double            span_share;    /* a fill step's own multiple of the span, whatever the plan's
-                                    * (the cache after idle: at most a quarter); 0: the plan's */
-  gboolean          until_fall;    /* a write that ends once its rate fell, in rows of at most
-                                    * DUEL_PROBE_INTERVAL_MS (duel_analysis_rate_fall(), by the
-                                    * analysis' fall_min_drop), or at its span_share or runtime:
-                                    * how large a cache is */
+  double            until_fall_share; /* > 0: a write that ends once its rate fell, in rows of
+                                    * at most DUEL_PROBE_INTERVAL_MS (duel_analysis_rate_fall(), by
+                                    * the analysis' fall_min_drop), or after this multiple of the
+                                    * span (the cache after idle: a quarter), or its runtime: how
+                                    * large a cache is. 0: a step that runs its own length */
 } DuelReviewStep;
 
 /* A test that repeats its steps in rounds until the figure one step

@@ -33,7 +33,7 @@
  * rebuilt. At most a quarter of the span or two minutes (the probe's share). */
 #define CACHE(n, title) \
   { "recovery-cache-" #n, title, DUEL_ANALYSIS_RECOVERY, \
-    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_SEQUENTIAL, FALSE, n, 0.25, TRUE }
+    DUEL_PATTERN_SEQUENTIAL, 1024 * 1024, 8, 1, 0, TRUE, DUEL_LIVE_VIEW_SEQUENTIAL, FALSE, n, 0.25 }
 
 static const DuelReviewStep steps[] = {
   /* The fresh speed, measured as the bursts after the idles will be: the

@@ -883,16 +883,16 @@ add_test (DuelPreset           *self,
   step.workload.interval_ms = test->max_interval_ms > 0 ? MIN (self->plan.interval_ms, test->max_interval_ms)
                                                         : self->plan.interval_ms;
   /* Rows fine enough to see a cache of a second end. */
-  if (info->until_fall)
+  if (info->until_fall_share > 0)
     step.workload.interval_ms = MIN (step.workload.interval_ms, DUEL_PROBE_INTERVAL_MS);
-  if (info->fill && info->span_share > 0)
+  if (info->fill && info->until_fall_share > 0)
     {
       /* A write until its rate falls: the step's own share of the span
        * and time at most, whatever the plan's fill (the cache after idle). */
-      step.workload.size_multiple = info->span_share;
+      step.workload.size_multiple = info->until_fall_share;
       step.workload.runtime_ms = self->plan.fill_max_ms > 0 ? MIN (self->plan.fill_max_ms, UNTIL_FALL_MAX_MS)
                                                             : UNTIL_FALL_MAX_MS;
-      step.weight_s = MIN (fill_weight (self, NAN, fill_bytes_of (self, info->span_share)),
+      step.weight_s = MIN (fill_weight (self, NAN, fill_bytes_of (self, info->until_fall_share)),
                            step.workload.runtime_ms / 1e3);
     }
   else if (info->fill)

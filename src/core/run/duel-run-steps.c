@@ -127,7 +127,7 @@ typedef struct
    * long the last idle lasted. */
   DuelRecoveryReference recovery;
   guint64     idle_done_ms;
-  /* A write until its rate falls (DuelReviewStep.until_fall): the ratio
+  /* A write until its rate falls (DuelReviewStep.until_fall_share): the ratio
    * that is a fall, and the step's own stop, cancelled once one is
    * confirmed; NULL for any other step. */
   double        fall_factor;
@@ -593,7 +593,7 @@ duel_run_steps_run (DuelRunSteps  *self,
         self->checkpoint_func (result, TRUE, self->user_data);
 
       emit_progress (&state, NULL, FALSE, record);
-      if (step->info != NULL && step->info->until_fall)
+      if (step->info != NULL && step->info->until_fall_share > 0)
         ok = run_until_fall (&state, target, record, cancellable, params, &local_error);
       else
         ok = duel_engine_run (target, record, cancellable, engine_progress_cb, &state, &local_error);
