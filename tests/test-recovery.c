@@ -126,6 +126,55 @@ test_plan (void)
   g_assert_cmpstr (duel_preset_get_step (given, 5)->name, ==, "recovery-burst-1");
 }
 
+/* The cache after idle on rows of known shape: 20 rows of 100 writes of
+ * 1 MiB, then 10 of 20. With a pause of the process in the fast part, the
+ * row it touched is not the drive's: the figures leave it out, as every
+ * other figure does (duel_test_record_get_figure_series()). */
+static void
+test_cache_leaves_pauses_out (void)
+{
+  DuelWorkload w;
+  g_autoptr(DuelTestRecord) record = NULL;
+  g_autoptr(DuelSummary) plain = NULL;
+  g_autoptr(DuelSummary) paused = NULL;
+  DuelPause pause = { .at_ms = 250, .row = 2, .rows = 1, .fraction = 0.05, .length_ns = 30 * G_GUINT64_CONSTANT (1000000000) };
+  double cache_gb, paused_gb, mbps, paused_mbps;
+
+  duel_workload_init (&w);
+  g_assert_true (duel_workload_set_rw_name (&w, "write", NULL));
+  w.block_size = MIB;
+  w.queue_depth = 8;
+  w.interval_ms = 100;
+  record = duel_test_record_new ("recovery-cache-1", &w);
+  record->status = DUEL_TEST_STATUS_COMPLETE;
+  for (guint i = 0; i < 30; i++)
+    {
+      /* The paused row took as long as the others on the engine's clock,
+       * yet wrote 10 times as much: what a pause does to a row. */
+      guint64 ops = i < 20 ? (i == 2 ? 1000 : 100) : 20;
+      DuelSeriesRow row = { .t_ms = 100 * (i + 1) };
+
+      row.ops[DUEL_DIRECTION_WRITE] = ops;
+      row.bytes[DUEL_DIRECTION_WRITE] = ops * MIB;
+      duel_series_append (record->series, &row);
+    }
+  record->runtime_ns = 3 * G_GUINT64_CONSTANT (1000000000);
+
+  plain = duel_analysis_summarize (record, DUEL_ANALYSIS_RECOVERY, NULL);
+  g_assert_true (duel_summary_lookup (plain, "recovery_cache_gb", &cache_gb));
+  g_assert_true (duel_summary_lookup (plain, "recovery_cache_mbps", &mbps));
+  g_assert_cmpfloat_with_epsilon (cache_gb, (19 * 100 + 1000) * (double) MIB / 1e9, 1e-12);
+
+  duel_test_record_add_pause (record, &pause);
+  paused = duel_analysis_summarize (record, DUEL_ANALYSIS_RECOVERY, NULL);
+  g_assert_true (duel_summary_lookup (paused, "recovery_cache_gb", &paused_gb));
+  g_assert_true (duel_summary_lookup (paused, "recovery_cache_mbps", &paused_mbps));
+  g_assert_cmpfloat_with_epsilon (paused_gb, 19 * 100 * (double) MIB / 1e9, 1e-12);
+  /* 100 MiB in each 100 ms row, the paused one left out. */
+  g_assert_cmpfloat_with_epsilon (paused_mbps, 100 * (double) MIB / 0.1 / 1e6, 1e-6);
+  g_assert_cmpfloat (mbps, >, paused_mbps);
+}
+
 static void
 test_bad_options (void)
 {
@@ -565,6 +614,7 @@ main (int    argc,
 
   g_test_add_func ("/duel/recovery/plan", test_plan);
   g_test_add_func ("/duel/recovery/options", test_bad_options);
+  g_test_add_func ("/duel/recovery/cache-leaves-pauses-out", test_cache_leaves_pauses_out);
   g_test_add_func ("/duel/recovery/file", test_file);
   g_test_add_func ("/duel/recovery/loop", test_loop);
   g_test_add_func ("/duel/recovery/subprocess/loop", test_loop_subprocess);

@@ -24,6 +24,17 @@
  * counts, not rates (a 1 / sqrt (16) noise, a quarter, at most). */
 #define FALL_MIN_OPS          DUEL_ANALYSIS_RATE_FALL_MIN_OPS
 
+/* Row @index's writes; any series, a view without the rows a pause
+ * touched included. */
+static guint64
+row_writes (const DuelSeries *series,
+            guint             index)
+{
+  DuelSeriesRow row;
+
+  return duel_series_read_row (series, index, &row) ? row.ops[DUEL_DIRECTION_WRITE] : 0;
+}
+
 gboolean
 duel_analysis_rate_fall (const DuelSeries *series,
                          double            factor,
@@ -38,7 +49,7 @@ duel_analysis_rate_fall (const DuelSeries *series,
 
   for (guint i = 0; i < n; i++)
     {
-      total_ops += duel_series_get_row (series, i)->ops[DUEL_DIRECTION_WRITE];
+      total_ops += row_writes (series, i);
       total_ms += duel_series_row_duration_ms (series, i);
     }
   /* Rows before k against rows from k on; only splits with enough rows
@@ -59,7 +70,7 @@ duel_analysis_rate_fall (const DuelSeries *series,
               confirmed = n - k >= FALL_CONFIRM_ROWS && (total_ms - ms_before) * 4 >= ms_before;
             }
         }
-      ops_before += duel_series_get_row (series, k)->ops[DUEL_DIRECTION_WRITE];
+      ops_before += row_writes (series, k);
       ms_before += duel_series_row_duration_ms (series, k);
     }
   if (best_ratio < factor)

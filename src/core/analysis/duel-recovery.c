@@ -29,6 +29,17 @@
 
 #include "duel-analysis-private.h"
 
+/* Row @index of @series (a view too): its writes and their bytes. */
+static DuelSeriesRow
+read_row (const DuelSeries *series,
+          guint             index)
+{
+  DuelSeriesRow row = { 0 };
+
+  duel_series_read_row (series, index, &row);
+  return row;
+}
+
 /* Write MB/s of rows [@from, @to). */
 static double
 rows_mbps (const DuelSeries *series,
@@ -39,7 +50,7 @@ rows_mbps (const DuelSeries *series,
 
   for (guint i = from; i < to; i++)
     {
-      bytes += duel_series_get_row (series, i)->bytes[DUEL_DIRECTION_WRITE];
+      bytes += read_row (series, i).bytes[DUEL_DIRECTION_WRITE];
       ms += duel_series_row_duration_ms (series, i);
     }
   return ms > 0 ? bytes / (ms / 1e3) / 1e6 : NAN;
@@ -56,7 +67,9 @@ summarize_cache (const DuelTestRecord     *record,
                  const DuelAnalysisParams *params,
                  DuelSummary              *summary)
 {
-  const DuelSeries *series = record->series;
+  g_autoptr(DuelSeries) unpaused = NULL;
+  /* Rows a pause of the process touched are not the drive's. */
+  const DuelSeries *series = duel_test_record_get_figure_series (record, &unpaused);
   guint n = duel_series_get_length (series), split = 0;
   guint64 before = 0, ops_before = 0, resolution;
   gboolean confirmed = FALSE;
@@ -70,14 +83,16 @@ summarize_cache (const DuelTestRecord     *record,
     }
   for (guint i = 0; i < split; i++)
     {
-      before += duel_series_get_row (series, i)->bytes[DUEL_DIRECTION_WRITE];
-      ops_before += duel_series_get_row (series, i)->ops[DUEL_DIRECTION_WRITE];
+      DuelSeriesRow row = read_row (series, i);
+
+      before += row.bytes[DUEL_DIRECTION_WRITE];
+      ops_before += row.ops[DUEL_DIRECTION_WRITE];
     }
-  resolution = MAX (duel_series_get_row (series, split - 1)->bytes[DUEL_DIRECTION_WRITE],
-                    duel_series_get_row (series, split)->bytes[DUEL_DIRECTION_WRITE]);
+  resolution = MAX (read_row (series, split - 1).bytes[DUEL_DIRECTION_WRITE],
+                    read_row (series, split).bytes[DUEL_DIRECTION_WRITE]);
   /* A split the rule could place no earlier (its writes before a fall,
    * and the row that reached them): the fall may lie anywhere before. */
-  if (ops_before <= DUEL_ANALYSIS_RATE_FALL_MIN_OPS + duel_series_get_row (series, split - 1)->ops[DUEL_DIRECTION_WRITE])
+  if (ops_before <= DUEL_ANALYSIS_RATE_FALL_MIN_OPS + read_row (series, split - 1).ops[DUEL_DIRECTION_WRITE])
     resolution = MAX (resolution, before);
   duel_summary_add (summary, "recovery_cache_gb", before / 1e9);
   duel_summary_add (summary, "recovery_cache_resolution_gb", resolution / 1e9);
