@@ -14,6 +14,8 @@
 #     process ends, exit code 1, while the server still holds its requests: the
 #     kernel keeps the I/O in flight (io_uring's exit work) until the device
 #     answers.
+#  4. a preset's probe, which ends itself by a stop of its own: the same two
+#     lines, exit code 1.
 # The old stop waited for ever and ignored further signals. Each wait here
 # is for an event (a line on stderr, a row count, the process's end), capped
 # at 120 s only to stop a hung test.
@@ -152,5 +154,37 @@ if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v losetup >/dev/nu
 else
     fault_note "case 3 skipped: needs root and loop devices"
 fi
+
+# ---- 4. a preset's probe ----------------------------------------------------
+# The probe ends itself (a stop of its own, duel_engine_own_stop_new()), as
+# a write until its rate falls does: the person's stop of a device that does
+# not answer is said and given up on there too. Before, nothing was said
+# and the second Ctrl-C did nothing: the run waited for the device.
+start_model
+fault_cli_bg probe --preset write-saturation --probe 10 --destructive --interval-ms 100 \
+    --output "$fault_work/probe.json" "$mnt/ssd.img"
+_wp_i=0
+while ! grep -q 'Probing the write speed' "$fault_work/probe.out" && [ $_wp_i -lt 1200 ]; do
+    sleep 0.1; _wp_i=$((_wp_i + 1))
+done
+kill -USR1 "$model_pid"
+fault_check "probe: the device holds the probe's I/O" wait_held
+kill -INT "$fault_pid"
+if wait_line probe 'has not answered [0-9]+ I/Os? for [0-9]+ s; press Ctrl-C again'; then
+    fault_check "probe: the stop says what it waits for" true
+else
+    fault_check "probe: the stop says what it waits for" false
+    show_stacks "$fault_pid"
+fi
+kill -INT "$fault_pid"
+fault_check "probe: the second Ctrl-C is answered" \
+    wait_line probe 'stopping without waiting for the device; what was measured is kept'
+fault_check "probe: the second Ctrl-C ends the wait: the run says it was cancelled" \
+    wait_line probe 'the run was cancelled; the partial result is kept'
+kill -USR2 "$model_pid"
+fault_wait_cli
+fault_show probe
+fault_check "probe: exit code 1 (got $fault_rc)" [ "$fault_rc" -eq 1 ]
+stop_model
 
 fault_done

@@ -34,33 +34,104 @@ drain_quark (void)
   return (GQuark) quark;
 }
 
+static GMutex drains_lock;
+
 static void
-drain_free (gpointer data)
+drain_clear (gpointer data)
 {
   DuelDrain *drain = data;
 
   g_mutex_clear (&drain->lock);
-  g_free (drain);
+}
+
+/* A drain is shared by a cancellable and the own stops made from it. */
+static void
+drain_unref (gpointer data)
+{
+  g_atomic_rc_box_release_full (data, drain_clear);
 }
 
 DuelDrain *
 _duel_drain_get (GCancellable *cancellable)
 {
-  static GMutex lock;
   DuelDrain *drain;
 
   if (cancellable == NULL)
     return NULL;
-  g_mutex_lock (&lock);
+  g_mutex_lock (&drains_lock);
   drain = g_object_get_qdata (G_OBJECT (cancellable), drain_quark ());
   if (drain == NULL)
     {
-      drain = g_new0 (DuelDrain, 1);
+      drain = g_atomic_rc_box_new0 (DuelDrain);
       g_mutex_init (&drain->lock);
-      g_object_set_qdata_full (G_OBJECT (cancellable), drain_quark (), drain, drain_free);
+      g_object_set_qdata_full (G_OBJECT (cancellable), drain_quark (), drain, drain_unref);
     }
-  g_mutex_unlock (&lock);
+  g_mutex_unlock (&drains_lock);
   return drain;
+}
+
+typedef struct
+{
+  GCancellable *cancellable;
+  gulong        handler;
+} OwnStop;
+
+static GQuark
+own_stop_quark (void)
+{
+  static gsize quark;
+
+  if (g_once_init_enter (&quark))
+    g_once_init_leave (&quark, g_quark_from_static_string ("duel-engine-own-stop"));
+  return (GQuark) quark;
+}
+
+static void
+forward_cancel (GCancellable *cancellable,
+                gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+GCancellable *
+duel_engine_own_stop_new (GCancellable *cancellable)
+{
+  GCancellable *stop;
+  OwnStop *own;
+
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+
+  stop = g_cancellable_new ();
+  if (cancellable == NULL)
+    return stop;
+  /* The run's loops report to, and read, the caller's drain. */
+  g_object_set_qdata_full (G_OBJECT (stop), drain_quark (), g_atomic_rc_box_acquire (_duel_drain_get (cancellable)),
+                           drain_unref);
+  own = g_new0 (OwnStop, 1);
+  own->cancellable = g_object_ref (cancellable);
+  own->handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), g_object_ref (stop),
+                                        g_object_unref);
+  g_object_set_qdata (G_OBJECT (stop), own_stop_quark (), own);
+  return stop;
+}
+
+void
+duel_engine_own_stop_free (GCancellable *stop)
+{
+  OwnStop *own;
+
+  if (stop == NULL)
+    return;
+  g_return_if_fail (G_IS_CANCELLABLE (stop));
+
+  own = g_object_steal_qdata (G_OBJECT (stop), own_stop_quark ());
+  if (own != NULL)
+    {
+      g_cancellable_disconnect (own->cancellable, own->handler);
+      g_object_unref (own->cancellable);
+      g_free (own);
+    }
+  g_object_unref (stop);
 }
 
 void

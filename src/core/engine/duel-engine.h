@@ -69,4 +69,13 @@ void     duel_engine_give_up          (GCancellable *cancellable);
  * their target may still be busy, and memory they use is not freed. */
 guint    duel_engine_get_abandoned    (GCancellable *cancellable);
 
+/* A stop of the caller's own, for a run that its own rule may end before
+ * the workload does (the probe, a write until its rate falls): cancelled
+ * by @cancellable (NULL: none) too, and one run with it to
+ * duel_engine_get_drain(), _give_up() and _get_abandoned(), so that the
+ * person's stop of a hung device is said and given up on there as well.
+ * Freed (and let go of @cancellable) by duel_engine_own_stop_free(). */
+GCancellable *duel_engine_own_stop_new  (GCancellable *cancellable);
+void          duel_engine_own_stop_free (GCancellable *stop);
+
 G_END_DECLS

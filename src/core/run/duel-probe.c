@@ -122,13 +122,6 @@ watch_progress (const DuelProgress *progress,
     g_cancellable_cancel (watch->stop);
 }
 
-static void
-forward_cancel (GCancellable *cancellable,
-                gpointer      user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-}
-
 gboolean
 duel_probe_run (DuelTarget       *target,
                 guint64           span_bytes,
@@ -138,11 +131,10 @@ duel_probe_run (DuelTarget       *target,
                 GError          **error)
 {
   g_autoptr(DuelTestRecord) probe = NULL;
-  g_autoptr(GCancellable) stop = g_cancellable_new ();
+  GCancellable *stop;
   g_autoptr(GError) local_error = NULL;
   DuelWorkload workload;
   Watch watch;
-  gulong handler = 0;
   gboolean ok;
 
   g_return_val_if_fail (min_ms > 0, FALSE);
@@ -154,12 +146,10 @@ duel_probe_run (DuelTarget       *target,
   workload.interval_ms = duel_probe_interval_ms (min_ms);
   probe = duel_test_record_new ("probe", &workload);
 
+  stop = duel_engine_own_stop_new (cancellable);
   watch = (Watch) { .min_ms = min_ms, .span_bytes = span_bytes, .stop = stop };
-  if (cancellable != NULL)
-    handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), g_object_ref (stop), g_object_unref);
   ok = duel_engine_run (target, probe, stop, watch_progress, &watch, &local_error);
-  if (cancellable != NULL)
-    g_cancellable_disconnect (cancellable, handler);
+  duel_engine_own_stop_free (stop);
 
   /* Our own stop is the probe's end, not a failure. */
   if (!ok && !(g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&

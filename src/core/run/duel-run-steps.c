@@ -307,13 +307,6 @@ engine_progress_cb (const DuelProgress *progress,
     state->self->checkpoint_func (state->result, FALSE, state->self->user_data);
 }
 
-static void
-forward_cancel (GCancellable *cancellable,
-                gpointer      user_data)
-{
-  g_cancellable_cancel (G_CANCELLABLE (user_data));
-}
-
 /* @record's write until its rate falls by a fall (fall_min_drop), or its
  * share of the span or its time runs out. Ended by its own rule it is
  * complete, as a write that reached its size is; the person's stop still
@@ -326,20 +319,14 @@ run_until_fall (RunState                 *state,
                 const DuelAnalysisParams *params,
                 GError                  **error)
 {
-  g_autoptr(GCancellable) stop = g_cancellable_new ();
   g_autoptr(GError) local_error = NULL;
-  gulong handler = 0;
   gboolean ok;
 
   state->fall_factor = 1 / (1 - params->fall_min_drop);
-  state->fall_stop = stop;
+  state->fall_stop = duel_engine_own_stop_new (cancellable);
   state->fell = FALSE;
-  if (cancellable != NULL)
-    handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), g_object_ref (stop), g_object_unref);
-  ok = duel_engine_run (target, record, stop, engine_progress_cb, state, &local_error);
-  if (cancellable != NULL)
-    g_cancellable_disconnect (cancellable, handler);
-  state->fall_stop = NULL;
+  ok = duel_engine_run (target, record, state->fall_stop, engine_progress_cb, state, &local_error);
+  g_clear_pointer (&state->fall_stop, duel_engine_own_stop_free);
 
   if (!ok && state->fell && !g_cancellable_is_cancelled (cancellable) &&
       g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
