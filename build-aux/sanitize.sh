@@ -45,10 +45,7 @@ export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS G_SLICE
 # reach; the normal pass holds the analysis to all of them. The simulated
 # SSD served in real time is left out for the same reason.
 DUEL_FALLS_SHAPES=${DUEL_FALLS_SHAPES:-10}
-# The same for the simulated SSD in virtual time: its first 60 random drives
-# (seeds 1-60) of the 300 the normal pass holds the analysis to.
-DUEL_SSD_CONFIGS=${DUEL_SSD_CONFIGS:-60}
-export DUEL_FALLS_SHAPES DUEL_SSD_CONFIGS
+export DUEL_FALLS_SHAPES
 
 status=0
 sh "$top/build-aux/run-tests.sh" "$builddir" --no-suite fuzz --no-suite valgrind --no-suite realtime \
