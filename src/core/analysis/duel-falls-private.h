@@ -145,6 +145,16 @@ guint    _duel_falls_runs_beyond       (const double *y,
                                         double        level,
                                         gboolean      above);
 /* Whether a fall from knee @a to foot @b is a step inside a band. */
+/* How often a band goes back and forth between two levels, at least
+ * (_duel_falls_returns_to_high()): a fall or a decline has a dip or a burst
+ * of its depth twice at most. */
+#define DUEL_FALLS_BAND_RETURNS 3
+guint    _duel_falls_returns_to_high   (const DuelFallsRule *rule,
+                                        guint                from,
+                                        guint                to,
+                                        double               high,
+                                        double               low,
+                                        gboolean             start_low);
 gboolean _duel_falls_in_band           (const DuelFallsRule *rule,
                                         guint                a,
                                         guint                b);

@@ -70,6 +70,16 @@ _duel_falls_add_decline (GArray              *declines,
         _duel_falls_overlap (rule->point_ln, before_from, top, bottom + span, after_to))
       return;
   }
+  /* … nor is a stretch whose throughput goes back and forth between the
+   * top's level and the bottom's (a quarter of the way either side) three
+   * times or more: a band whose mix of fast and slow blocks drifts. */
+  {
+    double near = (level[top - from] - level[bottom - from]) / 4;
+
+    if (_duel_falls_returns_to_high (rule, from, to, level[top - from] - near,
+                                     level[bottom - from] + near, FALSE) >= DUEL_FALLS_BAND_RETURNS)
+      return;
+  }
   start = level[top - from];
   end = level[bottom - from];
   first_ln = start - 0.1 * (start - end);
