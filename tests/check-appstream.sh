@@ -101,6 +101,8 @@ la = root.find("launchable")
 want(la is not None and la.get("type") == "desktop-id" and la.text == app_id + ".desktop", "launchable is not " + app_id + ".desktop")
 summary = root.findtext("summary") or ""
 want("four" in summary and "two drives" not in summary, "summary does not say up to four drives: " + summary)
+# Flathub's quality guidelines: a summary of at most 35 characters.
+want(len(summary) <= 35, f"summary is {len(summary)} characters, over Flathub's 35: " + summary)
 want(result_type in [m.text for m in root.findall("provides/mediatype")], "does not provide " + result_type)
 shots = root.findall("screenshots/screenshot")
 want(shots and sum(1 for s in shots if s.get("type") == "default") == 1, "not one default screenshot")
