@@ -5,6 +5,8 @@
 #include "duel-app-test.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -1550,6 +1552,178 @@ test_history_rename_delete (void)
   g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, 0);
 }
 
+typedef struct
+{
+  DuelHistory *history;
+  guint        count;
+  const char  *path;   /* …and, if set, this file among them, finished */
+} HistoryCount;
+
+typedef struct
+{
+  DuelHistory *history;
+  const char  *status;  /* a word the first row's subtitle ends with */
+} HistoryStatus;
+
+static gboolean
+history_first_says (gpointer user_data)
+{
+  const HistoryStatus *want = user_data;
+  GListModel *model = duel_history_get_model (want->history);
+  g_autoptr(DuelResultItem) item = NULL;
+
+  if (g_list_model_get_n_items (model) == 0)
+    return FALSE;
+  item = g_list_model_get_item (model, 0);
+  return g_str_has_suffix (duel_result_item_get_subtitle (item), want->status);
+}
+
+/* Starts the CLI in the background: a run of @seconds on @target with the
+ * data folder @data_home. */
+static GPid
+spawn_cli_run (const char *data_home,
+               const char *target,
+               const char *seconds)
+{
+  const char *argv[] = { g_getenv ("DRIVEDUEL_CLI"), "run", "--rw", "randread", "--runtime", seconds,
+                         "--interval-ms", "100", "--span", "8m", target, NULL };
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", data_home, TRUE);
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  return pid;
+}
+
+static void
+reap_cli (GPid pid)
+{
+  int status;
+
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+}
+
+static gboolean
+history_has (gpointer user_data)
+{
+  const HistoryCount *want = user_data;
+  GListModel *model = duel_history_get_model (want->history);
+  guint n = g_list_model_get_n_items (model);
+
+  if (n != want->count)
+    return FALSE;
+  for (guint i = 0; want->path != NULL && i < n; i++)
+    {
+      g_autoptr(DuelResultItem) item = g_list_model_get_item (model, i);
+      g_autofree char *path = g_file_get_path (duel_result_item_get_file (item));
+      DuelResult *result = duel_result_item_get_result (item);
+
+      if (g_strcmp0 (path, want->path) == 0 && result != NULL && duel_result_get_tests (result)->len == 1)
+        return TRUE;
+    }
+  return want->path == NULL;
+}
+
+/* A run of the CLI without --output joins the history the app lists while
+ * the app is open: the real CLI runs with the app's data folder, the list
+ * gains its result without a reload, in its final form; removing the file
+ * in a file manager takes it off. The app's own run (a name the history
+ * gave) is left for the window to file when it ends. */
+static void
+test_history_cli_run_joins (void)
+{
+  const char *cli = g_getenv ("DRIVEDUEL_CLI");
+  g_autofree char *data_home = g_build_filename (scratch_dir, "cli-data", NULL);
+  g_autofree char *dir = g_build_filename (data_home, "driveduel", "history", NULL);
+  g_autofree char *target = g_build_filename (scratch_dir, "cli-target.img", NULL);
+  g_autoptr(DuelHistory) history = duel_history_new (dir);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *path = NULL;
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", data_home, TRUE);
+  const char *kept = "The result is kept in the history the app lists: ";
+  const char *argv[] = { cli, "run", "--rw", "randwrite", "--size", "2m", "--span", "8m", "--name", "From the CLI",
+                         target, NULL };
+  HistoryCount want = { .history = history };
+  int status;
+
+  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("DRIVEDUEL_CLI is not set");
+      return;
+    }
+  /* The folder does not exist yet: the app makes it to watch it. */
+  duel_history_reload_async (history, NULL, reload_done_cb, NULL);
+  duel_app_test_wait (history_loaded, history, 10, "the history to load");
+  g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, 0);
+
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_unsetenv (envp, "LANGUAGE");
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (out, kept));
+  path = g_strndup (strstr (out, kept) + strlen (kept), strcspn (strstr (out, kept) + strlen (kept), "\n"));
+  g_assert_true (g_str_has_prefix (path, dir));
+
+  want.count = 1;
+  want.path = path;
+  duel_app_test_wait (history_has, &want, 30, "the CLI's run in the history");
+  {
+    g_autoptr(DuelResultItem) item = g_list_model_get_item (duel_history_get_model (history), 0);
+
+    g_assert_cmpstr (duel_result_item_get_title (item), ==, "From the CLI");
+  }
+
+  /* The app's own run, saved where the history told it: not listed by the
+   * watch (the window files it when the run ends). */
+  {
+    g_autofree char *own = duel_history_new_path (history, "Own Run", &error);
+    g_autofree char *contents = NULL;
+    gsize length;
+
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+    g_assert_true (g_file_set_contents (own, contents, length, NULL));
+    /* The CLI's file gone: the list follows, and the own run is not in it. */
+    g_assert_cmpint (g_unlink (path), ==, 0);
+    want.count = 0;
+    want.path = NULL;
+    duel_app_test_wait (history_has, &want, 30, "the removed file to leave the history");
+    duel_app_test_spin (2500);
+    g_assert_cmpuint (g_list_model_get_n_items (duel_history_get_model (history)), ==, 0);
+    g_unlink (own);
+  }
+
+  /* A run in progress reads "running" while the CLI holds its result, and
+   * is read again as its journal grows, until it finishes; one killed says
+   * "interrupted" once its lock is let go, though it saves nothing more. */
+  {
+    HistoryStatus says = { .history = history };
+    GPid pid = spawn_cli_run (data_home, target, "4");
+
+    says.status = "running";
+    duel_app_test_wait (history_first_says, &says, 30, "a run of the CLI listed as running");
+    reap_cli (pid);
+    says.status = "1 test";
+    duel_app_test_wait (history_first_says, &says, 30, "the finished run of the CLI");
+
+    pid = spawn_cli_run (data_home, target, "60");
+    says.status = "running";
+    duel_app_test_wait (history_first_says, &says, 30, "a second run of the CLI listed as running");
+    kill (pid, SIGKILL);
+    reap_cli (pid);
+    says.status = "interrupted";
+    duel_app_test_wait (history_first_says, &says, 30, "the killed run listed as interrupted");
+  }
+  g_unlink (target);
+}
+
 static gboolean
 has_two_references (gpointer user_data)
 {
@@ -2013,6 +2187,7 @@ main (int    argc,
   g_test_add_func ("/duel/app/reference-note", test_reference_note);
   g_test_add_func ("/duel/app/export-writes-files", test_export_writes_files);
   g_test_add_func ("/duel/app/history-rename-delete", test_history_rename_delete);
+  g_test_add_func ("/duel/app/history-cli-run-joins", test_history_cli_run_joins);
   g_test_add_func ("/duel/app/measure-fresh-home", test_measure_fresh_home);
   g_test_add_func ("/duel/app/bad-file-toast", test_bad_file_toast);
   g_test_add_func ("/duel/app/large-file-toast", test_large_file_toast);

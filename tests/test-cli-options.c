@@ -5,7 +5,8 @@
  * target: exit 2 (usage) with one sentence naming the option, before the
  * target is even looked at (the target given does not exist, so a value
  * that slipped through would fail later with exit 1 instead). And what a
- * valid --rwmixread does to a run. Runs the built CLI ($DRIVEDUEL_CLI) in
+ * valid --rwmixread does to a run, and where a run without --output keeps
+ * its result. Runs the built CLI ($DRIVEDUEL_CLI) in
  * English.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -18,7 +19,9 @@
 #include <json-glib/json-glib.h>
 
 #include "engine/duel-workload-option.h"
+#include "result/duel-result.h"
 #include "test-cli.h"
+#include "test-dir.h"
 
 typedef struct
 {
@@ -250,6 +253,99 @@ test_rwmixread (void)
   g_rmdir (dir);
 }
 
+/* The files of @folder, sorted; NULL when there is no such folder. */
+static GPtrArray *
+list_folder (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  GPtrArray *names;
+  const char *name;
+
+  if (dir == NULL)
+    return NULL;
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  return names;
+}
+
+/* A run without --output keeps its result in the history the app lists
+ * ($XDG_DATA_HOME/driveduel/history), named after --name or the target,
+ * and says where on its last line; --no-history keeps none; a history
+ * folder that cannot be made is said before the run, which goes on. */
+static void
+test_run_history (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("duel-cli-history-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "My Disk.img", NULL);
+  g_autofree char *data_home = g_build_filename (dir, "data", NULL);
+  g_autofree char *history = g_build_filename (data_home, "driveduel", "history", NULL);
+  g_autofree char *not_a_folder = g_build_filename (dir, "file", NULL);
+  g_autofree char *saved_data_home = g_strdup (g_getenv ("XDG_DATA_HOME"));
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  const char *kept_line = "The result is kept in the history the app lists: ";
+  const char *line;
+  int code;
+
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  code = run_cli (&out, &err, "run", "--rw", "randwrite", "--size", "1m", "--span", "4m", target, NULL);
+  if (code < 0)
+    return;
+  g_assert_cmpint (code, ==, 0);
+  names = list_folder (history);
+  g_assert_nonnull (names);
+  g_assert_cmpuint (names->len, ==, 1);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (names, 0), "-my-disk-img.json"));
+  line = strstr (out, kept_line);
+  g_assert_nonnull (line);
+  {
+    g_autofree char *path = g_build_filename (history, g_ptr_array_index (names, 0), NULL);
+    g_autofree char *said = g_strndup (line + strlen (kept_line), strcspn (line + strlen (kept_line), "\n"));
+    g_autoptr(DuelResult) result = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_cmpstr (said, ==, path);
+    result = duel_result_load (path, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (duel_result_get_tests (result)->len, ==, 1);
+  }
+  g_clear_pointer (&names, g_ptr_array_unref);
+
+  /* --name names the file; --no-history keeps nothing. */
+  code = run_cli (&out, &err, "run", "--rw", "randread", "--size", "1m", "--span", "4m", "--name", "Samsung 970 EVO!", target, NULL);
+  g_assert_cmpint (code, ==, 0);
+  code = run_cli (&out, &err, "run", "--rw", "randread", "--size", "1m", "--span", "4m", "--no-history", target, NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_null (strstr (out, kept_line));
+  names = list_folder (history);
+  g_assert_cmpuint (names->len, ==, 2);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (names, 0), "-my-disk-img.json") ||
+                 g_str_has_suffix (g_ptr_array_index (names, 1), "-my-disk-img.json"));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (names, 0), "-samsung-970-evo.json") ||
+                 g_str_has_suffix (g_ptr_array_index (names, 1), "-samsung-970-evo.json"));
+  g_clear_pointer (&names, g_ptr_array_unref);
+
+  /* No folder can be made under a file: one sentence, and the run. */
+  g_assert_true (g_file_set_contents (not_a_folder, "x", 1, NULL));
+  g_setenv ("XDG_DATA_HOME", not_a_folder, TRUE);
+  code = run_cli (&out, &err, "run", "--rw", "randread", "--size", "1m", "--span", "4m", target, NULL);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_nonnull (strstr (err, "the result will not be kept ("));
+  g_assert_nonnull (strstr (err, "; give a file with --output to keep it."));
+  g_assert_null (strstr (out, kept_line));
+  g_assert_nonnull (strstr (out, "read:"));
+
+  if (saved_data_home != NULL)
+    g_setenv ("XDG_DATA_HOME", saved_data_home, TRUE);
+  else
+    g_unsetenv ("XDG_DATA_HOME");
+  test_dir_remove (dir);
+}
+
 /* `run --help` is the plain run's, but a run with --preset takes other
  * options (duel-cli-preset.c): the help names the preset mode and them. */
 static void
@@ -326,6 +422,7 @@ main (int    argc,
   g_test_add_func ("/duel/cli/preset-options", test_preset_options);
   g_test_add_func ("/duel/cli/preflight", test_preflight);
   g_test_add_func ("/duel/cli/rwmixread", test_rwmixread);
+  g_test_add_func ("/duel/cli/run-history", test_run_history);
   g_test_add_func ("/duel/cli/run-help", test_run_help);
   g_test_add_func ("/duel/cli/info-target", test_info_target);
   return g_test_run ();

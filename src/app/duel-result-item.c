@@ -13,6 +13,8 @@
 #include "duel-result-item.h"
 #include "duel-system.h"
 #include "duel-text.h"
+#include "engine/duel-target-lock.h"
+#include "result/duel-preflight.h"
 
 struct _DuelResultItem
 {
@@ -48,11 +50,26 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+gboolean
+duel_result_item_is_being_written (DuelResultItem *self)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *lock = NULL;
+
+  g_return_val_if_fail (DUEL_IS_RESULT_ITEM (self), FALSE);
+
+  path = g_file_get_path (self->file);
+  if (path == NULL)
+    return FALSE;
+  lock = g_strconcat (path, DUEL_PREFLIGHT_LOCK_SUFFIX, NULL);
+  return duel_target_lock_is_held (lock);
+}
+
 /* The status of a run as a word, or NULL when every test completed. */
 static const char *
-describe_status (DuelResult *result)
+describe_status (DuelResultItem *self)
 {
-  GPtrArray *tests = duel_result_get_tests (result);
+  GPtrArray *tests = duel_result_get_tests (self->result);
 
   for (guint i = 0; i < tests->len; i++)
     {
@@ -66,8 +83,9 @@ describe_status (DuelResult *result)
           return _("failed");
         case DUEL_TEST_STATUS_RUNNING:
         case DUEL_TEST_STATUS_PENDING:
-          /* Only a checkpoint of a run that never finished has these. */
-          return _("interrupted");
+          /* A checkpoint: of a run still going (another process, the
+           * CLI, holds its result's lock), or of one that never finished. */
+          return duel_result_item_is_being_written (self) ? _("running") : _("interrupted");
         case DUEL_TEST_STATUS_COMPLETE:
         default:
           break;
@@ -152,7 +170,7 @@ update_texts (DuelResultItem *self)
       const DuelTargetInfo *target = duel_result_get_target (self->result);
       GDateTime *created = duel_result_get_created (self->result);
       GPtrArray *tests = duel_result_get_tests (self->result);
-      const char *status = describe_status (self->result);
+      const char *status = describe_status (self);
 
       if (self->origin == DUEL_RESULT_ORIGIN_REFERENCE || duel_result_is_published (self->result))
         g_string_append (subtitle, _("Published figures"));
@@ -203,7 +221,7 @@ update_texts (DuelResultItem *self)
       {
         g_autoptr(GString) label = g_string_new (self->title);
         const char *preset = self->result != NULL ? result_preset (self->result) : NULL;
-        const char *status = self->result != NULL ? describe_status (self->result) : NULL;
+        const char *status = self->result != NULL ? describe_status (self) : NULL;
 
         if (preset != NULL)
           g_string_append_printf (label, " · %s", duel_preset_get_title_for_name (preset));

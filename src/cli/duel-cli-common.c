@@ -13,6 +13,7 @@
 #include <linux/magic.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -24,6 +25,7 @@
 #include "device/duel-filesystem-note.h"
 #include "duel-number.h"
 #include "duel-text.h"
+#include "result/duel-history-folder.h"
 #include "review/duel-review-test.h"
 
 void
@@ -698,6 +700,92 @@ duel_cli_output_arg_ok (const char  *output,
       return FALSE;
     }
   return TRUE;
+}
+
+char *
+duel_cli_result_path (const char  *output,
+                      gboolean     no_history,
+                      const char  *name,
+                      const char  *target_path,
+                      char       **out_unkept)
+{
+  g_autofree char *folder = NULL;
+  g_autofree char *base = NULL;
+  g_autoptr(GError) error = NULL;
+  char *path;
+
+  *out_unkept = NULL;
+  if (output != NULL || no_history)
+    return g_strdup (output);
+  folder = duel_history_folder_get_default ();
+  base = g_path_get_basename (target_path);
+  path = duel_history_folder_new_path (folder, name != NULL ? name : base, &error);
+  if (path == NULL)
+    {
+      g_autofree char *why = g_strdup (error->message);
+      gsize length = strlen (why);
+
+      /* One sentence: the reason inside it, without its own full stop. */
+      if (length > 0 && why[length - 1] == '.')
+        why[length - 1] = '\0';
+      /* TRANSLATORS: %s is why the history folder cannot be used, e.g.
+       * “Could not create the history folder /x: Permission denied”. */
+      *out_unkept = g_strdup_printf (_("driveduel-cli: the result will not be kept (%s); give a file with --output to keep it."),
+                                     why);
+    }
+  return path;
+}
+
+/* Says @sentence once, when the run starts measuring: a run refused before
+ * that keeps nothing anyway, and says only why it was refused. */
+static void
+unkept_state_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  char **sentence = user_data;
+  DuelRunState state = duel_run_get_state (DUEL_RUN (object));
+
+  if (*sentence != NULL && (state == DUEL_RUN_STATE_PROBING || state == DUEL_RUN_STATE_RUNNING))
+    {
+      g_printerr ("%s\n", *sentence);
+      g_clear_pointer (sentence, g_free);
+    }
+}
+
+static void
+free_sentence (gpointer  data,
+               GClosure *closure)
+{
+  char **sentence = data;
+
+  g_free (*sentence);
+  g_free (sentence);
+}
+
+void
+duel_cli_say_unkept (DuelRun *run,
+                     char    *sentence)
+{
+  char **box;
+
+  if (sentence == NULL)
+    return;
+  box = g_new (char *, 1);
+  *box = sentence;
+  g_signal_connect_data (run, "notify::state", G_CALLBACK (unkept_state_cb), box, free_sentence, 0);
+}
+
+void
+duel_cli_print_history_note (DuelRun    *run,
+                             const char *output)
+{
+  const char *path = duel_run_get_result_path (run);
+
+  if (output != NULL || path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return;
+  /* TRANSLATORS: %s is the result file's path. */
+  g_print (_("The result is kept in the history the app lists: %s\n"), path);
 }
 
 gboolean

@@ -347,6 +347,8 @@ duel_cli_run_preset (int    argc,
   g_autofree char *preset_name = NULL;
   g_autofree char *span = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *result_path = NULL;
+  g_autofree char *unkept = NULL;
   g_autofree char *name = NULL;
   g_autofree char *target_path = NULL;
   g_autofree char *description = NULL;
@@ -359,7 +361,7 @@ duel_cli_run_preset (int    argc,
   g_autofree char *message = NULL;
   double capacity_multiple = 0, runtime_s = 0, round_s = 0, probe_s = DUEL_RUN_DEFAULT_PROBE_MS / 1e3;
   g_autofree char *interval_ms = NULL;
-  gboolean no_trim = FALSE, destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE;
+  gboolean no_trim = FALSE, destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE, no_history = FALSE;
   GOptionEntry entries[] = {
     { "preset", 0, 0, G_OPTION_ARG_STRING, &preset_name, NULL, "NAME" },
     { "capacity-multiple", 0, 0, G_OPTION_ARG_STRING, &capacity_multiple_text, N_("Write saturation: write this many times the span (default 2)"), "N" },
@@ -378,6 +380,7 @@ duel_cli_run_preset (int    argc,
     { "probe", 0, 0, G_OPTION_ARG_STRING, &probe, N_("Shortest 4K random write used to estimate the duration, in seconds; it runs on up to 20 s while the write rate has not fallen (default 2, 0 skips)"), "SECONDS" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
     { "overwrite-output", 0, 0, G_OPTION_ARG_NONE, &overwrite_output, N_("Let the result replace an existing file that is not a Drive Duel result"), NULL },
+    { "no-history", 0, 0, G_OPTION_ARG_NONE, &no_history, N_("Without --output, keep no result file (by default it joins the history the app lists)"), NULL },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, or to a file holding data Drive Duel did not write, destroying its data"), NULL },
     { "wipe-signatures", 0, 0, G_OPTION_ARG_NONE, &wipe_signatures, N_("With --destructive, also allow it when the target holds a filesystem, RAID member or partition table"), NULL },
@@ -492,6 +495,7 @@ duel_cli_run_preset (int    argc,
   if (!duel_cli_output_arg_ok (output, &message))
     return duel_cli_usage_error (context, "%s", message);
   target_path = duel_cli_target_path (rest);
+  result_path = duel_cli_result_path (output, no_history, name, target_path, &unkept);
 
   /* Every preset writes: mounted, held, busy or system disks are refused,
    * a block device needs --destructive, an image with a signature
@@ -499,7 +503,8 @@ duel_cli_run_preset (int    argc,
    * byte reaches the target. A file target is created or extended to cover
    * the span, never shrunk. */
   run = duel_run_new (target_path);
-  duel_run_set_output (run, output);
+  duel_run_set_output (run, result_path);
+  duel_cli_say_unkept (run, g_steal_pointer (&unkept));
   duel_run_set_output_overwrite (run, overwrite_output);
   duel_run_set_name (run, name);
   duel_run_set_safety (run,
@@ -534,6 +539,7 @@ duel_cli_run_preset (int    argc,
       duel_cli_print_cdm_grid (duel_run_get_result (run));
       duel_cli_print_rounds (duel_run_get_result (run));
     }
+  duel_cli_print_history_note (run, output);
   exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;
 }

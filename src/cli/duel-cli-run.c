@@ -55,6 +55,8 @@ duel_cli_run (int    argc,
   g_autofree char *span = NULL;
   g_autofree char *offset = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *result_path = NULL;
+  g_autofree char *unkept = NULL;
   g_autofree char *name = NULL;
   g_autofree char *target_path = NULL;
   g_autofree char *runtime = NULL;
@@ -68,7 +70,7 @@ duel_cli_run (int    argc,
   g_auto(GStrv) rest = NULL;
   struct stat target_st;
   double runtime_s = 0;
-  gboolean destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE;
+  gboolean destructive = FALSE, wipe_signatures = FALSE, overwrite_output = FALSE, no_history = FALSE;
   GOptionEntry entries[] = {
     { "rw", 0, 0, G_OPTION_ARG_STRING, &rw, N_("Access pattern: randread, randwrite, randrw, read, write or rw (default randread)"), "PATTERN" },
     { "bs", 0, 0, G_OPTION_ARG_STRING, &bs, N_("Block size, e.g. 4k (default 4k)"), "SIZE" },
@@ -83,6 +85,7 @@ duel_cli_run (int    argc,
     { "seed", 0, 0, G_OPTION_ARG_STRING, &seed, N_("Seed of the random offsets (default: fixed, recorded in the result)"), "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the result file here (JSON), checkpointed during the run"), "FILE" },
     { "overwrite-output", 0, 0, G_OPTION_ARG_NONE, &overwrite_output, N_("Let the result replace an existing file that is not a Drive Duel result"), NULL },
+    { "no-history", 0, 0, G_OPTION_ARG_NONE, &no_history, N_("Without --output, keep no result file (by default it joins the history the app lists)"), NULL },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name shown for this drive in comparisons"), "NAME" },
     { "destructive", 0, 0, G_OPTION_ARG_NONE, &destructive, N_("Allow writing to a block device, or to a file holding data Drive Duel did not write, destroying its data"), NULL },
     { "wipe-signatures", 0, 0, G_OPTION_ARG_NONE, &wipe_signatures, N_("With --destructive, also allow it when the target holds a filesystem, RAID member or partition table"), NULL },
@@ -224,6 +227,7 @@ duel_cli_run (int    argc,
   if (!duel_cli_output_arg_ok (output, &message))
     return duel_cli_usage_error (context, "%s", message);
   target_path = duel_cli_target_path (rest);
+  result_path = duel_cli_result_path (output, no_history, name, target_path, &unkept);
 
   if (destructive)
     safety_flags |= DUEL_SAFETY_DESTRUCTIVE;
@@ -234,7 +238,8 @@ duel_cli_run (int    argc,
    * written before the first byte reaches it. A file target is created or
    * extended to cover the span, never shrunk. */
   run = duel_run_new (target_path);
-  duel_run_set_output (run, output);
+  duel_run_set_output (run, result_path);
+  duel_cli_say_unkept (run, g_steal_pointer (&unkept));
   duel_run_set_output_overwrite (run, overwrite_output);
   duel_run_set_name (run, name);
   duel_run_set_safety (run, safety_flags,
@@ -268,6 +273,7 @@ duel_cli_run (int    argc,
   }
   duel_cli_print_ceiling_notes (duel_run_get_result (run),
                                 g_ptr_array_index (duel_result_get_tests (duel_run_get_result (run)), 0), NULL);
+  duel_cli_print_history_note (run, output);
   exit_code = duel_cli_conclude_run (run, ok, error);
   return exit_code;
 }

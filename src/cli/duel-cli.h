@@ -39,6 +39,20 @@ int  duel_cli_import       (int argc, char **argv);
 char *duel_cli_target_path (GStrv rest);
 gboolean duel_cli_target_args_ok (GStrv rest, char **out_message);
 gboolean duel_cli_output_arg_ok (const char *output, char **out_message);
+/* Where a run keeps its result: @output, or without it a new file in the
+ * history the app lists (duel-history-folder.h), named after @name or the
+ * target's file name; NULL with @no_history, or when the history folder
+ * cannot be made: then @out_unkept holds the sentence that says so, for
+ * duel_cli_say_unkept(). */
+char *duel_cli_result_path (const char  *output,
+                            gboolean     no_history,
+                            const char  *name,
+                            const char  *target_path,
+                            char       **out_unkept);
+/* Says @sentence (taken; NULL: nothing) on stderr when @run starts measuring. */
+void duel_cli_say_unkept (DuelRun *run, char *sentence);
+/* After a run kept in the history (no @output): says where. */
+void duel_cli_print_history_note (DuelRun *run, const char *output);
 gboolean duel_cli_parse_span (const char *text, guint64 *out, char **out_message);
 gboolean duel_cli_check_aligned (const char *option, guint64 value, char **out_message);
 

@@ -207,3 +207,14 @@ duel_target_lock_describe_holder (const char *path)
   display = g_filename_display_name (path);
   return in_use_sentence (display, pid);
 }
+
+gboolean
+duel_target_lock_is_held (const char *path)
+{
+  struct stat st;
+  int pid;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return stat (path, &st) == 0 && (pid = lock_holder (&st)) != 0 && !process_ended (pid);
+}

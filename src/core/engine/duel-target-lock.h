@@ -35,5 +35,9 @@ gboolean duel_target_lock_wait_for_ended_run (const char *path);
  * block device another run opened exclusively, so that this one cannot
  * open it to lock it); NULL otherwise. */
 char    *duel_target_lock_describe_holder (const char *path);
+/* Whether a live process holds a flock on @path, as /proc/locks lists it
+ * (nothing is locked to find out: a run starting meanwhile is not in its
+ * way); FALSE where the holder is in another PID namespace. */
+gboolean duel_target_lock_is_held (const char *path);
 
 G_END_DECLS
