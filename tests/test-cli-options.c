@@ -273,7 +273,8 @@ list_folder (const char *folder)
 /* A run without --output keeps its result in the history the app lists
  * ($XDG_DATA_HOME/driveduel/history), named after --name or the target,
  * and says where on its last line; --no-history keeps none; a history
- * folder that cannot be made is said before the run, which goes on. */
+ * folder that cannot be made is said as the run starts measuring, and the
+ * run goes on. */
 static void
 test_run_history (void)
 {
