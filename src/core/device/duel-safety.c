@@ -1059,7 +1059,7 @@ duel_safety_check_output (const char  *result_path,
       return FALSE;
     }
   {
-    g_autofree char *journal = g_strconcat (name, ".journal", NULL);
+    g_autofree char *journal = g_strconcat (name, DUEL_PREFLIGHT_JOURNAL_SUFFIX, NULL);
 
     if (!duel_file_writer_check_in (folder, journal, DUEL_WRITE_REPLACE_JOURNAL | DUEL_WRITE_REPLACE_EMPTY,
                                     &local_error))

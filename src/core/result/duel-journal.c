@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "duel-error.h"
+#include "duel-preflight.h"
 #include "duel-journal-private.h"
 #include "duel-json.h"
 #include "duel-json-shape-private.h"
@@ -47,7 +48,7 @@ _duel_journal_path_for (const char *save_path)
 {
   g_return_val_if_fail (save_path != NULL, NULL);
 
-  return g_strconcat (save_path, ".journal", NULL);
+  return g_strconcat (save_path, DUEL_PREFLIGHT_JOURNAL_SUFFIX, NULL);
 }
 
 /* ---- writing ------------------------------------------------------------ */

@@ -18,9 +18,11 @@ G_BEGIN_DECLS
 /* Beside an existing result, a run writes its own as RESULT.new (or the
  * first free RESULT.new-N) until it has something to replace the old one
  * with (duel-checkpointer.c); two runs are kept from one result path by a
- * lock on RESULT.lock. */
+ * lock on RESULT.lock; a running result's rows go to RESULT.journal
+ * between its saves. */
 #define DUEL_PREFLIGHT_STAGING_SUFFIX ".new"
 #define DUEL_PREFLIGHT_LOCK_SUFFIX    ".lock"
+#define DUEL_PREFLIGHT_JOURNAL_SUFFIX ".journal"
 
 guint64  duel_preflight_result_room (guint64      runtime_ms,
                                      guint        interval_ms);
