@@ -26,10 +26,10 @@
 #include "duel-history.h"
 #include "duel-system.h"
 #include "result/duel-history-folder.h"
+#include "result/duel-preflight.h"
 
 /* A second after a file's last change, and no sooner than 10 s after it
  * was last read. */
-#define JOURNAL_SUFFIX ".journal"
 #define WATCH_SETTLE_MS 1000
 #define WATCH_EVERY_US  (10 * G_USEC_PER_SEC)
 
@@ -260,7 +260,7 @@ static gboolean
 file_stamp_read (const char *path,
                  FileStamp  *out)
 {
-  g_autofree char *journal = g_strconcat (path, JOURNAL_SUFFIX, NULL);
+  g_autofree char *journal = g_strconcat (path, DUEL_PREFLIGHT_JOURNAL_SUFFIX, NULL);
   struct stat st;
 
   if (g_stat (path, &st) != 0)
@@ -279,11 +279,20 @@ file_stamp_read (const char *path,
   return TRUE;
 }
 
+/* Remembers @stamp for @path, or with NULL what the file is now. */
 static void
 remember_stamp (DuelHistory     *self,
                 const char      *path,
                 const FileStamp *stamp)
 {
+  FileStamp now;
+
+  if (stamp == NULL)
+    {
+      if (!file_stamp_read (path, &now))
+        return;
+      stamp = &now;
+    }
   g_hash_table_replace (self->stamps, g_strdup (path), g_memdup2 (stamp, sizeof *stamp));
 }
 
@@ -301,6 +310,14 @@ stamp_unchanged (DuelHistory *self,
 }
 
 /* ---- Reading files ------------------------------------------------------------ */
+
+/* A result file's name: temporary files of an atomic save start with a
+ * dot, and the files beside a result (lock, journal) end otherwise. */
+static gboolean
+is_result_name (const char *name)
+{
+  return name[0] != '.' && g_str_has_suffix (name, ".json");
+}
 
 /* A file read in a worker: its item, and what the file was before it was read. */
 typedef struct
@@ -320,8 +337,8 @@ loaded_free (gpointer data)
   g_free (loaded);
 }
 
-/* A result file of the history, or NULL (temporary files of an atomic save
- * start with a dot; anything unreadable is left out). */
+/* A result file of the history, or NULL (is_result_name(); anything
+ * unreadable is left out). */
 static Loaded *
 load_one (const char *directory,
           const char *name)
@@ -333,7 +350,7 @@ load_one (const char *directory,
   FileStamp stamp;
   char *path;
 
-  if (name[0] == '.' || !g_str_has_suffix (name, ".json"))
+  if (!is_result_name (name))
     return NULL;
   path = g_build_filename (directory, name, NULL);
   if (!file_stamp_read (path, &stamp) || (result = duel_result_load (path, &error)) == NULL)
@@ -404,7 +421,7 @@ check_running (gpointer user_data)
 
   g_hash_table_iter_init (&iter, self->running);
   while (g_hash_table_iter_next (&iter, &item, NULL))
-    if (!duel_result_item_is_being_written (item))
+    if (!duel_result_item_is_running (item))
       {
         duel_result_item_refresh (item);
         g_hash_table_iter_remove (&iter);
@@ -415,29 +432,12 @@ check_running (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-result_unfinished (DuelResult *result)
-{
-  GPtrArray *tests = duel_result_get_tests (result);
-
-  for (guint i = 0; i < tests->len; i++)
-    {
-      const DuelTestRecord *record = g_ptr_array_index (tests, i);
-
-      if (record->status == DUEL_TEST_STATUS_RUNNING || record->status == DUEL_TEST_STATUS_PENDING)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* Follows @item while another process writes it. */
 static void
 follow_if_running (DuelHistory    *self,
                    DuelResultItem *item)
 {
-  DuelResult *result = duel_result_item_get_result (item);
-
-  if (result == NULL || !result_unfinished (result) || !duel_result_item_is_being_written (item))
+  if (!duel_result_item_is_running (item))
     return;
   g_hash_table_add (self->running, g_object_ref (item));
   if (self->running_source == 0)
@@ -445,6 +445,7 @@ follow_if_running (DuelHistory    *self,
 }
 
 static void schedule_read (DuelHistory *self, const char *path);
+static DuelResultItem *add_item (DuelHistory *self, const char *path, DuelResult *result, const FileStamp *stamp);
 
 /* Worker: one file of the folder (a Loaded), or an error. */
 static void
@@ -476,8 +477,7 @@ read_one_done (GObject      *source,
 
   if (loaded != NULL && !g_cancellable_is_cancelled (self->cancellable))
     {
-      follow_if_running (self, duel_history_add (self, loaded->path, duel_result_item_get_result (loaded->item)));
-      remember_stamp (self, loaded->path, &loaded->stamp);
+      follow_if_running (self, add_item (self, loaded->path, duel_result_item_get_result (loaded->item), &loaded->stamp));
     }
   g_clear_pointer (&loaded, loaded_free);
   if (watched == NULL)
@@ -538,7 +538,7 @@ schedule_read (DuelHistory *self,
   ReadDue *due;
   gint64 wait_ms;
 
-  if (name[0] == '.' || !g_str_has_suffix (name, ".json") || g_hash_table_contains (self->own, path))
+  if (!is_result_name (name) || g_hash_table_contains (self->own, path))
     return;
   watched = g_hash_table_lookup (self->watched, path);
   if (watched == NULL)
@@ -599,8 +599,8 @@ folder_changed_cb (GFileMonitor      *monitor,
     case G_FILE_MONITOR_EVENT_MOVED_IN:
       path = g_file_get_path (file);
       /* A running result's rows go to its journal: the result changed. */
-      if (path != NULL && g_str_has_suffix (path, ".json" JOURNAL_SUFFIX))
-        path[strlen (path) - strlen (JOURNAL_SUFFIX)] = '\0';
+      if (path != NULL && g_str_has_suffix (path, ".json" DUEL_PREFLIGHT_JOURNAL_SUFFIX))
+        path[strlen (path) - strlen (DUEL_PREFLIGHT_JOURNAL_SUFFIX)] = '\0';
       break;
     case G_FILE_MONITOR_EVENT_RENAMED:
       /* An atomic save: the temporary file renamed over the result. */
@@ -736,21 +736,19 @@ duel_history_lookup (DuelHistory *self,
   return NULL;
 }
 
-DuelResultItem *
-duel_history_add (DuelHistory *self,
-                  const char  *path,
-                  DuelResult  *result)
+/* Adds or replaces the item of @path; @stamp is what the file was when
+ * @result was read from it (NULL: what it is now). */
+static DuelResultItem *
+add_item (DuelHistory     *self,
+          const char      *path,
+          DuelResult      *result,
+          const FileStamp *stamp)
 {
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(DuelResultItem) item = NULL;
   DuelResultItem *existing;
   guint position;
 
-  g_return_val_if_fail (DUEL_IS_HISTORY (self), NULL);
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (DUEL_IS_RESULT (result), NULL);
-
-  file = g_file_new_for_path (path);
   existing = duel_history_lookup (self, file);
   if (existing != NULL)
     g_hash_table_remove (self->running, existing);
@@ -761,13 +759,20 @@ duel_history_add (DuelHistory *self,
   g_list_store_insert_sorted (self->store, item, compare_items, NULL);
   /* Filed: from now on a file of the folder like any other. */
   g_hash_table_remove (self->own, path);
-  {
-    FileStamp stamp;
-
-    if (file_stamp_read (path, &stamp))
-      remember_stamp (self, path, &stamp);
-  }
+  remember_stamp (self, path, stamp);
   return item;
+}
+
+DuelResultItem *
+duel_history_add (DuelHistory *self,
+                  const char  *path,
+                  DuelResult  *result)
+{
+  g_return_val_if_fail (DUEL_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (DUEL_IS_RESULT (result), NULL);
+
+  return add_item (self, path, result, NULL);
 }
 
 gboolean
@@ -805,13 +810,8 @@ duel_history_rename (DuelHistory     *self,
       return FALSE;
     }
 
-  {
-    FileStamp stamp;
-
-    /* Written here: the folder's watch need not read it again. */
-    if (file_stamp_read (path, &stamp))
-      remember_stamp (self, path, &stamp);
-  }
+  /* Written here: the folder's watch need not read it again. */
+  remember_stamp (self, path, NULL);
   duel_result_item_refresh (item);
   return TRUE;
 }

@@ -50,19 +50,37 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-gboolean
-duel_result_item_is_being_written (DuelResultItem *self)
+/* Whether another process holds the result's lock: a run writing it. */
+static gboolean
+is_being_written (DuelResultItem *self)
 {
-  g_autofree char *path = NULL;
+  g_autofree char *path = g_file_get_path (self->file);
   g_autofree char *lock = NULL;
 
-  g_return_val_if_fail (DUEL_IS_RESULT_ITEM (self), FALSE);
-
-  path = g_file_get_path (self->file);
   if (path == NULL)
     return FALSE;
   lock = g_strconcat (path, DUEL_PREFLIGHT_LOCK_SUFFIX, NULL);
   return duel_target_lock_is_held (lock);
+}
+
+gboolean
+duel_result_item_is_running (DuelResultItem *self)
+{
+  GPtrArray *tests;
+
+  g_return_val_if_fail (DUEL_IS_RESULT_ITEM (self), FALSE);
+
+  if (self->result == NULL)
+    return FALSE;
+  tests = duel_result_get_tests (self->result);
+  for (guint i = 0; i < tests->len; i++)
+    {
+      const DuelTestRecord *record = g_ptr_array_index (tests, i);
+
+      if (record->status == DUEL_TEST_STATUS_RUNNING || record->status == DUEL_TEST_STATUS_PENDING)
+        return is_being_written (self);
+    }
+  return FALSE;
 }
 
 /* The status of a run as a word, or NULL when every test completed. */
@@ -85,7 +103,7 @@ describe_status (DuelResultItem *self)
         case DUEL_TEST_STATUS_PENDING:
           /* A checkpoint: of a run still going (another process, the
            * CLI, holds its result's lock), or of one that never finished. */
-          return duel_result_item_is_being_written (self) ? _("running") : _("interrupted");
+          return is_being_written (self) ? _("running") : _("interrupted");
         case DUEL_TEST_STATUS_COMPLETE:
         default:
           break;

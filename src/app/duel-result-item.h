@@ -42,9 +42,9 @@ const char       *duel_result_item_get_figures  (DuelResultItem   *self);
 /* The title with its origin, for drop-downs: "Intel SSD 750 (reference)". */
 const char       *duel_result_item_get_label    (DuelResultItem   *self);
 GDateTime        *duel_result_item_get_created  (DuelResultItem   *self);
-/* Whether another process is writing the result now (a run of the CLI
- * holding its lock): its checkpoint says "running", not "interrupted". */
-gboolean          duel_result_item_is_being_written (DuelResultItem *self);
+/* Whether the result is a checkpoint another process is writing now (a run
+ * of the CLI holding its lock): it says "running", not "interrupted". */
+gboolean          duel_result_item_is_running   (DuelResultItem   *self);
 /* Re-reads title and subtitle after the result changed (e.g. a rename). */
 void              duel_result_item_refresh      (DuelResultItem   *self);
 

@@ -144,7 +144,6 @@ guint    _duel_falls_runs_beyond       (const double *y,
                                         guint         to,
                                         double        level,
                                         gboolean      above);
-/* Whether a fall from knee @a to foot @b is a step inside a band. */
 /* How often a band goes back and forth between two levels, at least
  * (_duel_falls_returns_to_high()): a fall or a decline has a dip or a burst
  * of its depth twice at most. */
@@ -155,6 +154,7 @@ guint    _duel_falls_returns_to_high   (const DuelFallsRule *rule,
                                         double               high,
                                         double               low,
                                         gboolean             start_low);
+/* Whether a fall from knee @a to foot @b is a step inside a band. */
 gboolean _duel_falls_in_band           (const DuelFallsRule *rule,
                                         guint                a,
                                         guint                b);
